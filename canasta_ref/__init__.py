@@ -1,0 +1,38 @@
+"""canasta-ref: the executable rulebook of Canasta.
+
+>>> from canasta_ref import load_variant, Game, parse_action
+>>> game = Game(load_variant("classic"), seed=1)
+>>> game.legal_actions().count() > 0
+True
+"""
+
+from .actions import Action, MeldGroup, action_from_json, parse_action
+from .cards import Card, card_name, format_cards, parse_card, parse_cards
+from .errors import CanastaError, IllegalAction, NotationError, SpecError
+from .game import Event, Game, LegalActions
+from .rules import Rules
+from .spec import Variant, check_file, list_variants, load_variant
+
+__all__ = [
+    "Action",
+    "CanastaError",
+    "Card",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "LegalActions",
+    "MeldGroup",
+    "NotationError",
+    "Rules",
+    "SpecError",
+    "Variant",
+    "action_from_json",
+    "card_name",
+    "check_file",
+    "format_cards",
+    "list_variants",
+    "load_variant",
+    "parse_action",
+    "parse_card",
+    "parse_cards",
+]

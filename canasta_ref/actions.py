@@ -1,0 +1,289 @@
+"""Actions and their notation, as text and as JSON.
+
+Text forms (case-insensitive on input, canonical on output)::
+
+    draw
+    take                          add the top discard to the side's meld of its rank
+    take KH KS                    meld the top discard with these cards from hand
+    take KH KS + QH QS 2C         ... laying more melds from hand with it (a side's initial meld)
+    meld KH KS KD | QH QS 2C      lay one or several melds, or add to the side's melds
+    meld K: 2C                    a group with no natural card names the rank of the meld it joins
+    discard 7S
+    ask                           ask partner "may I go out?"
+    yes / no                      partner's answer
+
+Two actions are the same when they have the same kind and the same multisets of cards in each role; the order of
+cards within a group and the order of groups do not matter, so each action has exactly one canonical text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from .cards import (
+    JOKER_RANK,
+    RANK_NAMES,
+    Card,
+    card_name,
+    parse_card,
+    rank_from_name,
+    rank_of,
+    sort_key,
+)
+from .errors import NotationError
+
+ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no")
+_BARE_KINDS = frozenset({"draw", "ask", "yes", "no"})
+
+
+def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=sort_key))
+
+
+@dataclass(frozen=True, order=True)
+class MeldGroup:
+    """Cards laid together on one meld. ``rank`` is set only when no natural card says which meld it is."""
+
+    cards: tuple[Card, ...]
+    rank: int | None = None
+
+    @staticmethod
+    def of(cards: Sequence[Card], rank: int | None = None) -> MeldGroup:
+        return MeldGroup(_canonical(cards), rank)
+
+    def __str__(self) -> str:
+        text = " ".join(card_name(c) for c in self.cards)
+        return f"{RANK_NAMES[self.rank]}: {text}" if self.rank is not None else text
+
+    def sort_key(self) -> tuple[int, tuple[tuple[int, int], ...]]:
+        keys = tuple(sort_key(c) for c in self.cards)
+        lead = sort_key(self.rank * 4)[0] if self.rank is not None else keys[0][0]
+        return (lead, keys)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move in the game. Build with the class methods; compare and hash freely."""
+
+    kind: ActionKind
+    cards: tuple[Card, ...] = ()
+    melds: tuple[MeldGroup, ...] = ()
+
+    @classmethod
+    def draw(cls) -> Action:
+        return cls("draw")
+
+    @classmethod
+    def take(cls, cards: Sequence[Card] = (), melds: Sequence[MeldGroup] = ()) -> Action:
+        return cls("take", _canonical(cards), _canonical_groups(melds))
+
+    @classmethod
+    def meld(cls, melds: Sequence[MeldGroup]) -> Action:
+        return cls("meld", (), _canonical_groups(melds))
+
+    @classmethod
+    def discard(cls, card: Card) -> Action:
+        return cls("discard", (card,))
+
+    @classmethod
+    def ask(cls) -> Action:
+        return cls("ask")
+
+    @classmethod
+    def answer(cls, yes: bool) -> Action:
+        return cls("yes" if yes else "no")
+
+    def all_cards(self) -> list[Card]:
+        """Every card the action takes from the player's hand."""
+        out = list(self.cards)
+        for group in self.melds:
+            out.extend(group.cards)
+        return out
+
+    def __str__(self) -> str:
+        if self.kind in _BARE_KINDS:
+            return self.kind
+        if self.kind == "discard":
+            return f"discard {card_name(self.cards[0])}"
+        groups = " | ".join(str(g) for g in self.melds)
+        if self.kind == "meld":
+            return f"meld {groups}"
+        text = "take"
+        if self.cards:
+            text += " " + " ".join(card_name(c) for c in self.cards)
+        if self.melds:
+            text += " + " + groups
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: ``{"type": "meld", "melds": [{"cards": ["KH", "KS", "KD"]}]}``."""
+        out: dict[str, Any] = {"type": self.kind}
+        if self.kind == "discard":
+            out["card"] = card_name(self.cards[0])
+        elif self.kind == "take":
+            out["cards"] = [card_name(c) for c in self.cards]
+        if self.kind in ("take", "meld") and (self.melds or self.kind == "meld"):
+            out["melds"] = [_group_json(g) for g in self.melds]
+        return out
+
+
+def _canonical_groups(groups: Sequence[MeldGroup]) -> tuple[MeldGroup, ...]:
+    return tuple(sorted((MeldGroup.of(g.cards, g.rank) for g in groups), key=MeldGroup.sort_key))
+
+
+def _group_json(group: MeldGroup) -> dict[str, Any]:
+    out: dict[str, Any] = {"cards": [card_name(c) for c in group.cards]}
+    if group.rank is not None:
+        out["rank"] = RANK_NAMES[group.rank]
+    return out
+
+
+def _parse_group(text: str, source: str, offset: int) -> MeldGroup:
+    rank: int | None = None
+    body = text
+    if ":" in text:
+        head, body = text.split(":", 1)
+        try:
+            rank = rank_from_name(head.strip())
+        except NotationError:
+            raise NotationError(
+                f"{head.strip()!r} is not a rank; expected 4-10, J, Q, K, A or 3 before ':'", source, offset
+            ) from None
+        offset += len(head) + 1
+    cards = _parse_card_list(body, source, offset)
+    if not cards:
+        raise NotationError("a meld group needs at least one card", source, offset)
+    return _normalise_group(cards, rank, source, offset)
+
+
+def _normalise_group(cards: list[Card], rank: int | None, source: str, offset: int) -> MeldGroup:
+    natural_ranks = {rank_of(c) for c in cards if rank_of(c) not in (0, JOKER_RANK)}
+    if rank is not None and natural_ranks and natural_ranks != {rank}:
+        raise NotationError(f"the group is labelled {RANK_NAMES[rank]} but holds other ranks", source, offset)
+    if natural_ranks:
+        rank = None
+    elif rank is None:
+        # A group of wild cards alone; without a label it is a meld of wild cards (variants that allow them).
+        pass
+    return MeldGroup.of(cards, rank)
+
+
+def _parse_card_list(text: str, source: str, offset: int) -> list[Card]:
+    cards: list[Card] = []
+    position = offset
+    for raw in text.split(" "):
+        if raw:
+            cards.append(parse_card(raw, source=source, offset=position))
+        position += len(raw) + 1
+    return cards
+
+
+def parse_action(text: str) -> Action:
+    """Read an action written in the text notation; raises NotationError with a caret on a mistake."""
+    source = text
+    stripped = text.strip()
+    lead = len(text) - len(text.lstrip())
+    if not stripped:
+        raise NotationError("empty action; expected one of: " + ", ".join(ACTION_KINDS), source, 0)
+    word, _, rest = stripped.partition(" ")
+    kind = word.lower()
+    rest_offset = lead + len(word) + 1
+    if kind not in ACTION_KINDS:
+        raise NotationError(
+            f"unknown action {word!r}; expected one of: " + ", ".join(ACTION_KINDS), source, lead
+        )
+    if kind in _BARE_KINDS:
+        if rest.strip():
+            raise NotationError(f"'{kind}' takes nothing after it", source, rest_offset)
+        return Action(cast(ActionKind, kind))
+    if kind == "discard":
+        cards = _parse_card_list(rest, source, rest_offset)
+        if len(cards) != 1:
+            raise NotationError("'discard' needs exactly one card, such as 'discard 7S'", source, rest_offset)
+        return Action.discard(cards[0])
+    if kind == "meld":
+        groups = _parse_groups(rest, source, rest_offset)
+        if not groups:
+            raise NotationError("'meld' needs at least one group of cards", source, rest_offset)
+        return Action.meld(groups)
+    head, plus, tail = rest.partition("+")
+    take_cards = _parse_card_list(head, source, rest_offset)
+    groups = _parse_groups(tail, source, rest_offset + len(head) + 1) if plus else []
+    if plus and not groups:
+        raise NotationError("'+' must be followed by melds", source, rest_offset + len(head))
+    return Action.take(take_cards, groups)
+
+
+def _parse_groups(text: str, source: str, offset: int) -> list[MeldGroup]:
+    groups: list[MeldGroup] = []
+    position = offset
+    for part in text.split("|"):
+        if part.strip():
+            groups.append(_parse_group(part, source, position))
+        elif groups or "|" in text:
+            raise NotationError("empty meld group between '|'", source, position)
+        position += len(part) + 1
+    return groups
+
+
+def action_from_json(data: object) -> Action:
+    """Read the JSON form; raises NotationError naming the field on a mistake."""
+    if not isinstance(data, Mapping):
+        raise NotationError(f"an action must be a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in ACTION_KINDS:
+        raise NotationError(f"field 'type' must be one of {', '.join(ACTION_KINDS)}, got {kind!r}")
+    allowed = {"draw": {"type"}, "ask": {"type"}, "yes": {"type"}, "no": {"type"}}.get(
+        kind, {"type", "cards", "melds"} if kind == "take" else {"type", "melds"} if kind == "meld" else {"type", "card"}
+    )
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise NotationError(f"unknown field {unknown[0]!r} in a '{kind}' action; expected: {', '.join(sorted(allowed))}")
+    if kind in _BARE_KINDS:
+        return Action(cast(ActionKind, kind))
+    if kind == "discard":
+        return Action.discard(_json_card(data.get("card"), "card"))
+    groups = [_json_group(g, i) for i, g in enumerate(_json_list(data.get("melds", []), "melds"))]
+    if kind == "meld":
+        if not groups:
+            raise NotationError("field 'melds' of a 'meld' action needs at least one group")
+        return Action.meld(groups)
+    cards = [_json_card(c, f"cards[{i}]") for i, c in enumerate(_json_list(data.get("cards", []), "cards"))]
+    return Action.take(cards, groups)
+
+
+def _json_list(value: object, field: str) -> list[object]:
+    if not isinstance(value, list):
+        raise NotationError(f"field '{field}' must be a list")
+    return value
+
+
+def _json_card(value: object, field: str) -> Card:
+    if not isinstance(value, str):
+        raise NotationError(f"field '{field}' must be a card such as \"KH\", got {value!r}")
+    try:
+        return parse_card(value)
+    except NotationError as error:
+        raise NotationError(f"field '{field}': {str(error).splitlines()[0]}") from None
+
+
+def _json_group(value: object, index: int) -> MeldGroup:
+    field = f"melds[{index}]"
+    if not isinstance(value, Mapping) or "cards" not in value or set(value) - {"cards", "rank"}:
+        raise NotationError(f"field '{field}' must be an object with 'cards' and an optional 'rank'")
+    cards = [_json_card(c, f"{field}.cards[{i}]") for i, c in enumerate(_json_list(value["cards"], f"{field}.cards"))]
+    if not cards:
+        raise NotationError(f"field '{field}.cards' needs at least one card")
+    rank_text = value.get("rank")
+    rank = None
+    if rank_text is not None:
+        if not isinstance(rank_text, str):
+            raise NotationError(f"field '{field}.rank' must be a rank such as \"K\"")
+        try:
+            rank = rank_from_name(rank_text)
+        except NotationError as error:
+            raise NotationError(f"field '{field}.rank': {error}") from None
+    return _normalise_group(cards, rank, "", 0)

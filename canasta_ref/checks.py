@@ -1,0 +1,404 @@
+"""Whether an action is legal in a position, and what it would do: the rules, asked through the spec's hooks.
+
+``plan`` either raises IllegalAction (citing the clause) or returns a Plan that ``Game.apply`` carries out, so
+the checks and the effects are computed once and can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, MeldGroup
+from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
+from .errors import IllegalAction
+from .rules import Rules
+from .state import HandState, Meld
+
+
+@dataclass
+class Plan:
+    """What a legal action does: the side's melds after it, and how the hand stands."""
+
+    action: Action
+    melds: list[Meld] = field(default_factory=list)
+    created: list[int] = field(default_factory=list)
+    added_existing: bool = False
+    hand_after: int = 0
+    going_out: bool = False
+    concealed: bool = False
+
+
+def team_of(rules: Rules, seat: int) -> int:
+    return seat % rules.teams
+
+
+def table_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
+    """The variables every hook about the table shares."""
+    team = seat % rules.teams
+    return {
+        "seat": seat,
+        "team_has_melded": state.team_opened[team],
+        "team_canastas": canastas(rules, state.melds[team]),
+        "stock_size": len(state.stock),
+        "pile_size": len(state.pile),
+        "hand_size": state.hand_sizes[seat],
+    }
+
+
+def is_canasta(rules: Rules, meld: Meld) -> bool:
+    return meld.size >= rules.canasta_size[meld.rank]
+
+
+def canastas(rules: Rules, melds: Sequence[Meld]) -> int:
+    return sum(1 for m in melds if m.size >= rules.canasta_size[m.rank])
+
+
+def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
+    env = table_env(rules, state, seat)
+    env.update(
+        pile_has_wild=state.pile_wilds > 0,
+        pile_has_red_three=state.pile_red_threes > 0,
+        pile_has_black_three=state.pile_black_threes > 0,
+        upcard_froze=state.upcard_froze,
+    )
+    return rules.predicate("pile.frozen", env)
+
+
+def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
+    env = table_env(rules, state, seat)
+    env.update(permission=state.permission, canastas_after=canastas_after)
+    return rules.failing("go_out.allowed", env) is None
+
+
+def _require_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> None:
+    env = table_env(rules, state, seat)
+    env.update(permission=state.permission, canastas_after=canastas_after)
+    rules.require("go_out.allowed", env)
+
+
+def _require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Action) -> None:
+    needed: dict[Card, int] = {}
+    for card in action.all_cards():
+        needed[card] = needed.get(card, 0) + 1
+    hand = state.hands[seat]
+    held = all(hand[c] >= n for c, n in needed.items())
+    _require_action(rules, state, seat, action, held)
+
+
+def _require_action(rules: Rules, state: HandState, seat: int, action: Action, held: bool = True) -> None:
+    rules.require(
+        "action.allowed",
+        {
+            "kind": action.kind,
+            "phase": state.phase,
+            "seat": seat,
+            "seat_to_act": state.to_act,
+            "cards_in_hand": held,
+        },
+    )
+
+
+def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
+    """When the stock is empty, whether the spec obliges this player to take the pile (and they can)."""
+    if state.stock or not state.pile:
+        return False
+    team = seat % rules.teams
+    top = state.pile[-1]
+    env = table_env(rules, state, seat)
+    env.update(
+        frozen=pile_frozen(rules, state, seat),
+        top_matches_team_meld=not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
+    )
+    if not rules.predicate("stock_empty.must_take", env):
+        return False
+    try:
+        plan(rules, state, Action.take(), seat)
+    except IllegalAction:
+        return False
+    return True
+
+
+def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
+    """Check ``action`` for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
+    actor = state.to_act if seat is None else seat
+    kind = action.kind
+    if kind in ("draw", "ask", "yes", "no"):
+        _require_action(rules, state, actor, action)
+        if kind == "draw":
+            env = table_env(rules, state, actor)
+            env.update(phase=state.phase, must_take_pile=must_take_pile(rules, state, actor))
+            rules.require("draw.allowed", env)
+        elif kind == "ask":
+            env = table_env(rules, state, actor)
+            env.update(
+                phase=state.phase,
+                melded_this_turn=state.melded_this_turn or state.took_pile_this_turn,
+                asked_this_turn=state.asked_this_turn,
+                has_partner=rules.players > rules.teams,
+            )
+            rules.require("go_out.ask", env)
+        return Plan(action, hand_after=state.hand_sizes[actor])
+    _require_cards_in_hand(rules, state, actor, action)
+    if kind == "discard":
+        return _plan_discard(rules, state, action, actor)
+    if kind == "take":
+        return _plan_take(rules, state, action, actor)
+    return _plan_meld(rules, state, action, actor)
+
+
+def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+    card = action.cards[0]
+    hand_after = state.hand_sizes[seat] - 1
+    env = table_env(rules, state, seat)
+    env.update(rules.card_facts(card))
+    env["hand_after"] = hand_after
+    rules.require("discard.allowed", env)
+    team_canastas = canastas(rules, state.melds[seat % rules.teams])
+    allowed_out = may_go_out(rules, state, seat, team_canastas)
+    if hand_after == 0:
+        _require_go_out(rules, state, seat, team_canastas)
+    rules.require(
+        "go_out.keep_card", {"hand_after": hand_after, "discard_pending": False, "may_go_out": allowed_out}
+    )
+    can_still = state.permission == "yes" and hand_after > 0 and _can_go_out(rules, state, seat)
+    rules.require(
+        "go_out.answer_binding",
+        {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still},
+    )
+    return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
+
+
+def _contributions(
+    rules: Rules, groups: Sequence[MeldGroup]
+) -> tuple[list[tuple[int, list[Card], int]], IllegalAction | None]:
+    """Each group as (rank, cards, distinct natural ranks); a group of wild cards alone has the joker rank."""
+    out: list[tuple[int, list[Card], int]] = []
+    for group in groups:
+        ranks = {rank_of(c) for c in group.cards if not rules.is_wild[c]}
+        if ranks:
+            rank = min(ranks)
+        elif group.rank is not None:
+            rank = group.rank
+        else:
+            rank = JOKER_RANK
+        out.append((rank, list(group.cards), len(ranks)))
+    return out, None
+
+
+def _layout(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    contributions: Sequence[tuple[int, list[Card], int]],
+    *,
+    hand_after: int,
+    initial: bool,
+) -> tuple[list[Meld], list[int], bool, int]:
+    """Merge the contributions into the side's melds and check every meld that changes (hook meld.valid)."""
+    team = seat % rules.teams
+    current = list(state.melds[team])
+    by_rank: dict[int, list[Card]] = {}
+    spread: dict[int, int] = {}
+    order: list[int] = []
+    for rank, cards, natural_ranks in contributions:
+        if rank not in by_rank:
+            order.append(rank)
+            by_rank[rank] = []
+            spread[rank] = 0
+        by_rank[rank].extend(cards)
+        spread[rank] = max(spread[rank], natural_ranks)
+    created: list[int] = []
+    added_existing = False
+    base = table_env(rules, state, seat)
+    going_out = hand_after <= 1
+    for rank in order:
+        cards = by_rank[rank]
+        existing = state.meld_of_rank(team, rank)
+        merge = existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[rank]})
+        before = existing if merge and existing is not None else None
+        result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
+        added_wilds = sum(1 for c in cards if rules.is_wild[c])
+        env = dict(base)
+        env.update(
+            rank=RANK_NAMES[rank],
+            size=result.size,
+            naturals=result.naturals,
+            wilds=result.wilds,
+            jokers=result.jokers,
+            natural_ranks=spread[rank],
+            is_new=before is None,
+            added=len(cards),
+            added_wilds=added_wilds,
+            was_canasta=before is not None and is_canasta(rules, before),
+            going_out=going_out,
+            initial=initial,
+        )
+        failed = rules.failing_memo("meld.valid", env)
+        if failed is not None:
+            raise IllegalAction(failed.id, failed.refusal)
+        if before is not None:
+            current[current.index(before)] = result
+            added_existing = True
+        else:
+            current.append(result)
+            created.append(rank)
+    return current, created, added_existing, canastas(rules, current)
+
+
+def _initial_meld(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    hand_cards: Sequence[Card],
+    top_card: Card | None,
+    *,
+    concealed_out: bool,
+) -> None:
+    team = seat % rules.teams
+    minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
+    count = rules.value(
+        "initial_meld.count",
+        {
+            "hand_points": sum(rules.card_value[c] for c in hand_cards),
+            "top_card_points": rules.card_value[top_card] if top_card is not None else 0,
+            "canasta_bonus_points": 0,
+        },
+    )
+    rules.require(
+        "initial_meld.valid",
+        {
+            "count": count,
+            "minimum": minimum,
+            "going_out_concealed": concealed_out,
+            "taking_pile": top_card is not None,
+        },
+    )
+
+
+def _concealed(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
+    made = any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
+    return rules.predicate(
+        "go_out.concealed",
+        {
+            "melded_before": state.melded_before_turn,
+            "added_to_partner": state.added_to_existing_this_turn,
+            "made_canasta": made,
+            "took_pile": state.took_pile_this_turn,
+        },
+    )
+
+
+def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+    team = seat % rules.teams
+    initial = not state.team_opened[team]
+    env = table_env(rules, state, seat)
+    env.update(phase=state.phase, groups=len(action.melds), initial=initial)
+    rules.require("meld.action", env)
+    used = action.all_cards()
+    hand_after = state.hand_sizes[seat] - len(used)
+    contributions, _ = _contributions(rules, action.melds)
+    melds, created, added, canastas_after = _layout(
+        rules, state, seat, contributions, hand_after=hand_after, initial=initial
+    )
+    concealed = hand_after == 0 and _concealed(rules, state, seat, created, melds)
+    if initial:
+        _initial_meld(rules, state, seat, used, None, concealed_out=concealed)
+    allowed_out = may_go_out(rules, state, seat, canastas_after)
+    if hand_after == 0:
+        _require_go_out(rules, state, seat, canastas_after)
+    rules.require(
+        "go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out}
+    )
+    return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
+
+
+def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+    team = seat % rules.teams
+    initial = not state.team_opened[team]
+    top = state.pile[-1] if state.pile else None
+    top_rank = rank_of(top) if top is not None else -1
+    take_naturals = sum(1 for c in action.cards if not rules.is_wild[c] and rank_of(c) == top_rank)
+    take_wilds = sum(1 for c in action.cards if rules.is_wild[c])
+    existing = state.meld_of_rank(team, top_rank) if top is not None else None
+    pile_rest = state.pile[:-1]
+    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
+    used = action.all_cards()
+    hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile
+    env = table_env(rules, state, seat)
+    facts = rules.card_facts(top) if top is not None else None
+    env.update(
+        phase=state.phase,
+        frozen=pile_frozen(rules, state, seat),
+        top_rank=facts["rank"] if facts else "",
+        top_is_wild=bool(facts and facts["is_wild"]),
+        top_is_black_three=bool(facts and facts["is_black_three"]),
+        top_is_red_three=bool(facts and facts["is_red_three"]),
+        take_cards=len(action.cards),
+        take_naturals=take_naturals,
+        take_wilds=take_wilds,
+        team_has_meld_of_rank=existing is not None,
+        team_meld_is_canasta=existing is not None and is_canasta(rules, existing),
+        extra_melds=len(action.melds),
+        extra_of_top_rank=sum(
+            1 for g in action.melds if any(rank_of(c) == top_rank and not rules.is_wild[c] for c in g.cards)
+        ),
+        may_go_out=may_go_out(rules, state, seat, canastas(rules, state.melds[team])),
+    )
+    rules.require("pile.take", env)
+    assert top is not None  # pile.take refuses an empty pile
+    contributions, _ = _contributions(rules, action.melds)
+    contributions.insert(0, (top_rank, [top, *action.cards], 1))
+    melds, created, added, canastas_after = _layout(
+        rules, state, seat, contributions, hand_after=hand_after, initial=initial
+    )
+    if initial:
+        _initial_meld(rules, state, seat, used, top, concealed_out=False)
+    allowed_out = may_go_out(rules, state, seat, canastas_after)
+    if hand_after == 0:
+        _require_go_out(rules, state, seat, canastas_after)
+    rules.require(
+        "go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out}
+    )
+    concealed = hand_after == 0 and _concealed(rules, state, seat, created, melds)
+    return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
+
+
+def _can_go_out(rules: Rules, state: HandState, seat: int) -> bool:
+    """Whether some sequence of melds and a last discard empties this player's hand (after partner said yes)."""
+    from .movegen import meld_candidates
+
+    seen: set[tuple[int, ...]] = set()
+
+    def search(position: HandState) -> bool:
+        key = tuple(position.hands[seat])
+        if key in seen:
+            return False
+        seen.add(key)
+        if position.hand_sizes[seat] == 1:
+            probe = position.copy()
+            probe.permission = "none"
+            return may_go_out(rules, probe, seat, canastas(rules, probe.melds[seat % rules.teams]))
+        for candidate in meld_candidates(rules, position, seat):
+            try:
+                result = plan(rules, position, candidate, seat)
+            except IllegalAction:
+                continue
+            if result.hand_after == 0:
+                return True
+            after = position.copy()
+            apply_meld(rules, after, seat, result)
+            if search(after):
+                return True
+        return False
+
+    return search(state)
+
+
+def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:
+    """Move the cards of a meld action from hand to table (shared by Game.apply and the go-out search)."""
+    for card in result.action.all_cards():
+        state.hands[seat][card] -= 1
+    state.hand_sizes[seat] -= len(result.action.all_cards())
+    state.melds[seat % rules.teams] = result.melds

@@ -1,0 +1,404 @@
+"""A hand of Canasta: deal, legal actions (lazy), apply and undo, views and the score.
+
+Modelled on python-chess: ``legal_actions()`` is a lazy collection with ``count()`` and ``in``; ``apply`` /
+``undo`` push and pop; an illegal action raises IllegalAction (a ValueError) citing the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .cards import Card, card_name, cards_of, counts_of, format_cards, full_deck
+from .checks import Plan, apply_meld, canastas, is_canasta, must_take_pile, pile_frozen, plan
+from .errors import CanastaError, IllegalAction
+from .movegen import candidates
+from .rules import Rules
+from .scoring import HandScore, score_hand
+from .spec.model import Variant
+from .state import HandState
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for logs: who, what, which cards."""
+
+    seat: int
+    what: str
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.what} {format_cards(self.cards)}".strip()
+
+
+class LegalActions:
+    """The legal actions of a position, generated on demand (like python-chess's ``legal_moves``)."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Action]:
+        game = self._game
+        seen: set[Action] = set()
+        for action in candidates(game.rules, game.state):
+            if action in seen:
+                continue
+            seen.add(action)
+            if game.is_legal(action):
+                yield action
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self._game.is_legal(action)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(str(a) for a in self)})>"
+
+
+def deck_for_seed(rules: Rules, seed: int) -> list[Card]:
+    """The shuffled deck for a seed: the same seed always gives the same order."""
+    deck = full_deck(rules.packs, rules.jokers_per_pack)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+class Game:
+    """One hand. ``deck`` lists the cards in dealing order: the first card goes to the first player."""
+
+    def __init__(
+        self,
+        variant: Variant | Rules,
+        *,
+        seed: int | None = None,
+        deck: Sequence[Card] | None = None,
+        team_scores: Sequence[int] | None = None,
+        first_seat: int = 0,
+    ) -> None:
+        self.rules = variant if isinstance(variant, Rules) else Rules(variant)
+        rules = self.rules
+        if deck is None:
+            deck = deck_for_seed(rules, 0 if seed is None else seed)
+        expected = sorted(full_deck(rules.packs, rules.jokers_per_pack))
+        if sorted(deck) != expected:
+            raise CanastaError(
+                f"the deck must hold exactly the {len(expected)} cards of {rules.packs} packs with "
+                f"{rules.jokers_per_pack * rules.packs} jokers; got {len(deck)} cards"
+            )
+        self.seed = seed
+        self.deck = tuple(deck)
+        self.first_seat = first_seat
+        scores = list(team_scores) if team_scores is not None else [0] * rules.teams
+        self.state = self._deal(list(deck), scores, first_seat)
+        self.history: list[Action] = []
+        self.events: list[Event] = list(self._deal_events)
+        self._stack: list[tuple[HandState, int]] = []
+
+    # -- dealing ---------------------------------------------------------------------------------------
+    def _deal(self, deck: list[Card], team_scores: list[int], first: int) -> HandState:
+        rules = self.rules
+        players = rules.players
+        order = [(first + i) % players for i in range(players)]
+        hands = [[0] * 53 for _ in range(players)]
+        position = 0
+        for _ in range(rules.hand_size):
+            for seat in order:
+                hands[seat][deck[position]] += 1
+                position += 1
+        stock = list(reversed(deck[position:]))
+        state = HandState(
+            stock=stock,
+            pile=[],
+            hands=hands,
+            hand_sizes=[rules.hand_size] * players,
+            melds=[[] for _ in range(rules.teams)],
+            bonus=[[] for _ in range(players)],
+            team_scores=team_scores,
+            to_act=first,
+            team_opened=[False] * rules.teams,
+            seat_melded=[False] * players,
+        )
+        self._deal_events: list[Event] = []
+        self._turn_upcard(state)
+        for seat in order:
+            self._lay_out_bonus_cards(state, seat, self._deal_events)
+        return state
+
+    def _turn_upcard(self, state: HandState) -> None:
+        rules = self.rules
+        while state.stock:
+            card = state.stock.pop()
+            self._push_pile(state, card)
+            if rules.upcard_freezes[card]:
+                state.upcard_froze = True
+            self._deal_events.append(Event(-1, "upcard", (card,)))
+            if not rules.upcard_turns_again[card]:
+                break
+
+    def _push_pile(self, state: HandState, card: Card) -> None:
+        rules = self.rules
+        state.pile.append(card)
+        if rules.is_wild[card]:
+            state.pile_wilds += 1
+        facts = rules.card_facts(card)
+        if facts["is_red_three"]:
+            state.pile_red_threes += 1
+        if facts["is_black_three"]:
+            state.pile_black_threes += 1
+
+    def _lay_out_bonus_cards(self, state: HandState, seat: int, events: list[Event]) -> bool:
+        """Lay out bonus cards (red threes) from a hand and replace them; False if play must end."""
+        rules = self.rules
+        while True:
+            found = [c for c in range(53) if state.hands[seat][c] and rules.is_bonus[c]]
+            if not found:
+                return True
+            for card in found:
+                count = state.hands[seat][card]
+                state.hands[seat][card] = 0
+                state.hand_sizes[seat] -= count
+                state.bonus[seat].extend([card] * count)
+                events.append(Event(seat, "lays out", (card,) * count))
+                if not rules.predicate("bonus_card.replace", {"from_pile": False, "stock_size": len(state.stock)}):
+                    continue
+                for _ in range(count):
+                    if not state.stock:
+                        if rules.predicate("stock.last_card_bonus_ends", {"stock_size": 0}):
+                            return False
+                        break
+                    drawn = state.stock.pop()
+                    state.hands[seat][drawn] += 1
+                    state.hand_sizes[seat] += 1
+                    events.append(Event(seat, "replaces with", (drawn,)))
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int:
+        return self.state.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self)
+
+    def check(self, action: Action, seat: int | None = None) -> Plan:
+        """The plan of a legal action; raises IllegalAction citing the rule it breaks."""
+        return plan(self.rules, self.state, action, seat)
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        try:
+            plan(self.rules, self.state, action, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def pile_frozen(self, seat: int | None = None) -> bool:
+        return pile_frozen(self.rules, self.state, self.state.to_act if seat is None else seat)
+
+    def must_take_pile(self) -> bool:
+        return must_take_pile(self.rules, self.state, self.state.to_act)
+
+    # -- moves -----------------------------------------------------------------------------------------
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Play ``action`` for the seat to act (``seat``, if given, must be that seat); return what happened."""
+        result = plan(self.rules, self.state, action, seat)
+        self._stack.append((self.state.copy(), len(self.events)))
+        actor = self.state.to_act
+        events: list[Event] = []
+        getattr(self, f"_apply_{action.kind}")(actor, result, events)
+        self.history.append(action)
+        self.events.extend(events)
+        return events
+
+    push = apply
+
+    def undo(self) -> Action:
+        """Take back the last action, restoring the exact prior state."""
+        if not self._stack:
+            raise CanastaError("there is no action to undo")
+        self.state, events = self._stack.pop()
+        del self.events[events:]
+        return self.history.pop()
+
+    pop = undo
+
+    def _apply_draw(self, seat: int, result: Plan, events: list[Event]) -> None:
+        state = self.state
+        rules = self.rules
+        if not state.stock:
+            events.append(Event(seat, "cannot draw: the stock is empty"))
+            self._end(state, "stock exhausted")
+            return
+        drawn: list[Card] = []
+        for _ in range(rules.draw_count):
+            if not state.stock:
+                break
+            card = state.stock.pop()
+            state.hands[seat][card] += 1
+            state.hand_sizes[seat] += 1
+            drawn.append(card)
+        events.append(Event(seat, "draws", tuple(drawn)))
+        state.phase = "play"
+        if not self._lay_out_bonus_cards(state, seat, events):
+            events.append(Event(seat, "drew a bonus card as the last card of the stock"))
+            self._end(state, "last stock card was a bonus card")
+
+    def _apply_take(self, seat: int, result: Plan, events: list[Event]) -> None:
+        state = self.state
+        rules = self.rules
+        team = seat % rules.teams
+        top = state.pile[-1]
+        rest = state.pile[:-1]
+        apply_meld(rules, state, seat, result)
+        events.append(Event(seat, "takes the pile with", (top, *result.action.cards)))
+        for group in result.action.melds:
+            events.append(Event(seat, "melds", group.cards))
+        state.pile = []
+        state.pile_wilds = state.pile_red_threes = state.pile_black_threes = 0
+        state.upcard_froze = False
+        for card in rest:
+            if rules.is_bonus[card]:
+                state.bonus[seat].append(card)
+                events.append(Event(seat, "lays out from the pile", (card,)))
+            else:
+                state.hands[seat][card] += 1
+                state.hand_sizes[seat] += 1
+        events.append(Event(seat, f"picks up {len(rest)} cards"))
+        self._after_melding(state, seat, team, result)
+        state.took_pile_this_turn = True
+        state.phase = "play"
+        if result.going_out:
+            self._go_out(state, seat, result, events)
+
+    def _apply_meld(self, seat: int, result: Plan, events: list[Event]) -> None:
+        state = self.state
+        apply_meld(self.rules, state, seat, result)
+        for group in result.action.melds:
+            events.append(Event(seat, "melds", group.cards))
+        self._after_melding(state, seat, seat % self.rules.teams, result)
+        if result.going_out:
+            self._go_out(state, seat, result, events)
+
+    def _after_melding(self, state: HandState, seat: int, team: int, result: Plan) -> None:
+        state.team_opened[team] = True
+        state.seat_melded[seat] = True
+        state.melded_this_turn = True
+        state.added_to_existing_this_turn = state.added_to_existing_this_turn or result.added_existing
+        state.created_this_turn = [*state.created_this_turn, *result.created]
+
+    def _apply_discard(self, seat: int, result: Plan, events: list[Event]) -> None:
+        state = self.state
+        card = result.action.cards[0]
+        state.hands[seat][card] -= 1
+        state.hand_sizes[seat] -= 1
+        self._push_pile(state, card)
+        events.append(Event(seat, "discards", (card,)))
+        if result.going_out:
+            self._go_out(state, seat, result, events)
+            return
+        self._next_turn(state)
+
+    def _apply_ask(self, seat: int, result: Plan, events: list[Event]) -> None:
+        state = self.state
+        state.asked_this_turn = True
+        state.asker = seat
+        state.phase = "answer"
+        state.to_act = (seat + self.rules.teams) % self.rules.players
+        events.append(Event(seat, "asks partner: may I go out?"))
+
+    def _apply_yes(self, seat: int, result: Plan, events: list[Event]) -> None:
+        self._answer(seat, "yes", events)
+
+    def _apply_no(self, seat: int, result: Plan, events: list[Event]) -> None:
+        self._answer(seat, "no", events)
+
+    def _answer(self, seat: int, answer: str, events: list[Event]) -> None:
+        state = self.state
+        state.permission = "yes" if answer == "yes" else "no"
+        state.phase = "play"
+        state.to_act = state.asker
+        events.append(Event(seat, f"answers {answer}"))
+
+    def _next_turn(self, state: HandState) -> None:
+        state.to_act = (state.to_act + 1) % self.rules.players
+        state.phase = "draw"
+        state.permission = "none"
+        state.melded_this_turn = state.asked_this_turn = state.took_pile_this_turn = False
+        state.added_to_existing_this_turn = False
+        state.created_this_turn = []
+        state.melded_before_turn = state.seat_melded[state.to_act]
+        state.turns += 1
+
+    def _go_out(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
+        state.went_out = seat
+        state.concealed = self._concealed_now(seat)
+        events.append(Event(seat, "goes out" + (" concealed" if state.concealed else "")))
+        self._end(state, "went out")
+
+    def _concealed_now(self, seat: int) -> bool:
+        state = self.state
+        rules = self.rules
+        team = seat % rules.teams
+        made = any(is_canasta(rules, m) for m in state.melds[team] if m.rank in state.created_this_turn)
+        return rules.predicate(
+            "go_out.concealed",
+            {
+                "melded_before": state.melded_before_turn,
+                "added_to_partner": state.added_to_existing_this_turn,
+                "made_canasta": made,
+                "took_pile": state.took_pile_this_turn,
+            },
+        )
+
+    def _end(self, state: HandState, reason: str) -> None:
+        state.phase = "over"
+        state.end_reason = reason
+
+    # -- what players see, and the score ----------------------------------------------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` may see: its own hand, hand sizes, the table, the pile, scores."""
+        state = self.state
+        rules = self.rules
+        return {
+            "seat": seat,
+            "to_act": state.to_act,
+            "phase": state.phase,
+            "hand": [card_name(c) for c in cards_of(state.hands[seat])],
+            "hand_sizes": list(state.hand_sizes),
+            "stock_size": len(state.stock),
+            "pile": [card_name(c) for c in state.pile],
+            "pile_frozen": pile_frozen(rules, state, seat),
+            "melds": [
+                [
+                    {"cards": [card_name(c) for c in m.cards], "canasta": is_canasta(rules, m)}
+                    for m in state.melds[team]
+                ]
+                for team in range(rules.teams)
+            ],
+            "canastas": [canastas(rules, state.melds[t]) for t in range(rules.teams)],
+            "bonus_cards": [[card_name(c) for c in b] for b in state.bonus],
+            "team_scores": list(state.team_scores),
+            "permission": state.permission,
+            "end": state.end_reason,
+        }
+
+    def score(self) -> HandScore:
+        """The hand's score per side, broken down by the clause behind each part."""
+        return score_hand(self.rules, self.state)
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return cards_of(self.state.hands[seat])
+
+    def set_hand(self, seat: int, cards: Sequence[Card]) -> None:
+        """Replace a hand (for positions written out); the caller keeps the deck consistent."""
+        self.state.hands[seat] = counts_of(cards)
+        self.state.hand_sizes[seat] = len(cards)

@@ -1,0 +1,268 @@
+"""The points where the engine consults the spec, and the names each one offers to rule expressions.
+
+The turn structure is Python; every decision that varies between variants is a rule clause attached to one of
+these hooks. A hook's kind fixes how its clauses combine:
+
+- ``require``: every clause must hold; the first that fails refuses the action and is cited by id.
+- ``predicate``: the engine asks a yes/no question; the answer is yes if any clause says yes.
+- ``value``: the clauses are numbers that add up (a score is the sum of its components).
+
+The spec loader compiles each clause against its hook's variables, so a misspelt name is caught at load time
+with the file, line and column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+HookKind = Literal["require", "predicate", "value"]
+VarType = Literal["int", "bool", "str"]
+
+_CARD: Final[dict[str, VarType]] = {
+    "rank": "str",
+    "is_wild": "bool",
+    "is_joker": "bool",
+    "is_red_three": "bool",
+    "is_black_three": "bool",
+}
+
+_TABLE: Final[dict[str, VarType]] = {
+    "seat": "int",
+    "team_has_melded": "bool",
+    "team_canastas": "int",
+    "stock_size": "int",
+    "pile_size": "int",
+    "hand_size": "int",
+}
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One decision point of the engine."""
+
+    name: str
+    kind: HookKind
+    doc: str
+    variables: dict[str, VarType] = field(default_factory=dict)
+
+
+def _hook(name: str, kind: HookKind, doc: str, /, *groups: dict[str, VarType], **extra: VarType) -> Hook:
+    variables: dict[str, VarType] = {}
+    for group in groups:
+        variables.update(group)
+    variables.update(extra)
+    return Hook(name, kind, doc, variables)
+
+
+HOOKS: Final[dict[str, Hook]] = {
+    hook.name: hook
+    for hook in (
+        # The cards and the deal.
+        _hook("deck.packs", "value", "How many 52-card packs make the deck."),
+        _hook("deck.jokers", "value", "How many jokers each pack adds."),
+        _hook("deal.hand_size", "value", "How many cards each player is dealt."),
+        _hook("card.value", "value", "The point value of a card, melded or left in hand.", _CARD),
+        _hook("card.wild", "predicate", "Whether a card is wild.", rank="str"),
+        _hook("upcard.turn_again", "predicate", "Whether the upcard is covered by another turned card.", _CARD),
+        _hook("upcard.freezes", "predicate", "Whether a turned upcard freezes the pile.", _CARD),
+        # Threes.
+        _hook("bonus_card", "predicate", "Whether a card is laid out at once as a bonus card (red threes).", _CARD),
+        _hook(
+            "bonus_card.replace",
+            "predicate",
+            "Whether a laid-out bonus card is replaced from the stock.",
+            from_pile="bool",
+            stock_size="int",
+        ),
+        _hook(
+            "stock.last_card_bonus_ends",
+            "predicate",
+            "Whether drawing a bonus card as the last stock card ends play at once.",
+            stock_size="int",
+        ),
+        # The turn.
+        _hook(
+            "action.allowed",
+            "require",
+            "Who may act, and which kinds of action fit the phase of the turn.",
+            kind="str",
+            phase="str",
+            seat="int",
+            seat_to_act="int",
+            cards_in_hand="bool",
+        ),
+        _hook("draw.count", "value", "How many cards a draw from the stock takes."),
+        _hook(
+            "draw.allowed",
+            "require",
+            "Whether the player may draw from the stock now.",
+            _TABLE,
+            phase="str",
+            must_take_pile="bool",
+        ),
+        # The discard pile.
+        _hook(
+            "pile.frozen",
+            "predicate",
+            "Whether the pile is frozen against the player's side.",
+            _TABLE,
+            pile_has_wild="bool",
+            pile_has_red_three="bool",
+            pile_has_black_three="bool",
+            upcard_froze="bool",
+        ),
+        _hook(
+            "pile.take",
+            "require",
+            "Whether the player may take the pile with the cards offered.",
+            _TABLE,
+            phase="str",
+            frozen="bool",
+            top_rank="str",
+            top_is_wild="bool",
+            top_is_black_three="bool",
+            top_is_red_three="bool",
+            take_cards="int",
+            take_naturals="int",
+            take_wilds="int",
+            team_has_meld_of_rank="bool",
+            team_meld_is_canasta="bool",
+            extra_melds="int",
+            extra_of_top_rank="int",
+            may_go_out="bool",
+        ),
+        _hook(
+            "stock_empty.must_take",
+            "predicate",
+            "Once the stock is empty, whether the player must take the top discard.",
+            _TABLE,
+            frozen="bool",
+            top_matches_team_meld="bool",
+        ),
+        # Melds.
+        _hook(
+            "meld.valid",
+            "require",
+            "Whether a meld (new, or an existing one after cards are added) is allowed.",
+            _TABLE,
+            rank="str",
+            size="int",
+            naturals="int",
+            wilds="int",
+            jokers="int",
+            natural_ranks="int",
+            is_new="bool",
+            added="int",
+            added_wilds="int",
+            was_canasta="bool",
+            going_out="bool",
+            initial="bool",
+        ),
+        _hook(
+            "meld.merge_same_rank",
+            "predicate",
+            "Whether a new meld of a rank the side already has is merged into it.",
+            rank="str",
+        ),
+        _hook(
+            "meld.action",
+            "require",
+            "Whether a meld action of this shape is allowed.",
+            _TABLE,
+            phase="str",
+            groups="int",
+            initial="bool",
+        ),
+        _hook("canasta.size", "value", "How many cards make a meld a canasta.", rank="str"),
+        # The initial meld.
+        _hook("initial_meld.minimum", "value", "The count the first melds of a side must reach.", team_score="int"),
+        _hook(
+            "initial_meld.count",
+            "value",
+            "What counts towards the minimum.",
+            hand_points="int",
+            top_card_points="int",
+            canasta_bonus_points="int",
+        ),
+        _hook(
+            "initial_meld.valid",
+            "require",
+            "Whether the first melds of a side are enough.",
+            count="int",
+            minimum="int",
+            going_out_concealed="bool",
+            taking_pile="bool",
+        ),
+        # Going out.
+        _hook(
+            "go_out.allowed",
+            "require",
+            "Whether the player may go out now.",
+            _TABLE,
+            permission="str",
+            canastas_after="int",
+        ),
+        _hook(
+            "go_out.keep_card",
+            "require",
+            "How many cards a player who may not go out must keep.",
+            hand_after="int",
+            discard_pending="bool",
+            may_go_out="bool",
+        ),
+        _hook(
+            "go_out.ask",
+            "require",
+            "Whether the player may ask partner for permission to go out now.",
+            _TABLE,
+            phase="str",
+            melded_this_turn="bool",
+            asked_this_turn="bool",
+            has_partner="bool",
+        ),
+        _hook(
+            "go_out.answer_binding",
+            "require",
+            "What a partner's answer obliges the asking player to do.",
+            permission="str",
+            hand_after="int",
+            can_still_go_out="bool",
+        ),
+        _hook(
+            "go_out.concealed",
+            "predicate",
+            "Whether a player who goes out has gone out concealed.",
+            melded_before="bool",
+            added_to_partner="bool",
+            made_canasta="bool",
+            took_pile="bool",
+        ),
+        # Discarding.
+        _hook("discard.allowed", "require", "Whether this card may be discarded.", _CARD, _TABLE, hand_after="int"),
+        # Scoring, per side.
+        _hook(
+            "score.hand",
+            "value",
+            "A component of a side's score for the hand.",
+            melded_points="int",
+            hand_points="int",
+            natural_canastas="int",
+            mixed_canastas="int",
+            canastas="int",
+            red_threes="int",
+            team_has_melded="bool",
+            went_out="bool",
+            concealed="bool",
+        ),
+        # The match.
+        _hook(
+            "match.over",
+            "predicate",
+            "Whether the match ends after this hand.",
+            highest_score="int",
+            hands_played="int",
+            leaders="int",
+        ),
+    )
+}

@@ -1,0 +1,278 @@
+"""Candidate actions for a position, generated so that every legal action is among them.
+
+Meld validity depends only on how many natural, wild and joker cards a meld holds, so candidates are first
+filtered by *shape* (counts per rank, checked once through the spec's ``meld.valid`` hook) and only valid
+shapes are expanded into concrete cards. The final word on each candidate is ``checks.plan``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from .actions import Action, MeldGroup
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, Card, rank_of
+from .checks import canastas, is_canasta, plan, table_env
+from .errors import IllegalAction
+from .rules import Rules
+from .state import HandState, Meld
+
+
+class Shape(NamedTuple):
+    """A group described by counts: ``naturals`` of ``rank``, ``twos`` non-joker wilds and ``jokers``."""
+
+    rank: int
+    naturals: int
+    twos: int
+    jokers: int
+
+
+def submultisets(items: Sequence[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:
+    """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once."""
+    if size == 0:
+        yield ()
+        return
+    if not items:
+        return
+    (card, available), rest = items[0], items[1:]
+    remaining = sum(n for _, n in rest)
+    for take in range(min(available, size), -1, -1):
+        if size - take > remaining:
+            break
+        for tail in submultisets(rest, size - take):
+            yield (card,) * take + tail
+
+
+class _Hand:
+    """The player's cards sorted into naturals by rank and wild cards by type."""
+
+    def __init__(self, rules: Rules, counts: Sequence[int]) -> None:
+        self.naturals: dict[int, list[tuple[Card, int]]] = {}
+        self.twos: list[tuple[Card, int]] = []
+        self.jokers = 0
+        for card in range(CARD_TYPES):
+            n = counts[card]
+            if not n:
+                continue
+            if card == JOKER:
+                self.jokers = n
+            elif rules.is_wild[card]:
+                self.twos.append((card, n))
+            elif not rules.is_bonus[card]:
+                self.naturals.setdefault(rank_of(card), []).append((card, n))
+        self.twos_total = sum(n for _, n in self.twos)
+
+    def count(self, rank: int) -> int:
+        return sum(n for _, n in self.naturals.get(rank, ()))
+
+
+def _shape_ok(
+    rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, base: dict[str, object]
+) -> bool:
+    team = seat % rules.teams
+    existing = state.meld_of_rank(team, shape.rank)
+    merge = existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[shape.rank]})
+    before: Meld | None = existing if merge else None
+    wilds = shape.twos + shape.jokers
+    size = shape.naturals + wilds + (before.size if before else 0)
+    env = dict(base)
+    env.update(
+        rank=RANK_NAMES[shape.rank],
+        size=size,
+        naturals=shape.naturals + (before.naturals if before else 0),
+        wilds=wilds + (before.wilds if before else 0),
+        jokers=shape.jokers + (before.jokers if before else 0),
+        natural_ranks=1 if shape.naturals else 0,
+        is_new=before is None,
+        added=shape.naturals + wilds,
+        added_wilds=wilds,
+        was_canasta=before is not None and is_canasta(rules, before),
+        initial=initial,
+    )
+    for going_out in (False, True):
+        env["going_out"] = going_out
+        if rules.failing_memo("meld.valid", env) is None:
+            return True
+    return False
+
+
+def _shapes(rules: Rules, state: HandState, seat: int, hand: _Hand, initial: bool) -> dict[int, list[Shape]]:
+    """Valid group shapes per rank (wild-only groups under the joker rank)."""
+    team = seat % rules.teams
+    base = table_env(rules, state, seat)
+    ranks = set(hand.naturals) | {m.rank for m in state.melds[team]}
+    if hand.twos_total + hand.jokers:
+        ranks.add(JOKER_RANK)
+    out: dict[int, list[Shape]] = {}
+    for rank in sorted(ranks):
+        available = hand.count(rank) if rank != JOKER_RANK else 0
+        found: list[Shape] = []
+        for naturals in range(available + 1):
+            for twos in range(hand.twos_total + 1):
+                for jokers in range(hand.jokers + 1):
+                    if naturals + twos + jokers == 0:
+                        continue
+                    shape = Shape(rank, naturals, twos, jokers)
+                    if _shape_ok(rules, state, seat, shape, initial, base):
+                        found.append(shape)
+        if found:
+            out[rank] = found
+    return out
+
+
+def _expand(hand: _Hand, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, ...]]:
+    """Concrete groups for a list of shapes drawing on one shared pool of twos."""
+    if not shapes:
+        yield ()
+        return
+    shape, rest = shapes[0], shapes[1:]
+    label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
+    for naturals in submultisets(hand.naturals.get(shape.rank, []), shape.naturals):
+        for twos in submultisets(hand.twos, shape.twos):
+            remaining = _Hand.__new__(_Hand)
+            remaining.naturals = hand.naturals
+            remaining.jokers = hand.jokers - shape.jokers
+            pool = dict(hand.twos)
+            for card in twos:
+                pool[card] -= 1
+            remaining.twos = [(c, n) for c, n in pool.items() if n]
+            remaining.twos_total = hand.twos_total - shape.twos
+            group = MeldGroup.of((*naturals, *twos, *(JOKER,) * shape.jokers), label)
+            for tail in _expand(remaining, rest):
+                yield (group, *tail)
+
+
+def _combinations(
+    per_rank: dict[int, list[Shape]], twos: int, jokers: int, ranks: Sequence[int]
+) -> Iterator[list[Shape]]:
+    """Every choice of at most one shape per rank that the wild cards in hand can pay for."""
+    if not ranks:
+        yield []
+        return
+    rank, rest = ranks[0], ranks[1:]
+    yield from _combinations(per_rank, twos, jokers, rest)
+    for shape in per_rank[rank]:
+        if shape.twos <= twos and shape.jokers <= jokers:
+            for tail in _combinations(per_rank, twos - shape.twos, jokers - shape.jokers, rest):
+                yield [shape, *tail]
+
+
+def meld_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Action]:
+    """Meld actions worth checking: single groups once a side has melded, combinations before."""
+    team = seat % rules.teams
+    initial = not state.team_opened[team]
+    hand = _Hand(rules, state.hands[seat])
+    per_rank = _shapes(rules, state, seat, hand, initial)
+    if not initial:
+        for shapes in per_rank.values():
+            for shape in shapes:
+                for groups in _expand(hand, [shape]):
+                    yield Action.meld(groups)
+        return
+    for combo in _combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
+        if combo and _initial_enough(rules, state, seat, combo, 0, hand_size=state.hand_sizes[seat]):
+            for groups in _expand(hand, combo):
+                yield Action.meld(groups)
+
+
+def _initial_enough(
+    rules: Rules, state: HandState, seat: int, combo: Sequence[Shape], extra_points: int, *, hand_size: int
+) -> bool:
+    """The spec's initial-meld check on counts alone; exact for the hooks it asks."""
+    team = seat % rules.teams
+    points = extra_points
+    used = 0
+    made_canasta = False
+    for shape in combo:
+        if shape.naturals:
+            points += shape.naturals * rules.card_value[shape.rank * 4]
+        points += shape.jokers * rules.card_value[JOKER]
+        used += shape.naturals + shape.twos + shape.jokers
+        size = shape.naturals + shape.twos + shape.jokers
+        made_canasta = made_canasta or size >= rules.canasta_size[shape.rank]
+    if rules.twos_value is None:
+        return True  # twos of different values: leave the decision to the full check
+    points += sum(s.twos for s in combo) * rules.twos_value
+    minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
+    count = rules.value(
+        "initial_meld.count", {"hand_points": points, "top_card_points": 0, "canasta_bonus_points": 0}
+    )
+    concealed = hand_size - used == 0 and rules.predicate(
+        "go_out.concealed",
+        {
+            "melded_before": state.melded_before_turn,
+            "added_to_partner": state.added_to_existing_this_turn,
+            "made_canasta": made_canasta,
+            "took_pile": state.took_pile_this_turn,
+        },
+    )
+    env = {"count": count, "minimum": minimum, "going_out_concealed": concealed, "taking_pile": False}
+    return rules.failing("initial_meld.valid", env) is None
+
+
+def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Action]:
+    """Taking the pile: alone, with two cards that meld the top card, and with further melds before opening."""
+    if not state.pile:
+        yield Action.take()
+        return
+    team = seat % rules.teams
+    top = state.pile[-1]
+    top_rank = rank_of(top)
+    hand = _Hand(rules, state.hands[seat])
+    yield Action.take()
+    pool = [*hand.naturals.get(top_rank, [])] if not rules.is_wild[top] else []
+    pool += hand.twos
+    if hand.jokers:
+        pool.append((JOKER, hand.jokers))
+    initial = not state.team_opened[team]
+    for pair in submultisets(pool, 2):
+        yield Action.take(pair)
+        if initial and _extras_may_help(rules, state, seat, Action.take(pair)):
+            rest = list(state.hands[seat])
+            for card in pair:
+                rest[card] -= 1
+            rest_hand = _Hand(rules, rest)
+            per_rank = _shapes(rules, state, seat, rest_hand, initial)
+            per_rank.pop(top_rank, None)
+            for combo in _combinations(per_rank, rest_hand.twos_total, rest_hand.jokers, sorted(per_rank)):
+                if combo:
+                    for groups in _expand(rest_hand, combo):
+                        yield Action.take(pair, groups)
+
+
+def _extras_may_help(rules: Rules, state: HandState, seat: int, base: Action) -> bool:
+    """Whether more melds could make this take legal: only if it fails on the minimum or on cards kept."""
+    try:
+        plan(rules, state, base, seat)
+    except IllegalAction as refusal:
+        hook = rules.variant.clauses[refusal.rule_id].hook
+        return hook in ("initial_meld.valid", "go_out.keep_card")
+    return True
+
+
+def discard_candidates(state: HandState, seat: int) -> Iterator[Action]:
+    hand = state.hands[seat]
+    for card in range(CARD_TYPES):
+        if hand[card]:
+            yield Action.discard(card)
+
+
+def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
+    """Every action that might be legal now, each once."""
+    seat = state.to_act
+    if state.phase == "over":
+        return
+    if state.phase == "answer":
+        yield Action.answer(True)
+        yield Action.answer(False)
+        return
+    if state.phase == "draw":
+        yield Action.draw()
+        yield from take_candidates(rules, state, seat)
+        return
+    yield Action.ask()
+    yield from meld_candidates(rules, state, seat)
+    yield from discard_candidates(state, seat)
+
+
+__all__ = ["candidates", "canastas", "meld_candidates", "submultisets"]

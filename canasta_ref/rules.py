@@ -1,0 +1,116 @@
+"""A variant bound for play: hook look-ups, per-card tables computed once, and rule-coverage recording."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
+from .errors import IllegalAction
+from .spec.model import Clause, Variant
+
+
+class Coverage:
+    """Which clauses were evaluated, and with what outcome (``allowed`` / ``refused`` / ``true`` / ``false``)."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[str, set[str]] = {}
+
+    def record(self, clause_id: str, outcome: str) -> None:
+        self.outcomes.setdefault(clause_id, set()).add(outcome)
+
+
+class Rules:
+    """The clauses of one variant grouped by hook, with the card facts every move needs precomputed."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.coverage: Coverage | None = None
+        self._hooks: dict[str, tuple[Clause, ...]] = {}
+        for clause in variant.clauses.values():
+            self._hooks[clause.hook] = (*self._hooks.get(clause.hook, ()), clause)
+        players: int = self.param("players")
+        self.players = players
+        self.teams: int = self.param("teams")
+        self.packs = self.value("deck.packs", {})
+        self.jokers_per_pack = self.value("deck.jokers", {})
+        self.hand_size = self.value("deal.hand_size", {})
+        self.draw_count = self.value("draw.count", {})
+        wild_rank = [self.predicate("card.wild", {"rank": name}) for name in RANK_NAMES]
+        self.is_wild = [wild_rank[rank_of(c)] for c in range(CARD_TYPES)]
+        facts = [self.card_facts(c) for c in range(CARD_TYPES)]
+        self.card_value = [self.value("card.value", f) for f in facts]
+        self.is_bonus = [self.predicate("bonus_card", f) for f in facts]
+        self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
+        self.upcard_freezes = [self.predicate("upcard.freezes", f) for f in facts]
+        wild_values = {self.card_value[c] for c in range(52) if self.is_wild[c]}
+        self.twos_value: int | None = wild_values.pop() if len(wild_values) == 1 else 0 if not wild_values else None
+        self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
+        self._memo: dict[tuple[Any, ...], Clause | None] = {}
+
+    def param(self, name: str) -> Any:
+        return self.variant.parameters[name].value
+
+    def card_facts(self, card: int) -> dict[str, Any]:
+        rank = rank_of(card)
+        red = card != JOKER and (card & 3) in (1, 2)
+        return {
+            "rank": RANK_NAMES[rank],
+            "is_wild": self.is_wild[card],
+            "is_joker": card == JOKER,
+            "is_red_three": rank == 1 and red,
+            "is_black_three": rank == 1 and not red,
+        }
+
+    def clauses(self, hook: str) -> tuple[Clause, ...]:
+        return self._hooks.get(hook, ())
+
+    def failing(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
+        """The first clause of a ``require`` hook that does not hold, or None."""
+        coverage = self.coverage
+        for clause in self._hooks.get(hook, ()):
+            ok = clause.evaluate(env)
+            if coverage is not None:
+                coverage.record(clause.id, "allowed" if ok else "refused")
+            if not ok:
+                return clause
+        return None
+
+    def failing_memo(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
+        """As ``failing``, cached on the variables' values: for hot checks such as meld validity."""
+        if self.coverage is not None:
+            return self.failing(hook, env)
+        key = (hook, *env.values())
+        try:
+            return self._memo[key]
+        except KeyError:
+            result = self._memo[key] = self.failing(hook, env)
+            return result
+
+    def require(self, hook: str, env: Mapping[str, Any]) -> None:
+        """Raise IllegalAction citing the first clause of the hook that does not hold."""
+        clause = self.failing(hook, env)
+        if clause is not None:
+            raise IllegalAction(clause.id, clause.refusal)
+
+    def predicate(self, hook: str, env: Mapping[str, Any]) -> bool:
+        coverage = self.coverage
+        answer = False
+        for clause in self._hooks.get(hook, ()):
+            value = bool(clause.evaluate(env))
+            if coverage is not None:
+                coverage.record(clause.id, "true" if value else "false")
+            answer = answer or value
+        return answer
+
+    def value(self, hook: str, env: Mapping[str, Any]) -> int:
+        return sum(self.components(hook, env).values())
+
+    def components(self, hook: str, env: Mapping[str, Any]) -> dict[str, int]:
+        """Each clause's number, by clause id: the breakdown of a score."""
+        out: dict[str, int] = {}
+        for clause in self._hooks.get(hook, ()):
+            out[clause.id] = int(clause.evaluate(env))
+            if self.coverage is not None:
+                self.coverage.record(clause.id, "evaluated")
+        return out

@@ -1,0 +1,67 @@
+"""The score of a finished (or abandoned) hand: each side's total as the sum of the spec's score clauses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .checks import is_canasta
+from .rules import Rules
+from .state import HandState
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """One side's score for a hand; ``parts`` maps each score clause's id to its points."""
+
+    team: int
+    parts: dict[str, int]
+    facts: dict[str, Any]
+
+    @property
+    def total(self) -> int:
+        return sum(self.parts.values())
+
+
+@dataclass(frozen=True)
+class HandScore:
+    sides: tuple[SideScore, ...]
+    end_reason: str | None
+
+    @property
+    def totals(self) -> list[int]:
+        return [s.total for s in self.sides]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "end": self.end_reason,
+            "sides": [{"team": s.team, "total": s.total, "parts": s.parts, "facts": s.facts} for s in self.sides],
+        }
+
+
+def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
+    """The variables of the ``score.hand`` hook for one side."""
+    seats = [s for s in range(rules.players) if s % rules.teams == team]
+    melds = state.melds[team]
+    natural = sum(1 for m in melds if is_canasta(rules, m) and m.wilds == 0)
+    mixed = sum(1 for m in melds if is_canasta(rules, m) and m.wilds > 0)
+    went_out = state.went_out is not None and state.went_out % rules.teams == team
+    return {
+        "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
+        "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(53)),
+        "natural_canastas": natural,
+        "mixed_canastas": mixed,
+        "canastas": natural + mixed,
+        "red_threes": sum(len(state.bonus[s]) for s in seats),
+        "team_has_melded": state.team_opened[team],
+        "went_out": went_out,
+        "concealed": went_out and state.concealed,
+    }
+
+
+def score_hand(rules: Rules, state: HandState) -> HandScore:
+    sides = []
+    for team in range(rules.teams):
+        facts = side_facts(rules, state, team)
+        sides.append(SideScore(team, rules.components("score.hand", facts), facts))
+    return HandScore(tuple(sides), state.end_reason)

@@ -1,0 +1,95 @@
+"""What a loaded, flattened variant looks like: parameters, sources and compiled rule clauses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import Location
+from ..hooks import HookKind
+
+ParamType = Literal["int", "bool", "str", "enum", "list", "map", "table"]
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a clause or a parameter value comes from: a source id, a short quote and an optional pointer."""
+
+    source: str
+    quote: str
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """A document the rules are taken from."""
+
+    id: str
+    title: str
+    file: str | None = None
+    url: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A typed, named setting; where sources disagree, an enum whose options name their sources."""
+
+    name: str
+    type: ParamType
+    value: Any
+    doc: str
+    options: Mapping[str, tuple[SourceRef, ...]] = field(default_factory=dict)
+    sources: tuple[SourceRef, ...] = ()
+    declared_in: str = ""
+    set_in: str = ""
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule: a permanent id, its text, its sources and its compiled expression."""
+
+    id: str
+    section: str
+    title: str
+    text: str
+    sources: tuple[SourceRef, ...]
+    hook: str
+    kind: HookKind
+    expression: str
+    evaluate: Callable[[Mapping[str, Any]], Any]
+    python: str = ""
+    message: str | None = None
+    parameters: tuple[str, ...] = ()
+    declared_in: str = ""
+    replaces: str | None = None
+    location: Location | None = None
+
+    @property
+    def refusal(self) -> str:
+        """The sentence shown to a player whose action this clause refuses."""
+        return self.message or self.text
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant with ``extends`` resolved: every parameter and clause it has, in file order."""
+
+    id: str
+    name: str
+    description: str
+    lineage: tuple[str, ...]
+    parameters: Mapping[str, Parameter]
+    clauses: Mapping[str, Clause]
+    sources: Mapping[str, Source]
+    file: str
+    sections: tuple[str, ...] = ()
+
+    def by_hook(self, hook: str) -> tuple[Clause, ...]:
+        """The clauses attached to one hook, in spec order."""
+        return tuple(c for c in self.clauses.values() if c.hook == hook)
+
+    def param(self, name: str) -> Any:
+        return self.parameters[name].value
