@@ -1,0 +1,156 @@
+"""Compile an expression once, at spec load time, into a Python lambda over the hook's variables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lark import Token, Tree
+
+from .codegen import Compiler, position
+from .origin import Origin
+from .parser import parse_cached
+from .runtime import RuleRuntimeError, in_expression
+from .wording import type_name
+
+_RESULT_TYPES: Final[frozenset[str]] = frozenset({"int", "bool", "str"})
+_CACHE_LIMIT: Final = 20_000  # a few variants' worth many times over; beyond it, start again
+
+_CacheKey = tuple[str, frozenset[tuple[str, str]], tuple[tuple[str, str, Any], ...], str, Origin]
+_cache: dict[_CacheKey, CompiledExpression] = {}
+_names: dict[str, tuple[Token, ...]] = {}
+
+
+@dataclass(frozen=True)
+class CompiledExpression:
+    """An expression ready to run: call it (or ``fn``) on a dict of the hook's variables."""
+
+    source: str
+    python: str
+    variables: frozenset[str]
+    parameters: frozenset[str]
+    result_type: str
+    fn: Callable[[Mapping[str, Any]], Any]
+    origin: Origin | None = None
+
+    def __call__(self, v: Mapping[str, Any]) -> Any:
+        """``fn(v)``, with a missing variable reported as a RuleRuntimeError naming the expression."""
+        try:
+            return self.fn(v)
+        except KeyError as exc:
+            missing = sorted(self.variables - set(v))
+            if not missing:
+                raise
+            where = str(self.origin) if self.origin else "?"
+            raise RuleRuntimeError(
+                f"variable '{missing[0]}' was not supplied; " + in_expression(where, self.source)
+            ) from exc
+
+
+def compile_expression(
+    text: str,
+    *,
+    variables: Mapping[str, str],
+    parameters: Mapping[str, tuple[str, Any]],
+    expect: str,
+    origin: Origin,
+) -> CompiledExpression:
+    """Parse, type-check and compile ``text``; ``parameters`` maps name -> (param type, value).
+
+    Results are cached by the text, the variables, the values of the parameters the text mentions, the
+    expected type and the origin, so that loading a spec again costs a few dictionary lookups per clause.
+    """
+    if expect not in _RESULT_TYPES:
+        raise ValueError(f"expect must be one of {sorted(_RESULT_TYPES)}, not {expect!r}")
+    tree = parse_cached(text, origin)
+    names = _names.get(text)
+    if names is None:
+        if len(_names) >= _CACHE_LIMIT:
+            _names.clear()
+        names = _names[text] = tuple(_mentioned(tree))
+    _check_clashes(text, origin, tree, names, variables, parameters)
+    used = sorted({str(name) for name in names if name in parameters})
+    key: _CacheKey = (
+        text,
+        frozenset(variables.items()),
+        tuple((name, parameters[name][0], _freeze(parameters[name][1])) for name in used),
+        expect,
+        origin,
+    )
+    compiled = _cache.get(key)
+    if compiled is None:
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.clear()
+        compiled = _cache[key] = _compile(text, tree, variables, parameters, expect, origin)
+    return compiled
+
+
+def _compile(
+    text: str,
+    tree: Tree[Token],
+    variables: Mapping[str, str],
+    parameters: Mapping[str, tuple[str, Any]],
+    expect: str,
+    origin: Origin,
+) -> CompiledExpression:
+    compiler = Compiler(text, origin, variables, parameters)
+    code = compiler.compile(tree)
+    if code.type != expect:
+        line, column = position(tree)
+        raise origin.error(
+            text,
+            f"this rule must give {type_name(expect)}, but the expression gives {type_name(code.type)}",
+            line,
+            column,
+        )
+    python = f"lambda v: {code.text}"
+    fn = eval(compile(python, f"<rule at {origin}>", "eval"), compiler.namespace)
+    return CompiledExpression(
+        source=text,
+        python=python,
+        variables=frozenset(compiler.used_variables),
+        parameters=frozenset(compiler.used_parameters),
+        result_type=code.type,
+        fn=fn,
+        origin=origin,
+    )
+
+
+def _mentioned(tree: Tree[Token]) -> list[Token]:
+    """Every name token that refers to a variable or parameter (function names excluded), in text order."""
+    found: list[Token] = []
+    for node in tree.iter_subtrees():
+        if node.data in ("name", "subscript"):
+            token = node.children[0]
+            assert isinstance(token, Token)
+            found.append(token)
+    return sorted(found, key=lambda token: (token.line or 0, token.column or 0))
+
+
+def _check_clashes(
+    text: str,
+    origin: Origin,
+    tree: Tree[Token],
+    names: tuple[Token, ...],
+    variables: Mapping[str, str],
+    parameters: Mapping[str, tuple[str, Any]],
+) -> None:
+    """A name that is both a hook variable and a parameter would be ambiguous: refuse it where it is used,
+    or at the start of the expression if the expression does not use it."""
+    clashes = variables.keys() & parameters.keys()
+    if not clashes:
+        return
+    used = [token for token in names if str(token) in clashes]
+    name = str(used[0]) if used else sorted(clashes)[0]
+    line, column = position(used[0] if used else tree)
+    raise origin.error(text, f"'{name}' is both a variable of this hook and a spec parameter", line, column)
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable stand-in for a parameter value (lists, maps and tables are unhashable)."""
+    if isinstance(value, dict):
+        return tuple((key, _freeze(item)) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(item) for item in value)
+    return (type(value).__name__, value)

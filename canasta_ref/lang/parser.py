@@ -1,0 +1,114 @@
+"""Parse rule expressions with the Lark grammar, and turn Lark's errors into SpecErrors in plain English."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from ..errors import SpecError
+from ..resources import grammar_dir
+from . import wording
+from .origin import Origin
+
+_parser: Lark | None = None
+_parsed: dict[str, Tree[Token]] = {}
+
+#: Hints for characters the lexer cannot read, keyed by the character.
+_CHAR_HINTS: Final[dict[str, str]] = {
+    '"': "a string must be closed with '\"' on the same line",
+    "'": 'strings are written in double quotes, as in "K"',
+    "=": "use '==' to compare",
+    "!": "use 'not' to negate, or '!=' to compare",
+    "&": "use 'and'",
+    "|": "use 'or'",
+    "/": "the rules language has no division",
+}
+
+
+def get_parser() -> Lark:
+    """The one LALR parser of the process, built on first use (building it takes a few milliseconds)."""
+    global _parser
+    if _parser is None:
+        _parser = Lark(
+            (grammar_dir() / "rules.lark").read_text(encoding="utf-8"),
+            parser="lalr",
+            lexer="basic",  # keywords must never be read as names, whatever the parser state
+            propagate_positions=True,
+            maybe_placeholders=True,
+        )
+    return _parser
+
+
+def parse_expression(text: str, origin: Origin) -> Tree[Token]:
+    """The parse tree of ``text``; a syntax error raises SpecError located in the file ``origin`` names."""
+    try:
+        return get_parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(text, origin, exc) from None
+
+
+def parse_cached(text: str, origin: Origin) -> Tree[Token]:
+    """Like parse_expression, but shares trees between calls; callers must not modify them."""
+    tree = _parsed.get(text)
+    if tree is None:
+        if len(_parsed) >= 20_000:  # bound the memory of a long-running process
+            _parsed.clear()
+        tree = _parsed[text] = parse_expression(text, origin)
+    return tree
+
+
+def _accepted(exc: UnexpectedInput) -> set[str]:
+    parser = getattr(exc, "interactive_parser", None)
+    if parser is None:  # pragma: no cover - Lark attaches one to every LALR error
+        return set(getattr(exc, "expected", ()) or ())
+    return {name for name in parser.accepts() if name in wording.TERMINALS}
+
+
+def _syntax_error(text: str, origin: Origin, exc: UnexpectedInput) -> SpecError:
+    accepted = _accepted(exc)
+    expected = f"expected {wording.expected(accepted)}" if accepted else ""
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char
+        message = f"unexpected character '{char}'"
+        hint = _CHAR_HINTS.get(char)
+        if hint is None and char.isalpha() and char.isupper():
+            hint = "names and keywords are written in lower case"
+        parts = [message, hint or expected]
+        return origin.error(text, "; ".join(p for p in parts if p), exc.line, exc.column)
+    assert isinstance(exc, UnexpectedToken)
+    token = exc.token
+    if token.type == "$END":
+        line, column = _end_position(text, token)
+        head = "empty expression" if _is_blank(text) else "unexpected end of expression"
+        return origin.error(text, f"{head}; {expected}" if expected else head, line, column)
+    message = f"unexpected {wording.token_name(token)}"
+    hint = _token_hint(token.type, accepted)
+    return origin.error(
+        text, "; ".join(p for p in (message, hint or expected) if p), token.line, token.column
+    )
+
+
+def _token_hint(kind: str, accepted: set[str]) -> str | None:
+    """A plainer explanation for the few mistakes that a bare 'expected ...' list explains badly."""
+    if kind in wording.COMPARISONS and "PLUS" in accepted and "EQ" not in accepted:
+        return "comparisons cannot be chained; join them with 'and'"
+    if kind == "IF" and "INT" in accepted:
+        return "an 'if' inside a larger expression must be in parentheses"
+    if kind == "NOT" and "INT" in accepted:
+        return "'not' inside a comparison or a sum must be in parentheses"
+    return None
+
+
+def _is_blank(text: str) -> bool:
+    return not any(line.split("#", 1)[0].strip() for line in text.split("\n"))
+
+
+def _end_position(text: str, token: Token) -> tuple[int, int]:
+    """Just after the last token: Lark puts the end marker at the start of the last token."""
+    line = getattr(token, "end_line", None)
+    column = getattr(token, "end_column", None)
+    if not isinstance(line, int) or not isinstance(column, int) or _is_blank(text):
+        return 1, 1
+    return line, column
