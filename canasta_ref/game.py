@@ -15,8 +15,9 @@ from .actions import Action
 from .cards import Card, card_name, cards_of, counts_of, format_cards, full_deck
 from .checks import Plan, apply_meld, canastas, is_canasta, must_take_pile, pile_frozen, plan
 from .errors import CanastaError, IllegalAction
-from .movegen import candidates
+from .legal import legal_actions
 from .rules import Rules
+from .position import Position, build_state
 from .scoring import HandScore, score_hand
 from .spec.model import Variant
 from .state import HandState
@@ -41,14 +42,7 @@ class LegalActions:
         self._game = game
 
     def __iter__(self) -> Iterator[Action]:
-        game = self._game
-        seen: set[Action] = set()
-        for action in candidates(game.rules, game.state):
-            if action in seen:
-                continue
-            seen.add(action)
-            if game.is_legal(action):
-                yield action
+        return legal_actions(self._game.rules, self._game.state)
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self._game.is_legal(action)
@@ -63,7 +57,7 @@ class LegalActions:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
-def deck_for_seed(rules: Rules, seed: int) -> list[Card]:
+def deck_for_seed(rules: Rules, seed: int | str) -> list[Card]:
     """The shuffled deck for a seed: the same seed always gives the same order."""
     deck = full_deck(rules.packs, rules.jokers_per_pack)
     random.Random(seed).shuffle(deck)
@@ -77,7 +71,7 @@ class Game:
         self,
         variant: Variant | Rules,
         *,
-        seed: int | None = None,
+        seed: int | str | None = None,
         deck: Sequence[Card] | None = None,
         team_scores: Sequence[int] | None = None,
         first_seat: int = 0,
@@ -100,6 +94,22 @@ class Game:
         self.history: list[Action] = []
         self.events: list[Event] = list(self._deal_events)
         self._stack: list[tuple[HandState, int]] = []
+
+    @classmethod
+    def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
+        """A hand starting from a position written out card by card, rather than from a deal."""
+        rules = variant if isinstance(variant, Rules) else Rules(variant)
+        state, deck = build_state(rules, position)
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.seed = None
+        game.deck = tuple(deck)
+        game.first_seat = position.to_act
+        game.state = state
+        game.history = []
+        game.events = []
+        game._stack = []
+        return game
 
     # -- dealing ---------------------------------------------------------------------------------------
     def _deal(self, deck: list[Card], team_scores: list[int], first: int) -> HandState:
@@ -259,7 +269,10 @@ class Game:
         top = state.pile[-1]
         rest = state.pile[:-1]
         apply_meld(rules, state, seat, result)
-        events.append(Event(seat, "takes the pile with", (top, *result.action.cards)))
+        if result.action.cards:
+            events.append(Event(seat, f"takes the pile, melding its top card {card_name(top)} with", result.action.cards))
+        else:
+            events.append(Event(seat, f"takes the pile, adding its top card {card_name(top)} to the side's meld"))
         for group in result.action.melds:
             events.append(Event(seat, "melds", group.cards))
         state.pile = []
@@ -272,7 +285,7 @@ class Game:
             else:
                 state.hands[seat][card] += 1
                 state.hand_sizes[seat] += 1
-        events.append(Event(seat, f"picks up {len(rest)} cards"))
+        events.append(Event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
         self._after_melding(state, seat, team, result)
         state.took_pile_this_turn = True
         state.phase = "play"

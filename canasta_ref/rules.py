@@ -47,6 +47,7 @@ class Rules:
         self.twos_value: int | None = wild_values.pop() if len(wild_values) == 1 else 0 if not wild_values else None
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._memo: dict[tuple[Any, ...], Clause | None] = {}
+        self.shape_cache: dict[tuple[Any, ...], bool] = {}
 
     def param(self, name: str) -> Any:
         return self.variant.parameters[name].value
@@ -61,6 +62,10 @@ class Rules:
             "is_red_three": rank == 1 and red,
             "is_black_three": rank == 1 and not red,
         }
+
+    def variables_of(self, hook: str) -> frozenset[str]:
+        """The hook variables that the hook's clauses read: what a cached answer must be keyed on."""
+        return frozenset().union(*(c.variables for c in self._hooks.get(hook, ())))
 
     def clauses(self, hook: str) -> tuple[Clause, ...]:
         return self._hooks.get(hook, ())

@@ -61,6 +61,7 @@ class Clause:
     expression: str
     evaluate: Callable[[Mapping[str, Any]], Any]
     python: str = ""
+    variables: frozenset[str] = frozenset()
     message: str | None = None
     parameters: tuple[str, ...] = ()
     declared_in: str = ""

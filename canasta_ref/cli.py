@@ -1,0 +1,177 @@
+"""The ``canasta-ref`` command line: play a match, print a rule book, lint a spec, show a position."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .actions import parse_action
+from .bots import BOTS, make_bot
+from .errors import CanastaError
+from .game import Game
+from .hooks import HOOKS
+from .match import HandRecord, play_match
+from .render import hand_log, rulebook, score_sheet, view_text
+from .rules import Rules
+from .spec import check_file, list_variants, load_variant
+
+
+def _play(args: argparse.Namespace, out: TextIO) -> int:
+    rules = Rules(load_variant(args.variant))
+    names = args.bots.split(",") if args.bots else ["greedy"]
+    if len(names) == 1:
+        names = names * rules.players
+    if len(names) != rules.players:
+        raise CanastaError(f"--bots: {args.variant} has {rules.players} seats; give one bot or {rules.players}")
+    bots = [make_bot(name, f"{args.seed}/bot{seat}") for seat, name in enumerate(names)]
+    log_file = Path(args.log).open("w", encoding="utf-8") if args.log else None
+
+    def on_hand(record: HandRecord) -> None:
+        lines = hand_log(rules, record)
+        if log_file is not None:
+            log_file.write("\n".join(lines) + "\n\n")
+        if not args.quiet:
+            out.write("\n".join(lines) + "\n\n")
+
+    try:
+        result = play_match(rules, bots, args.seed, max_hands=args.max_hands, on_hand=on_hand)
+    finally:
+        if log_file is not None:
+            log_file.close()
+    out.write("\n".join(score_sheet(rules, result)) + "\n")
+    return 0
+
+
+def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    variant = load_variant(args.variant)
+    if args.json:
+        data = {
+            "id": variant.id,
+            "lineage": list(variant.lineage),
+            "parameters": {p.name: p.value for p in variant.parameters.values()},
+            "rules": [
+                {
+                    "id": c.id,
+                    "section": c.section,
+                    "title": c.title,
+                    "text": c.text,
+                    "hook": c.hook,
+                    c.kind: c.expression,
+                    "declared_in": c.declared_in,
+                    "sources": [{"source": r.source, "quote": r.quote, "ref": r.ref} for r in c.sources],
+                }
+                for c in variant.clauses.values()
+            ],
+        }
+        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write("\n".join(rulebook(variant)) + "\n")
+    return 0
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    failed = 0
+    for name in args.files:
+        errors = check_file(Path(name))
+        for error in errors:
+            out.write(f"{error}\n")
+        failed += len(errors)
+        if not errors:
+            out.write(f"{name}: ok\n")
+    return 1 if failed else 0
+
+
+def _game_from_args(args: argparse.Namespace) -> Game:
+    game = Game(load_variant(args.variant), seed=args.seed)
+    for text in filter(None, (t.strip() for t in (args.actions or "").split(";"))):
+        game.apply(parse_action(text))
+    return game
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    game = _game_from_args(args)
+    seat = game.to_act if args.seat is None else args.seat
+    view = game.view(seat)
+    if args.json:
+        out.write(json.dumps(view, indent=2) + "\n")
+    else:
+        out.write("\n".join(view_text(game.rules, view)) + "\n")
+    return 0
+
+
+def _legal(args: argparse.Namespace, out: TextIO) -> int:
+    game = _game_from_args(args)
+    actions = [str(a) for a in game.legal_actions()]
+    out.write("\n".join(actions) + ("\n" if actions else ""))
+    out.write(f"{len(actions)} legal actions\n")
+    return 0
+
+
+def _hooks(args: argparse.Namespace, out: TextIO) -> int:
+    for hook in HOOKS.values():
+        out.write(f"{hook.name} ({hook.kind}): {hook.doc}\n")
+        for name, kind in hook.variables.items():
+            out.write(f"    {name}: {kind}\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="canasta-ref", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a match between built-in bots and print the log and score sheet")
+    play.add_argument("--variant", default="classic", help="variant id or spec file (default: classic)")
+    play.add_argument("--seed", default="1", help="match seed: the same seed gives the same match")
+    play.add_argument("--bots", help=f"comma-separated bots per seat, from: {', '.join(sorted(BOTS))}")
+    play.add_argument("--log", help="also write the hand-by-hand log to this file")
+    play.add_argument("--max-hands", type=int, default=200, help="stop after this many hands")
+    play.add_argument("--quiet", action="store_true", help="print only the score sheet")
+    play.set_defaults(run=_play)
+
+    rules = sub.add_parser("rules", help="print a variant's flattened rule set with ids, text and sources")
+    rules.add_argument("variant", help=f"variant id ({', '.join(list_variants())}) or spec file")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(run=_rules)
+
+    check = sub.add_parser("check", help="lint spec files; exit 1 with file:line:col for each error")
+    check.add_argument("files", nargs="+")
+    check.set_defaults(run=_check)
+
+    for name, run, text in (
+        ("show", _show, "render the position for a seat after some actions"),
+        ("legal", _legal, "list the legal actions after some actions"),
+    ):
+        cmd = sub.add_parser(name, help=text)
+        cmd.add_argument("--variant", default="classic")
+        cmd.add_argument("--seed", type=int, default=1, help="deal seed")
+        cmd.add_argument("--actions", help="actions to apply first, separated by ';'")
+        if name == "show":
+            cmd.add_argument("--seat", type=int, help="whose view (default: the seat to act)")
+            cmd.add_argument("--json", action="store_true")
+        cmd.set_defaults(run=run)
+
+    hooks = sub.add_parser("hooks", help="list the hooks rule clauses attach to, with their variables")
+    hooks.set_defaults(run=_hooks)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        code: int = args.run(args, stream)
+    except CanastaError as error:
+        sys.stderr.write(f"canasta-ref: {error}\n")
+        return 2
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (e.g. `| head`); not an error of ours
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

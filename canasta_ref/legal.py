@@ -1,0 +1,203 @@
+"""Listing the legal actions quickly, by deciding whole families of candidates at once.
+
+``checks.plan`` decides one action at a time. Listing calls it for every candidate only where candidates are
+few (the draw phase, asking); for melds and discards, the spec's hooks are asked once per *shape* (how many
+natural, wild and joker cards, of which rank) or once per card type, with exactly the variables ``plan`` would
+pass, and every concrete action of a legal shape is listed. Tests check that this agrees with ``plan`` on
+every candidate of random positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .actions import Action
+from .cards import CARD_TYPES, JOKER_RANK, RANK_NAMES
+from .checks import _can_go_out, canastas, is_canasta, plan, table_env
+from .errors import IllegalAction
+from .movegen import Shape, _combinations, _expand, _Hand, _initial_enough, candidates
+from .rules import Rules
+from .state import HandState
+
+
+def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
+    """Every legal action of the seat to act, each once."""
+    if state.phase != "play":
+        for action in candidates(rules, state):
+            if _is_legal(rules, state, action):
+                yield action
+        return
+    ask = Action.ask()
+    if _is_legal(rules, state, ask):
+        yield ask
+    yield from _melds(rules, state)
+    yield from _discards(rules, state)
+
+
+def _is_legal(rules: Rules, state: HandState, action: Action) -> bool:
+    try:
+        plan(rules, state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+class _Listing:
+    """Facts shared by every candidate of one listing, each computed once."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self.seat = seat = state.to_act
+        self.team = seat % rules.teams
+        self.base = table_env(rules, state, seat)
+        self.canastas = canastas(rules, state.melds[self.team])
+        self.hand_size = state.hand_sizes[seat]
+        self._out: dict[int, bool] = {}
+        used = rules.variables_of("meld.valid")
+        self.table_key = tuple(value for name, value in self.base.items() if name in used)
+
+    def action_ok(self, kind: str) -> bool:
+        env = {"kind": kind, "phase": self.state.phase, "seat": self.seat, "seat_to_act": self.state.to_act}
+        env["cards_in_hand"] = True
+        return self.rules.failing("action.allowed", env) is None
+
+    def may_go_out(self, canastas_after: int) -> bool:
+        known = self._out.get(canastas_after)
+        if known is None:
+            env = dict(self.base)
+            env.update(permission=self.state.permission, canastas_after=canastas_after)
+            known = self._out[canastas_after] = self.rules.failing("go_out.allowed", env) is None
+        return known
+
+    def ending_ok(self, hand_after: int, canastas_after: int, discard_pending: bool) -> bool:
+        """Going out (if the hand empties) and keeping a card, as plan checks them."""
+        allowed_out = self.may_go_out(canastas_after)
+        if hand_after == 0 and not allowed_out:
+            return False
+        env = {"hand_after": hand_after, "discard_pending": discard_pending, "may_go_out": allowed_out}
+        return self.rules.failing_memo("go_out.keep_card", env) is None
+
+    def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
+        """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""
+        rules = self.rules
+        before = self.state.meld_of_rank(self.team, shape.rank)
+        if before is not None and not rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[shape.rank]}):
+            before = None
+        wilds = shape.twos + shape.jokers
+        added = shape.naturals + wilds
+        size = added + (before.size if before else 0)
+        was_canasta = before is not None and is_canasta(rules, before)
+        new_canasta = not was_canasta and size >= rules.canasta_size[shape.rank]
+        stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
+        key = (shape, stats, going_out, initial, self.table_key)
+        known = rules.shape_cache.get(key) if rules.coverage is None else None
+        if known is not None:
+            return known, new_canasta
+        env: dict[str, Any] = dict(self.base)
+        env.update(
+            rank=RANK_NAMES[shape.rank],
+            size=size,
+            naturals=shape.naturals + (before.naturals if before else 0),
+            wilds=wilds + (before.wilds if before else 0),
+            jokers=shape.jokers + (before.jokers if before else 0),
+            natural_ranks=1 if shape.naturals else 0,
+            is_new=before is None,
+            added=added,
+            added_wilds=wilds,
+            was_canasta=was_canasta,
+            going_out=going_out,
+            initial=initial,
+        )
+        valid = rules.shape_cache[key] = rules.failing("meld.valid", env) is None
+        return valid, new_canasta
+
+    def group_count_ok(self, groups: int, initial: bool) -> bool:
+        env = dict(self.base)
+        env.update(phase=self.state.phase, groups=groups, initial=initial)
+        return self.rules.failing_memo("meld.action", env) is None
+
+
+def _all_shapes(listing: _Listing, hand: _Hand) -> dict[int, list[Shape]]:
+    """Every shape the hand can pay for, by rank (wild cards alone under the joker rank)."""
+    ranks = set(hand.naturals) | {m.rank for m in listing.state.melds[listing.team]}
+    if hand.twos_total + hand.jokers:
+        ranks.add(JOKER_RANK)
+    out: dict[int, list[Shape]] = {}
+    for rank in sorted(ranks):
+        available = hand.count(rank)
+        shapes = [
+            Shape(rank, n, t, j)
+            for n in range(available + 1)
+            for t in range(hand.twos_total + 1)
+            for j in range(hand.jokers + 1)
+            if n + t + j
+        ]
+        out[rank] = shapes
+    return out
+
+
+def _melds(rules: Rules, state: HandState) -> Iterator[Action]:
+    listing = _Listing(rules, state)
+    if not listing.action_ok("meld"):
+        return
+    initial = not state.team_opened[listing.team]
+    hand = _Hand(rules, state.hands[listing.seat])
+    shapes = _all_shapes(listing, hand)
+    if not initial:
+        if not listing.group_count_ok(1, False):
+            return
+        for rank_shapes in shapes.values():
+            for shape in rank_shapes:
+                hand_after = listing.hand_size - shape.naturals - shape.twos - shape.jokers
+                valid, new_canasta = listing.meld_ok(shape, hand_after <= 1, False)
+                if valid and listing.ending_ok(hand_after, listing.canastas + new_canasta, True):
+                    for groups in _expand(hand, [shape]):
+                        yield Action("meld", (), groups)
+        return
+    viable = {
+        rank: [s for s in rank_shapes if any(listing.meld_ok(s, out, True)[0] for out in (False, True))]
+        for rank, rank_shapes in shapes.items()
+    }
+    viable = {rank: found for rank, found in viable.items() if found}
+    for combo in _combinations(viable, hand.twos_total, hand.jokers, sorted(viable)):
+        if not combo or not listing.group_count_ok(len(combo), True):
+            continue
+        hand_after = listing.hand_size - sum(s.naturals + s.twos + s.jokers for s in combo)
+        made = 0
+        ok = True
+        for shape in combo:
+            valid, new_canasta = listing.meld_ok(shape, hand_after <= 1, True)
+            ok = ok and valid
+            made += new_canasta
+        if not ok or not listing.ending_ok(hand_after, listing.canastas + made, True):
+            continue
+        if not _initial_enough(rules, state, listing.seat, combo, 0, hand_size=listing.hand_size):
+            continue
+        if rules.twos_value is None:
+            yield from (a for a in (Action.meld(g) for g in _expand(hand, combo)) if _is_legal(rules, state, a))
+            continue
+        for groups in _expand(hand, combo):
+            yield Action.meld(groups)
+
+
+def _discards(rules: Rules, state: HandState) -> Iterator[Action]:
+    listing = _Listing(rules, state)
+    if not listing.action_ok("discard"):
+        return
+    hand_after = listing.hand_size - 1
+    if not listing.ending_ok(hand_after, listing.canastas, False):
+        return
+    can_still = state.permission == "yes" and hand_after > 0 and _can_go_out(rules, state, listing.seat)
+    binding = {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still}
+    if rules.failing_memo("go_out.answer_binding", binding) is not None:
+        return
+    env = dict(listing.base)
+    env["hand_after"] = hand_after
+    hand = state.hands[listing.seat]
+    for card in range(CARD_TYPES):
+        if hand[card]:
+            env.update(rules.card_facts(card))
+            if rules.failing_memo("discard.allowed", env) is None:
+                yield Action("discard", (card,))

@@ -1,0 +1,118 @@
+"""Positions written out card by card (for scenarios and tests), checked against the deck."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .cards import CARD_TYPES, Card, card_name, counts_of, full_deck, rank_of
+from .errors import CanastaError
+from .rules import Rules
+from .state import HandState, Meld, Phase
+
+
+@dataclass
+class Position:
+    """A position a person can write down. Cards not placed anywhere make up the stock, in deck order."""
+
+    hands: Sequence[Sequence[Card]]
+    pile: Sequence[Card] = ()
+    stock: Sequence[Card] | None = None
+    melds: Sequence[Sequence[Sequence[Card]]] = ()
+    bonus: Sequence[Sequence[Card]] = ()
+    team_scores: Sequence[int] = ()
+    to_act: int = 0
+    phase: Phase = "draw"
+    upcard_froze: bool = False
+    seat_melded: Sequence[bool] = ()
+    permission: str = "none"
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]]:
+    """The state for a written position, and the full deck order it implies (stock filled from the rest)."""
+    players, teams = rules.players, rules.teams
+    if len(position.hands) != players:
+        raise CanastaError(f"field 'hands': expected {players} hands, one per seat, got {len(position.hands)}")
+    if not 0 <= position.to_act < players:
+        raise CanastaError(f"field 'to_act': expected a seat from 0 to {players - 1}, got {position.to_act}")
+    deck = full_deck(rules.packs, rules.jokers_per_pack)
+    remaining = counts_of(deck)
+
+    def take(cards: Sequence[Card], where: str) -> None:
+        for card in cards:
+            if remaining[card] == 0:
+                raise CanastaError(f"field '{where}': there are not enough {card_name(card)} in the deck")
+            remaining[card] -= 1
+
+    for seat, hand in enumerate(position.hands):
+        take(hand, f"hands[{seat}]")
+    take(position.pile, "pile")
+    melds: list[list[Meld]] = [[] for _ in range(teams)]
+    for team, team_melds in enumerate(position.melds):
+        if team >= teams:
+            raise CanastaError(f"field 'melds': expected at most {teams} sides, got {len(position.melds)}")
+        for index, cards in enumerate(team_melds):
+            take(cards, f"melds[{team}][{index}]")
+            ranks = {rank_of(c) for c in cards if not rules.is_wild[c]}
+            if len(ranks) != 1:
+                raise CanastaError(f"field 'melds[{team}][{index}]': a meld needs natural cards of exactly one rank")
+            melds[team].append(Meld.build(ranks.pop(), cards, rules.is_wild))
+    bonus = [list(b) for b in position.bonus] + [[] for _ in range(players - len(position.bonus))]
+    for seat, cards in enumerate(bonus):
+        take(cards, f"bonus[{seat}]")
+    if position.stock is not None:
+        take(position.stock, "stock")
+        left = sum(remaining)
+        if left:
+            raise CanastaError(f"field 'stock': {left} cards of the deck are placed nowhere")
+        stock_top_first = list(position.stock)
+    else:
+        stock_top_first = [c for c in deck if remaining[c] and not _use(remaining, c)]
+    scores = list(position.team_scores) or [0] * teams
+    if len(scores) != teams:
+        raise CanastaError(f"field 'team_scores': expected {teams} scores, got {len(scores)}")
+    state = HandState(
+        stock=list(reversed(stock_top_first)),
+        pile=[],
+        hands=[counts_of(h) for h in position.hands],
+        hand_sizes=[len(h) for h in position.hands],
+        melds=melds,
+        bonus=bonus,
+        team_scores=scores,
+        to_act=position.to_act,
+        phase=position.phase,
+        team_opened=[bool(m) for m in melds],
+        seat_melded=list(position.seat_melded) or [False] * players,
+    )
+    for card in position.pile:
+        state.pile.append(card)
+        if rules.is_wild[card]:
+            state.pile_wilds += 1
+        facts = rules.card_facts(card)
+        state.pile_red_threes += facts["is_red_three"]
+        state.pile_black_threes += facts["is_black_three"]
+    state.upcard_froze = position.upcard_froze
+    state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
+    state.melded_before_turn = state.seat_melded[position.to_act]
+    return state, _implied_deck(position, stock_top_first)
+
+
+def _use(remaining: list[int], card: Card) -> bool:
+    remaining[card] -= 1
+    return False
+
+
+def _implied_deck(position: Position, stock: Sequence[Card]) -> list[Card]:
+    out: list[Card] = []
+    for hand in position.hands:
+        out.extend(hand)
+    out.extend(position.pile)
+    for team in position.melds:
+        for meld in team:
+            out.extend(meld)
+    for cards in position.bonus:
+        out.extend(cards)
+    out.extend(stock)
+    assert len(out) == sum(1 for _ in out) and all(0 <= c < CARD_TYPES for c in out)
+    return out

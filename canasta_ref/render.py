@@ -1,0 +1,132 @@
+"""Text for people: seat names, the play log, the score sheet, a seat's view and the rule book."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .game import Event
+from .match import HandRecord, MatchResult
+from .rules import Rules
+from .spec.model import Variant
+
+_SEATS = {
+    2: ("North", "South"),
+    3: ("North", "East", "West"),
+    4: ("North", "East", "South", "West"),
+    6: ("North", "North-east", "South-east", "South", "South-west", "North-west"),
+}
+
+
+def seat_name(rules: Rules, seat: int) -> str:
+    names = _SEATS.get(rules.players)
+    return names[seat] if names else f"Seat {seat}"
+
+
+def side_name(rules: Rules, team: int) -> str:
+    members = [seat_name(rules, s) for s in range(rules.players) if s % rules.teams == team]
+    return "-".join(members)
+
+
+def event_line(rules: Rules, event: Event) -> str:
+    who = "Deal" if event.seat < 0 else seat_name(rules, event.seat)
+    return f"{who}: {event}"
+
+
+def hand_log(rules: Rules, record: HandRecord) -> list[str]:
+    lines = [f"Hand {record.number} (deck seed {record.seed}); {seat_name(rules, record.first_seat)} plays first"]
+    lines.extend("  " + event_line(rules, e) for e in record.events)
+    lines.append(f"  Hand ends: {record.score.end_reason}")
+    for side in record.score.sides:
+        parts = ", ".join(f"{k} {v:+d}" for k, v in side.parts.items() if v)
+        lines.append(f"  {side_name(rules, side.team)}: {side.total:+d} ({parts or 'nothing'})")
+    return lines
+
+
+_COLUMNS = (
+    ("melded", "SCORE.MELDED_CARDS"),
+    ("canastas", "SCORE.CANASTA."),
+    ("red 3s", "SCORE.RED_THREES"),
+    ("out", "SCORE.GOING_OUT"),
+    ("in hand", "SCORE.CARDS_IN_HAND"),
+)
+
+
+def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
+    """One row per hand and side: each score component, the hand total and the running total."""
+    header = f"{'hand':>4}  {'side':<12}" + "".join(f"{c:>10}" for c, _ in _COLUMNS) + f"{'other':>8}{'hand':>8}{'total':>8}"
+    lines = [header, "-" * len(header)]
+    for record in result.hands:
+        for side in record.score.sides:
+            used: set[str] = set()
+            cells = []
+            for _, prefix in _COLUMNS:
+                keys = [k for k in side.parts if k.startswith(prefix)]
+                used.update(keys)
+                cells.append(sum(side.parts[k] for k in keys))
+            other = sum(v for k, v in side.parts.items() if k not in used)
+            lines.append(
+                f"{record.number:>4}  {side_name(rules, side.team):<12}"
+                + "".join(f"{c:>10}" for c in cells)
+                + f"{other:>8}{side.total:>8}{record.totals_after[side.team]:>8}"
+            )
+    lines.append("-" * len(header))
+    if result.finished:
+        if result.winner is None:
+            lines.append("The match is drawn: " + ", ".join(str(t) for t in result.totals))
+        else:
+            lines.append(f"{side_name(rules, result.winner)} win the match, " + " to ".join(str(t) for t in result.totals))
+    else:
+        lines.append(f"Stopped after {len(result.hands)} hands without a winner: {result.totals}")
+    return lines
+
+
+def view_text(rules: Rules, view: Mapping[str, Any]) -> list[str]:
+    """A seat's view drawn as text: what that player could see at the table."""
+    seat = view["seat"]
+    lines = [
+        f"{seat_name(rules, seat)}'s view; {seat_name(rules, view['to_act'])} to act ({view['phase']})",
+        f"  hand ({len(view['hand'])}): {' '.join(view['hand'])}",
+        "  others hold: "
+        + ", ".join(f"{seat_name(rules, s)} {n}" for s, n in enumerate(view["hand_sizes"]) if s != seat),
+        f"  stock: {view['stock_size']} cards",
+        f"  pile ({len(view['pile'])}{', frozen' if view['pile_frozen'] else ''}): "
+        + (" ".join(view["pile"]) or "empty"),
+    ]
+    for team, melds in enumerate(view["melds"]):
+        shown = " | ".join(" ".join(m["cards"]) + (" (canasta)" if m["canasta"] else "") for m in melds)
+        lines.append(f"  {side_name(rules, team)} melds: {shown or 'none'}")
+    bonus = ", ".join(f"{seat_name(rules, s)} {' '.join(b)}" for s, b in enumerate(view["bonus_cards"]) if b)
+    lines.append(f"  red threes: {bonus or 'none'}")
+    lines.append(f"  scores: {view['team_scores']}")
+    if view["end"]:
+        lines.append(f"  the hand is over: {view['end']}")
+    return lines
+
+
+def rulebook(variant: Variant) -> Iterable[str]:
+    """The flattened rule set: parameters, then each clause with its id, text, expression and sources."""
+    yield f"{variant.name} ({variant.id}); lineage: {' -> '.join(variant.lineage)}"
+    yield ""
+    yield "Parameters"
+    for param in variant.parameters.values():
+        origin = f" (set in {param.set_in})" if param.set_in and param.set_in != param.declared_in else ""
+        yield f"  {param.name} = {param.value!r}{origin}: {param.doc}"
+        for option, refs in param.options.items():
+            cited = "; ".join(f"{r.source}: \"{r.quote}\"" for r in refs) or "no source"
+            mark = "*" if option == param.value else " "
+            yield f"    {mark} {option}: {cited}"
+    for section in variant.sections:
+        clauses = [c for c in variant.clauses.values() if c.section == section]
+        if not clauses:
+            continue
+        yield ""
+        yield section.replace("-", " ").capitalize()
+        for clause in clauses:
+            changed = f" [from {clause.declared_in}]" if clause.declared_in != variant.lineage[0] else ""
+            yield f"  {clause.id}{changed}: {clause.title}"
+            yield f"    {clause.text}"
+            yield f"    {clause.kind}: {' '.join(clause.expression.split())}"
+            for ref in clause.sources:
+                where = f" {ref.ref}" if ref.ref else ""
+                yield f"    source {ref.source}{where}: \"{ref.quote}\""
