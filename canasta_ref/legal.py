@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .actions import Action
-from .cards import CARD_TYPES, JOKER_RANK, RANK_NAMES
+from .actions import Action, MeldGroup
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, sort_key
 from .checks import _can_go_out, canastas, is_canasta, plan, table_env
 from .errors import IllegalAction
-from .movegen import Shape, _combinations, _expand, _Hand, _initial_enough, candidates
+from .movegen import Shape, _combinations, _expand, _Hand, _initial_enough, candidates, submultisets
 from .rules import Rules
 from .state import HandState
 
@@ -31,8 +31,9 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     ask = Action.ask()
     if _is_legal(rules, state, ask):
         yield ask
-    yield from _melds(rules, state)
-    yield from _discards(rules, state)
+    listing = _Listing(rules, state)
+    yield from _melds(rules, state, listing)
+    yield from _discards(rules, state, listing)
 
 
 def _is_legal(rules: Rules, state: HandState, action: Action) -> bool:
@@ -119,6 +120,48 @@ class _Listing:
         return self.rules.failing_memo("meld.action", env) is None
 
 
+def _single_melds(listing: _Listing, hand: _Hand) -> Iterator[Action]:
+    """Once a side has melded: every single group that lays or extends one meld legally."""
+    state = listing.state
+    ranks = set(hand.naturals) | {m.rank for m in state.melds[listing.team]}
+    if hand.twos_total + hand.jokers:
+        ranks.add(JOKER_RANK)
+    hand_size = listing.hand_size
+    twos_total, jokers = hand.twos_total, hand.jokers
+    endings: dict[tuple[int, int], bool] = {}
+    for rank in sorted(ranks):
+        items = hand.naturals.get(rank, [])
+        available = sum(n for _, n in items)
+        label = rank if rank != JOKER_RANK else None
+        for n in range(available + 1):
+            naturals: list[tuple[int, ...]] | None = None
+            group_label = label if n == 0 else None
+            for t in range(twos_total + 1):
+                twos = None
+                for j in range(jokers + 1):
+                    used = n + t + j
+                    if not used:
+                        continue
+                    hand_after = hand_size - used
+                    valid, new_canasta = listing.meld_ok(Shape(rank, n, t, j), hand_after <= 1, False)
+                    if not valid:
+                        continue
+                    ending = (hand_after, new_canasta)
+                    fine = endings.get(ending)
+                    if fine is None:
+                        fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, True)
+                    if not fine:
+                        continue
+                    if twos is None:
+                        twos = list(submultisets(hand.twos, t))
+                    if naturals is None:
+                        naturals = list(submultisets(items, n))
+                    tail = (JOKER,) * j
+                    for natural in naturals:
+                        for wild in twos:
+                            yield Action("meld", (), (MeldGroup(natural + wild + tail, group_label),))
+
+
 def _all_shapes(listing: _Listing, hand: _Hand) -> dict[int, list[Shape]]:
     """Every shape the hand can pay for, by rank (wild cards alone under the joker rank)."""
     ranks = set(hand.naturals) | {m.rank for m in listing.state.melds[listing.team]}
@@ -138,30 +181,23 @@ def _all_shapes(listing: _Listing, hand: _Hand) -> dict[int, list[Shape]]:
     return out
 
 
-def _melds(rules: Rules, state: HandState) -> Iterator[Action]:
-    listing = _Listing(rules, state)
+def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:
     if not listing.action_ok("meld"):
         return
     initial = not state.team_opened[listing.team]
     hand = _Hand(rules, state.hands[listing.seat])
-    shapes = _all_shapes(listing, hand)
     if not initial:
-        if not listing.group_count_ok(1, False):
-            return
-        for rank_shapes in shapes.values():
-            for shape in rank_shapes:
-                hand_after = listing.hand_size - shape.naturals - shape.twos - shape.jokers
-                valid, new_canasta = listing.meld_ok(shape, hand_after <= 1, False)
-                if valid and listing.ending_ok(hand_after, listing.canastas + new_canasta, True):
-                    for groups in _expand(hand, [shape]):
-                        yield Action("meld", (), groups)
+        if listing.group_count_ok(1, False):
+            yield from _single_melds(listing, hand)
         return
+    shapes = _all_shapes(listing, hand)
     viable = {
         rank: [s for s in rank_shapes if any(listing.meld_ok(s, out, True)[0] for out in (False, True))]
         for rank, rank_shapes in shapes.items()
     }
     viable = {rank: found for rank, found in viable.items() if found}
-    for combo in _combinations(viable, hand.twos_total, hand.jokers, sorted(viable)):
+    in_canonical_order = sorted(viable, key=lambda rank: sort_key(rank * 4 if rank != JOKER_RANK else JOKER))
+    for combo in _combinations(viable, hand.twos_total, hand.jokers, in_canonical_order):
         if not combo or not listing.group_count_ok(len(combo), True):
             continue
         hand_after = listing.hand_size - sum(s.naturals + s.twos + s.jokers for s in combo)
@@ -179,11 +215,10 @@ def _melds(rules: Rules, state: HandState) -> Iterator[Action]:
             yield from (a for a in (Action.meld(g) for g in _expand(hand, combo)) if _is_legal(rules, state, a))
             continue
         for groups in _expand(hand, combo):
-            yield Action.meld(groups)
+            yield Action("meld", (), groups)
 
 
-def _discards(rules: Rules, state: HandState) -> Iterator[Action]:
-    listing = _Listing(rules, state)
+def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:
     if not listing.action_ok("discard"):
         return
     hand_after = listing.hand_size - 1

@@ -137,7 +137,7 @@ def _expand(hand: _Hand, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, .
                 pool[card] -= 1
             remaining.twos = [(c, n) for c, n in pool.items() if n]
             remaining.twos_total = hand.twos_total - shape.twos
-            group = MeldGroup.of((*naturals, *twos, *(JOKER,) * shape.jokers), label)
+            group = MeldGroup((*naturals, *twos, *(JOKER,) * shape.jokers), label)  # already in canonical order
             for tail in _expand(remaining, rest):
                 yield (group, *tail)
 

@@ -85,6 +85,8 @@ class Rules:
         """As ``failing``, cached on the variables' values: for hot checks such as meld validity."""
         if self.coverage is not None:
             return self.failing(hook, env)
+        if hook not in self._hooks:
+            return None
         key = (hook, *env.values())
         try:
             return self._memo[key]

@@ -21,20 +21,17 @@ class Meld:
     naturals: int
     wilds: int
     jokers: int
+    size: int
 
     @staticmethod
     def build(rank: int, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
         ordered = tuple(sorted(cards, key=sort_key))
         wilds = sum(1 for c in ordered if is_wild[c])
         jokers = sum(1 for c in ordered if c == JOKER)
-        return Meld(rank, ordered, len(ordered) - wilds, wilds, jokers)
+        return Meld(rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered))
 
     def plus(self, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
         return Meld.build(self.rank, (*self.cards, *cards), is_wild)
-
-    @property
-    def size(self) -> int:
-        return len(self.cards)
 
 
 @dataclass
