@@ -1,0 +1,183 @@
+"""Finding, checking, flattening and caching variant specs.
+
+``check_file`` lists every problem of a file (and of its ancestors); ``load_variant`` raises the first one,
+or returns the flattened Variant, cached until a file of its lineage changes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from ..errors import SpecError
+from ..resources import spec_dir
+from .clauses import compile_clauses
+from .layers import Flat, apply_layer
+from .model import Clause, Variant
+from .schema import schema_errors
+from .wording import did_you_mean, one_of
+from .yamldoc import Document, parse
+
+_VARIANT_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A file on the way down an ``extends`` chain, kept to name and place a cycle."""
+
+    path: Path
+    id: str
+    doc: Document
+
+
+@dataclass(frozen=True)
+class _Cached:
+    stamps: tuple[tuple[Path, int], ...]
+    variant: Variant
+
+
+_cache: dict[Path, _Cached] = {}
+_lock = threading.Lock()
+
+
+def list_variants() -> list[str]:
+    """The ids of the bundled variants, sorted."""
+    return sorted(path.stem for path in spec_dir().glob("*.yaml"))
+
+
+def check_file(path: str | os.PathLike[str]) -> list[SpecError]:
+    """Every error of the spec file at ``path`` and of the variants it extends; empty when it is sound."""
+    return _check(Path(path), os.fspath(path))[2]
+
+
+def load_variant(name_or_path: str | os.PathLike[str], *, search_path: Sequence[Path] = ()) -> Variant:
+    """The flattened variant named ``name_or_path`` (looked up in ``search_path``, then the bundled specs) or
+    stored at that path; raises the first SpecError of the file or its ancestors."""
+    path = _locate(name_or_path, search_path).resolve()
+    with _lock:
+        cached = _cache.get(path)
+        if cached is not None and _stamps([p for p, _ in cached.stamps]) == cached.stamps:
+            return cached.variant
+        flat, clauses, errors = _check(path, str(path))
+        if errors or flat is None:
+            raise errors[0] if errors else SpecError(f"cannot load {path}")
+        variant = Variant(
+            id=flat.id,
+            name=flat.name,
+            description=flat.description,
+            lineage=tuple(flat.lineage),
+            parameters=MappingProxyType(dict(flat.parameters)),
+            clauses=MappingProxyType(clauses),
+            sources=MappingProxyType(dict(flat.sources)),
+            file=flat.file,
+            sections=flat.sections,
+        )
+        _cache[path] = _Cached(_stamps(flat.files), variant)
+        return variant
+
+
+def clear_cache() -> None:
+    """Forget every loaded variant."""
+    with _lock:
+        _cache.clear()
+
+
+def _stamps(files: Sequence[Path]) -> tuple[tuple[Path, int], ...]:
+    result: list[tuple[Path, int]] = []
+    for file in files:
+        try:
+            result.append((file, file.stat().st_mtime_ns))
+        except OSError:
+            result.append((file, -1))
+    return tuple(result)
+
+
+def _locate(name_or_path: str | os.PathLike[str], search_path: Sequence[Path]) -> Path:
+    if isinstance(name_or_path, str) and _VARIANT_ID.fullmatch(name_or_path):
+        for folder in (*search_path, spec_dir()):
+            candidate = Path(folder) / f"{name_or_path}.yaml"
+            if candidate.is_file():
+                return candidate
+        known = list_variants()
+        hint = did_you_mean(name_or_path, known)
+        raise SpecError(f"unknown variant '{name_or_path}'{hint}; expected one of: {one_of(known)}")
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise SpecError(f"no spec file at {path}")
+    return path
+
+
+def _check(path: Path, display: str) -> tuple[Flat | None, dict[str, Clause], list[SpecError]]:
+    """Analyse the whole lineage, compile the clauses if it could be read, and order the errors."""
+    flat, errors = _analyse(path, display, ())
+    clauses: dict[str, Clause] = {}
+    if flat is not None and flat.complete:
+        clauses, compile_errors = compile_clauses(flat)
+        errors += compile_errors
+    unique = list({str(error): error for error in errors}.values())
+    if flat is not None:
+        rank = {file: index for index, file in enumerate(flat.documents)}
+        unique.sort(key=lambda error: _order(error, rank))
+    return flat, clauses, unique
+
+
+def _order(error: SpecError, rank: dict[str, int]) -> tuple[int, int, int]:
+    location = error.location
+    if location is None:
+        return (-1, 0, 0)
+    return (rank.get(location.file, len(rank)), location.line, location.column)
+
+
+def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat | None, list[SpecError]]:
+    """Read one file, then its ancestors, then lay it over them; errors of ancestors come first."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [SpecError(f"cannot read {display}: {exc}")]
+    doc, errors = parse(text, display)
+    if doc.data is None:
+        return None, errors or [doc.error((), "the file is empty; expected a variant spec (spec, id, ...)")]
+    errors += schema_errors(doc)
+    if not isinstance(doc.data, dict):
+        return None, errors
+    parent: Flat | None = None
+    parent_errors: list[SpecError] = []
+    extends = doc.data.get("extends")
+    if isinstance(extends, str) and _VARIANT_ID.fullmatch(extends):
+        frames = (*stack, _Frame(path.resolve(), path.stem, doc))
+        parent, parent_errors = _parent(doc, path, extends, frames)
+    flat, own = apply_layer(doc, path, parent)
+    own = sorted(errors + own, key=lambda error: _order(error, {}))
+    return flat, parent_errors + own
+
+
+def _parent(
+    doc: Document, path: Path, name: str, frames: tuple[_Frame, ...]
+) -> tuple[Flat | None, list[SpecError]]:
+    """The flattened parent named by ``extends``, or the error of it missing or of a cycle."""
+    found = _find_parent(doc, path, name)
+    if found is None:
+        message = f"variant '{name}' not found: expected {name}.yaml beside this file or in the bundled specs"
+        return None, [doc.error(("extends",), message)]
+    parent_path, display = found
+    on_stack = [frame.path for frame in frames]
+    if parent_path.resolve() in on_stack:
+        start = on_stack.index(parent_path.resolve())
+        cycle = " -> ".join([frame.id for frame in frames[start:]] + [frames[start].id])
+        return None, [frames[start].doc.error(("extends",), f"extends cycle: {cycle}")]
+    return _analyse(parent_path, display, frames)
+
+
+def _find_parent(doc: Document, path: Path, name: str) -> tuple[Path, str] | None:
+    beside = path.parent / f"{name}.yaml"
+    if beside.is_file():
+        return beside, os.path.join(os.path.dirname(doc.file), f"{name}.yaml")
+    bundled = spec_dir() / f"{name}.yaml"
+    if bundled.is_file():
+        return bundled, str(bundled)
+    return None

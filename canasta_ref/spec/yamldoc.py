@@ -1,0 +1,183 @@
+"""A spec file read with PyYAML's safe loader, keeping every value's node so that errors can point at it.
+
+``yaml.safe_load`` throws the positions away; composing the node graph ourselves keeps them, and lets us
+catch what safe_load silently accepts (duplicate keys, keys that are not text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from ..errors import Location, SpecError
+
+PathKey = str | int
+NodePath = tuple[PathKey, ...]
+
+
+@dataclass
+class Document:
+    """The plain data of one YAML file plus, for each path into it, the node it came from."""
+
+    file: str
+    lines: list[str]
+    data: Any = None
+    nodes: dict[NodePath, yaml.Node] = field(default_factory=dict)
+    keys: dict[NodePath, yaml.Node] = field(default_factory=dict)
+
+    def node(self, path: NodePath, *, key: bool = False) -> yaml.Node | None:
+        """The node at ``path`` (its key node if ``key``), or that of its nearest ancestor."""
+        while True:
+            found = self.keys.get(path) if key else None
+            found = found or self.nodes.get(path)
+            if found is not None or not path:
+                return found
+            path = path[:-1]
+
+    def location(self, path: NodePath, *, key: bool = False) -> Location:
+        node = self.node(path, key=key)
+        if node is None:
+            return Location(self.file, 1, 1)
+        return Location(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def error(self, path: NodePath, message: str, *, key: bool = False) -> SpecError:
+        """A SpecError pointing at the node of ``path`` (or at its key), with the line and a caret."""
+        return self.error_at(self.location(path, key=key), message)
+
+    def error_at(self, location: Location, message: str) -> SpecError:
+        return SpecError(message, location, self.snippet(location.line))
+
+    def scalar_text(self, path: NodePath) -> ScalarText | None:
+        """The source text of the scalar at ``path`` and where its first character sits.
+
+        Block scalars (``|``, ``>``) give their lines as written, so a position inside them maps back to the
+        file; a folded ``>`` scalar therefore keeps its newlines, which the rules language reads as spaces.
+        """
+        node = self.nodes.get(path)
+        if not isinstance(node, yaml.ScalarNode):
+            return None
+        line, column = node.start_mark.line + 1, node.start_mark.column + 1
+        if node.style in ("|", ">"):
+            return self._block_text(node) or ScalarText(node.value, line, column, None)
+        if node.style in ("'", '"'):
+            return ScalarText(node.value, line, column + 1, None)
+        return ScalarText(node.value, line, column, None)
+
+    def _block_text(self, node: yaml.ScalarNode) -> ScalarText | None:
+        stop = min(node.end_mark.line + 1, len(self.lines))
+        first = next((n for n in range(node.start_mark.line + 1, stop) if self.lines[n].strip()), None)
+        if first is None:
+            return None
+        indent = _indent(self.lines[first])
+        body: list[str] = []
+        for n in range(first, stop):
+            text = self.lines[n]
+            if text.strip() and _indent(text) < indent:
+                break
+            body.append(text[indent:])
+        return ScalarText("\n".join(body).rstrip(), first + 1, indent + 1, indent + 1)
+
+    def snippet(self, line: int) -> str | None:
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1].rstrip("\r\n")
+        return None
+
+
+@dataclass(frozen=True)
+class ScalarText:
+    """A scalar's text as written, with the 1-based line and column of its first character.
+
+    ``indent`` is set for block scalars: the column at which each of their later lines starts.
+    """
+
+    text: str
+    line: int
+    column: int
+    indent: int | None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def parse(text: str, file: str) -> tuple[Document, list[SpecError]]:
+    """Compose ``text`` into a Document; a syntax error leaves ``data`` as None and is returned."""
+    doc = Document(file, text.splitlines())
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        return doc, [_syntax_error(doc, exc)]
+    except yaml.YAMLError as exc:
+        return doc, [SpecError(f"cannot read YAML: {exc}", Location(file, 1, 1))]
+    if root is None:
+        return doc, []
+    errors: list[SpecError] = []
+    doc.data = _Converter(doc, errors).convert(root, ())
+    return doc, errors
+
+
+def _syntax_error(doc: Document, exc: yaml.MarkedYAMLError) -> SpecError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or "invalid YAML"
+    message = f"YAML syntax error: {problem}"
+    if exc.context:
+        message += f" ({exc.context}"
+        if exc.context_mark is not None and exc.context_mark is not mark:
+            message += f" at line {exc.context_mark.line + 1}"
+        message += ")"
+    if mark is None:
+        return SpecError(message, Location(doc.file, 1, 1))
+    return doc.error_at(Location(doc.file, mark.line + 1, mark.column + 1), message)
+
+
+class _Converter:
+    """Builds plain Python values from nodes, recording each node under its path."""
+
+    def __init__(self, doc: Document, errors: list[SpecError]) -> None:
+        self.doc = doc
+        self.errors = errors
+        self.constructor = yaml.SafeLoader("")
+
+    def convert(self, node: yaml.Node, path: NodePath) -> Any:
+        self.doc.nodes[path] = node
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or str(exc)
+            self.errors.append(self.doc.error(path, f"cannot read this value: {problem}"))
+            return None
+
+    def _mapping(self, node: yaml.MappingNode, path: NodePath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            here = self._location(key_node)
+            if not isinstance(key, str):
+                shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a collection"
+                self.errors.append(
+                    self.doc.error_at(here, f"keys must be text; write '{shown}' in quotes: \"{shown}\"")
+                )
+                continue
+            if key in result:
+                first = self.doc.keys[(*path, key)].start_mark.line + 1
+                message = f"duplicate key '{key}' (first given at line {first})"
+                self.errors.append(self.doc.error_at(here, message))
+                continue
+            self.doc.keys[(*path, key)] = key_node
+            result[key] = self.convert(value_node, (*path, key))
+        return result
+
+    def _scalar(self, node: yaml.Node) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError:
+            return None
+
+    def _location(self, node: yaml.Node) -> Location:
+        return Location(self.doc.file, node.start_mark.line + 1, node.start_mark.column + 1)

@@ -1,0 +1,60 @@
+"""Node positions and scalar source text kept by the YAML reader."""
+
+from __future__ import annotations
+
+from canasta_ref.spec.yamldoc import ScalarText, parse
+
+TEXT = """\
+a: plain text
+b: 'single'
+c: "double"
+d: |
+  first line
+    second line
+
+  fourth
+e: >-
+
+  folded
+  lines
+f:
+  - x
+  - {y: 1}
+"""
+
+
+def test_positions() -> None:
+    doc, errors = parse(TEXT, "t.yaml")
+    assert errors == []
+    assert doc.data["f"] == ["x", {"y": 1}]
+    assert str(doc.location(("a",))) == "t.yaml:1:4"
+    assert str(doc.location(("a",), key=True)) == "t.yaml:1:1"
+    assert str(doc.location(("f", 1, "y"))) == "t.yaml:15:9"
+    assert str(doc.location(("f", 1, "y"), key=True)) == "t.yaml:15:6"
+    assert str(doc.location(("f", 7, "nothing"))) == "t.yaml:14:3"  # the nearest known ancestor
+
+
+def test_scalar_text() -> None:
+    doc, _ = parse(TEXT, "t.yaml")
+    assert doc.scalar_text(("a",)) == ScalarText("plain text", 1, 4, None)
+    assert doc.scalar_text(("b",)) == ScalarText("single", 2, 5, None)
+    assert doc.scalar_text(("c",)) == ScalarText("double", 3, 5, None)
+    assert doc.scalar_text(("d",)) == ScalarText("first line\n  second line\n\nfourth", 5, 3, 3)
+    assert doc.scalar_text(("e",)) == ScalarText("folded\nlines", 11, 3, 3)
+    assert doc.data["e"] == "\nfolded lines"  # what YAML folds to; the text keeps the lines as written
+    assert doc.scalar_text(("f",)) is None
+
+
+def test_error_snippet_and_caret() -> None:
+    doc, _ = parse(TEXT, "t.yaml")
+    error = doc.error(("c",), "a message")
+    assert str(error) == 't.yaml:3:4: a message\n  c: "double"\n     ^'
+
+
+def test_syntax_error_position() -> None:
+    doc, errors = parse("a: [1, 2\nb: 3\n", "s.yaml")
+    assert doc.data is None
+    assert len(errors) == 1
+    assert errors[0].location is not None
+    assert (errors[0].location.line, errors[0].location.column) == (2, 2)
+    assert errors[0].reason.startswith("YAML syntax error: expected ',' or ']'")
