@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from .cards import (
     JOKER_RANK,
@@ -192,13 +192,11 @@ def parse_action(text: str) -> Action:
     kind = word.lower()
     rest_offset = lead + len(word) + 1
     if kind not in ACTION_KINDS:
-        raise NotationError(
-            f"unknown action {word!r}; expected one of: " + ", ".join(ACTION_KINDS), source, lead
-        )
+        raise NotationError(f"unknown action {word!r}; expected one of: " + ", ".join(ACTION_KINDS), source, lead)
     if kind in _BARE_KINDS:
         if rest.strip():
             raise NotationError(f"'{kind}' takes nothing after it", source, rest_offset)
-        return Action(cast(ActionKind, kind))
+        return Action(kind)
     if kind == "discard":
         cards = _parse_card_list(rest, source, rest_offset)
         if len(cards) != 1:
@@ -237,13 +235,16 @@ def action_from_json(data: object) -> Action:
     if kind not in ACTION_KINDS:
         raise NotationError(f"field 'type' must be one of {', '.join(ACTION_KINDS)}, got {kind!r}")
     allowed = {"draw": {"type"}, "ask": {"type"}, "yes": {"type"}, "no": {"type"}}.get(
-        kind, {"type", "cards", "melds"} if kind == "take" else {"type", "melds"} if kind == "meld" else {"type", "card"}
+        kind,
+        {"type", "cards", "melds"} if kind == "take" else {"type", "melds"} if kind == "meld" else {"type", "card"},
     )
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise NotationError(f"unknown field {unknown[0]!r} in a '{kind}' action; expected: {', '.join(sorted(allowed))}")
+        raise NotationError(
+            f"unknown field {unknown[0]!r} in a '{kind}' action; expected: {', '.join(sorted(allowed))}"
+        )
     if kind in _BARE_KINDS:
-        return Action(cast(ActionKind, kind))
+        return Action(kind)
     if kind == "discard":
         return Action.discard(_json_card(data.get("card"), "card"))
     groups = [_json_group(g, i) for i, g in enumerate(_json_list(data.get("melds", []), "melds"))]

@@ -92,7 +92,10 @@ def format_cards(cards: Iterable[Card]) -> str:
 def sort_key(card: Card) -> tuple[int, int]:
     """Threes up to aces, then twos, then jokers: the order in which players read a meld."""
     rank = rank_of(card)
-    return (12 if rank == 0 else rank - 1 if rank < JOKER_RANK else JOKER_RANK, card & 3 if card != JOKER else 0)
+    return (
+        12 if rank == 0 else rank - 1 if rank < JOKER_RANK else JOKER_RANK,
+        card & 3 if card != JOKER else 0,
+    )
 
 
 def counts_of(cards: Iterable[Card]) -> list[int]:

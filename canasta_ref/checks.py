@@ -159,9 +159,7 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
     allowed_out = may_go_out(rules, state, seat, team_canastas)
     if hand_after == 0:
         _require_go_out(rules, state, seat, team_canastas)
-    rules.require(
-        "go_out.keep_card", {"hand_after": hand_after, "discard_pending": False, "may_go_out": allowed_out}
-    )
+    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": False, "may_go_out": allowed_out})
     can_still = state.permission == "yes" and hand_after > 0 and _can_go_out(rules, state, seat)
     rules.require(
         "go_out.answer_binding",
@@ -215,6 +213,10 @@ def _layout(
     going_out = hand_after <= 1
     for rank in order:
         cards = by_rank[rank]
+        if rules.coverage is not None:
+            rules.note_rank("canasta.size", rank)
+            for card in cards:
+                rules.note_rank("card.wild", rank_of(card))
         existing = state.meld_of_rank(team, rank)
         merge = existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[rank]})
         before = existing if merge and existing is not None else None
@@ -308,9 +310,7 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     allowed_out = may_go_out(rules, state, seat, canastas_after)
     if hand_after == 0:
         _require_go_out(rules, state, seat, canastas_after)
-    rules.require(
-        "go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out}
-    )
+    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out})
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 
@@ -358,9 +358,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     allowed_out = may_go_out(rules, state, seat, canastas_after)
     if hand_after == 0:
         _require_go_out(rules, state, seat, canastas_after)
-    rules.require(
-        "go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out}
-    )
+    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out})
     concealed = hand_after == 0 and _concealed(rules, state, seat, created, melds)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 

@@ -11,6 +11,7 @@ from typing import TextIO
 
 from .actions import parse_action
 from .bots import BOTS, make_bot
+from .conformance.commands import add_commands as add_conformance_commands
 from .errors import CanastaError
 from .game import Game
 from .hooks import HOOKS
@@ -28,20 +29,17 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     if len(names) != rules.players:
         raise CanastaError(f"--bots: {args.variant} has {rules.players} seats; give one bot or {rules.players}")
     bots = [make_bot(name, f"{args.seed}/bot{seat}") for seat, name in enumerate(names)]
-    log_file = Path(args.log).open("w", encoding="utf-8") if args.log else None
+    log: list[str] = []
 
     def on_hand(record: HandRecord) -> None:
         lines = hand_log(rules, record)
-        if log_file is not None:
-            log_file.write("\n".join(lines) + "\n\n")
+        log.extend([*lines, ""])
         if not args.quiet:
             out.write("\n".join(lines) + "\n\n")
 
-    try:
-        result = play_match(rules, bots, args.seed, max_hands=args.max_hands, on_hand=on_hand)
-    finally:
-        if log_file is not None:
-            log_file.close()
+    result = play_match(rules, bots, args.seed, max_hands=args.max_hands, on_hand=on_hand)
+    if args.log:
+        Path(args.log).write_text("\n".join(log + score_sheet(rules, result)) + "\n", encoding="utf-8")
     out.write("\n".join(score_sheet(rules, result)) + "\n")
     return 0
 
@@ -153,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--seat", type=int, help="whose view (default: the seat to act)")
             cmd.add_argument("--json", action="store_true")
         cmd.set_defaults(run=run)
+
+    add_conformance_commands(sub)
 
     hooks = sub.add_parser("hooks", help="list the hooks rule clauses attach to, with their variables")
     hooks.set_defaults(run=_hooks)

@@ -16,8 +16,8 @@ from .cards import Card, card_name, cards_of, counts_of, format_cards, full_deck
 from .checks import Plan, apply_meld, canastas, is_canasta, must_take_pile, pile_frozen, plan
 from .errors import CanastaError, IllegalAction
 from .legal import legal_actions
-from .rules import Rules
 from .position import Position, build_state
+from .rules import Rules
 from .scoring import HandScore, score_hand
 from .spec.model import Variant
 from .state import HandState
@@ -136,6 +136,11 @@ class Game:
             seat_melded=[False] * players,
         )
         self._deal_events: list[Event] = []
+        if rules.coverage is not None:
+            for hook in ("deck.packs", "deck.jokers", "deal.hand_size"):
+                rules.note(hook, {})
+            for card in set(deck[:position]):
+                rules.note_card("bonus_card", card)
         self._turn_upcard(state)
         for seat in order:
             self._lay_out_bonus_cards(state, seat, self._deal_events)
@@ -146,6 +151,8 @@ class Game:
         while state.stock:
             card = state.stock.pop()
             self._push_pile(state, card)
+            rules.note_card("upcard.freezes", card)
+            rules.note_card("upcard.turn_again", card)
             if rules.upcard_freezes[card]:
                 state.upcard_froze = True
             self._deal_events.append(Event(-1, "upcard", (card,)))
@@ -155,6 +162,7 @@ class Game:
     def _push_pile(self, state: HandState, card: Card) -> None:
         rules = self.rules
         state.pile.append(card)
+        rules.note_rank("card.wild", card >> 2 if card != 52 else 13)
         if rules.is_wild[card]:
             state.pile_wilds += 1
         facts = rules.card_facts(card)
@@ -249,10 +257,12 @@ class Game:
             self._end(state, "stock exhausted")
             return
         drawn: list[Card] = []
+        rules.note("draw.count", {})
         for _ in range(rules.draw_count):
             if not state.stock:
                 break
             card = state.stock.pop()
+            rules.note_card("bonus_card", card)
             state.hands[seat][card] += 1
             state.hand_sizes[seat] += 1
             drawn.append(card)
@@ -270,7 +280,9 @@ class Game:
         rest = state.pile[:-1]
         apply_meld(rules, state, seat, result)
         if result.action.cards:
-            events.append(Event(seat, f"takes the pile, melding its top card {card_name(top)} with", result.action.cards))
+            events.append(
+                Event(seat, f"takes the pile, melding its top card {card_name(top)} with", result.action.cards)
+            )
         else:
             events.append(Event(seat, f"takes the pile, adding its top card {card_name(top)} to the side's meld"))
         for group in result.action.melds:
@@ -279,6 +291,7 @@ class Game:
         state.pile_wilds = state.pile_red_threes = state.pile_black_threes = 0
         state.upcard_froze = False
         for card in rest:
+            rules.note_card("bonus_card", card)
             if rules.is_bonus[card]:
                 state.bonus[seat].append(card)
                 events.append(Event(seat, "lays out from the pile", (card,)))
@@ -391,10 +404,7 @@ class Game:
             "pile": [card_name(c) for c in state.pile],
             "pile_frozen": pile_frozen(rules, state, seat),
             "melds": [
-                [
-                    {"cards": [card_name(c) for c in m.cards], "canasta": is_canasta(rules, m)}
-                    for m in state.melds[team]
-                ]
+                [{"cards": [card_name(c) for c in m.cards], "canasta": is_canasta(rules, m)} for m in state.melds[team]]
                 for team in range(rules.teams)
             ],
             "canastas": [canastas(rules, state.melds[t]) for t in range(rules.teams)],

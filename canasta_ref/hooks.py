@@ -67,7 +67,12 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook("upcard.turn_again", "predicate", "Whether the upcard is covered by another turned card.", _CARD),
         _hook("upcard.freezes", "predicate", "Whether a turned upcard freezes the pile.", _CARD),
         # Threes.
-        _hook("bonus_card", "predicate", "Whether a card is laid out at once as a bonus card (red threes).", _CARD),
+        _hook(
+            "bonus_card",
+            "predicate",
+            "Whether a card is laid out at once as a bonus card (red threes).",
+            _CARD,
+        ),
         _hook(
             "bonus_card.replace",
             "predicate",
@@ -176,7 +181,12 @@ HOOKS: Final[dict[str, Hook]] = {
         ),
         _hook("canasta.size", "value", "How many cards make a meld a canasta.", rank="str"),
         # The initial meld.
-        _hook("initial_meld.minimum", "value", "The count the first melds of a side must reach.", team_score="int"),
+        _hook(
+            "initial_meld.minimum",
+            "value",
+            "The count the first melds of a side must reach.",
+            team_score="int",
+        ),
         _hook(
             "initial_meld.count",
             "value",
@@ -239,7 +249,14 @@ HOOKS: Final[dict[str, Hook]] = {
             took_pile="bool",
         ),
         # Discarding.
-        _hook("discard.allowed", "require", "Whether this card may be discarded.", _CARD, _TABLE, hand_after="int"),
+        _hook(
+            "discard.allowed",
+            "require",
+            "Whether this card may be discarded.",
+            _CARD,
+            _TABLE,
+            hand_after="int",
+        ),
         # Scoring, per side.
         _hook(
             "score.hand",

@@ -61,16 +61,20 @@ def play_match(
         score = game.score()
         result.totals = [t + s for t, s in zip(result.totals, score.totals, strict=True)]
         record = HandRecord(
-            number + 1, first, deck_seed, list(game.events), [str(a) for a in game.history], score, result.totals
+            number + 1,
+            first,
+            deck_seed,
+            list(game.events),
+            [str(a) for a in game.history],
+            score,
+            result.totals,
         )
         result.hands.append(record)
         if on_hand is not None:
             on_hand(record)
         highest = max(result.totals)
         leaders = sum(1 for t in result.totals if t == highest)
-        if rules.predicate(
-            "match.over", {"highest_score": highest, "hands_played": number + 1, "leaders": leaders}
-        ):
+        if rules.predicate("match.over", {"highest_score": highest, "hands_played": number + 1, "leaders": leaders}):
             result.finished = True
             result.winner = result.totals.index(highest) if leaders == 1 else None
             break

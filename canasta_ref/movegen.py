@@ -66,9 +66,7 @@ class _Hand:
         return sum(n for _, n in self.naturals.get(rank, ()))
 
 
-def _shape_ok(
-    rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, base: dict[str, object]
-) -> bool:
+def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, base: dict[str, object]) -> bool:
     team = seat % rules.teams
     existing = state.meld_of_rank(team, shape.rank)
     merge = existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[shape.rank]})
@@ -194,9 +192,7 @@ def _initial_enough(
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
     minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
-    count = rules.value(
-        "initial_meld.count", {"hand_points": points, "top_card_points": 0, "canasta_bonus_points": 0}
-    )
+    count = rules.value("initial_meld.count", {"hand_points": points, "top_card_points": 0, "canasta_bonus_points": 0})
     concealed = hand_size - used == 0 and rules.predicate(
         "go_out.concealed",
         {
@@ -275,4 +271,4 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     yield from discard_candidates(state, seat)
 
 
-__all__ = ["candidates", "canastas", "meld_candidates", "submultisets"]
+__all__ = ["canastas", "candidates", "meld_candidates", "submultisets"]

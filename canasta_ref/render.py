@@ -54,7 +54,9 @@ _COLUMNS = (
 
 def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
     """One row per hand and side: each score component, the hand total and the running total."""
-    header = f"{'hand':>4}  {'side':<12}" + "".join(f"{c:>10}" for c, _ in _COLUMNS) + f"{'other':>8}{'hand':>8}{'total':>8}"
+    header = (
+        f"{'hand':>4}  {'side':<12}" + "".join(f"{c:>10}" for c, _ in _COLUMNS) + f"{'other':>8}{'hand':>8}{'total':>8}"
+    )
     lines = [header, "-" * len(header)]
     for record in result.hands:
         for side in record.score.sides:
@@ -75,7 +77,9 @@ def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
         if result.winner is None:
             lines.append("The match is drawn: " + ", ".join(str(t) for t in result.totals))
         else:
-            lines.append(f"{side_name(rules, result.winner)} win the match, " + " to ".join(str(t) for t in result.totals))
+            lines.append(
+                f"{side_name(rules, result.winner)} win the match, " + " to ".join(str(t) for t in result.totals)
+            )
     else:
         lines.append(f"Stopped after {len(result.hands)} hands without a winner: {result.totals}")
     return lines
@@ -113,7 +117,7 @@ def rulebook(variant: Variant) -> Iterable[str]:
         origin = f" (set in {param.set_in})" if param.set_in and param.set_in != param.declared_in else ""
         yield f"  {param.name} = {param.value!r}{origin}: {param.doc}"
         for option, refs in param.options.items():
-            cited = "; ".join(f"{r.source}: \"{r.quote}\"" for r in refs) or "no source"
+            cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
             mark = "*" if option == param.value else " "
             yield f"    {mark} {option}: {cited}"
     for section in variant.sections:
@@ -129,4 +133,4 @@ def rulebook(variant: Variant) -> Iterable[str]:
             yield f"    {clause.kind}: {' '.join(clause.expression.split())}"
             for ref in clause.sources:
                 where = f" {ref.ref}" if ref.ref else ""
-                yield f"    source {ref.source}{where}: \"{ref.quote}\""
+                yield f'    source {ref.source}{where}: "{ref.quote}"'

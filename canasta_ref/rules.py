@@ -67,6 +67,26 @@ class Rules:
         """The hook variables that the hook's clauses read: what a cached answer must be keyed on."""
         return frozenset().union(*(c.variables for c in self._hooks.get(hook, ())))
 
+    def note(self, hook: str, env: Mapping[str, Any]) -> None:
+        """Record, for rule coverage, a decision the engine read from a table computed at load time."""
+        if self.coverage is None:
+            return
+        clauses = self._hooks.get(hook, ())
+        if clauses and clauses[0].kind == "value":
+            self.components(hook, env)
+        elif clauses and clauses[0].kind == "predicate":
+            self.predicate(hook, env)
+        else:
+            self.failing(hook, env)
+
+    def note_card(self, hook: str, card: int) -> None:
+        if self.coverage is not None:
+            self.note(hook, self.card_facts(card))
+
+    def note_rank(self, hook: str, rank: int) -> None:
+        if self.coverage is not None:
+            self.note(hook, {"rank": RANK_NAMES[rank]})
+
     def clauses(self, hook: str) -> tuple[Clause, ...]:
         return self._hooks.get(hook, ())
 

@@ -61,6 +61,9 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
 
 def score_hand(rules: Rules, state: HandState) -> HandScore:
     sides = []
+    if rules.coverage is not None:
+        for card in set(state.all_cards()):
+            rules.note_card("card.value", card)
     for team in range(rules.teams):
         facts = side_facts(rules, state, team)
         sides.append(SideScore(team, rules.components("score.hand", facts), facts))

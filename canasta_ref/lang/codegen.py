@@ -242,9 +242,7 @@ class Compiler:
             return self._membership(tree, op, left, right)
         if op in ("==", "!="):
             if left.type not in _SCALARS:
-                self.fail(
-                    f"'{op}' compares numbers, strings or yes/no values, not {type_name(left.type)}", left
-                )
+                self.fail(f"'{op}' compares numbers, strings or yes/no values, not {type_name(left.type)}", left)
             if right.type != left.type:
                 self.fail(f"cannot compare {type_name(left.type)} with {type_name(right.type)}", op_tree)
         else:
@@ -273,9 +271,7 @@ class Compiler:
 
     def _list(self, tree: Tree[Token]) -> Code:
         items_tree = tree.children[1]
-        items = (
-            [c for c in items_tree.children if isinstance(c, Tree)] if isinstance(items_tree, Tree) else []
-        )
+        items = [c for c in items_tree.children if isinstance(c, Tree)] if isinstance(items_tree, Tree) else []
         codes = [self.compile(item) for item in items]
         element = ""
         for code in codes:
@@ -283,8 +279,7 @@ class Compiler:
                 self.fail(f"list items must be numbers or strings, not {type_name(code.type)}", code)
             if element and code.type != element:
                 self.fail(
-                    f"list items must all be of one kind: expected {type_name(element)}, "
-                    f"got {type_name(code.type)}",
+                    f"list items must all be of one kind: expected {type_name(element)}, got {type_name(code.type)}",
                     code,
                 )
             element = code.type

@@ -65,9 +65,7 @@ def _lookup(compiler: Compiler, tree: Tree[Token], table_arg: Tree[Token], x_arg
             return compiler.constant(matching[-1], kind, tree)
         if floor is None:
             first = bounded[0][0]
-            compiler.fail(
-                f"table '{token}' has no band for {x.const} (its first band starts at {first})", x_arg
-            )
+            compiler.fail(f"table '{token}' has no band for {x.const} (its first band starts at {first})", x_arg)
         return compiler.constant(floor, kind, tree)
     if not bounded:
         return compiler.constant(floor, kind, tree)

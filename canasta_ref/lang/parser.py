@@ -85,9 +85,7 @@ def _syntax_error(text: str, origin: Origin, exc: UnexpectedInput) -> SpecError:
         return origin.error(text, f"{head}; {expected}" if expected else head, line, column)
     message = f"unexpected {wording.token_name(token)}"
     hint = _token_hint(token.type, accepted)
-    return origin.error(
-        text, "; ".join(p for p in (message, hint or expected) if p), token.line, token.column
-    )
+    return origin.error(text, "; ".join(p for p in (message, hint or expected) if p), token.line, token.column)
 
 
 def _token_hint(kind: str, accepted: set[str]) -> str | None:

@@ -156,9 +156,7 @@ def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat 
     return flat, parent_errors + own
 
 
-def _parent(
-    doc: Document, path: Path, name: str, frames: tuple[_Frame, ...]
-) -> tuple[Flat | None, list[SpecError]]:
+def _parent(doc: Document, path: Path, name: str, frames: tuple[_Frame, ...]) -> tuple[Flat | None, list[SpecError]]:
     """The flattened parent named by ``extends``, or the error of it missing or of a cycle."""
     found = _find_parent(doc, path, name)
     if found is None:

@@ -1,0 +1,102 @@
+"""Settling a dispute: a scenario's steps judged variant by variant, and under each disputed parameter value."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..actions import parse_action
+from ..cards import parse_cards
+from ..errors import CanastaError, IllegalAction
+from ..game import Game, deck_for_seed
+from ..rules import Coverage, Rules
+from ..spec import Variant, load_variant
+from .scenario import Scenario
+from .session import position_from_json
+from .variants import applies_to, with_parameters
+
+
+def _source_line(clause: Any) -> str:
+    ref = clause.sources[0]
+    where = f" {ref.ref}" if ref.ref else ""
+    return f'source {ref.source}{where}: "{ref.quote}"'
+
+
+def _start(rules: Rules, scenario: Scenario) -> Game:
+    setup = scenario.setup
+    if "position" in setup:
+        position = dict(setup["position"])
+        if "team_scores" in setup:
+            position["team_scores"] = setup["team_scores"]
+        return Game.from_position(rules, position_from_json(position, rules))
+    deck_spec = setup["deck"]
+    deck = parse_cards(deck_spec["order"]) if "order" in deck_spec else deck_for_seed(rules, deck_spec["seed"])
+    return Game(rules, deck=deck, team_scores=setup.get("team_scores"), first_seat=setup.get("first_seat", 0))
+
+
+def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
+    """Each step's verdict under one variant, citing the rule that decided it."""
+    rules = Rules(variant)
+    try:
+        game = _start(rules, scenario)
+    except CanastaError as error:
+        yield f"  cannot be set up here: {error}"
+        return
+    for number, step in enumerate(scenario.steps, 1):
+        rules.coverage = Coverage()
+        action = parse_action(step.action)
+        try:
+            game.apply(action, step.seat)
+        except IllegalAction as refusal:
+            clause = variant.clauses[refusal.rule_id]
+            yield f"  step {number} `{action}`: REFUSED by {clause.id} ({clause.title})"
+            yield f"      {clause.text}"
+            yield f"      {_source_line(clause)}"
+            continue
+        held = [r for r in scenario.rules if "allowed" in rules.coverage.outcomes.get(r, set())]
+        yield f"  step {number} `{action}`: allowed"
+        for rule in held:
+            clause = variant.clauses[rule]
+            yield f"      {clause.id} holds: {clause.text}"
+            yield f"      {_source_line(clause)}"
+    rules.coverage = None
+
+
+def _alternatives(variant: Variant, scenario: Scenario) -> Iterator[tuple[str, str, Sequence[Any]]]:
+    """The other options of every enum parameter that the scenario's rules depend on."""
+    seen: set[str] = set()
+    for rule in scenario.rules:
+        clause = variant.clauses.get(rule)
+        if clause is None:
+            continue
+        for name in clause.parameters:
+            param = variant.parameters[name]
+            if name in seen or param.type != "enum":
+                continue
+            seen.add(name)
+            for option, refs in param.options.items():
+                if option != param.value:
+                    yield name, option, refs
+
+
+def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: bool = True) -> Iterator[str]:
+    yield f"Scenario {scenario.id}: {scenario.title}"
+    if scenario.description:
+        yield f"  {' '.join(scenario.description.split())}"
+    yield f"  rules: {', '.join(scenario.rules)}; level: {scenario.level}"
+    for variant_id in variants:
+        variant = with_parameters(variant_id, scenario.parameters) if scenario.parameters else load_variant(variant_id)
+        inherited = "" if applies_to(scenario, variant_id) else " (the scenario is not written for this variant)"
+        yield ""
+        yield f"{variant.name} [{variant_id}]{inherited}"
+        yield from judge(variant, scenario)
+        if not alternatives:
+            continue
+        for name, option, refs in _alternatives(variant, scenario):
+            cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
+            yield ""
+            yield f"{variant.name} [{variant_id}] with {name} = {option} ({cited})"
+            yield from judge(with_parameters(variant_id, {**scenario.parameters, name: option}), scenario)
+
+
+__all__ = ["explain_lines", "judge"]

@@ -1,0 +1,64 @@
+"""Known failures of an engine: keyed by scenario id (or ``id@variant``), each with a reason, never stale.
+
+A listed test that now passes is an error, and so is a key that names no test, so the file cannot rot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import yaml
+
+from ..errors import CanastaError
+from .runner import Result
+
+_FAILING = ("failed", "errored", "timed out")
+
+
+def load_known(path: Path) -> dict[str, str]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict) or not isinstance(data.get("known_failures", {}), dict):
+        raise CanastaError(f"{path}: expected a mapping 'known_failures' of scenario id to reason")
+    known = data.get("known_failures", {})
+    for key, reason in known.items():
+        if not isinstance(reason, str) or not reason.strip():
+            raise CanastaError(f"{path}: field 'known_failures.{key}': give the reason as text")
+    return {str(k): str(v) for k, v in known.items()}
+
+
+def apply_known(results: Sequence[Result], known: Mapping[str, str], source: str) -> list[Result]:
+    """Mark listed failures as known, listed passes as unexpected, and add an error for each unknown key."""
+    out: list[Result] = []
+    used: set[str] = set()
+    for result in results:
+        key = result.key if result.key in known else result.scenario if result.scenario in known else None
+        if key is None:
+            out.append(result)
+            continue
+        used.add(key)
+        if result.status in _FAILING:
+            out.append(replace(result, status="known failure", message=f"{known[key]} (was: {result.message})"))
+        elif result.status == "passed":
+            out.append(
+                replace(
+                    result,
+                    status="unexpected pass",
+                    message=f"listed in {source} as failing ({known[key]}) but passes; remove it",
+                )
+            )
+        else:
+            out.append(result)
+    for key in sorted(set(known) - used):
+        scenario, _, variant = key.partition("@")
+        out.append(Result(scenario, variant or "*", "errored", f"{source} lists {key!r}, which names no test that ran"))
+    return out
+
+
+def write_known(results: Sequence[Result], path: Path, engine: str) -> int:
+    """Write today's failures as a known-failures file; returns how many."""
+    failures = {r.key: r.message.splitlines()[0] for r in results if r.status in _FAILING}
+    text = yaml.safe_dump({"engine": engine, "known_failures": failures}, sort_keys=True, allow_unicode=True)
+    path.write_text(text, encoding="utf-8")
+    return len(failures)

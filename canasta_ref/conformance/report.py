@@ -1,0 +1,65 @@
+"""Reports for people (a progress bar and a summary) and for machines (JSON)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .engines import EngineInfo
+from .runner import Result
+
+BAD = ("failed", "errored", "timed out", "unexpected pass")
+
+
+class Progress:
+    """A one-line progress bar on a terminal stream, rewritten in place."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.bad = 0
+
+    def __call__(self, done: int, total: int, result: Result) -> None:
+        self.bad += result.status in BAD
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total}  {self.bad} bad ")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def summary(results: Sequence[Result], info: EngineInfo) -> list[str]:
+    counts: Counter[str] = Counter(r.status for r in results)
+    lines = [f"engine: {info.name} {info.version} (protocol {info.protocol})"]
+    for result in results:
+        if result.status in BAD or result.status in ("skipped", "known failure"):
+            lines.append(
+                f"{result.status.upper()}: {result.key}  ({result.file})"
+                if result.file
+                else f"{result.status.upper()}: {result.key}"
+            )
+            lines.extend("    " + line for line in result.message.splitlines())
+            if result.stderr:
+                lines.append("    stderr:")
+                lines.extend("      " + line for line in result.stderr.splitlines()[-10:])
+    order = ("passed", "failed", "errored", "timed out", "skipped", "known failure", "unexpected pass")
+    lines.append(", ".join(f"{counts.get(s, 0)} {s}" for s in order if counts.get(s) or s in ("passed", "failed")))
+    return lines
+
+
+def json_report(results: Sequence[Result], info: EngineInfo, extra: dict[str, Any] | None = None) -> str:
+    data: dict[str, Any] = {
+        "engine": {"name": info.name, "version": info.version, "protocol": info.protocol},
+        "counts": dict(Counter(r.status for r in results)),
+        "results": [r.to_json() for r in results],
+    }
+    if extra:
+        data.update(extra)
+    return json.dumps(data, indent=2)
+
+
+def failed(results: Sequence[Result]) -> bool:
+    return any(r.status in BAD for r in results)

@@ -1,0 +1,269 @@
+"""Running scenarios against an engine and judging each step: passed, failed, skipped, errored, timed out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..actions import action_from_json, parse_action
+from ..cards import format_cards
+from ..game import deck_for_seed
+from ..rules import Rules
+from ..spec import load_variant
+from .engines import Engine, EngineFailure
+from .scenario import Scenario
+from .variants import applicable_variants
+
+Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
+
+
+@dataclass
+class Result:
+    """The verdict on one scenario for one variant."""
+
+    scenario: str
+    variant: str
+    status: Status
+    message: str = ""
+    rule: str | None = None
+    stderr: str = ""
+    file: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.scenario}@{self.variant}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"scenario": self.scenario, "variant": self.variant, "status": self.status}
+        for name in ("message", "rule", "stderr", "file"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        return out
+
+
+@dataclass
+class Selection:
+    """Which tests to run: by variant, rule id and level (empty = all)."""
+
+    variants: Sequence[str] = ()
+    rules: Sequence[str] = ()
+    levels: Sequence[str] = ()
+
+    def cases(self, scenarios: Iterable[Scenario]) -> list[tuple[Scenario, str]]:
+        out = []
+        for scenario in scenarios:
+            if self.levels and scenario.level not in self.levels:
+                continue
+            if self.rules and not any(_rule_matches(r, scenario.rules) for r in self.rules):
+                continue
+            for variant in applicable_variants(scenario):
+                if not self.variants or variant in self.variants:
+                    out.append((scenario, variant))
+        return out
+
+
+def _rule_matches(pattern: str, rules: Sequence[str]) -> bool:
+    return any(rule == pattern or rule.startswith(pattern.rstrip("*").rstrip(".") + ".") for rule in rules)
+
+
+class Mismatch(Exception):
+    """A step whose outcome differs from the scenario's expectation."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+class Skip(Exception):
+    pass
+
+
+def setup_message(scenario: Scenario, variant: str) -> dict[str, Any]:
+    """The protocol's setup request for a scenario: seeds become explicit deck orders."""
+    setup = scenario.setup
+    message: dict[str, Any] = {"cmd": "setup", "variant": variant, "parameters": dict(scenario.parameters)}
+    if "position" in setup:
+        position = dict(setup["position"])
+        if "team_scores" in setup:
+            position["team_scores"] = setup["team_scores"]
+        message["position"] = position
+        return message
+    deck = setup["deck"]
+    if "order" in deck:
+        message["deck"] = " ".join(str(deck["order"]).split())
+    else:
+        rules = Rules(load_variant(variant))
+        message["deck"] = format_deck(deck_for_seed(rules, deck["seed"]))
+    message["first_seat"] = setup.get("first_seat", 0)
+    if "team_scores" in setup:
+        message["team_scores"] = setup["team_scores"]
+    return message
+
+
+def format_deck(deck: Sequence[int]) -> str:
+    """A deck order as text, in order (not sorted like a hand)."""
+    return " ".join(format_cards([card]) for card in deck)
+
+
+def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
+    """Run one scenario for one variant; engine failures are reported, never raised."""
+    base = {"scenario": scenario.id, "variant": variant, "file": scenario.file}
+    try:
+        _play(engine, scenario, variant)
+    except Skip as skip:
+        return Result(**base, status="skipped", message=str(skip))
+    except Mismatch as mismatch:
+        return Result(**base, status="failed", message=str(mismatch), rule=mismatch.rule)
+    except EngineFailure as failure:
+        engine.restart()
+        status: Status = "timed out" if failure.kind == "timed out" else "errored"
+        return Result(**base, status=status, message=failure.detail, stderr=failure.stderr)
+    return Result(**base, status="passed")
+
+
+def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
+    info = engine.info
+    if variant not in info.variants:
+        raise Skip(f"the engine does not play {variant}")
+    if scenario.uses_position and not info.can("setup_position"):
+        raise Skip("the engine cannot set up a written-out position")
+    if scenario.parameters and not info.can("parameters"):
+        raise Skip("the engine cannot change parameters: " + ", ".join(scenario.parameters))
+    reply = engine.request(setup_message(scenario, variant))
+    if not reply.get("ok"):
+        if "skip" in reply:
+            raise Skip(f"the engine says: {reply['skip']}")
+        raise Mismatch(f"setup refused: {reply.get('error', reply)}")
+    clauses = load_variant(variant).clauses
+    for number, step in enumerate(scenario.steps, 1):
+        where = f"step {number} `{step.action}`"
+        message: dict[str, Any] = {"cmd": "apply", "action": parse_action(step.action).to_json()}
+        if step.seat is not None:
+            message["seat"] = step.seat
+        reply = engine.request(message)
+        if not reply.get("ok"):
+            raise Mismatch(f"{where}: the engine reported an error: {reply.get('error', reply)}")
+        accepted = bool(reply.get("accepted"))
+        expect = step.expect
+        if accepted != expect.accepted:
+            wanted = "accepted" if expect.accepted else f"refused by {expect.rule or 'a rule'}"
+            got = (
+                "accepted"
+                if accepted
+                else f"refused by {reply.get('rule') or 'an unnamed rule'} ({reply.get('message', '')})"
+            )
+            raise Mismatch(f"{where}: expected {wanted}, got {got}{cite(clauses, expect.rule)}", expect.rule)
+        if not accepted and expect.rule and info.can("rule_ids") and reply.get("rule") != expect.rule:
+            raise Mismatch(
+                f"{where}: refused, but citing {reply.get('rule')!r} instead of {expect.rule}"
+                + cite(clauses, expect.rule),
+                expect.rule,
+            )
+        _check_after(engine, step.expect, where, clauses)
+
+
+def cite(clauses: Mapping[str, Any], rule: str | None) -> str:
+    """The rule's text and its first source, for a failure message."""
+    if not rule or rule not in clauses:
+        return ""
+    clause = clauses[rule]
+    source = clause.sources[0]
+    where = f" {source.ref}" if source.ref else ""
+    return f'\n    rule {rule}: {clause.text}\n    source {source.source}{where}: "{source.quote}"'
+
+
+def _check_after(engine: Engine, expect: Any, where: str, clauses: Mapping[str, Any]) -> None:
+    info = engine.info
+    if (expect.legal_count is not None or expect.legal_includes or expect.legal_excludes) and info.can("legal"):
+        reply = engine.request({"cmd": "legal"})
+        if "actions" in reply:
+            listed = {str(action_from_json(a)) for a in reply["actions"]}
+            count = len(listed)
+            for text in expect.legal_includes:
+                if text not in listed:
+                    raise Mismatch(f"{where}: `{text}` should be legal afterwards but is not listed")
+            for text in expect.legal_excludes:
+                if text in listed:
+                    raise Mismatch(f"{where}: `{text}` should not be legal afterwards but is listed")
+        else:
+            count = int(reply.get("count", -1))
+        if expect.legal_count is not None and count != expect.legal_count:
+            raise Mismatch(f"{where}: expected {expect.legal_count} legal actions afterwards, got {count}")
+    if expect.view is not None and info.can("views"):
+        seat = expect.view["seat"]
+        reply = engine.request({"cmd": "view", "seat": seat})
+        view = normalise_view(reply.get("view", {}))
+        for key, wanted in expect.view.items():
+            got = view.get(key)
+            if normalise_field(key, wanted) != got:
+                raise Mismatch(f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {got!r}")
+    wants_score = expect.score is not None or expect.over is not None or expect.end is not None
+    if (wants_score or expect.match_over is not None) and info.can("score"):
+        reply = engine.request({"cmd": "score"})
+        if expect.match_over is not None and bool(reply.get("match_over")) != expect.match_over:
+            raise Mismatch(
+                f"{where}: the match should {'end' if expect.match_over else 'go on'} after this hand; "
+                f"the engine says match_over={reply.get('match_over')!r}"
+            )
+        if expect.over is not None and bool(reply.get("over")) != expect.over:
+            raise Mismatch(
+                f"{where}: the hand should {'have ended' if expect.over else 'go on'}; "
+                f"the engine says over={reply.get('over')!r}"
+            )
+        if expect.end is not None and reply.get("end") != expect.end:
+            raise Mismatch(f"{where}: the hand should end by '{expect.end}', got {reply.get('end')!r}")
+        if expect.score is not None:
+            if "totals" in expect.score and list(reply.get("totals", [])) != list(expect.score["totals"]):
+                raise Mismatch(f"{where}: scores should be {expect.score['totals']}, got {reply.get('totals')}")
+            for side, parts in enumerate(expect.score.get("parts", [])):
+                got_parts = (reply.get("parts") or [{}] * (side + 1))[side]
+                for rule, points in parts.items():
+                    if got_parts.get(rule) != points:
+                        raise Mismatch(
+                            f"{where}: side {side} should score {points} for {rule}, got {got_parts.get(rule)!r}"
+                            + cite(clauses, rule),
+                            rule,
+                        )
+
+
+_CARD_LIST_FIELDS = ("hand",)
+
+
+def normalise_field(key: str, value: Any) -> Any:
+    """One view field in comparable form: a hand is a multiset (sorted), melds as sorted card lists."""
+    if key in _CARD_LIST_FIELDS and isinstance(value, str):
+        value = value.split()
+    if key in _CARD_LIST_FIELDS and isinstance(value, list):
+        return sorted(str(c).upper() for c in value)
+    if key == "pile" and isinstance(value, str):
+        return value.upper().split()
+    if key == "melds" and isinstance(value, list):
+        return [
+            sorted(sorted(m["cards"]) if isinstance(m, dict) else sorted(str(m).split()) for m in side)
+            for side in value
+        ]
+    return value
+
+
+def normalise_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: normalise_field(key, value) for key, value in view.items()}
+
+
+def run_suite(
+    engine: Engine,
+    cases: Sequence[tuple[Scenario, str]],
+    *,
+    progress: Callable[[int, int, Result], None] | None = None,
+) -> list[Result]:
+    results: list[Result] = []
+    for index, (scenario, variant) in enumerate(cases, 1):
+        result = run_case(engine, scenario, variant)
+        results.append(result)
+        if progress is not None:
+            progress(index, len(cases), result)
+    return results
+
+
+__all__ = ["Result", "Selection", "format_deck", "run_case", "run_suite", "setup_message"]

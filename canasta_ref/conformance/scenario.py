@@ -1,0 +1,216 @@
+"""Scenario files: a setup, actions and what must happen, each checked with a message naming file and field."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+
+from ..actions import parse_action
+from ..cards import parse_cards
+from ..errors import CanastaError, Location, NotationError, SpecError
+from ..resources import spec_dir
+from ..spec import list_variants, load_variant
+from ..spec.yamldoc import Document, NodePath, parse
+
+Level = Literal["must", "alternative", "implementation-defined"]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What must follow one step. Only the checks given are made."""
+
+    accepted: bool
+    rule: str | None = None
+    legal_count: int | None = None
+    legal_includes: tuple[str, ...] = ()
+    legal_excludes: tuple[str, ...] = ()
+    view: Mapping[str, Any] | None = None
+    score: Mapping[str, Any] | None = None
+    over: bool | None = None
+    end: str | None = None
+    match_over: bool | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    action: str
+    seat: int | None
+    expect: Expect
+    location: Location
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    description: str
+    rules: tuple[str, ...]
+    variants: tuple[str, ...]
+    level: Level
+    parameters: Mapping[str, Any]
+    setup: Mapping[str, Any]
+    steps: tuple[Step, ...]
+    file: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def uses_position(self) -> bool:
+        return "position" in self.setup
+
+
+def scenario_dir() -> Path:
+    """The bundled scenarios: ``conformance/scenarios`` beside the specs."""
+    return spec_dir().parent / "conformance" / "scenarios"
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    schema_file = spec_dir().parent / "conformance" / "scenario.schema.json"
+    return Draft202012Validator(json.loads(schema_file.read_text(encoding="utf-8")))
+
+
+def _field(path: NodePath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the file"
+
+
+def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
+    """Read and check one scenario file: every problem, each naming file, line, column and field."""
+    display = str(path)
+    doc, errors = parse(path.read_text(encoding="utf-8"), display)
+    if errors:
+        return None, errors
+    if not isinstance(doc.data, dict):
+        return None, [doc.error((), "a scenario file must be a mapping of fields")]
+    for error in _validator().iter_errors(doc.data):
+        where = tuple(error.absolute_path)
+        errors.append(doc.error(where, f"field '{_field(where)}': {error.message}"))
+    if errors:
+        return None, errors
+    errors.extend(_semantic_errors(doc, path))
+    if errors:
+        return None, errors
+    return _build(doc, display), []
+
+
+def _semantic_errors(doc: Document, path: Path) -> Iterable[SpecError]:
+    data = doc.data
+    if data["id"] != path.stem:
+        yield doc.error(("id",), f"field 'id': {data['id']!r} must equal the file name {path.stem!r}")
+    known = set(list_variants())
+    for index, name in enumerate(data["variants"]):
+        if name not in known:
+            yield doc.error(
+                ("variants", index),
+                f"field 'variants[{index}]': unknown variant {name!r}; known: {', '.join(sorted(known))}",
+            )
+    for index, rule in enumerate(data["rules"]):
+        holders = [v for v in data["variants"] if v in known and rule in load_variant(v).clauses]
+        if not holders:
+            yield doc.error(("rules", index), f"field 'rules[{index}]': no variant listed has a rule {rule!r}")
+    setup = data["setup"]
+    if ("deck" in setup) == ("position" in setup):
+        yield doc.error(("setup",), "field 'setup': give exactly one of 'deck' and 'position'")
+    if "deck" in setup and ("seed" in setup["deck"]) == ("order" in setup["deck"]):
+        yield doc.error(("setup", "deck"), "field 'setup.deck': give exactly one of 'seed' and 'order'")
+    yield from _card_errors(doc, setup)
+    for index, step in enumerate(data["steps"]):
+        try:
+            parse_action(step["action"])
+        except NotationError as error:
+            first = str(error).splitlines()[0]
+            yield doc.error(("steps", index, "action"), f"field 'steps[{index}].action': {first}")
+        expect = step["expect"]
+        if "rule" in expect and expect["result"] != "refused":
+            yield doc.error(
+                ("steps", index, "expect", "rule"),
+                f"field 'steps[{index}].expect.rule': only a refusal cites a rule",
+            )
+
+
+def _card_errors(doc: Document, setup: Mapping[str, Any]) -> Iterable[SpecError]:
+    def check(text: object, where: NodePath) -> Iterable[SpecError]:
+        try:
+            parse_cards(str(text))
+        except NotationError as error:
+            yield doc.error(where, f"field '{_field(where)}': {str(error).splitlines()[0]}")
+
+    if "deck" in setup and "order" in setup["deck"]:
+        yield from check(setup["deck"]["order"], ("setup", "deck", "order"))
+    position = setup.get("position", {})
+    for key in ("pile", "stock"):
+        if key in position:
+            yield from check(position[key], ("setup", "position", key))
+    for key in ("hands", "red_threes"):
+        for index, text in enumerate(position.get(key, [])):
+            yield from check(text, ("setup", "position", key, index))
+    for team, melds in enumerate(position.get("melds", [])):
+        for index, text in enumerate(melds):
+            yield from check(text, ("setup", "position", "melds", team, index))
+
+
+def _build(doc: Document, display: str) -> Scenario:
+    data = doc.data
+    steps = []
+    for index, raw in enumerate(data["steps"]):
+        expect = raw["expect"]
+        steps.append(
+            Step(
+                action=str(parse_action(raw["action"])),
+                seat=raw.get("seat"),
+                expect=Expect(
+                    accepted=expect["result"] == "accepted",
+                    rule=expect.get("rule"),
+                    legal_count=expect.get("legal_count"),
+                    legal_includes=tuple(str(parse_action(a)) for a in expect.get("legal_includes", [])),
+                    legal_excludes=tuple(str(parse_action(a)) for a in expect.get("legal_excludes", [])),
+                    view=expect.get("view"),
+                    score=expect.get("score"),
+                    over=expect.get("over"),
+                    end=expect.get("end"),
+                    match_over=expect.get("match_over"),
+                ),
+                location=doc.location(("steps", index)),
+            )
+        )
+    return Scenario(
+        id=data["id"],
+        title=data["title"],
+        description=data.get("description", ""),
+        rules=tuple(data["rules"]),
+        variants=tuple(data["variants"]),
+        level=data["level"],
+        parameters=dict(data.get("parameters", {})),
+        setup=data["setup"],
+        steps=tuple(steps),
+        file=display,
+        data=data,
+    )
+
+
+def load_scenarios(paths: Iterable[Path] | None = None) -> list[Scenario]:
+    """Every scenario of the given files or folders (default: the bundled suite); raise on the first bad file."""
+    files: list[Path] = []
+    for path in paths if paths is not None else [scenario_dir()]:
+        files.extend(sorted(path.glob("*.yaml")) if path.is_dir() else [path])
+    out = []
+    for file in files:
+        scenario, errors = check_scenario(file)
+        if errors:
+            raise errors[0]
+        assert scenario is not None
+        out.append(scenario)
+    seen: dict[str, str] = {}
+    for scenario in out:
+        if scenario.id in seen:
+            raise CanastaError(f"{scenario.file}: scenario id {scenario.id!r} is also used by {seen[scenario.id]}")
+        seen[scenario.id] = scenario.file
+    return out

@@ -1,0 +1,205 @@
+"""The reference interpreter behind the engine protocol: one request in, one response out.
+
+``canasta-ref serve`` wraps this in a JSON-lines loop; the runner can also call it in process. A mutation
+(one clause negated, or a parameter changed) turns it into a deliberately wrong engine, to measure how many
+wrong engines the suite catches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from ..actions import action_from_json
+from ..cards import parse_cards
+from ..errors import CanastaError, IllegalAction
+from ..game import Game
+from ..position import Position
+from ..rules import Coverage, Rules
+from ..spec import Variant, list_variants
+from .variants import with_parameters
+
+PROTOCOL_VERSION = 1
+VERSION = "0.1.0"
+
+
+def negate_clause(variant: Variant, clause_id: str) -> Variant:
+    """The variant with one clause turned round: a condition negated, or a value off by a hundred."""
+    if clause_id not in variant.clauses:
+        raise CanastaError(f"cannot mutate {clause_id!r}: {variant.id} has no such rule")
+    clause = variant.clauses[clause_id]
+    original = clause.evaluate
+    if clause.kind == "value":
+
+        def evaluate(env: Mapping[str, Any]) -> Any:
+            return original(env) + 100
+
+    else:
+
+        def evaluate(env: Mapping[str, Any]) -> Any:
+            return not original(env)
+
+    clauses = dict(variant.clauses)
+    clauses[clause_id] = dataclasses.replace(clause, evaluate=evaluate)
+    return dataclasses.replace(variant, clauses=clauses)
+
+
+class ReferenceSession:
+    """Answers protocol requests with the reference interpreter."""
+
+    def __init__(self, *, mutate_rule: str | None = None, mutate_parameter: tuple[str, Any] | None = None) -> None:
+        self.mutate_rule = mutate_rule
+        self.mutate_parameter = mutate_parameter
+        self.game: Game | None = None
+        self.coverage: Coverage | None = None
+
+    def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        command = request.get("cmd")
+        handler = getattr(self, f"_cmd_{command}", None) if isinstance(command, str) else None
+        if handler is None:
+            return {"ok": False, "error": f"unknown command {command!r}"}
+        try:
+            response: dict[str, Any] = handler(request)
+        except CanastaError as error:
+            return {"ok": False, "error": str(error)}
+        finally:
+            if self.game is not None:
+                self.game.rules.coverage = None
+        return response
+
+    def _recording(self) -> None:
+        """Record rule coverage for what the scenario does (set-up, actions, scores), not for listings."""
+        if self.game is not None:
+            self.game.rules.coverage = self.coverage
+
+    def _cmd_hello(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        name = "canasta-ref" + (f" (mutant: {self._mutation_text()})" if self._mutated() else "")
+        return {
+            "ok": True,
+            "name": name,
+            "version": VERSION,
+            "protocol": PROTOCOL_VERSION,
+            "variants": list_variants(),
+            "capabilities": {
+                "setup_position": True,
+                "parameters": True,
+                "legal": "list",
+                "rule_ids": True,
+                "views": True,
+                "score": True,
+                "undo": True,
+            },
+        }
+
+    def _mutated(self) -> bool:
+        return self.mutate_rule is not None or self.mutate_parameter is not None
+
+    def _mutation_text(self) -> str:
+        if self.mutate_rule:
+            return f"{self.mutate_rule} negated"
+        assert self.mutate_parameter is not None
+        return f"{self.mutate_parameter[0]} = {self.mutate_parameter[1]!r}"
+
+    def rules_for(self, variant_id: str, parameters: Mapping[str, Any]) -> Rules:
+        overrides = dict(parameters)
+        if self.mutate_parameter is not None:
+            overrides[self.mutate_parameter[0]] = self.mutate_parameter[1]
+        variant = with_parameters(variant_id, overrides)
+        if self.mutate_rule is not None and self.mutate_rule in variant.clauses:
+            variant = negate_clause(variant, self.mutate_rule)
+        return Rules(variant)
+
+    def _cmd_setup(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        variant = request.get("variant")
+        if variant not in list_variants():
+            return {"ok": False, "skip": f"unknown variant {variant!r}"}
+        rules = self.rules_for(str(variant), request.get("parameters") or {})
+        rules.coverage = self.coverage
+        if "position" in request:
+            self.game = Game.from_position(rules, position_from_json(request["position"], rules))
+        else:
+            deck = parse_cards(str(request.get("deck", "")))
+            self.game = Game(
+                rules,
+                deck=deck,
+                team_scores=request.get("team_scores"),
+                first_seat=int(request.get("first_seat", 0)),
+            )
+        return {"ok": True}
+
+    def _need_game(self) -> Game:
+        if self.game is None:
+            raise CanastaError("no hand is set up; send 'setup' first")
+        return self.game
+
+    def _cmd_apply(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        game = self._need_game()
+        action = action_from_json(request.get("action"))
+        seat = request.get("seat")
+        self._recording()
+        try:
+            game.apply(action, seat if isinstance(seat, int) else None)
+        except IllegalAction as refusal:
+            return {"ok": True, "accepted": False, "rule": refusal.rule_id, "message": refusal.explanation}
+        return {"ok": True, "accepted": True}
+
+    def _cmd_legal(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        game = self._need_game()
+        return {"ok": True, "actions": [a.to_json() for a in game.legal_actions()]}
+
+    def _cmd_view(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        game = self._need_game()
+        seat = request.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < game.rules.players:
+            raise CanastaError(f"field 'seat': expected a seat from 0 to {game.rules.players - 1}")
+        return {"ok": True, "view": game.view(seat)}
+
+    def _cmd_score(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        game = self._need_game()
+        self._recording()
+        score = game.score()
+        totals = [before + now for before, now in zip(game.state.team_scores, score.totals, strict=True)]
+        highest = max(totals)
+        leaders = sum(1 for t in totals if t == highest)
+        match_over = game.is_over and game.rules.predicate(
+            "match.over", {"highest_score": highest, "hands_played": 1, "leaders": leaders}
+        )
+        return {
+            "ok": True,
+            "over": game.is_over,
+            "end": game.state.end_reason,
+            "totals": score.totals,
+            "parts": [side.parts for side in score.sides],
+            "match_over": match_over,
+        }
+
+    def _cmd_undo(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        self._need_game().undo()
+        return {"ok": True}
+
+    def _cmd_quit(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "bye": True}
+
+
+def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
+    """A position as the protocol and scenario files write it: cards as text, one string per hand."""
+    if not isinstance(data, Mapping) or "hands" not in data:
+        raise CanastaError("field 'position': expected an object with 'hands'")
+    bonus = [parse_cards(t) for t in data.get("red_threes", [])]
+    return Position(
+        hands=[parse_cards(t) for t in data["hands"]],
+        pile=parse_cards(data.get("pile", "")),
+        stock=parse_cards(data["stock"]) if "stock" in data else None,
+        melds=[[parse_cards(m) for m in side] for side in data.get("melds", [])],
+        bonus=bonus,
+        team_scores=data.get("team_scores", []),
+        to_act=int(data.get("to_act", 0)),
+        phase=data.get("phase", "draw"),
+        upcard_froze=bool(data.get("upcard_froze", False)),
+        seat_melded=data.get("melded", []),
+        permission=data.get("permission", "none"),
+    )
+
+
+__all__ = ["PROTOCOL_VERSION", "ReferenceSession", "negate_clause", "position_from_json"]
