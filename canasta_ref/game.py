@@ -17,7 +17,7 @@ from .checks import Plan, apply_meld, canastas, is_canasta, must_take_pile, pile
 from .errors import CanastaError, IllegalAction
 from .legal import legal_actions
 from .position import Position, build_state
-from .rules import Rules
+from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .spec.model import Variant
 from .state import HandState
@@ -76,7 +76,7 @@ class Game:
         team_scores: Sequence[int] | None = None,
         first_seat: int = 0,
     ) -> None:
-        self.rules = variant if isinstance(variant, Rules) else Rules(variant)
+        self.rules = variant if isinstance(variant, Rules) else rules_for(variant)
         rules = self.rules
         if deck is None:
             deck = deck_for_seed(rules, 0 if seed is None else seed)
@@ -98,7 +98,7 @@ class Game:
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
         """A hand starting from a position written out card by card, rather than from a deal."""
-        rules = variant if isinstance(variant, Rules) else Rules(variant)
+        rules = variant if isinstance(variant, Rules) else rules_for(variant)
         state, deck = build_state(rules, position)
         game = cls.__new__(cls)
         game.rules = rules

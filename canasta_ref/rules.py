@@ -20,6 +20,17 @@ class Coverage:
         self.outcomes.setdefault(clause_id, set()).add(outcome)
 
 
+_BOUND: dict[int, tuple[Variant, Rules]] = {}
+
+
+def rules_for(variant: Variant) -> Rules:
+    """The Rules of a loaded variant, built once per variant object (binding precomputes every card's facts)."""
+    known = _BOUND.get(id(variant))
+    if known is None or known[0] is not variant:
+        known = _BOUND[id(variant)] = (variant, Rules(variant))
+    return known[1]
+
+
 class Rules:
     """The clauses of one variant grouped by hook, with the card facts every move needs precomputed."""
 
