@@ -34,6 +34,25 @@ def _start(rules: Rules, scenario: Scenario) -> Game:
     return Game(rules, deck=deck, team_scores=setup.get("team_scores"), first_seat=setup.get("first_seat", 0))
 
 
+def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:
+    """For a clause that depends on a disputed parameter: the value in force and the sources behind it."""
+    for name in clause.parameters:
+        param = variant.parameters[name]
+        if param.type == "enum":
+            refs = param.options.get(param.value, ())
+            cited = "; ".join(f"{r.source}: \"{r.quote}\"" for r in refs) or "no source"
+            yield f"      with {name} = {param.value} ({cited})"
+
+
+def can_start(variant: Variant, scenario: Scenario) -> str | None:
+    """Why the scenario cannot be set up under this variant, or None."""
+    try:
+        _start(Rules(variant), scenario)
+    except CanastaError as error:
+        return str(error)
+    return None
+
+
 def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
     """Each step's verdict under one variant, citing the rule that decided it."""
     rules = Rules(variant)
@@ -52,6 +71,7 @@ def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
             yield f"  step {number} `{action}`: REFUSED by {clause.id} ({clause.title})"
             yield f"      {clause.text}"
             yield f"      {_source_line(clause)}"
+            yield from _parameter_lines(variant, clause)
             continue
         held = [r for r in scenario.rules if "allowed" in rules.coverage.outcomes.get(r, set())]
         yield f"  step {number} `{action}`: allowed"
@@ -59,6 +79,7 @@ def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
             clause = variant.clauses[rule]
             yield f"      {clause.id} holds: {clause.text}"
             yield f"      {_source_line(clause)}"
+            yield from _parameter_lines(variant, clause)
     rules.coverage = None
 
 
@@ -90,7 +111,7 @@ def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: 
         yield ""
         yield f"{variant.name} [{variant_id}]{inherited}"
         yield from judge(variant, scenario)
-        if not alternatives:
+        if not alternatives or can_start(variant, scenario) is not None:
             continue
         for name, option, refs in _alternatives(variant, scenario):
             cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
