@@ -160,7 +160,7 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
     if hand_after == 0:
         _require_go_out(rules, state, seat, team_canastas)
     rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": False, "may_go_out": allowed_out})
-    can_still = state.permission == "yes" and hand_after > 0 and _can_go_out(rules, state, seat)
+    can_still = state.permission == "yes" and hand_after > 0 and can_go_out(rules, state, seat)
     rules.require(
         "go_out.answer_binding",
         {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still},
@@ -279,7 +279,16 @@ def _initial_meld(
     )
 
 
-def _concealed(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
+def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> None:
+    """After melding or taking (a discard still to come): going out if the hand is empty, else keep a card."""
+    allowed_out = may_go_out(rules, state, seat, canastas_after)
+    if hand_after == 0:
+        _require_go_out(rules, state, seat, canastas_after)
+    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out})
+
+
+def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """Whether a player going out now goes out concealed (hook go_out.concealed)."""
     made = any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
     return rules.predicate(
         "go_out.concealed",
@@ -304,13 +313,10 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
     )
-    concealed = hand_after == 0 and _concealed(rules, state, seat, created, melds)
+    concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     if initial:
         _initial_meld(rules, state, seat, used, None, concealed_out=concealed)
-    allowed_out = may_go_out(rules, state, seat, canastas_after)
-    if hand_after == 0:
-        _require_go_out(rules, state, seat, canastas_after)
-    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out})
+    _require_ending(rules, state, seat, hand_after, canastas_after)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 
@@ -355,15 +361,12 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     )
     if initial:
         _initial_meld(rules, state, seat, used, top, concealed_out=False)
-    allowed_out = may_go_out(rules, state, seat, canastas_after)
-    if hand_after == 0:
-        _require_go_out(rules, state, seat, canastas_after)
-    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out})
-    concealed = hand_after == 0 and _concealed(rules, state, seat, created, melds)
+    _require_ending(rules, state, seat, hand_after, canastas_after)
+    concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 
-def _can_go_out(rules: Rules, state: HandState, seat: int) -> bool:
+def can_go_out(rules: Rules, state: HandState, seat: int) -> bool:
     """Whether some sequence of melds and a last discard empties this player's hand (after partner said yes)."""
     from .movegen import meld_candidates
 

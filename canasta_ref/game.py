@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import Action
 from .cards import Card, card_name, cards_of, counts_of, format_cards, full_deck
-from .checks import Plan, apply_meld, canastas, is_canasta, must_take_pile, pile_frozen, plan
+from .checks import Plan, apply_meld, canastas, concealed_now, is_canasta, must_take_pile, pile_frozen, plan
 from .errors import CanastaError, IllegalAction
 from .legal import legal_actions
 from .position import Position, build_state
@@ -366,24 +366,9 @@ class Game:
 
     def _go_out(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
         state.went_out = seat
-        state.concealed = self._concealed_now(seat)
+        state.concealed = concealed_now(self.rules, state, seat, [], state.melds[seat % self.rules.teams])
         events.append(Event(seat, "goes out" + (" concealed" if state.concealed else "")))
         self._end(state, "went out")
-
-    def _concealed_now(self, seat: int) -> bool:
-        state = self.state
-        rules = self.rules
-        team = seat % rules.teams
-        made = any(is_canasta(rules, m) for m in state.melds[team] if m.rank in state.created_this_turn)
-        return rules.predicate(
-            "go_out.concealed",
-            {
-                "melded_before": state.melded_before_turn,
-                "added_to_partner": state.added_to_existing_this_turn,
-                "made_canasta": made,
-                "took_pile": state.took_pile_this_turn,
-            },
-        )
 
     def _end(self, state: HandState, reason: str) -> None:
         state.phase = "over"

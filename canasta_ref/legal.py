@@ -10,13 +10,22 @@ every candidate of random positions.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from .actions import Action, MeldGroup
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, sort_key
-from .checks import _can_go_out, canastas, is_canasta, plan, table_env
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, sort_key
+from .checks import can_go_out, canastas, is_canasta, plan, table_env
 from .errors import IllegalAction
-from .movegen import Shape, _combinations, _expand, _Hand, _initial_enough, candidates, submultisets
+from .movegen import (
+    Shape,
+    shape_combinations,
+    expand_shapes,
+    HandCards,
+    initial_enough,
+    candidates,
+    merge_target,
+    shape_env,
+    submultisets,
+)
 from .rules import Rules
 from .state import HandState
 
@@ -83,12 +92,8 @@ class _Listing:
     def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
         """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""
         rules = self.rules
-        before = self.state.meld_of_rank(self.team, shape.rank)
-        if before is not None and not rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[shape.rank]}):
-            before = None
-        wilds = shape.twos + shape.jokers
-        added = shape.naturals + wilds
-        size = added + (before.size if before else 0)
+        before = merge_target(rules, self.state, self.team, shape.rank)
+        size = shape.naturals + shape.twos + shape.jokers + (before.size if before else 0)
         was_canasta = before is not None and is_canasta(rules, before)
         new_canasta = not was_canasta and size >= rules.canasta_size[shape.rank]
         stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
@@ -96,21 +101,7 @@ class _Listing:
         known = rules.shape_cache.get(key) if rules.coverage is None else None
         if known is not None:
             return known, new_canasta
-        env: dict[str, Any] = dict(self.base)
-        env.update(
-            rank=RANK_NAMES[shape.rank],
-            size=size,
-            naturals=shape.naturals + (before.naturals if before else 0),
-            wilds=wilds + (before.wilds if before else 0),
-            jokers=shape.jokers + (before.jokers if before else 0),
-            natural_ranks=1 if shape.naturals else 0,
-            is_new=before is None,
-            added=added,
-            added_wilds=wilds,
-            was_canasta=was_canasta,
-            going_out=going_out,
-            initial=initial,
-        )
+        env = shape_env(rules, self.base, shape, before, going_out=going_out, initial=initial)
         valid = rules.shape_cache[key] = rules.failing("meld.valid", env) is None
         return valid, new_canasta
 
@@ -120,7 +111,7 @@ class _Listing:
         return self.rules.failing_memo("meld.action", env) is None
 
 
-def _single_melds(listing: _Listing, hand: _Hand) -> Iterator[Action]:
+def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
     """Once a side has melded: every single group that lays or extends one meld legally."""
     state = listing.state
     ranks = set(hand.naturals) | {m.rank for m in state.melds[listing.team]}
@@ -162,7 +153,7 @@ def _single_melds(listing: _Listing, hand: _Hand) -> Iterator[Action]:
                             yield Action("meld", (), (MeldGroup(natural + wild + tail, group_label),))
 
 
-def _all_shapes(listing: _Listing, hand: _Hand) -> dict[int, list[Shape]]:
+def _all_shapes(listing: _Listing, hand: HandCards) -> dict[int, list[Shape]]:
     """Every shape the hand can pay for, by rank (wild cards alone under the joker rank)."""
     ranks = set(hand.naturals) | {m.rank for m in listing.state.melds[listing.team]}
     if hand.twos_total + hand.jokers:
@@ -185,7 +176,7 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
     if not listing.action_ok("meld"):
         return
     initial = not state.team_opened[listing.team]
-    hand = _Hand(rules, state.hands[listing.seat])
+    hand = HandCards(rules, state.hands[listing.seat])
     if not initial:
         if listing.group_count_ok(1, False):
             yield from _single_melds(listing, hand)
@@ -197,7 +188,7 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
     }
     viable = {rank: found for rank, found in viable.items() if found}
     in_canonical_order = sorted(viable, key=lambda rank: sort_key(rank * 4 if rank != JOKER_RANK else JOKER))
-    for combo in _combinations(viable, hand.twos_total, hand.jokers, in_canonical_order):
+    for combo in shape_combinations(viable, hand.twos_total, hand.jokers, in_canonical_order):
         if not combo or not listing.group_count_ok(len(combo), True):
             continue
         hand_after = listing.hand_size - sum(s.naturals + s.twos + s.jokers for s in combo)
@@ -209,12 +200,12 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             made += new_canasta
         if not ok or not listing.ending_ok(hand_after, listing.canastas + made, True):
             continue
-        if not _initial_enough(rules, state, listing.seat, combo, 0, hand_size=listing.hand_size):
+        if not initial_enough(rules, state, listing.seat, combo, 0, hand_size=listing.hand_size):
             continue
         if rules.twos_value is None:
-            yield from (a for a in (Action.meld(g) for g in _expand(hand, combo)) if _is_legal(rules, state, a))
+            yield from (a for a in (Action.meld(g) for g in expand_shapes(hand, combo)) if _is_legal(rules, state, a))
             continue
-        for groups in _expand(hand, combo):
+        for groups in expand_shapes(hand, combo):
             yield Action("meld", (), groups)
 
 
@@ -224,7 +215,7 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Act
     hand_after = listing.hand_size - 1
     if not listing.ending_ok(hand_after, listing.canastas, False):
         return
-    can_still = state.permission == "yes" and hand_after > 0 and _can_go_out(rules, state, listing.seat)
+    can_still = state.permission == "yes" and hand_after > 0 and can_go_out(rules, state, listing.seat)
     binding = {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still}
     if rules.failing_memo("go_out.answer_binding", binding) is not None:
         return

@@ -7,8 +7,8 @@ shapes are expanded into concrete cards. The final word on each candidate is ``c
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, Card, rank_of
@@ -43,7 +43,7 @@ def submultisets(items: Sequence[tuple[Card, int]], size: int) -> Iterator[tuple
             yield (card,) * take + tail
 
 
-class _Hand:
+class HandCards:
     """The player's cards sorted into naturals by rank and wild cards by type."""
 
     def __init__(self, rules: Rules, counts: Sequence[int]) -> None:
@@ -66,17 +66,23 @@ class _Hand:
         return sum(n for _, n in self.naturals.get(rank, ()))
 
 
-def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, base: dict[str, object]) -> bool:
-    team = seat % rules.teams
-    existing = state.meld_of_rank(team, shape.rank)
-    merge = existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[shape.rank]})
-    before: Meld | None = existing if merge else None
+def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
+    """The side's meld that cards of ``rank`` would join (MELD.MERGE), or None for a new meld."""
+    existing = state.meld_of_rank(team, rank)
+    if existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[rank]}):
+        return existing
+    return None
+
+
+def shape_env(
+    rules: Rules, base: Mapping[str, Any], shape: Shape, before: Meld | None, *, going_out: bool, initial: bool
+) -> dict[str, Any]:
+    """The ``meld.valid`` variables for the meld that ``shape`` makes (alone, or joining ``before``)."""
     wilds = shape.twos + shape.jokers
-    size = shape.naturals + wilds + (before.size if before else 0)
     env = dict(base)
     env.update(
         rank=RANK_NAMES[shape.rank],
-        size=size,
+        size=shape.naturals + wilds + (before.size if before else 0),
         naturals=shape.naturals + (before.naturals if before else 0),
         wilds=wilds + (before.wilds if before else 0),
         jokers=shape.jokers + (before.jokers if before else 0),
@@ -85,16 +91,21 @@ def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: 
         added=shape.naturals + wilds,
         added_wilds=wilds,
         was_canasta=before is not None and is_canasta(rules, before),
+        going_out=going_out,
         initial=initial,
     )
-    for going_out in (False, True):
-        env["going_out"] = going_out
-        if rules.failing_memo("meld.valid", env) is None:
-            return True
-    return False
+    return env
 
 
-def _shapes(rules: Rules, state: HandState, seat: int, hand: _Hand, initial: bool) -> dict[int, list[Shape]]:
+def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, base: dict[str, object]) -> bool:
+    before = merge_target(rules, state, seat % rules.teams, shape.rank)
+    return any(
+        rules.failing_memo("meld.valid", shape_env(rules, base, shape, before, going_out=out, initial=initial)) is None
+        for out in (False, True)
+    )
+
+
+def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial: bool) -> dict[int, list[Shape]]:
     """Valid group shapes per rank (wild-only groups under the joker rank)."""
     team = seat % rules.teams
     base = table_env(rules, state, seat)
@@ -118,7 +129,7 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: _Hand, initial: boo
     return out
 
 
-def _expand(hand: _Hand, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, ...]]:
+def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, ...]]:
     """Concrete groups for a list of shapes drawing on one shared pool of twos."""
     if not shapes:
         yield ()
@@ -127,7 +138,7 @@ def _expand(hand: _Hand, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, .
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
     for naturals in submultisets(hand.naturals.get(shape.rank, []), shape.naturals):
         for twos in submultisets(hand.twos, shape.twos):
-            remaining = _Hand.__new__(_Hand)
+            remaining = HandCards.__new__(HandCards)
             remaining.naturals = hand.naturals
             remaining.jokers = hand.jokers - shape.jokers
             pool = dict(hand.twos)
@@ -136,11 +147,11 @@ def _expand(hand: _Hand, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, .
             remaining.twos = [(c, n) for c, n in pool.items() if n]
             remaining.twos_total = hand.twos_total - shape.twos
             group = MeldGroup((*naturals, *twos, *(JOKER,) * shape.jokers), label)  # already in canonical order
-            for tail in _expand(remaining, rest):
+            for tail in expand_shapes(remaining, rest):
                 yield (group, *tail)
 
 
-def _combinations(
+def shape_combinations(
     per_rank: dict[int, list[Shape]], twos: int, jokers: int, ranks: Sequence[int]
 ) -> Iterator[list[Shape]]:
     """Every choice of at most one shape per rank that the wild cards in hand can pay for."""
@@ -148,10 +159,10 @@ def _combinations(
         yield []
         return
     rank, rest = ranks[0], ranks[1:]
-    yield from _combinations(per_rank, twos, jokers, rest)
+    yield from shape_combinations(per_rank, twos, jokers, rest)
     for shape in per_rank[rank]:
         if shape.twos <= twos and shape.jokers <= jokers:
-            for tail in _combinations(per_rank, twos - shape.twos, jokers - shape.jokers, rest):
+            for tail in shape_combinations(per_rank, twos - shape.twos, jokers - shape.jokers, rest):
                 yield [shape, *tail]
 
 
@@ -159,21 +170,21 @@ def meld_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     """Meld actions worth checking: single groups once a side has melded, combinations before."""
     team = seat % rules.teams
     initial = not state.team_opened[team]
-    hand = _Hand(rules, state.hands[seat])
+    hand = HandCards(rules, state.hands[seat])
     per_rank = _shapes(rules, state, seat, hand, initial)
     if not initial:
         for shapes in per_rank.values():
             for shape in shapes:
-                for groups in _expand(hand, [shape]):
+                for groups in expand_shapes(hand, [shape]):
                     yield Action.meld(groups)
         return
-    for combo in _combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
-        if combo and _initial_enough(rules, state, seat, combo, 0, hand_size=state.hand_sizes[seat]):
-            for groups in _expand(hand, combo):
+    for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
+        if combo and initial_enough(rules, state, seat, combo, 0, hand_size=state.hand_sizes[seat]):
+            for groups in expand_shapes(hand, combo):
                 yield Action.meld(groups)
 
 
-def _initial_enough(
+def initial_enough(
     rules: Rules, state: HandState, seat: int, combo: Sequence[Shape], extra_points: int, *, hand_size: int
 ) -> bool:
     """The spec's initial-meld check on counts alone; exact for the hooks it asks."""
@@ -214,7 +225,7 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     team = seat % rules.teams
     top = state.pile[-1]
     top_rank = rank_of(top)
-    hand = _Hand(rules, state.hands[seat])
+    hand = HandCards(rules, state.hands[seat])
     yield Action.take()
     pool = [*hand.naturals.get(top_rank, [])] if not rules.is_wild[top] else []
     pool += hand.twos
@@ -227,12 +238,12 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
             rest = list(state.hands[seat])
             for card in pair:
                 rest[card] -= 1
-            rest_hand = _Hand(rules, rest)
+            rest_hand = HandCards(rules, rest)
             per_rank = _shapes(rules, state, seat, rest_hand, initial)
             per_rank.pop(top_rank, None)
-            for combo in _combinations(per_rank, rest_hand.twos_total, rest_hand.jokers, sorted(per_rank)):
+            for combo in shape_combinations(per_rank, rest_hand.twos_total, rest_hand.jokers, sorted(per_rank)):
                 if combo:
-                    for groups in _expand(rest_hand, combo):
+                    for groups in expand_shapes(rest_hand, combo):
                         yield Action.take(pair, groups)
 
 

@@ -40,7 +40,7 @@ def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:
         param = variant.parameters[name]
         if param.type == "enum":
             refs = param.options.get(param.value, ())
-            cited = "; ".join(f"{r.source}: \"{r.quote}\"" for r in refs) or "no source"
+            cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
             yield f"      with {name} = {param.value} ({cited})"
 
 
