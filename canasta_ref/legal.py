@@ -16,13 +16,13 @@ from .cards import CARD_TYPES, JOKER, JOKER_RANK, sort_key
 from .checks import can_go_out, canastas, is_canasta, plan, table_env
 from .errors import IllegalAction
 from .movegen import (
-    Shape,
-    shape_combinations,
-    expand_shapes,
     HandCards,
-    initial_enough,
+    Shape,
     candidates,
+    expand_shapes,
+    initial_enough,
     merge_target,
+    shape_combinations,
     shape_env,
     submultisets,
 )
