@@ -11,6 +11,8 @@ Text forms (case-insensitive on input, canonical on output)::
     discard 7S
     ask                           ask partner "may I go out?"
     yes / no                      partner's answer
+    end                           end the hand without discarding (a red three drawn as the last stock card,
+                                  where the variant lets the player meld first)
 
 Two actions are the same when they have the same kind and the same multisets of cards in each role; the order of
 cards within a group and the order of groups do not matter, so each action has exactly one canonical text.
@@ -34,9 +36,9 @@ from .cards import (
 )
 from .errors import NotationError
 
-ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no"]
-ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no")
-_BARE_KINDS = frozenset({"draw", "ask", "yes", "no"})
+ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no", "end")
+_BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
 
 
 def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -234,7 +236,7 @@ def action_from_json(data: object) -> Action:
     kind = data.get("type")
     if kind not in ACTION_KINDS:
         raise NotationError(f"field 'type' must be one of {', '.join(ACTION_KINDS)}, got {kind!r}")
-    allowed = {"draw": {"type"}, "ask": {"type"}, "yes": {"type"}, "no": {"type"}}.get(
+    allowed = {"draw": {"type"}, "ask": {"type"}, "yes": {"type"}, "no": {"type"}, "end": {"type"}}.get(
         kind,
         {"type", "cards", "melds"} if kind == "take" else {"type", "melds"} if kind == "meld" else {"type", "card"},
     )

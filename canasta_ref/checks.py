@@ -96,6 +96,7 @@ def _require_action(rules: Rules, state: HandState, seat: int, action: Action, h
             "seat": seat,
             "seat_to_act": state.to_act,
             "cards_in_hand": held,
+            "last_card_bonus": state.last_card_bonus,
         },
     )
 
@@ -124,7 +125,7 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
     """Check ``action`` for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
     actor = state.to_act if seat is None else seat
     kind = action.kind
-    if kind in ("draw", "ask", "yes", "no"):
+    if kind in ("draw", "ask", "yes", "no", "end"):
         _require_action(rules, state, actor, action)
         if kind == "draw":
             env = table_env(rules, state, actor)
@@ -255,17 +256,20 @@ def _initial_meld(
     seat: int,
     hand_cards: Sequence[Card],
     top_card: Card | None,
+    melds: Sequence[Meld],
     *,
     concealed_out: bool,
 ) -> None:
     team = seat % rules.teams
     minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
+    made = [m for m in melds if is_canasta(rules, m)]
     count = rules.value(
         "initial_meld.count",
         {
             "hand_points": sum(rules.card_value[c] for c in hand_cards),
             "top_card_points": rules.card_value[top_card] if top_card is not None else 0,
-            "canasta_bonus_points": 0,
+            "natural_canastas": sum(1 for m in made if m.wilds == 0),
+            "mixed_canastas": sum(1 for m in made if m.wilds > 0),
         },
     )
     rules.require(
@@ -284,7 +288,8 @@ def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, 
     allowed_out = may_go_out(rules, state, seat, canastas_after)
     if hand_after == 0:
         _require_go_out(rules, state, seat, canastas_after)
-    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": True, "may_go_out": allowed_out})
+    pending = not state.last_card_bonus
+    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": pending, "may_go_out": allowed_out})
 
 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -315,7 +320,7 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     )
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     if initial:
-        _initial_meld(rules, state, seat, used, None, concealed_out=concealed)
+        _initial_meld(rules, state, seat, used, None, melds, concealed_out=concealed)
     _require_ending(rules, state, seat, hand_after, canastas_after)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
@@ -360,7 +365,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
     )
     if initial:
-        _initial_meld(rules, state, seat, used, top, concealed_out=False)
+        _initial_meld(rules, state, seat, used, top, melds, concealed_out=False)
     _require_ending(rules, state, seat, hand_after, canastas_after)
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)

@@ -190,6 +190,8 @@ class Game:
                     if not state.stock:
                         if rules.predicate("stock.last_card_bonus_ends", {"stock_size": 0}):
                             return False
+                        state.last_card_bonus = True
+                        events.append(Event(seat, "drew a bonus card as the last card of the stock: no discard"))
                         break
                     drawn = state.stock.pop()
                     state.hands[seat][drawn] += 1
@@ -332,6 +334,10 @@ class Game:
             self._go_out(state, seat, result, events)
             return
         self._next_turn(state)
+
+    def _apply_end(self, seat: int, result: Plan, events: list[Event]) -> None:
+        events.append(Event(seat, "ends the hand without discarding"))
+        self._end(self.state, "last stock card was a bonus card")
 
     def _apply_ask(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state

@@ -96,6 +96,7 @@ HOOKS: Final[dict[str, Hook]] = {
             seat="int",
             seat_to_act="int",
             cards_in_hand="bool",
+            last_card_bonus="bool",
         ),
         _hook("draw.count", "value", "How many cards a draw from the stock takes."),
         _hook(
@@ -193,7 +194,8 @@ HOOKS: Final[dict[str, Hook]] = {
             "What counts towards the minimum.",
             hand_points="int",
             top_card_points="int",
-            canasta_bonus_points="int",
+            natural_canastas="int",
+            mixed_canastas="int",
         ),
         _hook(
             "initial_meld.valid",

@@ -43,6 +43,9 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     listing = _Listing(rules, state)
     yield from _melds(rules, state, listing)
     yield from _discards(rules, state, listing)
+    end = Action("end")
+    if _is_legal(rules, state, end):
+        yield end
 
 
 def _is_legal(rules: Rules, state: HandState, action: Action) -> bool:
@@ -71,6 +74,7 @@ class _Listing:
     def action_ok(self, kind: str) -> bool:
         env = {"kind": kind, "phase": self.state.phase, "seat": self.seat, "seat_to_act": self.state.to_act}
         env["cards_in_hand"] = True
+        env["last_card_bonus"] = self.state.last_card_bonus
         return self.rules.failing("action.allowed", env) is None
 
     def may_go_out(self, canastas_after: int) -> bool:
@@ -140,7 +144,9 @@ def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
                     ending = (hand_after, new_canasta)
                     fine = endings.get(ending)
                     if fine is None:
-                        fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, True)
+                        fine = endings[ending] = listing.ending_ok(
+                            hand_after, listing.canastas + new_canasta, not state.last_card_bonus
+                        )
                     if not fine:
                         continue
                     if twos is None:
@@ -198,7 +204,7 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             valid, new_canasta = listing.meld_ok(shape, hand_after <= 1, True)
             ok = ok and valid
             made += new_canasta
-        if not ok or not listing.ending_ok(hand_after, listing.canastas + made, True):
+        if not ok or not listing.ending_ok(hand_after, listing.canastas + made, not state.last_card_bonus):
             continue
         if not initial_enough(rules, state, listing.seat, combo, 0, hand_size=listing.hand_size):
             continue

@@ -192,18 +192,30 @@ def initial_enough(
     points = extra_points
     used = 0
     made_canasta = False
+    natural_canastas = mixed_canastas = 0
     for shape in combo:
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
         points += shape.jokers * rules.card_value[JOKER]
         used += shape.naturals + shape.twos + shape.jokers
         size = shape.naturals + shape.twos + shape.jokers
-        made_canasta = made_canasta or size >= rules.canasta_size[shape.rank]
+        if size >= rules.canasta_size[shape.rank]:
+            made_canasta = True
+            natural_canastas += shape.twos + shape.jokers == 0
+            mixed_canastas += shape.twos + shape.jokers > 0
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
     minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
-    count = rules.value("initial_meld.count", {"hand_points": points, "top_card_points": 0, "canasta_bonus_points": 0})
+    count = rules.value(
+        "initial_meld.count",
+        {
+            "hand_points": points,
+            "top_card_points": 0,
+            "natural_canastas": natural_canastas,
+            "mixed_canastas": mixed_canastas,
+        },
+    )
     concealed = hand_size - used == 0 and rules.predicate(
         "go_out.concealed",
         {
@@ -280,6 +292,7 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     yield Action.ask()
     yield from meld_candidates(rules, state, seat)
     yield from discard_candidates(state, seat)
+    yield Action("end")
 
 
 __all__ = ["canastas", "candidates", "meld_candidates", "submultisets"]

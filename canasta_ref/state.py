@@ -64,6 +64,7 @@ class HandState:
     end_reason: str | None = None
     went_out: int | None = None
     concealed: bool = False
+    last_card_bonus: bool = False
     turns: int = 0
 
     def copy(self) -> HandState:
@@ -122,6 +123,7 @@ _SCALARS = (
     "end_reason",
     "went_out",
     "concealed",
+    "last_card_bonus",
     "turns",
 )
 
