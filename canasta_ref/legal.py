@@ -115,6 +115,30 @@ class _Listing:
         return self.rules.failing_memo("meld.action", env) is None
 
 
+def _rank_shapes(listing: _Listing, rank: int, available: int, twos: int, jokers: int) -> list[tuple[int, ...]]:
+    """The shapes of one rank that make a valid meld, as (naturals, twos, jokers, valid if keeping two cards or
+    more, valid if going out, newly a canasta); cached, since the same rank and counts recur from turn to turn."""
+    rules = listing.rules
+    before = merge_target(rules, listing.state, listing.team, rank)
+    stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
+    key = (rank, stats, available, twos, jokers, listing.table_key)
+    known = rules.rank_shape_cache.get(key) if rules.coverage is None else None
+    if known is not None:
+        return known
+    found = []
+    for n in range(available + 1):
+        for t in range(twos + 1):
+            for j in range(jokers + 1):
+                if n + t + j:
+                    shape = Shape(rank, n, t, j)
+                    staying, new_canasta = listing.meld_ok(shape, False, False)
+                    leaving, _ = listing.meld_ok(shape, True, False)
+                    if staying or leaving:
+                        found.append((n, t, j, staying, leaving, new_canasta))
+    rules.rank_shape_cache[key] = found
+    return found
+
+
 def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
     """Once a side has melded: every single group that lays or extends one meld legally."""
     state = listing.state
@@ -122,41 +146,36 @@ def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
     if hand.twos_total + hand.jokers:
         ranks.add(JOKER_RANK)
     hand_size = listing.hand_size
-    twos_total, jokers = hand.twos_total, hand.jokers
+    pending = not state.last_card_bonus
     endings: dict[tuple[int, int], bool] = {}
+    twos_by_count: dict[int, list[tuple[int, ...]]] = {}
     for rank in sorted(ranks):
         items = hand.naturals.get(rank, [])
-        available = sum(n for _, n in items)
         label = rank if rank != JOKER_RANK else None
-        for n in range(available + 1):
-            naturals: list[tuple[int, ...]] | None = None
+        naturals_by_count: dict[int, list[tuple[int, ...]]] = {}
+        for n, t, j, staying, leaving, new_canasta in _rank_shapes(
+            listing, rank, sum(c for _, c in items), hand.twos_total, hand.jokers
+        ):
+            hand_after = hand_size - n - t - j
+            if not (leaving if hand_after <= 1 else staying):
+                continue
+            ending = (hand_after, new_canasta)
+            fine = endings.get(ending)
+            if fine is None:
+                fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
+            if not fine:
+                continue
+            twos = twos_by_count.get(t)
+            if twos is None:
+                twos = twos_by_count[t] = list(submultisets(hand.twos, t))
+            naturals = naturals_by_count.get(n)
+            if naturals is None:
+                naturals = naturals_by_count[n] = list(submultisets(items, n))
+            tail = (JOKER,) * j
             group_label = label if n == 0 else None
-            for t in range(twos_total + 1):
-                twos = None
-                for j in range(jokers + 1):
-                    used = n + t + j
-                    if not used:
-                        continue
-                    hand_after = hand_size - used
-                    valid, new_canasta = listing.meld_ok(Shape(rank, n, t, j), hand_after <= 1, False)
-                    if not valid:
-                        continue
-                    ending = (hand_after, new_canasta)
-                    fine = endings.get(ending)
-                    if fine is None:
-                        fine = endings[ending] = listing.ending_ok(
-                            hand_after, listing.canastas + new_canasta, not state.last_card_bonus
-                        )
-                    if not fine:
-                        continue
-                    if twos is None:
-                        twos = list(submultisets(hand.twos, t))
-                    if naturals is None:
-                        naturals = list(submultisets(items, n))
-                    tail = (JOKER,) * j
-                    for natural in naturals:
-                        for wild in twos:
-                            yield Action("meld", (), (MeldGroup(natural + wild + tail, group_label),))
+            for natural in naturals:
+                for wild in twos:
+                    yield Action("meld", (), (MeldGroup(natural + wild + tail, group_label),))
 
 
 def _all_shapes(listing: _Listing, hand: HandCards) -> dict[int, list[Shape]]:
@@ -225,9 +244,14 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Act
     binding = {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still}
     if rules.failing_memo("go_out.answer_binding", binding) is not None:
         return
+    hand = state.hands[listing.seat]
+    if not rules.clauses("discard.allowed"):
+        for card in range(CARD_TYPES):
+            if hand[card]:
+                yield Action("discard", (card,))
+        return
     env = dict(listing.base)
     env["hand_after"] = hand_after
-    hand = state.hands[listing.seat]
     for card in range(CARD_TYPES):
         if hand[card]:
             env.update(rules.card_facts(card))

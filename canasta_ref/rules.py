@@ -59,6 +59,7 @@ class Rules:
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._memo: dict[tuple[Any, ...], Clause | None] = {}
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
+        self.rank_shape_cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 
     def param(self, name: str) -> Any:
         return self.variant.parameters[name].value
