@@ -125,7 +125,7 @@ def _rank_shapes(listing: _Listing, rank: int, available: int, twos: int, jokers
     known = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
-    found = []
+    found: list[tuple[int, ...]] = []
     for n in range(available + 1):
         for t in range(twos + 1):
             for j in range(jokers + 1):
