@@ -21,6 +21,7 @@ class Coverage:
 
 
 _BOUND: dict[int, tuple[Variant, Rules]] = {}
+_MEMO_LIMIT = 200_000
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -58,6 +59,7 @@ class Rules:
         self.twos_value: int | None = wild_values.pop() if len(wild_values) == 1 else 0 if not wild_values else None
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._memo: dict[tuple[Any, ...], Clause | None] = {}
+        self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
         self.rank_shape_cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
 
@@ -114,21 +116,24 @@ class Rules:
         return None
 
     def failing_memo(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
-        """As ``failing``, cached on the variables' values: for hot checks such as meld validity."""
+        """As ``failing``, cached on the values of the variables the hook's clauses read (they are pure)."""
         if self.coverage is not None:
             return self.failing(hook, env)
-        if hook not in self._hooks:
+        used = self._used.get(hook)
+        if used is None:
             return None
-        key = (hook, *env.values())
+        key = (hook, *[env[name] for name in used])
         try:
             return self._memo[key]
         except KeyError:
+            if len(self._memo) > _MEMO_LIMIT:
+                self._memo.clear()
             result = self._memo[key] = self.failing(hook, env)
             return result
 
     def require(self, hook: str, env: Mapping[str, Any]) -> None:
         """Raise IllegalAction citing the first clause of the hook that does not hold."""
-        clause = self.failing(hook, env)
+        clause = self.failing_memo(hook, env)
         if clause is not None:
             raise IllegalAction(clause.id, clause.refusal)
 
