@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 . .venv/bin/activate
 python -m pip install --quiet --upgrade pip
-python -m pip install --quiet -e ".[test]"
+python -m pip install --quiet -e ".[test,docs]"

@@ -21,6 +21,7 @@ from .scenario import load_scenarios, scenario_dir
 from .serve import serve
 from .session import ReferenceSession
 from .suitecoverage import coverage_lines, rule_coverage
+from .variants import applicable_variants
 
 
 def _mutation(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,7 +83,12 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     if not path.exists():
         path = scenario_dir() / f"{args.scenario}.yaml"
     scenario = load_scenarios([path])[0]
-    variants = list_variants() if args.variants == "all" else [v for v in args.variants.split(",") if v]
+    if args.variants is None:
+        variants = applicable_variants(scenario)
+    elif args.variants == "all":
+        variants = list_variants()
+    else:
+        variants = [v for v in args.variants.split(",") if v]
     for variant in variants:
         load_variant(variant)
     for line in explain_lines(scenario, variants, alternatives=not args.no_alternatives):
@@ -135,7 +141,9 @@ def add_commands(sub: Any) -> None:
         "explain", help="settle a dispute: each step of a scenario, variant by variant, with the rule"
     )
     explain.add_argument("scenario", help="a scenario file or the id of a bundled scenario")
-    explain.add_argument("--variants", default="all", help="'all' or a comma-separated list")
+    explain.add_argument(
+        "--variants", help="'all', or a comma-separated list (default: the variants the scenario applies to)"
+    )
     explain.add_argument(
         "--no-alternatives",
         action="store_true",

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from ..errors import CanastaError
 from ..spec import Variant, list_variants, load_variant
+from ..spec.derive import derive
 from .scenario import Scenario
 
 # Parameters that decide the deal: a scenario dealt from a deck order only carries over when these agree.
@@ -48,26 +45,16 @@ def applicable_variants(scenario: Scenario) -> list[str]:
     return [v for v in list_variants() if applies_to(scenario, v)]
 
 
+_DERIVED: dict[tuple[str, str], tuple[Variant, Variant]] = {}
+
+
 def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
-    """``variant_id`` with some parameters set otherwise, loaded as a child spec (so it is checked like any)."""
-    if not overrides:
-        return load_variant(variant_id)
-    return _derived(variant_id, json.dumps(dict(overrides), sort_keys=True))
+    """``variant_id`` with some parameters set otherwise, checked and compiled as a spec file would be.
 
-
-@functools.cache
-def _derived(variant_id: str, overrides_json: str) -> Variant:
-    overrides = json.loads(overrides_json)
+    The result is kept while the base variant is unchanged, so repeated set-ups share one Rules binding."""
     base = load_variant(variant_id)
-    unknown = sorted(set(overrides) - set(base.parameters))
-    if unknown:
-        raise CanastaError(f"unknown parameter {unknown[0]!r} for {variant_id}; known: {', '.join(base.parameters)}")
-    name = f"{variant_id}-with-" + "-".join(sorted(overrides)).replace("_", "-")
-    folder = Path(tempfile.mkdtemp(prefix="canasta-ref-"))
-    lines = ["spec: 1", f"id: {name}", f"name: {variant_id} with {', '.join(sorted(overrides))} changed"]
-    lines += [f"extends: {variant_id}", "parameters:"]
-    for key, value in sorted(overrides.items()):
-        lines.append(f"  {key}: {{value: {json.dumps(value)}}}")
-    file = folder / f"{name}.yaml"
-    file.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return load_variant(file, search_path=[Path(load_variant(variant_id).file).parent])
+    key = (variant_id, json.dumps(dict(overrides), sort_keys=True))
+    known = _DERIVED.get(key)
+    if known is None or known[0] is not base:
+        known = _DERIVED[key] = (base, derive(base, overrides))
+    return known[1]
