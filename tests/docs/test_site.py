@@ -1,0 +1,324 @@
+"""The documentation site: generated pages are current, the site builds strictly, and a browser renders it.
+
+The browser test drives Debian's headless Chromium (/usr/bin/chromium) through the DevTools protocol over a pipe
+(``--remote-debugging-pipe``), against the built site served from a thread on a localhost port. It saves
+screenshots beside the built site. Set ``CANASTA_DOCS_SITE_DIR=site`` to build into ``site/`` and keep them.
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import functools
+import http.server
+import importlib.util
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+WIDTH, HEIGHT = 1280, 2000
+
+
+def test_generated_pages_are_current() -> None:
+    run = subprocess.run(
+        [sys.executable, "tools/gen_docs.py", "--check"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, f"stale generated pages; run python tools/gen_docs.py\n{run.stderr}"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built with ``mkdocs build --strict`` (any warning fails: broken links, anchors, docstrings)."""
+    missing = [name for name in ("mkdocs", "material", "mkdocstrings") if importlib.util.find_spec(name) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} missing: the docs extras are needed (pip install -e '.[test,docs]')")
+    wanted = os.environ.get("CANASTA_DOCS_SITE_DIR")
+    out = (ROOT / wanted) if wanted else tmp_path_factory.mktemp("docs") / "site"
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=240,
+    )
+    assert run.returncode == 0, f"mkdocs build --strict failed:\n{run.stdout}\n{run.stderr}"
+    assert "WARNING" not in run.stderr, run.stderr
+    return out
+
+
+def test_site_has_the_pages(site: Path) -> None:
+    for page in (
+        "index.html",
+        "rules/classic/index.html",
+        "rules/classic-2p/index.html",
+        "compare/index.html",
+        "disputes/index.html",
+        "settle-a-dispute/index.html",
+        "examples/index.html",
+        "protocol/index.html",
+        "scenario-format/index.html",
+        "spec-format/index.html",
+        "api/canasta_ref/index.html",
+        "api/spec/index.html",
+        "api/conformance/index.html",
+    ):
+        assert (site / page).is_file(), page
+    scenarios = [p for p in (ROOT / "docs" / "examples").glob("*.md") if p.stem != "index"]
+    assert scenarios, "no scenario pages in docs/examples (test_generated_pages_are_current says whether stale)"
+    for file in scenarios:
+        assert (site / "examples" / file.stem / "index.html").is_file(), file.stem
+    api = (site / "api" / "canasta_ref" / "index.html").read_text(encoding="utf-8")
+    for name in ("canasta_ref.Game", "canasta_ref.LegalActions", "canasta_ref.Action", "canasta_ref.parse_action"):
+        assert f'id="{name}"' in api, name
+
+
+def test_site_is_offline(site: Path) -> None:
+    """No web fonts, scripts or style sheets from other hosts."""
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, page
+        assert '<script src="http' not in text and '<script src="//' not in text, page
+        assert 'rel="stylesheet" href="http' not in text, page
+
+
+# ------------------------------------------------------------------------------------------------ the browser
+class DevTools:
+    """Headless Chromium driven through the DevTools protocol on fds 3 and 4 (``--remote-debugging-pipe``)."""
+
+    def __init__(self, profile: Path, log: Path) -> None:
+        to_chrome_r, self._to_chrome = os.pipe()
+        self._from_chrome, from_chrome_w = os.pipe()
+
+        def wire() -> None:  # in the child, before exec: the pipe ends become fds 3 and 4, inheritable
+            high_r = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10)  # out of the way first: either may be 3 or 4
+            high_w = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
+
+        with log.open("wb") as stderr:
+            self.process = subprocess.Popen(
+                [
+                    str(CHROMIUM),
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--hide-scrollbars",
+                    f"--user-data-dir={profile}",
+                    f"--window-size={WIDTH},{HEIGHT}",
+                    "--remote-debugging-pipe",
+                    "about:blank",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                close_fds=False,
+                preexec_fn=wire,
+            )
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self._buffer = b""
+        self._next = 0
+        self.events: list[dict[str, Any]] = []
+        self.session = ""
+
+    def _read_message(self, deadline: float) -> dict[str, Any]:
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from_chrome], [], [], left)[0]:
+                raise TimeoutError("no answer from Chromium")
+            chunk = os.read(self._from_chrome, 1 << 20)
+            if not chunk:
+                raise EOFError("Chromium closed the pipe")
+            self._buffer += chunk
+        raw, _, self._buffer = self._buffer.partition(b"\0")
+        message: dict[str, Any] = json.loads(raw)
+        return message
+
+    def send(self, method: str, timeout: float = 30.0, **params: Any) -> dict[str, Any]:
+        self._next += 1
+        message: dict[str, Any] = {"id": self._next, "method": method, "params": params}
+        if self.session and not method.startswith("Target."):
+            message["sessionId"] = self.session
+        os.write(self._to_chrome, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self._read_message(deadline)
+            if reply.get("id") == self._next:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                result: dict[str, Any] = reply.get("result", {})
+                return result
+            self.events.append(reply)
+
+    def wait_event(self, method: str, timeout: float = 30.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        for index, event in enumerate(self.events):
+            if event.get("method") == method:
+                return self.events.pop(index)
+        while True:
+            event = self._read_message(deadline)
+            if event.get("method") == method:
+                return event
+            self.events.append(event)
+
+    def open_tab(self) -> None:
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.send("Page.enable")
+        self.send("Network.enable")
+        self.send("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1, mobile=False)
+
+    def goto(self, url: str) -> None:
+        self.events = [e for e in self.events if e.get("method") != "Page.loadEventFired"]
+        self.send("Page.navigate", url=url)
+        self.wait_event("Page.loadEventFired")
+        self.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+    def evaluate(self, expression: str) -> Any:
+        reply = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in reply:
+            raise RuntimeError(f"{expression}: {reply['exceptionDetails']}")
+        return reply["result"].get("value")
+
+    def screenshot(self, path: Path) -> bytes:
+        data = base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"])
+        path.write_bytes(data)
+        return data
+
+    def requested_urls(self) -> list[str]:
+        return [e["params"]["request"]["url"] for e in self.events if e.get("method") == "Network.requestWillBeSent"]
+
+    def close(self) -> None:
+        try:
+            self.session = ""
+            self.send("Browser.close", timeout=5)
+        except (OSError, TimeoutError, EOFError, RuntimeError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        os.close(self._to_chrome)
+        os.close(self._from_chrome)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevTools, str]]:
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is absent: apt-get install -y chromium (Debian's package) to run this test")
+    work = tmp_path_factory.mktemp("chromium")
+    chrome = DevTools(work / "profile", work / "chromium.log")  # started before the server thread (preexec_fn)
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        chrome.open_tab()
+        yield chrome, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        chrome.close()
+        server.shutdown()
+        server.server_close()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+RULE_PROBE = """(() => {
+  const rule = document.getElementById("PILE.TAKE.FROZEN");
+  if (!rule) return null;
+  const heading = document.getElementById("pile-take-frozen");
+  const style = (sel) => { const e = rule.querySelector(sel); return e ? getComputedStyle(e) : null; };
+  const red = style(".cr-card.cr-red"), black = style(".cr-card.cr-black"), joker = style(".cr-card.cr-joker");
+  const position = rule.querySelector(".cr-position");
+  return {
+    headingInRule: !!heading && rule.contains(heading),
+    headingText: heading ? heading.textContent : "",
+    top: heading ? heading.getBoundingClientRect().top : -1,
+    cards: rule.querySelectorAll(".cr-card").length,
+    red: red && red.color, black: black && black.color, joker: joker && joker.color,
+    positionBackground: position && getComputedStyle(position).backgroundColor,
+    positionHeight: position ? position.getBoundingClientRect().height : 0,
+    steps: rule.querySelectorAll(".cr-scenario table tbody tr").length,
+    refusalLinks: [...rule.querySelectorAll(".cr-scenario table a")].map(a => a.getAttribute("href")),
+  };
+})()"""
+
+TABLE_PROBE = """(() => {
+  const table = document.querySelector(".cr-compare table");
+  if (!table) return null;
+  const box = table.getBoundingClientRect();
+  return {
+    width: box.width, height: box.height,
+    rows: table.querySelectorAll("tbody tr").length,
+    heads: [...table.querySelectorAll("thead th")].map(th => th.textContent.trim()),
+    links: [...table.querySelectorAll("tbody a")].map(a => a.getAttribute("href")),
+  };
+})()"""
+
+
+def test_browser_renders_a_rule_with_its_scenario(browser: tuple[DevTools, str], site: Path) -> None:
+    chrome, base = browser
+    chrome.goto(f"{base}/rules/classic/#PILE.TAKE.FROZEN")
+    probe = chrome.evaluate(RULE_PROBE)
+    assert probe is not None, "no element with id PILE.TAKE.FROZEN"
+    assert probe["headingInRule"] and "PILE.TAKE.FROZEN" in probe["headingText"]
+    assert 0 <= probe["top"] < 300, f"the page did not scroll to the rule: heading at {probe['top']}px"
+    assert probe["cards"] >= 5, "the scenario under the rule draws no cards"
+    assert probe["red"] == "rgb(198, 40, 40)", probe["red"]
+    assert probe["black"] == "rgb(26, 26, 26)", probe["black"]
+    assert probe["joker"] == "rgb(106, 27, 154)", probe["joker"]
+    assert probe["positionBackground"] == "rgb(31, 111, 67)" and probe["positionHeight"] > 100
+    assert probe["steps"] >= 1
+    assert any(h.endswith("#pile-take-frozen") for h in probe["refusalLinks"]), probe["refusalLinks"]
+    data = chrome.screenshot(site / "screenshot-rules.png")
+    assert _png_size(data) == (WIDTH, HEIGHT) and len(data) > 50_000, "the rule page screenshot looks empty"
+    # the heading's own anchor works too (a same-page jump: no load event)
+    chrome.evaluate('window.scrollTo(0, 0); location.hash = "#pile-take-frozen"')
+    chrome.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert 0 <= chrome.evaluate(RULE_PROBE)["top"] < 300
+
+
+def test_browser_renders_the_comparison_table(browser: tuple[DevTools, str], site: Path) -> None:
+    chrome, base = browser
+    chrome.goto(f"{base}/compare/")
+    probe = chrome.evaluate(TABLE_PROBE)
+    assert probe is not None, "no comparison table"
+    assert probe["rows"] >= 20 and probe["width"] > 500 and probe["height"] > 500
+    assert any("Classic Canasta" in head for head in probe["heads"]), probe["heads"]
+    assert sum("/rules/classic" in h or h.startswith("../rules/classic") for h in probe["links"]) >= 20
+    data = chrome.screenshot(site / "screenshot-compare.png")
+    assert _png_size(data) == (WIDTH, HEIGHT) and len(data) > 50_000
+
+
+def test_browser_fetches_nothing_from_elsewhere(browser: tuple[DevTools, str]) -> None:
+    chrome, base = browser
+    chrome.goto(f"{base}/examples/")
+    foreign = [u for u in chrome.requested_urls() if not u.startswith((base, "data:", "blob:", "about:"))]
+    assert not foreign, foreign
