@@ -243,7 +243,8 @@ def _layout(
             raise IllegalAction(failed.id, failed.refusal)
         if before is not None:
             current[current.index(before)] = result
-            added_existing = True
+            # Adding to a meld laid earlier in this same turn is still the player's own melding.
+            added_existing = added_existing or rank not in state.created_this_turn
         else:
             current.append(result)
             created.append(rank)

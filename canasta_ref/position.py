@@ -36,6 +36,12 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         raise CanastaError(f"field 'hands': expected {players} hands, one per seat, got {len(position.hands)}")
     if not 0 <= position.to_act < players:
         raise CanastaError(f"field 'to_act': expected a seat from 0 to {players - 1}, got {position.to_act}")
+    if position.seat_melded and len(position.seat_melded) != players:
+        raise CanastaError(f"field 'melded': expected {players} values, one per seat, got {len(position.seat_melded)}")
+    if position.phase not in ("draw", "play"):
+        raise CanastaError(f"field 'phase': expected draw or play, got {position.phase!r}")
+    if position.permission not in ("none", "yes", "no"):
+        raise CanastaError(f"field 'permission': expected none, yes or no, got {position.permission!r}")
     deck = full_deck(rules.packs, rules.jokers_per_pack)
     remaining = counts_of(deck)
 

@@ -12,7 +12,7 @@ import yaml
 
 from ..errors import CanastaError
 from ..spec import list_variants, load_variant
-from .engines import Engine, InProcessEngine, SubprocessEngine
+from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
 from .known import apply_known, load_known, write_known
 from .report import Progress, failed, json_report, summary
@@ -39,7 +39,13 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def open_engine(command: str | None, timeout: float) -> Engine:
-    return SubprocessEngine(command, timeout=timeout) if command else InProcessEngine()
+    """The engine under test, started and greeted; a command that cannot start is a clear error."""
+    if not command:
+        return InProcessEngine()
+    try:
+        return SubprocessEngine(command, timeout=timeout)
+    except (EngineFailure, OSError) as error:
+        raise CanastaError(f"cannot start the engine {command!r}: {error}") from None
 
 
 def _conform(args: argparse.Namespace, out: TextIO) -> int:

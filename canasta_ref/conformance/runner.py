@@ -117,9 +117,13 @@ def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
     except Mismatch as mismatch:
         return Result(**base, status="failed", message=str(mismatch), rule=mismatch.rule)
     except EngineFailure as failure:
-        engine.restart()
         status: Status = "timed out" if failure.kind == "timed out" else "errored"
-        return Result(**base, status=status, message=failure.detail, stderr=failure.stderr)
+        message = failure.detail
+        try:
+            engine.restart()
+        except (EngineFailure, OSError) as again:
+            message += f"; restarting the engine failed too: {again}"
+        return Result(**base, status=status, message=message, stderr=failure.stderr)
     return Result(**base, status="passed")
 
 

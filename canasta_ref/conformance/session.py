@@ -114,18 +114,21 @@ class ReferenceSession:
         variant = request.get("variant")
         if variant not in list_variants():
             return {"ok": False, "skip": f"unknown variant {variant!r}"}
-        rules = self.rules_for(str(variant), request.get("parameters") or {})
-        rules.coverage = self.coverage
+        parameters = request.get("parameters") or {}
+        if not isinstance(parameters, Mapping):
+            raise CanastaError("field 'parameters': expected an object of parameter names and values")
+        rules = self.rules_for(str(variant), parameters)
         if "position" in request:
-            self.game = Game.from_position(rules, position_from_json(request["position"], rules))
+            game = Game.from_position(rules, position_from_json(request["position"], rules))
         else:
-            deck = parse_cards(str(request.get("deck", "")))
-            self.game = Game(
+            game = Game(
                 rules,
-                deck=deck,
-                team_scores=request.get("team_scores"),
-                first_seat=int(request.get("first_seat", 0)),
+                deck=parse_cards(_text(request.get("deck", ""), "deck")),
+                team_scores=_scores(request.get("team_scores"), rules.teams),
+                first_seat=_seat(request.get("first_seat", 0), rules.players, "first_seat"),
             )
+        game.rules.coverage = self.coverage
+        self.game = game
         return {"ok": True}
 
     def _need_game(self) -> Game:
@@ -137,9 +140,11 @@ class ReferenceSession:
         game = self._need_game()
         action = action_from_json(request.get("action"))
         seat = request.get("seat")
+        if seat is not None:
+            seat = _seat(seat, game.rules.players, "seat")
         self._recording()
         try:
-            game.apply(action, seat if isinstance(seat, int) else None)
+            game.apply(action, seat)
         except IllegalAction as refusal:
             return {"ok": True, "accepted": False, "rule": refusal.rule_id, "message": refusal.explanation}
         return {"ok": True, "accepted": True}
@@ -182,23 +187,57 @@ class ReferenceSession:
         return {"ok": True, "bye": True}
 
 
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise CanastaError(f"field '{field}': expected cards as text, such as \"KH KS 2C\"")
+    return value
+
+
+def _seat(value: Any, players: int, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {value!r}")
+    return value
+
+
+def _scores(value: Any, teams: int) -> list[int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != teams or not all(type(v) is int for v in value):
+        raise CanastaError(f"field 'team_scores': expected {teams} whole numbers, got {value!r}")
+    return value
+
+
+def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
+    if value not in choices:
+        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
     """A position as the protocol and scenario files write it: cards as text, one string per hand."""
-    if not isinstance(data, Mapping) or "hands" not in data:
-        raise CanastaError("field 'position': expected an object with 'hands'")
-    bonus = [parse_cards(t) for t in data.get("red_threes", [])]
+    if not isinstance(data, Mapping) or not isinstance(data.get("hands"), list):
+        raise CanastaError("field 'position': expected an object with 'hands', a list of cards as text")
+    melded = data.get("melded", [])
+    if not isinstance(melded, list) or (melded and len(melded) != rules.players):
+        raise CanastaError(f"field 'position.melded': expected {rules.players} true/false values, one per seat")
+    sides = data.get("melds", [])
+    bonus = data.get("red_threes", [])
+    if not isinstance(sides, list) or not all(isinstance(side, list) for side in sides):
+        raise CanastaError("field 'position.melds': expected a list per side of melds written as text")
+    if not isinstance(bonus, list):
+        raise CanastaError("field 'position.red_threes': expected a list per seat of cards as text")
     return Position(
-        hands=[parse_cards(t) for t in data["hands"]],
-        pile=parse_cards(data.get("pile", "")),
-        stock=parse_cards(data["stock"]) if "stock" in data else None,
-        melds=[[parse_cards(m) for m in side] for side in data.get("melds", [])],
-        bonus=bonus,
-        team_scores=data.get("team_scores", []),
-        to_act=int(data.get("to_act", 0)),
-        phase=data.get("phase", "draw"),
+        hands=[parse_cards(_text(t, "position.hands")) for t in data["hands"]],
+        pile=parse_cards(_text(data.get("pile", ""), "position.pile")),
+        stock=parse_cards(_text(data["stock"], "position.stock")) if "stock" in data else None,
+        melds=[[parse_cards(_text(m, "position.melds")) for m in side] for side in sides],
+        bonus=[parse_cards(_text(t, "position.red_threes")) for t in bonus],
+        team_scores=_scores(data.get("team_scores"), rules.teams) or [],
+        to_act=_seat(data.get("to_act", 0), rules.players, "position.to_act"),
+        phase=_choice(data.get("phase", "draw"), "position.phase", ("draw", "play")),
         upcard_froze=bool(data.get("upcard_froze", False)),
-        seat_melded=data.get("melded", []),
-        permission=data.get("permission", "none"),
+        seat_melded=[bool(m) for m in melded],
+        permission=_choice(data.get("permission", "none"), "position.permission", ("none", "yes", "no")),
     )
 
 
