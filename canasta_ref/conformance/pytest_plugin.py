@@ -1,0 +1,226 @@
+"""A pytest plugin: the conformance suite as pytest tests against an engine under test.
+
+``pytest --canasta-impl "my-engine --protocol"`` collects every scenario (for each variant it applies to) as a
+test named ``scenario-id[variant]`` and runs it against the engine through the protocol: one engine process for
+the session, restarted after it crashes, hangs or prints garbage. A failure shows the runner's message (and
+the engine's stderr); a scenario the engine cannot run (a capability or variant it lacks) is a pytest skip.
+
+Options: ``--canasta-scenarios PATH`` (files or folders, repeatable; default: the bundled suite),
+``--canasta-variant ID`` (repeatable; default: every variant a scenario applies to), ``--canasta-timeout S``
+(seconds per answer; default 10). Without ``--canasta-impl`` the plugin does nothing. Items are named
+``canasta::scenario-id[variant]``; ``-k`` also matches a scenario's rule ids, level and variant
+(``-k "PILE.TAKE and not alternative"``).
+
+The plugin is registered through the ``pytest11`` entry point ``canasta``, so installing canasta-ref enables
+it; ``-p no:canasta`` disables it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..errors import CanastaError
+from .engines import EngineFailure, SubprocessEngine
+from .runner import Result, Selection, run_case
+from .scenario import Scenario, load_scenarios
+
+__all__ = ["CanastaSuite", "ScenarioFailed", "ScenarioItem", "pytest_addoption", "pytest_configure"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("canasta", "Canasta conformance suite (canasta-ref)")
+    group.addoption(
+        "--canasta-impl",
+        metavar="COMMAND",
+        help="run the conformance scenarios against this engine command (speaking conformance/PROTOCOL.md)",
+    )
+    group.addoption(
+        "--canasta-scenarios",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="scenario files or folders (repeatable; default: the bundled suite)",
+    )
+    group.addoption(
+        "--canasta-variant",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="only this variant (repeatable; default: every variant a scenario applies to)",
+    )
+    group.addoption(
+        "--canasta-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="seconds to wait for each answer of the engine (default 10)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    command = config.getoption("canasta_impl", None)
+    if command:
+        config.addinivalue_line("markers", "canasta: a conformance scenario run against --canasta-impl")
+        config.pluginmanager.register(ConformancePlugin(config, str(command)), "canasta-conformance")
+
+
+class EngineUnavailable(Exception):
+    """The engine could not be started (or restarted): every scenario fails with this."""
+
+
+class ConformancePlugin:
+    """The active part, registered only when ``--canasta-impl`` is given: collection and the shared engine."""
+
+    def __init__(self, config: pytest.Config, command: str) -> None:
+        self.command = command
+        self.timeout = float(config.getoption("canasta_timeout"))
+        self.paths = [Path(p) for p in config.getoption("canasta_scenarios")]
+        self.variants = list(config.getoption("canasta_variant"))
+        self._engine: SubprocessEngine | None = None
+        self._broken: str | None = None
+
+    def engine(self) -> SubprocessEngine:
+        """The session's engine, started on first use; a start that failed is not tried again."""
+        if self._broken is not None:
+            raise EngineUnavailable(self._broken)
+        if self._engine is None:
+            try:
+                self._engine = SubprocessEngine(self.command, timeout=self.timeout)
+            except EngineFailure as failure:
+                self._broken = _failure_text(f"the engine did not start: {failure}", failure.stderr)
+                raise EngineUnavailable(self._broken) from None
+            except OSError as error:
+                self._broken = f"the engine did not start: {self.command!r}: {error}"
+                raise EngineUnavailable(self._broken) from None
+        return self._engine
+
+    def lost(self) -> None:
+        """The engine failed outside a scenario (e.g. its restart); drop it so the next test starts a new one."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            with contextlib.suppress(Exception):  # best effort on a broken process
+                engine.close()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, session: pytest.Session, items: list[pytest.Item]) -> None:
+        """Add the scenarios before -k, -m and --deselect look at the items."""
+        suite = CanastaSuite.from_parent(session, name="canasta", nodeid="canasta", plugin=self)
+        items.extend(session.genitems(suite))
+
+    def pytest_sessionfinish(self) -> None:
+        self.close()
+
+    def pytest_report_header(self) -> list[str]:
+        return [f"canasta engine: {self.command} (timeout {self.timeout:g} s)"]
+
+
+class CanastaSuite(pytest.Collector):
+    """The scenarios chosen by the options, one item per scenario and variant."""
+
+    def __init__(self, *, plugin: ConformancePlugin, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.plugin = plugin
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        scenarios = load_scenarios(self.plugin.paths or None)
+        for scenario, variant in Selection(variants=self.plugin.variants).cases(scenarios):
+            yield ScenarioItem.from_parent(
+                self,
+                name=f"{scenario.id}[{variant}]",
+                path=Path(scenario.file).resolve(),
+                scenario=scenario,
+                variant=variant,
+            )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, CanastaError):
+            return f"the scenarios could not be loaded:\n{excinfo.value}"
+        return str(super().repr_failure(excinfo))
+
+
+class ScenarioFailed(Exception):
+    """A scenario that did not pass: failed, errored or timed out."""
+
+    def __init__(self, result: Result) -> None:
+        self.result = result
+        super().__init__(f"{result.key}: {result.status}: {result.message}")
+
+
+class ScenarioItem(pytest.Item):
+    """One scenario for one variant, run against the session's engine."""
+
+    def __init__(self, *, scenario: Scenario, variant: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.variant = variant
+        self.result: Result | None = None
+        self.add_marker(pytest.mark.canasta)
+        self.extra_keyword_matches.update([scenario.level, variant, *scenario.rules])
+
+    @property
+    def plugin(self) -> ConformancePlugin:
+        parent = self.parent
+        assert isinstance(parent, CanastaSuite)
+        return parent.plugin
+
+    def runtest(self) -> None:
+        try:
+            engine = self.plugin.engine()
+        except EngineUnavailable as error:
+            raise ScenarioFailed(self._result("errored", str(error))) from None
+        try:
+            result = run_case(engine, self.scenario, self.variant)
+        except (EngineFailure, OSError) as failure:  # the restart after a failure failed too
+            self.plugin.lost()
+            stderr = failure.stderr if isinstance(failure, EngineFailure) else ""
+            result = self._result("errored", f"the engine could not be restarted: {failure}", stderr)
+        self.result = result
+        self.user_properties.append(("canasta_status", result.status))
+        if result.status == "skipped":
+            _skip_here(result.message)
+        if result.status != "passed":
+            raise ScenarioFailed(result)
+
+    def _result(self, status: Any, message: str, stderr: str = "") -> Result:
+        return Result(self.scenario.id, self.variant, status, message, stderr=stderr, file=self.scenario.file)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            result = excinfo.value.result
+            return "\n".join(_lines(result))
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, 0, f"{self.scenario.id}[{self.variant}] ({self.scenario.level}: {self.scenario.title})"
+
+
+def _skip_here(reason: str) -> None:
+    """Skip, reported at the scenario's file rather than at this line (pytest's private flag, if it has it)."""
+    try:
+        raise pytest.skip.Exception(reason, _use_item_location=True)
+    except TypeError:  # pragma: no cover - an older or newer pytest without the flag
+        pytest.skip(reason)
+
+
+def _lines(result: Result) -> Iterator[str]:
+    yield f"{result.status.upper()}: {result.key}  ({result.file})"
+    yield from ("    " + line for line in result.message.splitlines())
+    if result.stderr:
+        yield "    stderr of the engine:"
+        yield from ("      " + line for line in result.stderr.splitlines()[-10:])
+
+
+def _failure_text(message: str, stderr: str) -> str:
+    if not stderr:
+        return message
+    return message + "\n    stderr of the engine:\n" + "\n".join("      " + line for line in stderr.splitlines()[-10:])

@@ -1,0 +1,24 @@
+"""A broken engine: it answers ``apply`` with a line that is not JSON."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from _common import misbehave_now, serve
+
+from canasta_ref.conformance.session import ReferenceSession
+
+GARBAGE = misbehave_now()
+
+
+def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+    if GARBAGE and request.get("cmd") == "apply":
+        sys.stdout.write("Applying move... done!\n")
+        sys.stdout.flush()
+        return session.handle(request)  # the real answer follows, one line too late
+    return None
+
+
+if __name__ == "__main__":
+    serve(hook)

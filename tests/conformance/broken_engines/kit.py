@@ -1,0 +1,134 @@
+"""Helpers for the conformance tests: commands for the reference and the broken engines, and a small suite.
+
+The small suite is written into a test's tmp folder so the tests do not depend on the bundled scenarios,
+which grow while other people work. Each scenario passes on the reference; each catches some broken engine.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PYTHON = shlex.quote(sys.executable)
+BIN = Path(sys.executable).parent
+CANASTA_REF_PATH = str(BIN / "canasta-ref") if (BIN / "canasta-ref").exists() else "canasta-ref"
+CANASTA_REF = shlex.quote(CANASTA_REF_PATH)
+
+
+def reference_command(*extra: str) -> str:
+    """``canasta-ref serve`` (the venv's), with extra arguments such as ``--mutate-rule ID``."""
+    return " ".join([CANASTA_REF, "serve", *map(shlex.quote, extra)])
+
+
+def engine_command(name: str, *extra: str) -> str:
+    """``python broken_engines/NAME.py`` with extra arguments (``--once FILE``)."""
+    return " ".join([PYTHON, shlex.quote(str(HERE / f"{name}.py")), *map(shlex.quote, extra)])
+
+
+FROZEN_POSITION = """\
+  position:
+    hands: ["KH JK 9C 9D 5S", "4C 4D 6S", "7C 7D 8H", "8C 8D 10H"]
+    pile: "6H 2C KD"
+    melds: [["QH QS QD"], []]
+    to_act: 0
+    phase: draw
+"""
+
+SCENARIOS: dict[str, str] = {
+    # A refusal with a rule id, then an acceptance with a legal-list check (position set-up).
+    "frozen-take": f"""\
+scenario: 1
+id: frozen-take
+title: A frozen pile needs a natural pair
+rules: [PILE.TAKE.FROZEN]
+variants: [classic]
+level: must
+setup:
+{FROZEN_POSITION}steps:
+  - action: take KH JK
+    expect: {{result: refused, rule: PILE.TAKE.FROZEN}}
+  - action: draw
+    expect: {{result: accepted, legal_includes: ["discard 5S"]}}
+""",
+    # A deal from a seed (no position): an engine without positions can run it.
+    "seeded-turn-order": """\
+scenario: 1
+id: seeded-turn-order
+title: Only the seat to act may draw
+rules: [TURN.ORDER]
+variants: [classic]
+level: must
+setup:
+  deck: {seed: 7}
+steps:
+  - action: draw
+    seat: 2
+    expect: {result: refused, rule: TURN.ORDER}
+  - action: draw
+    seat: 0
+    expect: {result: accepted}
+""",
+    # A view expectation of the seat's own hand: catches an engine that shows other seats' cards.
+    "own-hand-view": f"""\
+scenario: 1
+id: own-hand-view
+title: A seat sees its own hand, and only it
+rules: [TURN.DRAW_FIRST]
+variants: [classic]
+level: must
+setup:
+{FROZEN_POSITION}steps:
+  - action: discard 5S
+    expect: {{result: refused, rule: TURN.DRAW_FIRST, view: {{seat: 0, hand: "KH JK 9C 9D 5S"}}}}
+""",
+    # Classic for two.
+    "two-player-order": """\
+scenario: 1
+id: two-player-order
+title: In the game for two, the second player waits
+rules: [TURN.ORDER]
+variants: [classic-2p]
+level: must
+setup:
+  position:
+    hands: ["KH KS 9C 9D 5S", "4C 4D 6S 7C"]
+    pile: "6H"
+    to_act: 0
+    phase: draw
+steps:
+  - action: draw
+    seat: 1
+    expect: {result: refused, rule: TURN.ORDER}
+""",
+    # A parameter's other value (level alternative): the engine must be able to change parameters.
+    "one-card-pile-forbidden": """\
+scenario: 1
+id: one-card-pile-forbidden
+title: Under one_card_pile=forbid a single card cannot take a pile of one
+rules: [PILE.TAKE.ONE_CARD]
+variants: [classic]
+level: alternative
+parameters: {one_card_pile: forbid}
+setup:
+  position:
+    hands: ["9C", "4C 4D 6S 7H", "5C 5D 8H 8S", "6C 6D 10H JS"]
+    pile: "9D"
+    melds: [["KH KS KD KC KH KS 2C", "9D 9H 9S"], []]
+    to_act: 0
+    phase: draw
+steps:
+  - action: take
+    expect: {result: refused, rule: PILE.TAKE.ONE_CARD}
+""",
+}
+
+
+def write_scenarios(folder: Path, names: tuple[str, ...] | None = None) -> Path:
+    """Write the small suite (or some of it) into ``folder``; returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in SCENARIOS.items():
+        if names is None or name in names:
+            (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return folder

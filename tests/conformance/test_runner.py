@@ -1,0 +1,393 @@
+"""The runner against the reference and against broken engines, through the protocol, in process and by the CLI.
+
+Each broken engine (``broken_engines/``) is the reference with one thing wrong. The runner must say exactly what
+went wrong (crashed with its stderr, timed out, garbage, a view that shows too much, a missing capability, a
+wrong rule id), and go on with the next scenario on a fresh engine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from broken_engines.kit import CANASTA_REF_PATH, PYTHON, SCENARIOS, engine_command, reference_command, write_scenarios
+
+from canasta_ref.conformance.engines import EngineFailure, EngineInfo, SubprocessEngine
+from canasta_ref.conformance.report import summary
+from canasta_ref.conformance.runner import Result, Selection, run_case, run_suite
+from canasta_ref.conformance.scenario import load_scenarios, scenario_dir
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_scenarios(tmp_path_factory.mktemp("scenarios"))
+
+
+def cases_of(folder: Path, *names: str) -> list[Any]:
+    """The (scenario, variant) cases of the named scenarios, in the order given."""
+    by_id = {s.id: s for s in load_scenarios([folder])}
+    return Selection().cases([by_id[name] for name in names])
+
+
+def run_with(command: str, cases: list[Any], timeout: float = 10.0) -> list[Result]:
+    engine = SubprocessEngine(command, timeout=timeout)
+    try:
+        return run_suite(engine, cases)
+    finally:
+        engine.close()
+
+
+def statuses(results: list[Result]) -> dict[str, str]:
+    return {r.key: r.status for r in results}
+
+
+# -- the reference passes ------------------------------------------------------------------------------------
+
+
+def test_reference_passes_the_small_suite_through_the_protocol(suite: Path) -> None:
+    results = run_with(reference_command(), Selection().cases(load_scenarios([suite])))
+    assert statuses(results) == {
+        "frozen-take@classic": "passed",
+        "seeded-turn-order@classic": "passed",
+        "own-hand-view@classic": "passed",
+        "two-player-order@classic-2p": "passed",
+        "one-card-pile-forbidden@classic": "passed",
+    }
+
+
+def test_reference_passes_the_bundled_suite_through_the_protocol() -> None:
+    cases = Selection().cases(load_scenarios([scenario_dir()]))
+    assert cases, "the bundled suite is empty"
+    results = run_with(reference_command(), cases)
+    bad = [f"{r.key}: {r.status}: {r.message}" for r in results if r.status != "passed"]
+    assert not bad, "\n".join(bad)
+
+
+# -- each broken engine is reported for what it does ---------------------------------------------------------
+
+
+def test_a_crash_is_an_error_with_the_stderr_tail(suite: Path) -> None:
+    results = run_with(engine_command("crash"), cases_of(suite, "frozen-take", "seeded-turn-order"))
+    for result in results:
+        assert result.status == "errored"
+        assert "exited with status 3" in result.message
+        assert "segmentation fault in apply (on purpose)" in result.stderr
+    text = "\n".join(summary(results, EngineInfo(name="crash")))
+    assert "ERRORED: frozen-take@classic" in text
+    assert "stderr:" in text and "segmentation fault in apply" in text
+
+
+def test_after_a_crash_the_engine_is_restarted_and_the_run_goes_on(suite: Path, tmp_path: Path) -> None:
+    engine = SubprocessEngine(engine_command("crash", "--once", str(tmp_path / "crashed")))
+    try:
+        first_pid = engine._process.pid if engine._process else None
+        results = run_suite(engine, cases_of(suite, "frozen-take", "seeded-turn-order", "own-hand-view"))
+        second_pid = engine._process.pid if engine._process else None
+    finally:
+        engine.close()
+    assert [r.status for r in results] == ["errored", "passed", "passed"]
+    assert first_pid != second_pid
+
+
+def test_a_hang_times_out_within_the_timeout_and_the_run_goes_on(suite: Path, tmp_path: Path) -> None:
+    engine = SubprocessEngine(engine_command("hang", "--once", str(tmp_path / "hung")), timeout=1)
+    try:
+        scenario, variant = cases_of(suite, "frozen-take")[0]
+        start = time.monotonic()
+        hung = run_case(engine, scenario, variant)
+        elapsed = time.monotonic() - start
+        rest = run_suite(engine, cases_of(suite, "seeded-turn-order", "own-hand-view"))
+    finally:
+        engine.close()
+    assert hung.status == "timed out"
+    assert hung.message == "no answer to 'apply' within 1 s"
+    assert "thinking forever" in hung.stderr
+    assert 1 <= elapsed < 4, f"took {elapsed:.1f} s for a 1 s timeout (restart included)"
+    assert [r.status for r in rest] == ["passed", "passed"]
+
+
+def test_garbage_is_an_error_saying_not_json_and_the_run_goes_on(suite: Path, tmp_path: Path) -> None:
+    results = run_with(
+        engine_command("garbage", "--once", str(tmp_path / "garbled")),
+        cases_of(suite, "frozen-take", "seeded-turn-order"),
+    )
+    assert results[0].status == "errored"
+    assert results[0].message.startswith("not JSON:")
+    assert "Applying move... done!" in results[0].message
+    assert results[1].status == "passed"
+
+
+def test_a_leaky_view_fails_a_view_expectation(suite: Path) -> None:
+    results = run_with(engine_command("leaky"), cases_of(suite, "own-hand-view", "frozen-take", "seeded-turn-order"))
+    assert [r.status for r in results] == ["failed", "passed", "passed"]
+    assert "seat 0's view field 'hand'" in results[0].message
+    assert "'4C'" in results[0].message  # seat 1's first card, shown to seat 0
+
+
+def test_an_engine_without_positions_skips_position_scenarios_with_the_reason(suite: Path) -> None:
+    results = run_with(engine_command("no_position"), Selection().cases(load_scenarios([suite])))
+    by_key = {r.key: r for r in results}
+    assert by_key["seeded-turn-order@classic"].status == "passed"
+    for key in ("frozen-take@classic", "own-hand-view@classic", "two-player-order@classic-2p"):
+        assert by_key[key].status == "skipped"
+        assert by_key[key].message == "the engine cannot set up a written-out position"
+
+
+def test_a_wrong_rule_id_fails_naming_both_ids(suite: Path) -> None:
+    results = run_with(engine_command("wrong_rule_id"), cases_of(suite, "frozen-take", "seeded-turn-order"))
+    assert [r.status for r in results] == ["failed", "failed"]
+    frozen, order = results
+    assert "'PILE.TAKE.MATCH' instead of PILE.TAKE.FROZEN" in frozen.message
+    assert frozen.rule == "PILE.TAKE.FROZEN"
+    assert "rule PILE.TAKE.FROZEN:" in frozen.message  # the rule's text is cited
+    assert "'TURN.DRAW_FIRST' instead of TURN.ORDER" in order.message
+
+
+def test_a_mutant_fails_and_the_next_scenario_still_runs(suite: Path) -> None:
+    results = run_with(
+        reference_command("--mutate-rule", "PILE.TAKE.FROZEN"),
+        cases_of(suite, "frozen-take", "seeded-turn-order", "own-hand-view"),
+    )
+    assert [r.status for r in results] == ["failed", "passed", "passed"]
+    assert "expected refused by PILE.TAKE.FROZEN, got accepted" in results[0].message
+
+
+def test_a_restart_that_fails_is_reported_and_the_run_goes_on(suite: Path, tmp_path: Path) -> None:
+    """PROTOCOL.md: after a crash the runner restarts the engine and goes on. If the restart fails too, the
+    remaining tests should be reported (errored), not the whole run abort with an exception."""
+    engine = SubprocessEngine(engine_command("crash", "--start-once", str(tmp_path / "started")))
+    try:
+        results = run_suite(engine, cases_of(suite, "frozen-take", "seeded-turn-order"))
+    except EngineFailure as failure:  # today: the failed restart escapes run_case
+        pytest.fail(f"run_suite raised instead of reporting: {failure}")
+    finally:
+        engine.close()
+    assert [r.status for r in results] == ["errored", "errored"]
+    assert "will not start again" in results[1].stderr
+
+
+# -- the CLI, end to end -------------------------------------------------------------------------------------
+
+
+def conform(*args: str, cwd: Path) -> tuple[int, str, dict[str, Any]]:
+    """Run ``canasta-ref conform ... --json report.json``; returns the exit status, stdout and the report."""
+    report = cwd / "report.json"
+    report.unlink(missing_ok=True)
+    done = subprocess.run(
+        [CANASTA_REF_PATH, "conform", "--no-progress", "--json", str(report), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, done.stdout, json.loads(report.read_text(encoding="utf-8"))
+
+
+def keys(report: dict[str, Any]) -> set[str]:
+    return {f"{r['scenario']}@{r['variant']}" for r in report["results"]}
+
+
+def test_cli_against_the_reference_passes_with_a_json_report(suite: Path, tmp_path: Path) -> None:
+    code, out, report = conform("--impl", reference_command(), "--scenarios", str(suite), cwd=tmp_path)
+    assert code == 0
+    assert set(report) >= {"engine", "counts", "results"}
+    assert report["engine"] == {"name": "canasta-ref", "version": "0.1.0", "protocol": 1}
+    assert report["counts"] == {"passed": 5}
+    for result in report["results"]:
+        assert set(result) >= {"scenario", "variant", "status", "file"}
+        assert result["status"] == "passed"
+        assert result["file"].endswith(f"{result['scenario']}.yaml")
+    assert keys(report) == {
+        "frozen-take@classic",
+        "seeded-turn-order@classic",
+        "own-hand-view@classic",
+        "two-player-order@classic-2p",
+        "one-card-pile-forbidden@classic",
+    }
+    assert out.splitlines()[-1] == "5 passed, 0 failed"
+
+
+def test_cli_against_a_mutant_fails_with_exit_status_1(suite: Path, tmp_path: Path) -> None:
+    code, out, report = conform(
+        "--impl", reference_command("--mutate-rule", "PILE.TAKE.FROZEN"), "--scenarios", str(suite), cwd=tmp_path
+    )
+    assert code == 1
+    assert report["engine"]["name"] == "canasta-ref (mutant: PILE.TAKE.FROZEN negated)"
+    # negated, the clause refuses the unfrozen one-card pile too, citing itself
+    assert report["counts"] == {"passed": 3, "failed": 2}
+    failed = {r["scenario"]: r for r in report["results"] if r["status"] == "failed"}
+    assert set(failed) == {"frozen-take", "one-card-pile-forbidden"}
+    assert "citing 'PILE.TAKE.FROZEN' instead of PILE.TAKE.ONE_CARD" in failed["one-card-pile-forbidden"]["message"]
+    failed = failed["frozen-take"]
+    assert failed["rule"] == "PILE.TAKE.FROZEN"
+    assert "expected refused by PILE.TAKE.FROZEN, got accepted" in failed["message"]
+    assert "FAILED: frozen-take@classic" in out
+
+
+def test_cli_reports_a_crash_with_its_stderr_in_the_json(suite: Path, tmp_path: Path) -> None:
+    code, _, report = conform(
+        "--impl", engine_command("crash"), "--scenarios", str(suite / "frozen-take.yaml"), cwd=tmp_path
+    )
+    assert code == 1
+    (result,) = report["results"]
+    assert result["status"] == "errored"
+    assert "segmentation fault in apply" in result["stderr"]
+
+
+@pytest.mark.parametrize("impl", ["no-such-engine-command", f"{PYTHON} -c 'import sys; sys.exit(4)'"])
+def test_cli_an_engine_that_does_not_start_is_an_error_message_not_a_traceback(tmp_path: Path, impl: str) -> None:
+    done = subprocess.run(
+        [CANASTA_REF_PATH, "conform", "--no-progress", "--impl", impl, "--scenarios", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback" not in done.stderr, done.stderr[-600:]
+    assert done.returncode == 2 and done.stderr.startswith("canasta-ref: ")
+
+
+def test_cli_a_restart_that_fails_still_writes_the_report(suite: Path, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            CANASTA_REF_PATH,
+            "conform",
+            "--no-progress",
+            "--impl",
+            engine_command("crash", "--start-once", str(tmp_path / "started")),
+            "--scenarios",
+            str(suite / "frozen-take.yaml"),
+            str(suite / "seeded-turn-order.yaml"),
+            "--json",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback" not in done.stderr, done.stderr[-600:]
+    assert done.returncode == 1
+    assert [r["status"] for r in json.loads(report.read_text(encoding="utf-8"))["results"]] == ["errored"] * 2
+
+
+def test_cli_reports_a_hang_as_timed_out(suite: Path, tmp_path: Path) -> None:
+    start = time.monotonic()
+    code, _, report = conform(
+        "--impl",
+        engine_command("hang", "--once", str(tmp_path / "hung")),
+        "--timeout",
+        "1",
+        "--scenarios",
+        str(suite / "frozen-take.yaml"),
+        str(suite / "seeded-turn-order.yaml"),
+        cwd=tmp_path,
+    )
+    assert time.monotonic() - start < 8
+    assert code == 1
+    assert [r["status"] for r in report["results"]] == ["timed out", "passed"]
+
+
+ALL = {
+    "frozen-take@classic",
+    "seeded-turn-order@classic",
+    "own-hand-view@classic",
+    "two-player-order@classic-2p",
+    "one-card-pile-forbidden@classic",
+}
+FILTERS: list[tuple[list[str], set[str]]] = [
+    (["--variant", "classic-2p"], {"two-player-order@classic-2p"}),
+    (["--variant", "classic"], ALL - {"two-player-order@classic-2p"}),
+    (["--variant", "classic", "--variant", "classic-2p"], ALL),
+    (["--rule", "PILE.TAKE.FROZEN"], {"frozen-take@classic"}),
+    (["--rule", "PILE.TAKE"], {"frozen-take@classic", "one-card-pile-forbidden@classic"}),
+    (["--rule", "PILE.TAKE.*"], {"frozen-take@classic", "one-card-pile-forbidden@classic"}),
+    (["--rule", "PILE.TAK"], set()),  # a prefix is whole segments
+    (
+        ["--rule", "TURN.ORDER", "--rule", "TURN.DRAW_FIRST"],
+        {"seeded-turn-order@classic", "two-player-order@classic-2p", "own-hand-view@classic"},
+    ),
+    (["--rule", "TURN.ORDER", "--variant", "classic-2p"], {"two-player-order@classic-2p"}),
+    (["--level", "alternative"], {"one-card-pile-forbidden@classic"}),
+    (["--level", "must", "--rule", "PILE"], {"frozen-take@classic"}),
+    (["--level", "implementation-defined"], set()),
+]
+
+
+def _selection(filters: list[str]) -> Selection:
+    chosen: dict[str, list[str]] = {"--variant": [], "--rule": [], "--level": []}
+    for flag, value in zip(filters[::2], filters[1::2], strict=True):
+        chosen[flag].append(value)
+    return Selection(chosen["--variant"], chosen["--rule"], chosen["--level"])
+
+
+@pytest.mark.parametrize(("filters", "expected"), FILTERS, ids=[" ".join(f) for f, _ in FILTERS])
+def test_selection_filters(suite: Path, filters: list[str], expected: set[str]) -> None:
+    cases = _selection(filters).cases(load_scenarios([suite]))
+    assert {f"{s.id}@{v}" for s, v in cases} == expected
+
+
+@pytest.mark.parametrize("index", [0, 10], ids=lambda i: " ".join(FILTERS[i][0]))
+def test_cli_filters(suite: Path, tmp_path: Path, index: int) -> None:
+    filters, expected = FILTERS[index]
+    code, _, report = conform("--impl", reference_command(), "--scenarios", str(suite), *filters, cwd=tmp_path)
+    assert code == 0
+    assert keys(report) == expected
+    assert report["counts"] == {"passed": len(expected)}
+
+
+def test_cli_with_nothing_selected_passes_with_an_empty_report(suite: Path, tmp_path: Path) -> None:
+    code, out, report = conform("--scenarios", str(suite), "--rule", "NO.SUCH.RULE", cwd=tmp_path)
+    assert (code, report["results"], report["counts"]) == (0, [], {})
+    assert out.splitlines()[-1] == "0 passed, 0 failed"
+
+
+def test_the_small_suite_is_what_the_tests_think(suite: Path) -> None:
+    assert sorted(p.stem for p in suite.glob("*.yaml")) == sorted(SCENARIOS)
+
+
+# -- generated games catch what no scenario looks at ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["adds", "replaces"])
+def test_generated_games_catch_the_leaky_engine(tmp_path: Path, how: str) -> None:
+    pytest.importorskip("canasta_ref.conformance.generated")
+    extra = ("--replace",) if how == "replaces" else ()
+    code, out, report = conform(
+        "--impl", engine_command("leaky", *extra), "--games", "2", "--rule", "NO.SUCH.RULE", cwd=tmp_path
+    )
+    assert code == 1
+    (failed,) = [r for r in report["results"] if r["status"] == "failed"]
+    assert "view" in failed["message"]
+    assert report["generated"]["disagreements"] == 1
+    assert "DISAGREEMENT" in out
+
+
+# -- the mutation tool, on the small suite -------------------------------------------------------------------
+
+
+def test_the_mutation_tool_reports_caught_and_survived(
+    suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location("mutants", Path(__file__).parents[2] / "tools" / "mutants.py")
+    assert spec is not None and spec.loader is not None
+    mutants = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "mutants", mutants)  # dataclasses and the worker processes look it up
+    spec.loader.exec_module(mutants)
+    out = tmp_path / "mutants.json"
+    argv = ["--variant", "classic", "--scenarios", str(suite), "--only", "PILE.TAKE.FROZEN", "--only", "MATCH.TARGET"]
+    code = mutants.main([*argv, "--kind", "rule", "--jobs", "2", "--quiet", "--json", str(out), "--min-score", "60"])
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 1  # 1 of 2 is below 60 %
+    assert data["score"] == {"caught": 1, "total": 2, "percent": 50.0}
+    outcomes = {m["mutant"]["target"]: m for m in data["mutants"]}
+    assert outcomes["PILE.TAKE.FROZEN"]["caught_by"] == "frozen-take@classic"
+    assert outcomes["PILE.TAKE.FROZEN"]["ran"] == 1  # the scenario citing the clause runs first, and stops it
+    assert outcomes["MATCH.TARGET"]["caught"] is False
+    assert "never evaluated" in outcomes["MATCH.TARGET"]["reason"]
