@@ -154,7 +154,7 @@ def test_an_engine_that_cannot_be_restarted_fails_the_rest_quickly(pytester: pyt
     result = run(pytester, engine_command("crash", "--start-once", str(once)), "--canasta-scenarios", str(scenarios))
     result.assert_outcomes(failed=len(SCENARIOS))
     result.stdout.fnmatch_lines(
-        ["*the engine could not be restarted: engine crashed: the process exited with status 5*"]
+        ["*restarting the engine failed too: engine crashed: the process exited with status 5*"]
     )
     result.stdout.fnmatch_lines(["*the engine did not start: engine crashed: the process exited with status 5*"])
 
