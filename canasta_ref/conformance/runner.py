@@ -166,6 +166,42 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
                 expect.rule,
             )
         _check_after(engine, step.expect, where, clauses)
+        if accepted and info.can("views"):
+            _check_views_agree(engine, where, deck_size(variant))
+
+
+def deck_size(variant: str) -> int:
+    rules = Rules(load_variant(variant))
+    return rules.packs * (52 + rules.jokers_per_pack)
+
+
+_PUBLIC = ("to_act", "phase", "hand_sizes", "stock_size", "pile", "melds", "canastas", "bonus_cards", "team_scores")
+
+
+def _check_views_agree(engine: Engine, where: str, cards: int) -> None:
+    """Generic properties after every accepted step: each seat sees its own hand of the size the others see,
+    every seat sees the same table, and the cards add up to the deck."""
+    first = normalise_view(engine.request({"cmd": "view", "seat": 0}).get("view", {}))
+    seats = len(first.get("hand_sizes", []))
+    views = [first] + [
+        normalise_view(engine.request({"cmd": "view", "seat": s}).get("view", {})) for s in range(1, seats)
+    ]
+    for seat, view in enumerate(views):
+        hand, sizes = view.get("hand", []), view.get("hand_sizes", [])
+        if seat >= len(sizes) or len(hand) != sizes[seat]:
+            raise Mismatch(
+                f"{where}: seat {seat}'s view shows {len(hand)} cards in its hand but hand_sizes says {sizes}"
+            )
+        for key in _PUBLIC:
+            if view.get(key) != first.get(key):
+                raise Mismatch(
+                    f"{where}: seats 0 and {seat} see different '{key}': {first.get(key)!r} / {view.get(key)!r}"
+                )
+    table = first.get("stock_size", 0) + len(first.get("pile", [])) + sum(first.get("hand_sizes", []))
+    table += sum(len(meld) for side in first.get("melds", []) for meld in side)
+    table += sum(len(cards_) for cards_ in first.get("bonus_cards", []))
+    if table != cards:
+        raise Mismatch(f"{where}: the views account for {table} cards, not the {cards} of the deck")
 
 
 def cite(clauses: Mapping[str, Any], rule: str | None) -> str:
