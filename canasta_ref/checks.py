@@ -28,6 +28,7 @@ class Plan:
     hand_after: int = 0
     going_out: bool = False
     concealed: bool = False
+    pile_replacements: int = 0
 
 
 def team_of(rules: Rules, seat: int) -> int:
@@ -336,8 +337,11 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     existing = state.meld_of_rank(team, top_rank) if top is not None else None
     pile_rest = state.pile[:-1]
     bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
+    replaced = 0
+    if bonus_in_pile and rules.predicate("bonus_card.replace", {"from_pile": True, "stock_size": len(state.stock)}):
+        replaced = min(bonus_in_pile, len(state.stock))
     used = action.all_cards()
-    hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile
+    hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced
     env = table_env(rules, state, seat)
     facts = rules.card_facts(top) if top is not None else None
     env.update(
@@ -369,7 +373,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
         _initial_meld(rules, state, seat, used, top, melds, concealed_out=False)
     _require_ending(rules, state, seat, hand_after, canastas_after)
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
-    return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
+    return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed, replaced)
 
 
 def can_go_out(rules: Rules, state: HandState, seat: int) -> bool:

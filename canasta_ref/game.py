@@ -115,6 +115,10 @@ class Game:
     def _deal(self, deck: list[Card], team_scores: list[int], first: int) -> HandState:
         rules = self.rules
         players = rules.players
+        if rules.hand_size * players >= len(deck):
+            raise CanastaError(
+                f"a deal of {rules.hand_size} cards to {players} players needs more than {len(deck)} cards"
+            )
         order = [(first + i) % players for i in range(players)]
         hands = [[0] * 53 for _ in range(players)]
         position = 0
@@ -300,6 +304,11 @@ class Game:
             else:
                 state.hands[seat][card] += 1
                 state.hand_sizes[seat] += 1
+        for _ in range(result.pile_replacements):
+            drawn = state.stock.pop()
+            state.hands[seat][drawn] += 1
+            state.hand_sizes[seat] += 1
+            events.append(Event(seat, "replaces with", (drawn,)))
         events.append(Event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
         self._after_melding(state, seat, team, result)
         state.took_pile_this_turn = True

@@ -118,6 +118,7 @@ class ReferenceSession:
         if not isinstance(parameters, Mapping):
             raise CanastaError("field 'parameters': expected an object of parameter names and values")
         rules = self.rules_for(str(variant), parameters)
+        rules.coverage = self.coverage  # the deal itself exercises rules (upcard, red threes, hand size)
         if "position" in request:
             game = Game.from_position(rules, position_from_json(request["position"], rules))
         else:

@@ -1,0 +1,355 @@
+"""Hypothesis strategies for Canasta: deck orders, reachable positions, actions (legal or not) and whole games.
+
+They are public, for anyone testing an engine with Hypothesis::
+
+    from hypothesis import given
+    from canasta_ref.conformance.strategies import actions, games, positions
+
+    @given(games("classic"))
+    def test_my_engine_agrees(played):
+        ...  # replay played.setup and played.steps on your engine, compare with played.game
+
+Every choice is a Hypothesis draw (no hidden ``random``), so failing examples shrink: towards deck seed 0, the
+first seat, scores of 0, the first legal action of the reference's listing, fewer steps and no illegal attempts.
+
+The reference interpreter (``canasta_ref.game.Game``) decides what is legal; a move drawn as "illegal" is only
+*meant* to be refused (the verdict is always asked of the reference, see :func:`verdict`).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeVar
+
+from hypothesis import strategies as st
+
+from ..actions import Action, MeldGroup
+from ..cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
+from ..errors import IllegalAction
+from ..game import Game, deck_for_seed
+from ..movegen import candidates
+from ..rules import Rules
+from ..spec import list_variants, load_variant
+
+T = TypeVar("T")
+
+#: How many actions a hand of Canasta can last at most (see tests/engine/test_properties.py for the count):
+#: draws <= 109, takes + melds <= 108, and at most an ask, an answer and a discard besides each draw or take.
+HAND_BOUND = 4 * (108 + 1) + 4 * 108
+
+#: A player holding more cards than this does not ask partner "may I go out?" in generated play: after a "yes",
+#: listing the legal actions searches every way of going out, and with a big hand that search takes seconds.
+ASK_HAND_LIMIT = 8
+
+#: Scores before the hand that a generated game may start from (they decide the initial meld's minimum).
+TEAM_SCORES = (0, 1500, 3000, -100)
+
+MoveKind = Literal["legal", "candidate", "not held", "wrong seat", "out of phase", "made up"]
+
+
+class Draw(Protocol):
+    """What draws a value from a strategy: ``st.DataObject.draw`` or the ``draw`` of ``st.composite``."""
+
+    def __call__(self, strategy: st.SearchStrategy[T], /) -> T: ...
+
+
+class Pick(Protocol):
+    """What chooses a whole number from ``low`` to ``high`` (both included), shrinking towards ``low``."""
+
+    def __call__(self, low: int, high: int, /) -> int: ...
+
+
+def picker(draw: Draw) -> Pick:
+    """A Pick drawing from Hypothesis through ``draw`` (of ``st.data()`` or of ``st.composite``)."""
+
+    def pick(low: int, high: int) -> int:
+        return draw(st.integers(low, high))
+
+    return pick
+
+
+@dataclass(frozen=True)
+class Move:
+    """An action sent for ``seat`` (``None``: the seat to act); ``kind`` says how it was made up."""
+
+    action: Action
+    seat: int | None = None
+    kind: MoveKind = "legal"
+
+    def __str__(self) -> str:
+        return str(self.action) + (f" (seat {self.seat})" if self.seat is not None else "")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a hand starts: the variant, the deck in dealing order, the first seat and the scores before it."""
+
+    variant: str
+    deck: tuple[Card, ...]
+    first_seat: int = 0
+    team_scores: tuple[int, ...] = (0, 0)
+
+    def new_game(self) -> Game:
+        return Game(rules_for(self.variant), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One move and the reference's verdict on it."""
+
+    move: Move
+    accepted: bool
+    rule: str | None = None
+
+
+@dataclass
+class PlayedGame:
+    """A hand played by the reference: its set-up, every move with its verdict, and the game afterwards."""
+
+    setup: Setup
+    steps: list[Played] = field(default_factory=list)
+    game: Game | None = None
+
+
+@functools.cache
+def rules_for(variant: str) -> Rules:
+    """The reference's rules of a bundled variant (cached: building them compiles the spec)."""
+    return Rules(load_variant(variant))
+
+
+def choose(pick: Pick, options: Sequence[T]) -> T:
+    """One of ``options`` (no draw at all when there is only one); shrinks towards the first."""
+    if len(options) == 1:
+        return options[0]
+    return options[pick(0, len(options) - 1)]
+
+
+def verdict(game: Game, move: Move) -> tuple[bool, str | None]:
+    """Whether the reference accepts ``move`` now, and the rule it cites if not (nothing is applied)."""
+    try:
+        game.check(move.action, move.seat)
+    except IllegalAction as refusal:
+        return False, refusal.rule_id
+    return True, None
+
+
+def play(game: Game, move: Move) -> Played:
+    """Apply ``move`` to the reference if it is legal; the verdict either way."""
+    try:
+        game.apply(move.action, move.seat)
+    except IllegalAction as refusal:
+        return Played(move, False, refusal.rule_id)
+    return Played(move, True)
+
+
+# -- choosing moves ------------------------------------------------------------------------------------------------
+def choose_legal(pick: Pick, legal: Sequence[Action], game: Game | None = None) -> Action:
+    """A legal action: first its kind (draw, take, meld, discard, ...), then one of that kind.
+
+    Choosing the kind first keeps random play moving (a hand before its initial meld can have thousands of meld
+    actions and a dozen discards). Given the ``game``, a player holding more than ``ASK_HAND_LIMIT`` cards does not
+    ask to go out (unless nothing else is legal)."""
+    kinds: dict[str, list[Action]] = {}
+    for action in legal:
+        kinds.setdefault(action.kind, []).append(action)
+    if game is not None and len(kinds) > 1 and game.state.hand_sizes[game.to_act] > ASK_HAND_LIMIT:
+        kinds.pop("ask", None)
+    return choose(pick, choose(pick, list(kinds.values())))
+
+
+def draw_move(pick: Pick, game: Game, legal: Sequence[Action] | None = None, *, illegal: int = 15) -> Move:
+    """A move for the position of ``game``: legal, or (``illegal`` times in a hundred) one meant to be refused.
+
+    ``legal`` is the reference's listing of the position, if the caller has it already."""
+    if legal is None:
+        legal = list(game.legal_actions())
+    if legal and pick(0, 99) < 100 - illegal:
+        return Move(choose_legal(pick, legal, game))
+    return draw_illegal(pick, game, legal)
+
+
+def draw_illegal(pick: Pick, game: Game, legal: Sequence[Action]) -> Move:
+    """A move meant to be refused: a candidate the rules refuse, cards not held, the wrong seat, an action out of
+    its phase, or a meld or take made up from the hand."""
+    makers = (_candidate, _not_held, _wrong_seat, _out_of_phase, _made_up)
+    start = pick(0, len(makers) - 1)
+    for offset in range(len(makers)):
+        move = makers[(start + offset) % len(makers)](pick, game, legal)
+        if move is not None:
+            return move
+    return Move(Action.answer(True), kind="out of phase")
+
+
+def _candidate(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
+    """An action of the move generator's candidates that the rules refuse now."""
+    listed = set(legal)
+    refused = [a for a in itertools.islice(candidates(game.rules, game.state), 300) if a not in listed]
+    return Move(choose(pick, refused), kind="candidate") if refused else None
+
+
+def _missing(game: Game) -> list[Card]:
+    hand = game.state.hands[game.to_act]
+    return [c for c in range(CARD_TYPES) if hand[c] == 0]
+
+
+def _not_held(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
+    """A discard, meld or take naming a card the player does not hold."""
+    missing = _missing(game)
+    if not missing:
+        return None
+    card = choose(pick, missing)
+    held = cards_of(game.state.hands[game.to_act])
+    phase = game.state.phase
+    if phase == "draw":
+        return Move(Action.take([card, *held[:1]]), kind="not held")
+    if phase == "play" and held and pick(0, 1):
+        same = [c for c in held if rank_of(c) == rank_of(card)][:2]
+        return Move(Action.meld([MeldGroup.of([card, *(same or held[:2])])]), kind="not held")
+    return Move(Action.discard(card), kind="not held")
+
+
+def _wrong_seat(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
+    """A legal action, sent for a seat that is not to act."""
+    if not legal:
+        return None
+    players = game.rules.players
+    seat = (game.to_act + choose(pick, range(1, players))) % players
+    return Move(choose_legal(pick, legal, game), seat, kind="wrong seat")
+
+
+def _out_of_phase(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
+    """An action of a kind the phase does not allow (a draw after drawing, a discard before, an answer unasked)."""
+    held = cards_of(game.state.hands[game.to_act])
+    some = held[0] if held else JOKER
+    phase = game.state.phase
+    options: list[Action]
+    if phase == "draw":
+        options = [Action.discard(some), Action.ask(), Action.answer(True), Action.answer(False)]
+    elif phase == "play":
+        options = [Action.draw(), Action.take(), Action.answer(True), Action.answer(False)]
+    elif phase == "answer":
+        options = [Action.draw(), Action.discard(some), Action.ask()]
+    else:
+        options = [Action.draw(), Action.discard(some)]
+    return Move(choose(pick, options), kind="out of phase")
+
+
+def _made_up(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
+    """A meld (or a take, before drawing) made up from cards in hand: one rank, some wild cards."""
+    rules = game.rules
+    held = cards_of(game.state.hands[game.to_act])
+    naturals = [c for c in held if not rules.is_wild[c]]
+    wilds = [c for c in held if rules.is_wild[c]]
+    phase = game.state.phase
+    if phase == "draw" and game.state.pile and len(held) >= 2:
+        first = pick(0, len(held) - 1)
+        second = pick(0, len(held) - 1)
+        pair = [held[first]] if first == second else [held[first], held[second]]
+        return Move(Action.take(pair), kind="made up")
+    if phase != "play" or not naturals:
+        return None
+    rank = rank_of(choose(pick, naturals))
+    of_rank = [c for c in naturals if rank_of(c) == rank]
+    group = of_rank[: pick(1, len(of_rank))] + wilds[: pick(0, min(3, len(wilds)))]
+    return Move(Action.meld([MeldGroup.of(group)]), kind="made up")
+
+
+# -- strategies ----------------------------------------------------------------------------------------------------
+def _variants(variant: str | Sequence[str] | None) -> list[str]:
+    if variant is None:
+        return list_variants()
+    return [variant] if isinstance(variant, str) else list(variant)
+
+
+def decks(variant: str) -> st.SearchStrategy[list[Card]]:
+    """Deck orders of the variant (every card of its packs, in dealing order), each from a seed: ``deck_for_seed``.
+
+    Shrinks towards seed 0; the deck order of a seed is the same for every engine and Python version."""
+    rules = rules_for(variant)
+    return st.integers(0, 2**32 - 1).map(lambda seed: deck_for_seed(rules, seed))
+
+
+@st.composite
+def setups(draw: Any, variant: str | Sequence[str] | None = None) -> Setup:
+    """A set-up: a variant (one of those given), a deck order, the first seat and the scores before the hand."""
+    pick = picker(draw)
+    name = choose(pick, _variants(variant))
+    rules = rules_for(name)
+    deck = draw(decks(name))
+    first = draw(st.integers(0, rules.players - 1))
+    scores = tuple(choose(pick, TEAM_SCORES) for _ in range(rules.teams))
+    return Setup(name, tuple(deck), first, scores)
+
+
+@st.composite
+def positions(draw: Any, variant: str | Sequence[str] | None = None, max_steps: int = 200) -> Game:
+    """A random reachable position: a deal, then up to ``max_steps`` random legal actions (fewer if the hand ends).
+
+    The position is the reference's ``Game`` (its ``history`` lists the actions played)."""
+    setup: Setup = draw(setups(variant))
+    game = setup.new_game()
+    steps: int = draw(st.integers(0, max_steps))
+    for _ in range(steps):
+        legal = list(game.legal_actions())
+        if not legal:
+            break
+        game.apply(choose_legal(picker(draw), legal, game))
+    return game
+
+
+def actions(game: Game, *, illegal: int = 15) -> st.SearchStrategy[Move]:
+    """A move for the current position of ``game``: a legal action, or (``illegal``% of the time) a move meant to
+    be refused (a candidate the rules refuse, a card not held, the wrong seat, an action out of its phase, a meld
+    made up from the hand). The position is read when the strategy is drawn from, so draw right away."""
+
+    @st.composite
+    def one(draw: Any) -> Move:
+        return draw_move(picker(draw), game, illegal=illegal)
+
+    return one()
+
+
+@st.composite
+def games(
+    draw: Any, variant: str | Sequence[str] | None = None, max_steps: int = 120, *, illegal: int = 15
+) -> PlayedGame:
+    """A hand played by the reference for up to ``max_steps`` moves (legal ones and attempts meant to be refused),
+    with the reference's verdict on each. Use ``played.setup`` and ``[s.move for s in played.steps]`` to replay it on
+    an engine, and ``played.game`` (the reference afterwards) to compare."""
+    setup = draw(setups(variant))
+    game = setup.new_game()
+    played = PlayedGame(setup)
+    for _ in range(max_steps):
+        if game.is_over:
+            break
+        played.steps.append(play(game, draw_move(picker(draw), game, illegal=illegal)))
+    played.game = game
+    return played
+
+
+__all__ = [
+    "ASK_HAND_LIMIT",
+    "HAND_BOUND",
+    "Draw",
+    "Move",
+    "Pick",
+    "Played",
+    "PlayedGame",
+    "Setup",
+    "actions",
+    "choose",
+    "choose_legal",
+    "decks",
+    "draw_illegal",
+    "draw_move",
+    "games",
+    "picker",
+    "play",
+    "positions",
+    "rules_for",
+    "setups",
+    "verdict",
+]
