@@ -54,6 +54,9 @@ class MeldGroup:
 
     @staticmethod
     def of(cards: Sequence[Card], rank: int | None = None) -> MeldGroup:
+        """A group in canonical form: a label only on a group with no natural card to name its meld."""
+        if any(rank_of(c) not in (0, JOKER_RANK) for c in cards):
+            rank = None
         return MeldGroup(_canonical(cards), rank)
 
     def __str__(self) -> str:
@@ -148,17 +151,27 @@ def _parse_group(text: str, source: str, offset: int) -> MeldGroup:
     body = text
     if ":" in text:
         head, body = text.split(":", 1)
-        try:
-            rank = rank_from_name(head.strip())
-        except NotationError:
-            raise NotationError(
-                f"{head.strip()!r} is not a rank; expected 4-10, J, Q, K, A or 3 before ':'", source, offset
-            ) from None
+        label_at = offset + len(head) - len(head.lstrip())
+        rank = _label_rank(head.strip(), source, label_at)
         offset += len(head) + 1
     cards = _parse_card_list(body, source, offset)
     if not cards:
         raise NotationError("a meld group needs at least one card", source, offset)
     return _normalise_group(cards, rank, source, offset)
+
+
+_LABELS = "3, 4, 5, 6, 7, 8, 9, 10, J, Q, K or A"
+
+
+def _label_rank(name: str, source: str, offset: int) -> int:
+    """The rank a group label names: a rank melds can have (not a wild two or a joker)."""
+    try:
+        rank = rank_from_name(name)
+    except NotationError:
+        rank = -1
+    if rank in (-1, 0, JOKER_RANK):
+        raise NotationError(f"{name!r} is not the rank of a meld; expected {_LABELS} before ':'", source, offset)
+    return rank
 
 
 def _normalise_group(cards: list[Card], rank: int | None, source: str, offset: int) -> MeldGroup:
@@ -286,7 +299,9 @@ def _json_group(value: object, index: int) -> MeldGroup:
         if not isinstance(rank_text, str):
             raise NotationError(f"field '{field}.rank' must be a rank such as \"K\"")
         try:
-            rank = rank_from_name(rank_text)
-        except NotationError as error:
-            raise NotationError(f"field '{field}.rank': {error}") from None
+            rank = _label_rank(rank_text, "", 0)
+        except NotationError:
+            raise NotationError(
+                f"field '{field}.rank': {rank_text!r} is not the rank of a meld; expected {_LABELS}"
+            ) from None
     return _normalise_group(cards, rank, "", 0)

@@ -162,10 +162,10 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
     if hand_after == 0:
         _require_go_out(rules, state, seat, team_canastas)
     rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": False, "may_go_out": allowed_out})
-    can_still = state.permission == "yes" and hand_after > 0 and can_go_out(rules, state, seat)
+    can_still = state.permission == "yes" and hand_after > 0 and can_still_meld(rules, state, seat)
     rules.require(
         "go_out.answer_binding",
-        {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still},
+        {"permission": state.permission, "hand_after": hand_after, "can_still_meld": can_still},
     )
     return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
 
@@ -312,7 +312,9 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     team = seat % rules.teams
     initial = not state.team_opened[team]
     env = table_env(rules, state, seat)
-    env.update(phase=state.phase, groups=len(action.melds), initial=initial)
+    env.update(
+        phase=state.phase, groups=len(action.melds), repeated_ranks=repeated_ranks(rules, action.melds), initial=initial
+    )
     rules.require("meld.action", env)
     used = action.all_cards()
     hand_after = state.hand_sizes[seat] - len(used)
@@ -357,9 +359,8 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
         team_has_meld_of_rank=existing is not None,
         team_meld_is_canasta=existing is not None and is_canasta(rules, existing),
         extra_melds=len(action.melds),
-        extra_of_top_rank=sum(
-            1 for g in action.melds if any(rank_of(c) == top_rank and not rules.is_wild[c] for c in g.cards)
-        ),
+        extra_of_top_rank=sum(1 for g in action.melds if group_rank(rules, g) == top_rank),
+        extra_repeated_ranks=repeated_ranks(rules, action.melds),
         may_go_out=may_go_out(rules, state, seat, canastas(rules, state.melds[team])),
     )
     rules.require("pile.take", env)
@@ -376,35 +377,25 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed, replaced)
 
 
-def can_go_out(rules: Rules, state: HandState, seat: int) -> bool:
-    """Whether some sequence of melds and a last discard empties this player's hand (after partner said yes)."""
-    from .movegen import meld_candidates
+def can_still_meld(rules: Rules, state: HandState, seat: int) -> bool:
+    """Whether the player could still lay or extend a meld now (what a binding "yes" obliges them to do)."""
+    from .legal import legal_melds
 
-    seen: set[tuple[int, ...]] = set()
+    return any(True for _ in legal_melds(rules, state))
 
-    def search(position: HandState) -> bool:
-        key = tuple(position.hands[seat])
-        if key in seen:
-            return False
-        seen.add(key)
-        if position.hand_sizes[seat] == 1:
-            probe = position.copy()
-            probe.permission = "none"
-            return may_go_out(rules, probe, seat, canastas(rules, probe.melds[seat % rules.teams]))
-        for candidate in meld_candidates(rules, position, seat):
-            try:
-                result = plan(rules, position, candidate, seat)
-            except IllegalAction:
-                continue
-            if result.hand_after == 0:
-                return True
-            after = position.copy()
-            apply_meld(rules, after, seat, result)
-            if search(after):
-                return True
-        return False
 
-    return search(state)
+def group_rank(rules: Rules, group: MeldGroup) -> int:
+    """The rank of the meld a group makes or joins: its natural cards', its label's, or the wild-meld rank."""
+    for card in group.cards:
+        if not rules.is_wild[card]:
+            return rank_of(card)
+    return group.rank if group.rank is not None else JOKER_RANK
+
+
+def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
+    """How many groups repeat the rank of an earlier group of the same action."""
+    ranks = [group_rank(rules, g) for g in groups]
+    return len(ranks) - len(set(ranks))
 
 
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:

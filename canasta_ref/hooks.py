@@ -136,6 +136,7 @@ HOOKS: Final[dict[str, Hook]] = {
             team_meld_is_canasta="bool",
             extra_melds="int",
             extra_of_top_rank="int",
+            extra_repeated_ranks="int",
             may_go_out="bool",
         ),
         _hook(
@@ -178,6 +179,7 @@ HOOKS: Final[dict[str, Hook]] = {
             _TABLE,
             phase="str",
             groups="int",
+            repeated_ranks="int",
             initial="bool",
         ),
         _hook("canasta.size", "value", "How many cards make a meld a canasta.", rank="str"),
@@ -239,7 +241,7 @@ HOOKS: Final[dict[str, Hook]] = {
             "What a partner's answer obliges the asking player to do.",
             permission="str",
             hand_after="int",
-            can_still_go_out="bool",
+            can_still_meld="bool",
         ),
         _hook(
             "go_out.concealed",

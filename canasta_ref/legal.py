@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, sort_key
-from .checks import can_go_out, canastas, is_canasta, plan, table_env
+from .checks import canastas, is_canasta, plan, table_env
 from .errors import IllegalAction
 from .movegen import (
     HandCards,
@@ -46,6 +46,13 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     end = Action("end")
     if _is_legal(rules, state, end):
         yield end
+
+
+def legal_melds(rules: Rules, state: HandState) -> Iterator[Action]:
+    """The legal meld actions of the seat to act (for the binding-answer rule, which asks whether any remain)."""
+    if state.phase != "play":
+        return iter(())
+    return _melds(rules, state, _Listing(rules, state))
 
 
 def _is_legal(rules: Rules, state: HandState, action: Action) -> bool:
@@ -111,7 +118,7 @@ class _Listing:
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
         env = dict(self.base)
-        env.update(phase=self.state.phase, groups=groups, initial=initial)
+        env.update(phase=self.state.phase, groups=groups, repeated_ranks=0, initial=initial)
         return self.rules.failing_memo("meld.action", env) is None
 
 
@@ -240,8 +247,8 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Act
     hand_after = listing.hand_size - 1
     if not listing.ending_ok(hand_after, listing.canastas, False):
         return
-    can_still = state.permission == "yes" and hand_after > 0 and can_go_out(rules, state, listing.seat)
-    binding = {"permission": state.permission, "hand_after": hand_after, "can_still_go_out": can_still}
+    can_still = state.permission == "yes" and hand_after > 0 and any(True for _ in _melds(rules, state, listing))
+    binding = {"permission": state.permission, "hand_after": hand_after, "can_still_meld": can_still}
     if rules.failing_memo("go_out.answer_binding", binding) is not None:
         return
     hand = state.hands[listing.seat]

@@ -10,10 +10,12 @@ hand). The move goes to the engine (``apply``) and to the reference; they must a
 on the rule cited when the engine has the ``rule_ids`` capability.
 
 A game starts with a run of ``prefix`` steps (drawn from 0 to ``max_prefix``) where only the verdicts are
-compared, so that play reaches the middle and the end of hands cheaply; the next ``checked_steps`` steps are
-checked in full: after each, every seat's ``view`` (normalised as the runner does), the ``score`` (totals, over,
-end) and the legal actions (as sets of canonical actions, when the engine lists them; their number when it counts
-them). A game that ends during its prefix is checked in full at the end.
+compared, so that play reaches the middle and the end of hands cheaply (with the defaults about half the games
+reach the end of the hand); the next ``checked_steps`` steps are checked in full: after each, every seat's
+``view`` (normalised as the runner does), the ``score`` (totals, over, end) and the legal actions (as sets of
+canonical actions, when the engine lists them; their number when it counts them). A game that ends during its
+prefix is checked in full at the end. Random play never asks partner to go out with more than
+``strategies.ASK_HAND_LIMIT`` cards in hand (the reference's search for a way out is slow with big hands).
 
 Generic properties, checked on the engine in every game:
 
@@ -35,8 +37,11 @@ view, score or legal actions. ``GeneratedReport.report_lines`` prints it ready t
 answers garbage is reported as errored or timed out for that game, restarted, and the run goes on (it stops after
 five such games in a row).
 
-Requests to a subprocess engine are pipelined: a step's requests are written at once and the reference computes
-its side while the engine answers.
+The same seed gives the same games whatever else the process has imported (Hypothesis's habit of mixing in
+numbers found in local source files is switched off during the run). Requests to a subprocess engine are
+pipelined: a step's requests are written at once and the reference computes its side while the engine answers.
+The ``rules`` a generated scenario cites are a best guess (the reference's refusal, the score parts that differ,
+the rules by which the reference refuses what the engine lists), to be checked when the scenario is saved.
 """
 
 from __future__ import annotations
@@ -847,7 +852,7 @@ def run_generated_games(
     seed: int,
     *,
     variants: list[str] | None,
-    max_prefix: int = 180,
+    max_prefix: int = 300,
     checked_steps: int = 20,
     illegal: int = 15,
     probes: int = 10,

@@ -53,7 +53,6 @@ from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
 from .runner import Result, Status, format_deck
 
-
 #: At most this many first actions are shown in a divide.
 DIVIDE_LINES = 20
 

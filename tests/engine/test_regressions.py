@@ -1,0 +1,136 @@
+"""Positions written out card by card that pin down what the properties in test_properties.py found.
+
+Each test states the rule or the contract it checks; a failing one here is an engine bug, described in its docstring.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from canasta_ref import Game, IllegalAction, Rules, load_variant, parse_action
+from canasta_ref.cards import JOKER, cards_of, parse_cards
+from canasta_ref.position import Position
+
+VARIANTS = ("classic", "classic-2p")
+RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
+
+
+OTHER_HANDS = (
+    "7C 7D 8H 8S 9D 10C JC QD KD AH 4D",
+    "7H 8C 9H 10H JD QC KH AC 4H 6C 6H",
+    "9S 10S JH QS KS AS 4S 6S 7S 8D 9D",
+)
+
+
+def _opening_position(rules: Rules) -> Game:
+    """Seat 0 to meld (it has drawn) holding 5H 5S 5D JK; no side has melded yet."""
+    hands = [parse_cards("5H 5S 5D JK 9C 10D JS QH KC AD 4C 6D")]
+    hands += [parse_cards(text) for text in OTHER_HANDS[: rules.players - 1]]
+    return Game.from_position(rules, Position(hands=hands, pile=parse_cards("4C"), phase="play"))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_meld_split_into_groups_of_one_rank_is_listed_or_refused(variant: str) -> None:
+    """``meld 5H 5S | 5: JK`` lays the same cards as ``meld 5H 5S JK``: the rules accept it, so legal_actions()
+    must list it (or the rules must refuse a second group of the same rank); today ``in`` and iteration disagree.
+    """
+    game = _opening_position(RULES[variant])
+    split = parse_action("meld 5H 5S | 5: JK")
+    whole = parse_action("meld 5H 5S JK")
+    assert whole in list(game.legal_actions())
+    assert (split in game.legal_actions()) == (split in list(game.legal_actions())), (
+        f"{split}: is_legal says {game.is_legal(split)}, but iterating legal_actions() does not give it"
+    )
+
+
+def test_take_cannot_add_a_wild_card_to_the_top_cards_rank() -> None:
+    """PILE.TAKE.EXTRA_RANK: further melds laid with the top card are of other ranks (one way to write each
+    take). A wild-only group labelled with the top card's rank is such a further meld and must be refused too."""
+    rules = RULES["classic"]
+    hands = [
+        parse_cards("KD KD JK 4C 5D 5S 7C 7H 9D JH QC"),
+        parse_cards("4D 4H 6C 6D 7D 8C 8D 9C 10C JC QC"),
+        parse_cards("4S 6H 6S 7S 8H 8S 9H 10D 10H JD QD"),
+        parse_cards("5C 5H 9S 10S JS QH QS AC AD AH AS"),
+    ]
+    game = Game.from_position(rules, Position(hands=hands, pile=parse_cards("KH"), phase="draw"))
+    legal = list(game.legal_actions())
+    assert parse_action("take KD KD + 7C 7H JK") in legal  # 10 + 20 + 60 points: the opening is met
+    assert parse_action("take KD KD") not in legal  # 30 points: it is not
+    with pytest.raises(IllegalAction) as refused:
+        game.check(parse_action("take KD KD + K: JK"))  # a four-card K meld, opening with 80 points
+    assert refused.value.rule_id == "PILE.TAKE.EXTRA_RANK"
+
+
+def test_wild_only_take_pair_is_refused() -> None:
+    """A take always names at least one natural card of the top card's rank (PILE.TAKE.MATCH)."""
+    rules = RULES["classic"]
+    hands = [
+        parse_cards("KD 2C 2H 4C 5D 5S 7C 7H 9D JH JK"),
+        parse_cards("4D 4H 6C 6D 7D 8C 8D 9C 10C JC QC"),
+        parse_cards("4S 6H 6S 7S 8H 8S 9H 10D 10H JD QD"),
+        parse_cards("5C 5H 9S 10S JS QH QS AC AD AH AS"),
+    ]
+    game = Game.from_position(
+        rules,
+        Position(hands=hands, pile=parse_cards("KH"), melds=[[parse_cards("KS KS KC")], []], phase="draw"),
+    )
+    assert JOKER in cards_of(game.state.hands[0])
+    with pytest.raises(IllegalAction) as refused:
+        game.check(parse_action("take 2C 2H"))
+    assert refused.value.rule_id == "PILE.TAKE.MATCH"
+    assert parse_action("take") in list(game.legal_actions())
+
+
+def _bound_to_go_out() -> Game:
+    """Classic, seat 0 to play: partner has just answered "yes" and seat 0 holds 23 cards and no wild card.
+
+    Reached by random play (tools/bench.py, seed 1, hand 104). Seat 0 cannot go out (JD JS cannot be melded
+    without a wild card), but can still meld, so GO_OUT.ANSWER_BINDING refuses a discard until no meld is left.
+    """
+    hands = [
+        parse_cards("3C 3C 3S 4H 5D 5D 5H 6C 6D 6S 7H 7S 9D 10D JD JS QC QH QH KD AH AS AS"),
+        parse_cards("4C 4D 7D JC JD"),
+        parse_cards("9D JH"),
+        parse_cards("4S"),
+    ]
+    melds = [
+        [
+            parse_cards(text)
+            for text in (
+                "10C 10C 10D 10H 10H 10S 10S 2C 2H",
+                "8C 8C 8D 8H 8S 2H JK",
+                "KC KC KD KH KS KS",
+                "7C 7C 7D 7H 7S",
+                "9C 9C 9H 9H 9S 9S",
+                "4C 4D 4H 4S",
+                "AC AD AD AH",
+                "5H 5S 5S",
+            )
+        ],
+        [parse_cards(text) for text in ("8D 8H 8S 2C 2D", "QD QD QS QS 2S", "6C 6D 6H 6S 2S JK")],
+    ]
+    position = Position(
+        hands=hands,
+        pile=parse_cards("JS QC"),
+        melds=melds,
+        bonus=[[], [], parse_cards("3D 3H"), parse_cards("3H")],
+        to_act=0,
+        phase="play",
+        seat_melded=[True, True, True, True],
+        permission="yes",
+    )
+    return Game.from_position(RULES["classic"], position)
+
+
+def test_checking_a_bound_answer_is_not_exponential() -> None:
+    """After partner says yes, a discard is refused while a card can still be melded (GO_OUT.ANSWER_BINDING).
+    An earlier reading searched every sub-hand reachable by melding (~76,000 positions, 3.5 s of CPU here);
+    asking whether any meld remains is one listing (tools/bench.py measures listing speed)."""
+    game = _bound_to_go_out()
+    with pytest.raises(IllegalAction) as refusal:
+        game.check(parse_action("discard JS"))
+    assert refusal.value.rule_id == "GO_OUT.ANSWER_BINDING"
+    while any(a.kind == "meld" for a in game.legal_actions()):  # meld as long as anything melds
+        game.apply(next(a for a in game.legal_actions() if a.kind == "meld"))
+    assert any(a.kind == "discard" for a in game.legal_actions())  # then the turn ends as usual

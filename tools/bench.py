@@ -1,0 +1,219 @@
+"""Benchmark the reference interpreter: random play on one core, and the time to load a variant.
+
+    python tools/bench.py --variant classic --hands 200 --seed 1 [--json]
+
+Hands are dealt from the seeds ``"<seed>/<n>"`` (as a match deals them) and played to the end by a uniformly random
+policy: ``random.Random(seed).choice(list(game.legal_actions()))``. The listing of the legal actions and ``apply``
+are timed apart, on the wall clock or (``--clock cpu``) on this process's CPU time, which is steadier when other
+work shares the machine. Loading is timed cold (the first load in this process: building the rule grammar, reading
+and checking the YAML, compiling every clause) and warm (the median of repeated loads after
+``canasta_ref.spec.clear_cache()``, with the grammar built and the expression caches of ``canasta_ref.lang`` kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from canasta_ref import Game, Rules
+from canasta_ref.spec import clear_cache, list_variants, load_variant
+
+
+@dataclass
+class Result:
+    variant: str
+    hands: int
+    seed: int
+    cpu: str
+    python: str
+    clock: str = "wall"
+    load_cold_ms: float = 0.0
+    load_warm_ms: float = 0.0
+    warm_loads: int = 0
+    seconds: float = 0.0
+    wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    actions: int = 0
+    listings: int = 0
+    legal_listed: int = 0
+    listing_seconds: float = 0.0
+    apply_seconds: float = 0.0
+    end_reasons: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+    @property
+    def actions_per_second(self) -> float:
+        """Actions applied per second of ``apply`` alone."""
+        return self.actions / self.apply_seconds if self.apply_seconds else 0.0
+
+    @property
+    def actions_per_second_overall(self) -> float:
+        """Actions played per second of the whole loop: dealing, listing, choosing and applying."""
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    @property
+    def us_per_listing(self) -> float:
+        return 1e6 * self.listing_seconds / self.listings if self.listings else 0.0
+
+    @property
+    def us_per_apply(self) -> float:
+        return 1e6 * self.apply_seconds / self.actions if self.actions else 0.0
+
+    @property
+    def actions_per_hand(self) -> float:
+        return self.actions / self.hands if self.hands else 0.0
+
+    @property
+    def legal_per_listing(self) -> float:
+        return self.legal_listed / self.listings if self.listings else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = asdict(self)
+        for name in (
+            "hands_per_second",
+            "actions_per_second",
+            "actions_per_second_overall",
+            "us_per_listing",
+            "us_per_apply",
+            "actions_per_hand",
+            "legal_per_listing",
+        ):
+            out[name] = round(getattr(self, name), 3)
+        for name in ("load_cold_ms", "load_warm_ms", "seconds", "wall_seconds", "cpu_seconds"):
+            out[name] = round(float(getattr(self, name)), 6)
+        for name in ("listing_seconds", "apply_seconds"):
+            out[name] = round(float(getattr(self, name)), 6)
+        return out
+
+
+def pin_to_one_core() -> str:
+    """Run on a single core where the platform allows it; name the core."""
+    if sys.platform == "linux":
+        core = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {core})
+        return f"cpu {core}"
+    return "unpinned"
+
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def time_loads(variant: str, repeats: int, clock: Callable[[], float]) -> tuple[float, float]:
+    """(cold, warm median) load times in milliseconds; the cold one must be the first load of the process."""
+    start = clock()
+    load_variant(variant)
+    cold = clock() - start
+    warm: list[float] = []
+    for _ in range(repeats):
+        clear_cache()
+        start = clock()
+        load_variant(variant)
+        warm.append(clock() - start)
+    return 1000 * cold, 1000 * statistics.median(warm)
+
+
+def play(result: Result, rules: Rules) -> None:
+    """Play ``result.hands`` hands with the uniformly random policy, timing listing and apply apart."""
+    rng = random.Random(result.seed)
+    clock = CLOCKS[result.clock]
+    listing = applying = 0.0
+    actions = listed = 0
+    ends: Counter[str] = Counter()
+    start, wall_start, cpu_start = clock(), time.perf_counter(), time.process_time()
+    for number in range(result.hands):
+        game = Game(rules, seed=f"{result.seed}/{number}")
+        while not game.is_over:
+            t0 = clock()
+            legal = list(game.legal_actions())
+            t1 = clock()
+            action = rng.choice(legal)
+            t2 = clock()
+            game.apply(action)
+            t3 = clock()
+            listing += t1 - t0
+            applying += t3 - t2
+            actions += 1
+            listed += len(legal)
+        ends[game.state.end_reason or "?"] += 1
+    result.seconds = clock() - start
+    result.wall_seconds = time.perf_counter() - wall_start
+    result.cpu_seconds = time.process_time() - cpu_start
+    result.listing_seconds = listing
+    result.apply_seconds = applying
+    result.actions = result.listings = actions
+    result.legal_listed = listed
+    result.end_reasons = dict(sorted(ends.items()))
+
+
+def table(result: Result) -> str:
+    rows = [
+        ("hands per second", f"{result.hands_per_second:,.1f}"),
+        ("actions applied per second (apply alone)", f"{result.actions_per_second:,.0f}"),
+        ("actions played per second (whole loop)", f"{result.actions_per_second_overall:,.0f}"),
+        ("us per legal_actions() listing", f"{result.us_per_listing:,.1f}"),
+        ("us per apply", f"{result.us_per_apply:,.1f}"),
+        ("actions per hand (average)", f"{result.actions_per_hand:,.1f}"),
+        ("legal actions per listing (average)", f"{result.legal_per_listing:,.1f}"),
+        ("load variant, cold: first load (ms)", f"{result.load_cold_ms:,.1f}"),
+        (f"load variant, warm: median of {result.warm_loads} (ms)", f"{result.load_warm_ms:,.1f}"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    head = (
+        f"canasta-ref benchmark: {result.variant}, {result.hands} hands, seed {result.seed}, "
+        f"{result.cpu}, {result.clock} clock, Python {result.python}"
+    )
+    lines = [head, "-" * len(head)]
+    lines += [f"{name:<{width}}  {value:>12}" for name, value in rows]
+    ends = ", ".join(f"{reason} {count}" for reason, count in result.end_reasons.items())
+    lines.append(f"hands ended: {ends}")
+    lines.append(f"play took {result.wall_seconds:.2f} s of wall time and {result.cpu_seconds:.2f} s of CPU time")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--variant", default="classic", help="a bundled variant id or a spec path (default classic)")
+    parser.add_argument("--hands", type=int, default=200, help="hands of random play (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the random policy")
+    parser.add_argument("--warm-loads", type=int, default=20, help="warm loads to take the median of (default 20)")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="time with the wall clock (default) or this process's CPU time, steadier on a shared machine",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
+    args = parser.parse_args(argv)
+    if args.hands < 1 or args.warm_loads < 1:
+        parser.error("--hands and --warm-loads must be at least 1")
+    if not os.path.exists(args.variant) and args.variant not in list_variants():
+        parser.error(f"unknown variant {args.variant!r}; bundled: {', '.join(list_variants())}")
+    result = Result(
+        variant=args.variant,
+        hands=args.hands,
+        seed=args.seed,
+        cpu=pin_to_one_core(),
+        python=platform.python_version(),
+        clock=args.clock,
+        warm_loads=args.warm_loads,
+    )
+    result.load_cold_ms, result.load_warm_ms = time_loads(args.variant, args.warm_loads, CLOCKS[args.clock])
+    play(result, Rules(load_variant(args.variant)))
+    print(json.dumps(result.to_json(), indent=2) if args.json else table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
