@@ -14,7 +14,7 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -47,12 +47,23 @@ class EngineInfo:
 
 
 class Engine:
-    """Common client side: the handshake, and one method per protocol command."""
+    """Common client side: the handshake, and requests one at a time or written ahead of their answers."""
 
     info: EngineInfo
 
     def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        self.send([message])
+        return self.receive()[0]
+
+    def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
+        """Write requests without waiting; ``receive`` returns their answers in order."""
         raise NotImplementedError
+
+    def receive(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def forget(self) -> None:
+        """Drop requests sent but not answered (after a failure)."""
 
     def handshake(self) -> EngineInfo:
         reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION})
@@ -83,12 +94,18 @@ class InProcessEngine(Engine):
 
     def __init__(self, session: ReferenceSession | None = None) -> None:
         self.session = session or ReferenceSession()
+        self._queued: list[Mapping[str, Any]] = []
         self.handshake()
 
-    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
-        reply = self.session.handle(json.loads(json.dumps(message)))
-        decoded: dict[str, Any] = json.loads(json.dumps(reply))
-        return decoded
+    def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
+        self._queued.extend(messages)
+
+    def receive(self) -> list[dict[str, Any]]:
+        queued, self._queued = self._queued, []
+        return [json.loads(json.dumps(self.session.handle(json.loads(json.dumps(m))))) for m in queued]
+
+    def forget(self) -> None:
+        self._queued = []
 
 
 class SubprocessEngine(Engine):
@@ -101,9 +118,11 @@ class SubprocessEngine(Engine):
         self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._next_id = 0
+        self._sent: list[tuple[int, str]] = []
         self.start()
 
     def start(self) -> None:
+        self._sent = []
         self._process = subprocess.Popen(
             shlex.split(self.command),
             stdin=subprocess.PIPE,
@@ -124,33 +143,47 @@ class SubprocessEngine(Engine):
     def stderr_tail(self) -> str:
         return "\n".join(self._stderr)
 
-    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+    def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
         process = self._process
         if process is None or process.poll() is not None:
             raise EngineFailure("crashed", self._exit_text(), self.stderr_tail())
-        self._next_id += 1
-        payload = {"id": self._next_id, **message}
+        lines = []
+        for message in messages:
+            self._next_id += 1
+            self._sent.append((self._next_id, str(message.get("cmd"))))
+            lines.append(json.dumps({"id": self._next_id, **message}))
         assert process.stdin is not None
         try:
-            process.stdin.write((json.dumps(payload) + "\n").encode())
+            process.stdin.write(("\n".join(lines) + "\n").encode())
             process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise EngineFailure("crashed", self._exit_text(), self.stderr_tail()) from None
-        line = self._read_line(process, f"no answer to {message.get('cmd')!r} within {self.timeout:g} s")
+
+    def receive(self) -> list[dict[str, Any]]:
+        sent, self._sent = self._sent, []
+        process = self._process
+        replies = []
+        for number, command in sent:
+            if process is None:
+                raise EngineFailure("crashed", self._exit_text(), self.stderr_tail())
+            line = self._read_line(process, f"no answer to {command!r} within {self.timeout:g} s")
+            replies.append(self._decode(line, number))
+        return replies
+
+    def forget(self) -> None:
+        self._sent = []
+
+    def _decode(self, line: str, number: int) -> dict[str, Any]:
         try:
             reply = json.loads(line)
         except json.JSONDecodeError:
             raise EngineFailure("garbage", f"not JSON: {line[:200]!r}", self.stderr_tail()) from None
         if not isinstance(reply, dict) or "ok" not in reply:
             raise EngineFailure(
-                "garbage",
-                f"not a protocol response (an object with 'ok'): {line[:200]!r}",
-                self.stderr_tail(),
+                "garbage", f"not a protocol response (an object with 'ok'): {line[:200]!r}", self.stderr_tail()
             )
-        if reply.get("id", self._next_id) != self._next_id:
-            raise EngineFailure(
-                "protocol", f"answered id {reply.get('id')!r} to request {self._next_id}", self.stderr_tail()
-            )
+        if reply.get("id", number) != number:
+            raise EngineFailure("protocol", f"answered id {reply.get('id')!r} to request {number}", self.stderr_tail())
         return reply
 
     def _read_line(self, process: subprocess.Popen[bytes], late: str) -> str:

@@ -14,8 +14,7 @@ compared, so that play reaches the middle and the end of hands cheaply (with the
 reach the end of the hand); the next ``checked_steps`` steps are checked in full: after each, every seat's
 ``view`` (normalised as the runner does), the ``score`` (totals, over, end) and the legal actions (as sets of
 canonical actions, when the engine lists them; their number when it counts them). A game that ends during its
-prefix is checked in full at the end. Random play never asks partner to go out with more than
-``strategies.ASK_HAND_LIMIT`` cards in hand (the reference's search for a way out is slow with big hands).
+prefix is checked in full at the end.
 
 Generic properties, checked on the engine in every game:
 
@@ -63,7 +62,7 @@ from ..cards import Card, card_name, cards_of
 from ..errors import CanastaError
 from ..game import Game
 from ..spec import list_variants
-from .engines import Engine, EngineFailure, SubprocessEngine
+from .engines import Engine, EngineFailure
 from .runner import Result, Status, format_deck, normalise_view
 from .strategies import (
     HAND_BOUND,
@@ -178,76 +177,25 @@ class _Caps:
 
 # -- talking to the engine, pipelined when it is a subprocess --------------------------------------------------------
 class _Channel:
-    """Requests written ahead of their answers (for a subprocess engine); answers read back in order."""
+    """Requests written ahead of their answers, so engine and reference work overlap; answers come in order."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._queued: list[Mapping[str, Any]] = []
-        self._sent: list[tuple[int, Mapping[str, Any]]] = []
-
-    def _pipelined(self) -> bool:
-        engine = self.engine
-        return isinstance(engine, SubprocessEngine) and all(
-            hasattr(engine, name) for name in ("_process", "_read_line", "_next_id", "_exit_text")
-        )
+        self._pending = 0
 
     @property
     def pending(self) -> int:
-        return len(self._queued) + len(self._sent)
+        return self._pending
 
     def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
         messages = list(messages)
-        if not self._pipelined():
-            self._queued.extend(messages)
-            return
-        engine = self.engine
-        assert isinstance(engine, SubprocessEngine)
-        process = engine._process
-        if process is None or process.poll() is not None:
-            raise EngineFailure("crashed", engine._exit_text(), engine.stderr_tail())
-        lines = []
-        for message in messages:
-            engine._next_id += 1
-            self._sent.append((engine._next_id, message))
-            lines.append(json.dumps({"id": engine._next_id, **message}))
-        assert process.stdin is not None
-        try:
-            process.stdin.write(("\n".join(lines) + "\n").encode())
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise EngineFailure("crashed", engine._exit_text(), engine.stderr_tail()) from None
+        self._pending += len(messages)
+        self.engine.send(messages)
 
     def receive(self) -> list[dict[str, Any]]:
         """The answers to everything sent, in order."""
-        queued, self._queued = self._queued, []
-        if queued:
-            return [self.engine.request(message) for message in queued]
-        sent, self._sent = self._sent, []
-        if not sent:
-            return []
-        engine = self.engine
-        assert isinstance(engine, SubprocessEngine)
-        process = engine._process
-        replies = []
-        for number, message in sent:
-            if process is None:
-                raise EngineFailure("crashed", engine._exit_text(), engine.stderr_tail())
-            late = f"no answer to {message.get('cmd')!r} within {engine.timeout:g} s"
-            line = engine._read_line(process, late)
-            try:
-                reply = json.loads(line)
-            except json.JSONDecodeError:
-                raise EngineFailure("garbage", f"not JSON: {line[:200]!r}", engine.stderr_tail()) from None
-            if not isinstance(reply, dict) or "ok" not in reply:
-                raise EngineFailure(
-                    "garbage", f"not a protocol response (an object with 'ok'): {line[:200]!r}", engine.stderr_tail()
-                )
-            if reply.get("id", number) != number:
-                raise EngineFailure(
-                    "protocol", f"answered id {reply.get('id')!r} to request {number}", engine.stderr_tail()
-                )
-            replies.append(reply)
-        return replies
+        self._pending = 0
+        return self.engine.receive()
 
     def call(self, messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         self.send(messages)
@@ -255,8 +203,8 @@ class _Channel:
 
     def reset(self) -> None:
         """Forget what was sent (after the engine failed: it is restarted)."""
-        self._queued = []
-        self._sent = []
+        self._pending = 0
+        self.engine.forget()
 
 
 # -- disagreements -------------------------------------------------------------------------------------------------

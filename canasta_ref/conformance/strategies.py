@@ -40,10 +40,6 @@ T = TypeVar("T")
 #: draws <= 109, takes + melds <= 108, and at most an ask, an answer and a discard besides each draw or take.
 HAND_BOUND = 4 * (108 + 1) + 4 * 108
 
-#: A player holding more cards than this does not ask partner "may I go out?" in generated play: after a "yes",
-#: listing the legal actions searches every way of going out, and with a big hand that search takes seconds.
-ASK_HAND_LIMIT = 8
-
 #: Scores before the hand that a generated game may start from (they decide the initial meld's minimum).
 TEAM_SCORES = (0, 1500, 3000, -100)
 
@@ -150,13 +146,10 @@ def choose_legal(pick: Pick, legal: Sequence[Action], game: Game | None = None) 
     """A legal action: first its kind (draw, take, meld, discard, ...), then one of that kind.
 
     Choosing the kind first keeps random play moving (a hand before its initial meld can have thousands of meld
-    actions and a dozen discards). Given the ``game``, a player holding more than ``ASK_HAND_LIMIT`` cards does not
-    ask to go out (unless nothing else is legal)."""
+    actions and a dozen discards)."""
     kinds: dict[str, list[Action]] = {}
     for action in legal:
         kinds.setdefault(action.kind, []).append(action)
-    if game is not None and len(kinds) > 1 and game.state.hand_sizes[game.to_act] > ASK_HAND_LIMIT:
-        kinds.pop("ask", None)
     return choose(pick, choose(pick, list(kinds.values())))
 
 
@@ -331,7 +324,6 @@ def games(
 
 
 __all__ = [
-    "ASK_HAND_LIMIT",
     "HAND_BOUND",
     "Draw",
     "Move",
