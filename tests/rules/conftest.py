@@ -1,0 +1,10 @@
+"""Make the helper modules of the rule-clause tests importable under any pytest import mode."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)

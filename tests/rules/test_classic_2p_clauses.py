@@ -1,0 +1,152 @@
+"""Every rule clause of two-player Classic Canasta (spec/classic-2p.yaml), tested on both sides.
+
+classic-2p extends classic: fifteen cards each, a draw takes two cards (one if only one is left, counting
+as a full draw) and two canastas are needed to go out. The scenarios shared with classic run first against
+this variant, except those about asking partner, which classic-2p removes (it refuses "ask" with
+TURN.NO_PARTNER). The last two tests check that every clause was exercised both ways.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clause_kit import ClauseLog, act, cards, table
+from shared_scenarios import SCENARIOS, Ctx, canasta, scenarios_for
+
+from canasta_ref import Game, Rules
+from canasta_ref.bots import GreedyBot
+from canasta_ref.cards import full_deck
+from canasta_ref.match import play_match
+
+LOG = ClauseLog("classic-2p")
+RULES = Rules(LOG.variant)
+QUEENS, JACKS = canasta("Q"), canasta("J")
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory: pytest.TempPathFactory) -> Ctx:
+    return Ctx(LOG, RULES, Path(tmp_path_factory.mktemp("classic-2p-specs")))
+
+
+@pytest.mark.parametrize("name", scenarios_for(LOG.variant.clauses))
+def test_shared(ctx: Ctx, name: str) -> None:
+    SCENARIOS[name](ctx)
+
+
+def test_variant_extends_classic() -> None:
+    assert LOG.variant.lineage == ("classic", "classic-2p")
+    assert (RULES.players, RULES.teams) == (2, 2)
+    assert LOG.variant.clauses["TURN.DRAW.COUNT"].declared_in == "classic-2p"
+    assert LOG.variant.clauses["GO_OUT.CANASTAS"].declared_in == "classic-2p"
+
+
+# ---------------------------------------------------------------------------------------------- deal and draw
+def test_fifteen_cards_dealt_to_each_player(ctx: Ctx) -> None:
+    LOG.value("DEAL.HAND_SIZE", LOG.component(RULES, "deal.hand_size", {}, "DEAL.HAND_SIZE"), 15)
+    red = cards("3D 3D 3H 3H")
+    deck = full_deck(2, 2)
+    for card in red:
+        deck.remove(card)
+    deck += red
+    assert not RULES.upcard_turns_again[deck[30]]
+    game = Game(RULES, deck=deck, first_seat=1)
+    assert sorted(game.hand_of(1)) == sorted(deck[0:30:2])
+    assert sorted(game.hand_of(0)) == sorted(deck[1:30:2])
+    assert game.state.hand_sizes == [15, 15]
+    assert game.state.pile == [deck[30]] and len(game.state.stock) == 108 - 30 - 1
+    eleven = ctx.child("eleven-cards", cards_dealt=11)
+    LOG.value("DEAL.HAND_SIZE", LOG.component(eleven, "deal.hand_size", {}, "DEAL.HAND_SIZE"), 11, "other")
+    assert Game(eleven, deck=deck).state.hand_sizes == [11, 11]
+
+
+def test_a_draw_takes_two_cards(ctx: Ctx) -> None:
+    LOG.value("TURN.DRAW.COUNT", LOG.component(RULES, "draw.count", {}, "TURN.DRAW.COUNT"), 2)
+    game = table(RULES, hands={0: "9C 9D"}, stock_top="6C 7C 8C")
+    stock = len(game.state.stock)
+    game.apply(act("draw"))
+    assert sorted(game.hand_of(0)) == sorted(cards("9C 9D 6C 7C"))
+    assert len(game.state.stock) == stock - 2 and game.state.stock[-1] == cards("8C")[0]
+    # Only one card is discarded.
+    LOG.allows(game, "discard 6C", "TURN.ONE_DRAW")
+    assert game.state.hand_sizes[0] == 3 and game.to_act == 1
+    one = ctx.child("draw-one", draw_count=1)
+    LOG.value("TURN.DRAW.COUNT", LOG.component(one, "draw.count", {}, "TURN.DRAW.COUNT"), 1, "other")
+    game = table(one, hands={0: "9C 9D"}, stock_top="6C 7C 8C")
+    game.apply(act("draw"))
+    assert sorted(game.hand_of(0)) == sorted(cards("9C 9D 6C"))
+
+
+def test_one_card_left_counts_as_a_full_draw() -> None:
+    game = table(RULES, hands={0: "9C 9D 9S 5S", 1: "4H 4S"}, melds={0: ["KH KS KD"]}, stock="6C")
+    LOG.allows(game, "draw", "STOCK.EMPTY.MUST_TAKE")
+    assert sorted(game.hand_of(0)) == sorted(cards("9C 9D 9S 5S 6C"))
+    assert game.state.stock == [] and game.state.phase == "play" and not game.is_over
+    LOG.allows(game, "meld 9C 9D 9S", "TURN.ONE_DRAW")
+    LOG.allows(game, "discard 6C", "GO_OUT.KEEP_CARD")
+    assert game.to_act == 1 and not game.is_over
+    # The next player cannot use the six: trying to draw from the empty stock ends the play.
+    LOG.allows(game, "draw", "STOCK.EMPTY.MUST_TAKE")
+    assert game.is_over and game.state.end_reason == "stock exhausted"
+
+
+def test_red_three_among_the_last_two_cards_ends_play() -> None:
+    game = table(RULES, hands={0: "9C 9D 5S"}, melds={0: ["KH KS KD"]}, stock="6C 3H")
+    LOG.truth(RULES, "RED3.LAST_STOCK_CARD", True, lambda: game.apply(act("draw")))
+    assert game.state.bonus[0] == cards("3H") and cards("6C")[0] in game.hand_of(0)
+    assert game.is_over and game.state.end_reason == "last stock card was a bonus card"
+
+
+# ---------------------------------------------------------------------------------------------- going out
+def test_two_canastas_to_go_out() -> None:
+    game = table(RULES, hands={0: "9C"}, melds={0: [QUEENS, "KH KS KD"]}, phase="play")
+    refusal = LOG.refuses(game, "discard 9C", "GO_OUT.CANASTAS")
+    assert "two canastas" in refusal.explanation
+    game = table(RULES, hands={0: "KC KC 9C"}, melds={0: [QUEENS, "KH KS KD"]}, phase="play")
+    LOG.refuses(game, "meld KC KC", "GO_OUT.KEEP_CARD")  # one canasta: must keep a card
+    game = table(RULES, hands={0: "9C"}, melds={0: [QUEENS, JACKS]}, phase="play")
+    LOG.allows(game, "discard 9C", "GO_OUT.CANASTAS")
+    assert game.is_over and game.state.went_out == 0
+
+
+def test_concealed_going_out_needs_two_canastas() -> None:
+    game = table(RULES, hands={0: QUEENS}, phase="play")
+    LOG.refuses(game, f"meld {QUEENS}", "GO_OUT.CANASTAS")
+    game = table(RULES, hands={0: f"{QUEENS} {JACKS}"}, phase="play")
+    LOG.truth(RULES, "GO_OUT.CONCEALED", True, lambda: game.apply(act(f"meld {QUEENS} | {JACKS}")))
+    assert game.is_over and game.state.concealed
+    LOG.score_part(game, 0, "SCORE.GOING_OUT", 200)
+    assert game.score().totals[0] == 140 + 1000 + 200
+
+
+def test_no_partner_to_ask() -> None:
+    game = table(RULES, hands={0: "9C 9D 9S"}, melds={0: ["KH KS KD"]}, stock_top="6C 7C")
+    LOG.refuses(game, "ask", "TURN.DRAW_FIRST")
+    LOG.allows(game, "draw", "TURN.NO_PARTNER")
+    LOG.refuses(game, "ask", "TURN.NO_PARTNER")
+    assert all(action.kind != "ask" for action in game.legal_actions())
+    for clause_id in ("GO_OUT.ASK.BEFORE_MELDING", "GO_OUT.PARTNER_SAID_NO", "GO_OUT.ANSWER_BINDING"):
+        assert clause_id not in LOG.variant.clauses
+    LOG.allows(game, "discard 9C", "TURN.NO_PARTNER")
+    assert game.to_act == 1
+
+
+# ---------------------------------------------------------------------------------------------- the match
+def test_match_is_played_to_5000() -> None:
+    bots = [GreedyBot(seat) for seat in range(2)]
+    result = LOG.truth(RULES, "MATCH.TARGET", True, lambda: play_match(RULES, bots, seed=1))
+    assert result.finished and max(result.totals) >= 5000
+    assert all(max(hand.totals_after) < 5000 for hand in result.hands[:-1])
+    assert result.winner == result.totals.index(max(result.totals))
+    assert all(len(hand.score.totals) == 2 for hand in result.hands)
+
+
+# ---------------------------------------------------------------------------------------------- the meta-tests
+def test_zz_every_clause_tested_both_sides() -> None:
+    missing = LOG.missing_sides()
+    assert not missing, "clause sides no test exercised:\n" + "\n".join(missing)
+
+
+def test_zz_engine_coverage_saw_both_outcomes() -> None:
+    missing = LOG.missing_coverage()
+    assert not missing, "outcomes the engine's rule coverage never recorded:\n" + "\n".join(missing)
