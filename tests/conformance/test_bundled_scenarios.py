@@ -4,8 +4,9 @@ Every (scenario, variant) the suite selects must pass, and the suite must exerci
 Classic and Classic for two both ways (allowed and refused, true and false, or evaluated), as measured by the
 interpreter's own rule coverage (``canasta-ref coverage``).
 
-Two lists below are the only exceptions, each with its reason. Both are checked for staleness: an entry that
-no longer applies (the bug was fixed, or the side became reachable) fails the run, so the lists can only shrink.
+Every side of every clause is reachable: sides that need a parameter's other value are exercised by the
+'level: alternative' scenarios, which rule coverage counts. The one exception list, ENGINE_BUGS, carries its
+reasons and is checked for staleness: an entry whose scenario passes again fails the run, so it can only shrink.
 """
 
 from __future__ import annotations
@@ -28,48 +29,6 @@ CASES = Selection().cases(SCENARIOS)
 # 432fa6f fixed the last one (concealed-canasta-may-be-built-in-several-melds: adding to a meld laid earlier in
 # the same turn counted as adding to partner's melds).
 ENGINE_BUGS: dict[str, str] = {}
-
-# Clause sides no 'must' scenario can reach with the tools as they are: (variant, clause, side) -> why.
-# rule_coverage counts only level 'must' scenarios, so a side that needs another parameter value is exercised
-# by the 'alternative' scenarios named here but never counted.
-_ALTERNATIVE_ONLY = {
-    ("MELD.WILD_RATIO", "refused"): (
-        "wild_ratio = not_more_than_naturals or fewer_than_naturals (wild-cards-no-more-than-naturals-wikipedia, "
-        "wild-cards-fewer-than-naturals-gamedesire)"
-    ),
-    ("MELD.CANASTA.NATURALS", "refused"): (
-        "canasta_naturals = at_least_five (canasta-needs-five-natural-cards-gamevelvet); with at most three wild "
-        "cards a seven-card meld always has four natural cards, and MELD.MAX_WILDS refuses first"
-    ),
-    ("PILE.FROZEN.BLACK_THREE", "true"): "black_three = freezes (black-three-freezes-the-pile-bicycle)",
-    ("PILE.TAKE.ONE_CARD", "refused"): "one_card_pile = forbid or pumpa (one-card-pile-forbidden-hoyle, ...-pumpa)",
-    ("RED3.LAST_STOCK_CARD", "false"): (
-        "last_card_red_three = meld_then_end (red-three-last-stock-card-meld-then-end-britannica); the engine "
-        "asks the hook only when the stock is empty"
-    ),
-    ("RED3.LAST_STOCK_CARD.NO_DISCARD", "refused"): (
-        "last_card_red_three = meld_then_end (red-three-last-stock-card-meld-then-end-britannica)"
-    ),
-}
-_NEVER = {
-    ("MELD.MERGE", "false"): "the clause is the constant predicate `true`",
-    ("RED3.REPLACE", "false"): (
-        "the engine never asks hook bonus_card.replace about a red three from the pile (game.py lays it out "
-        "without replacement itself), so from_pile is always false"
-    ),
-}
-_NO_PARTNER = {
-    ("GO_OUT.ASK.PARTNERSHIP", "allowed"): "there is no partner to ask in the two-hand game",
-    ("GO_OUT.ASK.BEFORE_MELDING", "allowed"): "GO_OUT.ASK.PARTNERSHIP refuses every ask before it is evaluated",
-    ("GO_OUT.ASK.BEFORE_MELDING", "refused"): "GO_OUT.ASK.PARTNERSHIP refuses every ask before it is evaluated",
-    ("GO_OUT.PARTNER_SAID_NO", "refused"): "without a partner nobody can answer no",
-    ("GO_OUT.ANSWER_BINDING", "refused"): "without a partner nobody can answer yes",
-}
-UNREACHABLE: dict[tuple[str, str, str], str] = {
-    **{("classic", rule, side): why for (rule, side), why in {**_ALTERNATIVE_ONLY, **_NEVER}.items()},
-    ("classic", "GO_OUT.ASK.PARTNERSHIP", "refused"): "every Classic player has a partner",
-    **{("classic-2p", rule, side): why for (rule, side), why in {**_ALTERNATIVE_ONLY, **_NEVER, **_NO_PARTNER}.items()},
-}
 
 
 @pytest.fixture(scope="module")
@@ -102,19 +61,14 @@ def coverage() -> CoverageReport:
 
 
 def test_every_clause_is_covered_on_every_side(coverage: CoverageReport) -> None:
-    missing = {
+    missing = sorted(
         (variant, rule, side)
         for variant, rules in coverage.missing().items()
         for rule, sides in rules.items()
         for side in sides
-    }
-    unexpected = sorted(missing - set(UNREACHABLE))
-    assert not unexpected, "clause sides no scenario exercises:\n" + "\n".join(
-        f"    {variant}: {rule}: no scenario {side}" for variant, rule, side in unexpected
     )
-    stale = sorted(set(UNREACHABLE) - missing)
-    assert not stale, "covered now, remove from UNREACHABLE:\n" + "\n".join(
-        f"    {variant}: {rule} {side}" for variant, rule, side in stale
+    assert not missing, "clause sides no scenario exercises:\n" + "\n".join(
+        f"    {variant}: {rule}: no scenario {side}" for variant, rule, side in missing
     )
 
 
