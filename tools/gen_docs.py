@@ -31,11 +31,10 @@ from typing import Any
 from canasta_ref.actions import parse_action
 from canasta_ref.cards import card_name, parse_card, parse_cards
 from canasta_ref.cli import main as cli_main
+from canasta_ref.conformance.explain import start_game
 from canasta_ref.conformance.scenario import Scenario, Step, load_scenarios
-from canasta_ref.conformance.session import position_from_json
 from canasta_ref.conformance.variants import applicable_variants, with_parameters
 from canasta_ref.errors import CanastaError, IllegalAction
-from canasta_ref.game import Game, deck_for_seed
 from canasta_ref.hooks import HOOKS
 from canasta_ref.render import seat_name, side_name
 from canasta_ref.rules import Rules
@@ -290,19 +289,6 @@ class Site:
             with contextlib.suppress(IllegalAction, CanastaError):
                 game.apply(parse_action(step.action), step.seat)
         return Drawn(rules, view, hands, tuple(actors))
-
-
-def start_game(rules: Rules, scenario: Scenario) -> Game:
-    """The hand a scenario starts from, as the conformance runner sets it up."""
-    setup = scenario.setup
-    if "position" in setup:
-        position = dict(setup["position"])
-        if "team_scores" in setup:
-            position["team_scores"] = setup["team_scores"]
-        return Game.from_position(rules, position_from_json(position, rules))
-    deck_spec = setup["deck"]
-    deck = parse_cards(deck_spec["order"]) if "order" in deck_spec else deck_for_seed(rules, deck_spec["seed"])
-    return Game(rules, deck=deck, team_scores=setup.get("team_scores"), first_seat=setup.get("first_seat", 0))
 
 
 def position_html(drawn: Drawn, scenario: Scenario) -> str:

@@ -22,7 +22,8 @@ def _source_line(clause: Any) -> str:
     return f'source {ref.source}{where}: "{ref.quote}"'
 
 
-def _start(rules: Rules, scenario: Scenario) -> Game:
+def start_game(rules: Rules, scenario: Scenario) -> Game:
+    """The hand a scenario starts from, as the conformance runner sets it up (positions or deals)."""
     setup = scenario.setup
     if "position" in setup:
         position = dict(setup["position"])
@@ -44,10 +45,10 @@ def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:
             yield f"      with {name} = {param.value} ({cited})"
 
 
-def can_start(variant: Variant, scenario: Scenario) -> str | None:
+def canstart_game(variant: Variant, scenario: Scenario) -> str | None:
     """Why the scenario cannot be set up under this variant, or None."""
     try:
-        _start(Rules(variant), scenario)
+        start_game(Rules(variant), scenario)
     except CanastaError as error:
         return str(error)
     return None
@@ -57,7 +58,7 @@ def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
     """Each step's verdict under one variant, citing the rule that decided it."""
     rules = Rules(variant)
     try:
-        game = _start(rules, scenario)
+        game = start_game(rules, scenario)
     except CanastaError as error:
         yield f"  cannot be set up here: {error}"
         return
@@ -111,7 +112,7 @@ def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: 
         yield ""
         yield f"{variant.name} [{variant_id}]{inherited}"
         yield from judge(variant, scenario)
-        if not alternatives or can_start(variant, scenario) is not None:
+        if not alternatives or canstart_game(variant, scenario) is not None:
             continue
         for name, option, refs in _alternatives(variant, scenario):
             cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
@@ -120,4 +121,4 @@ def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: 
             yield from judge(with_parameters(variant_id, {**scenario.parameters, name: option}), scenario)
 
 
-__all__ = ["explain_lines", "judge"]
+__all__ = ["explain_lines", "judge", "start_game"]
