@@ -31,9 +31,7 @@ GAME = {
 
 
 def run(text: str, expect: str, **values: Any) -> Any:
-    compiled = compile_expression(
-        text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN
-    )
+    compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN)
     return compiled({**GAME, **values})
 
 
@@ -114,15 +112,12 @@ def test_evaluates(text: str, expect: str, values: dict[str, Any], result: Any) 
         (
             "lookup(initial_minimum, team_score)",
             "int",
-            'lambda v: (120 if (_x1 := v["team_score"]) >= 3000 else 90 if _x1 >= 1500 '
-            "else 50 if _x1 >= 0 else 15)",
+            'lambda v: (120 if (_x1 := v["team_score"]) >= 3000 else 90 if _x1 >= 1500 else 50 if _x1 >= 0 else 15)',
         ),
     ],
 )
 def test_parameters_are_folded_into_the_generated_code(text: str, expect: str, python: str) -> None:
-    compiled = compile_expression(
-        text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN
-    )
+    compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN)
     assert compiled.python == python
 
 
@@ -203,9 +198,7 @@ def test_missing_variable_is_named_when_called_through_the_object() -> None:
 
 
 def test_a_name_both_variable_and_parameter_is_refused() -> None:
-    with pytest.raises(
-        SpecError, match="'size' is both a variable of this hook and a spec parameter"
-    ) as caught:
+    with pytest.raises(SpecError, match="'size' is both a variable of this hook and a spec parameter") as caught:
         compile_expression(
             "wilds + size", variables=VARIABLES, parameters={"size": ("int", 1)}, expect="int", origin=ORIGIN
         )

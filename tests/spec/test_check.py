@@ -237,9 +237,7 @@ def test_wrong_parameter_does_not_cascade_into_rules(write_spec: Write) -> None:
     body = "parameters:\n  min_meld_size: {value: [1]}\nrules:\n"
     body += RULE.format(rule_id="MELD.USES", expression="size >= min_meld_size")
     errors = check_file(write_spec("cascade", child("cascade", body)))
-    assert [e.reason.split(" (")[0] for e in errors] == [
-        "value of parameter min_meld_size must be a whole number"
-    ]
+    assert [e.reason.split(" (")[0] for e in errors] == ["value of parameter min_meld_size must be a whole number"]
 
 
 def test_load_variant_raises_the_first_error(write_spec: Write) -> None:
