@@ -6,6 +6,7 @@ import random
 from typing import Protocol
 
 from .actions import Action
+from .errors import CanastaError
 from .game import Game
 
 
@@ -80,4 +81,4 @@ def make_bot(name: str, seed: int | str) -> Bot:
     try:
         return BOTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; expected one of: {', '.join(sorted(BOTS))}") from None
+        raise CanastaError(f"unknown bot {name!r}; expected one of: {', '.join(sorted(BOTS))}") from None

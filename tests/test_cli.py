@@ -109,3 +109,21 @@ def test_hooks_lists_variables() -> None:
     code, out = run("hooks")
     assert code == 0
     assert "meld.valid (require)" in out and "    wilds: int" in out
+
+
+def test_an_unknown_bot_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("play", "--bots", "foo")
+    assert code == 2
+    assert "unknown bot 'foo'; expected one of: greedy, random" in capsys.readouterr().err
+
+
+def test_explain_names_a_missing_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("explain", "no-such-scenario")
+    assert code == 2
+    assert "no scenario 'no-such-scenario'" in capsys.readouterr().err
+
+
+def test_conform_reports_an_unreadable_scenario_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("conform", "--scenarios", "/nonexistent/scenario.yaml", "--no-progress")
+    assert code == 2
+    assert "/nonexistent/scenario.yaml:1:1: cannot read the scenario file" in capsys.readouterr().err

@@ -88,6 +88,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.scenario)
     if not path.exists():
         path = scenario_dir() / f"{args.scenario}.yaml"
+    if not path.exists():
+        raise CanastaError(f"no scenario {args.scenario!r}: neither a file nor the id of a bundled scenario")
     scenario = load_scenarios([path])[0]
     if args.variants is None:
         variants = applicable_variants(scenario)

@@ -85,7 +85,11 @@ def _field(path: NodePath) -> str:
 def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
     """Read and check one scenario file: every problem, each naming file, line, column and field."""
     display = str(path)
-    doc, errors = parse(path.read_text(encoding="utf-8"), display)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return None, [SpecError(f"cannot read the scenario file: {error}", Location(display, 1, 1))]
+    doc, errors = parse(text, display)
     if errors:
         return None, errors
     if not isinstance(doc.data, dict):
