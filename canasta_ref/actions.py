@@ -198,6 +198,7 @@ def _parse_card_list(text: str, source: str, offset: int) -> list[Card]:
 
 def parse_action(text: str) -> Action:
     """Read an action written in the text notation; raises NotationError with a caret on a mistake."""
+    text = text.replace("\t", " ").replace("\n", " ")  # any blank separates; one for one keeps the caret's column
     source = text
     stripped = text.strip()
     lead = len(text) - len(text.lstrip())

@@ -77,7 +77,7 @@ def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces or commas: ``KH KS 2C``."""
     cards: list[Card] = []
     position = 0
-    for raw in text.replace(",", " ").split(" "):
+    for raw in text.replace(",", " ").replace("\t", " ").replace("\n", " ").split(" "):
         if raw:
             cards.append(parse_card(raw, source=text, offset=position))
         position += len(raw) + 1
