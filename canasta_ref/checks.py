@@ -329,21 +329,11 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 
-def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+def take_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
+    """The ``pile.take`` variables that do not depend on the cards offered: the pile, the side, the table."""
     team = seat % rules.teams
-    initial = not state.team_opened[team]
     top = state.pile[-1] if state.pile else None
-    top_rank = rank_of(top) if top is not None else -1
-    take_naturals = sum(1 for c in action.cards if not rules.is_wild[c] and rank_of(c) == top_rank)
-    take_wilds = sum(1 for c in action.cards if rules.is_wild[c])
-    existing = state.meld_of_rank(team, top_rank) if top is not None else None
-    pile_rest = state.pile[:-1]
-    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
-    replaced = 0
-    if bonus_in_pile and rules.predicate("bonus_card.replace", {"from_pile": True, "stock_size": len(state.stock)}):
-        replaced = min(bonus_in_pile, len(state.stock))
-    used = action.all_cards()
-    hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced
+    existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
     env = table_env(rules, state, seat)
     facts = rules.card_facts(top) if top is not None else None
     env.update(
@@ -353,16 +343,40 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
         top_is_wild=bool(facts and facts["is_wild"]),
         top_is_black_three=bool(facts and facts["is_black_three"]),
         top_is_red_three=bool(facts and facts["is_red_three"]),
-        take_cards=len(action.cards),
-        take_naturals=take_naturals,
-        take_wilds=take_wilds,
         team_has_meld_of_rank=existing is not None,
         team_meld_is_canasta=existing is not None and is_canasta(rules, existing),
-        extra_melds=len(action.melds),
-        extra_of_top_rank=sum(1 for g in action.melds if group_rank(rules, g) == top_rank),
-        extra_repeated_ranks=repeated_ranks(rules, action.melds),
         may_go_out=may_go_out(rules, state, seat, canastas(rules, state.melds[team])),
     )
+    return env
+
+
+def take_fields(rules: Rules, state: HandState, action: Action) -> dict[str, Any]:
+    """The ``pile.take`` variables that describe the cards offered with the top card."""
+    top_rank = rank_of(state.pile[-1]) if state.pile else -1
+    return {
+        "take_cards": len(action.cards),
+        "take_naturals": sum(1 for c in action.cards if not rules.is_wild[c] and rank_of(c) == top_rank),
+        "take_wilds": sum(1 for c in action.cards if rules.is_wild[c]),
+        "extra_melds": len(action.melds),
+        "extra_of_top_rank": sum(1 for g in action.melds if group_rank(rules, g) == top_rank),
+        "extra_repeated_ranks": repeated_ranks(rules, action.melds),
+    }
+
+
+def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+    team = seat % rules.teams
+    initial = not state.team_opened[team]
+    top = state.pile[-1] if state.pile else None
+    top_rank = rank_of(top) if top is not None else -1
+    pile_rest = state.pile[:-1]
+    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
+    replaced = 0
+    if bonus_in_pile and rules.predicate("bonus_card.replace", {"from_pile": True, "stock_size": len(state.stock)}):
+        replaced = min(bonus_in_pile, len(state.stock))
+    used = action.all_cards()
+    hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced
+    env = take_env(rules, state, seat)
+    env.update(take_fields(rules, state, action))
     rules.require("pile.take", env)
     assert top is not None  # pile.take refuses an empty pile
     contributions, _ = _contributions(rules, action.melds)

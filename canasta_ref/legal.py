@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, sort_key
-from .checks import canastas, is_canasta, plan, table_env
+from .checks import canastas, is_canasta, plan, table_env, take_env, take_fields
 from .errors import IllegalAction
 from .movegen import (
     HandCards,
@@ -25,6 +25,7 @@ from .movegen import (
     shape_combinations,
     shape_env,
     submultisets,
+    take_candidates,
 )
 from .rules import Rules
 from .state import HandState
@@ -32,6 +33,9 @@ from .state import HandState
 
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     """Every legal action of the seat to act, each once."""
+    if state.phase == "draw":
+        yield from _draw_phase(rules, state)
+        return
     if state.phase != "play":
         for action in candidates(rules, state):
             if _is_legal(rules, state, action):
@@ -46,6 +50,22 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     end = Action("end")
     if _is_legal(rules, state, end):
         yield end
+
+
+def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
+    """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
+    variables computed once, and only those they allow are checked in full."""
+    draw = Action.draw()
+    if _is_legal(rules, state, draw):
+        yield draw
+    base: dict[str, object] | None = None
+    for action in take_candidates(rules, state, state.to_act):
+        if base is None:
+            base = take_env(rules, state, state.to_act)
+        env = dict(base)
+        env.update(take_fields(rules, state, action))
+        if rules.failing_memo("pile.take", env) is None and _is_legal(rules, state, action):
+            yield action
 
 
 def legal_melds(rules: Rules, state: HandState) -> Iterator[Action]:

@@ -87,8 +87,8 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
     display = str(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return None, [SpecError(f"cannot read the scenario file: {error}", Location(display, 1, 1))]
+    except (OSError, UnicodeDecodeError) as unreadable:
+        return None, [SpecError(f"cannot read the scenario file: {unreadable}", Location(display, 1, 1))]
     doc, errors = parse(text, display)
     if errors:
         return None, errors
