@@ -31,10 +31,6 @@ class Plan:
     pile_replacements: int = 0
 
 
-def team_of(rules: Rules, seat: int) -> int:
-    return seat % rules.teams
-
-
 def table_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
     """The variables every hook about the table shares."""
     team = seat % rules.teams
@@ -170,9 +166,7 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
     return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
 
 
-def _contributions(
-    rules: Rules, groups: Sequence[MeldGroup]
-) -> tuple[list[tuple[int, list[Card], int]], IllegalAction | None]:
+def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[tuple[int, list[Card], int]]:
     """Each group as (rank, cards, distinct natural ranks); a group of wild cards alone has the joker rank."""
     out: list[tuple[int, list[Card], int]] = []
     for group in groups:
@@ -184,7 +178,7 @@ def _contributions(
         else:
             rank = JOKER_RANK
         out.append((rank, list(group.cards), len(ranks)))
-    return out, None
+    return out
 
 
 def _layout(
@@ -318,7 +312,7 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     rules.require("meld.action", env)
     used = action.all_cards()
     hand_after = state.hand_sizes[seat] - len(used)
-    contributions, _ = _contributions(rules, action.melds)
+    contributions = _contributions(rules, action.melds)
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
     )
@@ -379,7 +373,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     env.update(take_fields(rules, state, action))
     rules.require("pile.take", env)
     assert top is not None  # pile.take refuses an empty pile
-    contributions, _ = _contributions(rules, action.melds)
+    contributions = _contributions(rules, action.melds)
     contributions.insert(0, (top_rank, [top, *action.cards], 1))
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
-from .cards import Card, card_name, cards_of, counts_of, format_cards, full_deck
+from .cards import Card, card_name, cards_of, format_cards, full_deck
 from .checks import Plan, apply_meld, canastas, concealed_now, is_canasta, must_take_pile, pile_frozen, plan
 from .errors import CanastaError, IllegalAction
 from .legal import legal_actions
@@ -420,8 +420,3 @@ class Game:
 
     def hand_of(self, seat: int) -> list[Card]:
         return cards_of(self.state.hands[seat])
-
-    def set_hand(self, seat: int, cards: Sequence[Card]) -> None:
-        """Replace a hand (for positions written out); the caller keeps the deck consistent."""
-        self.state.hands[seat] = counts_of(cards)
-        self.state.hand_sizes[seat] = len(cards)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .cards import JOKER, JOKER_RANK, Card, cards_of, rank_of, sort_key
+from .cards import JOKER, Card, cards_of, sort_key
 
 Phase = Literal["draw", "play", "answer", "over"]
 Permission = Literal["none", "yes", "no"]
@@ -126,12 +126,3 @@ _SCALARS = (
     "last_card_bonus",
     "turns",
 )
-
-
-def wild_meld_rank() -> int:
-    """The rank recorded for a meld made only of wild cards."""
-    return JOKER_RANK
-
-
-def natural_rank(cards: Sequence[Card], is_wild: Sequence[bool]) -> set[int]:
-    return {rank_of(c) for c in cards if not is_wild[c]}
