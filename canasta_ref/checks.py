@@ -214,7 +214,8 @@ def _layout(
             for card in cards:
                 rules.note_rank("card.wild", rank_of(card))
         existing = state.meld_of_rank(team, rank)
-        merge = existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[rank]})
+        rules.note_rank("meld.merge_same_rank", rank)
+        merge = existing is not None and rules.merges_same_rank[rank]
         before = existing if merge and existing is not None else None
         result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
         added_wilds = sum(1 for c in cards if rules.is_wild[c])

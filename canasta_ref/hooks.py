@@ -37,6 +37,10 @@ _TABLE: Final[dict[str, VarType]] = {
 }
 
 
+#: The table-wide variables many hooks share, in a fixed order (cache keys are built in it).
+TABLE_VARIABLES: Final = tuple(_TABLE)
+
+
 @dataclass(frozen=True)
 class Hook:
     """One decision point of the engine."""

@@ -30,6 +30,8 @@ from .movegen import (
 from .rules import Rules
 from .state import HandState
 
+DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
+
 
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     """Every legal action of the seat to act, each once."""
@@ -95,8 +97,7 @@ class _Listing:
         self.canastas = canastas(rules, state.melds[self.team])
         self.hand_size = state.hand_sizes[seat]
         self._out: dict[int, bool] = {}
-        used = rules.variables_of("meld.valid")
-        self.table_key = tuple(value for name, value in self.base.items() if name in used)
+        self.table_key = tuple(self.base[name] for name in rules.table_variables_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
         env = {"kind": kind, "phase": self.state.phase, "seat": self.seat, "seat_to_act": self.state.to_act}
@@ -275,7 +276,7 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Act
     if not rules.clauses("discard.allowed"):
         for card in range(CARD_TYPES):
             if hand[card]:
-                yield Action("discard", (card,))
+                yield DISCARDS[card]
         return
     env = dict(listing.base)
     env["hand_after"] = hand_after
@@ -283,4 +284,4 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Act
         if hand[card]:
             env.update(rules.card_facts(card))
             if rules.failing_memo("discard.allowed", env) is None:
-                yield Action("discard", (card,))
+                yield DISCARDS[card]

@@ -50,16 +50,16 @@ class HandCards:
         self.naturals: dict[int, list[tuple[Card, int]]] = {}
         self.twos: list[tuple[Card, int]] = []
         self.jokers = 0
-        for card in range(CARD_TYPES):
-            n = counts[card]
-            if not n:
-                continue
-            if card == JOKER:
-                self.jokers = n
-            elif rules.is_wild[card]:
-                self.twos.append((card, n))
-            elif not rules.is_bonus[card]:
-                self.naturals.setdefault(rank_of(card), []).append((card, n))
+        kinds = rules.hand_kind
+        for card, n in enumerate(counts):
+            if n:
+                kind = kinds[card]
+                if kind == 1:
+                    self.naturals.setdefault(card >> 2, []).append((card, n))
+                elif kind == 2:
+                    self.twos.append((card, n))
+                elif kind == 3:
+                    self.jokers = n
         self.twos_total = sum(n for _, n in self.twos)
 
     def count(self, rank: int) -> int:
@@ -69,7 +69,7 @@ class HandCards:
 def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
     """The side's meld that cards of ``rank`` would join (MELD.MERGE), or None for a new meld."""
     existing = state.meld_of_rank(team, rank)
-    if existing is not None and rules.predicate("meld.merge_same_rank", {"rank": RANK_NAMES[rank]}):
+    if existing is not None and rules.merges_same_rank[rank]:
         return existing
     return None
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
 from .errors import IllegalAction
+from .hooks import TABLE_VARIABLES
 from .spec.model import Clause, Variant
 
 
@@ -57,8 +58,14 @@ class Rules:
         self.upcard_freezes = [self.predicate("upcard.freezes", f) for f in facts]
         wild_values = {self.card_value[c] for c in range(52) if self.is_wild[c]}
         self.twos_value: int | None = wild_values.pop() if len(wild_values) == 1 else 0 if not wild_values else None
+        self.hand_kind = [
+            3 if c == JOKER else 2 if self.is_wild[c] else 0 if self.is_bonus[c] else 1 for c in range(CARD_TYPES)
+        ]
+        self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._memo: dict[tuple[Any, ...], Clause | None] = {}
+        self._variables: dict[str, frozenset[str]] = {}
+        self._table_variables: dict[str, tuple[str, ...]] = {}
         self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
         self.rank_shape_cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
@@ -79,7 +86,10 @@ class Rules:
 
     def variables_of(self, hook: str) -> frozenset[str]:
         """The hook variables that the hook's clauses read: what a cached answer must be keyed on."""
-        return frozenset().union(*(c.variables for c in self._hooks.get(hook, ())))
+        known = self._variables.get(hook)
+        if known is None:
+            known = self._variables[hook] = frozenset().union(*(c.variables for c in self._hooks.get(hook, ())))
+        return known
 
     def note(self, hook: str, env: Mapping[str, Any]) -> None:
         """Record, for rule coverage, a decision the engine read from a table computed at load time."""
@@ -100,6 +110,14 @@ class Rules:
     def note_rank(self, hook: str, rank: int) -> None:
         if self.coverage is not None:
             self.note(hook, {"rank": RANK_NAMES[rank]})
+
+    def table_variables_of(self, hook: str) -> tuple[str, ...]:
+        """The table-wide variables (seat, stock size, ...) a hook's clauses read, in a fixed order."""
+        known = self._table_variables.get(hook)
+        if known is None:
+            used = self.variables_of(hook)
+            known = self._table_variables[hook] = tuple(name for name in TABLE_VARIABLES if name in used)
+        return known
 
     def clauses(self, hook: str) -> tuple[Clause, ...]:
         return self._hooks.get(hook, ())
