@@ -63,16 +63,18 @@ def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
     return rules.predicate("pile.frozen", env)
 
 
-def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
+def _go_out_env(rules: Rules, state: HandState, seat: int, canastas_after: int) -> dict[str, Any]:
     env = table_env(rules, state, seat)
     env.update(permission=state.permission, canastas_after=canastas_after)
-    return rules.failing("go_out.allowed", env) is None
+    return env
+
+
+def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
+    return rules.failing("go_out.allowed", _go_out_env(rules, state, seat, canastas_after)) is None
 
 
 def _require_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> None:
-    env = table_env(rules, state, seat)
-    env.update(permission=state.permission, canastas_after=canastas_after)
-    rules.require("go_out.allowed", env)
+    rules.require("go_out.allowed", _go_out_env(rules, state, seat, canastas_after))
 
 
 def _require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Action) -> None:
@@ -153,7 +155,7 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
     env.update(rules.card_facts(card))
     env["hand_after"] = hand_after
     rules.require("discard.allowed", env)
-    team_canastas = canastas(rules, state.melds[seat % rules.teams])
+    team_canastas = env["team_canastas"]
     allowed_out = may_go_out(rules, state, seat, team_canastas)
     if hand_after == 0:
         _require_go_out(rules, state, seat, team_canastas)
@@ -168,17 +170,10 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
 
 def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[tuple[int, list[Card], int]]:
     """Each group as (rank, cards, distinct natural ranks); a group of wild cards alone has the joker rank."""
-    out: list[tuple[int, list[Card], int]] = []
-    for group in groups:
-        ranks = {rank_of(c) for c in group.cards if not rules.is_wild[c]}
-        if ranks:
-            rank = min(ranks)
-        elif group.rank is not None:
-            rank = group.rank
-        else:
-            rank = JOKER_RANK
-        out.append((rank, list(group.cards), len(ranks)))
-    return out
+    return [
+        (group_rank(rules, group), list(group.cards), len({rank_of(c) for c in group.cards if not rules.is_wild[c]}))
+        for group in groups
+    ]
 
 
 def _layout(
@@ -215,8 +210,7 @@ def _layout(
                 rules.note_rank("card.wild", rank_of(card))
         existing = state.meld_of_rank(team, rank)
         rules.note_rank("meld.merge_same_rank", rank)
-        merge = existing is not None and rules.merges_same_rank[rank]
-        before = existing if merge and existing is not None else None
+        before = existing if rules.merges_same_rank[rank] else None
         result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
         added_wilds = sum(1 for c in cards if rules.is_wild[c])
         env = dict(base)
@@ -408,8 +402,9 @@ def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
 
 
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:
-    """Move the cards of a meld action from hand to table (shared by Game.apply and the go-out search)."""
-    for card in result.action.all_cards():
+    """Move the cards a meld or take lays from the hand to the side's melds, as planned."""
+    used = result.action.all_cards()
+    for card in used:
         state.hands[seat][card] -= 1
-    state.hand_sizes[seat] -= len(result.action.all_cards())
+    state.hand_sizes[seat] -= len(used)
     state.melds[seat % rules.teams] = result.melds

@@ -16,7 +16,7 @@ from .cards import Card, card_name, cards_of, format_cards, full_deck
 from .checks import Plan, apply_meld, canastas, concealed_now, is_canasta, must_take_pile, pile_frozen, plan
 from .errors import CanastaError, IllegalAction
 from .legal import legal_actions
-from .position import Position, build_state
+from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .spec.model import Variant
@@ -90,9 +90,9 @@ class Game:
         self.deck = tuple(deck)
         self.first_seat = first_seat
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
-        self.state = self._deal(list(deck), scores, first_seat)
+        self.events: list[Event] = []
+        self.state = self._deal(list(deck), scores, first_seat, self.events)
         self.history: list[Action] = []
-        self.events: list[Event] = list(self._deal_events)
         self._stack: list[tuple[HandState, int]] = []
 
     @classmethod
@@ -112,7 +112,7 @@ class Game:
         return game
 
     # -- dealing ---------------------------------------------------------------------------------------
-    def _deal(self, deck: list[Card], team_scores: list[int], first: int) -> HandState:
+    def _deal(self, deck: list[Card], team_scores: list[int], first: int, events: list[Event]) -> HandState:
         rules = self.rules
         players = rules.players
         if rules.hand_size * players >= len(deck):
@@ -139,41 +139,28 @@ class Game:
             team_opened=[False] * rules.teams,
             seat_melded=[False] * players,
         )
-        self._deal_events: list[Event] = []
         if rules.coverage is not None:
             for hook in ("deck.packs", "deck.jokers", "deal.hand_size"):
                 rules.note(hook, {})
             for card in set(deck[:position]):
                 rules.note_card("bonus_card", card)
-        self._turn_upcard(state)
+        self._turn_upcard(state, events)
         for seat in order:
-            self._lay_out_bonus_cards(state, seat, self._deal_events)
+            self._lay_out_bonus_cards(state, seat, events)
         return state
 
-    def _turn_upcard(self, state: HandState) -> None:
+    def _turn_upcard(self, state: HandState, events: list[Event]) -> None:
         rules = self.rules
         while state.stock:
             card = state.stock.pop()
-            self._push_pile(state, card)
+            push_pile(self.rules, state, card)
             rules.note_card("upcard.freezes", card)
             rules.note_card("upcard.turn_again", card)
             if rules.upcard_freezes[card]:
                 state.upcard_froze = True
-            self._deal_events.append(Event(-1, "upcard", (card,)))
+            events.append(Event(-1, "upcard", (card,)))
             if not rules.upcard_turns_again[card]:
                 break
-
-    def _push_pile(self, state: HandState, card: Card) -> None:
-        rules = self.rules
-        state.pile.append(card)
-        rules.note_rank("card.wild", card >> 2 if card != 52 else 13)
-        if rules.is_wild[card]:
-            state.pile_wilds += 1
-        facts = rules.card_facts(card)
-        if facts["is_red_three"]:
-            state.pile_red_threes += 1
-        if facts["is_black_three"]:
-            state.pile_black_threes += 1
 
     def _lay_out_bonus_cards(self, state: HandState, seat: int, events: list[Event]) -> bool:
         """Lay out bonus cards (red threes) from a hand and replace them; False if play must end."""
@@ -337,7 +324,7 @@ class Game:
         card = result.action.cards[0]
         state.hands[seat][card] -= 1
         state.hand_sizes[seat] -= 1
-        self._push_pile(state, card)
+        push_pile(self.rules, state, card)
         events.append(Event(seat, "discards", (card,)))
         if result.going_out:
             self._go_out(state, seat, result, events)

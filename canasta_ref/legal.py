@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, sort_key
-from .checks import canastas, is_canasta, plan, table_env, take_env, take_fields
+from .checks import is_canasta, may_go_out, plan, table_env, take_env, take_fields
 from .errors import IllegalAction
 from .movegen import (
     HandCards,
@@ -94,7 +94,7 @@ class _Listing:
         self.seat = seat = state.to_act
         self.team = seat % rules.teams
         self.base = table_env(rules, state, seat)
-        self.canastas = canastas(rules, state.melds[self.team])
+        self.canastas: int = self.base["team_canastas"]
         self.hand_size = state.hand_sizes[seat]
         self._out: dict[int, bool] = {}
         self.table_key = tuple(self.base[name] for name in rules.table_variables_of("meld.valid"))
@@ -108,9 +108,7 @@ class _Listing:
     def may_go_out(self, canastas_after: int) -> bool:
         known = self._out.get(canastas_after)
         if known is None:
-            env = dict(self.base)
-            env.update(permission=self.state.permission, canastas_after=canastas_after)
-            known = self._out[canastas_after] = self.rules.failing("go_out.allowed", env) is None
+            known = self._out[canastas_after] = may_go_out(self.rules, self.state, self.seat, canastas_after)
         return known
 
     def ending_ok(self, hand_after: int, canastas_after: int, discard_pending: bool) -> bool:
@@ -143,13 +141,15 @@ class _Listing:
         return self.rules.failing_memo("meld.action", env) is None
 
 
-def _rank_shapes(listing: _Listing, rank: int, available: int, twos: int, jokers: int) -> list[tuple[int, ...]]:
+def _rank_shapes(
+    listing: _Listing, rank: int, available: int, twos: int, jokers: int, initial: bool
+) -> list[tuple[int, ...]]:
     """The shapes of one rank that make a valid meld, as (naturals, twos, jokers, valid if keeping two cards or
     more, valid if going out, newly a canasta); cached, since the same rank and counts recur from turn to turn."""
     rules = listing.rules
     before = merge_target(rules, listing.state, listing.team, rank)
     stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
-    key = (rank, stats, available, twos, jokers, listing.table_key)
+    key = (rank, stats, available, twos, jokers, initial, listing.table_key)
     known = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
@@ -159,8 +159,8 @@ def _rank_shapes(listing: _Listing, rank: int, available: int, twos: int, jokers
             for j in range(jokers + 1):
                 if n + t + j:
                     shape = Shape(rank, n, t, j)
-                    staying, new_canasta = listing.meld_ok(shape, False, False)
-                    leaving, _ = listing.meld_ok(shape, True, False)
+                    staying, new_canasta = listing.meld_ok(shape, False, initial)
+                    leaving, _ = listing.meld_ok(shape, True, initial)
                     if staying or leaving:
                         found.append((n, t, j, staying, leaving, new_canasta))
     rules.rank_shape_cache[key] = found
@@ -170,19 +170,16 @@ def _rank_shapes(listing: _Listing, rank: int, available: int, twos: int, jokers
 def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
     """Once a side has melded: every single group that lays or extends one meld legally."""
     state = listing.state
-    ranks = set(hand.naturals) | {m.rank for m in state.melds[listing.team]}
-    if hand.twos_total + hand.jokers:
-        ranks.add(JOKER_RANK)
     hand_size = listing.hand_size
     pending = not state.last_card_bonus
     endings: dict[tuple[int, int], bool] = {}
     twos_by_count: dict[int, list[tuple[int, ...]]] = {}
-    for rank in sorted(ranks):
+    for rank in hand.meld_ranks(state.melds[listing.team]):
         items = hand.naturals.get(rank, [])
         label = rank if rank != JOKER_RANK else None
         naturals_by_count: dict[int, list[tuple[int, ...]]] = {}
         for n, t, j, staying, leaving, new_canasta in _rank_shapes(
-            listing, rank, sum(c for _, c in items), hand.twos_total, hand.jokers
+            listing, rank, sum(c for _, c in items), hand.twos_total, hand.jokers, False
         ):
             hand_after = hand_size - n - t - j
             if not (leaving if hand_after <= 1 else staying):
@@ -206,25 +203,6 @@ def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
                     yield Action("meld", (), (MeldGroup(natural + wild + tail, group_label),))
 
 
-def _all_shapes(listing: _Listing, hand: HandCards) -> dict[int, list[Shape]]:
-    """Every shape the hand can pay for, by rank (wild cards alone under the joker rank)."""
-    ranks = set(hand.naturals) | {m.rank for m in listing.state.melds[listing.team]}
-    if hand.twos_total + hand.jokers:
-        ranks.add(JOKER_RANK)
-    out: dict[int, list[Shape]] = {}
-    for rank in sorted(ranks):
-        available = hand.count(rank)
-        shapes = [
-            Shape(rank, n, t, j)
-            for n in range(available + 1)
-            for t in range(hand.twos_total + 1)
-            for j in range(hand.jokers + 1)
-            if n + t + j
-        ]
-        out[rank] = shapes
-    return out
-
-
 def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:
     if not listing.action_ok("meld"):
         return
@@ -234,12 +212,11 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
         if listing.group_count_ok(1, False):
             yield from _single_melds(listing, hand)
         return
-    shapes = _all_shapes(listing, hand)
-    viable = {
-        rank: [s for s in rank_shapes if any(listing.meld_ok(s, out, True)[0] for out in (False, True))]
-        for rank, rank_shapes in shapes.items()
-    }
-    viable = {rank: found for rank, found in viable.items() if found}
+    viable: dict[int, list[Shape]] = {}
+    for rank in hand.meld_ranks(state.melds[listing.team]):
+        found = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, True)
+        if found:
+            viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
     in_canonical_order = sorted(viable, key=lambda rank: sort_key(rank * 4 if rank != JOKER_RANK else JOKER))
     for combo in shape_combinations(viable, hand.twos_total, hand.jokers, in_canonical_order):
         if not combo or not listing.group_count_ok(len(combo), True):

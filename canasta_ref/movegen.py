@@ -65,6 +65,14 @@ class HandCards:
     def count(self, rank: int) -> int:
         return sum(n for _, n in self.naturals.get(rank, ()))
 
+    def meld_ranks(self, melds: Sequence[Meld]) -> list[int]:
+        """The ranks a group could be laid in: the hand's natural ranks, the side's melds', and the
+        wild-meld rank when the hand holds wild cards; in rank order."""
+        ranks = set(self.naturals) | {m.rank for m in melds}
+        if self.twos_total + self.jokers:
+            ranks.add(JOKER_RANK)
+        return sorted(ranks)
+
 
 def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
     """The side's meld that cards of ``rank`` would join (MELD.MERGE), or None for a new meld."""
@@ -109,11 +117,8 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial:
     """Valid group shapes per rank (wild-only groups under the joker rank)."""
     team = seat % rules.teams
     base = table_env(rules, state, seat)
-    ranks = set(hand.naturals) | {m.rank for m in state.melds[team]}
-    if hand.twos_total + hand.jokers:
-        ranks.add(JOKER_RANK)
     out: dict[int, list[Shape]] = {}
-    for rank in sorted(ranks):
+    for rank in hand.meld_ranks(state.melds[team]):
         available = hand.count(rank) if rank != JOKER_RANK else 0
         found: list[Shape] = []
         for naturals in range(available + 1):

@@ -92,16 +92,22 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         seat_melded=list(position.seat_melded) or [False] * players,
     )
     for card in position.pile:
-        state.pile.append(card)
-        if rules.is_wild[card]:
-            state.pile_wilds += 1
-        facts = rules.card_facts(card)
-        state.pile_red_threes += facts["is_red_three"]
-        state.pile_black_threes += facts["is_black_three"]
+        push_pile(rules, state, card)
     state.upcard_froze = position.upcard_froze
     state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
     state.melded_before_turn = state.seat_melded[position.to_act]
     return state, _implied_deck(position, stock_top_first)
+
+
+def push_pile(rules: Rules, state: HandState, card: Card) -> None:
+    """Put a card on the pile, keeping the counts that decide whether it is frozen."""
+    state.pile.append(card)
+    rules.note_rank("card.wild", rank_of(card))
+    if rules.is_wild[card]:
+        state.pile_wilds += 1
+    facts = rules.card_facts(card)
+    state.pile_red_threes += facts["is_red_three"]
+    state.pile_black_threes += facts["is_black_three"]
 
 
 def _use(remaining: list[int], card: Card) -> bool:

@@ -42,8 +42,7 @@ class Rules:
         self._hooks: dict[str, tuple[Clause, ...]] = {}
         for clause in variant.clauses.values():
             self._hooks[clause.hook] = (*self._hooks.get(clause.hook, ()), clause)
-        players: int = self.param("players")
-        self.players = players
+        self.players: int = self.param("players")
         self.teams: int = self.param("teams")
         self.packs = self.value("deck.packs", {})
         self.jokers_per_pack = self.value("deck.jokers", {})

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from ..actions import action_from_json, parse_action
 from ..cards import format_cards
 from ..game import deck_for_seed
-from ..rules import Rules
+from ..rules import rules_for
 from ..spec import load_variant
 from .engines import Engine, EngineFailure
 from .scenario import Scenario
@@ -94,7 +94,7 @@ def setup_message(scenario: Scenario, variant: str) -> dict[str, Any]:
     if "order" in deck:
         message["deck"] = " ".join(str(deck["order"]).split())
     else:
-        rules = Rules(load_variant(variant))
+        rules = rules_for(load_variant(variant))
         message["deck"] = format_deck(deck_for_seed(rules, deck["seed"]))
     message["first_seat"] = setup.get("first_seat", 0)
     if "team_scores" in setup:
@@ -141,6 +141,7 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
             raise Skip(f"the engine says: {reply['skip']}")
         raise Mismatch(f"setup refused: {reply.get('error', reply)}")
     clauses = load_variant(variant).clauses
+    cards = deck_size(variant)
     for number, step in enumerate(scenario.steps, 1):
         where = f"step {number} `{step.action}`"
         message: dict[str, Any] = {"cmd": "apply", "action": parse_action(step.action).to_json()}
@@ -167,11 +168,11 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
             )
         _check_after(engine, step.expect, where, clauses)
         if accepted and info.can("views"):
-            _check_views_agree(engine, where, deck_size(variant))
+            _check_views_agree(engine, where, cards)
 
 
 def deck_size(variant: str) -> int:
-    rules = Rules(load_variant(variant))
+    rules = rules_for(load_variant(variant))
     return rules.packs * (52 + rules.jokers_per_pack)
 
 
