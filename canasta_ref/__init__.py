@@ -6,6 +6,7 @@
 True
 """
 
+from ._native import COMPILED  # first: decides whether the compiled engine modules are used
 from .actions import Action, MeldGroup, action_from_json, parse_action
 from .cards import Card, card_name, format_cards, parse_card, parse_cards
 from .errors import CanastaError, IllegalAction, NotationError, SpecError
@@ -14,6 +15,7 @@ from .rules import Rules
 from .spec import Variant, check_file, list_variants, load_variant
 
 __all__ = [
+    "COMPILED",
     "Action",
     "CanastaError",
     "Card",

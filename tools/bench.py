@@ -8,6 +8,8 @@ are timed apart, on the wall clock or (``--clock cpu``) on this process's CPU ti
 work shares the machine. Loading is timed cold (the first load in this process: building the rule grammar, reading
 and checking the YAML, compiling every clause) and warm (the median of repeated loads after
 ``canasta_ref.spec.clear_cache()``, with the grammar built and the expression caches of ``canasta_ref.lang`` kept).
+The report says which engine ran: the mypyc-compiled modules (``tools/build_native.py``, built by
+``tools/setup.sh``) or pure Python (``CANASTA_REF_PURE=1``, or no current build).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from canasta_ref import Game, Rules
+from canasta_ref import _native as native
 from canasta_ref.spec import clear_cache, list_variants, load_variant
 
 
@@ -36,6 +39,7 @@ class Result:
     cpu: str
     python: str
     clock: str = "wall"
+    build: str = ""
     load_cold_ms: float = 0.0
     load_warm_ms: float = 0.0
     warm_loads: int = 0
@@ -174,7 +178,7 @@ def table(result: Result) -> str:
         f"canasta-ref benchmark: {result.variant}, {result.hands} hands, seed {result.seed}, "
         f"{result.cpu}, {result.clock} clock, Python {result.python}"
     )
-    lines = [head, "-" * len(head)]
+    lines = [head, f"engine: {result.build}", "-" * len(head)]
     lines += [f"{name:<{width}}  {value:>12}" for name, value in rows]
     ends = ", ".join(f"{reason} {count}" for reason, count in result.end_reasons.items())
     lines.append(f"hands ended: {ends}")
@@ -208,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         python=platform.python_version(),
         clock=args.clock,
         warm_loads=args.warm_loads,
+        build=native.STATUS,
     )
     result.load_cold_ms, result.load_warm_ms = time_loads(args.variant, args.warm_loads, CLOCKS[args.clock])
     play(result, Rules(load_variant(args.variant)))

@@ -3,7 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .venv/bin/activate
+python -c "from canasta_ref import _native; print('engine:', _native.STATUS)"
 python -m pytest
+# The rules and engine tests once more on pure Python: the compiled build must not change a single answer.
+CANASTA_REF_PURE=1 python -m pytest -p no:cacheprovider tests/rules tests/engine
 ruff check .
 ruff format --check .
 mypy

@@ -1,0 +1,56 @@
+"""Use the engine's mypyc-compiled modules, but only when they were built from the sources as they are now.
+
+``tools/build_native.py`` compiles the hot modules (the ones every listing and move runs through) with mypyc
+into ``canasta_ref/_compiled/`` and records a digest of each source. Importing the package puts that directory
+first on the package's search path only if every digest still matches, so an edited source is never shadowed
+by a stale binary: the package falls back to pure Python until it is rebuilt. ``CANASTA_REF_PURE=1`` forces
+pure Python (tests use it to check both builds agree).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+#: The modules compiled, in the package; the rest (spec loader, rules compiler, command line) stays Python.
+MODULES = ("cards", "actions", "state", "rules", "checks", "movegen", "legal", "game", "position")
+
+PACKAGE_DIR = Path(__file__).parent
+COMPILED_DIR = PACKAGE_DIR / "_compiled"
+MANIFEST = COMPILED_DIR / "manifest.json"
+
+
+def source_digests() -> dict[str, str]:
+    """The SHA-256 of each compiled module's source, as the build records it."""
+    return {name: hashlib.sha256((PACKAGE_DIR / f"{name}.py").read_bytes()).hexdigest() for name in MODULES}
+
+
+def build_tag() -> str:
+    """What a compiled build is tied to besides the sources: the interpreter's ABI."""
+    return sys.implementation.cache_tag
+
+
+def _status() -> str:
+    if os.environ.get("CANASTA_REF_PURE"):
+        return "pure Python (CANASTA_REF_PURE is set)"
+    try:
+        manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "pure Python (no compiled build: run tools/build_native.py)"
+    if not isinstance(manifest, dict) or manifest.get("tag") != build_tag():
+        return "pure Python (the compiled build is for another Python: run tools/build_native.py)"
+    if manifest.get("sources") != source_digests():
+        return "pure Python (the compiled build is older than the sources: run tools/build_native.py)"
+    return "compiled (mypyc)"
+
+
+#: Which build this process runs, in words (the benchmark prints it).
+STATUS = _status()
+#: The modules running compiled, or () when the package runs as pure Python.
+COMPILED: tuple[str, ...] = MODULES if STATUS.startswith("compiled") else ()
+
+if COMPILED:
+    sys.modules[__name__.rpartition(".")[0]].__path__.insert(0, str(COMPILED_DIR))

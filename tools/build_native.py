@@ -1,0 +1,67 @@
+"""Compile the engine's hot modules with mypyc into ``canasta_ref/_compiled/`` (see ``canasta_ref/_native.py``).
+
+mypyc compiles the same type-annotated source to C (as mypy and black ship themselves): about twice the speed
+of the interpreter with no second implementation to keep in step. The package uses the result only while the
+recorded source digests match, so a stale build can never run. Needs a C compiler and the Python headers;
+without them the package simply stays pure Python.
+
+    python tools/build_native.py           # build (or rebuild)
+    python tools/build_native.py --clean   # remove the build: pure Python
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from canasta_ref import _native  # noqa: E402  (the module list and digests live with the package)
+
+
+def compile_into(out: Path) -> None:
+    """Run mypyc and the C compiler in a child process, so their output is shown only when they fail."""
+    sources = [f"canasta_ref/{name}.py" for name in _native.MODULES]
+    script = (
+        "import sys\n"
+        "from setuptools import setup\n"
+        "from mypyc.build import mypycify\n"
+        f"ext = mypycify({sources!r}, opt_level='3', group_name='canasta_ref._native', target_dir={str(out / 'c')!r})\n"
+        "setup(name='canasta-ref-native', packages=[], py_modules=[], ext_modules=ext,\n"
+        f"      script_args=['build_ext', '--build-lib', {str(out / 'lib')!r}, '--build-temp', {str(out / 'tmp')!r}])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
+        raise SystemExit(f"build_native: mypyc failed (exit {done.returncode}); the package stays pure Python")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--clean", action="store_true", help="remove the compiled build")
+    args = parser.parse_args()
+    shutil.rmtree(_native.COMPILED_DIR, ignore_errors=True)
+    if args.clean:
+        print("build_native: removed; the package runs as pure Python")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="canasta-native-") as tmp:
+        out = Path(tmp)
+        compile_into(out)
+        built = sorted((out / "lib" / "canasta_ref").glob("*.so"))
+        _native.COMPILED_DIR.mkdir()
+        for library in built:
+            shutil.copy2(library, _native.COMPILED_DIR / library.name)
+    manifest = {"tag": _native.build_tag(), "sources": _native.source_digests()}
+    _native.MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    print(f"build_native: {len(built)} libraries in {_native.COMPILED_DIR.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
