@@ -21,8 +21,7 @@ cards within a group and the order of groups do not matter, so each action has e
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .cards import (
     JOKER_RANK,
@@ -45,9 +44,11 @@ def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=sort_key))
 
 
-@dataclass(frozen=True, order=True)
-class MeldGroup:
-    """Cards laid together on one meld. ``rank`` is set only when no natural card says which meld it is."""
+class MeldGroup(NamedTuple):
+    """Cards laid together on one meld. ``rank`` is set only when no natural card says which meld it is.
+
+    Actions are named tuples of ints and strings: immutable, hashable, and (unlike class instances) left alone
+    by the garbage collector, which matters when listings are cached by the hundred thousand."""
 
     cards: tuple[Card, ...]
     rank: int | None = None
@@ -69,8 +70,7 @@ class MeldGroup:
         return (lead, keys)
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One move in the game. Build with the class methods; compare and hash freely."""
 
     kind: ActionKind

@@ -31,17 +31,29 @@ class Plan:
     pile_replacements: int = 0
 
 
+def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
+    """The facts already computed from this position with these rules (see ``HandState.derived``)."""
+    facts = state.derived
+    if facts.get("rules") is not rules:
+        facts = state.derived = {"rules": rules}
+    return facts
+
+
 def table_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
-    """The variables every hook about the table shares."""
-    team = seat % rules.teams
-    return {
-        "seat": seat,
-        "team_has_melded": state.team_opened[team],
-        "team_canastas": canastas(rules, state.melds[team]),
-        "stock_size": len(state.stock),
-        "pile_size": len(state.pile),
-        "hand_size": state.hand_sizes[seat],
-    }
+    """The variables every hook about the table shares (a new dict: callers add their own)."""
+    facts = derived(rules, state)
+    known: dict[str, Any] | None = facts.get(("table", seat))
+    if known is None:
+        team = seat % rules.teams
+        known = facts[("table", seat)] = {
+            "seat": seat,
+            "team_has_melded": state.team_opened[team],
+            "team_canastas": canastas(rules, state.melds[team]),
+            "stock_size": len(state.stock),
+            "pile_size": len(state.pile),
+            "hand_size": state.hand_sizes[seat],
+        }
+    return dict(known)
 
 
 def is_canasta(rules: Rules, meld: Meld) -> bool:
@@ -53,14 +65,18 @@ def canastas(rules: Rules, melds: Sequence[Meld]) -> int:
 
 
 def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
-    env = table_env(rules, state, seat)
-    env.update(
-        pile_has_wild=state.pile_wilds > 0,
-        pile_has_red_three=state.pile_red_threes > 0,
-        pile_has_black_three=state.pile_black_threes > 0,
-        upcard_froze=state.upcard_froze,
-    )
-    return rules.predicate("pile.frozen", env)
+    facts = derived(rules, state)
+    known: bool | None = facts.get(("frozen", seat)) if rules.coverage is None else None
+    if known is None:
+        env = table_env(rules, state, seat)
+        env.update(
+            pile_has_wild=state.pile_wilds > 0,
+            pile_has_red_three=state.pile_red_threes > 0,
+            pile_has_black_three=state.pile_black_threes > 0,
+            upcard_froze=state.upcard_froze,
+        )
+        known = facts[("frozen", seat)] = rules.predicate("pile.frozen", env)
+    return known
 
 
 def _go_out_env(rules: Rules, state: HandState, seat: int, canastas_after: int) -> dict[str, Any]:
@@ -70,7 +86,12 @@ def _go_out_env(rules: Rules, state: HandState, seat: int, canastas_after: int) 
 
 
 def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
-    return rules.failing("go_out.allowed", _go_out_env(rules, state, seat, canastas_after)) is None
+    facts = derived(rules, state)
+    known: bool | None = facts.get(("out", seat, canastas_after)) if rules.coverage is None else None
+    if known is None:
+        env = _go_out_env(rules, state, seat, canastas_after)
+        known = facts[("out", seat, canastas_after)] = rules.failing("go_out.allowed", env) is None
+    return known
 
 
 def _require_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> None:
@@ -139,7 +160,7 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
                 has_partner=rules.players > rules.teams,
             )
             rules.require("go_out.ask", env)
-        return Plan(action, hand_after=state.hand_sizes[actor])
+        return _effects_without_melding(state, action, actor)
     _require_cards_in_hand(rules, state, actor, action)
     if kind == "discard":
         return _plan_discard(rules, state, action, actor)
@@ -149,6 +170,28 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
 
 
 def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+    _check_discard(rules, state, action, seat)
+    return _effects_without_melding(state, action, seat)
+
+
+def _effects_without_melding(state: HandState, action: Action, seat: int) -> Plan:
+    """The plan of an action that lays no meld: only how many cards are left, and whether that is going out."""
+    if action.kind != "discard":
+        return Plan(action, hand_after=state.hand_sizes[seat])
+    hand_after = state.hand_sizes[seat] - 1
+    return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
+
+
+def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
+    """The plan of an action already known to be legal for the seat to act (it was listed for this very
+    position): meld and take plans are computed as ``plan`` computes them, the others without asking the rules
+    again."""
+    if action.kind in ("meld", "take") or rules.coverage is not None:
+        return plan(rules, state, action)
+    return _effects_without_melding(state, action, state.to_act)
+
+
+def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) -> None:
     card = action.cards[0]
     hand_after = state.hand_sizes[seat] - 1
     env = table_env(rules, state, seat)
@@ -165,7 +208,6 @@ def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> 
         "go_out.answer_binding",
         {"permission": state.permission, "hand_after": hand_after, "can_still_meld": can_still},
     )
-    return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
 
 
 def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[tuple[int, list[Card], int]]:

@@ -8,12 +8,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action
 from .cards import Card, card_name, cards_of, format_cards, full_deck
-from .checks import Plan, apply_meld, canastas, concealed_now, is_canasta, must_take_pile, pile_frozen, plan
+from .checks import (
+    Plan,
+    apply_meld,
+    canastas,
+    concealed_now,
+    is_canasta,
+    must_take_pile,
+    pile_frozen,
+    plan,
+    plan_checked,
+)
 from .errors import CanastaError, IllegalAction
 from .legal import legal_actions
 from .position import Position, build_state, push_pile
@@ -23,8 +32,7 @@ from .spec.model import Variant
 from .state import HandState
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, for logs: who, what, which cards."""
 
     seat: int
@@ -42,7 +50,7 @@ class LegalActions:
         self._game = game
 
     def __iter__(self) -> Iterator[Action]:
-        return legal_actions(self._game.rules, self._game.state)
+        return self._game._list_legal()
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self._game.is_legal(action)
@@ -75,9 +83,21 @@ class Game:
         deck: Sequence[Card] | None = None,
         team_scores: Sequence[int] | None = None,
         first_seat: int = 0,
+        position: Position | None = None,
     ) -> None:
         self.rules = variant if isinstance(variant, Rules) else rules_for(variant)
         rules = self.rules
+        self.seed = seed
+        self.events: list[Event] = []
+        self.history: list[Action] = []
+        self._stack: list[tuple[tuple[Any, ...], int]] = []  # position snapshots and event counts
+        self._version = 0  # changes with every apply and undo
+        self._listed: tuple[int, list[Action]] = (-1, [])
+        if position is not None:
+            self.state, position_deck = build_state(rules, position)
+            self.deck = tuple(position_deck)
+            self.first_seat = position.to_act
+            return
         if deck is None:
             deck = deck_for_seed(rules, 0 if seed is None else seed)
         expected = sorted(full_deck(rules.packs, rules.jokers_per_pack))
@@ -86,30 +106,15 @@ class Game:
                 f"the deck must hold exactly the {len(expected)} cards of {rules.packs} packs with "
                 f"{rules.jokers_per_pack * rules.packs} jokers; got {len(deck)} cards"
             )
-        self.seed = seed
         self.deck = tuple(deck)
         self.first_seat = first_seat
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
-        self.events: list[Event] = []
         self.state = self._deal(list(deck), scores, first_seat, self.events)
-        self.history: list[Action] = []
-        self._stack: list[tuple[HandState, int]] = []
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
         """A hand starting from a position written out card by card, rather than from a deal."""
-        rules = variant if isinstance(variant, Rules) else rules_for(variant)
-        state, deck = build_state(rules, position)
-        game = cls.__new__(cls)
-        game.rules = rules
-        game.seed = None
-        game.deck = tuple(deck)
-        game.first_seat = position.to_act
-        game.state = state
-        game.history = []
-        game.events = []
-        game._stack = []
-        return game
+        return cls(variant, position=position)
 
     # -- dealing ---------------------------------------------------------------------------------------
     def _deal(self, deck: list[Card], team_scores: list[int], first: int, events: list[Event]) -> HandState:
@@ -147,6 +152,7 @@ class Game:
         self._turn_upcard(state, events)
         for seat in order:
             self._lay_out_bonus_cards(state, seat, events)
+        state.derived = {}
         return state
 
     def _turn_upcard(self, state: HandState, events: list[Event]) -> None:
@@ -201,6 +207,22 @@ class Game:
     def legal_actions(self) -> LegalActions:
         return LegalActions(self)
 
+    def _list_legal(self) -> Iterator[Action]:
+        """The listing, remembered once complete: ``apply`` need not check again an action taken from it."""
+        version = self._version
+        listed: list[Action] = []
+        for action in legal_actions(self.rules, self.state):
+            listed.append(action)
+            yield action
+        if self._version == version:
+            self._listed = (version, listed)
+
+    def _was_listed(self, action: Action) -> bool:
+        version, listed = self._listed
+        if version != self._version:
+            return False
+        return any(a is action for a in listed)
+
     def check(self, action: Action, seat: int | None = None) -> Plan:
         """The plan of a legal action; raises IllegalAction citing the rule it breaks."""
         return plan(self.rules, self.state, action, seat)
@@ -221,26 +243,37 @@ class Game:
     # -- moves -----------------------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """Play ``action`` for the seat to act (``seat``, if given, must be that seat); return what happened."""
-        result = plan(self.rules, self.state, action, seat)
-        self._stack.append((self.state.copy(), len(self.events)))
+        if (seat is None or seat == self.state.to_act) and self._was_listed(action):
+            result = plan_checked(self.rules, self.state, action)
+        else:
+            result = plan(self.rules, self.state, action, seat)
+        self._version += 1
+        self._stack.append((self.state.snapshot(), len(self.events)))
         actor = self.state.to_act
         events: list[Event] = []
         getattr(self, f"_apply_{action.kind}")(actor, result, events)
+        self.state.derived = {}  # a new position: nothing computed from the old one holds
         self.history.append(action)
         self.events.extend(events)
         return events
 
-    push = apply
+    def push(self, action: Action, seat: int | None = None) -> list[Event]:
+        """python-chess's name for ``apply``."""
+        return self.apply(action, seat)
 
     def undo(self) -> Action:
         """Take back the last action, restoring the exact prior state."""
         if not self._stack:
             raise CanastaError("there is no action to undo")
-        self.state, events = self._stack.pop()
+        snapshot, events = self._stack.pop()
+        self.state = HandState.restore(snapshot)
+        self._version += 1
         del self.events[events:]
         return self.history.pop()
 
-    pop = undo
+    def pop(self) -> Action:
+        """python-chess's name for ``undo``."""
+        return self.undo()
 
     def _apply_draw(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state

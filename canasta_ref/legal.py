@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Action, MeldGroup
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, sort_key
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, sort_key
 from .checks import is_canasta, may_go_out, plan, table_env, take_env, take_fields
 from .errors import IllegalAction
 from .movegen import (
@@ -20,6 +20,7 @@ from .movegen import (
     Shape,
     candidates,
     expand_shapes,
+    hand_cards,
     initial_enough,
     merge_target,
     shape_combinations,
@@ -27,10 +28,12 @@ from .movegen import (
     submultisets,
     take_candidates,
 )
-from .rules import Rules
+from .rules import CACHE_LIMIT, Rules
 from .state import HandState
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
+ASK = Action.ask()
+END = Action("end")
 
 
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -43,15 +46,13 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
             if _is_legal(rules, state, action):
                 yield action
         return
-    ask = Action.ask()
-    if _is_legal(rules, state, ask):
-        yield ask
+    if _is_legal(rules, state, ASK):
+        yield ASK
     listing = _Listing(rules, state)
     yield from _melds(rules, state, listing)
     yield from _discards(rules, state, listing)
-    end = Action("end")
-    if _is_legal(rules, state, end):
-        yield end
+    if _is_legal(rules, state, END):
+        yield END
 
 
 def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -127,11 +128,13 @@ class _Listing:
         was_canasta = before is not None and is_canasta(rules, before)
         new_canasta = not was_canasta and size >= rules.canasta_size[shape.rank]
         stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
-        key = (shape, stats, going_out, initial, self.table_key)
+        key = (shape.rank, shape.naturals, shape.twos, shape.jokers, stats, going_out, initial, self.table_key)
         known = rules.shape_cache.get(key) if rules.coverage is None else None
         if known is not None:
             return known, new_canasta
         env = shape_env(rules, self.base, shape, before, going_out=going_out, initial=initial)
+        if len(rules.shape_cache) > CACHE_LIMIT:
+            rules.shape_cache.clear()
         valid = rules.shape_cache[key] = rules.failing("meld.valid", env) is None
         return valid, new_canasta
 
@@ -141,19 +144,23 @@ class _Listing:
         return self.rules.failing_memo("meld.action", env) is None
 
 
+#: A valid shape: naturals, twos, jokers, valid keeping two cards or more, valid going out, newly a canasta.
+_RankShape = tuple[int, int, int, bool, bool, bool]
+
+
 def _rank_shapes(
     listing: _Listing, rank: int, available: int, twos: int, jokers: int, initial: bool
-) -> list[tuple[int, ...]]:
+) -> tuple[_RankShape, ...]:
     """The shapes of one rank that make a valid meld, as (naturals, twos, jokers, valid if keeping two cards or
     more, valid if going out, newly a canasta); cached, since the same rank and counts recur from turn to turn."""
     rules = listing.rules
     before = merge_target(rules, listing.state, listing.team, rank)
     stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
     key = (rank, stats, available, twos, jokers, initial, listing.table_key)
-    known = rules.rank_shape_cache.get(key) if rules.coverage is None else None
+    known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
-    found: list[tuple[int, ...]] = []
+    found: list[_RankShape] = []
     for n in range(available + 1):
         for t in range(twos + 1):
             for j in range(jokers + 1):
@@ -163,51 +170,75 @@ def _rank_shapes(
                     leaving, _ = listing.meld_ok(shape, True, initial)
                     if staying or leaving:
                         found.append((n, t, j, staying, leaving, new_canasta))
-    rules.rank_shape_cache[key] = found
-    return found
+    if len(rules.rank_shape_cache) > CACHE_LIMIT:
+        rules.rank_shape_cache.clear()
+    known = rules.rank_shape_cache[key] = tuple(found)
+    return known
 
 
-def _single_melds(listing: _Listing, hand: HandCards) -> Iterator[Action]:
+def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
     """Once a side has melded: every single group that lays or extends one meld legally."""
     state = listing.state
     hand_size = listing.hand_size
     pending = not state.last_card_bonus
-    endings: dict[tuple[int, int], bool] = {}
-    twos_by_count: dict[int, list[tuple[int, ...]]] = {}
+    endings: dict[int, bool] = {}
+    out: list[Action] = []
     for rank in hand.meld_ranks(state.melds[listing.team]):
-        items = hand.naturals.get(rank, [])
-        label = rank if rank != JOKER_RANK else None
-        naturals_by_count: dict[int, list[tuple[int, ...]]] = {}
-        for n, t, j, staying, leaving, new_canasta in _rank_shapes(
-            listing, rank, sum(c for _, c in items), hand.twos_total, hand.jokers, False
-        ):
-            hand_after = hand_size - n - t - j
+        for used, new_canasta, staying, leaving, label, groups in _rank_melds(listing, hand, rank):
+            hand_after = hand_size - used
             if not (leaving if hand_after <= 1 else staying):
                 continue
-            ending = (hand_after, new_canasta)
+            ending = 2 * hand_after + new_canasta
             fine = endings.get(ending)
             if fine is None:
                 fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
-            if not fine:
-                continue
-            twos = twos_by_count.get(t)
-            if twos is None:
-                twos = twos_by_count[t] = list(submultisets(hand.twos, t))
-            naturals = naturals_by_count.get(n)
-            if naturals is None:
-                naturals = naturals_by_count[n] = list(submultisets(items, n))
-            tail = (JOKER,) * j
-            group_label = label if n == 0 else None
-            for natural in naturals:
-                for wild in twos:
-                    yield Action("meld", (), (MeldGroup(natural + wild + tail, group_label),))
+            if fine:
+                for cards in groups:
+                    out.append(Action("meld", (), (MeldGroup(cards, label),)))
+    return out
+
+
+#: Per shape: cards used, newly a canasta, valid keeping two cards or more, valid going out, the group's label,
+#: the groups' cards. Plain tuples of ints only: the garbage collector stops tracking them, so a large cache
+#: does not slow its collections down (named tuples and Actions would stay tracked).
+_RankMelds = tuple[tuple[int, int, bool, bool, int | None, tuple[tuple[Card, ...], ...]], ...]
+
+
+def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
+    """The single groups of one rank that make a valid meld, grouped by shape (see ``_RankMelds``); cached on
+    all they depend on: the rank's cards and the wild cards in hand, the meld they join, and the table
+    variables ``meld.valid`` reads."""
+    rules = listing.rules
+    items = hand.naturals.get(rank, ())
+    before = merge_target(rules, listing.state, listing.team, rank)
+    stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
+    key = (rank, stats, items, hand.twos, hand.jokers, listing.table_key)
+    cache = rules.rank_meld_cache
+    known: _RankMelds | None = cache.get(key) if rules.coverage is None else None
+    if known is not None:
+        return known
+    found = []
+    label = rank if rank != JOKER_RANK else None
+    for n, t, j, staying, leaving, new_canasta in _rank_shapes(
+        listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False
+    ):
+        tail = (JOKER,) * j
+        groups = tuple(
+            natural + wild + tail for natural in submultisets(items, n) for wild in submultisets(hand.twos, t)
+        )
+        found.append((n + t + j, new_canasta, bool(staying), bool(leaving), label if n == 0 else None, groups))
+    known = tuple(found)
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    cache[key] = known
+    return known
 
 
 def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:
     if not listing.action_ok("meld"):
         return
     initial = not state.team_opened[listing.team]
-    hand = HandCards(rules, state.hands[listing.seat])
+    hand = hand_cards(rules, state, listing.seat)
     if not initial:
         if listing.group_count_ok(1, False):
             yield from _single_melds(listing, hand)
@@ -239,26 +270,25 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             yield Action("meld", (), groups)
 
 
-def _discards(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:
+def _discards(rules: Rules, state: HandState, listing: _Listing) -> list[Action]:
     if not listing.action_ok("discard"):
-        return
+        return []
     hand_after = listing.hand_size - 1
     if not listing.ending_ok(hand_after, listing.canastas, False):
-        return
+        return []
     can_still = state.permission == "yes" and hand_after > 0 and any(True for _ in _melds(rules, state, listing))
     binding = {"permission": state.permission, "hand_after": hand_after, "can_still_meld": can_still}
     if rules.failing_memo("go_out.answer_binding", binding) is not None:
-        return
+        return []
     hand = state.hands[listing.seat]
+    held = [card for card in range(CARD_TYPES) if hand[card]]
     if not rules.clauses("discard.allowed"):
-        for card in range(CARD_TYPES):
-            if hand[card]:
-                yield DISCARDS[card]
-        return
+        return [DISCARDS[card] for card in held]
     env = dict(listing.base)
     env["hand_after"] = hand_after
-    for card in range(CARD_TYPES):
-        if hand[card]:
-            env.update(rules.card_facts(card))
-            if rules.failing_memo("discard.allowed", env) is None:
-                yield DISCARDS[card]
+    out: list[Action] = []
+    for card in held:
+        env.update(rules.card_facts(card))
+        if rules.failing_memo("discard.allowed", env) is None:
+            out.append(DISCARDS[card])
+    return out

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, Card, rank_of
-from .checks import canastas, is_canasta, plan, table_env
+from .checks import canastas, derived, is_canasta, plan, table_env
 from .errors import IllegalAction
 from .rules import Rules
 from .state import HandState, Meld
@@ -44,26 +44,37 @@ def submultisets(items: Sequence[tuple[Card, int]], size: int) -> Iterator[tuple
 
 
 class HandCards:
-    """The player's cards sorted into naturals by rank and wild cards by type."""
+    """The player's cards sorted into naturals by rank and wild cards by type, as tuples of (card, copies):
+    hashable, so listings can cache what they derive from them."""
 
-    def __init__(self, rules: Rules, counts: Sequence[int]) -> None:
-        self.naturals: dict[int, list[tuple[Card, int]]] = {}
-        self.twos: list[tuple[Card, int]] = []
+    def __init__(self, rules: Rules | None, counts: Sequence[int]) -> None:
+        self.naturals: dict[int, tuple[tuple[Card, int], ...]] = {}
+        self.natural_counts: dict[int, int] = {}
+        self.twos: tuple[tuple[Card, int], ...] = ()
         self.jokers = 0
+        self.twos_total = 0
+        if rules is None:
+            return  # an empty hand, filled in by the caller
         kinds = rules.hand_kind
+        naturals: dict[int, list[tuple[Card, int]]] = {}
+        twos: list[tuple[Card, int]] = []
         for card, n in enumerate(counts):
             if n:
                 kind = kinds[card]
                 if kind == 1:
-                    self.naturals.setdefault(card >> 2, []).append((card, n))
+                    rank = card >> 2
+                    naturals.setdefault(rank, []).append((card, n))
+                    self.natural_counts[rank] = self.natural_counts.get(rank, 0) + n
                 elif kind == 2:
-                    self.twos.append((card, n))
+                    twos.append((card, n))
+                    self.twos_total += n
                 elif kind == 3:
                     self.jokers = n
-        self.twos_total = sum(n for _, n in self.twos)
+        self.naturals = {rank: tuple(items) for rank, items in naturals.items()}
+        self.twos = tuple(twos)
 
     def count(self, rank: int) -> int:
-        return sum(n for _, n in self.naturals.get(rank, ()))
+        return self.natural_counts.get(rank, 0)
 
     def meld_ranks(self, melds: Sequence[Meld]) -> list[int]:
         """The ranks a group could be laid in: the hand's natural ranks, the side's melds', and the
@@ -72,6 +83,15 @@ class HandCards:
         if self.twos_total + self.jokers:
             ranks.add(JOKER_RANK)
         return sorted(ranks)
+
+
+def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:
+    """The seat's hand sorted as HandCards, once per position (treat it as read-only)."""
+    facts = derived(rules, state)
+    known: HandCards | None = facts.get(("hand", seat))
+    if known is None:
+        known = facts[("hand", seat)] = HandCards(rules, state.hands[seat])
+    return known
 
 
 def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
@@ -141,15 +161,16 @@ def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[Me
         return
     shape, rest = shapes[0], shapes[1:]
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
-    for naturals in submultisets(hand.naturals.get(shape.rank, []), shape.naturals):
+    for naturals in submultisets(hand.naturals.get(shape.rank, ()), shape.naturals):
         for twos in submultisets(hand.twos, shape.twos):
-            remaining = HandCards.__new__(HandCards)
+            remaining = HandCards(None, ())
             remaining.naturals = hand.naturals
+            remaining.natural_counts = hand.natural_counts
             remaining.jokers = hand.jokers - shape.jokers
             pool = dict(hand.twos)
             for card in twos:
                 pool[card] -= 1
-            remaining.twos = [(c, n) for c, n in pool.items() if n]
+            remaining.twos = tuple((c, n) for c, n in pool.items() if n)
             remaining.twos_total = hand.twos_total - shape.twos
             group = MeldGroup((*naturals, *twos, *(JOKER,) * shape.jokers), label)  # already in canonical order
             for tail in expand_shapes(remaining, rest):
@@ -242,9 +263,9 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     team = seat % rules.teams
     top = state.pile[-1]
     top_rank = rank_of(top)
-    hand = HandCards(rules, state.hands[seat])
+    hand = hand_cards(rules, state, seat)
     yield Action.take()
-    pool = [*hand.naturals.get(top_rank, [])] if not rules.is_wild[top] else []
+    pool = [*hand.naturals.get(top_rank, ())] if not rules.is_wild[top] else []
     pool += hand.twos
     if hand.jokers:
         pool.append((JOKER, hand.jokers))

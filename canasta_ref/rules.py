@@ -23,6 +23,8 @@ class Coverage:
 
 _BOUND: dict[int, tuple[Variant, Rules]] = {}
 _MEMO_LIMIT = 200_000
+#: The most entries a listing cache keeps before it starts again (a bound on memory, not a tuning knob).
+CACHE_LIMIT = 100_000
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -67,7 +69,9 @@ class Rules:
         self._table_variables: dict[str, tuple[str, ...]] = {}
         self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
-        self.rank_shape_cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+        # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
+        self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
+        self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
 
     def param(self, name: str) -> Any:
         return self.variant.parameters[name].value

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, NamedTuple
 
 from .cards import JOKER, Card, cards_of, sort_key
 
@@ -12,8 +12,7 @@ Phase = Literal["draw", "play", "answer", "over"]
 Permission = Literal["none", "yes", "no"]
 
 
-@dataclass(frozen=True)
-class Meld:
+class Meld(NamedTuple):
     """A meld on the table: a multiset of cards of one rank (plus wild cards). Immutable; additions replace it."""
 
     rank: int
@@ -66,24 +65,57 @@ class HandState:
     concealed: bool = False
     last_card_bonus: bool = False
     turns: int = 0
+    #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
+    #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
+    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def copy(self) -> HandState:
-        clone = HandState(
-            stock=list(self.stock),
-            pile=list(self.pile),
-            hands=[list(h) for h in self.hands],
-            hand_sizes=list(self.hand_sizes),
-            melds=[list(m) for m in self.melds],
-            bonus=[list(b) for b in self.bonus],
-            team_scores=list(self.team_scores),
-            to_act=self.to_act,
+        """A copy sharing nothing mutable (melds are immutable and shared); computed facts are not copied."""
+        return HandState.restore(self.snapshot())
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The position as nested tuples of plain values, for the undo stack: tuples of ints and strings are
+        not tracked by the garbage collector, so a long history costs its collections nothing. Every field is
+        named, in order (a test round-trips a position with every field changed)."""
+        return (
+            tuple(self.stock),
+            tuple(self.pile),
+            tuple([tuple(h) for h in self.hands]),
+            tuple(self.hand_sizes),
+            tuple([tuple(m) for m in self.melds]),
+            tuple([tuple(b) for b in self.bonus]),
+            tuple(self.team_scores),
+            self.to_act,
+            self.phase,
+            self.pile_wilds,
+            self.pile_red_threes,
+            self.pile_black_threes,
+            self.upcard_froze,
+            tuple(self.team_opened),
+            tuple(self.seat_melded),
+            self.permission,
+            self.asker,
+            self.melded_this_turn,
+            self.asked_this_turn,
+            self.took_pile_this_turn,
+            self.added_to_existing_this_turn,
+            self.melded_before_turn,
+            tuple(self.created_this_turn),
+            self.end_reason,
+            self.went_out,
+            self.concealed,
+            self.last_card_bonus,
+            self.turns,
         )
-        for name in _SCALARS:
-            setattr(clone, name, getattr(self, name))
-        clone.team_opened = list(self.team_opened)
-        clone.seat_melded = list(self.seat_melded)
-        clone.created_this_turn = list(self.created_this_turn)
-        return clone
+
+    @staticmethod
+    def restore(snapshot: tuple[Any, ...]) -> HandState:
+        """The position a ``snapshot`` was taken of (its values are in field order)."""
+        values: list[Any] = [
+            [list(inner) for inner in value] if name in _NESTED_LISTS else list(value) if name in _LISTS else value
+            for name, value in zip(_SNAPSHOT_FIELDS, snapshot, strict=True)
+        ]
+        return HandState(*values)
 
     def hand_cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -107,22 +139,6 @@ class HandState:
         return out
 
 
-_SCALARS = (
-    "phase",
-    "pile_wilds",
-    "pile_red_threes",
-    "pile_black_threes",
-    "upcard_froze",
-    "permission",
-    "asker",
-    "melded_this_turn",
-    "asked_this_turn",
-    "took_pile_this_turn",
-    "added_to_existing_this_turn",
-    "melded_before_turn",
-    "end_reason",
-    "went_out",
-    "concealed",
-    "last_card_bonus",
-    "turns",
-)
+_SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
+_NESTED_LISTS = frozenset({"hands", "melds", "bonus"})
+_LISTS = frozenset({"stock", "pile", "hand_sizes", "team_scores", "team_opened", "seat_melded", "created_this_turn"})

@@ -22,7 +22,6 @@ that a looser count gives. ``HAND_BOUND`` is that 868; random play has to end ev
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 import re
@@ -122,7 +121,8 @@ def playout(
 
 def with_state(game: Game, state: HandState) -> Game:
     """A second game over ``state`` (sharing nothing mutable with ``game``)."""
-    other = copy.copy(game)
+    other = Game(game.rules, seed=0)  # (a compiled Game is not copyable: make one and replace what it holds)
+    other.seed, other.deck, other.first_seat = game.seed, game.deck, game.first_seat
     other.state = state
     other.history = list(game.history)
     other.events = list(game.events)
