@@ -135,6 +135,15 @@ class Action(NamedTuple):
         return out
 
 
+_new_tuple = tuple.__new__
+
+
+def single_meld(cards: tuple[Card, ...], rank: int | None) -> Action:
+    """``Action("meld", (), (MeldGroup(cards, rank),))`` for cards already in canonical order, built without
+    the named tuples' Python-level constructors (listings make thousands of these)."""
+    return _new_tuple(Action, ("meld", (), (_new_tuple(MeldGroup, (cards, rank)),)))
+
+
 def _canonical_groups(groups: Sequence[MeldGroup]) -> tuple[MeldGroup, ...]:
     return tuple(sorted((MeldGroup.of(g.cards, g.rank) for g in groups), key=MeldGroup.sort_key))
 

@@ -75,7 +75,7 @@ def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
             pile_has_black_three=state.pile_black_threes > 0,
             upcard_froze=state.upcard_froze,
         )
-        known = facts[("frozen", seat)] = rules.predicate("pile.frozen", env)
+        known = facts[("frozen", seat)] = rules.predicate_memo("pile.frozen", env)
     return known
 
 
@@ -90,7 +90,7 @@ def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -
     known: bool | None = facts.get(("out", seat, canastas_after)) if rules.coverage is None else None
     if known is None:
         env = _go_out_env(rules, state, seat, canastas_after)
-        known = facts[("out", seat, canastas_after)] = rules.failing("go_out.allowed", env) is None
+        known = facts[("out", seat, canastas_after)] = rules.failing_memo("go_out.allowed", env) is None
     return known
 
 
@@ -132,7 +132,7 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
         frozen=pile_frozen(rules, state, seat),
         top_matches_team_meld=not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
     )
-    if not rules.predicate("stock_empty.must_take", env):
+    if not rules.predicate_memo("stock_empty.must_take", env):
         return False
     try:
         plan(rules, state, Action.take(), seat)
@@ -164,9 +164,10 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
     _require_cards_in_hand(rules, state, actor, action)
     if kind == "discard":
         return _plan_discard(rules, state, action, actor)
-    if kind == "take":
-        return _plan_take(rules, state, action, actor)
-    return _plan_meld(rules, state, action, actor)
+    result = _plan_take(rules, state, action, actor) if kind == "take" else _plan_meld(rules, state, action, actor)
+    if actor == state.to_act:
+        derived(rules, state)[("plan", action)] = result  # the listing checked it: apply need not plan again
+    return result
 
 
 def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
@@ -184,10 +185,13 @@ def _effects_without_melding(state: HandState, action: Action, seat: int) -> Pla
 
 def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
     """The plan of an action already known to be legal for the seat to act (it was listed for this very
-    position): meld and take plans are computed as ``plan`` computes them, the others without asking the rules
-    again."""
-    if action.kind in ("meld", "take") or rules.coverage is not None:
+    position): a meld or take planned while listing is taken as it was, others are planned as ``plan`` plans
+    them, and the rest need no rule asked again."""
+    if rules.coverage is not None:
         return plan(rules, state, action)
+    if action.kind in ("meld", "take"):
+        known: Plan | None = derived(rules, state).get(("plan", action))
+        return known if known is not None else plan(rules, state, action)
     return _effects_without_melding(state, action, state.to_act)
 
 
@@ -294,9 +298,9 @@ def _initial_meld(
     concealed_out: bool,
 ) -> None:
     team = seat % rules.teams
-    minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
+    minimum = rules.value_memo("initial_meld.minimum", {"team_score": state.team_scores[team]})
     made = [m for m in melds if is_canasta(rules, m)]
-    count = rules.value(
+    count = rules.value_memo(
         "initial_meld.count",
         {
             "hand_points": sum(rules.card_value[c] for c in hand_cards),
@@ -328,7 +332,7 @@ def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Whether a player going out now goes out concealed (hook go_out.concealed)."""
     made = any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
-    return rules.predicate(
+    return rules.predicate_memo(
         "go_out.concealed",
         {
             "melded_before": state.melded_before_turn,
@@ -402,7 +406,9 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     pile_rest = state.pile[:-1]
     bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
     replaced = 0
-    if bonus_in_pile and rules.predicate("bonus_card.replace", {"from_pile": True, "stock_size": len(state.stock)}):
+    if bonus_in_pile and rules.predicate_memo(
+        "bonus_card.replace", {"from_pile": True, "stock_size": len(state.stock)}
+    ):
         replaced = min(bonus_in_pile, len(state.stock))
     used = action.all_cards()
     hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced

@@ -72,6 +72,20 @@ def deck_for_seed(rules: Rules, seed: int | str) -> list[Card]:
     return deck
 
 
+def _event(seat: int, what: str, cards: tuple[Card, ...] = ()) -> Event:
+    """An Event, built without the named tuple's Python-level constructor (every action logs one or more)."""
+    return tuple.__new__(Event, (seat, what, cards))
+
+
+def _check_deck(rules: Rules, deck: Sequence[Card]) -> None:
+    expected = sorted(full_deck(rules.packs, rules.jokers_per_pack))
+    if sorted(deck) != expected:
+        raise CanastaError(
+            f"the deck must hold exactly the {len(expected)} cards of {rules.packs} packs with "
+            f"{rules.jokers_per_pack * rules.packs} jokers; got {len(deck)} cards"
+        )
+
+
 class Game:
     """One hand. ``deck`` lists the cards in dealing order: the first card goes to the first player."""
 
@@ -100,12 +114,8 @@ class Game:
             return
         if deck is None:
             deck = deck_for_seed(rules, 0 if seed is None else seed)
-        expected = sorted(full_deck(rules.packs, rules.jokers_per_pack))
-        if sorted(deck) != expected:
-            raise CanastaError(
-                f"the deck must hold exactly the {len(expected)} cards of {rules.packs} packs with "
-                f"{rules.jokers_per_pack * rules.packs} jokers; got {len(deck)} cards"
-            )
+        else:
+            _check_deck(rules, deck)  # (a seed's deck is a shuffle of the full deck: complete by construction)
         self.deck = tuple(deck)
         self.first_seat = first_seat
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
@@ -164,7 +174,7 @@ class Game:
             rules.note_card("upcard.turn_again", card)
             if rules.upcard_freezes[card]:
                 state.upcard_froze = True
-            events.append(Event(-1, "upcard", (card,)))
+            events.append(_event(-1, "upcard", (card,)))
             if not rules.upcard_turns_again[card]:
                 break
 
@@ -180,20 +190,20 @@ class Game:
                 state.hands[seat][card] = 0
                 state.hand_sizes[seat] -= count
                 state.bonus[seat].extend([card] * count)
-                events.append(Event(seat, "lays out", (card,) * count))
-                if not rules.predicate("bonus_card.replace", {"from_pile": False, "stock_size": len(state.stock)}):
+                events.append(_event(seat, "lays out", (card,) * count))
+                if not rules.predicate_memo("bonus_card.replace", {"from_pile": False, "stock_size": len(state.stock)}):
                     continue
                 for _ in range(count):
                     if not state.stock:
-                        if rules.predicate("stock.last_card_bonus_ends", {"stock_size": 0}):
+                        if rules.predicate_memo("stock.last_card_bonus_ends", {"stock_size": 0}):
                             return False
                         state.last_card_bonus = True
-                        events.append(Event(seat, "drew a bonus card as the last card of the stock: no discard"))
+                        events.append(_event(seat, "drew a bonus card as the last card of the stock: no discard"))
                         break
                     drawn = state.stock.pop()
                     state.hands[seat][drawn] += 1
                     state.hand_sizes[seat] += 1
-                    events.append(Event(seat, "replaces with", (drawn,)))
+                    events.append(_event(seat, "replaces with", (drawn,)))
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -279,7 +289,7 @@ class Game:
         state = self.state
         rules = self.rules
         if not state.stock:
-            events.append(Event(seat, "cannot draw: the stock is empty"))
+            events.append(_event(seat, "cannot draw: the stock is empty"))
             self._end(state, "stock exhausted")
             return
         drawn: list[Card] = []
@@ -292,10 +302,10 @@ class Game:
             state.hands[seat][card] += 1
             state.hand_sizes[seat] += 1
             drawn.append(card)
-        events.append(Event(seat, "draws", tuple(drawn)))
+        events.append(_event(seat, "draws", tuple(drawn)))
         state.phase = "play"
         if not self._lay_out_bonus_cards(state, seat, events):
-            events.append(Event(seat, "drew a bonus card as the last card of the stock"))
+            events.append(_event(seat, "drew a bonus card as the last card of the stock"))
             self._end(state, "last stock card was a bonus card")
 
     def _apply_take(self, seat: int, result: Plan, events: list[Event]) -> None:
@@ -307,12 +317,12 @@ class Game:
         apply_meld(rules, state, seat, result)
         if result.action.cards:
             events.append(
-                Event(seat, f"takes the pile, melding its top card {card_name(top)} with", result.action.cards)
+                _event(seat, f"takes the pile, melding its top card {card_name(top)} with", result.action.cards)
             )
         else:
-            events.append(Event(seat, f"takes the pile, adding its top card {card_name(top)} to the side's meld"))
+            events.append(_event(seat, f"takes the pile, adding its top card {card_name(top)} to the side's meld"))
         for group in result.action.melds:
-            events.append(Event(seat, "melds", group.cards))
+            events.append(_event(seat, "melds", group.cards))
         state.pile = []
         state.pile_wilds = state.pile_red_threes = state.pile_black_threes = 0
         state.upcard_froze = False
@@ -320,7 +330,7 @@ class Game:
             rules.note_card("bonus_card", card)
             if rules.is_bonus[card]:
                 state.bonus[seat].append(card)
-                events.append(Event(seat, "lays out from the pile", (card,)))
+                events.append(_event(seat, "lays out from the pile", (card,)))
             else:
                 state.hands[seat][card] += 1
                 state.hand_sizes[seat] += 1
@@ -328,8 +338,8 @@ class Game:
             drawn = state.stock.pop()
             state.hands[seat][drawn] += 1
             state.hand_sizes[seat] += 1
-            events.append(Event(seat, "replaces with", (drawn,)))
-        events.append(Event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
+            events.append(_event(seat, "replaces with", (drawn,)))
+        events.append(_event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
         self._after_melding(state, seat, team, result)
         state.took_pile_this_turn = True
         state.phase = "play"
@@ -340,7 +350,7 @@ class Game:
         state = self.state
         apply_meld(self.rules, state, seat, result)
         for group in result.action.melds:
-            events.append(Event(seat, "melds", group.cards))
+            events.append(_event(seat, "melds", group.cards))
         self._after_melding(state, seat, seat % self.rules.teams, result)
         if result.going_out:
             self._go_out(state, seat, result, events)
@@ -358,14 +368,14 @@ class Game:
         state.hands[seat][card] -= 1
         state.hand_sizes[seat] -= 1
         push_pile(self.rules, state, card)
-        events.append(Event(seat, "discards", (card,)))
+        events.append(_event(seat, "discards", (card,)))
         if result.going_out:
             self._go_out(state, seat, result, events)
             return
         self._next_turn(state)
 
     def _apply_end(self, seat: int, result: Plan, events: list[Event]) -> None:
-        events.append(Event(seat, "ends the hand without discarding"))
+        events.append(_event(seat, "ends the hand without discarding"))
         self._end(self.state, "last stock card was a bonus card")
 
     def _apply_ask(self, seat: int, result: Plan, events: list[Event]) -> None:
@@ -374,7 +384,7 @@ class Game:
         state.asker = seat
         state.phase = "answer"
         state.to_act = (seat + self.rules.teams) % self.rules.players
-        events.append(Event(seat, "asks partner: may I go out?"))
+        events.append(_event(seat, "asks partner: may I go out?"))
 
     def _apply_yes(self, seat: int, result: Plan, events: list[Event]) -> None:
         self._answer(seat, "yes", events)
@@ -387,7 +397,7 @@ class Game:
         state.permission = "yes" if answer == "yes" else "no"
         state.phase = "play"
         state.to_act = state.asker
-        events.append(Event(seat, f"answers {answer}"))
+        events.append(_event(seat, f"answers {answer}"))
 
     def _next_turn(self, state: HandState) -> None:
         state.to_act = (state.to_act + 1) % self.rules.players
@@ -402,7 +412,7 @@ class Game:
     def _go_out(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
         state.went_out = seat
         state.concealed = concealed_now(self.rules, state, seat, [], state.melds[seat % self.rules.teams])
-        events.append(Event(seat, "goes out" + (" concealed" if state.concealed else "")))
+        events.append(_event(seat, "goes out" + (" concealed" if state.concealed else "")))
         self._end(state, "went out")
 
     def _end(self, state: HandState, reason: str) -> None:

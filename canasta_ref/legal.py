@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Action, MeldGroup
+from .actions import Action, single_meld
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, sort_key
 from .checks import is_canasta, may_go_out, plan, table_env, take_env, take_fields
 from .errors import IllegalAction
@@ -104,7 +104,7 @@ class _Listing:
         env = {"kind": kind, "phase": self.state.phase, "seat": self.seat, "seat_to_act": self.state.to_act}
         env["cards_in_hand"] = True
         env["last_card_bonus"] = self.state.last_card_bonus
-        return self.rules.failing("action.allowed", env) is None
+        return self.rules.failing_memo("action.allowed", env) is None
 
     def may_go_out(self, canastas_after: int) -> bool:
         known = self._out.get(canastas_after)
@@ -135,7 +135,7 @@ class _Listing:
         env = shape_env(rules, self.base, shape, before, going_out=going_out, initial=initial)
         if len(rules.shape_cache) > CACHE_LIMIT:
             rules.shape_cache.clear()
-        valid = rules.shape_cache[key] = rules.failing("meld.valid", env) is None
+        valid = rules.shape_cache[key] = rules.failing_memo("meld.valid", env) is None
         return valid, new_canasta
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
@@ -194,7 +194,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
                 fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
             if fine:
                 for cards in groups:
-                    out.append(Action("meld", (), (MeldGroup(cards, label),)))
+                    out.append(single_meld(cards, label))
     return out
 
 
@@ -222,15 +222,29 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     for n, t, j, staying, leaving, new_canasta in _rank_shapes(
         listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False
     ):
-        tail = (JOKER,) * j
-        groups = tuple(
-            natural + wild + tail for natural in submultisets(items, n) for wild in submultisets(hand.twos, t)
-        )
+        groups = _groups(rules, items, hand.twos, n, t, j)
         found.append((n + t + j, new_canasta, bool(staying), bool(leaving), label if n == 0 else None, groups))
     known = tuple(found)
     if len(cache) > CACHE_LIMIT:
         cache.clear()
     cache[key] = known
+    return known
+
+
+def _groups(
+    rules: Rules, items: tuple[tuple[Card, int], ...], twos: tuple[tuple[Card, int], ...], n: int, t: int, j: int
+) -> tuple[tuple[Card, ...], ...]:
+    """Every group of ``n`` of the natural cards ``items``, ``t`` of the wild cards ``twos`` and ``j`` jokers, in
+    canonical order; cached, since the same few cards of a rank recur whatever lies on the table."""
+    key = (items, twos, n, t, j)
+    known: tuple[tuple[Card, ...], ...] | None = rules.group_cache.get(key)
+    if known is None:
+        tail = (JOKER,) * j
+        wild_parts = list(submultisets(twos, t))
+        known = tuple(natural + wild + tail for natural in submultisets(items, n) for wild in wild_parts)
+        if len(rules.group_cache) > CACHE_LIMIT:
+            rules.group_cache.clear()
+        rules.group_cache[key] = known
     return known
 
 

@@ -47,7 +47,7 @@ class HandCards:
     """The player's cards sorted into naturals by rank and wild cards by type, as tuples of (card, copies):
     hashable, so listings can cache what they derive from them."""
 
-    def __init__(self, rules: Rules | None, counts: Sequence[int]) -> None:
+    def __init__(self, rules: Rules | None, counts: list[int]) -> None:
         self.naturals: dict[int, tuple[tuple[Card, int], ...]] = {}
         self.natural_counts: dict[int, int] = {}
         self.twos: tuple[tuple[Card, int], ...] = ()
@@ -58,7 +58,8 @@ class HandCards:
         kinds = rules.hand_kind
         naturals: dict[int, list[tuple[Card, int]]] = {}
         twos: list[tuple[Card, int]] = []
-        for card, n in enumerate(counts):
+        for card in range(len(counts)):
+            n = counts[card]
             if n:
                 kind = kinds[card]
                 if kind == 1:
@@ -163,7 +164,7 @@ def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[Me
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
     for naturals in submultisets(hand.naturals.get(shape.rank, ()), shape.naturals):
         for twos in submultisets(hand.twos, shape.twos):
-            remaining = HandCards(None, ())
+            remaining = HandCards(None, [])
             remaining.naturals = hand.naturals
             remaining.natural_counts = hand.natural_counts
             remaining.jokers = hand.jokers - shape.jokers
@@ -232,8 +233,8 @@ def initial_enough(
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    minimum = rules.value("initial_meld.minimum", {"team_score": state.team_scores[team]})
-    count = rules.value(
+    minimum = rules.value_memo("initial_meld.minimum", {"team_score": state.team_scores[team]})
+    count = rules.value_memo(
         "initial_meld.count",
         {
             "hand_points": points,
@@ -242,7 +243,7 @@ def initial_enough(
             "mixed_canastas": mixed_canastas,
         },
     )
-    concealed = hand_size - used == 0 and rules.predicate(
+    concealed = hand_size - used == 0 and rules.predicate_memo(
         "go_out.concealed",
         {
             "melded_before": state.melded_before_turn,
@@ -252,7 +253,7 @@ def initial_enough(
         },
     )
     env = {"count": count, "minimum": minimum, "going_out_concealed": concealed, "taking_pile": False}
-    return rules.failing("initial_meld.valid", env) is None
+    return rules.failing_memo("initial_meld.valid", env) is None
 
 
 def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Action]:
@@ -263,12 +264,12 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     team = seat % rules.teams
     top = state.pile[-1]
     top_rank = rank_of(top)
-    hand = hand_cards(rules, state, seat)
     yield Action.take()
-    pool = [*hand.naturals.get(top_rank, ())] if not rules.is_wild[top] else []
-    pool += hand.twos
-    if hand.jokers:
-        pool.append((JOKER, hand.jokers))
+    counts = state.hands[seat]
+    # The cards that can meld the top card, as (card, copies) in card order: its rank's naturals, then wilds.
+    matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()
+    pool = [(card, counts[card]) for card in matching if counts[card]]
+    pool += [(card, counts[card]) for card in rules.wild_cards if counts[card]]
     initial = not state.team_opened[team]
     for pair in submultisets(pool, 2):
         yield Action.take(pair)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
@@ -35,6 +36,13 @@ def rules_for(variant: Variant) -> Rules:
     return known[1]
 
 
+def _key_getter(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], Any]:
+    """What a hook's memo is keyed on: the values of ``names`` in an environment, read by operator.itemgetter."""
+    if not names:
+        return lambda env: ()
+    return operator.itemgetter(*names)
+
+
 class Rules:
     """The clauses of one variant grouped by hook, with the card facts every move needs precomputed."""
 
@@ -62,16 +70,26 @@ class Rules:
         self.hand_kind = [
             3 if c == JOKER else 2 if self.is_wild[c] else 0 if self.is_bonus[c] else 1 for c in range(CARD_TYPES)
         ]
+        #: The natural cards of each rank, and the wild cards (jokers last), in card order.
+        self.natural_cards = [
+            tuple(c for c in range(CARD_TYPES) if rank_of(c) == rank and self.hand_kind[c] == 1)
+            for rank in range(len(RANK_NAMES))
+        ]
+        self.wild_cards = tuple(c for c in range(CARD_TYPES) if self.hand_kind[c] in (2, 3))
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
-        self._memo: dict[tuple[Any, ...], Clause | None] = {}
         self._variables: dict[str, frozenset[str]] = {}
         self._table_variables: dict[str, tuple[str, ...]] = {}
         self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
+        # Per hook: a C-level getter of the values its clauses read (the memo key), and the memo.
+        self._memos: dict[str, tuple[Callable[[Mapping[str, Any]], Any], dict[Any, Any]]] = {
+            hook: (_key_getter(used), {}) for hook, used in self._used.items()
+        }
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
         # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
+        self.group_cache: dict[tuple[Any, ...], Any] = {}
 
     def param(self, name: str) -> Any:
         return self.variant.parameters[name].value
@@ -138,18 +156,31 @@ class Rules:
 
     def failing_memo(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
         """As ``failing``, cached on the values of the variables the hook's clauses read (they are pure)."""
-        if self.coverage is not None:
-            return self.failing(hook, env)
-        used = self._used.get(hook)
-        if used is None:
-            return None
-        key = (hook, *[env[name] for name in used])
+        result: Clause | None = self._memoized(hook, env, self.failing)
+        return result
+
+    def predicate_memo(self, hook: str, env: Mapping[str, Any]) -> bool:
+        """As ``predicate``, cached like ``failing_memo``."""
+        result: bool = self._memoized(hook, env, self.predicate)
+        return result
+
+    def value_memo(self, hook: str, env: Mapping[str, Any]) -> int:
+        """As ``value``, cached like ``failing_memo``."""
+        result: int = self._memoized(hook, env, self.value)
+        return result
+
+    def _memoized(self, hook: str, env: Mapping[str, Any], compute: Callable[[str, Mapping[str, Any]], Any]) -> Any:
+        known = self._memos.get(hook)
+        if self.coverage is not None or known is None:
+            return compute(hook, env)  # coverage must see every evaluation; a hook with no clauses has no memo
+        getter, memo = known
+        key = getter(env)
         try:
-            return self._memo[key]
+            return memo[key]
         except KeyError:
-            if len(self._memo) > _MEMO_LIMIT:
-                self._memo.clear()
-            result = self._memo[key] = self.failing(hook, env)
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            result = memo[key] = compute(hook, env)
             return result
 
     def require(self, hook: str, env: Mapping[str, Any]) -> None:

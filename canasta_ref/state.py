@@ -27,7 +27,7 @@ class Meld(NamedTuple):
         ordered = tuple(sorted(cards, key=sort_key))
         wilds = sum(1 for c in ordered if is_wild[c])
         jokers = sum(1 for c in ordered if c == JOKER)
-        return Meld(rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered))
+        return tuple.__new__(Meld, (rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered)))
 
     def plus(self, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
         return Meld.build(self.rank, (*self.cards, *cards), is_wild)
