@@ -205,30 +205,18 @@ _RankMelds = tuple[tuple[int, int, bool, bool, int | None, tuple[tuple[Card, ...
 
 
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
-    """The single groups of one rank that make a valid meld, grouped by shape (see ``_RankMelds``); cached on
-    all they depend on: the rank's cards and the wild cards in hand, the meld they join, and the table
-    variables ``meld.valid`` reads."""
+    """The single groups of one rank that make a valid meld, grouped by shape (see ``_RankMelds``): the valid
+    shapes (cached on the counts and the meld they join) filled with the hand's cards (cached on the cards)."""
+    shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
+    if not shapes:
+        return ()
     rules = listing.rules
     items = hand.naturals.get(rank, ())
-    before = merge_target(rules, listing.state, listing.team, rank)
-    stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
-    key = (rank, stats, items, hand.twos, hand.jokers, listing.table_key)
-    cache = rules.rank_meld_cache
-    known: _RankMelds | None = cache.get(key) if rules.coverage is None else None
-    if known is not None:
-        return known
-    found = []
     label = rank if rank != JOKER_RANK else None
-    for n, t, j, staying, leaving, new_canasta in _rank_shapes(
-        listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False
-    ):
-        groups = _groups(rules, items, hand.twos, n, t, j)
-        found.append((n + t + j, new_canasta, bool(staying), bool(leaving), label if n == 0 else None, groups))
-    known = tuple(found)
-    if len(cache) > CACHE_LIMIT:
-        cache.clear()
-    cache[key] = known
-    return known
+    return tuple(
+        (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(rules, items, hand.twos, n, t, j))
+        for n, t, j, staying, leaving, new_canasta in shapes
+    )
 
 
 def _groups(

@@ -88,7 +88,6 @@ class Rules:
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
         # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
-        self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
         self.group_cache: dict[tuple[Any, ...], Any] = {}
 
     def param(self, name: str) -> Any:
