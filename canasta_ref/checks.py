@@ -14,6 +14,7 @@ from .actions import Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
 from .errors import IllegalAction
 from .rules import Rules
+from .spec.model import Clause
 from .state import HandState, Meld
 
 
@@ -56,6 +57,14 @@ def table_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
     return dict(known)
 
 
+def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
+    """The side's meld that cards of ``rank`` would join (hook meld.merge_same_rank), or None for a new meld."""
+    existing = state.meld_of_rank(team, rank)
+    if existing is not None and rules.merges_same_rank[rank]:
+        return existing
+    return None
+
+
 def is_canasta(rules: Rules, meld: Meld) -> bool:
     return meld.size >= rules.canasta_size[meld.rank]
 
@@ -94,10 +103,6 @@ def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -
     return known
 
 
-def _require_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> None:
-    rules.require("go_out.allowed", _go_out_env(rules, state, seat, canastas_after))
-
-
 def _require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Action) -> None:
     needed: dict[Card, int] = {}
     for card in action.all_cards():
@@ -108,17 +113,29 @@ def _require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Ac
 
 
 def _require_action(rules: Rules, state: HandState, seat: int, action: Action, held: bool = True) -> None:
-    rules.require(
-        "action.allowed",
-        {
-            "kind": action.kind,
-            "phase": state.phase,
-            "seat": seat,
-            "seat_to_act": state.to_act,
-            "cards_in_hand": held,
-            "last_card_bonus": state.last_card_bonus,
-        },
-    )
+    rules.refuse(action_refusal(rules, state, seat, action.kind, held))
+
+
+def action_refusal(rules: Rules, state: HandState, seat: int, kind: str, held: bool = True) -> Clause | None:
+    """The ``action.allowed`` clause refusing this kind of action to ``seat`` now, or None."""
+    env = {
+        "kind": kind,
+        "phase": state.phase,
+        "seat": seat,
+        "seat_to_act": state.to_act,
+        "cards_in_hand": held,
+        "last_card_bonus": state.last_card_bonus,
+    }
+    return rules.failing_memo("action.allowed", env)
+
+
+def is_legal(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
+    """Whether ``plan`` accepts the action."""
+    try:
+        plan(rules, state, action, seat)
+    except IllegalAction:
+        return False
+    return True
 
 
 def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
@@ -132,13 +149,7 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
         frozen=pile_frozen(rules, state, seat),
         top_matches_team_meld=not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
     )
-    if not rules.predicate_memo("stock_empty.must_take", env):
-        return False
-    try:
-        plan(rules, state, Action.take(), seat)
-    except IllegalAction:
-        return False
-    return True
+    return rules.predicate_memo("stock_empty.must_take", env) and is_legal(rules, state, Action.take(), seat)
 
 
 def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
@@ -202,11 +213,7 @@ def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) ->
     env.update(rules.card_facts(card))
     env["hand_after"] = hand_after
     rules.require("discard.allowed", env)
-    team_canastas = env["team_canastas"]
-    allowed_out = may_go_out(rules, state, seat, team_canastas)
-    if hand_after == 0:
-        _require_go_out(rules, state, seat, team_canastas)
-    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": False, "may_go_out": allowed_out})
+    rules.refuse(ending_refusal(rules, state, seat, hand_after, env["team_canastas"], False))
     can_still = state.permission == "yes" and hand_after > 0 and can_still_meld(rules, state, seat)
     rules.require(
         "go_out.answer_binding",
@@ -254,9 +261,8 @@ def _layout(
             rules.note_rank("canasta.size", rank)
             for card in cards:
                 rules.note_rank("card.wild", rank_of(card))
-        existing = state.meld_of_rank(team, rank)
         rules.note_rank("meld.merge_same_rank", rank)
-        before = existing if rules.merges_same_rank[rank] else None
+        before = merge_target(rules, state, team, rank)
         result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
         added_wilds = sum(1 for c in cards if rules.is_wild[c])
         env = dict(base)
@@ -274,9 +280,7 @@ def _layout(
             going_out=going_out,
             initial=initial,
         )
-        failed = rules.failing_memo("meld.valid", env)
-        if failed is not None:
-            raise IllegalAction(failed.id, failed.refusal)
+        rules.require("meld.valid", env)
         if before is not None:
             current[current.index(before)] = result
             # Adding to a meld laid earlier in this same turn is still the player's own melding.
@@ -297,47 +301,91 @@ def _initial_meld(
     *,
     concealed_out: bool,
 ) -> None:
-    team = seat % rules.teams
-    minimum = rules.value_memo("initial_meld.minimum", {"team_score": state.team_scores[team]})
-    made = [m for m in melds if is_canasta(rules, m)]
+    natural, mixed = canasta_kinds(rules, melds)
+    refusal = initial_meld_refusal(
+        rules,
+        state,
+        seat,
+        hand_points=sum(rules.card_value[c] for c in hand_cards),
+        top_card_points=rules.card_value[top_card] if top_card is not None else 0,
+        natural_canastas=natural,
+        mixed_canastas=mixed,
+        concealed_out=concealed_out,
+        taking_pile=top_card is not None,
+    )
+    rules.refuse(refusal)
+
+
+def initial_meld_refusal(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    *,
+    hand_points: int,
+    top_card_points: int,
+    natural_canastas: int,
+    mixed_canastas: int,
+    concealed_out: bool,
+    taking_pile: bool,
+) -> Clause | None:
+    """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None."""
+    minimum = rules.value_memo("initial_meld.minimum", {"team_score": state.team_scores[seat % rules.teams]})
     count = rules.value_memo(
         "initial_meld.count",
         {
-            "hand_points": sum(rules.card_value[c] for c in hand_cards),
-            "top_card_points": rules.card_value[top_card] if top_card is not None else 0,
-            "natural_canastas": sum(1 for m in made if m.wilds == 0),
-            "mixed_canastas": sum(1 for m in made if m.wilds > 0),
+            "hand_points": hand_points,
+            "top_card_points": top_card_points,
+            "natural_canastas": natural_canastas,
+            "mixed_canastas": mixed_canastas,
         },
     )
-    rules.require(
-        "initial_meld.valid",
-        {
-            "count": count,
-            "minimum": minimum,
-            "going_out_concealed": concealed_out,
-            "taking_pile": top_card is not None,
-        },
-    )
+    env = {"count": count, "minimum": minimum, "going_out_concealed": concealed_out, "taking_pile": taking_pile}
+    return rules.failing_memo("initial_meld.valid", env)
+
+
+def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> tuple[int, int]:
+    """How many of the melds are natural canastas, and how many mixed."""
+    made = [m for m in melds if is_canasta(rules, m)]
+    natural = sum(1 for m in made if m.wilds == 0)
+    return natural, len(made) - natural
 
 
 def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> None:
     """After melding or taking (a discard still to come): going out if the hand is empty, else keep a card."""
-    allowed_out = may_go_out(rules, state, seat, canastas_after)
+    rules.refuse(ending_refusal(rules, state, seat, hand_after, canastas_after, not state.last_card_bonus))
+
+
+def ending_refusal(
+    rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int, discard_pending: bool
+) -> Clause | None:
+    """The clause an action leaving ``hand_after`` cards breaks: going out (hook ``go_out.allowed``) when the hand
+    empties, else the cards a player who may not go out must keep (``go_out.keep_card``); None if neither."""
     if hand_after == 0:
-        _require_go_out(rules, state, seat, canastas_after)
-    pending = not state.last_card_bonus
-    rules.require("go_out.keep_card", {"hand_after": hand_after, "discard_pending": pending, "may_go_out": allowed_out})
+        refusal = rules.failing_memo("go_out.allowed", _go_out_env(rules, state, seat, canastas_after))
+        if refusal is not None:
+            return refusal
+    env = {
+        "hand_after": hand_after,
+        "discard_pending": discard_pending,
+        "may_go_out": may_go_out(rules, state, seat, canastas_after),
+    }
+    return rules.failing_memo("go_out.keep_card", env)
 
 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Whether a player going out now goes out concealed (hook go_out.concealed)."""
     made = any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
+    return goes_out_concealed(rules, state, made)
+
+
+def goes_out_concealed(rules: Rules, state: HandState, made_canasta: bool) -> bool:
+    """Hook ``go_out.concealed`` for the turn so far, given whether the player made a canasta of their own."""
     return rules.predicate_memo(
         "go_out.concealed",
         {
             "melded_before": state.melded_before_turn,
             "added_to_partner": state.added_to_existing_this_turn,
-            "made_canasta": made,
+            "made_canasta": made_canasta,
             "took_pile": state.took_pile_this_turn,
         },
     )

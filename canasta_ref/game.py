@@ -11,19 +11,21 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .actions import Action
-from .cards import Card, card_name, cards_of, format_cards, full_deck
+from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
     Plan,
     apply_meld,
     canastas,
     concealed_now,
+    derived,
     is_canasta,
+    is_legal,
     must_take_pile,
     pile_frozen,
     plan,
     plan_checked,
 )
-from .errors import CanastaError, IllegalAction
+from .errors import CanastaError
 from .legal import legal_actions
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
@@ -105,8 +107,6 @@ class Game:
         self.events: list[Event] = []
         self.history: list[Action] = []
         self._stack: list[tuple[tuple[Any, ...], int]] = []  # position snapshots and event counts
-        self._version = 0  # changes with every apply and undo
-        self._listed: tuple[int, list[Action]] = (-1, [])
         if position is not None:
             self.state, position_deck = build_state(rules, position)
             self.deck = tuple(position_deck)
@@ -135,7 +135,7 @@ class Game:
                 f"a deal of {rules.hand_size} cards to {players} players needs more than {len(deck)} cards"
             )
         order = [(first + i) % players for i in range(players)]
-        hands = [[0] * 53 for _ in range(players)]
+        hands = [[0] * CARD_TYPES for _ in range(players)]
         position = 0
         for _ in range(rules.hand_size):
             for seat in order:
@@ -162,7 +162,6 @@ class Game:
         self._turn_upcard(state, events)
         for seat in order:
             self._lay_out_bonus_cards(state, seat, events)
-        state.derived = {}
         return state
 
     def _turn_upcard(self, state: HandState, events: list[Event]) -> None:
@@ -182,7 +181,7 @@ class Game:
         """Lay out bonus cards (red threes) from a hand and replace them; False if play must end."""
         rules = self.rules
         while True:
-            found = [c for c in range(53) if state.hands[seat][c] and rules.is_bonus[c]]
+            found = [c for c in range(CARD_TYPES) if state.hands[seat][c] and rules.is_bonus[c]]
             if not found:
                 return True
             for card in found:
@@ -218,19 +217,17 @@ class Game:
         return LegalActions(self)
 
     def _list_legal(self) -> Iterator[Action]:
-        """The listing, remembered once complete: ``apply`` need not check again an action taken from it."""
-        version = self._version
+        """The listing, remembered with the position's facts once complete: ``apply`` need not check again an
+        action taken from it (a position that changes meanwhile gets new facts, so nothing stale is kept)."""
+        facts = derived(self.rules, self.state)
         listed: list[Action] = []
         for action in legal_actions(self.rules, self.state):
             listed.append(action)
             yield action
-        if self._version == version:
-            self._listed = (version, listed)
+        facts["listed"] = listed
 
     def _was_listed(self, action: Action) -> bool:
-        version, listed = self._listed
-        if version != self._version:
-            return False
+        listed: list[Action] = derived(self.rules, self.state).get("listed", [])
         return any(a is action for a in listed)
 
     def check(self, action: Action, seat: int | None = None) -> Plan:
@@ -238,11 +235,7 @@ class Game:
         return plan(self.rules, self.state, action, seat)
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        try:
-            plan(self.rules, self.state, action, seat)
-        except IllegalAction:
-            return False
-        return True
+        return is_legal(self.rules, self.state, action, seat)
 
     def pile_frozen(self, seat: int | None = None) -> bool:
         return pile_frozen(self.rules, self.state, self.state.to_act if seat is None else seat)
@@ -257,7 +250,6 @@ class Game:
             result = plan_checked(self.rules, self.state, action)
         else:
             result = plan(self.rules, self.state, action, seat)
-        self._version += 1
         self._stack.append((self.state.snapshot(), len(self.events)))
         actor = self.state.to_act
         events: list[Event] = []
@@ -277,7 +269,6 @@ class Game:
             raise CanastaError("there is no action to undo")
         snapshot, events = self._stack.pop()
         self.state = HandState.restore(snapshot)
-        self._version += 1
         del self.events[events:]
         return self.history.pop()
 

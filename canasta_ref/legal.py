@@ -13,8 +13,16 @@ from collections.abc import Iterator
 
 from .actions import Action, single_meld
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, sort_key
-from .checks import is_canasta, may_go_out, plan, table_env, take_env, take_fields
-from .errors import IllegalAction
+from .checks import (
+    action_refusal,
+    ending_refusal,
+    is_canasta,
+    is_legal,
+    merge_target,
+    table_env,
+    take_env,
+    take_fields,
+)
 from .movegen import (
     HandCards,
     Shape,
@@ -22,13 +30,12 @@ from .movegen import (
     expand_shapes,
     hand_cards,
     initial_enough,
-    merge_target,
     shape_combinations,
     shape_env,
     submultisets,
     take_candidates,
 )
-from .rules import CACHE_LIMIT, Rules
+from .rules import Rules, remember
 from .state import HandState
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
@@ -43,15 +50,15 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
         return
     if state.phase != "play":
         for action in candidates(rules, state):
-            if _is_legal(rules, state, action):
+            if is_legal(rules, state, action):
                 yield action
         return
-    if _is_legal(rules, state, ASK):
+    if is_legal(rules, state, ASK):
         yield ASK
     listing = _Listing(rules, state)
     yield from _melds(rules, state, listing)
     yield from _discards(rules, state, listing)
-    if _is_legal(rules, state, END):
+    if is_legal(rules, state, END):
         yield END
 
 
@@ -59,7 +66,7 @@ def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
     variables computed once, and only those they allow are checked in full."""
     draw = Action.draw()
-    if _is_legal(rules, state, draw):
+    if is_legal(rules, state, draw):
         yield draw
     base: dict[str, object] | None = None
     for action in take_candidates(rules, state, state.to_act):
@@ -67,7 +74,7 @@ def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
             base = take_env(rules, state, state.to_act)
         env = dict(base)
         env.update(take_fields(rules, state, action))
-        if rules.failing_memo("pile.take", env) is None and _is_legal(rules, state, action):
+        if rules.failing_memo("pile.take", env) is None and is_legal(rules, state, action):
             yield action
 
 
@@ -76,14 +83,6 @@ def legal_melds(rules: Rules, state: HandState) -> Iterator[Action]:
     if state.phase != "play":
         return iter(())
     return _melds(rules, state, _Listing(rules, state))
-
-
-def _is_legal(rules: Rules, state: HandState, action: Action) -> bool:
-    try:
-        plan(rules, state, action)
-    except IllegalAction:
-        return False
-    return True
 
 
 class _Listing:
@@ -97,28 +96,14 @@ class _Listing:
         self.base = table_env(rules, state, seat)
         self.canastas: int = self.base["team_canastas"]
         self.hand_size = state.hand_sizes[seat]
-        self._out: dict[int, bool] = {}
         self.table_key = tuple(self.base[name] for name in rules.table_variables_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
-        env = {"kind": kind, "phase": self.state.phase, "seat": self.seat, "seat_to_act": self.state.to_act}
-        env["cards_in_hand"] = True
-        env["last_card_bonus"] = self.state.last_card_bonus
-        return self.rules.failing_memo("action.allowed", env) is None
-
-    def may_go_out(self, canastas_after: int) -> bool:
-        known = self._out.get(canastas_after)
-        if known is None:
-            known = self._out[canastas_after] = may_go_out(self.rules, self.state, self.seat, canastas_after)
-        return known
+        return action_refusal(self.rules, self.state, self.seat, kind) is None
 
     def ending_ok(self, hand_after: int, canastas_after: int, discard_pending: bool) -> bool:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""
-        allowed_out = self.may_go_out(canastas_after)
-        if hand_after == 0 and not allowed_out:
-            return False
-        env = {"hand_after": hand_after, "discard_pending": discard_pending, "may_go_out": allowed_out}
-        return self.rules.failing_memo("go_out.keep_card", env) is None
+        return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
     def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
         """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""
@@ -133,9 +118,7 @@ class _Listing:
         if known is not None:
             return known, new_canasta
         env = shape_env(rules, self.base, shape, before, going_out=going_out, initial=initial)
-        if len(rules.shape_cache) > CACHE_LIMIT:
-            rules.shape_cache.clear()
-        valid = rules.shape_cache[key] = rules.failing_memo("meld.valid", env) is None
+        valid: bool = remember(rules.shape_cache, key, rules.failing_memo("meld.valid", env) is None)
         return valid, new_canasta
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
@@ -170,9 +153,7 @@ def _rank_shapes(
                     leaving, _ = listing.meld_ok(shape, True, initial)
                     if staying or leaving:
                         found.append((n, t, j, staying, leaving, new_canasta))
-    if len(rules.rank_shape_cache) > CACHE_LIMIT:
-        rules.rank_shape_cache.clear()
-    known = rules.rank_shape_cache[key] = tuple(found)
+    known = remember(rules.rank_shape_cache, key, tuple(found))
     return known
 
 
@@ -229,10 +210,8 @@ def _groups(
     if known is None:
         tail = (JOKER,) * j
         wild_parts = list(submultisets(twos, t))
-        known = tuple(natural + wild + tail for natural in submultisets(items, n) for wild in wild_parts)
-        if len(rules.group_cache) > CACHE_LIMIT:
-            rules.group_cache.clear()
-        rules.group_cache[key] = known
+        groups = tuple(natural + wild + tail for natural in submultisets(items, n) for wild in wild_parts)
+        known = remember(rules.group_cache, key, groups)
     return known
 
 
@@ -263,10 +242,10 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             made += new_canasta
         if not ok or not listing.ending_ok(hand_after, listing.canastas + made, not state.last_card_bonus):
             continue
-        if not initial_enough(rules, state, listing.seat, combo, 0, hand_size=listing.hand_size):
+        if not initial_enough(rules, state, listing.seat, combo):
             continue
         if rules.twos_value is None:
-            yield from (a for a in (Action.meld(g) for g in expand_shapes(hand, combo)) if _is_legal(rules, state, a))
+            yield from (a for a in (Action.meld(g) for g in expand_shapes(hand, combo)) if is_legal(rules, state, a))
             continue
         for groups in expand_shapes(hand, combo):
             yield Action("meld", (), groups)

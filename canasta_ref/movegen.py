@@ -12,7 +12,15 @@ from typing import Any, NamedTuple
 
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, Card, rank_of
-from .checks import canastas, derived, is_canasta, plan, table_env
+from .checks import (
+    derived,
+    goes_out_concealed,
+    initial_meld_refusal,
+    is_canasta,
+    merge_target,
+    plan,
+    table_env,
+)
 from .errors import IllegalAction
 from .rules import Rules
 from .state import HandState, Meld
@@ -47,14 +55,10 @@ class HandCards:
     """The player's cards sorted into naturals by rank and wild cards by type, as tuples of (card, copies):
     hashable, so listings can cache what they derive from them."""
 
-    def __init__(self, rules: Rules | None, counts: list[int]) -> None:
-        self.naturals: dict[int, tuple[tuple[Card, int], ...]] = {}
+    def __init__(self, rules: Rules, counts: list[int]) -> None:
         self.natural_counts: dict[int, int] = {}
-        self.twos: tuple[tuple[Card, int], ...] = ()
         self.jokers = 0
         self.twos_total = 0
-        if rules is None:
-            return  # an empty hand, filled in by the caller
         kinds = rules.hand_kind
         naturals: dict[int, list[tuple[Card, int]]] = {}
         twos: list[tuple[Card, int]] = []
@@ -93,14 +97,6 @@ def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:
     if known is None:
         known = facts[("hand", seat)] = HandCards(rules, state.hands[seat])
     return known
-
-
-def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
-    """The side's meld that cards of ``rank`` would join (MELD.MERGE), or None for a new meld."""
-    existing = state.meld_of_rank(team, rank)
-    if existing is not None and rules.merges_same_rank[rank]:
-        return existing
-    return None
 
 
 def shape_env(
@@ -157,24 +153,24 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial:
 
 def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, ...]]:
     """Concrete groups for a list of shapes drawing on one shared pool of twos."""
+    return _expand(hand.naturals, hand.twos, shapes)
+
+
+def _expand(
+    naturals: Mapping[int, Sequence[tuple[Card, int]]], twos: Sequence[tuple[Card, int]], shapes: Sequence[Shape]
+) -> Iterator[tuple[MeldGroup, ...]]:
     if not shapes:
         yield ()
         return
     shape, rest = shapes[0], shapes[1:]
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
-    for naturals in submultisets(hand.naturals.get(shape.rank, ()), shape.naturals):
-        for twos in submultisets(hand.twos, shape.twos):
-            remaining = HandCards(None, [])
-            remaining.naturals = hand.naturals
-            remaining.natural_counts = hand.natural_counts
-            remaining.jokers = hand.jokers - shape.jokers
-            pool = dict(hand.twos)
-            for card in twos:
+    for natural in submultisets(naturals.get(shape.rank, ()), shape.naturals):
+        for wild in submultisets(twos, shape.twos):
+            pool = dict(twos)
+            for card in wild:
                 pool[card] -= 1
-            remaining.twos = tuple((c, n) for c, n in pool.items() if n)
-            remaining.twos_total = hand.twos_total - shape.twos
-            group = MeldGroup((*naturals, *twos, *(JOKER,) * shape.jokers), label)  # already in canonical order
-            for tail in expand_shapes(remaining, rest):
+            group = MeldGroup((*natural, *wild, *(JOKER,) * shape.jokers), label)  # already in canonical order
+            for tail in _expand(naturals, [(c, n) for c, n in pool.items() if n], rest):
                 yield (group, *tail)
 
 
@@ -206,17 +202,14 @@ def meld_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
                     yield Action.meld(groups)
         return
     for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
-        if combo and initial_enough(rules, state, seat, combo, 0, hand_size=state.hand_sizes[seat]):
+        if combo and initial_enough(rules, state, seat, combo):
             for groups in expand_shapes(hand, combo):
                 yield Action.meld(groups)
 
 
-def initial_enough(
-    rules: Rules, state: HandState, seat: int, combo: Sequence[Shape], extra_points: int, *, hand_size: int
-) -> bool:
+def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Shape]) -> bool:
     """The spec's initial-meld check on counts alone; exact for the hooks it asks."""
-    team = seat % rules.teams
-    points = extra_points
+    points = 0
     used = 0
     made_canasta = False
     natural_canastas = mixed_canastas = 0
@@ -233,27 +226,19 @@ def initial_enough(
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    minimum = rules.value_memo("initial_meld.minimum", {"team_score": state.team_scores[team]})
-    count = rules.value_memo(
-        "initial_meld.count",
-        {
-            "hand_points": points,
-            "top_card_points": 0,
-            "natural_canastas": natural_canastas,
-            "mixed_canastas": mixed_canastas,
-        },
+    concealed = state.hand_sizes[seat] - used == 0 and goes_out_concealed(rules, state, made_canasta)
+    refusal = initial_meld_refusal(
+        rules,
+        state,
+        seat,
+        hand_points=points,
+        top_card_points=0,
+        natural_canastas=natural_canastas,
+        mixed_canastas=mixed_canastas,
+        concealed_out=concealed,
+        taking_pile=False,
     )
-    concealed = hand_size - used == 0 and rules.predicate_memo(
-        "go_out.concealed",
-        {
-            "melded_before": state.melded_before_turn,
-            "added_to_partner": state.added_to_existing_this_turn,
-            "made_canasta": made_canasta,
-            "took_pile": state.took_pile_this_turn,
-        },
-    )
-    env = {"count": count, "minimum": minimum, "going_out_concealed": concealed, "taking_pile": False}
-    return rules.failing_memo("initial_meld.valid", env) is None
+    return refusal is None
 
 
 def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Action]:
@@ -320,6 +305,3 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     yield from meld_candidates(rules, state, seat)
     yield from discard_candidates(state, seat)
     yield Action("end")
-
-
-__all__ = ["canastas", "candidates", "meld_candidates", "submultisets"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import CARD_TYPES, Card, card_name, counts_of, full_deck, rank_of
+from .cards import Card, card_name, counts_of, full_deck, rank_of
 from .errors import CanastaError
 from .rules import Rules
 from .state import HandState, Meld, Phase
@@ -74,7 +74,11 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             raise CanastaError(f"field 'stock': {left} cards of the deck are placed nowhere")
         stock_top_first = list(position.stock)
     else:
-        stock_top_first = [c for c in deck if remaining[c] and not _use(remaining, c)]
+        stock_top_first = []
+        for card in deck:  # the cards placed nowhere, in deck order
+            if remaining[card]:
+                remaining[card] -= 1
+                stock_top_first.append(card)
     scores = list(position.team_scores) or [0] * teams
     if len(scores) != teams:
         raise CanastaError(f"field 'team_scores': expected {teams} scores, got {len(scores)}")
@@ -110,11 +114,6 @@ def push_pile(rules: Rules, state: HandState, card: Card) -> None:
     state.pile_black_threes += facts["is_black_three"]
 
 
-def _use(remaining: list[int], card: Card) -> bool:
-    remaining[card] -= 1
-    return False
-
-
 def _implied_deck(position: Position, stock: Sequence[Card]) -> list[Card]:
     out: list[Card] = []
     for hand in position.hands:
@@ -126,5 +125,4 @@ def _implied_deck(position: Position, stock: Sequence[Card]) -> list[Card]:
     for cards in position.bonus:
         out.extend(cards)
     out.extend(stock)
-    assert len(out) == sum(1 for _ in out) and all(0 <= c < CARD_TYPES for c in out)
     return out

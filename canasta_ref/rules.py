@@ -23,9 +23,16 @@ class Coverage:
 
 
 _BOUND: dict[int, tuple[Variant, Rules]] = {}
-_MEMO_LIMIT = 200_000
-#: The most entries a listing cache keeps before it starts again (a bound on memory, not a tuning knob).
-CACHE_LIMIT = 100_000
+#: The most entries a memo or listing cache keeps before it starts again (a bound on memory, not a tuning knob).
+CACHE_LIMIT = 200_000
+
+
+def remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    """Store ``value`` under ``key`` in a bounded cache, emptying it first when full; return the value."""
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -60,7 +67,7 @@ class Rules:
         self.draw_count = self.value("draw.count", {})
         wild_rank = [self.predicate("card.wild", {"rank": name}) for name in RANK_NAMES]
         self.is_wild = [wild_rank[rank_of(c)] for c in range(CARD_TYPES)]
-        facts = [self.card_facts(c) for c in range(CARD_TYPES)]
+        self._card_facts = facts = [self._facts_of(c) for c in range(CARD_TYPES)]
         self.card_value = [self.value("card.value", f) for f in facts]
         self.is_bonus = [self.predicate("bonus_card", f) for f in facts]
         self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
@@ -91,9 +98,13 @@ class Rules:
         self.group_cache: dict[tuple[Any, ...], Any] = {}
 
     def param(self, name: str) -> Any:
-        return self.variant.parameters[name].value
+        return self.variant.param(name)
 
-    def card_facts(self, card: int) -> dict[str, Any]:
+    def card_facts(self, card: int) -> Mapping[str, Any]:
+        """The card variables of hooks about one card (computed once, at binding; do not change them)."""
+        return self._card_facts[card]
+
+    def _facts_of(self, card: int) -> dict[str, Any]:
         rank = rank_of(card)
         red = card != JOKER and (card & 3) in (1, 2)
         return {
@@ -177,14 +188,15 @@ class Rules:
         try:
             return memo[key]
         except KeyError:
-            if len(memo) > _MEMO_LIMIT:
-                memo.clear()
-            result = memo[key] = compute(hook, env)
-            return result
+            return remember(memo, key, compute(hook, env))
 
     def require(self, hook: str, env: Mapping[str, Any]) -> None:
         """Raise IllegalAction citing the first clause of the hook that does not hold."""
-        clause = self.failing_memo(hook, env)
+        self.refuse(self.failing_memo(hook, env))
+
+    @staticmethod
+    def refuse(clause: Clause | None) -> None:
+        """Raise IllegalAction citing ``clause``, a clause found not to hold; nothing if it is None."""
         if clause is not None:
             raise IllegalAction(clause.id, clause.refusal)
 

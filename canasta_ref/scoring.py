@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .checks import is_canasta
+from .cards import CARD_TYPES
+from .checks import canasta_kinds
 from .rules import Rules
 from .state import HandState
 
@@ -43,12 +44,11 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     """The variables of the ``score.hand`` hook for one side."""
     seats = [s for s in range(rules.players) if s % rules.teams == team]
     melds = state.melds[team]
-    natural = sum(1 for m in melds if is_canasta(rules, m) and m.wilds == 0)
-    mixed = sum(1 for m in melds if is_canasta(rules, m) and m.wilds > 0)
+    natural, mixed = canasta_kinds(rules, melds)
     went_out = state.went_out is not None and state.went_out % rules.teams == team
     return {
         "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
-        "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(53)),
+        "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
         "natural_canastas": natural,
         "mixed_canastas": mixed,
         "canastas": natural + mixed,

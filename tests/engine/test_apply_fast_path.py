@@ -48,7 +48,7 @@ def test_a_listing_left_unfinished_is_not_trusted() -> None:
     game = Game(RULES, seed=3)
     game.apply(next(iter(game.legal_actions())))
     first = next(iter(game.legal_actions()))
-    assert game._listed[0] != game._version  # nothing remembered from a listing never finished
+    assert "listed" not in game.state.derived  # nothing remembered from a listing never finished
     game.apply(first)
 
 
