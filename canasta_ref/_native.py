@@ -17,6 +17,8 @@ from pathlib import Path
 
 #: The modules compiled, in the package; the rest (spec loader, rules compiler, command line) stays Python.
 MODULES = ("cards", "actions", "state", "rules", "checks", "movegen", "legal", "game", "position")
+#: Python modules whose types the compiled ones were built against: a change there makes a build stale too.
+INTERFACES = ("errors", "hooks", "scoring", "spec/model")
 
 PACKAGE_DIR = Path(__file__).parent
 COMPILED_DIR = PACKAGE_DIR / "_compiled"
@@ -24,8 +26,10 @@ MANIFEST = COMPILED_DIR / "manifest.json"
 
 
 def source_digests() -> dict[str, str]:
-    """The SHA-256 of each compiled module's source, as the build records it."""
-    return {name: hashlib.sha256((PACKAGE_DIR / f"{name}.py").read_bytes()).hexdigest() for name in MODULES}
+    """The SHA-256 of each compiled module's source and of the interfaces it uses, as the build records it."""
+    return {
+        name: hashlib.sha256((PACKAGE_DIR / f"{name}.py").read_bytes()).hexdigest() for name in MODULES + INTERFACES
+    }
 
 
 def build_tag() -> str:

@@ -428,7 +428,7 @@ def take_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
         top_is_red_three=bool(facts and facts["is_red_three"]),
         team_has_meld_of_rank=existing is not None,
         team_meld_is_canasta=existing is not None and is_canasta(rules, existing),
-        may_go_out=may_go_out(rules, state, seat, canastas(rules, state.melds[team])),
+        may_go_out=may_go_out(rules, state, seat, env["team_canastas"]),
     )
     return env
 

@@ -36,9 +36,10 @@ from .movegen import (
     take_candidates,
 )
 from .rules import Rules, remember
-from .state import HandState
+from .state import HandState, Meld
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
+DRAW = Action.draw()
 ASK = Action.ask()
 END = Action("end")
 
@@ -65,9 +66,8 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
 def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
     variables computed once, and only those they allow are checked in full."""
-    draw = Action.draw()
-    if is_legal(rules, state, draw):
-        yield draw
+    if is_legal(rules, state, DRAW):
+        yield DRAW
     base: dict[str, object] | None = None
     for action in take_candidates(rules, state, state.to_act):
         if base is None:
@@ -96,6 +96,7 @@ class _Listing:
         self.base = table_env(rules, state, seat)
         self.canastas: int = self.base["team_canastas"]
         self.hand_size = state.hand_sizes[seat]
+        self._targets: dict[int, tuple[Meld | None, tuple[int, int, int, int] | None]] = {}
         self.table_key = tuple(self.base[name] for name in rules.table_variables_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
@@ -105,14 +106,22 @@ class _Listing:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""
         return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
+    def target(self, rank: int) -> tuple[Meld | None, tuple[int, int, int, int] | None]:
+        """The side's meld that cards of ``rank`` join (or None), and its counts as a cache key."""
+        known = self._targets.get(rank)
+        if known is None:
+            before = merge_target(self.rules, self.state, self.team, rank)
+            stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
+            known = self._targets[rank] = (before, stats)
+        return known
+
     def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
         """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""
         rules = self.rules
-        before = merge_target(rules, self.state, self.team, shape.rank)
+        before, stats = self.target(shape.rank)
         size = shape.naturals + shape.twos + shape.jokers + (before.size if before else 0)
         was_canasta = before is not None and is_canasta(rules, before)
         new_canasta = not was_canasta and size >= rules.canasta_size[shape.rank]
-        stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
         key = (shape.rank, shape.naturals, shape.twos, shape.jokers, stats, going_out, initial, self.table_key)
         known = rules.shape_cache.get(key) if rules.coverage is None else None
         if known is not None:
@@ -137,8 +146,7 @@ def _rank_shapes(
     """The shapes of one rank that make a valid meld, as (naturals, twos, jokers, valid if keeping two cards or
     more, valid if going out, newly a canasta); cached, since the same rank and counts recur from turn to turn."""
     rules = listing.rules
-    before = merge_target(rules, listing.state, listing.team, rank)
-    stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
+    _, stats = listing.target(rank)
     key = (rank, stats, available, twos, jokers, initial, listing.table_key)
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
