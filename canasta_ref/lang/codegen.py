@@ -61,6 +61,11 @@ def position(node: Node) -> tuple[int, int]:
     return node.meta.line, node.meta.column
 
 
+def _start(at: Node | Code) -> tuple[int, int]:
+    """Where a node or an already compiled node starts inside the expression."""
+    return (at.line, at.column) if isinstance(at, Code) else position(at)
+
+
 class Compiler:
     """Compiles one expression; holds what the generated code needs besides ``v`` (its namespace)."""
 
@@ -76,23 +81,18 @@ class Compiler:
         self.variables = variables
         self.parameters = parameters
         self.namespace: dict[str, Any] = {"__builtins__": {}, "min": min, "max": max, "abs": abs}
-        self.used_variables: set[str] = set()
-        self.used_parameters: set[str] = set()
         self._serial = 0
 
     # -- helpers shared with functions.py ------------------------------------------------------------
 
     def fail(self, message: str, at: Node | Code) -> NoReturn:
-        line, column = (at.line, at.column) if isinstance(at, Code) else position(at)
-        raise self.origin.error(self.text, message, line, column)
+        raise self.origin.error(self.text, message, *_start(at))
 
     def constant(self, value: Any, type_: str, at: Node | Code) -> Code:
-        line, column = (at.line, at.column) if isinstance(at, Code) else position(at)
-        return Code(literal(value), type_, line, column, value)
+        return Code(literal(value), type_, *_start(at), value)
 
     def code(self, text: str, type_: str, at: Node | Code) -> Code:
-        line, column = (at.line, at.column) if isinstance(at, Code) else position(at)
-        return Code(text, type_, line, column)
+        return Code(text, type_, *_start(at))
 
     def want(self, code: Code, type_: str) -> Code:
         if code.type != type_:
@@ -119,7 +119,6 @@ class Compiler:
         found, value = self.parameters[name]
         if found != ptype:
             self.fail(f"{rule}; '{name}' is {param_type_name(found)}", token)
-        self.used_parameters.add(name)
         return value
 
     def unknown(self, token: Token, candidates: list[str] | None = None) -> NoReturn:
@@ -158,7 +157,6 @@ class Compiler:
         assert isinstance(token, Token)
         name = str(token)
         if name in self.variables:
-            self.used_variables.add(name)
             return self.code(f'v["{name}"]', self.variables[name], tree)
         if name in self.parameters:
             ptype, value = self.parameters[name]
@@ -169,7 +167,6 @@ class Compiler:
             type_ = kind_of(value, ptype)
             if type_ is None:
                 self.fail(f"parameter '{name}' is declared {ptype} but its value is {value!r}", token)
-            self.used_parameters.add(name)
             return self.constant(tuple(value) if ptype == "list" else value, type_, tree)
         if name in functions.FUNCTIONS:
             self.fail(f"'{name}' is a function; call it as {name}(...)", token)

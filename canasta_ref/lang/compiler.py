@@ -10,16 +10,14 @@ from lark import Token, Tree
 
 from .codegen import Compiler, position
 from .origin import Origin
-from .parser import parse_cached
+from .parser import CACHE_LIMIT, parse_cached
 from .runtime import RuleRuntimeError, in_expression
 from .wording import type_name
 
 _RESULT_TYPES: Final[frozenset[str]] = frozenset({"int", "bool", "str"})
-_CACHE_LIMIT: Final = 20_000  # a few variants' worth many times over; beyond it, start again
 
 _CacheKey = tuple[str, frozenset[tuple[str, str]], tuple[tuple[str, str, Any], ...], str, Origin]
 _cache: dict[_CacheKey, CompiledExpression] = {}
-_names: dict[str, tuple[Token, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -32,7 +30,7 @@ class CompiledExpression:
     parameters: frozenset[str]
     result_type: str
     fn: Callable[[Mapping[str, Any]], Any]
-    origin: Origin | None = None
+    origin: Origin
 
     def __call__(self, v: Mapping[str, Any]) -> Any:
         """``fn(v)``, with a missing variable reported as a RuleRuntimeError naming the expression."""
@@ -42,9 +40,8 @@ class CompiledExpression:
             missing = sorted(self.variables - set(v))
             if not missing:
                 raise
-            where = str(self.origin) if self.origin else "?"
             raise RuleRuntimeError(
-                f"variable '{missing[0]}' was not supplied; " + in_expression(where, self.source)
+                f"variable '{missing[0]}' was not supplied; " + in_expression(str(self.origin), self.source)
             ) from exc
 
 
@@ -63,12 +60,7 @@ def compile_expression(
     """
     if expect not in _RESULT_TYPES:
         raise ValueError(f"expect must be one of {sorted(_RESULT_TYPES)}, not {expect!r}")
-    tree = parse_cached(text, origin)
-    names = _names.get(text)
-    if names is None:
-        if len(_names) >= _CACHE_LIMIT:
-            _names.clear()
-        names = _names[text] = tuple(_mentioned(tree))
+    tree, names = parse_cached(text, origin)
     _check_clashes(text, origin, tree, names, variables, parameters)
     used = sorted({str(name) for name in names if name in parameters})
     key: _CacheKey = (
@@ -80,15 +72,16 @@ def compile_expression(
     )
     compiled = _cache.get(key)
     if compiled is None:
-        if len(_cache) >= _CACHE_LIMIT:
+        if len(_cache) >= CACHE_LIMIT:
             _cache.clear()
-        compiled = _cache[key] = _compile(text, tree, variables, parameters, expect, origin)
+        compiled = _cache[key] = _compile(text, tree, names, variables, parameters, expect, origin)
     return compiled
 
 
 def _compile(
     text: str,
     tree: Tree[Token],
+    names: tuple[Token, ...],
     variables: Mapping[str, str],
     parameters: Mapping[str, tuple[str, Any]],
     expect: str,
@@ -109,23 +102,12 @@ def _compile(
     return CompiledExpression(
         source=text,
         python=python,
-        variables=frozenset(compiler.used_variables),
-        parameters=frozenset(compiler.used_parameters),
+        variables=frozenset(str(name) for name in names if name in variables),
+        parameters=frozenset(str(name) for name in names if name in parameters),
         result_type=code.type,
         fn=fn,
         origin=origin,
     )
-
-
-def _mentioned(tree: Tree[Token]) -> list[Token]:
-    """Every name token that refers to a variable or parameter (function names excluded), in text order."""
-    found: list[Token] = []
-    for node in tree.iter_subtrees():
-        if node.data in ("name", "subscript"):
-            token = node.children[0]
-            assert isinstance(token, Token)
-            found.append(token)
-    return sorted(found, key=lambda token: (token.line or 0, token.column or 0))
 
 
 def _check_clashes(

@@ -6,18 +6,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from lark import Token, Tree
 
-from .runtime import ParameterMap, no_band
-from .values import literal, uniform_kind
+from .runtime import ParameterMap, no_band, shown
+from .values import literal, scalar_kind, uniform_kind
 from .wording import type_name
 
 if TYPE_CHECKING:
     from .codegen import Code, Compiler
 
 FUNCTIONS: Final[tuple[str, ...]] = ("abs", "lookup", "max", "min")
-
-
-def _shown(value: Any) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
 def call(compiler: Compiler, tree: Tree[Token], name: Token, args: list[Tree[Token]]) -> Code:
@@ -84,25 +80,23 @@ def _lookup(compiler: Compiler, tree: Tree[Token], table_arg: Tree[Token], x_arg
 
 
 def _bands(compiler: Compiler, token: Token, rows: Any) -> tuple[list[tuple[Any, Any]], str]:
-    """(lower bound or None, value) per band and the values' type, after checking the table is well formed."""
-    bad = f"table '{token}' is malformed: "
-    if not isinstance(rows, list | tuple) or not rows:
-        compiler.fail(bad + "it has no bands", token)
+    """(lower bound or None, value) per band and the values' type.
+
+    The shape of the rows (a 'from' and a 'value' each, ascending whole-number bounds, only the first one
+    open) is checked with the parameter's value (``spec.params.value_problems``); only the kind of the values
+    is left to check here.
+    """
+    assert isinstance(rows, list | tuple) and rows, rows
     bands: list[tuple[Any, Any]] = []
     for number, row in enumerate(rows, start=1):
-        if not isinstance(row, dict) or "from" not in row or "value" not in row:
-            compiler.fail(bad + f"band {number} needs 'from' and 'value'", token)
+        assert isinstance(row, dict) and "from" in row and "value" in row, row
         bound = row["from"]
-        if bound is None and number > 1:
-            compiler.fail(bad + "only the first band may start at minus infinity", token)
-        if bound is not None and uniform_kind([bound]) != "int":
-            compiler.fail(bad + f"band {number} starts at {bound!r}, not at a number", token)
-        if bands and bands[-1][0] is not None and bound <= bands[-1][0]:
-            compiler.fail(bad + "its bands must be in ascending order of 'from'", token)
+        assert (bound is None and number == 1) or scalar_kind(bound) == "int", row
+        assert not bands or bands[-1][0] is None or bound > bands[-1][0], rows
         bands.append((bound, row["value"]))
     kind = uniform_kind([value for _, value in bands])
     if kind not in ("int", "str"):
-        compiler.fail(bad + "its values must be all numbers or all strings", token)
+        compiler.fail(f"table '{token}' is malformed: its values must be all numbers or all strings", token)
     assert kind is not None
     return bands, kind
 
@@ -123,8 +117,8 @@ def subscript(compiler: Compiler, tree: Tree[Token], base: Token, key_node: Tree
         compiler.fail(f"expected {type_name(key_type)} as a key of '{name}', got {type_name(key.type)}", key)
     if key.is_const:
         if key.const not in values:
-            known = ", ".join(_shown(k) for k in values)
-            compiler.fail(f"map '{name}' has no key {_shown(key.const)}; its keys are {known}", key)
+            known = ", ".join(shown(k) for k in values)
+            compiler.fail(f"map '{name}' has no key {shown(key.const)}; its keys are {known}", key)
         return compiler.constant(values[key.const], value_type, tree)
     slot = compiler.fresh(f"{name}_")
     compiler.namespace[slot] = ParameterMap(name, values, compiler.where(tree), compiler.text)

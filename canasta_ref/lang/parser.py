@@ -12,8 +12,12 @@ from ..resources import grammar_dir
 from . import wording
 from .origin import Origin
 
+#: The most entries a cache keyed by expression text keeps (a few variants' worth many times over); beyond it,
+#: the cache starts again, so that a long-running process does not grow without bound.
+CACHE_LIMIT: Final = 20_000
+
 _parser: Lark | None = None
-_parsed: dict[str, Tree[Token]] = {}
+_parsed: dict[str, tuple[Tree[Token], tuple[Token, ...]]] = {}
 
 #: Hints for characters the lexer cannot read, keyed by the character.
 _CHAR_HINTS: Final[dict[str, str]] = {
@@ -49,14 +53,27 @@ def parse_expression(text: str, origin: Origin) -> Tree[Token]:
         raise _syntax_error(text, origin, exc) from None
 
 
-def parse_cached(text: str, origin: Origin) -> Tree[Token]:
-    """Like parse_expression, but shares trees between calls; callers must not modify them."""
-    tree = _parsed.get(text)
-    if tree is None:
-        if len(_parsed) >= 20_000:  # bound the memory of a long-running process
+def parse_cached(text: str, origin: Origin) -> tuple[Tree[Token], tuple[Token, ...]]:
+    """The parse tree of ``text`` and its names of variables or parameters (function names excluded), in
+    text order; both are shared between calls, so callers must not modify the tree. Raises as parse_expression.
+    """
+    parsed = _parsed.get(text)
+    if parsed is None:
+        if len(_parsed) >= CACHE_LIMIT:
             _parsed.clear()
-        tree = _parsed[text] = parse_expression(text, origin)
-    return tree
+        tree = parse_expression(text, origin)
+        parsed = _parsed[text] = (tree, _mentioned(tree))
+    return parsed
+
+
+def _mentioned(tree: Tree[Token]) -> tuple[Token, ...]:
+    found: list[Token] = []
+    for node in tree.iter_subtrees():
+        if node.data in ("name", "subscript"):
+            token = node.children[0]
+            assert isinstance(token, Token)
+            found.append(token)
+    return tuple(sorted(found, key=lambda token: (token.line or 0, token.column or 0)))
 
 
 def _accepted(exc: UnexpectedInput) -> set[str]:

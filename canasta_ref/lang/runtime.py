@@ -12,7 +12,8 @@ class RuleRuntimeError(CanastaError):
     """A rule expression met a value its spec does not cover: a map key it lacks, a value below every band."""
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A map key or value as a message writes it: strings in double quotes, as the rules language does."""
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
@@ -35,9 +36,9 @@ class ParameterMap(dict[str, Any]):
         self.source = source
 
     def __missing__(self, key: Any) -> NoReturn:
-        known = ", ".join(_shown(k) for k in self)
+        known = ", ".join(shown(k) for k in self)
         raise RuleRuntimeError(
-            f"map '{self.name}' has no entry for {_shown(key)} (it has {known}); "
+            f"map '{self.name}' has no entry for {shown(key)} (it has {known}); "
             + in_expression(self.where, self.source)
         )
 

@@ -5,54 +5,55 @@ Inherited clauses are compiled again for each child, because the compiler may fo
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import SpecError
 from ..hooks import HOOKS
-from ..lang import Origin, compile_expression
+from ..lang import compile_expression
 from .layers import Flat
-from .model import Clause
+from .model import Clause, ClauseEntry, Parameter
 
 
 def compile_clauses(flat: Flat) -> tuple[dict[str, Clause], list[SpecError]]:
     """Every clause of ``flat`` compiled against its hook's variables and the variant's parameters."""
-    parameters = {name: (param.type, param.value) for name, param in flat.parameters.items()}
+    parameters = parameter_values(flat.parameters)
     clauses: dict[str, Clause] = {}
     errors: list[SpecError] = []
-    for pending in flat.clauses.values():
-        text = pending.expression
-        origin = Origin(pending.location.file, text.line, text.column, text.indent)
+    for entry in flat.clauses.values():
         try:
-            compiled = compile_expression(
-                text.text,
-                variables=HOOKS[pending.hook].variables,
-                parameters=parameters,
-                expect="int" if pending.kind == "value" else "bool",
-                origin=origin,
-            )
+            clauses[entry.id] = compile_clause(entry, parameters)
         except SpecError as error:
-            if not _uses_broken_parameter(text.text, flat):
+            if not _uses_broken_parameter(entry.expression, flat):
                 errors.append(_with_yaml_line(error, flat))
-            continue
-        clauses[pending.id] = Clause(
-            id=pending.id,
-            section=pending.section,
-            title=pending.title,
-            text=pending.text,
-            sources=pending.sources,
-            hook=pending.hook,
-            kind=pending.kind,
-            expression=text.text,
-            evaluate=compiled.fn,
-            python=compiled.python,
-            variables=compiled.variables,
-            message=pending.message,
-            parameters=tuple(sorted(compiled.parameters)),
-            declared_in=pending.declared_in,
-            replaces=pending.replaces,
-            location=pending.location,
-        )
     return clauses, errors
+
+
+def parameter_values(parameters: Mapping[str, Parameter]) -> dict[str, tuple[str, Any]]:
+    """name -> (type, value) of every parameter, as the compiler takes them."""
+    return {name: (param.type, param.value) for name, param in parameters.items()}
+
+
+def compile_clause(entry: ClauseEntry, parameters: Mapping[str, tuple[str, Any]]) -> Clause:
+    """``entry`` (or a clause, compiled again) compiled against its hook's variables and ``parameters``;
+    raises SpecError located at the expression in its file."""
+    compiled = compile_expression(
+        entry.expression,
+        variables=HOOKS[entry.hook].variables,
+        parameters=parameters,
+        expect="int" if entry.kind == "value" else "bool",
+        origin=entry.origin,
+    )
+    written = {field.name: getattr(entry, field.name) for field in dataclasses.fields(ClauseEntry)}
+    return Clause(
+        **written,
+        evaluate=compiled.fn,
+        python=compiled.python,
+        variables=compiled.variables,
+        parameters=tuple(sorted(compiled.parameters)),
+    )
 
 
 def _uses_broken_parameter(text: str, flat: Flat) -> bool:

@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import SpecError
-from ..hooks import HOOKS
-from ..lang import Origin, compile_expression
-from .model import Clause, Variant
+from .clauses import compile_clause, parameter_values
+from .model import Variant
 from .params import value_problems
 from .wording import did_you_mean
 
@@ -32,9 +31,9 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
         if problems:
             raise SpecError(problems[0][1])
         parameters[name] = dataclasses.replace(param, value=value, set_in=f"{variant.id} (overridden)")
-    values = {name: (param.type, param.value) for name, param in parameters.items()}
+    values = parameter_values(parameters)
     clauses = {
-        rule: _recompiled(clause, values) if set(clause.parameters) & set(overrides) else clause
+        rule: compile_clause(clause, values) if set(clause.parameters) & set(overrides) else clause
         for rule, clause in variant.clauses.items()
     }
     suffix = ",".join(f"{name}={overrides[name]}" for name in sorted(overrides))
@@ -45,16 +44,3 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
         parameters=parameters,
         clauses=clauses,
     )
-
-
-def _recompiled(clause: Clause, values: Mapping[str, tuple[str, Any]]) -> Clause:
-    location = clause.location
-    origin = Origin(location.file if location else "<derived>", location.line if location else 1, 1)
-    compiled = compile_expression(
-        clause.expression,
-        variables=HOOKS[clause.hook].variables,
-        parameters=values,
-        expect="int" if clause.kind == "value" else "bool",
-        origin=origin,
-    )
-    return dataclasses.replace(clause, evaluate=compiled.fn, python=compiled.python)

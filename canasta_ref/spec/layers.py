@@ -10,31 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from ..errors import Location, SpecError
-from ..hooks import HOOKS, HookKind
-from .model import Parameter, ParamType, Source, SourceRef
+from ..errors import SpecError
+from ..hooks import HOOKS
+from ..lang import Origin
+from .model import ClauseEntry, Parameter, ParamType, Source, SourceRef
 from .params import PARAM_TYPES, placeholder, value_problems
 from .schema import EXPRESSION_FIELDS, FIELD_OF_KIND
 from .wording import did_you_mean, one_of
-from .yamldoc import Document, NodePath, ScalarText
-
-
-@dataclass(frozen=True)
-class PendingClause:
-    """A checked clause whose expression is compiled only once the whole variant's parameters are known."""
-
-    id: str
-    section: str
-    title: str
-    text: str
-    sources: tuple[SourceRef, ...]
-    hook: str
-    kind: HookKind
-    expression: ScalarText
-    message: str | None
-    declared_in: str
-    replaces: str | None
-    location: Location
+from .yamldoc import Document, NodePath
 
 
 @dataclass
@@ -52,7 +35,7 @@ class Flat:
     sources: dict[str, Source] = field(default_factory=dict)
     parameters: dict[str, Parameter] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)
-    clauses: dict[str, PendingClause] = field(default_factory=dict)
+    clauses: dict[str, ClauseEntry] = field(default_factory=dict)
     complete: bool = True
 
 
@@ -181,16 +164,14 @@ class _Layer:
         if "value" not in entry:
             return
         value = entry["value"]
-        problems = value_problems(name, ptype, value, options) if options or ptype != "enum" else []
-        if ptype == "enum" and not options:  # the schema reported the missing options
-            self.flat.broken.add(name)
-            value = placeholder(ptype, options)
+        missing = ptype == "enum" and not options  # the schema reported the missing options
+        problems = [] if missing else value_problems(name, ptype, value, options)
         for below, message in problems:
             self.error((*path, "value", *below), message)
-        if problems:
+        if missing or problems:
             value = placeholder(ptype, options)
             self.flat.broken.add(name)
-        elif options or ptype != "enum":
+        else:
             self.flat.broken.discard(name)
         self.flat.parameters[name] = Parameter(
             name=name,
@@ -234,7 +215,7 @@ class _Layer:
     def _rules(self) -> None:
         removed = self._removed()
         seen: dict[str, int] = {}
-        own: list[PendingClause] = []
+        own: list[ClauseEntry] = []
         for index, rule in enumerate(_list(self.data.get("rules"))):
             rule_id = _text(_dict(rule), "id")
             if rule_id is None:
@@ -270,7 +251,7 @@ class _Layer:
             removed.add(rule_id)
         return removed
 
-    def _clause(self, index: int, rule: dict[str, Any]) -> PendingClause | None:
+    def _clause(self, index: int, rule: dict[str, Any]) -> ClauseEntry | None:
         path: NodePath = ("rules", index)
         rule_id = str(rule["id"])
         replaces = self._replaces(path, rule_id, rule)
@@ -303,7 +284,7 @@ class _Layer:
         title, text = _text(rule, "title"), _text(rule, "text")
         if expression is None or section is None or title is None or text is None:
             return None
-        return PendingClause(
+        return ClauseEntry(
             id=rule_id,
             section=section,
             title=title,
@@ -311,7 +292,8 @@ class _Layer:
             sources=sources,
             hook=hook,
             kind=kind,
-            expression=expression,
+            expression=expression.text,
+            origin=Origin(self.doc.file, expression.line, expression.column, expression.indent),
             message=_text(rule, "message"),
             declared_in=self.id,
             replaces=replaces,
@@ -340,10 +322,10 @@ class _Layer:
             self.error((*path, "replaces"), message, key=True)
         return self.parent_id if exists and wants else None
 
-    def _merge(self, own: list[PendingClause], removed: set[str]) -> None:
+    def _merge(self, own: list[ClauseEntry], removed: set[str]) -> None:
         """Parent order kept, replacements in place, removals dropped, additions appended."""
         replacing = {clause.id: clause for clause in own if clause.replaces is not None}
-        merged: dict[str, PendingClause] = {}
+        merged: dict[str, ClauseEntry] = {}
         for clause_id, clause in self.flat.clauses.items():
             if clause_id not in removed:
                 merged[clause_id] = replacing.get(clause_id, clause)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from ..errors import Location
 from ..hooks import HookKind
+from ..lang import Origin
 
 ParamType = Literal["int", "bool", "str", "enum", "list", "map", "table"]
 
@@ -47,9 +48,12 @@ class Parameter:
     location: Location | None = None
 
 
-@dataclass(frozen=True)
-class Clause:
-    """One rule: a permanent id, its text, its sources and its compiled expression."""
+@dataclass(frozen=True, kw_only=True)
+class ClauseEntry:
+    """One rule as its spec file gives it, checked, with its expression not yet compiled.
+
+    ``origin`` is where the expression starts in its file, for errors found when it is compiled (again).
+    """
 
     id: str
     section: str
@@ -59,14 +63,21 @@ class Clause:
     hook: str
     kind: HookKind
     expression: str
-    evaluate: Callable[[Mapping[str, Any]], Any]
-    python: str = ""
-    variables: frozenset[str] = frozenset()
+    origin: Origin
     message: str | None = None
-    parameters: tuple[str, ...] = ()
     declared_in: str = ""
     replaces: str | None = None
     location: Location | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Clause(ClauseEntry):
+    """One rule: a permanent id, its text, its sources and its compiled expression."""
+
+    evaluate: Callable[[Mapping[str, Any]], Any]
+    python: str = ""
+    variables: frozenset[str] = frozenset()
+    parameters: tuple[str, ...] = ()
 
     @property
     def refusal(self) -> str:

@@ -132,13 +132,14 @@ def _expression_count(path: NodePath, doc: Document) -> SpecError:
     rule = doc.data["rules"][path[1]]
     present = [name for name in rule if name in EXPRESSION_FIELDS]
     what = noun(path, doc.data)
+    choices = ", ".join(EXPRESSION_FIELDS)
     if not present:
         hook = HOOKS.get(rule.get("hook")) if isinstance(rule.get("hook"), str) else None
         hint = f" (hook {hook.name} takes '{FIELD_OF_KIND[hook.kind]}')" if hook else ""
-        return doc.error(path, f"{what} has no expression{hint}; expected one of: require, when, value")
+        return doc.error(path, f"{what} has no expression{hint}; expected one of: {choices}")
     return doc.error(
         (*path, present[1]),
-        f"{what} has both '{present[0]}' and '{present[1]}'; expected exactly one of: require, when, value",
+        f"{what} has both '{present[0]}' and '{present[1]}'; expected exactly one of: {choices}",
         key=True,
     )
 

@@ -40,7 +40,11 @@ class Document:
         node = self.node(path, key=key)
         if node is None:
             return Location(self.file, 1, 1)
-        return Location(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+        return self.at_mark(node.start_mark)
+
+    def at_mark(self, mark: yaml.Mark) -> Location:
+        """The 1-based location in this file of a YAML mark (which counts from 0)."""
+        return Location(self.file, mark.line + 1, mark.column + 1)
 
     def error(self, path: NodePath, message: str, *, key: bool = False) -> SpecError:
         """A SpecError pointing at the node of ``path`` (or at its key), with the line and a caret."""
@@ -58,7 +62,8 @@ class Document:
         node = self.nodes.get(path)
         if not isinstance(node, yaml.ScalarNode):
             return None
-        line, column = node.start_mark.line + 1, node.start_mark.column + 1
+        start = self.at_mark(node.start_mark)
+        line, column = start.line, start.column
         if node.style in ("|", ">"):
             return self._block_text(node) or ScalarText(node.value, line, column, None)
         if node.style in ("'", '"'):
@@ -137,7 +142,7 @@ def _syntax_error(doc: Document, exc: yaml.MarkedYAMLError) -> SpecError:
         message += ")"
     if mark is None:
         return SpecError(message, Location(doc.file, 1, 1))
-    return doc.error_at(Location(doc.file, mark.line + 1, mark.column + 1), message)
+    return doc.error_at(doc.at_mark(mark), message)
 
 
 class _Converter:
@@ -165,7 +170,7 @@ class _Converter:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
-            here = self._location(key_node)
+            here = self.doc.at_mark(key_node.start_mark)
             if not isinstance(key, str):
                 shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a collection"
                 self.errors.append(
@@ -186,6 +191,3 @@ class _Converter:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError:
             return None
-
-    def _location(self, node: yaml.Node) -> Location:
-        return Location(self.doc.file, node.start_mark.line + 1, node.start_mark.column + 1)

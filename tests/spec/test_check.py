@@ -88,77 +88,94 @@ def test_parent_errors_come_first(write_spec: Write) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "start", "position"),
+    ("text", "start", "position", "token"),
     [
-        ("remove: [X.Y]\n", "only a variant that extends another can remove rules", (7, 1)),
+        ("remove: [X.Y]\n", "only a variant that extends another can remove rules", (7, 1), "remove:"),
         (
             "rules:\n" + RULE.format(rule_id="A.B", expression="true") + "    replaces: true\n",
             "rule A.B has nothing to replace: this variant extends none",
             (15, 5),
+            "replaces:",
         ),
         (
             "parameters:\n  t: {type: table, doc: T., value: [{from: 5, value: 1}, {from: 2, value: 2}]}\n",
             "rows of table t must ascend: row 2 of table t starts at 2, not above 5",
             (8, 65),
+            "2,",
         ),
         (
             "parameters:\n  t: {type: table, doc: T., value: [{from: 5, value: 1}, {from: ~, value: 2}]}\n",
             "only the first row of table t may start from null",
             (8, 65),
+            "~,",
         ),
         (
             "parameters:\n  t: {type: table, doc: T., value: [{from: 5, value: 1, to: 9}]}\n",
             "unknown field 'to' in row 1 of table t; expected: from, value",
             (8, 61),
+            "9}",
         ),
         (
             "parameters:\n  m: {type: map, doc: M., value: [1]}\n",
             "value of parameter m must be a mapping (its type is map), not a list",
             (8, 34),
+            "[1]",
         ),
         (
             "parameters:\n  n: {type: int, doc: N., value: true}\n",
             "value of parameter n must be a whole number (its type is int), not true",
             (8, 34),
+            "true}",
         ),
         (
             "parameters:\n  n: {type: int, doc: N., value: 1, options: {a: []}}\n",
             "only enum parameters have options; n is of type int",
             (8, 37),
+            "options:",
         ),
         (
             "parameters:\n  e: {type: enum, doc: E., value: a}\n",
             "parameter e is missing required field 'options'",
             (8, 6),
+            "{type: enum",
         ),
         (
             "parameters:\n  e: {type: enum, doc: E., value: a, options: {a: [{source: nope, quote: q}]}}\n",
             "unknown source 'nope'; expected one of: pagat",
             (8, 61),
+            "nope,",
         ),
         (
             "parameters:\n  undeclared: {value: 1}\n",
             "parameter undeclared is not declared (there is no such parameter)",
             (8, 3),
+            "undeclared:",
         ),
         (
             "rules:\n" + RULE.format(rule_id="A.B", expression="true").replace("melds", "meldz"),
             "unknown section 'meldz' in rule A.B (did you mean 'melds'?); expected one of: melds",
             (9, 14),
+            "meldz",
         ),
-        ("name: twice\n", "duplicate key 'name' (first given at line 3)", (7, 1)),
+        ("name: twice\n", "duplicate key 'name' (first given at line 3)", (7, 1), "name: twice"),
         (
             "parameters:\n  m: {type: map, doc: M., value: {2: 20}}\n",
             "keys must be text; write '2' in quotes",
             (8, 35),
+            "2: 20",
         ),
-        ("rules:\n  - just a string\n", "rule #1 must be a mapping, not the text 'just a string'", (8, 5)),
-        ("rules: {}\n", "'rules' must be a list, not a mapping", (7, 8)),
-        ("sections: [melds, melds]\n", "'sections' lists 'melds' more than once", (6, 19)),
-        ("sources:\n  Pagat: {title: P}\n", "'Pagat' is not a valid source id: expected lowercase", (6, 3)),
+        (
+            "rules:\n  - just a string\n",
+            "rule #1 must be a mapping, not the text 'just a string'",
+            (8, 5),
+            "just a string",
+        ),
+        ("rules: {}\n", "'rules' must be a list, not a mapping", (7, 8), "{}"),
+        ("sections: [melds, melds]\n", "'sections' lists 'melds' more than once", (6, 19), "melds]"),
+        ("sources:\n  Pagat: {title: P}\n", "'Pagat' is not a valid source id: expected lowercase", (6, 3), "Pagat:"),
     ],
 )
-def test_root_problems(write_spec: Write, text: str, start: str, position: tuple[int, int]) -> None:
+def test_root_problems(write_spec: Write, text: str, start: str, position: tuple[int, int], token: str) -> None:
     header = 'spec: 1\nid: r\nname: R\nsources:\n  pagat: {title: "P"}\n'
     if "sections" not in text:
         header += "sections: [melds]\n"
@@ -167,7 +184,7 @@ def test_root_problems(write_spec: Write, text: str, start: str, position: tuple
     error = only_error(write_spec("r", header + text))
     assert error.reason.startswith(start), error.reason
     assert where(error) == position
-    assert str(error).endswith("\n  " + " " * (position[1] - 1) + "^")
+    assert error.snippet is not None and error.snippet[position[1] - 1 :].startswith(token), error.snippet
 
 
 @pytest.mark.parametrize(
@@ -229,8 +246,8 @@ def test_expression_positions(write_spec: Write) -> None:
         ("unknown name 'nope3'", (26, 23)),
         ("unknown name 'nope4'", (36, 9)),
     ]
-    for error in errors:
-        assert str(error).endswith(" " * (where(error)[1] - 1) + "^")
+    for number, error in enumerate(errors, start=1):
+        assert error.snippet is not None and error.snippet[where(error)[1] - 1 :].startswith(f"nope{number}")
 
 
 def test_wrong_parameter_does_not_cascade_into_rules(write_spec: Write) -> None:
