@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from canasta_ref import Game, IllegalAction, Rules, load_variant, parse_action
+from canasta_ref import Game, IllegalAction, Rules, load_variant, parse_action, parse_cards
+from canasta_ref.position import Position
 from canasta_ref.state import HandState
 
 RULES = Rules(load_variant("classic"))
@@ -45,15 +46,37 @@ def test_a_listing_of_an_earlier_position_is_not_trusted() -> None:
 
 
 def test_a_listing_left_unfinished_is_not_trusted() -> None:
-    game = Game(RULES, seed=3)
-    game.apply(next(iter(game.legal_actions())))
+    game, twin = Game(RULES, seed=3), Game(RULES, seed=3)
+    opening = next(iter(game.legal_actions()))
+    assert game.apply(opening) == twin.apply(parse_action(str(opening)))
     first = next(iter(game.legal_actions()))
     assert "listed" not in game.state.derived  # nothing remembered from a listing never finished
-    game.apply(first)
+    # Checked in full, as the same action read from text is on a twin game: same events, same position.
+    assert game.apply(first) == twin.apply(parse_action(str(first)))
+    assert game.state == twin.state
+
+
+def _position_with_melds_and_bonus_cards() -> HandState:
+    """Classic, seat 1 to play: both sides have melded and hold red threes, the pile has two cards."""
+    position = Position(
+        hands=[parse_cards(text) for text in ("9C 9D 4S", "5C 6C 7C 8H", "6H 7H", "7S 10D JC")],
+        pile=parse_cards("8C 8D"),
+        melds=[
+            [parse_cards("KH KS KD"), parse_cards("AH AS AD 2C")],
+            [parse_cards("QC QD QH JK")],
+        ],
+        bonus=[parse_cards("3D"), parse_cards("3H 3H"), [], parse_cards("3D")],
+        team_scores=[120, 1600],
+        to_act=1,
+        phase="play",
+        seat_melded=[True, True, False, False],
+    )
+    return Game.from_position(RULES, position).state
 
 
 def test_copy_and_snapshot_carry_every_field() -> None:
-    state = Game(RULES, seed=1).state
+    state = _position_with_melds_and_bonus_cards()
+    assert all(state.melds) and all(state.bonus[seat] for seat in (0, 1))
     values: dict[str, object] = {}
     for number, field in enumerate(dataclasses.fields(HandState)):
         current = getattr(state, field.name)
@@ -65,11 +88,18 @@ def test_copy_and_snapshot_carry_every_field() -> None:
             values[field.name] = not current
         elif isinstance(current, int):
             values[field.name] = current + 100 + number
+        elif isinstance(current, list) and current and isinstance(current[0], list):
+            # One list per seat or side (hands, melds, bonus cards): every inner list changes too, by repeating
+            # its first item (a count, a Meld, a card) or, where it is empty, adding a number.
+            values[field.name] = [[*inner, inner[0] if inner else number] for inner in current] + [[number]]
         elif isinstance(current, list):
-            values[field.name] = [*current, number] if not current or not isinstance(current[0], list) else current
+            values[field.name] = [*current, number]
         else:
             values[field.name] = {"phase": "over", "permission": "yes"}.get(field.name, f"changed {number}")
     changed = dataclasses.replace(state, **values)
+    for field in dataclasses.fields(HandState):
+        if field.name != "derived":
+            assert getattr(changed, field.name) != getattr(state, field.name), f"{field.name} was not changed"
     for copy in (changed.copy(), HandState.restore(changed.snapshot())):
         for field in dataclasses.fields(HandState):
             if field.name == "derived":
@@ -77,3 +107,16 @@ def test_copy_and_snapshot_carry_every_field() -> None:
             assert getattr(copy, field.name) == getattr(changed, field.name), field.name
             if isinstance(getattr(copy, field.name), list):
                 assert getattr(copy, field.name) is not getattr(changed, field.name), f"{field.name} is shared"
+                for inner_copy, inner in zip(getattr(copy, field.name), getattr(changed, field.name), strict=True):
+                    if isinstance(inner, list):
+                        assert inner_copy is not inner, f"an inner list of {field.name} is shared"
+        # Changing every list of the copy, inner lists included, leaves the original as it was.
+        before = changed.snapshot()
+        for field in dataclasses.fields(HandState):
+            value = getattr(copy, field.name)
+            if field.name != "derived" and isinstance(value, list):
+                for inner in value:
+                    if isinstance(inner, list):
+                        inner.append(inner[0] if inner else 0)
+                value.append(value[0])
+        assert changed.snapshot() == before

@@ -21,6 +21,13 @@ OTHER_HANDS = (
     "9S 10S JH QS KS AS 4S 6S 7S 8D 9D",
 )
 
+# The opponents' hands of the take positions (classic, seat 0 to draw with KH alone on the pile).
+TAKE_OPPONENT_HANDS = (
+    "4D 4H 6C 6D 7D 8C 8D 9C 10C JC QC",
+    "4S 6H 6S 7S 8H 8S 9H 10D 10H JD QD",
+    "5C 5H 9S 10S JS QH QS AC AD AH AS",
+)
+
 
 def _opening_position(rules: Rules) -> Game:
     """Seat 0 to meld (it has drawn) holding 5H 5S 5D JK; no side has melded yet."""
@@ -31,8 +38,8 @@ def _opening_position(rules: Rules) -> Game:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_meld_split_into_groups_of_one_rank_is_listed_or_refused(variant: str) -> None:
-    """``meld 5H 5S | 5: JK`` lays the same cards as ``meld 5H 5S JK``: the rules accept it, so legal_actions()
-    must list it (or the rules must refuse a second group of the same rank); today ``in`` and iteration disagree.
+    """``meld 5H 5S | 5: JK`` lays the same cards as ``meld 5H 5S JK`` in two groups of one rank: the rules
+    refuse it (MELD.ONE_GROUP_PER_RANK), so ``in`` and iterating legal_actions() must agree that it is not listed.
     """
     game = _opening_position(RULES[variant])
     split = parse_action("meld 5H 5S | 5: JK")
@@ -41,19 +48,25 @@ def test_a_meld_split_into_groups_of_one_rank_is_listed_or_refused(variant: str)
     assert (split in game.legal_actions()) == (split in list(game.legal_actions())), (
         f"{split}: is_legal says {game.is_legal(split)}, but iterating legal_actions() does not give it"
     )
+    with pytest.raises(IllegalAction) as refused:
+        game.check(split)
+    assert refused.value.rule_id == "MELD.ONE_GROUP_PER_RANK"
+    assert split not in game.legal_actions()
+
+
+def _classic_take_position(hand: str, own_melds: tuple[str, ...] = ()) -> Game:
+    """Classic, seat 0 to draw holding ``hand``, KH alone on the pile; seat 0's side has ``own_melds``."""
+    hands = [parse_cards(text) for text in (hand, *TAKE_OPPONENT_HANDS)]
+    melds = [[parse_cards(text) for text in own_melds], []]
+    return Game.from_position(
+        RULES["classic"], Position(hands=hands, pile=parse_cards("KH"), melds=melds, phase="draw")
+    )
 
 
 def test_take_cannot_add_a_wild_card_to_the_top_cards_rank() -> None:
     """PILE.TAKE.EXTRA_RANK: further melds laid with the top card are of other ranks (one way to write each
     take). A wild-only group labelled with the top card's rank is such a further meld and must be refused too."""
-    rules = RULES["classic"]
-    hands = [
-        parse_cards("KD KD JK 4C 5D 5S 7C 7H 9D JH QC"),
-        parse_cards("4D 4H 6C 6D 7D 8C 8D 9C 10C JC QC"),
-        parse_cards("4S 6H 6S 7S 8H 8S 9H 10D 10H JD QD"),
-        parse_cards("5C 5H 9S 10S JS QH QS AC AD AH AS"),
-    ]
-    game = Game.from_position(rules, Position(hands=hands, pile=parse_cards("KH"), phase="draw"))
+    game = _classic_take_position("KD KD JK 4C 5D 5S 7C 7H 9D JH QC")
     legal = list(game.legal_actions())
     assert parse_action("take KD KD + 7C 7H JK") in legal  # 10 + 20 + 60 points: the opening is met
     assert parse_action("take KD KD") not in legal  # 30 points: it is not
@@ -64,17 +77,7 @@ def test_take_cannot_add_a_wild_card_to_the_top_cards_rank() -> None:
 
 def test_wild_only_take_pair_is_refused() -> None:
     """A take always names at least one natural card of the top card's rank (PILE.TAKE.MATCH)."""
-    rules = RULES["classic"]
-    hands = [
-        parse_cards("KD 2C 2H 4C 5D 5S 7C 7H 9D JH JK"),
-        parse_cards("4D 4H 6C 6D 7D 8C 8D 9C 10C JC QC"),
-        parse_cards("4S 6H 6S 7S 8H 8S 9H 10D 10H JD QD"),
-        parse_cards("5C 5H 9S 10S JS QH QS AC AD AH AS"),
-    ]
-    game = Game.from_position(
-        rules,
-        Position(hands=hands, pile=parse_cards("KH"), melds=[[parse_cards("KS KS KC")], []], phase="draw"),
-    )
+    game = _classic_take_position("KD 2C 2H 4C 5D 5S 7C 7H 9D JH JK", own_melds=("KS KS KC",))
     assert JOKER in cards_of(game.state.hands[0])
     with pytest.raises(IllegalAction) as refused:
         game.check(parse_action("take 2C 2H"))

@@ -50,6 +50,7 @@ class ClauseLog:
 
     def __init__(self, variant_id: str) -> None:
         self.variant = load_variant(variant_id)
+        self.rules = Rules(self.variant)
         self.kinds = {clause.id: clause.kind for clause in self.variant.clauses.values()}
         self.seen: dict[str, set[str]] = {}
         self.coverage = Coverage()
@@ -106,14 +107,21 @@ class ClauseLog:
         return info.value
 
     # -- predicates and values -------------------------------------------------------------------------
-    def truth(self, rules: Rules, clause_id: str, expected: bool, run: Callable[[], Any]) -> Any:
-        """Run ``run`` (which makes the engine ask the clause's hook); the clause must have said ``expected``."""
-        self.mark(clause_id, "true" if expected else "false")
+    def truth(
+        self, rules: Rules, clause_id: str, expected: bool, run: Callable[[], Any], *, mixed_ok: bool = False
+    ) -> Any:
+        """Run ``run`` (which makes the engine ask the clause's hook); the clause must have said ``expected``,
+        and only that. ``mixed_ok``: ``run`` asks the clause many times (a whole match), so it may also have
+        said the other answer on the way, as long as it said ``expected`` at least once."""
+        side = "true" if expected else "false"
+        self.mark(clause_id, side)
         with self.watch(rules) as coverage:
             result = run()
         said = coverage.outcomes.get(clause_id, set())
         assert said, f"{clause_id} was not consulted"
-        assert ("true" if expected else "false") in said, f"{clause_id} said {sorted(said)}, expected {expected}"
+        assert side in said, f"{clause_id} said {sorted(said)}, expected {expected}"
+        if not mixed_ok:
+            assert said == {side}, f"{clause_id} said {sorted(said)}, expected only {expected}"
         return result
 
     def predicate(self, rules: Rules, hook: str, env: Mapping[str, Any], clause_id: str, expected: bool) -> bool:
@@ -150,8 +158,18 @@ class ClauseLog:
                 out.append(f"{clause_id}: {outcome}")
         return out
 
+    def assert_all_sides(self) -> None:
+        """Every side of every clause was exercised by some test (run after all the variant's tests)."""
+        missing = self.missing_sides()
+        assert not missing, "clause sides no test exercised:\n" + "\n".join(missing)
 
-# Listing every legal action of a hand holding the rest of the deck (see ``table``'s ``sink``) would take
+    def assert_engine_coverage(self) -> None:
+        """The engine's rule coverage saw every outcome of every clause (run after all the variant's tests)."""
+        missing = self.missing_coverage()
+        assert not missing, "outcomes the engine's rule coverage never recorded:\n" + "\n".join(missing)
+
+
+# Listing every legal action of a hand holding the rest of the deck (see ``table``'s ``stock``) would take
 # too long; such positions are checked with ``is_legal`` alone.
 ENUMERATE_HAND_LIMIT = 20
 
@@ -188,18 +206,15 @@ def table(
     stock: str | None = None,
     stock_top: str = "",
     scores: Sequence[int] | None = None,
-    to_act: int = 0,
     phase: str = "draw",
     upcard_froze: bool = False,
     seat_melded: Sequence[int] = (),
-    permission: str = "none",
-    sink: int | None = None,
 ) -> Game:
-    """A game from a written position. Seats not given hold no cards.
+    """A game from a written position, seat 0 to act. Seats not given hold no cards.
 
     ``stock_top`` puts these cards on top of the stock (first drawn first), the rest of the deck below them.
     ``stock`` makes the stock exactly these cards (``""``: empty); the cards placed nowhere else then go to
-    the hand of seat ``sink`` (by default the last seat, an opponent of seat 0).
+    the hand of the last seat, an opponent of seat 0.
     """
     players = rules.players
     hand_cards = _per_seat(hands, players)
@@ -227,7 +242,7 @@ def table(
         stock_cards = cards(stock)
         for card in stock_cards:
             rest.remove(card)
-        hand_cards[players - 1 if sink is None else sink].extend(rest)
+        hand_cards[players - 1].extend(rest)
     position = Position(
         hands=hand_cards,
         pile=pile_cards,
@@ -235,11 +250,9 @@ def table(
         melds=meld_cards,
         bonus=bonus_cards,
         team_scores=list(scores) if scores is not None else [0] * rules.teams,
-        to_act=to_act,
         phase=phase,  # type: ignore[arg-type]
         upcard_froze=upcard_froze,
         seat_melded=[seat in seat_melded for seat in range(players)],
-        permission=permission,
     )
     return Game.from_position(rules, position)
 
@@ -250,11 +263,9 @@ def dealt(
     hands: Mapping[int, str],
     upcards: str = "",
     stock_top: str = "",
-    first_seat: int = 0,
-    scores: Sequence[int] | None = None,
 ) -> Game:
-    """A game dealt from a deck built so that each seat gets the cards given (topped up with plain cards),
-    then ``upcards`` are turned and ``stock_top`` lies on top of the stock."""
+    """A game dealt by seat 0 first from a deck built so that each seat gets the cards given (topped up with
+    plain cards), then ``upcards`` are turned and ``stock_top`` lies on top of the stock."""
     players = rules.players
     size = rules.hand_size
     remaining = counts_of(full_deck(rules.packs, rules.jokers_per_pack))
@@ -276,10 +287,9 @@ def dealt(
         while len(hand) < size:
             hand.append(pool.pop())
         full_hands.append(hand)
-    order = [(first_seat + i) % players for i in range(players)]
     deck: list[Card] = []
     for round_ in range(size):
-        for seat in order:
+        for seat in range(players):
             deck.append(full_hands[seat][round_])
     deck += cards(upcards) + cards(stock_top)
     leftover = counts_of(pool)
@@ -289,7 +299,14 @@ def dealt(
         if leftover[card]:
             leftover[card] -= 1
             deck.append(card)
-    return Game(rules, deck=deck, team_scores=scores, first_seat=first_seat)
+    return Game(rules, deck=deck)
+
+
+def deck_red_threes_last(rules: Rules) -> list[Card]:
+    """The unshuffled deck with its red threes moved to the bottom, so that the deal gives none of them out."""
+    red = set(cards("3D 3H"))
+    deck = full_deck(rules.packs, rules.jokers_per_pack)
+    return [c for c in deck if c not in red] + sorted(c for c in deck if c in red)
 
 
 # -- child specs ---------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Each scenario exercises one or a few clauses on both sides, in a small hand-built position where seat 0 acts,
 seat 1 is an opponent and (with four players) seat 2 is seat 0's partner. Where a variant's own rule changes
 the expectation (canastas needed to go out, cards drawn), the scenario reads that from the variant and the
-variant's own test file checks the number itself. Both test files run every scenario against their variant.
+variant's own test file checks the number itself. Both test files run every scenario against their variant
+(``test_shared = shared_test(LOG)``, with the module-scoped ``ctx`` fixture of conftest.py).
 """
 
 from __future__ import annotations
@@ -12,20 +13,26 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from clause_kit import ClauseLog, act, cards, child_spec, dealt, table
 
 from canasta_ref import Game, Rules, parse_card
+from canasta_ref.bots import GreedyBot
 from canasta_ref.cards import JOKER
+from canasta_ref.match import play_match
 
 
 @dataclass
 class Ctx:
-    """What a scenario needs: the clause log, the variant's rules and a folder for child specs."""
+    """What a scenario needs: the clause log (with the variant's rules) and a folder for child specs."""
 
     log: ClauseLog
-    rules: Rules
     folder: Path
     _children: dict[str, Rules] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Rules:
+        return self.log.rules
 
     @property
     def need(self) -> int:
@@ -66,6 +73,39 @@ def scenarios_for(clause_ids: Iterable[str]) -> list[str]:
     return [name for name in SCENARIOS if REQUIRES.get(name, frozenset()) <= present]
 
 
+def shared_test(log: ClauseLog) -> Callable[[Ctx, str], None]:
+    """The test running every scenario the variant of ``log`` has the clauses for, one case per scenario.
+
+    A test module binds it as ``test_shared = shared_test(LOG)``; its ``ctx`` comes from conftest.py.
+    """
+
+    @pytest.mark.parametrize("name", scenarios_for(log.variant.clauses))
+    def test_shared(ctx: Ctx, name: str) -> None:
+        assert ctx.log is log
+        SCENARIOS[name](ctx)
+
+    return test_shared
+
+
+def check_match_to_target(log: ClauseLog, seed: int) -> None:
+    """A match of greedy bots (one per seat) runs hand after hand until a side reaches 5000, and no longer;
+    the running totals add up the hands' scores and the side with the most wins."""
+    target = 5000
+    rules = log.rules
+    bots = [GreedyBot(seat) for seat in range(rules.players)]
+    # MATCH.TARGET is asked after every hand: "false" until the last one, so both answers are seen.
+    result = log.truth(rules, "MATCH.TARGET", True, lambda: play_match(rules, bots, seed=seed), mixed_ok=True)
+    assert result.finished
+    assert max(result.totals) >= target
+    assert all(max(hand.totals_after) < target for hand in result.hands[:-1]), "the match ended late"
+    assert result.winner == result.totals.index(max(result.totals))
+    assert all(len(hand.score.totals) == rules.teams for hand in result.hands)
+    running = [0] * rules.teams
+    for hand in result.hands:
+        running = [total + part for total, part in zip(running, hand.score.totals, strict=True)]
+        assert hand.totals_after == running
+
+
 # Natural canastas for a side that needs them to go out; scenarios using them hold no other Q, J or 10 (one
 # copy of each rank, QS, JS and 10S, stays free).
 CANASTA_RANKS = ("Q", "J", "10")
@@ -77,10 +117,6 @@ def canasta(rank: str) -> str:
 
 def canastas(n: int) -> list[str]:
     return [canasta(rank) for rank in CANASTA_RANKS[:n]]
-
-
-def hand(game: Game, seat: int = 0) -> list[int]:
-    return game.hand_of(seat)
 
 
 def meld_cards(game: Game, team: int, rank_card: str) -> list[int] | None:
@@ -205,9 +241,9 @@ def red_threes_dealt_are_laid_out_and_replaced(c: Ctx) -> None:
     assert game.state.bonus[0] == cards("3D")
     assert sorted(game.state.bonus[1]) == same("3D 3H")
     assert game.state.hand_sizes[:2] == [size, size]
-    assert cards("6C")[0] in hand(game, 0)
-    assert all(card in hand(game, 1) for card in cards("7C 8C"))
-    assert not any(rules.is_bonus[card] for seat in range(rules.players) for card in hand(game, seat))
+    assert cards("6C")[0] in game.hand_of(0)
+    assert all(card in game.hand_of(1) for card in cards("7C 8C"))
+    assert not any(rules.is_bonus[card] for seat in range(rules.players) for card in game.hand_of(seat))
     assert game.state.pile == cards("9S")
     assert len(game.state.stock) == 108 - rules.players * size - 1 - 3
 
@@ -221,7 +257,7 @@ def red_three_drawn_is_laid_out_and_replaced(c: Ctx) -> None:
     stock_before = len(game.state.stock)
     log.truth(rules, "RED3.REPLACE", True, lambda: game.apply(act("draw")))
     assert game.state.bonus[0] == cards("3H")
-    assert sorted(hand(game)) == same("9C 9D " + " ".join(["6C", "7C", "8C"][:n]))
+    assert sorted(game.hand_of(0)) == same("9C 9D " + " ".join(["6C", "7C", "8C"][:n]))
     assert len(game.state.stock) == stock_before - n - 1
     assert game.state.phase == "play" and not game.is_over
 
@@ -234,7 +270,7 @@ def black_three_drawn_stays_in_hand(c: Ctx) -> None:
     game = table(rules, hands={0: "9C 9D"}, stock_top="3C 3S 6C")
     game.apply(act("draw"))
     assert game.state.bonus[0] == []
-    assert cards("3C")[0] in hand(game)
+    assert cards("3C")[0] in game.hand_of(0)
 
 
 @scenario
@@ -244,7 +280,7 @@ def red_three_from_the_pile_is_laid_out_not_replaced(c: Ctx) -> None:
     stock_before = list(game.state.stock)
     log.truth(rules, "RED3.REPLACE", False, lambda: log.allows(game, "take KH KS", "PILE.TAKE.FROZEN"))
     assert game.state.bonus[0] == cards("3D")
-    assert sorted(hand(game)) == same("9C 5C 4C")
+    assert sorted(game.hand_of(0)) == same("9C 5C 4C")
     assert game.state.stock == stock_before, "a red three from the pile is not replaced"
     assert meld_cards(game, 0, "KD") == same("KD KH KS")
 
@@ -329,7 +365,7 @@ def black_three_on_top_blocks_the_pile(c: Ctx) -> None:
     game = table(rules, hands={0: "KH 2C 5C"}, pile="3C KD", melds={0: ["AH AS AC"]})
     assert not game.pile_frozen()
     log.allows(game, "take KH 2C", "B3.BLOCKS_PILE")
-    assert cards("3C")[0] in hand(game), "a black three from the pile goes into the hand"
+    assert cards("3C")[0] in game.hand_of(0), "a black three from the pile goes into the hand"
     assert meld_cards(game, 0, "KD") == same("KD KH 2C")
 
 
@@ -560,7 +596,7 @@ def initial_meld_counts_the_top_discard(c: Ctx) -> None:
     log.refuses(game, "take KH KS", "INITIAL_MELD.REQUIRED")
     log.allows(game, "take KH KS + 7C 7D 7H 7S", "INITIAL_MELD.REQUIRED")
     assert meld_cards(game, 0, "KD") == same("KD KH KS") and meld_cards(game, 0, "7C") == same("7C 7D 7H 7S")
-    assert sorted(hand(game)) == same("9C AC 5C") and game.state.pile == []
+    assert sorted(game.hand_of(0)) == same("9C AC 5C") and game.state.pile == []
     # Hoyle's option: the top discard does not count.
     hoyle = c.child("top-not-counted", top_discard_counts="does_not_count")
     got = log.component(hoyle, "initial_meld.count", env, "INITIAL_MELD.COUNT")
@@ -620,7 +656,7 @@ def pile_frozen_by_wild_card(c: Ctx) -> None:
     log.refuses(game, "take", "PILE.TAKE.FROZEN")  # not even onto the side's kings
     log.allows(game, "take KH KS", "PILE.TAKE.FROZEN")
     assert meld_cards(game, 0, "KD") == same("KC KC KD KD KH KS")
-    assert sorted(hand(game)) == same("2D 9C 5C 2H 9S")
+    assert sorted(game.hand_of(0)) == same("2D 9C 5C 2H 9S")
     game = table(rules, hands={0: "KH KS 2D 9C"}, pile="5C 9S KD", melds={0: ["AH AS AD"]})
     assert not log.truth(rules, "PILE.FROZEN.WILD", False, game.pile_frozen)
     log.allows(game, "take KH 2D", "PILE.TAKE.FROZEN")
@@ -695,7 +731,7 @@ def pile_take_must_meld_top_card(c: Ctx) -> None:
     log.refuses(game, "take", "PILE.TAKE.MATCH")  # no meld of kings to add it to
     log.allows(game, "take KH 2C", "PILE.TAKE.MATCH")  # a natural card and a wild card
     assert meld_cards(game, 0, "KD") == same("KD KH 2C")
-    assert sorted(hand(game)) == same("KS KC QS JK 9C 5C")
+    assert sorted(game.hand_of(0)) == same("KS KC QS JK 9C 5C")
     game = position()
     log.allows(game, "take KH KS", "PILE.TAKE.MATCH")  # a natural pair
     assert meld_cards(game, 0, "KD") == same("KD KH KS")
@@ -703,7 +739,7 @@ def pile_take_must_meld_top_card(c: Ctx) -> None:
     game = table(rules, hands={0: "9C 9D"}, pile="5C KD", melds={0: ["KH KS KC"]})
     log.allows(game, "take", "PILE.TAKE.MATCH")
     assert meld_cards(game, 0, "KD") == same("KH KS KC KD")
-    assert sorted(hand(game)) == same("9C 9D 5C")
+    assert sorted(game.hand_of(0)) == same("9C 9D 5C")
     # Frozen: two wild cards and a natural card with a wild card both fail on the freeze first.
     game = table(rules, hands={0: "KH 2C JK 9C"}, pile="5C KD")
     log.refuses(game, "take 2C JK", "PILE.TAKE.FROZEN")
@@ -716,7 +752,7 @@ def pile_take_extra_melds_only_with_the_opening(c: Ctx) -> None:
     c.log.allows(game, "take KH KS", "PILE.TAKE.EXTRA_MELDS")
     game = table(c.rules, hands={0: "KH KS 9H 9S 9D 5C"}, pile="4C KD")
     c.log.allows(game, "take KH KS + 9H 9S 9D", "PILE.TAKE.EXTRA_MELDS")  # 10 + 20 + 30 = 60
-    assert meld_cards(game, 0, "9H") == same("9H 9S 9D") and sorted(hand(game)) == same("5C 4C")
+    assert meld_cards(game, 0, "9H") == same("9H 9S 9D") and sorted(game.hand_of(0)) == same("5C 4C")
 
 
 @scenario
@@ -817,7 +853,7 @@ def keep_a_card_unless_going_out(c: Ctx) -> None:
     game = table(rules, hands={0: "KC KC 9C 8C"}, melds={0: [*short, "KH KS KD"]}, phase="play")
     log.allows(game, "meld KC KC", "GO_OUT.KEEP_CARD")
     log.allows(game, "discard 9C", "GO_OUT.KEEP_CARD")
-    assert hand(game) == cards("8C") and not game.is_over
+    assert game.hand_of(0) == cards("8C") and not game.is_over
     # Taking the pile is melding too.
     game = table(rules, hands={0: "KH KS 9C"}, pile="KD", melds={0: ["AH AS AD"]})
     log.refuses(game, "take KH KS", "GO_OUT.KEEP_CARD")
@@ -831,6 +867,7 @@ def going_out_concealed(c: Ctx) -> None:
     log.truth(rules, "GO_OUT.CONCEALED", True, lambda: game.apply(act("meld " + " | ".join(whole))))
     assert game.is_over and game.state.concealed
     log.score_part(game, 0, "SCORE.GOING_OUT", 200)
+    assert game.score().totals[0] == (70 + 500) * c.need + 200  # each natural canasta: 70 in cards, 500 bonus
     # A player who had melded before does not go out concealed.
     melds = [canasta(r)[:-3] for r in CANASTA_RANKS[: c.need]]  # six cards of each rank on the table
     game = table(
@@ -857,7 +894,7 @@ def concealed_going_out_may_take_the_pile(c: Ctx) -> None:
 
     game = position(rules)
     game.apply(act("take KH KS + " + " | ".join(whole)))
-    assert hand(game) == cards("5C")
+    assert game.hand_of(0) == cards("5C")
     log.truth(rules, "GO_OUT.CONCEALED", True, lambda: game.apply(act("discard 5C")))
     assert game.state.concealed
     strict = c.child("concealed-no-pile", concealed_pile_take="forbidden")
@@ -869,7 +906,7 @@ def concealed_going_out_may_take_the_pile(c: Ctx) -> None:
 
 
 @scenario
-@needs("GO_OUT.ASK.BEFORE_MELDING", "GO_OUT.PARTNER_SAID_NO")
+@needs("GO_OUT.ASK.BEFORE_MELDING", "GO_OUT.PARTNER_SAID_NO", "GO_OUT.ANSWER_BINDING")
 def asking_partner(c: Ctx) -> None:
     """Asking partner comes after drawing and before melding, once a turn; a "no" forbids going out."""
     log, rules, need = c.log, c.rules, c.need
@@ -896,7 +933,7 @@ def asking_partner(c: Ctx) -> None:
 
 
 @scenario
-@needs("GO_OUT.ANSWER_BINDING", "GO_OUT.PARTNER_SAID_NO")
+@needs("GO_OUT.ASK.BEFORE_MELDING", "GO_OUT.ANSWER_BINDING", "GO_OUT.PARTNER_SAID_NO")
 def a_yes_binds(c: Ctx) -> None:
     log, rules, need = c.log, c.rules, c.need
     game = table(rules, hands={0: "KC 9D"}, melds={0: [*canastas(need), "KH KS KD"]}, phase="play")

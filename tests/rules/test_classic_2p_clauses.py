@@ -8,30 +8,16 @@ TURN.NO_PARTNER). The last two tests check that every clause was exercised both 
 
 from __future__ import annotations
 
-from pathlib import Path
+from clause_kit import ClauseLog, act, cards, deck_red_threes_last, table
+from shared_scenarios import Ctx, canasta, check_match_to_target, shared_test
 
-import pytest
-from clause_kit import ClauseLog, act, cards, table
-from shared_scenarios import SCENARIOS, Ctx, canasta, scenarios_for
-
-from canasta_ref import Game, Rules
-from canasta_ref.bots import GreedyBot
-from canasta_ref.cards import full_deck
-from canasta_ref.match import play_match
+from canasta_ref import Game
 
 LOG = ClauseLog("classic-2p")
-RULES = Rules(LOG.variant)
+RULES = LOG.rules
 QUEENS, JACKS = canasta("Q"), canasta("J")
 
-
-@pytest.fixture(scope="module")
-def ctx(tmp_path_factory: pytest.TempPathFactory) -> Ctx:
-    return Ctx(LOG, RULES, Path(tmp_path_factory.mktemp("classic-2p-specs")))
-
-
-@pytest.mark.parametrize("name", scenarios_for(LOG.variant.clauses))
-def test_shared(ctx: Ctx, name: str) -> None:
-    SCENARIOS[name](ctx)
+test_shared = shared_test(LOG)
 
 
 def test_variant_extends_classic() -> None:
@@ -44,11 +30,7 @@ def test_variant_extends_classic() -> None:
 # ---------------------------------------------------------------------------------------------- deal and draw
 def test_fifteen_cards_dealt_to_each_player(ctx: Ctx) -> None:
     LOG.value("DEAL.HAND_SIZE", LOG.component(RULES, "deal.hand_size", {}, "DEAL.HAND_SIZE"), 15)
-    red = cards("3D 3D 3H 3H")
-    deck = full_deck(2, 2)
-    for card in red:
-        deck.remove(card)
-    deck += red
+    deck = deck_red_threes_last(RULES)
     assert not RULES.upcard_turns_again[deck[30]]
     game = Game(RULES, deck=deck, first_seat=1)
     assert sorted(game.hand_of(1)) == sorted(deck[0:30:2])
@@ -100,10 +82,8 @@ def test_red_three_among_the_last_two_cards_ends_play() -> None:
 # ---------------------------------------------------------------------------------------------- going out
 def test_two_canastas_to_go_out() -> None:
     game = table(RULES, hands={0: "9C"}, melds={0: [QUEENS, "KH KS KD"]}, phase="play")
-    refusal = LOG.refuses(game, "discard 9C", "GO_OUT.CANASTAS")
+    refusal = LOG.refuses(game, "discard 9C", "GO_OUT.CANASTAS")  # as in shared going_out_needs_the_canastas
     assert "two canastas" in refusal.explanation
-    game = table(RULES, hands={0: "KC KC 9C"}, melds={0: [QUEENS, "KH KS KD"]}, phase="play")
-    LOG.refuses(game, "meld KC KC", "GO_OUT.KEEP_CARD")  # one canasta: must keep a card
     game = table(RULES, hands={0: "9C"}, melds={0: [QUEENS, JACKS]}, phase="play")
     LOG.allows(game, "discard 9C", "GO_OUT.CANASTAS")
     assert game.is_over and game.state.went_out == 0
@@ -112,11 +92,7 @@ def test_two_canastas_to_go_out() -> None:
 def test_concealed_going_out_needs_two_canastas() -> None:
     game = table(RULES, hands={0: QUEENS}, phase="play")
     LOG.refuses(game, f"meld {QUEENS}", "GO_OUT.CANASTAS")
-    game = table(RULES, hands={0: f"{QUEENS} {JACKS}"}, phase="play")
-    LOG.truth(RULES, "GO_OUT.CONCEALED", True, lambda: game.apply(act(f"meld {QUEENS} | {JACKS}")))
-    assert game.is_over and game.state.concealed
-    LOG.score_part(game, 0, "SCORE.GOING_OUT", 200)
-    assert game.score().totals[0] == 140 + 1000 + 200
+    # Going out concealed with both canastas (140 + 1000 + 200) is the shared scenario going_out_concealed.
 
 
 def test_no_partner_to_ask() -> None:
@@ -133,20 +109,13 @@ def test_no_partner_to_ask() -> None:
 
 # ---------------------------------------------------------------------------------------------- the match
 def test_match_is_played_to_5000() -> None:
-    bots = [GreedyBot(seat) for seat in range(2)]
-    result = LOG.truth(RULES, "MATCH.TARGET", True, lambda: play_match(RULES, bots, seed=1))
-    assert result.finished and max(result.totals) >= 5000
-    assert all(max(hand.totals_after) < 5000 for hand in result.hands[:-1])
-    assert result.winner == result.totals.index(max(result.totals))
-    assert all(len(hand.score.totals) == 2 for hand in result.hands)
+    check_match_to_target(LOG, seed=1)
 
 
 # ---------------------------------------------------------------------------------------------- the meta-tests
 def test_zz_every_clause_tested_both_sides() -> None:
-    missing = LOG.missing_sides()
-    assert not missing, "clause sides no test exercised:\n" + "\n".join(missing)
+    LOG.assert_all_sides()
 
 
 def test_zz_engine_coverage_saw_both_outcomes() -> None:
-    missing = LOG.missing_coverage()
-    assert not missing, "outcomes the engine's rule coverage never recorded:\n" + "\n".join(missing)
+    LOG.assert_engine_coverage()

@@ -9,44 +9,23 @@ need the whole module to have run: ``pytest tests/rules``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from clause_kit import ClauseLog, act, cards, replaced_clause, table
-from shared_scenarios import SCENARIOS, Ctx, canasta, scenarios_for
+from clause_kit import ClauseLog, act, cards, deck_red_threes_last, replaced_clause, table
+from shared_scenarios import Ctx, canasta, check_match_to_target, shared_test
 
-from canasta_ref import Game, Rules
-from canasta_ref.bots import GreedyBot
-from canasta_ref.cards import full_deck
-from canasta_ref.match import play_match
+from canasta_ref import Game
 
 LOG = ClauseLog("classic")
-RULES = Rules(LOG.variant)
+RULES = LOG.rules
 QUEENS = canasta("Q")
 
-
-@pytest.fixture(scope="module")
-def ctx(tmp_path_factory: pytest.TempPathFactory) -> Ctx:
-    return Ctx(LOG, RULES, Path(tmp_path_factory.mktemp("classic-specs")))
-
-
-@pytest.mark.parametrize("name", scenarios_for(LOG.variant.clauses))
-def test_shared(ctx: Ctx, name: str) -> None:
-    SCENARIOS[name](ctx)
+test_shared = shared_test(LOG)
 
 
 # ---------------------------------------------------------------------------------------------- deal and draw
-def _deck_without_red_threes_in_front() -> list[int]:
-    red = cards("3D 3D 3H 3H")
-    deck = full_deck(2, 2)
-    for card in red:
-        deck.remove(card)
-    return deck + red
-
-
 def test_deal_eleven_cards_each_one_at_a_time(ctx: Ctx) -> None:
     LOG.value("DEAL.HAND_SIZE", LOG.component(RULES, "deal.hand_size", {}, "DEAL.HAND_SIZE"), 11)
-    deck = _deck_without_red_threes_in_front()
+    deck = deck_red_threes_last(RULES)
     assert not RULES.upcard_turns_again[deck[44]]
     game = Game(RULES, deck=deck, first_seat=1)
     for offset, seat in enumerate((1, 2, 3, 0)):
@@ -147,8 +126,7 @@ def test_minimum_applies_when_a_card_is_left_to_discard() -> None:
     fours = "4C 4C 4D 4D 4H 4H 4S"
     game = table(RULES, hands={0: f"{fours} 9H"}, phase="play")
     LOG.refuses(game, f"meld {fours}", "INITIAL_MELD.REQUIRED")
-    game = table(RULES, hands={0: f"{fours} 9H 9D"}, phase="play")
-    LOG.refuses(game, f"meld {fours}", "INITIAL_MELD.REQUIRED")
+    # With two cards left the same refusal is shared_scenarios.initial_meld_counts_canasta_bonus_only_under_hoyle.
 
 
 def test_going_out_concealed_by_discarding_the_last_card() -> None:
@@ -252,24 +230,13 @@ def test_partners_score_together() -> None:
 
 # ---------------------------------------------------------------------------------------------- the match
 def test_match_is_played_to_5000() -> None:
-    bots = [GreedyBot(seat) for seat in range(4)]
-    result = LOG.truth(RULES, "MATCH.TARGET", True, lambda: play_match(RULES, bots, seed=0))
-    assert result.finished
-    assert max(result.totals) >= 5000
-    assert all(max(hand.totals_after) < 5000 for hand in result.hands[:-1]), "the match ended late"
-    assert result.winner == result.totals.index(max(result.totals))
-    running = [0, 0]
-    for hand in result.hands:
-        running = [total + part for total, part in zip(running, hand.score.totals, strict=True)]
-        assert hand.totals_after == running
+    check_match_to_target(LOG, seed=0)
 
 
 # ---------------------------------------------------------------------------------------------- the meta-tests
 def test_zz_every_clause_tested_both_sides() -> None:
-    missing = LOG.missing_sides()
-    assert not missing, "clause sides no test exercised:\n" + "\n".join(missing)
+    LOG.assert_all_sides()
 
 
 def test_zz_engine_coverage_saw_both_outcomes() -> None:
-    missing = LOG.missing_coverage()
-    assert not missing, "outcomes the engine's rule coverage never recorded:\n" + "\n".join(missing)
+    LOG.assert_engine_coverage()
