@@ -6,6 +6,7 @@ import random
 from typing import Protocol
 
 from .actions import Action
+from .cards import rank_of
 from .errors import CanastaError
 from .game import Game
 
@@ -70,7 +71,7 @@ class GreedyBot:
         if rules.is_wild[card]:
             return 1000
         held = game.state.hands[seat][card]
-        mine = any(m.rank == card >> 2 for m in game.state.melds[team])
+        mine = any(m.rank == rank_of(card) for m in game.state.melds[team])
         return (500 if mine else 0) + 50 * held + rules.card_value[card]
 
 

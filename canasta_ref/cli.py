@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +21,9 @@ from .render import hand_log, rulebook, score_sheet, view_text
 from .rules import Rules
 from .spec import check_file, list_variants, load_variant
 
+#: The reference engine as a subprocess: this command line's ``serve``, run by this Python.
+DEFAULT_SERVE = shlex.join([sys.executable, "-m", "canasta_ref.cli", "serve"])
+
 
 def _play(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules(load_variant(args.variant))
@@ -32,15 +36,19 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     log: list[str] = []
 
     def on_hand(record: HandRecord) -> None:
+        if args.quiet and not args.log:
+            return
         lines = hand_log(rules, record)
-        log.extend([*lines, ""])
+        if args.log:
+            log.extend([*lines, ""])
         if not args.quiet:
             out.write("\n".join(lines) + "\n\n")
 
     result = play_match(rules, bots, args.seed, max_hands=args.max_hands, on_hand=on_hand)
+    sheet = score_sheet(rules, result)
     if args.log:
-        Path(args.log).write_text("\n".join(log + score_sheet(rules, result)) + "\n", encoding="utf-8")
-    out.write("\n".join(score_sheet(rules, result)) + "\n")
+        Path(args.log).write_text("\n".join(log + sheet) + "\n", encoding="utf-8")
+    out.write("\n".join(sheet) + "\n")
     return 0
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from .game import Event
 from .match import HandRecord, MatchResult
 from .rules import Rules
-from .spec.model import Variant
+from .spec.model import SourceRef, Variant
 
 _SEATS = {
     2: ("North", "South"),
@@ -43,6 +43,7 @@ def hand_log(rules: Rules, record: HandRecord) -> list[str]:
     return lines
 
 
+# The score sheet's columns, each with the prefix of the score.hand clause ids it adds up; the rest is "other".
 _COLUMNS = (
     ("melded", "SCORE.MELDED_CARDS"),
     ("canastas", "SCORE.CANASTA."),
@@ -50,6 +51,11 @@ _COLUMNS = (
     ("out", "SCORE.GOING_OUT"),
     ("in hand", "SCORE.CARDS_IN_HAND"),
 )
+
+
+def score_column(rule_id: str) -> str | None:
+    """The score sheet column a score.hand clause's points go to, or None for "other"."""
+    return next((column for column, prefix in _COLUMNS if rule_id.startswith(prefix)), None)
 
 
 def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
@@ -60,13 +66,11 @@ def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
     lines = [header, "-" * len(header)]
     for record in result.hands:
         for side in record.score.sides:
-            used: set[str] = set()
-            cells = []
-            for _, prefix in _COLUMNS:
-                keys = [k for k in side.parts if k.startswith(prefix)]
-                used.update(keys)
-                cells.append(sum(side.parts[k] for k in keys))
-            other = sum(v for k, v in side.parts.items() if k not in used)
+            sums = dict.fromkeys([column for column, _ in _COLUMNS] + [None], 0)
+            for rule_id, points in side.parts.items():
+                sums[score_column(rule_id)] += points
+            other = sums.pop(None)
+            cells = list(sums.values())
             lines.append(
                 f"{record.number:>4}  {side_name(rules, side.team):<12}"
                 + "".join(f"{c:>10}" for c in cells)
@@ -108,6 +112,22 @@ def view_text(rules: Rules, view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def cite_refs(refs: Iterable[SourceRef]) -> str:
+    """Sources cited inline: ``source: "quote"``, separated by semicolons, or "no source"."""
+    return "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
+
+
+def source_line(ref: SourceRef) -> str:
+    """A source on a line of its own: ``source SOURCE REF: "quote"``."""
+    where = f" {ref.ref}" if ref.ref else ""
+    return f'source {ref.source}{where}: "{ref.quote}"'
+
+
+def section_title(section: str) -> str:
+    """A rule section's id as a heading: ``going-out`` -> ``Going out``."""
+    return section.replace("-", " ").capitalize()
+
+
 def rulebook(variant: Variant) -> Iterable[str]:
     """The flattened rule set: parameters, then each clause with its id, text, expression and sources."""
     yield f"{variant.name} ({variant.id}); lineage: {' -> '.join(variant.lineage)}"
@@ -117,7 +137,7 @@ def rulebook(variant: Variant) -> Iterable[str]:
         origin = f" (set in {param.set_in})" if param.set_in and param.set_in != param.declared_in else ""
         yield f"  {param.name} = {param.value!r}{origin}: {param.doc}"
         for option, refs in param.options.items():
-            cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
+            cited = cite_refs(refs)
             mark = "*" if option == param.value else " "
             yield f"    {mark} {option}: {cited}"
     for section in variant.sections:
@@ -125,12 +145,11 @@ def rulebook(variant: Variant) -> Iterable[str]:
         if not clauses:
             continue
         yield ""
-        yield section.replace("-", " ").capitalize()
+        yield section_title(section)
         for clause in clauses:
             changed = f" [from {clause.declared_in}]" if clause.declared_in != variant.lineage[0] else ""
             yield f"  {clause.id}{changed}: {clause.title}"
             yield f"    {clause.text}"
             yield f"    {clause.kind}: {' '.join(clause.expression.split())}"
             for ref in clause.sources:
-                where = f" {ref.ref}" if ref.ref else ""
-                yield f'    source {ref.source}{where}: "{ref.quote}"'
+                yield f"    {source_line(ref)}"

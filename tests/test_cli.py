@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from canasta_ref.cli import main
-from canasta_ref.spec import load_variant
+from canasta_ref.game import Game
+from canasta_ref.render import score_column
+from canasta_ref.spec import list_variants, load_variant
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -99,10 +101,20 @@ def test_show_reports_an_illegal_action(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_legal_counts_the_actions() -> None:
-    code, out = run("legal", "--seed", "3")
+    code, out = run("legal", "--seed", "3")  # the default variant, classic, and no actions applied
     assert code == 0
     assert out.splitlines()[0] == "draw"
-    assert out.strip().endswith("legal actions")
+    expected = Game(load_variant("classic"), seed=3).legal_actions().count()
+    assert out.splitlines()[-1] == f"{expected} legal actions"
+    assert len(out.splitlines()) == expected + 1
+
+
+@pytest.mark.parametrize("variant_id", list_variants())
+def test_every_score_clause_has_a_score_sheet_column(variant_id: str) -> None:
+    """The score sheet's columns match clause ids by prefix: a renamed clause must not fall into "other"."""
+    clauses = load_variant(variant_id).by_hook("score.hand")
+    assert clauses
+    assert [c.id for c in clauses if score_column(c.id) is None] == []
 
 
 def test_hooks_lists_variables() -> None:

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 
 from canasta_ref import Game, Rules
 from canasta_ref import _native as native
+from canasta_ref.match import hand_seed
 from canasta_ref.spec import clear_cache, list_variants, load_variant
 
 
@@ -46,8 +47,7 @@ class Result:
     seconds: float = 0.0
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
-    actions: int = 0
-    listings: int = 0
+    actions: int = 0  # each action was chosen from one listing of the legal actions
     legal_listed: int = 0
     listing_seconds: float = 0.0
     apply_seconds: float = 0.0
@@ -68,6 +68,10 @@ class Result:
         return self.actions / self.seconds if self.seconds else 0.0
 
     @property
+    def listings(self) -> int:
+        return self.actions
+
+    @property
     def us_per_listing(self) -> float:
         return 1e6 * self.listing_seconds / self.listings if self.listings else 0.0
 
@@ -84,7 +88,11 @@ class Result:
         return self.legal_listed / self.listings if self.listings else 0.0
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = asdict(self)
+        out: dict[str, object] = {}
+        for name, value in asdict(self).items():
+            out[name] = value
+            if name == "actions":
+                out["listings"] = self.listings
         for name in (
             "hands_per_second",
             "actions_per_second",
@@ -95,9 +103,15 @@ class Result:
             "legal_per_listing",
         ):
             out[name] = round(getattr(self, name), 3)
-        for name in ("load_cold_ms", "load_warm_ms", "seconds", "wall_seconds", "cpu_seconds"):
-            out[name] = round(float(getattr(self, name)), 6)
-        for name in ("listing_seconds", "apply_seconds"):
+        for name in (
+            "load_cold_ms",
+            "load_warm_ms",
+            "seconds",
+            "wall_seconds",
+            "cpu_seconds",
+            "listing_seconds",
+            "apply_seconds",
+        ):
             out[name] = round(float(getattr(self, name)), 6)
         return out
 
@@ -137,7 +151,7 @@ def play(result: Result, rules: Rules) -> None:
     ends: Counter[str] = Counter()
     start, wall_start, cpu_start = clock(), time.perf_counter(), time.process_time()
     for number in range(result.hands):
-        game = Game(rules, seed=f"{result.seed}/{number}")
+        game = Game(rules, seed=hand_seed(result.seed, number))
         while not game.is_over:
             t0 = clock()
             legal = list(game.legal_actions())
@@ -156,7 +170,7 @@ def play(result: Result, rules: Rules) -> None:
     result.cpu_seconds = time.process_time() - cpu_start
     result.listing_seconds = listing
     result.apply_seconds = applying
-    result.actions = result.listings = actions
+    result.actions = actions
     result.legal_listed = listed
     result.end_reasons = dict(sorted(ends.items()))
 

@@ -4,7 +4,7 @@
 
 Times, through the protocol (``SubprocessEngine`` on ``canasta-ref serve``): the engine's start (process and
 handshake), the whole bundled suite (every scenario for each variant it applies to; scenarios/s), and ``--games``
-generated games (``canasta_ref.conformance.generated``, if it is there; games/s and steps/s). The suite is also
+generated games (``canasta_ref.conformance.generated``; games/s and steps/s). The suite is also
 run in process (``InProcessEngine``), which shows what the protocol costs. Each suite figure is the median of
 ``--repeat`` runs; wall-clock seconds.
 """
@@ -12,13 +12,10 @@ run in process (``InProcessEngine``), which shows what the protocol costs. Each 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import platform
-import shlex
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -26,11 +23,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from canasta_ref.cli import DEFAULT_SERVE
 from canasta_ref.conformance.engines import Engine, InProcessEngine, SubprocessEngine
 from canasta_ref.conformance.runner import Selection, run_suite
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
-
-DEFAULT_SERVE = shlex.join([sys.executable, "-m", "canasta_ref.cli", "serve"])
 
 
 @dataclass
@@ -76,24 +72,20 @@ def bench_suite(
     return Row(what, len(cases), seconds, "scenarios/s", {"statuses": dict(counts)})
 
 
-def bench_games(serve: str, games: int, seed: int, variants: list[str] | None, timeout: float) -> Row | str:
-    try:
-        module = importlib.import_module("canasta_ref.conformance.generated")
-    except ImportError:
-        return "generated games: canasta_ref.conformance.generated is not there; skipped"
-    runner: Callable[..., Any] = module.run_generated_games
+def bench_games(serve: str, games: int, seed: int, variants: list[str] | None, timeout: float) -> Row:
+    from canasta_ref.conformance.generated import run_generated_games  # Hypothesis: only when games are asked for
+
     engine = SubprocessEngine(serve, timeout=timeout)
     try:
         start = time.perf_counter()
-        report = runner(engine, games, seed, variants=variants)
+        report = run_generated_games(engine, games, seed, variants=variants)
         seconds = time.perf_counter() - start
     finally:
         engine.close()
-    played = int(getattr(report, "games", games))
-    steps = int(getattr(report, "steps", 0))
-    statuses = dict(Counter(r.status for r in getattr(report, "results", [])))
+    steps = report.steps
+    statuses = dict(Counter(r.status for r in report.results))
     extra = {"steps": steps, "steps_per_second": round(steps / seconds, 1) if seconds else 0.0, "statuses": statuses}
-    return Row("generated games via protocol", played, seconds, "games/s", extra)
+    return Row("generated games via protocol", report.games, seconds, "games/s", extra)
 
 
 def table(rows: Sequence[Row]) -> list[str]:
@@ -131,11 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     notes: list[str] = []
     if args.games > 0:
-        games = bench_games(args.serve, args.games, args.seed, args.variant, args.timeout)
-        if isinstance(games, Row):
-            rows.append(games)
-        else:
-            notes.append(games)
+        rows.append(bench_games(args.serve, args.games, args.seed, args.variant, args.timeout))
     python = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"{len(scenarios)} scenarios, {len(cases)} cases; {python}, {os.cpu_count()} CPUs")
     for line in [*table(rows), *notes]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import html
 import io
 import json
@@ -36,7 +37,7 @@ from canasta_ref.conformance.scenario import Scenario, Step, load_scenarios
 from canasta_ref.conformance.variants import applicable_variants, with_parameters
 from canasta_ref.errors import CanastaError, IllegalAction
 from canasta_ref.hooks import HOOKS
-from canasta_ref.render import seat_name, side_name
+from canasta_ref.render import seat_name, section_title, side_name
 from canasta_ref.rules import Rules
 from canasta_ref.spec import Clause, Parameter, SourceRef, Variant, list_variants, load_variant
 
@@ -115,10 +116,6 @@ def hook_anchor(hook: str) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def section_title(section: str) -> str:
-    return section.replace("-", " ").capitalize()
 
 
 def rel(from_page: str, to_page: str, anchor: str = "") -> str:
@@ -242,11 +239,7 @@ class Site:
         return [
             v
             for v in self.variants.values()
-            if v.id != variant.id
-            and self.parent(v) is not None
-            and self.parent(v) == variant
-            and rule_id in v.clauses
-            and v.clauses[rule_id].replaces == variant.id
+            if self.parent(v) is variant and rule_id in v.clauses and v.clauses[rule_id].replaces == variant.id
         ]
 
     def rule_home(self, rule_id: str, preferred: Sequence[str] = ()) -> str | None:
@@ -261,6 +254,17 @@ class Site:
         if home is None:
             return code(rule_id)
         return f"[{code(rule_id)}]({rel(from_page, self.variant_page(home), rule_anchor(rule_id))})"
+
+    def clause_links(self, from_page: str, *, hook: str | None = None, parameter: str | None = None) -> str:
+        """Links to the clauses on ``hook`` and/or reading ``parameter``, in variant then spec order, each to the
+        rulebook of the first variant that has it; "" if there are none."""
+        ids = dict.fromkeys(
+            c.id
+            for v in self.variants.values()
+            for c in v.clauses.values()
+            if (hook is None or c.hook == hook) and (parameter is None or parameter in c.parameters)
+        )
+        return ", ".join(self.rule_link(from_page, r) for r in ids)
 
     def scenarios_for(self, variant: Variant, rule_id: str) -> list[Scenario]:
         return [s for s in self.scenarios if rule_id in s.rules and variant.id in self.applies[s.id]]
@@ -850,20 +854,9 @@ def disputes_page(site: Site) -> str:
     out.append("")
     for name, (home, p) in params.items():
         out += [f"## {code(name)} {{#{param_anchor(name)}}}", "", md(p.doc), ""]
-        users: dict[str, str] = {}
-        for v in variants:
-            for c in v.clauses.values():
-                if name in c.parameters and c.id not in users:
-                    users[c.id] = v.id
-        if users:
-            out += [
-                "Rules that read it: "
-                + ", ".join(
-                    f"[{code(r)}]({rel(page, site.variant_page(vid), rule_anchor(r))})" for r, vid in users.items()
-                )
-                + ".",
-                "",
-            ]
+        readers = site.clause_links(page, parameter=name)
+        if readers:
+            out += [f"Rules that read it: {readers}.", ""]
         for option, refs in p.options.items():
             takers = [v for v in variants if name in v.parameters and v.parameters[name].value == option]
             who = ", ".join(f"[{md(v.name)}]({rel(page, site.variant_page(v.id), param_anchor(name))})" for v in takers)
@@ -935,6 +928,7 @@ def examples_index(site: Site) -> str:
     return "\n".join(out) + "\n"
 
 
+@functools.cache
 def explain_output(scenario_id: str, *extra: str) -> str:
     """What ``canasta-ref explain`` prints for a bundled scenario, run in process through the real entry point."""
     out = io.StringIO()
@@ -1047,20 +1041,9 @@ def hooks_page(site: Site) -> str:
         out += [f"## {code(hook.name)} {{#{hook_anchor(hook.name)}}}", "", f"*{hook.kind}* — {md(hook.doc)}", ""]
         if hook.variables:
             out += ["Variables: " + ", ".join(f"{code(n)} *{t}*" for n, t in hook.variables.items()) + ".", ""]
-        users: dict[str, str] = {}
-        for v in site.variants.values():
-            for c in v.clauses.values():
-                if c.hook == hook.name and c.id not in users:
-                    users[c.id] = v.id
-        if users:
-            out += [
-                "Clauses: "
-                + ", ".join(
-                    f"[{code(r)}]({rel(page, site.variant_page(vid), rule_anchor(r))})" for r, vid in users.items()
-                )
-                + ".",
-                "",
-            ]
+        clauses = site.clause_links(page, hook=hook.name)
+        if clauses:
+            out += [f"Clauses: {clauses}.", ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -1070,7 +1053,7 @@ def _schema_type(node: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
         target = defs.get(name, {})
         if target.get("type") == "object":
             return f"object ([{name}](#{def_anchor(name)}))"
-        return f"[{name}](#def-{slug(name)})"
+        return f"[{name}](#{def_anchor(name)})"
     if "const" in node:
         return f"always {code(json.dumps(node['const']))}"
     if "enum" in node:

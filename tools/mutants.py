@@ -20,28 +20,28 @@ Mutants run in ``--jobs`` worker processes (2 by default), each with its own eng
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import shlex
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from canasta_ref.cli import DEFAULT_SERVE
 from canasta_ref.conformance.engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
-from canasta_ref.conformance.runner import Result, Selection, run_case
+from canasta_ref.conformance.runner import Selection, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.conformance.variants import applies_to
 from canasta_ref.rules import Coverage
 from canasta_ref.spec import Variant, load_variant
 
 VARIANTS = ("classic", "classic-2p")
 CATCHING = ("failed", "errored", "timed out")
-DEFAULT_SERVE = shlex.join([sys.executable, "-m", "canasta_ref.cli", "serve"])
 
 Kind = Literal["rule", "parameter"]
 
@@ -82,7 +82,6 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["mutant"] = asdict(self.mutant)
         data["caught"] = self.caught
         data["message"] = self.message.splitlines()[0] if self.message else ""
         return data
@@ -190,32 +189,17 @@ def run_mutant(mutant: Mutant, cases: Sequence[tuple[str, str]], serve: str, tim
     return outcome
 
 
-GamesRunner = Callable[..., Any]
-
-
-def generated_games_runner() -> GamesRunner | None:
-    """``run_generated_games`` from canasta_ref.conformance.generated, if that module exists."""
-    try:
-        module = importlib.import_module("canasta_ref.conformance.generated")
-    except ImportError:
-        return None
-    runner: GamesRunner | None = getattr(module, "run_generated_games", None)
-    return runner
-
-
 def games_for_survivor(outcome: Outcome, serve: str, timeout: float, games: int, seed: int) -> Outcome:
-    runner = generated_games_runner()
-    if runner is None:
-        return outcome
+    from canasta_ref.conformance.generated import run_generated_games  # Hypothesis: only when games are asked for
+
     start = time.monotonic()
     mutant = outcome.mutant
     engine: Engine | None = None
     try:
         engine = SubprocessEngine(shlex.join([*shlex.split(serve), *mutant.flags]), timeout=timeout)
-        report = runner(engine, games, seed, variants=[mutant.variant])
-        outcome.games = int(getattr(report, "games", games))
-        results: list[Result] = list(getattr(report, "results", []))
-        for result in results:
+        report = run_generated_games(engine, games, seed, variants=[mutant.variant])
+        outcome.games = report.games
+        for result in report.results:
             if result.status in CATCHING:
                 outcome.caught_by, outcome.status, outcome.message = result.key, result.status, result.message
                 outcome.by_games = True
@@ -250,8 +234,8 @@ def survival_reason(mutant: Mutant, coverage: dict[str, set[str]], scenarios: Se
         )
     clause = variant.clauses[mutant.target]
     seen = coverage.get(clause.id, set())
-    citing = [s.id for s in scenarios if clause.id in s.rules and mutant.variant in _variants_of(s)]
-    hook = [c for c in variant.clauses.values() if c.hook == clause.hook]
+    citing = [s.id for s in scenarios if clause.id in s.rules and applies_to(s, mutant.variant)]
+    hook = list(variant.by_hook(clause.hook))
     earlier = hook[: hook.index(clause)]
     others = [c.id for c in hook if c is not clause]
     if not seen:
@@ -285,10 +269,6 @@ def survival_reason(mutant: Mutant, coverage: dict[str, set[str]], scenarios: Se
             + " and the scenarios name no rule there"
         )
     return f"evaluated ({sides}) but only where the outcome is not checked (e.g. in refused actions with no rule named)"
-
-
-def _variants_of(scenario: Scenario) -> list[str]:
-    return [v for _, v in Selection().cases([scenario])]
 
 
 # -- the report -------------------------------------------------------------------------------------------------
@@ -374,18 +354,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             sys.stderr.write("\n")
         survivors = [outcomes[m] for m in mutants if not outcomes[m].caught]
-        games_note = ""
         if args.games and survivors:
-            if generated_games_runner() is None:
-                games_note = "--games: canasta_ref.conformance.generated is not there yet; no games played"
-            else:
-                again = [
-                    pool.submit(games_for_survivor, o, args.serve, args.timeout, args.games, args.seed)
-                    for o in survivors
-                ]
-                for future in as_completed(again):
-                    outcome = future.result()
-                    outcomes[outcome.mutant] = outcome
+            again = [
+                pool.submit(games_for_survivor, o, args.serve, args.timeout, args.games, args.seed) for o in survivors
+            ]
+            for future in as_completed(again):
+                outcome = future.result()
+                outcomes[outcome.mutant] = outcome
     ordered = [outcomes[m] for m in mutants]
     for outcome in ordered:
         if not outcome.caught:
@@ -393,8 +368,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = time.monotonic() - start
     for line in report_lines(ordered, base, seconds, args.jobs):
         print(line)
-    if games_note:
-        print(games_note)
     caught = sum(o.caught for o in ordered)
     percent = 100.0 * caught / len(ordered) if ordered else 100.0
     if args.json:

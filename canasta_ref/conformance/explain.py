@@ -9,17 +9,12 @@ from ..actions import parse_action
 from ..cards import parse_cards
 from ..errors import CanastaError, IllegalAction
 from ..game import Game, deck_for_seed
+from ..render import cite_refs, source_line
 from ..rules import Coverage, Rules
 from ..spec import Variant, load_variant
 from .scenario import Scenario
 from .session import position_from_json
 from .variants import applies_to, with_parameters
-
-
-def _source_line(clause: Any) -> str:
-    ref = clause.sources[0]
-    where = f" {ref.ref}" if ref.ref else ""
-    return f'source {ref.source}{where}: "{ref.quote}"'
 
 
 def start_game(rules: Rules, scenario: Scenario) -> Game:
@@ -41,8 +36,7 @@ def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:
         param = variant.parameters[name]
         if param.type == "enum":
             refs = param.options.get(param.value, ())
-            cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
-            yield f"      with {name} = {param.value} ({cited})"
+            yield f"      with {name} = {param.value} ({cite_refs(refs)})"
 
 
 def canstart_game(variant: Variant, scenario: Scenario) -> str | None:
@@ -71,7 +65,7 @@ def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
             clause = variant.clauses[refusal.rule_id]
             yield f"  step {number} `{action}`: REFUSED by {clause.id} ({clause.title})"
             yield f"      {clause.text}"
-            yield f"      {_source_line(clause)}"
+            yield f"      {source_line(clause.sources[0])}"
             yield from _parameter_lines(variant, clause)
             continue
         held = [r for r in scenario.rules if "allowed" in rules.coverage.outcomes.get(r, set())]
@@ -79,7 +73,7 @@ def judge(variant: Variant, scenario: Scenario) -> Iterator[str]:
         for rule in held:
             clause = variant.clauses[rule]
             yield f"      {clause.id} holds: {clause.text}"
-            yield f"      {_source_line(clause)}"
+            yield f"      {source_line(clause.sources[0])}"
             yield from _parameter_lines(variant, clause)
     rules.coverage = None
 
@@ -115,9 +109,8 @@ def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: 
         if not alternatives or canstart_game(variant, scenario) is not None:
             continue
         for name, option, refs in _alternatives(variant, scenario):
-            cited = "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
             yield ""
-            yield f"{variant.name} [{variant_id}] with {name} = {option} ({cited})"
+            yield f"{variant.name} [{variant_id}] with {name} = {option} ({cite_refs(refs)})"
             yield from judge(with_parameters(variant_id, {**scenario.parameters, name: option}), scenario)
 
 
