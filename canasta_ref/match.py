@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .bots import Bot
 from .game import Event, Game, deck_for_seed
@@ -28,6 +29,22 @@ class MatchResult:
     totals: list[int] = field(default_factory=list)
     winner: int | None = None
     finished: bool = False
+
+
+class MatchEnd(NamedTuple):
+    """Whether the match is over, and the winning side (None while it goes on, or on a tie for the lead)."""
+
+    over: bool
+    winner: int | None
+
+
+def match_end(rules: Rules, totals: Sequence[int], hands_played: int) -> MatchEnd:
+    """The spec's ``match.over`` for these cumulative totals after ``hands_played`` hands (evaluated, so rule
+    coverage sees it), and the leader when it says stop and exactly one side leads."""
+    highest = max(totals)
+    leaders = sum(1 for t in totals if t == highest)
+    over = rules.predicate("match.over", {"highest_score": highest, "hands_played": hands_played, "leaders": leaders})
+    return MatchEnd(over, list(totals).index(highest) if over and leaders == 1 else None)
 
 
 def hand_seed(seed: int | str, number: int) -> str:
@@ -72,10 +89,9 @@ def play_match(
         result.hands.append(record)
         if on_hand is not None:
             on_hand(record)
-        highest = max(result.totals)
-        leaders = sum(1 for t in result.totals if t == highest)
-        if rules.predicate("match.over", {"highest_score": highest, "hands_played": number + 1, "leaders": leaders}):
+        end = match_end(rules, result.totals, number + 1)
+        if end.over:
             result.finished = True
-            result.winner = result.totals.index(highest) if leaders == 1 else None
+            result.winner = end.winner
             break
     return result

@@ -32,12 +32,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from canasta_ref.cli import DEFAULT_SERVE
-from canasta_ref.conformance.engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
+from canasta_ref.conformance.engines import Engine, EngineFailure, SubprocessEngine
 from canasta_ref.conformance.runner import Selection, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
-from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.conformance.suitecoverage import recording_engine
 from canasta_ref.conformance.variants import applies_to
-from canasta_ref.rules import Coverage
 from canasta_ref.spec import Variant, load_variant
 
 VARIANTS = ("classic", "classic-2p")
@@ -136,10 +135,7 @@ def order_cases(cases: Sequence[tuple[Scenario, str]], rules: set[str]) -> list[
 def baseline(scenarios: Sequence[Scenario], variants: Sequence[str], levels: Sequence[str]) -> Baseline:
     out = Baseline()
     for variant in variants:
-        session = ReferenceSession()
-        coverage = Coverage()
-        session.coverage = coverage
-        engine = InProcessEngine(session)
+        engine, coverage = recording_engine()
         passing: list[tuple[str, str]] = []
         for scenario, case_variant in Selection(variants=[variant], levels=levels).cases(scenarios):
             result = run_case(engine, scenario, case_variant)

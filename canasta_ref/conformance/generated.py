@@ -22,7 +22,8 @@ Generic properties, checked on the engine in every game:
   pile, melds and bonus cards add up to the whole deck;
 * only the seat to act may act: a legal action sent for another seat first is refused (``TURN.ORDER``);
 * the hand ends: the engine's score says ``over`` exactly when the reference's does, and once it is over a further
-  ``draw`` is refused (the reference ends every hand within ``HAND_BOUND`` = 868 actions; our games are shorter);
+  ``draw`` is refused (the reference ends every hand within ``hand_bound(rules)`` actions, 868 with two packs and
+  four jokers; our games are shorter);
 * the same deck and actions give the same transcript: the game is replayed on the engine (set up again, every move
   sent again) and the verdicts and final views must be the same;
 * a seat's view does not depend on cards hidden from it: with ``setup_position``, the final position is written
@@ -57,15 +58,17 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from ..actions import Action, action_from_json
+from ..actions import Action, action_from_json, parse_action
 from ..cards import Card, card_name, cards_of
 from ..errors import CanastaError
 from ..game import Game
-from ..spec import list_variants
+from ..rules import rules_for
+from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
-from .runner import Result, Status, format_deck, normalise_view
+from .report import few
+from .runner import Result, Status, conservation_problem, deal_request, format_deck, normalise_view
+from .session import position_from_json
 from .strategies import (
-    HAND_BOUND,
     Draw,
     Move,
     Pick,
@@ -74,9 +77,9 @@ from .strategies import (
     choose,
     choose_legal,
     draw_illegal,
+    hand_bound,
     picker,
     play,
-    rules_for,
     setups,
 )
 
@@ -260,14 +263,7 @@ def _apply_request(move: Move) -> dict[str, Any]:
 
 
 def _setup_request(setup: Setup) -> dict[str, Any]:
-    return {
-        "cmd": "setup",
-        "variant": setup.variant,
-        "parameters": {},
-        "deck": format_deck(setup.deck),
-        "first_seat": setup.first_seat,
-        "team_scores": list(setup.team_scores),
-    }
+    return deal_request(setup.variant, setup.deck, setup.first_seat, team_scores=setup.team_scores)
 
 
 def _score_of(game: Game) -> tuple[list[int], bool, str | None, list[dict[str, int]]]:
@@ -374,7 +370,7 @@ class _Game:
         raw = reply.get("view")
         if not isinstance(raw, Mapping):
             raise self.fail("view", f"{where}: seat {seat}'s view is not an object: {raw!r}", expect.steps, seat=seat)
-        problem = _conservation_problem(raw, seat, len(self.setup.deck) if self.setup else 108)
+        problem = conservation_problem(raw, seat, len(self.setup.deck) if self.setup else 108)
         if problem:
             raise self.fail("conservation", f"{where}: seat {seat}'s view: {problem}", expect.steps, seat=seat)
         wanted = normalise_view(expect.view)
@@ -461,18 +457,18 @@ class _Game:
             if game is not None:
                 for text in extra:
                     try:
-                        game.check(_parse(text))
+                        game.check(parse_action(text))
                     except CanastaError as refusal:
                         rule = getattr(refusal, "rule_id", None)
                         if rule and rule not in rules:
                             rules.append(rule)
             parts = []
             if missing:
-                parts.append(f"the engine does not list {len(missing)} legal action(s): {_few(missing)}")
+                parts.append(f"the engine does not list {len(missing)} legal action(s): {few(missing)}")
             if extra:
-                parts.append(f"the engine lists {len(extra)} action(s) the reference refuses: {_few(extra)}")
+                parts.append(f"the engine lists {len(extra)} action(s) the reference refuses: {few(extra)}")
             if twice:
-                parts.append(f"the engine lists {len(twice)} action(s) twice: {_few(twice)}")
+                parts.append(f"the engine lists {len(twice)} action(s) twice: {few(twice)}")
             raise self.fail(
                 "legal", f"{where}: " + "; ".join(parts), expect.steps, missing=missing, extra=extra, rules=rules
             )
@@ -527,7 +523,7 @@ class _Game:
             mode = pick(0, 99)
             moves: list[Move] = []
             if legal and mode < 100 - runner.illegal:
-                action = choose_legal(pick, legal, ref)
+                action = choose_legal(pick, legal)
                 if mode >= 100 - runner.illegal - runner.probes:
                     wrong = (ref.to_act + choose(pick, range(1, players))) % players
                     moves.append(Move(action, wrong, "wrong seat"))
@@ -560,8 +556,9 @@ class _Game:
             self.steps.append(played)
             self.expects.append(_Expect("apply", len(self.steps), played=played))
             self.flush()
-        if len(ref.history) > HAND_BOUND and not ref.is_over:  # pragma: no cover - the reference's own bound
-            raise self.fail("score", f"the hand did not end within {HAND_BOUND} actions", len(self.steps))
+        bound = hand_bound(ref.rules)
+        if len(ref.history) > bound and not ref.is_over:  # pragma: no cover - the reference's own bound
+            raise self.fail("score", f"the hand did not end within {bound} actions", len(self.steps))
         self.replay(ref)
         self.shuffled_view(ref)
         return len(self.steps)
@@ -646,17 +643,6 @@ def _quick_key(action: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def _parse(text: str) -> Action:
-    from ..actions import parse_action
-
-    return parse_action(text)
-
-
-def _few(texts: Sequence[str], limit: int = 5) -> str:
-    shown = ", ".join(f"`{t}`" for t in texts[:limit])
-    return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
-
-
 _VIEW_RULES = {
     "pile_frozen": "PILE.FROZEN.UNMELDED",
     "canastas": "CANASTA.SIZE",
@@ -670,31 +656,6 @@ _VIEW_RULES = {
 
 def _view_rules(key: str) -> list[str]:
     return [_VIEW_RULES[key]] if key in _VIEW_RULES else []
-
-
-def _conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> str | None:
-    """Whether the cards a view shows add up: its own hand has its size, and everything makes the whole deck."""
-    try:
-        hand = view.get("hand", [])
-        hand = hand.split() if isinstance(hand, str) else list(hand)
-        sizes = [int(n) for n in view["hand_sizes"]]
-        pile = view.get("pile", [])
-        pile = pile.split() if isinstance(pile, str) else list(pile)
-        melded = sum(
-            len(m["cards"] if isinstance(m, Mapping) else str(m).split()) for side in view["melds"] for m in side
-        )
-        bonus = sum(len(b.split() if isinstance(b, str) else b) for b in view.get("bonus_cards", []))
-        total = sum(sizes) + int(view["stock_size"]) + len(pile) + melded + bonus
-    except (KeyError, TypeError, ValueError, IndexError) as error:
-        return f"cannot count its cards ({type(error).__name__}: {error})"
-    if not 0 <= seat < len(sizes) or len(hand) != sizes[seat]:
-        return f"its own hand has {len(hand)} cards but hand_sizes says {sizes[seat] if seat < len(sizes) else '?'}"
-    if total != deck_size:
-        return (
-            f"the cards do not add up to the {deck_size} of the deck: hands {sum(sizes)} + "
-            f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
-        )
-    return None
 
 
 @contextlib.contextmanager
@@ -935,12 +896,12 @@ def scenario_yaml(failure: Failure, scenario_id: str, seed: int) -> str:
     """The shrunk game as a scenario file: the reference's verdict on every step, and at the last one what the
     reference shows where the engine differed (a view, the score, the legal actions)."""
     setup = failure.setup
-    rules = rules_for(setup.variant)
+    rules = rules_for(load_variant(setup.variant))
     steps = list(failure.steps)
     position = failure.position
     if failure.kind == "shuffle":
         assert position is not None
-        game = Game.from_position(rules, _position(position, rules))
+        game = Game.from_position(rules, position_from_json(position, rules))
         legal = list(game.legal_actions())
         seat = (game.to_act + 1) % rules.players
         probe = Move(legal[0] if legal else Action.draw(), seat, "wrong seat")
@@ -1016,12 +977,6 @@ def scenario_yaml(failure: Failure, scenario_id: str, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _position(data: Mapping[str, Any], rules: Any) -> Any:
-    from .session import position_from_json
-
-    return position_from_json(data, rules)
-
-
 def _headline(failure: Failure) -> str:
     return {
         "setup": "the engine refuses the set-up",
@@ -1038,7 +993,7 @@ def _headline(failure: Failure) -> str:
 def _cited_rules(failure: Failure, steps: Sequence[Played], variant: str) -> list[str]:
     """The rules a generated scenario cites: the reference's refusal at the last step, the rules behind what
     differed (score parts, refusals of actions the engine lists), else a guess from the last action's kind."""
-    clauses = rules_for(variant).variant.clauses
+    clauses = load_variant(variant).clauses
     wanted = list(failure.rules)
     last = steps[-1] if steps else None
     if last is not None and last.rule:

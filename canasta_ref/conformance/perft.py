@@ -43,15 +43,16 @@ from typing import Any
 
 import yaml
 
-from ..actions import action_from_json
+from ..actions import action_from_json, parse_action
 from ..cards import Card, parse_cards
 from ..errors import CanastaError, IllegalAction
 from ..game import Game, deck_for_seed
 from ..resources import spec_dir
-from ..rules import Rules
+from ..rules import Rules, rules_for
 from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
-from .runner import Result, Status, format_deck
+from .report import few
+from .runner import Result, Status, deal_request
 
 #: At most this many first actions are shown in a divide.
 DIVIDE_LINES = 20
@@ -75,16 +76,10 @@ class PerftFile:
     file: str
 
     def new_game(self, rules: Rules | None = None) -> Game:
-        return Game(rules or Rules(load_variant(self.variant)), deck=self.deck, first_seat=self.first_seat)
+        return Game(rules or rules_for(load_variant(self.variant)), deck=self.deck, first_seat=self.first_seat)
 
     def setup_request(self) -> dict[str, Any]:
-        return {
-            "cmd": "setup",
-            "variant": self.variant,
-            "parameters": {},
-            "deck": format_deck(self.deck),
-            "first_seat": self.first_seat,
-        }
+        return deal_request(self.variant, self.deck, self.first_seat)
 
 
 def read_perft_file(path: Path) -> PerftFile:
@@ -106,7 +101,7 @@ def read_perft_file(path: Path) -> PerftFile:
     variant = data.get("variant")
     if variant not in list_variants():
         raise CanastaError(f"{path}: field 'variant': unknown variant {variant!r}")
-    rules = Rules(load_variant(variant))
+    rules = rules_for(load_variant(variant))
     deck_spec = data.get("deck")
     if not isinstance(deck_spec, dict) or len(deck_spec) != 1 or not set(deck_spec) <= {"seed", "order"}:
         raise CanastaError(f"{path}: field 'deck': give exactly one of 'seed' and 'order'")
@@ -350,8 +345,6 @@ def _compare(engine: Engine, perft: PerftFile) -> str:
 
 
 def _refusal(game: Game, text: str) -> str:
-    from ..actions import parse_action
-
     try:
         game.check(parse_action(text))
     except IllegalAction as refusal:
@@ -373,10 +366,10 @@ def _first_difference(engine: _Tree, reference: _ReferenceTree, depth: int) -> s
         if missing or extra:
             parts = []
             if missing:
-                parts.append("the engine does not list " + _few(missing) + " (legal per the reference)")
+                parts.append("the engine does not list " + few(missing, limit=6) + " (legal per the reference)")
             if extra:
                 refusals = [t + _refusal(reference.game, t) for t in extra]
-                parts.append("the engine lists " + _few(refusals) + " (refused by the reference)")
+                parts.append("the engine lists " + few(refusals, limit=6) + " (refused by the reference)")
             return f"{where}: " + "; ".join(parts)
         if remaining == 1:
             return ""
@@ -391,11 +384,6 @@ def _first_difference(engine: _Tree, reference: _ReferenceTree, depth: int) -> s
         else:
             return ""
     return ""
-
-
-def _few(texts: Sequence[str], limit: int = 6) -> str:
-    shown = ", ".join(f"`{t}`" for t in texts[:limit])
-    return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
 
 
 # -- writing the files ---------------------------------------------------------------------------------------------

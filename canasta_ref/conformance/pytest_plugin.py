@@ -17,8 +17,7 @@ it; ``-p no:canasta`` disables it.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ import pytest
 
 from ..errors import CanastaError
 from .engines import EngineFailure, SubprocessEngine
+from .report import result_lines, stderr_lines
 from .runner import Result, Selection, run_case
 from .scenario import Scenario, load_scenarios
 
@@ -69,6 +69,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(ConformancePlugin(config, str(command)), "canasta-conformance")
 
 
+#: How a failure's text introduces the engine's stderr.
+ENGINE_STDERR = "stderr of the engine"
+
+
 class EngineUnavailable(Exception):
     """The engine could not be started (or restarted): every scenario fails with this."""
 
@@ -92,19 +96,14 @@ class ConformancePlugin:
             try:
                 self._engine = SubprocessEngine(self.command, timeout=self.timeout)
             except EngineFailure as failure:
-                self._broken = _failure_text(f"the engine did not start: {failure}", failure.stderr)
+                self._broken = "\n".join(
+                    [f"the engine did not start: {failure}", *stderr_lines(failure.stderr, ENGINE_STDERR)]
+                )
                 raise EngineUnavailable(self._broken) from None
             except OSError as error:
                 self._broken = f"the engine did not start: {self.command!r}: {error}"
                 raise EngineUnavailable(self._broken) from None
         return self._engine
-
-    def lost(self) -> None:
-        """The engine failed outside a scenario (e.g. its restart); drop it so the next test starts a new one."""
-        engine, self._engine = self._engine, None
-        if engine is not None:
-            with contextlib.suppress(Exception):  # best effort on a broken process
-                engine.close()
 
     def close(self) -> None:
         if self._engine is not None:
@@ -178,12 +177,7 @@ class ScenarioItem(pytest.Item):
             engine = self.plugin.engine()
         except EngineUnavailable as error:
             raise ScenarioFailed(self._result("errored", str(error))) from None
-        try:
-            result = run_case(engine, self.scenario, self.variant)
-        except (EngineFailure, OSError) as failure:  # the restart after a failure failed too
-            self.plugin.lost()
-            stderr = failure.stderr if isinstance(failure, EngineFailure) else ""
-            result = self._result("errored", f"the engine could not be restarted: {failure}", stderr)
+        result = run_case(engine, self.scenario, self.variant)  # engine failures, restarts included, are results
         self.result = result
         self.user_properties.append(("canasta_status", result.status))
         if result.status == "skipped":
@@ -191,13 +185,13 @@ class ScenarioItem(pytest.Item):
         if result.status != "passed":
             raise ScenarioFailed(result)
 
-    def _result(self, status: Any, message: str, stderr: str = "") -> Result:
-        return Result(self.scenario.id, self.variant, status, message, stderr=stderr, file=self.scenario.file)
+    def _result(self, status: Any, message: str) -> Result:
+        return Result(self.scenario.id, self.variant, status, message, file=self.scenario.file)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         if isinstance(excinfo.value, ScenarioFailed):
             result = excinfo.value.result
-            return "\n".join(_lines(result))
+            return "\n".join(result_lines(result, stderr_label=ENGINE_STDERR))
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
@@ -210,17 +204,3 @@ def _skip_here(reason: str) -> None:
         raise pytest.skip.Exception(reason, _use_item_location=True)
     except TypeError:  # pragma: no cover - an older or newer pytest without the flag
         pytest.skip(reason)
-
-
-def _lines(result: Result) -> Iterator[str]:
-    yield f"{result.status.upper()}: {result.key}  ({result.file})"
-    yield from ("    " + line for line in result.message.splitlines())
-    if result.stderr:
-        yield "    stderr of the engine:"
-        yield from ("      " + line for line in result.stderr.splitlines()[-10:])
-
-
-def _failure_text(message: str, stderr: str) -> str:
-    if not stderr:
-        return message
-    return message + "\n    stderr of the engine:\n" + "\n".join("      " + line for line in stderr.splitlines()[-10:])

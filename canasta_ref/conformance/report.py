@@ -31,20 +31,31 @@ class Progress:
         self.stream.flush()
 
 
+def stderr_lines(stderr: str, label: str = "stderr") -> list[str]:
+    """The last ten lines of an engine's stderr under a label, indented for a result's text (none if empty)."""
+    if not stderr:
+        return []
+    return [f"    {label}:", *("      " + line for line in stderr.splitlines()[-10:])]
+
+
+def result_lines(result: Result, *, stderr_label: str = "stderr") -> list[str]:
+    """A result for people: its status, test and file, then its message and the tail of the engine's stderr."""
+    head = f"{result.status.upper()}: {result.key}" + (f"  ({result.file})" if result.file else "")
+    return [head, *("    " + line for line in result.message.splitlines()), *stderr_lines(result.stderr, stderr_label)]
+
+
+def few(texts: Sequence[str], limit: int = 5) -> str:
+    """The first ``limit`` texts, in backquotes, and how many more there are."""
+    shown = ", ".join(f"`{t}`" for t in texts[:limit])
+    return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
+
+
 def summary(results: Sequence[Result], info: EngineInfo) -> list[str]:
     counts: Counter[str] = Counter(r.status for r in results)
     lines = [f"engine: {info.name} {info.version} (protocol {info.protocol})"]
     for result in results:
         if result.status in BAD or result.status in ("skipped", "known failure"):
-            lines.append(
-                f"{result.status.upper()}: {result.key}  ({result.file})"
-                if result.file
-                else f"{result.status.upper()}: {result.key}"
-            )
-            lines.extend("    " + line for line in result.message.splitlines())
-            if result.stderr:
-                lines.append("    stderr:")
-                lines.extend("      " + line for line in result.stderr.splitlines()[-10:])
+            lines.extend(result_lines(result))
     order = ("passed", "failed", "errored", "timed out", "skipped", "known failure", "unexpected pass")
     lines.append(", ".join(f"{counts.get(s, 0)} {s}" for s in order if counts.get(s) or s in ("passed", "failed")))
     return lines

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..actions import action_from_json, parse_action
-from ..cards import format_cards
+from ..cards import Card, format_cards
+from ..errors import CanastaError
 from ..game import deck_for_seed
-from ..rules import rules_for
+from ..rules import Rules, rules_for
 from ..spec import load_variant
 from .engines import Engine, EngineFailure
 from .scenario import Scenario
-from .variants import applicable_variants
+from .variants import applicable_variants, with_parameters
 
 Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
 
@@ -80,26 +81,59 @@ class Skip(Exception):
     pass
 
 
-def setup_message(scenario: Scenario, variant: str) -> dict[str, Any]:
-    """The protocol's setup request for a scenario: seeds become explicit deck orders."""
+def case_rules(scenario: Scenario, variant: str) -> Rules:
+    """The rules a scenario runs under in ``variant``: the variant with the scenario's parameters set (the plain
+    variant if they cannot be: the engine's answer to the set-up then says what is wrong with them)."""
+    if scenario.parameters:
+        try:
+            return rules_for(with_parameters(variant, scenario.parameters))
+        except CanastaError:
+            pass
+    return rules_for(load_variant(variant))
+
+
+def deal_request(
+    variant: str,
+    deck: Sequence[Card] | str,
+    first_seat: int,
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    team_scores: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The protocol's setup request for a hand dealt from a deck order (cards, or their text)."""
+    message: dict[str, Any] = {
+        "cmd": "setup",
+        "variant": variant,
+        "parameters": dict(parameters or {}),
+        "deck": deck if isinstance(deck, str) else format_deck(deck),
+        "first_seat": first_seat,
+    }
+    if team_scores is not None:
+        message["team_scores"] = list(team_scores)
+    return message
+
+
+def setup_message(scenario: Scenario, variant: str, rules: Rules | None = None) -> dict[str, Any]:
+    """The protocol's setup request for a scenario: seeds become explicit deck orders (dealt by ``rules``, by
+    default the variant with the scenario's parameters)."""
     setup = scenario.setup
-    message: dict[str, Any] = {"cmd": "setup", "variant": variant, "parameters": dict(scenario.parameters)}
     if "position" in setup:
         position = dict(setup["position"])
         if "team_scores" in setup:
             position["team_scores"] = setup["team_scores"]
-        message["position"] = position
-        return message
+        return {"cmd": "setup", "variant": variant, "parameters": dict(scenario.parameters), "position": position}
     deck = setup["deck"]
     if "order" in deck:
-        message["deck"] = " ".join(str(deck["order"]).split())
+        cards: Sequence[Card] | str = " ".join(str(deck["order"]).split())
     else:
-        rules = rules_for(load_variant(variant))
-        message["deck"] = format_deck(deck_for_seed(rules, deck["seed"]))
-    message["first_seat"] = setup.get("first_seat", 0)
-    if "team_scores" in setup:
-        message["team_scores"] = setup["team_scores"]
-    return message
+        cards = deck_for_seed(rules or case_rules(scenario, variant), deck["seed"])
+    return deal_request(
+        variant,
+        cards,
+        setup.get("first_seat", 0),
+        parameters=scenario.parameters,
+        team_scores=setup.get("team_scores"),
+    )
 
 
 def format_deck(deck: Sequence[int]) -> str:
@@ -135,13 +169,14 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
         raise Skip("the engine cannot set up a written-out position")
     if scenario.parameters and not info.can("parameters"):
         raise Skip("the engine cannot change parameters: " + ", ".join(scenario.parameters))
-    reply = engine.request(setup_message(scenario, variant))
+    rules = case_rules(scenario, variant)
+    reply = engine.request(setup_message(scenario, variant, rules))
     if not reply.get("ok"):
         if "skip" in reply:
             raise Skip(f"the engine says: {reply['skip']}")
         raise Mismatch(f"setup refused: {reply.get('error', reply)}")
-    clauses = load_variant(variant).clauses
-    cards = deck_size(variant)
+    clauses = rules.variant.clauses
+    cards = deck_size(rules)
     for number, step in enumerate(scenario.steps, 1):
         where = f"step {number} `{step.action}`"
         message: dict[str, Any] = {"cmd": "apply", "action": parse_action(step.action).to_json()}
@@ -171,38 +206,76 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
             _check_views_agree(engine, where, cards)
 
 
-def deck_size(variant: str) -> int:
-    rules = rules_for(load_variant(variant))
+def deck_size(rules: Rules) -> int:
+    """How many cards the deck of ``rules`` holds."""
     return rules.packs * (52 + rules.jokers_per_pack)
 
 
 _PUBLIC = ("to_act", "phase", "hand_sizes", "stock_size", "pile", "melds", "canastas", "bonus_cards", "team_scores")
 
 
+def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> str | None:
+    """What is wrong with the cards a view (as the engine sent it) shows, or None: its own hand must have the
+    size ``hand_sizes`` says, and hands, stock, pile, melds and bonus cards must make the whole deck."""
+    try:
+        hand = view.get("hand", [])
+        hand = hand.split() if isinstance(hand, str) else list(hand)
+        sizes = [int(n) for n in view["hand_sizes"]]
+        pile = view.get("pile", [])
+        pile = pile.split() if isinstance(pile, str) else list(pile)
+        melded = sum(
+            len(m["cards"] if isinstance(m, Mapping) else str(m).split()) for side in view["melds"] for m in side
+        )
+        bonus = sum(len(b.split() if isinstance(b, str) else b) for b in view.get("bonus_cards", []))
+        total = sum(sizes) + int(view["stock_size"]) + len(pile) + melded + bonus
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        return f"cannot count its cards ({type(error).__name__}: {error})"
+    if not 0 <= seat < len(sizes) or len(hand) != sizes[seat]:
+        return f"it shows {len(hand)} cards in its hand but hand_sizes says {sizes}"
+    if total != deck_size:
+        return (
+            f"the cards do not add up to the {deck_size} of the deck: hands {sum(sizes)} + "
+            f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
+        )
+    return None
+
+
+def _raw_view(engine: Engine, seat: int, where: str) -> Mapping[str, Any]:
+    """A seat's view as the engine sends it; a reply without an object as its view fails the step."""
+    view = engine.request({"cmd": "view", "seat": seat}).get("view")
+    if not isinstance(view, Mapping):
+        raise Mismatch(f"{where}: the engine's reply to 'view' for seat {seat} was not an object: {view!r}")
+    return view
+
+
+def _normalised(view: Mapping[str, Any], seat: int, where: str) -> dict[str, Any]:
+    try:
+        return normalise_view(view)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise Mismatch(
+            f"{where}: the engine's reply to 'view' for seat {seat} was not a view ({type(error).__name__}: {error})"
+        ) from None
+
+
 def _check_views_agree(engine: Engine, where: str, cards: int) -> None:
     """Generic properties after every accepted step: each seat sees its own hand of the size the others see,
     every seat sees the same table, and the cards add up to the deck."""
-    first = normalise_view(engine.request({"cmd": "view", "seat": 0}).get("view", {}))
-    seats = len(first.get("hand_sizes", []))
-    views = [first] + [
-        normalise_view(engine.request({"cmd": "view", "seat": s}).get("view", {})) for s in range(1, seats)
-    ]
-    for seat, view in enumerate(views):
-        hand, sizes = view.get("hand", []), view.get("hand_sizes", [])
-        if seat >= len(sizes) or len(hand) != sizes[seat]:
-            raise Mismatch(
-                f"{where}: seat {seat}'s view shows {len(hand)} cards in its hand but hand_sizes says {sizes}"
-            )
+    raw = [_raw_view(engine, 0, where)]
+    problem = conservation_problem(raw[0], 0, cards)
+    if problem:
+        raise Mismatch(f"{where}: seat 0's view: {problem}")
+    raw += [_raw_view(engine, s, where) for s in range(1, len(raw[0]["hand_sizes"]))]
+    first = _normalised(raw[0], 0, where)
+    for seat, view in enumerate(raw[1:], 1):
+        problem = conservation_problem(view, seat, cards)
+        if problem:
+            raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+        seen = _normalised(view, seat, where)
         for key in _PUBLIC:
-            if view.get(key) != first.get(key):
+            if seen.get(key) != first.get(key):
                 raise Mismatch(
-                    f"{where}: seats 0 and {seat} see different '{key}': {first.get(key)!r} / {view.get(key)!r}"
+                    f"{where}: seats 0 and {seat} see different '{key}': {first.get(key)!r} / {seen.get(key)!r}"
                 )
-    table = first.get("stock_size", 0) + len(first.get("pile", [])) + sum(first.get("hand_sizes", []))
-    table += sum(len(meld) for side in first.get("melds", []) for meld in side)
-    table += sum(len(cards_) for cards_ in first.get("bonus_cards", []))
-    if table != cards:
-        raise Mismatch(f"{where}: the views account for {table} cards, not the {cards} of the deck")
 
 
 def cite(clauses: Mapping[str, Any], rule: str | None) -> str:
@@ -215,12 +288,28 @@ def cite(clauses: Mapping[str, Any], rule: str | None) -> str:
     return f'\n    rule {rule}: {clause.text}\n    source {source.source}{where}: "{source.quote}"'
 
 
+def _legal_listed(reply: Mapping[str, Any], where: str) -> set[str]:
+    """The canonical texts of the actions a 'legal' reply lists; a list of anything else fails the step."""
+    listed = reply["actions"]
+    if not isinstance(listed, list):
+        raise Mismatch(f"{where}: the engine's reply to 'legal' was not a list of actions: {listed!r}")
+    texts = set()
+    for raw in listed:
+        try:
+            texts.add(str(action_from_json(raw)))
+        except CanastaError as error:
+            raise Mismatch(
+                f"{where}: the engine's reply to 'legal' was not a list of actions: it lists {raw!r} ({error})"
+            ) from None
+    return texts
+
+
 def _check_after(engine: Engine, expect: Any, where: str, clauses: Mapping[str, Any]) -> None:
     info = engine.info
     if (expect.legal_count is not None or expect.legal_includes or expect.legal_excludes) and info.can("legal"):
         reply = engine.request({"cmd": "legal"})
         if "actions" in reply:
-            listed = {str(action_from_json(a)) for a in reply["actions"]}
+            listed = _legal_listed(reply, where)
             count = len(listed)
             for text in expect.legal_includes:
                 if text not in listed:
@@ -229,13 +318,17 @@ def _check_after(engine: Engine, expect: Any, where: str, clauses: Mapping[str, 
                 if text in listed:
                     raise Mismatch(f"{where}: `{text}` should not be legal afterwards but is listed")
         else:
-            count = int(reply.get("count", -1))
+            try:
+                count = int(reply.get("count", -1))
+            except (TypeError, ValueError):
+                raise Mismatch(
+                    f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {reply!r}"
+                ) from None
         if expect.legal_count is not None and count != expect.legal_count:
             raise Mismatch(f"{where}: expected {expect.legal_count} legal actions afterwards, got {count}")
     if expect.view is not None and info.can("views"):
         seat = expect.view["seat"]
-        reply = engine.request({"cmd": "view", "seat": seat})
-        view = normalise_view(reply.get("view", {}))
+        view = _normalised(_raw_view(engine, seat, where), seat, where)
         for key, wanted in expect.view.items():
             got = view.get(key)
             if normalise_field(key, wanted) != got:
@@ -256,10 +349,14 @@ def _check_after(engine: Engine, expect: Any, where: str, clauses: Mapping[str, 
         if expect.end is not None and reply.get("end") != expect.end:
             raise Mismatch(f"{where}: the hand should end by '{expect.end}', got {reply.get('end')!r}")
         if expect.score is not None:
-            if "totals" in expect.score and list(reply.get("totals", [])) != list(expect.score["totals"]):
+            totals = reply.get("totals", [])
+            if "totals" in expect.score and (not isinstance(totals, list) or totals != list(expect.score["totals"])):
                 raise Mismatch(f"{where}: scores should be {expect.score['totals']}, got {reply.get('totals')}")
+            sides = reply.get("parts")
             for side, parts in enumerate(expect.score.get("parts", [])):
-                got_parts = (reply.get("parts") or [{}] * (side + 1))[side]
+                got_parts = sides[side] if isinstance(sides, list) and side < len(sides) else {}
+                if not isinstance(got_parts, Mapping):
+                    got_parts = {}
                 for rule, points in parts.items():
                     if got_parts.get(rule) != points:
                         raise Mismatch(
@@ -307,4 +404,15 @@ def run_suite(
     return results
 
 
-__all__ = ["Result", "Selection", "format_deck", "run_case", "run_suite", "setup_message"]
+__all__ = [
+    "Result",
+    "Selection",
+    "case_rules",
+    "conservation_problem",
+    "deal_request",
+    "deck_size",
+    "format_deck",
+    "run_case",
+    "run_suite",
+    "setup_message",
+]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -57,7 +57,6 @@ class Scenario:
     setup: Mapping[str, Any]
     steps: tuple[Step, ...]
     file: str
-    data: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def uses_position(self) -> bool:
@@ -196,7 +195,6 @@ def _build(doc: Document, display: str) -> Scenario:
         setup=data["setup"],
         steps=tuple(steps),
         file=display,
-        data=data,
     )
 
 

@@ -15,8 +15,9 @@ from ..actions import action_from_json
 from ..cards import parse_cards
 from ..errors import CanastaError, IllegalAction
 from ..game import Game
+from ..match import match_end
 from ..position import Position
-from ..rules import Coverage, Rules
+from ..rules import Coverage, Rules, rules_for
 from ..spec import Variant, list_variants
 from .variants import with_parameters
 
@@ -53,6 +54,10 @@ class ReferenceSession:
         self.mutate_parameter = mutate_parameter
         self.game: Game | None = None
         self.coverage: Coverage | None = None
+        # The Rules recording into ``coverage`` during the request being handled (reset when it is answered).
+        self._recorder: Rules | None = None
+        # Rules of a mutated clause, per variant (with parameters) object: kept by this session, not shared.
+        self._mutants: dict[int, tuple[Variant, Rules]] = {}
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         command = request.get("cmd")
@@ -64,14 +69,21 @@ class ReferenceSession:
         except CanastaError as error:
             return {"ok": False, "error": str(error)}
         finally:
-            if self.game is not None:
-                self.game.rules.coverage = None
+            # Rules are shared (canasta_ref.rules.rules_for): they record only while this session answers.
+            if self._recorder is not None:
+                self._recorder.coverage = None
+                self._recorder = None
         return response
 
-    def _recording(self) -> None:
+    def _record(self, rules: Rules) -> None:
         """Record rule coverage for what the scenario does (set-up, actions, scores), not for listings."""
+        if self.coverage is not None:
+            rules.coverage = self.coverage
+            self._recorder = rules
+
+    def _recording(self) -> None:
         if self.game is not None:
-            self.game.rules.coverage = self.coverage
+            self._record(self.game.rules)
 
     def _cmd_hello(self, request: Mapping[str, Any]) -> dict[str, Any]:
         name = "canasta-ref" + (f" (mutant: {self._mutation_text()})" if self._mutated() else "")
@@ -102,13 +114,18 @@ class ReferenceSession:
         return f"{self.mutate_parameter[0]} = {self.mutate_parameter[1]!r}"
 
     def rules_for(self, variant_id: str, parameters: Mapping[str, Any]) -> Rules:
+        """The Rules of a set-up: shared with every user of the same variant and parameters (with_parameters
+        keeps the variant), except with a clause negated, which only this session uses."""
         overrides = dict(parameters)
         if self.mutate_parameter is not None:
             overrides[self.mutate_parameter[0]] = self.mutate_parameter[1]
         variant = with_parameters(variant_id, overrides)
-        if self.mutate_rule is not None and self.mutate_rule in variant.clauses:
-            variant = negate_clause(variant, self.mutate_rule)
-        return Rules(variant)
+        if self.mutate_rule is None or self.mutate_rule not in variant.clauses:
+            return rules_for(variant)
+        known = self._mutants.get(id(variant))
+        if known is None or known[0] is not variant:
+            known = self._mutants[id(variant)] = (variant, Rules(negate_clause(variant, self.mutate_rule)))
+        return known[1]
 
     def _cmd_setup(self, request: Mapping[str, Any]) -> dict[str, Any]:
         variant = request.get("variant")
@@ -118,7 +135,7 @@ class ReferenceSession:
         if not isinstance(parameters, Mapping):
             raise CanastaError("field 'parameters': expected an object of parameter names and values")
         rules = self.rules_for(str(variant), parameters)
-        rules.coverage = self.coverage  # the deal itself exercises rules (upcard, red threes, hand size)
+        self._record(rules)  # the deal itself exercises rules (upcard, red threes, hand size)
         if "position" in request:
             game = Game.from_position(rules, position_from_json(request["position"], rules))
         else:
@@ -128,7 +145,6 @@ class ReferenceSession:
                 team_scores=_scores(request.get("team_scores"), rules.teams),
                 first_seat=_seat(request.get("first_seat", 0), rules.players, "first_seat"),
             )
-        game.rules.coverage = self.coverage
         self.game = game
         return {"ok": True}
 
@@ -166,11 +182,7 @@ class ReferenceSession:
         self._recording()
         score = game.score()
         totals = [before + now for before, now in zip(game.state.team_scores, score.totals, strict=True)]
-        highest = max(totals)
-        leaders = sum(1 for t in totals if t == highest)
-        match_over = game.is_over and game.rules.predicate(
-            "match.over", {"highest_score": highest, "hands_played": 1, "leaders": leaders}
-        )
+        match_over = game.is_over and match_end(game.rules, totals, 1).over
         return {
             "ok": True,
             "over": game.is_over,

@@ -18,7 +18,6 @@ The reference interpreter (``canasta_ref.game.Game``) decides what is legal; a m
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,17 +30,11 @@ from ..cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
 from ..errors import IllegalAction
 from ..game import Game, deck_for_seed
 from ..movegen import candidates
-from ..rules import Rules
+from ..rules import Rules, rules_for
 from ..spec import list_variants, load_variant
+from .runner import deck_size
 
 T = TypeVar("T")
-
-#: How many actions a hand of Canasta can last at most (see tests/engine/test_properties.py for the count):
-#: draws <= 109, takes + melds <= 108, and at most an ask, an answer and a discard besides each draw or take.
-HAND_BOUND = 4 * (108 + 1) + 4 * 108
-
-#: Scores before the hand that a generated game may start from (they decide the initial meld's minimum).
-TEAM_SCORES = (0, 1500, 3000, -100)
 
 MoveKind = Literal["legal", "candidate", "not held", "wrong seat", "out of phase", "made up"]
 
@@ -89,7 +82,7 @@ class Setup:
     team_scores: tuple[int, ...] = (0, 0)
 
     def new_game(self) -> Game:
-        return Game(rules_for(self.variant), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat)
+        return Game(_rules(self.variant), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat)
 
 
 @dataclass(frozen=True)
@@ -110,10 +103,29 @@ class PlayedGame:
     game: Game | None = None
 
 
-@functools.cache
-def rules_for(variant: str) -> Rules:
-    """The reference's rules of a bundled variant (cached: building them compiles the spec)."""
-    return Rules(load_variant(variant))
+def hand_bound(rules: Rules) -> int:
+    """How many actions a hand can last at most (see tests/engine/test_properties.py for the count): with a deck
+    of n cards, draws <= n + 1, takes + melds <= n, and at most an ask, an answer and a discard besides each draw
+    or take (868 for two packs with four jokers)."""
+    cards = deck_size(rules)
+    return 4 * (cards + 1) + 4 * cards
+
+
+def starting_scores(rules: Rules) -> tuple[int, ...]:
+    """Scores before the hand that a generated game may start from: the score at which each row of the
+    variant's ``initial_meld_table`` starts (the rows are what the scores decide), a negative score standing for
+    the row with no lower bound, after the others."""
+    if "initial_meld_table" not in rules.variant.parameters:
+        return (0,)
+    table = rules.param("initial_meld_table")
+    starts = [row["from"] for row in table if row["from"] is not None]
+    below = [min(starts, default=0) - 100] if any(row["from"] is None for row in table) else []
+    return tuple(starts + below) or (0,)
+
+
+def _rules(variant: str) -> Rules:
+    """The reference's rules of a bundled variant (shared: building them compiles the spec)."""
+    return rules_for(load_variant(variant))
 
 
 def choose(pick: Pick, options: Sequence[T]) -> T:
@@ -142,7 +154,7 @@ def play(game: Game, move: Move) -> Played:
 
 
 # -- choosing moves ------------------------------------------------------------------------------------------------
-def choose_legal(pick: Pick, legal: Sequence[Action], game: Game | None = None) -> Action:
+def choose_legal(pick: Pick, legal: Sequence[Action]) -> Action:
     """A legal action: first its kind (draw, take, meld, discard, ...), then one of that kind.
 
     Choosing the kind first keeps random play moving (a hand before its initial meld can have thousands of meld
@@ -160,7 +172,7 @@ def draw_move(pick: Pick, game: Game, legal: Sequence[Action] | None = None, *, 
     if legal is None:
         legal = list(game.legal_actions())
     if legal and pick(0, 99) < 100 - illegal:
-        return Move(choose_legal(pick, legal, game))
+        return Move(choose_legal(pick, legal))
     return draw_illegal(pick, game, legal)
 
 
@@ -210,7 +222,7 @@ def _wrong_seat(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
         return None
     players = game.rules.players
     seat = (game.to_act + choose(pick, range(1, players))) % players
-    return Move(choose_legal(pick, legal, game), seat, kind="wrong seat")
+    return Move(choose_legal(pick, legal), seat, kind="wrong seat")
 
 
 def _out_of_phase(pick: Pick, game: Game, legal: Sequence[Action]) -> Move | None:
@@ -261,7 +273,7 @@ def decks(variant: str) -> st.SearchStrategy[list[Card]]:
     """Deck orders of the variant (every card of its packs, in dealing order), each from a seed: ``deck_for_seed``.
 
     Shrinks towards seed 0; the deck order of a seed is the same for every engine and Python version."""
-    rules = rules_for(variant)
+    rules = _rules(variant)
     return st.integers(0, 2**32 - 1).map(lambda seed: deck_for_seed(rules, seed))
 
 
@@ -270,10 +282,11 @@ def setups(draw: Any, variant: str | Sequence[str] | None = None) -> Setup:
     """A set-up: a variant (one of those given), a deck order, the first seat and the scores before the hand."""
     pick = picker(draw)
     name = choose(pick, _variants(variant))
-    rules = rules_for(name)
+    rules = _rules(name)
     deck = draw(decks(name))
     first = draw(st.integers(0, rules.players - 1))
-    scores = tuple(choose(pick, TEAM_SCORES) for _ in range(rules.teams))
+    options = starting_scores(rules)
+    scores = tuple(choose(pick, options) for _ in range(rules.teams))
     return Setup(name, tuple(deck), first, scores)
 
 
@@ -289,7 +302,7 @@ def positions(draw: Any, variant: str | Sequence[str] | None = None, max_steps: 
         legal = list(game.legal_actions())
         if not legal:
             break
-        game.apply(choose_legal(picker(draw), legal, game))
+        game.apply(choose_legal(picker(draw), legal))
     return game
 
 
@@ -324,7 +337,6 @@ def games(
 
 
 __all__ = [
-    "HAND_BOUND",
     "Draw",
     "Move",
     "Pick",
@@ -338,10 +350,11 @@ __all__ = [
     "draw_illegal",
     "draw_move",
     "games",
+    "hand_bound",
     "picker",
     "play",
     "positions",
-    "rules_for",
     "setups",
+    "starting_scores",
     "verdict",
 ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Coverage
+from ..spec import load_variant
 from .engines import InProcessEngine
 from .runner import run_case
 from .scenario import Scenario
@@ -44,16 +45,20 @@ class CoverageReport:
         }
 
 
+def recording_engine() -> tuple[InProcessEngine, Coverage]:
+    """The reference in process, and the Coverage into which it records the clauses its set-ups, actions and
+    scores evaluate (not its listings or views)."""
+    coverage = Coverage()
+    session = ReferenceSession()
+    session.coverage = coverage
+    return InProcessEngine(session), coverage
+
+
 def rule_coverage(scenarios: Sequence[Scenario], variants: Sequence[str]) -> CoverageReport:
     """Run every scenario on the reference, per variant, recording the outcome of each clause evaluated."""
-    from ..spec import load_variant
-
     report = CoverageReport()
     for variant in variants:
-        coverage = Coverage()
-        session = ReferenceSession()
-        session.coverage = coverage
-        engine = InProcessEngine(session)
+        engine, coverage = recording_engine()
         for scenario in scenarios:
             if scenario.level != "implementation-defined" and applies_to(scenario, variant):
                 result = run_case(engine, scenario, variant)

@@ -5,8 +5,8 @@ Classic and Classic for two both ways (allowed and refused, true and false, or e
 interpreter's own rule coverage (``canasta-ref coverage``).
 
 Every side of every clause is reachable: sides that need a parameter's other value are exercised by the
-'level: alternative' scenarios, which rule coverage counts. The one exception list, ENGINE_BUGS, carries its
-reasons and is checked for staleness: an entry whose scenario passes again fails the run, so it can only shrink.
+'level: alternative' scenarios, which rule coverage counts. There are no exceptions: a scenario the reference
+fails is a failure here.
 """
 
 from __future__ import annotations
@@ -25,11 +25,6 @@ VARIANTS = ("classic", "classic-2p")
 SCENARIOS = load_scenarios()
 CASES = Selection().cases(SCENARIOS)
 
-# Scenarios written as the rules say, which the reference gets wrong today: "id@variant" -> why. Empty since
-# 432fa6f fixed the last one (concealed-canasta-may-be-built-in-several-melds: adding to a meld laid earlier in
-# the same turn counted as adding to partner's melds).
-ENGINE_BUGS: dict[str, str] = {}
-
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[InProcessEngine]:
@@ -41,17 +36,11 @@ def engine() -> Iterator[InProcessEngine]:
 def test_the_suite_covers_both_variants() -> None:
     variants = {variant for _, variant in CASES}
     assert variants >= set(VARIANTS), f"no scenario runs on {sorted(set(VARIANTS) - variants)}"
-    keys = {f"{scenario.id}@{variant}" for scenario, variant in CASES}
-    assert set(ENGINE_BUGS) <= keys, f"ENGINE_BUGS names no test of the suite: {sorted(set(ENGINE_BUGS) - keys)}"
 
 
 @pytest.mark.parametrize(("scenario", "variant"), CASES, ids=[f"{s.id}@{v}" for s, v in CASES])
 def test_scenario_passes_on_the_reference(engine: InProcessEngine, scenario: Scenario, variant: str) -> None:
     result = run_case(engine, scenario, variant)
-    if result.key in ENGINE_BUGS:
-        if result.status == "passed":
-            pytest.fail(f"{result.key} passes now; remove it from ENGINE_BUGS ({ENGINE_BUGS[result.key]})")
-        pytest.xfail(f"known engine bug: {ENGINE_BUGS[result.key]} (was: {result.message})")
     assert result.status == "passed", f"{result.key}: {result.status}: {result.message}"
 
 
@@ -73,5 +62,4 @@ def test_every_clause_is_covered_on_every_side(coverage: CoverageReport) -> None
 
 
 def test_coverage_runs_only_passing_scenarios(coverage: CoverageReport) -> None:
-    failures = [f for f in coverage.failures if f.split(":")[0] not in ENGINE_BUGS]
-    assert not failures, "\n".join(failures)
+    assert not coverage.failures, "\n".join(coverage.failures)

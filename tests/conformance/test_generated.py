@@ -24,18 +24,22 @@ from canasta_ref.conformance.runner import run_case
 from canasta_ref.conformance.scenario import Scenario, check_scenario
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.conformance.strategies import (
-    HAND_BOUND,
     Move,
     PlayedGame,
+    Setup,
     actions,
     decks,
     games,
+    hand_bound,
     play,
     positions,
-    rules_for,
+    starting_scores,
     verdict,
 )
+from canasta_ref.conformance.variants import with_parameters
 from canasta_ref.game import Game
+from canasta_ref.rules import rules_for
+from canasta_ref.spec import load_variant
 
 QUICK = settings(max_examples=8, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
@@ -285,7 +289,7 @@ def test_actions_are_judged_by_the_reference(data: st.DataObject, game: Game) ->
 @QUICK
 @given(played=games(max_steps=50))
 def test_games_replay_to_the_same_game(played: PlayedGame) -> None:
-    assert played.game is not None and len(played.steps) <= 50 < HAND_BOUND
+    assert played.game is not None and len(played.steps) <= 50
     replay = played.setup.new_game()
     for step in played.steps:
         assert play(replay, step.move) == step
@@ -293,5 +297,15 @@ def test_games_replay_to_the_same_game(played: PlayedGame) -> None:
     assert json.dumps(replay.view(0)) == json.dumps(played.game.view(0))
 
 
-def test_rules_for_is_cached() -> None:
-    assert rules_for("classic") is rules_for("classic")
+def test_set_ups_share_the_references_rules() -> None:
+    rules = rules_for(load_variant("classic"))
+    assert Setup("classic", tuple(full_deck(2, 2))).new_game().rules is rules
+
+
+def test_the_hand_bound_and_starting_scores_come_from_the_variant() -> None:
+    classic = rules_for(load_variant("classic"))
+    assert hand_bound(classic) == 4 * (108 + 1) + 4 * 108  # tests/engine/test_properties.py counts it so
+    assert hand_bound(rules_for(with_parameters("classic", {"packs": 3}))) == 4 * (162 + 1) + 4 * 162
+    assert starting_scores(classic) == (0, 1500, 3000, -100)  # each row of initial_meld_table
+    table = [{"from": None, "value": 15}, {"from": 0, "value": 50}, {"from": 2000, "value": 100}]
+    assert starting_scores(rules_for(with_parameters("classic", {"initial_meld_table": table}))) == (0, 2000, -100)

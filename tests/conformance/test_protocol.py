@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -357,29 +359,36 @@ def test_blank_lines_are_skipped(server: Server) -> None:
     assert server.line('\n\n{"id": 3, "cmd": "hello", "protocol": 1}')["id"] == 3
 
 
-# -- set-ups that should be refused, not crash the server (bugs found: these fail today) ------------------------
+# -- set-ups that should be refused, not crash the server (bugs found once) ------------------------------------
 
 DECK = " ".join(plain_deck())
 
 
 @pytest.mark.parametrize(
-    "lines",
+    ("lines", "field"),
     [
-        [{"cmd": "setup", "variant": "classic", "deck": DECK, "first_seat": "north"}],
-        [{"cmd": "setup", "variant": "classic", "parameters": ["one_card_pile"], "position": FROZEN}],
-        [{"cmd": "setup", "variant": "classic", "deck": DECK, "team_scores": "ab"}, {"cmd": "score"}],
-        [
-            {"cmd": "setup", "variant": "classic", "position": {**FROZEN, "melded": [True]}},
-            {"cmd": "apply", "action": {"type": "draw"}},
-            {"cmd": "apply", "action": {"type": "discard", "card": "5S"}},
-        ],
+        ([{"cmd": "setup", "variant": "classic", "deck": DECK, "first_seat": "north"}], "first_seat"),
+        ([{"cmd": "setup", "variant": "classic", "parameters": ["one_card_pile"], "position": FROZEN}], "parameters"),
+        ([{"cmd": "setup", "variant": "classic", "deck": DECK, "team_scores": "ab"}, {"cmd": "score"}], "team_scores"),
+        (
+            [
+                {"cmd": "setup", "variant": "classic", "position": {**FROZEN, "melded": [True]}},
+                {"cmd": "apply", "action": {"type": "draw"}},
+                {"cmd": "apply", "action": {"type": "discard", "card": "5S"}},
+            ],
+            "position.melded",
+        ),
     ],
     ids=["first_seat text", "parameters list", "team_scores text", "melded too short"],
 )
-def test_a_malformed_setup_does_not_kill_the_server(fresh: Server, lines: list[dict[str, Any]]) -> None:
-    for number, request in enumerate(lines):
+def test_a_malformed_setup_does_not_kill_the_server(fresh: Server, lines: list[dict[str, Any]], field: str) -> None:
+    """The set-up is refused naming the field; what follows finds no hand set up."""
+    first, *rest = lines
+    reply = fresh.ask(id=0, **first)
+    assert reply["id"] == 0 and reply["ok"] is False and f"field '{field}'" in reply["error"]
+    for number, request in enumerate(rest, 1):
         reply = fresh.ask(id=number, **request)
-        assert reply["id"] == number and "ok" in reply
+        assert reply == {"id": number, "ok": False, "error": "no hand is set up; send 'setup' first"}
     assert fresh.alive()
 
 
@@ -404,5 +413,21 @@ def test_an_apply_with_a_seat_that_is_not_a_number_is_an_error(server: Server) -
     assert reply["ok"] is False, "a seat that is not a number was taken for 'the seat to act'"
 
 
-def test_cards_in_a_plain_deck_are_all_there() -> None:
+def test_the_plain_deck_alone_is_a_valid_set_up(server: Server) -> None:
+    """So the set-ups above are refused for their malformed field, not for the deck."""
     assert sorted(parse_cards(DECK)) == sorted(full_deck(2, 2))
+    assert server.ask(id=1, cmd="setup", variant="classic", deck=DECK, first_seat=1, team_scores=[0, 0]) == {
+        "id": 1,
+        "ok": True,
+    }
+
+
+def test_the_position_set_up_of_protocol_md_is_accepted(server: Server) -> None:
+    """The example in conformance/PROTOCOL.md, less its placeholder stock, is a set-up the reference takes."""
+    text = (Path(__file__).parents[2] / "conformance" / "PROTOCOL.md").read_text(encoding="utf-8")
+    examples = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.DOTALL)]
+    (example,) = [e for e in examples if e.get("cmd") == "setup" and "position" in e]
+    position = {key: value for key, value in example["position"].items() if key != "stock"}
+    reply = server.ask(**{**example, "position": position})
+    assert reply == {"id": example["id"], "ok": True}
+    assert server.ask(id=3, cmd="view", seat=0)["view"]["bonus_cards"] == [[], [], [], []]

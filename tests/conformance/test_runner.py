@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import CANASTA_REF_PATH, PYTHON, SCENARIOS, engine_command, reference_command, write_scenarios
+from broken_engines.kit import CANASTA_REF_PATH, PYTHON, engine_command, reference_command, write_scenarios
 
-from canasta_ref.conformance.engines import EngineFailure, EngineInfo, SubprocessEngine
+from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from canasta_ref.conformance.report import summary
-from canasta_ref.conformance.runner import Result, Selection, run_case, run_suite
+from canasta_ref.conformance.runner import Result, Selection, run_case, run_suite, setup_message
 from canasta_ref.conformance.scenario import load_scenarios, scenario_dir
+from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.conformance.suitecoverage import recording_engine
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +154,82 @@ def test_a_wrong_rule_id_fails_naming_both_ids(suite: Path) -> None:
     assert "'TURN.DRAW_FIRST' instead of TURN.ORDER" in order.message
 
 
+def test_a_malformed_legal_list_fails_that_scenario_and_the_run_goes_on(suite: Path) -> None:
+    results = run_with(engine_command("malformed", "--legal"), cases_of(suite, "frozen-take", "seeded-turn-order"))
+    assert [r.status for r in results] == ["failed", "passed"]
+    assert results[0].message.startswith("step 2 `draw`: the engine's reply to 'legal' was not a list of actions")
+    assert "{'type': 'fly'}" in results[0].message
+
+
+def test_a_view_that_is_not_an_object_fails_that_scenario_and_the_run_goes_on(suite: Path) -> None:
+    """Both the view a step expects and the views read after every accepted step."""
+    results = run_with(engine_command("malformed", "--view"), cases_of(suite, "own-hand-view", "seeded-turn-order"))
+    assert [r.status for r in results] == ["failed", "failed"]
+    expected = "the engine's reply to 'view' for seat 0 was not an object: 'north sees KH JK 9C'"
+    assert results[0].message == "step 1 `discard 5S`: " + expected
+    assert results[1].message == "step 2 `draw`: " + expected
+
+
+THREE_PACKS = """\
+scenario: 1
+id: three-packs-seeded
+title: A seeded deal under packs = 3
+rules: [TURN.ORDER]
+variants: [classic]
+level: alternative
+parameters: {packs: 3}
+setup:
+  deck: {seed: 7}
+steps:
+  - action: draw
+    seat: 1
+    expect: {result: refused, rule: TURN.ORDER}
+  - action: draw
+    expect: {result: accepted}
+"""
+
+
+def test_a_seeded_deal_is_dealt_under_the_scenarios_parameters(tmp_path: Path) -> None:
+    """The seed gives a deck of the scenario's packs, and the views must account for all of its cards."""
+    (tmp_path / "three-packs-seeded.yaml").write_text(THREE_PACKS, encoding="utf-8")
+    ((scenario, variant),) = Selection().cases(load_scenarios([tmp_path]))
+    assert len(setup_message(scenario, variant)["deck"].split()) == 3 * 54
+    result = run_case(InProcessEngine(), scenario, variant)
+    assert result.status == "passed", result.message
+
+
+def test_parameters_the_variant_lacks_are_left_to_the_engine_to_refuse(tmp_path: Path) -> None:
+    text = THREE_PACKS.replace("three-packs-seeded", "no-such-parameter").replace("{packs: 3}", "{nope: 1}")
+    (tmp_path / "no-such-parameter.yaml").write_text(text, encoding="utf-8")
+    ((scenario, variant),) = Selection().cases(load_scenarios([tmp_path]))
+    result = run_case(InProcessEngine(), scenario, variant)
+    assert (result.status, result.message) == ("failed", "setup refused: classic has no parameter 'nope'")
+
+
+# -- the reference session shares its Rules ------------------------------------------------------------------
+
+
+def test_a_recording_session_stops_recording_into_shared_rules_when_it_answers(tmp_path: Path) -> None:
+    engine, coverage = recording_engine()
+    session = engine.session
+    rules = session.rules_for("classic", {})
+    refused = engine.request({"cmd": "setup", "variant": "classic", "deck": "KH KS"})  # the deal itself fails
+    assert refused["ok"] is False and rules.coverage is None
+    frozen = load_scenarios([write_scenarios(tmp_path, ("frozen-take",))])[0]
+    assert run_case(engine, frozen, "classic").status == "passed"
+    assert session.game is not None and session.game.rules is rules
+    assert rules.coverage is None
+    assert coverage.outcomes["PILE.TAKE.FROZEN"] >= {"refused"}
+
+
+def test_a_mutated_clause_has_rules_of_its_own_kept_by_its_session() -> None:
+    mutant = ReferenceSession(mutate_rule="PILE.TAKE.FROZEN")
+    rules = mutant.rules_for("classic", {})
+    assert mutant.rules_for("classic", {}) is rules
+    assert rules is not ReferenceSession().rules_for("classic", {})
+    assert ReferenceSession(mutate_rule="PILE.TAKE.FROZEN").rules_for("classic", {}) is not rules
+
+
 def test_a_mutant_fails_and_the_next_scenario_still_runs(suite: Path) -> None:
     results = run_with(
         reference_command("--mutate-rule", "PILE.TAKE.FROZEN"),
@@ -167,7 +245,7 @@ def test_a_restart_that_fails_is_reported_and_the_run_goes_on(suite: Path, tmp_p
     engine = SubprocessEngine(engine_command("crash", "--start-once", str(tmp_path / "started")))
     try:
         results = run_suite(engine, cases_of(suite, "frozen-take", "seeded-turn-order"))
-    except EngineFailure as failure:  # today: the failed restart escapes run_case
+    except EngineFailure as failure:  # run_case reports a failed restart; it must not escape
         pytest.fail(f"run_suite raised instead of reporting: {failure}")
     finally:
         engine.close()
@@ -349,10 +427,6 @@ def test_cli_with_nothing_selected_passes_with_an_empty_report(suite: Path, tmp_
     code, out, report = conform("--scenarios", str(suite), "--rule", "NO.SUCH.RULE", cwd=tmp_path)
     assert (code, report["results"], report["counts"]) == (0, [], {})
     assert out.splitlines()[-1] == "0 passed, 0 failed"
-
-
-def test_the_small_suite_is_what_the_tests_think(suite: Path) -> None:
-    assert sorted(p.stem for p in suite.glob("*.yaml")) == sorted(SCENARIOS)
 
 
 # -- generated games catch what no scenario looks at ---------------------------------------------------------

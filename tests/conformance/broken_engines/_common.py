@@ -1,22 +1,41 @@
 """Shared loop of the broken engines: the reference behind the protocol, with one thing done wrong.
 
-Each engine is a script run as ``python path/to/engine.py [--once FILE]``. ``serve(hook)`` answers every line
-with the reference session, except where ``hook(session, request)`` returns a reply of its own (or exits, hangs,
-prints garbage). With ``--once FILE`` an engine misbehaves only if FILE does not exist yet, and creates it: the
-next process (after the runner restarts it) behaves, which shows the run went on with a fresh engine.
+Each engine is a script run as ``python path/to/engine.py [--once FILE]``. ``serve(hook)`` runs the project's
+serve loop (``canasta_ref.conformance.serve``) on a reference session whose ``handle`` asks
+``hook(session, request)`` first: the hook returns a reply of its own (or exits, hangs, prints garbage), or None
+for the reference's answer (``session.reference(request)``, which a hook may also call and then alter). With
+``--once FILE`` an engine misbehaves only if FILE does not exist yet, and creates it: the next process (after the
+runner restarts it) behaves, which shows the run went on with a fresh engine.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from canasta_ref.conformance.serve import serve as serve_lines
 from canasta_ref.conformance.session import ReferenceSession
 
-Hook = Callable[[ReferenceSession, dict[str, Any]], "dict[str, Any] | None"]
+
+class BrokenSession(ReferenceSession):
+    """The reference session, except where the hook answers first."""
+
+    def __init__(self, hook: Hook) -> None:
+        super().__init__()
+        self.hook = hook
+
+    def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        reply = self.hook(self, dict(request))
+        return self.reference(request) if reply is None else reply
+
+    def reference(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """The reference's own answer."""
+        return super().handle(request)
+
+
+Hook = Callable[[BrokenSession, dict[str, Any]], "dict[str, Any] | None"]
 
 
 def misbehave_now() -> bool:
@@ -30,22 +49,5 @@ def misbehave_now() -> bool:
     return True
 
 
-def answer(reply: dict[str, Any], request: dict[str, Any]) -> None:
-    if "id" in request:
-        reply = {"id": request["id"], **reply}
-    sys.stdout.write(json.dumps(reply) + "\n")
-    sys.stdout.flush()
-
-
-def serve(hook: Hook, session: ReferenceSession | None = None) -> None:
-    session = session or ReferenceSession()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        reply = hook(session, request)
-        if reply is None:
-            reply = session.handle(request)
-        answer(reply, request)
-        if reply.get("bye"):
-            return
+def serve(hook: Hook) -> None:
+    serve_lines(BrokenSession(hook), sys.stdin, sys.stdout)

@@ -9,14 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import misbehave_now, serve
-
-from canasta_ref.conformance.session import ReferenceSession
+from _common import BrokenSession, misbehave_now, serve
 
 CRASH = misbehave_now()
 
 
-def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | None:
     if CRASH and request.get("cmd") == "apply":
         sys.stderr.write("crash.py: segmentation fault in apply (on purpose)\n")
         sys.stderr.flush()

@@ -5,18 +5,16 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from _common import misbehave_now, serve
-
-from canasta_ref.conformance.session import ReferenceSession
+from _common import BrokenSession, misbehave_now, serve
 
 GARBAGE = misbehave_now()
 
 
-def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | None:
     if GARBAGE and request.get("cmd") == "apply":
         sys.stdout.write("Applying move... done!\n")
         sys.stdout.flush()
-        return session.handle(request)  # the real answer follows, one line too late
+        return session.reference(request)  # the real answer follows, one line too late
     return None
 
 

@@ -6,14 +6,12 @@ import sys
 import time
 from typing import Any
 
-from _common import misbehave_now, serve
-
-from canasta_ref.conformance.session import ReferenceSession
+from _common import BrokenSession, misbehave_now, serve
 
 HANG = misbehave_now()
 
 
-def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | None:
     if HANG and request.get("cmd") == "apply":
         sys.stderr.write("hang.py: thinking forever\n")
         sys.stderr.flush()

@@ -12,15 +12,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from _common import serve
-
-from canasta_ref.conformance.session import ReferenceSession
+from _common import BrokenSession, serve
 
 
-def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | None:
     if request.get("cmd") != "view":
         return None
-    reply = session.handle(request)
+    reply = session.reference(request)
     game = session.game
     if reply.get("ok") and game is not None:
         seat = int(request["seat"])

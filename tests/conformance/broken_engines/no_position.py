@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import serve
-
-from canasta_ref.conformance.session import ReferenceSession
+from _common import BrokenSession, serve
 
 
-def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | None:
     command = request.get("cmd")
     if command == "hello":
-        reply = session.handle(request)
+        reply = session.reference(request)
         reply["name"] = "no-position"
         reply["capabilities"] = {**reply["capabilities"], "setup_position": False}
         return reply

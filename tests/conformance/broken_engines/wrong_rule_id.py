@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import serve
-
-from canasta_ref.conformance.session import ReferenceSession
+from _common import BrokenSession, serve
 
 WRONG = {"PILE.TAKE.FROZEN": "PILE.TAKE.MATCH", "TURN.ORDER": "TURN.DRAW_FIRST"}
 DEFAULT = "TURN.ORDER"
 
 
-def hook(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any] | None:
+def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | None:
     if request.get("cmd") != "apply":
         return None
-    reply = session.handle(request)
+    reply = session.reference(request)
     if reply.get("ok") and reply.get("accepted") is False:
         reply["rule"] = WRONG.get(reply["rule"], DEFAULT)
     return reply
