@@ -74,16 +74,17 @@ class HandState:
         return HandState.restore(self.snapshot())
 
     def snapshot(self) -> tuple[Any, ...]:
-        """The position as nested tuples of plain values, for the undo stack: tuples of ints and strings are
-        not tracked by the garbage collector, so a long history costs its collections nothing. Every field is
-        named, in order (a test round-trips a position with every field changed)."""
+        """The position as plain values, for the undo stack. Card lists and counts are packed into byte arrays,
+        which the garbage collector does not track, and the rest into tuples of plain values, which it stops
+        tracking after one look: a snapshot per action would otherwise make every collection walk the whole
+        history. Every field is named, in order (a test round-trips a position with every field changed)."""
         return (
-            tuple(self.stock),
-            tuple(self.pile),
-            tuple([tuple(h) for h in self.hands]),
-            tuple(self.hand_sizes),
+            _packed(self.stock),
+            _packed(self.pile),
+            tuple([_packed(h) for h in self.hands]),
+            _packed(self.hand_sizes),
             tuple([tuple(m) for m in self.melds]),
-            tuple([tuple(b) for b in self.bonus]),
+            tuple([_packed(b) for b in self.bonus]),
             tuple(self.team_scores),
             self.to_act,
             self.phase,
@@ -137,6 +138,15 @@ class HandState:
         for cards in self.bonus:
             out.extend(cards)
         return out
+
+
+def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
+    """Small non-negative ints (cards, counts) as a ``bytearray`` (untracked, and quicker to build from a list
+    than ``bytes``); anything else as a tuple, so nothing is lost."""
+    try:
+        return bytearray(values)
+    except (TypeError, ValueError):
+        return tuple(values)
 
 
 _SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
