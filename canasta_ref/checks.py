@@ -13,7 +13,8 @@ from typing import Any
 from .actions import Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
 from .errors import IllegalAction
-from .rules import Rules
+from .hooks import CARD_VARIABLES, TABLE_VARIABLES
+from .rules import Query, Rules
 from .spec.model import Clause
 from .state import HandState, Meld
 
@@ -32,6 +33,67 @@ class Plan:
     pile_replacements: int = 0
 
 
+# The questions the checks put to the spec's hooks, with the values they pass (see rules.Query).
+_ACTION_ALLOWED = Query("action.allowed", ("kind", "phase", "seat", "seat_to_act", "cards_in_hand", "last_card_bonus"))
+_KEEP_CARD = Query("go_out.keep_card", ("hand_after", "discard_pending", "may_go_out"))
+_GO_OUT_ALLOWED = Query("go_out.allowed", (*TABLE_VARIABLES, "permission", "canastas_after"))
+_PILE_FROZEN = Query(
+    "pile.frozen", (*TABLE_VARIABLES, "pile_has_wild", "pile_has_red_three", "pile_has_black_three", "upcard_froze")
+)
+_MUST_TAKE = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
+_DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pile"))
+_ASK = Query("go_out.ask", (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "has_partner"))
+DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after"))
+ANSWER_BINDING = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
+#: ``meld.valid``: the table, then the variables of the meld a group makes (see ``meld_values``).
+MELD_VALID = Query(
+    "meld.valid",
+    (
+        *TABLE_VARIABLES,
+        "rank",
+        "size",
+        "naturals",
+        "wilds",
+        "jokers",
+        "natural_ranks",
+        "is_new",
+        "added",
+        "added_wilds",
+        "was_canasta",
+        "going_out",
+        "initial",
+    ),
+)
+MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
+_MINIMUM = Query("initial_meld.minimum", ("team_score",))
+_COUNT = Query("initial_meld.count", ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas"))
+_INITIAL_VALID = Query("initial_meld.valid", ("count", "minimum", "going_out_concealed", "taking_pile"))
+_CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
+BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
+#: ``pile.take``: the table, the pile and the side (``take_values``), then the cards offered (``take_fields``).
+PILE_TAKE = Query(
+    "pile.take",
+    (
+        *TABLE_VARIABLES,
+        "phase",
+        "frozen",
+        "top_rank",
+        "top_is_wild",
+        "top_is_black_three",
+        "top_is_red_three",
+        "team_has_meld_of_rank",
+        "team_meld_is_canasta",
+        "may_go_out",
+        "take_cards",
+        "take_naturals",
+        "take_wilds",
+        "extra_melds",
+        "extra_of_top_rank",
+        "extra_repeated_ranks",
+    ),
+)
+
+
 def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
     """The facts already computed from this position with these rules (see ``HandState.derived``)."""
     facts = state.derived
@@ -40,21 +102,25 @@ def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
     return facts
 
 
-def table_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
-    """The variables every hook about the table shares (a new dict: callers add their own)."""
+def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
+    """The values of the variables every hook about the table shares (``hooks.TABLE_VARIABLES``, in order)."""
     facts = derived(rules, state)
-    known: dict[str, Any] | None = facts.get(("table", seat))
+    known: tuple[Any, ...] | None = facts.get(("table", seat))
     if known is None:
         team = seat % rules.teams
-        known = facts[("table", seat)] = {
-            "seat": seat,
-            "team_has_melded": state.team_opened[team],
-            "team_canastas": canastas(rules, state.melds[team]),
-            "stock_size": len(state.stock),
-            "pile_size": len(state.pile),
-            "hand_size": state.hand_sizes[seat],
-        }
-    return dict(known)
+        known = facts[("table", seat)] = (
+            seat,
+            state.team_opened[team],
+            canastas(rules, state.melds[team]),
+            len(state.stock),
+            len(state.pile),
+            state.hand_sizes[seat],
+        )
+    return known
+
+
+#: Where the side's canastas are among the table values.
+TEAM_CANASTAS = TABLE_VARIABLES.index("team_canastas")
 
 
 def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
@@ -77,29 +143,27 @@ def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
     facts = derived(rules, state)
     known: bool | None = facts.get(("frozen", seat)) if rules.coverage is None else None
     if known is None:
-        env = table_env(rules, state, seat)
-        env.update(
-            pile_has_wild=state.pile_wilds > 0,
-            pile_has_red_three=state.pile_red_threes > 0,
-            pile_has_black_three=state.pile_black_threes > 0,
-            upcard_froze=state.upcard_froze,
+        values = (
+            *table_values(rules, state, seat),
+            state.pile_wilds > 0,
+            state.pile_red_threes > 0,
+            state.pile_black_threes > 0,
+            state.upcard_froze,
         )
-        known = facts[("frozen", seat)] = rules.predicate_memo("pile.frozen", env)
+        known = facts[("frozen", seat)] = rules.predicate_of(_PILE_FROZEN, values)
     return known
 
 
-def _go_out_env(rules: Rules, state: HandState, seat: int, canastas_after: int) -> dict[str, Any]:
-    env = table_env(rules, state, seat)
-    env.update(permission=state.permission, canastas_after=canastas_after)
-    return env
+def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: int) -> Clause | None:
+    values = (*table_values(rules, state, seat), state.permission, canastas_after)
+    return rules.failing_of(_GO_OUT_ALLOWED, values)
 
 
 def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
     facts = derived(rules, state)
     known: bool | None = facts.get(("out", seat, canastas_after)) if rules.coverage is None else None
     if known is None:
-        env = _go_out_env(rules, state, seat, canastas_after)
-        known = facts[("out", seat, canastas_after)] = rules.failing_memo("go_out.allowed", env) is None
+        known = facts[("out", seat, canastas_after)] = _go_out_refusal(rules, state, seat, canastas_after) is None
     return known
 
 
@@ -118,15 +182,7 @@ def _require_action(rules: Rules, state: HandState, seat: int, action: Action, h
 
 def action_refusal(rules: Rules, state: HandState, seat: int, kind: str, held: bool = True) -> Clause | None:
     """The ``action.allowed`` clause refusing this kind of action to ``seat`` now, or None."""
-    env = {
-        "kind": kind,
-        "phase": state.phase,
-        "seat": seat,
-        "seat_to_act": state.to_act,
-        "cards_in_hand": held,
-        "last_card_bonus": state.last_card_bonus,
-    }
-    return rules.failing_memo("action.allowed", env)
+    return rules.failing_of(_ACTION_ALLOWED, (kind, state.phase, seat, state.to_act, held, state.last_card_bonus))
 
 
 def is_legal(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
@@ -144,12 +200,12 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
         return False
     team = seat % rules.teams
     top = state.pile[-1]
-    env = table_env(rules, state, seat)
-    env.update(
-        frozen=pile_frozen(rules, state, seat),
-        top_matches_team_meld=not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
+    values = (
+        *table_values(rules, state, seat),
+        pile_frozen(rules, state, seat),
+        not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
     )
-    return rules.predicate_memo("stock_empty.must_take", env) and is_legal(rules, state, Action.take(), seat)
+    return rules.predicate_of(_MUST_TAKE, values) and is_legal(rules, state, Action.take(), seat)
 
 
 def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
@@ -158,19 +214,18 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
     kind = action.kind
     if kind in ("draw", "ask", "yes", "no", "end"):
         _require_action(rules, state, actor, action)
+        table = table_values(rules, state, actor)
         if kind == "draw":
-            env = table_env(rules, state, actor)
-            env.update(phase=state.phase, must_take_pile=must_take_pile(rules, state, actor))
-            rules.require("draw.allowed", env)
+            rules.refuse(rules.failing_of(_DRAW_ALLOWED, (*table, state.phase, must_take_pile(rules, state, actor))))
         elif kind == "ask":
-            env = table_env(rules, state, actor)
-            env.update(
-                phase=state.phase,
-                melded_this_turn=state.melded_this_turn or state.took_pile_this_turn,
-                asked_this_turn=state.asked_this_turn,
-                has_partner=rules.players > rules.teams,
+            values = (
+                *table,
+                state.phase,
+                state.melded_this_turn or state.took_pile_this_turn,
+                state.asked_this_turn,
+                rules.players > rules.teams,
             )
-            rules.require("go_out.ask", env)
+            rules.refuse(rules.failing_of(_ASK, values))
         return _effects_without_melding(state, action, actor)
     _require_cards_in_hand(rules, state, actor, action)
     if kind == "discard":
@@ -209,16 +264,11 @@ def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
 def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) -> None:
     card = action.cards[0]
     hand_after = state.hand_sizes[seat] - 1
-    env = table_env(rules, state, seat)
-    env.update(rules.card_facts(card))
-    env["hand_after"] = hand_after
-    rules.require("discard.allowed", env)
-    rules.refuse(ending_refusal(rules, state, seat, hand_after, env["team_canastas"], False))
+    table = table_values(rules, state, seat)
+    rules.refuse(rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)))
+    rules.refuse(ending_refusal(rules, state, seat, hand_after, table[TEAM_CANASTAS], False))
     can_still = state.permission == "yes" and hand_after > 0 and can_still_meld(rules, state, seat)
-    rules.require(
-        "go_out.answer_binding",
-        {"permission": state.permission, "hand_after": hand_after, "can_still_meld": can_still},
-    )
+    rules.refuse(rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)))
 
 
 def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[tuple[int, list[Card], int]]:
@@ -253,7 +303,7 @@ def _layout(
         spread[rank] = max(spread[rank], natural_ranks)
     created: list[int] = []
     added_existing = False
-    base = table_env(rules, state, seat)
+    table = table_values(rules, state, seat)
     going_out = hand_after <= 1
     for rank in order:
         cards = by_rank[rank]
@@ -265,22 +315,22 @@ def _layout(
         before = merge_target(rules, state, team, rank)
         result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
         added_wilds = sum(1 for c in cards if rules.is_wild[c])
-        env = dict(base)
-        env.update(
-            rank=RANK_NAMES[rank],
-            size=result.size,
-            naturals=result.naturals,
-            wilds=result.wilds,
-            jokers=result.jokers,
-            natural_ranks=spread[rank],
-            is_new=before is None,
-            added=len(cards),
-            added_wilds=added_wilds,
-            was_canasta=before is not None and is_canasta(rules, before),
-            going_out=going_out,
-            initial=initial,
+        values = (
+            *table,
+            RANK_NAMES[rank],
+            result.size,
+            result.naturals,
+            result.wilds,
+            result.jokers,
+            spread[rank],
+            before is None,
+            len(cards),
+            added_wilds,
+            before is not None and is_canasta(rules, before),
+            going_out,
+            initial,
         )
-        rules.require("meld.valid", env)
+        rules.refuse(rules.failing_of(MELD_VALID, values))
         if before is not None:
             current[current.index(before)] = result
             # Adding to a meld laid earlier in this same turn is still the player's own melding.
@@ -329,18 +379,9 @@ def initial_meld_refusal(
     taking_pile: bool,
 ) -> Clause | None:
     """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None."""
-    minimum = rules.value_memo("initial_meld.minimum", {"team_score": state.team_scores[seat % rules.teams]})
-    count = rules.value_memo(
-        "initial_meld.count",
-        {
-            "hand_points": hand_points,
-            "top_card_points": top_card_points,
-            "natural_canastas": natural_canastas,
-            "mixed_canastas": mixed_canastas,
-        },
-    )
-    env = {"count": count, "minimum": minimum, "going_out_concealed": concealed_out, "taking_pile": taking_pile}
-    return rules.failing_memo("initial_meld.valid", env)
+    minimum = rules.value_of(_MINIMUM, (state.team_scores[seat % rules.teams],))
+    count = rules.value_of(_COUNT, (hand_points, top_card_points, natural_canastas, mixed_canastas))
+    return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, taking_pile))
 
 
 def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> tuple[int, int]:
@@ -361,15 +402,10 @@ def ending_refusal(
     """The clause an action leaving ``hand_after`` cards breaks: going out (hook ``go_out.allowed``) when the hand
     empties, else the cards a player who may not go out must keep (``go_out.keep_card``); None if neither."""
     if hand_after == 0:
-        refusal = rules.failing_memo("go_out.allowed", _go_out_env(rules, state, seat, canastas_after))
+        refusal = _go_out_refusal(rules, state, seat, canastas_after)
         if refusal is not None:
             return refusal
-    env = {
-        "hand_after": hand_after,
-        "discard_pending": discard_pending,
-        "may_go_out": may_go_out(rules, state, seat, canastas_after),
-    }
-    return rules.failing_memo("go_out.keep_card", env)
+    return rules.failing_of(_KEEP_CARD, (hand_after, discard_pending, may_go_out(rules, state, seat, canastas_after)))
 
 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -380,25 +416,21 @@ def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[i
 
 def goes_out_concealed(rules: Rules, state: HandState, made_canasta: bool) -> bool:
     """Hook ``go_out.concealed`` for the turn so far, given whether the player made a canasta of their own."""
-    return rules.predicate_memo(
-        "go_out.concealed",
-        {
-            "melded_before": state.melded_before_turn,
-            "added_to_partner": state.added_to_existing_this_turn,
-            "made_canasta": made_canasta,
-            "took_pile": state.took_pile_this_turn,
-        },
-    )
+    values = (state.melded_before_turn, state.added_to_existing_this_turn, made_canasta, state.took_pile_this_turn)
+    return rules.predicate_of(_CONCEALED, values)
 
 
 def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
     team = seat % rules.teams
     initial = not state.team_opened[team]
-    env = table_env(rules, state, seat)
-    env.update(
-        phase=state.phase, groups=len(action.melds), repeated_ranks=repeated_ranks(rules, action.melds), initial=initial
+    values = (
+        *table_values(rules, state, seat),
+        state.phase,
+        len(action.melds),
+        repeated_ranks(rules, action.melds),
+        initial,
     )
-    rules.require("meld.action", env)
+    rules.refuse(rules.failing_of(MELD_ACTION, values))
     used = action.all_cards()
     hand_after = state.hand_sizes[seat] - len(used)
     contributions = _contributions(rules, action.melds)
@@ -412,38 +444,44 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 
-def take_env(rules: Rules, state: HandState, seat: int) -> dict[str, Any]:
-    """The ``pile.take`` variables that do not depend on the cards offered: the pile, the side, the table."""
+def take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
+    """The ``pile.take`` values that do not depend on the cards offered: the table, the pile and the side (the
+    start of ``PILE_TAKE``'s names); once per position."""
+    facts = derived(rules, state)
+    known: tuple[Any, ...] | None = facts.get(("take", seat))
+    if known is not None:
+        return known
     team = seat % rules.teams
     top = state.pile[-1] if state.pile else None
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
-    env = table_env(rules, state, seat)
-    facts = rules.card_facts(top) if top is not None else None
-    env.update(
-        phase=state.phase,
-        frozen=pile_frozen(rules, state, seat),
-        top_rank=facts["rank"] if facts else "",
-        top_is_wild=bool(facts and facts["is_wild"]),
-        top_is_black_three=bool(facts and facts["is_black_three"]),
-        top_is_red_three=bool(facts and facts["is_red_three"]),
-        team_has_meld_of_rank=existing is not None,
-        team_meld_is_canasta=existing is not None and is_canasta(rules, existing),
-        may_go_out=may_go_out(rules, state, seat, env["team_canastas"]),
+    table = table_values(rules, state, seat)
+    card = rules.card_facts(top) if top is not None else None
+    known = facts[("take", seat)] = (
+        *table,
+        state.phase,
+        pile_frozen(rules, state, seat),
+        card["rank"] if card else "",
+        bool(card and card["is_wild"]),
+        bool(card and card["is_black_three"]),
+        bool(card and card["is_red_three"]),
+        existing is not None,
+        existing is not None and is_canasta(rules, existing),
+        may_go_out(rules, state, seat, table[TEAM_CANASTAS]),
     )
-    return env
+    return known
 
 
-def take_fields(rules: Rules, state: HandState, action: Action) -> dict[str, Any]:
-    """The ``pile.take`` variables that describe the cards offered with the top card."""
+def take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, ...]:
+    """The ``pile.take`` values that describe the cards offered with the top card (the end of ``PILE_TAKE``)."""
     top_rank = rank_of(state.pile[-1]) if state.pile else -1
-    return {
-        "take_cards": len(action.cards),
-        "take_naturals": sum(1 for c in action.cards if not rules.is_wild[c] and rank_of(c) == top_rank),
-        "take_wilds": sum(1 for c in action.cards if rules.is_wild[c]),
-        "extra_melds": len(action.melds),
-        "extra_of_top_rank": sum(1 for g in action.melds if group_rank(rules, g) == top_rank),
-        "extra_repeated_ranks": repeated_ranks(rules, action.melds),
-    }
+    return (
+        len(action.cards),
+        sum(1 for c in action.cards if not rules.is_wild[c] and rank_of(c) == top_rank),
+        sum(1 for c in action.cards if rules.is_wild[c]),
+        len(action.melds),
+        sum(1 for g in action.melds if group_rank(rules, g) == top_rank),
+        repeated_ranks(rules, action.melds),
+    )
 
 
 def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
@@ -454,15 +492,11 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     pile_rest = state.pile[:-1]
     bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
     replaced = 0
-    if bonus_in_pile and rules.predicate_memo(
-        "bonus_card.replace", {"from_pile": True, "stock_size": len(state.stock)}
-    ):
+    if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
         replaced = min(bonus_in_pile, len(state.stock))
     used = action.all_cards()
     hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced
-    env = take_env(rules, state, seat)
-    env.update(take_fields(rules, state, action))
-    rules.require("pile.take", env)
+    rules.refuse(rules.failing_of(PILE_TAKE, (*take_values(rules, state, seat), *take_fields(rules, state, action))))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)
     contributions.insert(0, (top_rank, [top, *action.cards], 1))

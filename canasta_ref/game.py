@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from .actions import Action
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
+    BONUS_REPLACE,
     Plan,
     apply_meld,
     canastas,
@@ -28,10 +29,12 @@ from .checks import (
 from .errors import CanastaError
 from .legal import legal_actions
 from .position import Position, build_state, push_pile
-from .rules import Rules, rules_for
+from .rules import Query, Rules, rules_for
 from .scoring import HandScore, score_hand
 from .spec.model import Variant
 from .state import HandState
+
+_LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
 
 
 class Event(NamedTuple):
@@ -190,11 +193,11 @@ class Game:
                 state.hand_sizes[seat] -= count
                 state.bonus[seat].extend([card] * count)
                 events.append(_event(seat, "lays out", (card,) * count))
-                if not rules.predicate_memo("bonus_card.replace", {"from_pile": False, "stock_size": len(state.stock)}):
+                if not rules.predicate_of(BONUS_REPLACE, (False, len(state.stock))):
                     continue
                 for _ in range(count):
                     if not state.stock:
-                        if rules.predicate_memo("stock.last_card_bonus_ends", {"stock_size": 0}):
+                        if rules.predicate_of(_LAST_CARD_BONUS_ENDS, (0,)):
                             return False
                         state.last_card_bonus = True
                         events.append(_event(seat, "drew a bonus card as the last card of the stock: no discard"))

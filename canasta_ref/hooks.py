@@ -39,6 +39,8 @@ _TABLE: Final[dict[str, VarType]] = {
 
 #: The table-wide variables many hooks share, in a fixed order (cache keys are built in it).
 TABLE_VARIABLES: Final = tuple(_TABLE)
+#: The variables of hooks about one card, in a fixed order.
+CARD_VARIABLES: Final = tuple(_CARD)
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,20 @@ from collections.abc import Iterator
 from .actions import Action, single_meld
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, sort_key
 from .checks import (
+    ANSWER_BINDING,
+    DISCARD_ALLOWED,
+    MELD_ACTION,
+    MELD_VALID,
+    PILE_TAKE,
+    TEAM_CANASTAS,
     action_refusal,
     ending_refusal,
     is_canasta,
     is_legal,
     merge_target,
-    table_env,
-    take_env,
+    table_values,
     take_fields,
+    take_values,
 )
 from .movegen import (
     HandCards,
@@ -31,7 +37,7 @@ from .movegen import (
     hand_cards,
     initial_enough,
     shape_combinations,
-    shape_env,
+    shape_values,
     submultisets,
     take_candidates,
 )
@@ -65,16 +71,12 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
 
 def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
-    variables computed once, and only those they allow are checked in full."""
+    values computed once, and only those they allow are checked in full."""
     if is_legal(rules, state, DRAW):
         yield DRAW
-    base: dict[str, object] | None = None
     for action in take_candidates(rules, state, state.to_act):
-        if base is None:
-            base = take_env(rules, state, state.to_act)
-        env = dict(base)
-        env.update(take_fields(rules, state, action))
-        if rules.failing_memo("pile.take", env) is None and is_legal(rules, state, action):
+        values = (*take_values(rules, state, state.to_act), *take_fields(rules, state, action))
+        if rules.failing_of(PILE_TAKE, values) is None and is_legal(rules, state, action):
             yield action
 
 
@@ -93,11 +95,11 @@ class _Listing:
         self.state = state
         self.seat = seat = state.to_act
         self.team = seat % rules.teams
-        self.base = table_env(rules, state, seat)
-        self.canastas: int = self.base["team_canastas"]
+        self.table = table = table_values(rules, state, seat)
+        self.canastas: int = table[TEAM_CANASTAS]
         self.hand_size = state.hand_sizes[seat]
         self._targets: dict[int, tuple[Meld | None, tuple[int, int, int, int] | None]] = {}
-        self.table_key = tuple(self.base[name] for name in rules.table_variables_of("meld.valid"))
+        self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
         return action_refusal(self.rules, self.state, self.seat, kind) is None
@@ -126,14 +128,13 @@ class _Listing:
         known = rules.shape_cache.get(key) if rules.coverage is None else None
         if known is not None:
             return known, new_canasta
-        env = shape_env(rules, self.base, shape, before, going_out=going_out, initial=initial)
-        valid: bool = remember(rules.shape_cache, key, rules.failing_memo("meld.valid", env) is None)
+        values = shape_values(rules, self.table, shape, before, going_out=going_out, initial=initial)
+        valid: bool = remember(rules.shape_cache, key, rules.failing_of(MELD_VALID, values) is None)
         return valid, new_canasta
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
-        env = dict(self.base)
-        env.update(phase=self.state.phase, groups=groups, repeated_ranks=0, initial=initial)
-        return self.rules.failing_memo("meld.action", env) is None
+        values = (*self.table, self.state.phase, groups, 0, initial)
+        return self.rules.failing_of(MELD_ACTION, values) is None
 
 
 #: A valid shape: naturals, twos, jokers, valid keeping two cards or more, valid going out, newly a canasta.
@@ -266,18 +267,15 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> list[Action]
     if not listing.ending_ok(hand_after, listing.canastas, False):
         return []
     can_still = state.permission == "yes" and hand_after > 0 and any(True for _ in _melds(rules, state, listing))
-    binding = {"permission": state.permission, "hand_after": hand_after, "can_still_meld": can_still}
-    if rules.failing_memo("go_out.answer_binding", binding) is not None:
+    if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []
     hand = state.hands[listing.seat]
     held = [card for card in range(CARD_TYPES) if hand[card]]
     if not rules.clauses("discard.allowed"):
         return [DISCARDS[card] for card in held]
-    env = dict(listing.base)
-    env["hand_after"] = hand_after
-    out: list[Action] = []
-    for card in held:
-        env.update(rules.card_facts(card))
-        if rules.failing_memo("discard.allowed", env) is None:
-            out.append(DISCARDS[card])
-    return out
+    table = listing.table
+    return [
+        DISCARDS[card]
+        for card in held
+        if rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
+    ]

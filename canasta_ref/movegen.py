@@ -13,13 +13,14 @@ from typing import Any, NamedTuple
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, Card, rank_of
 from .checks import (
+    MELD_VALID,
     derived,
     goes_out_concealed,
     initial_meld_refusal,
     is_canasta,
     merge_target,
     plan,
-    table_env,
+    table_values,
 )
 from .errors import IllegalAction
 from .rules import Rules
@@ -99,33 +100,33 @@ def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:
     return known
 
 
-def shape_env(
-    rules: Rules, base: Mapping[str, Any], shape: Shape, before: Meld | None, *, going_out: bool, initial: bool
-) -> dict[str, Any]:
-    """The ``meld.valid`` variables for the meld that ``shape`` makes (alone, or joining ``before``)."""
+def shape_values(
+    rules: Rules, table: tuple[Any, ...], shape: Shape, before: Meld | None, *, going_out: bool, initial: bool
+) -> tuple[Any, ...]:
+    """The ``meld.valid`` values (``checks.MELD_VALID``) for the meld that ``shape`` makes (alone, or joining
+    ``before``), after the table's."""
     wilds = shape.twos + shape.jokers
-    env = dict(base)
-    env.update(
-        rank=RANK_NAMES[shape.rank],
-        size=shape.naturals + wilds + (before.size if before else 0),
-        naturals=shape.naturals + (before.naturals if before else 0),
-        wilds=wilds + (before.wilds if before else 0),
-        jokers=shape.jokers + (before.jokers if before else 0),
-        natural_ranks=1 if shape.naturals else 0,
-        is_new=before is None,
-        added=shape.naturals + wilds,
-        added_wilds=wilds,
-        was_canasta=before is not None and is_canasta(rules, before),
-        going_out=going_out,
-        initial=initial,
+    return (
+        *table,
+        RANK_NAMES[shape.rank],
+        shape.naturals + wilds + (before.size if before else 0),
+        shape.naturals + (before.naturals if before else 0),
+        wilds + (before.wilds if before else 0),
+        shape.jokers + (before.jokers if before else 0),
+        1 if shape.naturals else 0,
+        before is None,
+        shape.naturals + wilds,
+        wilds,
+        before is not None and is_canasta(rules, before),
+        going_out,
+        initial,
     )
-    return env
 
 
-def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, base: dict[str, object]) -> bool:
+def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, table: tuple[Any, ...]) -> bool:
     before = merge_target(rules, state, seat % rules.teams, shape.rank)
     return any(
-        rules.failing_memo("meld.valid", shape_env(rules, base, shape, before, going_out=out, initial=initial)) is None
+        rules.failing_of(MELD_VALID, shape_values(rules, table, shape, before, going_out=out, initial=initial)) is None
         for out in (False, True)
     )
 
@@ -133,7 +134,7 @@ def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: 
 def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial: bool) -> dict[int, list[Shape]]:
     """Valid group shapes per rank (wild-only groups under the joker rank)."""
     team = seat % rules.teams
-    base = table_env(rules, state, seat)
+    table = table_values(rules, state, seat)
     out: dict[int, list[Shape]] = {}
     for rank in hand.meld_ranks(state.melds[team]):
         available = hand.count(rank) if rank != JOKER_RANK else 0
@@ -144,7 +145,7 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial:
                     if naturals + twos + jokers == 0:
                         continue
                     shape = Shape(rank, naturals, twos, jokers)
-                    if _shape_ok(rules, state, seat, shape, initial, base):
+                    if _shape_ok(rules, state, seat, shape, initial, table):
                         found.append(shape)
         if found:
             out[rank] = found

@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
 from .errors import IllegalAction
-from .hooks import TABLE_VARIABLES
+from .hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES
 from .spec.model import Clause, Variant
 
 
@@ -43,11 +43,32 @@ def rules_for(variant: Variant) -> Rules:
     return known[1]
 
 
-def _key_getter(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], Any]:
-    """What a hook's memo is keyed on: the values of ``names`` in an environment, read by operator.itemgetter."""
-    if not names:
-        return lambda env: ()
-    return operator.itemgetter(*names)
+def _position_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], Any]:
+    """The values at ``positions`` of a tuple, as a tuple (a C-level getter; () when there are none)."""
+    if not positions:
+        return lambda values: ()
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda values: (values[only],)
+    return operator.itemgetter(*positions)
+
+
+class Query:
+    """A call site's question to one hook, with the names of the values it passes, in a fixed order.
+
+    Hot paths ask through a Query with a tuple of values instead of a dict: each Rules binds the query once to
+    the positions its hook's clauses read, so a cached answer costs one small tuple and one look-up."""
+
+    def __init__(self, hook: str, names: tuple[str, ...]) -> None:
+        self.hook = hook
+        self.names = names
+
+    def env(self, values: tuple[Any, ...]) -> dict[str, Any]:
+        """The values by name, as the clauses read them."""
+        return dict(zip(self.names, values, strict=True))
+
+    def __repr__(self) -> str:
+        return f"Query({self.hook!r}, {self.names!r})"
 
 
 class Rules:
@@ -68,6 +89,8 @@ class Rules:
         wild_rank = [self.predicate("card.wild", {"rank": name}) for name in RANK_NAMES]
         self.is_wild = [wild_rank[rank_of(c)] for c in range(CARD_TYPES)]
         self._card_facts = facts = [self._facts_of(c) for c in range(CARD_TYPES)]
+        #: Each card's facts as values in ``hooks.CARD_VARIABLES`` order, for Queries.
+        self.card_values = [tuple(f[name] for name in CARD_VARIABLES) for f in facts]
         self.card_value = [self.value("card.value", f) for f in facts]
         self.is_bonus = [self.predicate("bonus_card", f) for f in facts]
         self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
@@ -86,12 +109,9 @@ class Rules:
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._variables: dict[str, frozenset[str]] = {}
-        self._table_variables: dict[str, tuple[str, ...]] = {}
+        self._table_positions: dict[str, tuple[int, ...]] = {}
         self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
-        # Per hook: a C-level getter of the values its clauses read (the memo key), and the memo.
-        self._memos: dict[str, tuple[Callable[[Mapping[str, Any]], Any], dict[Any, Any]]] = {
-            hook: (_key_getter(used), {}) for hook, used in self._used.items()
-        }
+        self._queries: dict[Query, tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None] = {}
         self.shape_cache: dict[tuple[Any, ...], bool] = {}
         # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
@@ -142,12 +162,13 @@ class Rules:
         if self.coverage is not None:
             self.note(hook, {"rank": RANK_NAMES[rank]})
 
-    def table_variables_of(self, hook: str) -> tuple[str, ...]:
-        """The table-wide variables (seat, stock size, ...) a hook's clauses read, in a fixed order."""
-        known = self._table_variables.get(hook)
+    def table_positions_of(self, hook: str) -> tuple[int, ...]:
+        """Where the table-wide variables (seat, stock size, ...) that a hook's clauses read are among
+        ``hooks.TABLE_VARIABLES``."""
+        known = self._table_positions.get(hook)
         if known is None:
             used = self.variables_of(hook)
-            known = self._table_variables[hook] = tuple(name for name in TABLE_VARIABLES if name in used)
+            known = self._table_positions[hook] = tuple(i for i, name in enumerate(TABLE_VARIABLES) if name in used)
         return known
 
     def clauses(self, hook: str) -> tuple[Clause, ...]:
@@ -164,35 +185,53 @@ class Rules:
                 return clause
         return None
 
-    def failing_memo(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
-        """As ``failing``, cached on the values of the variables the hook's clauses read (they are pure)."""
-        result: Clause | None = self._memoized(hook, env, self.failing)
+    def failing_of(self, query: Query, values: tuple[Any, ...]) -> Clause | None:
+        """As ``failing``, cached on the values the hook's clauses read (they are pure)."""
+        result: Clause | None = self._asked(query, values, self.failing)
         return result
 
-    def predicate_memo(self, hook: str, env: Mapping[str, Any]) -> bool:
-        """As ``predicate``, cached like ``failing_memo``."""
-        result: bool = self._memoized(hook, env, self.predicate)
+    def predicate_of(self, query: Query, values: tuple[Any, ...]) -> bool:
+        """As ``predicate``, cached like ``failing_of``."""
+        result: bool = self._asked(query, values, self.predicate)
         return result
 
-    def value_memo(self, hook: str, env: Mapping[str, Any]) -> int:
-        """As ``value``, cached like ``failing_memo``."""
-        result: int = self._memoized(hook, env, self.value)
+    def value_of(self, query: Query, values: tuple[Any, ...]) -> int:
+        """As ``value``, cached like ``failing_of``."""
+        result: int = self._asked(query, values, self.value)
         return result
 
-    def _memoized(self, hook: str, env: Mapping[str, Any], compute: Callable[[str, Mapping[str, Any]], Any]) -> Any:
-        known = self._memos.get(hook)
-        if self.coverage is not None or known is None:
-            return compute(hook, env)  # coverage must see every evaluation; a hook with no clauses has no memo
-        getter, memo = known
-        key = getter(env)
+    def _asked(self, query: Query, values: tuple[Any, ...], compute: Callable[[str, Mapping[str, Any]], Any]) -> Any:
+        try:
+            bound = self._queries[query]
+        except KeyError:
+            bound = self._bind(query)
+        if self.coverage is not None or bound is None:
+            return compute(query.hook, query.env(values))
+        project, memo = bound
+        key = values if project is None else project(values)
         try:
             return memo[key]
         except KeyError:
-            return remember(memo, key, compute(hook, env))
+            return remember(memo, key, compute(query.hook, query.env(values)))
 
-    def require(self, hook: str, env: Mapping[str, Any]) -> None:
-        """Raise IllegalAction citing the first clause of the hook that does not hold."""
-        self.refuse(self.failing_memo(hook, env))
+    def _bind(self, query: Query) -> tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None:
+        """What a query's answers are cached on: the positions of the values its hook's clauses read (None for
+        a hook with no clauses: nothing to cache)."""
+        declared = HOOKS[query.hook].variables
+        unknown = [name for name in query.names if name not in declared]
+        if unknown:
+            raise ValueError(f"{query!r} passes {', '.join(unknown)}, which the hook does not declare")
+        used = self._used.get(query.hook)
+        bound: tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None = None
+        if used is not None:
+            missing = [name for name in used if name not in query.names]
+            if missing:
+                raise ValueError(f"{query!r} does not pass {', '.join(missing)}, which the hook's clauses read")
+            positions = tuple(query.names.index(name) for name in used)
+            reads_all = positions == tuple(range(len(query.names)))
+            bound = (None if reads_all else _position_getter(positions), {})
+        self._queries[query] = bound
+        return bound
 
     @staticmethod
     def refuse(clause: Clause | None) -> None:
