@@ -87,6 +87,10 @@ def legal_melds(rules: Rules, state: HandState) -> Iterator[Action]:
     return _melds(rules, state, _Listing(rules, state))
 
 
+#: A shape's meld: valid keeping two cards or more, valid going out, newly a canasta.
+_Verdict = tuple[bool, bool, bool]
+
+
 class _Listing:
     """Facts shared by every candidate of one listing, each computed once."""
 
@@ -119,18 +123,37 @@ class _Listing:
 
     def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
         """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""
+        staying, leaving, new_canasta = self.verdict(shape.rank, shape.naturals, shape.twos, shape.jokers, initial)
+        return (leaving if going_out else staying), new_canasta
+
+    def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
+        """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
+        cached per rank, meld joined and table, then per shape."""
         rules = self.rules
-        before, stats = self.target(shape.rank)
+        before, stats = self.target(rank)
+        shape = (naturals, twos, jokers)
+        if rules.coverage is None:
+            key = (rank, stats, initial, self.table_key)
+            verdicts = rules.shape_cache.get(key)
+            if verdicts is None:
+                verdicts = remember(rules.shape_cache, key, {})
+            known: _Verdict | None = verdicts.get(shape)
+            if known is None:
+                known = verdicts[shape] = self._judge(Shape(rank, naturals, twos, jokers), before, initial)
+            return known
+        return self._judge(Shape(rank, naturals, twos, jokers), before, initial)
+
+    def _judge(self, shape: Shape, before: Meld | None, initial: bool) -> _Verdict:
+        rules = self.rules
         size = shape.naturals + shape.twos + shape.jokers + (before.size if before else 0)
         was_canasta = before is not None and is_canasta(rules, before)
         new_canasta = not was_canasta and size >= rules.canasta_size[shape.rank]
-        key = (shape.rank, shape.naturals, shape.twos, shape.jokers, stats, going_out, initial, self.table_key)
-        known = rules.shape_cache.get(key) if rules.coverage is None else None
-        if known is not None:
-            return known, new_canasta
-        values = shape_values(rules, self.table, shape, before, going_out=going_out, initial=initial)
-        valid: bool = remember(rules.shape_cache, key, rules.failing_of(MELD_VALID, values) is None)
-        return valid, new_canasta
+        staying, leaving = (
+            rules.failing_of(MELD_VALID, shape_values(rules, self.table, shape, before, going_out=out, initial=initial))
+            is None
+            for out in (False, True)
+        )
+        return staying, leaving, new_canasta
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
         values = (*self.table, self.state.phase, groups, 0, initial)
@@ -157,9 +180,7 @@ def _rank_shapes(
         for t in range(twos + 1):
             for j in range(jokers + 1):
                 if n + t + j:
-                    shape = Shape(rank, n, t, j)
-                    staying, new_canasta = listing.meld_ok(shape, False, initial)
-                    leaving, _ = listing.meld_ok(shape, True, initial)
+                    staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
                     if staying or leaving:
                         found.append((n, t, j, staying, leaving, new_canasta))
     known = remember(rules.rank_shape_cache, key, tuple(found))

@@ -112,7 +112,7 @@ class Rules:
         self._table_positions: dict[str, tuple[int, ...]] = {}
         self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
         self._queries: dict[Query, tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None] = {}
-        self.shape_cache: dict[tuple[Any, ...], bool] = {}
+        self.shape_cache: dict[tuple[Any, ...], Any] = {}
         # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
         self.group_cache: dict[tuple[Any, ...], Any] = {}
@@ -139,7 +139,7 @@ class Rules:
         """The hook variables that the hook's clauses read: what a cached answer must be keyed on."""
         known = self._variables.get(hook)
         if known is None:
-            known = self._variables[hook] = frozenset().union(*(c.variables for c in self._hooks.get(hook, ())))
+            known = self._variables[hook] = frozenset().union(*(c.reads for c in self._hooks.get(hook, ())))
         return known
 
     def note(self, hook: str, env: Mapping[str, Any]) -> None:

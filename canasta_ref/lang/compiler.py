@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -28,6 +29,9 @@ class CompiledExpression:
     python: str
     variables: frozenset[str]
     parameters: frozenset[str]
+    #: The variables the compiled code reads: ``variables`` less those that folding parameters made moot
+    #: (``allow_x and size > 3`` with ``allow_x = false`` reads nothing), which is what answers are cached on.
+    reads: frozenset[str]
     result_type: str
     fn: Callable[[Mapping[str, Any]], Any]
     origin: Origin
@@ -104,9 +108,23 @@ def _compile(
         python=python,
         variables=frozenset(str(name) for name in names if name in variables),
         parameters=frozenset(str(name) for name in names if name in parameters),
+        reads=_reads(python),
         result_type=code.type,
         fn=fn,
         origin=origin,
+    )
+
+
+def _reads(python: str) -> frozenset[str]:
+    """The variables generated code reads: every ``v["name"]`` left in it (the only way it reads one)."""
+    return frozenset(
+        node.slice.value
+        for node in ast.walk(ast.parse(python, mode="eval"))
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "v"
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
     )
 
 

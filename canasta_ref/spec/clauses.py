@@ -52,6 +52,7 @@ def compile_clause(entry: ClauseEntry, parameters: Mapping[str, tuple[str, Any]]
         evaluate=compiled.fn,
         python=compiled.python,
         variables=compiled.variables,
+        reads=compiled.reads,
         parameters=tuple(sorted(compiled.parameters)),
     )
 

@@ -77,6 +77,8 @@ class Clause(ClauseEntry):
     evaluate: Callable[[Mapping[str, Any]], Any]
     python: str = ""
     variables: frozenset[str] = frozenset()
+    #: The variables its compiled code reads, after parameters were folded in (a subset of ``variables``).
+    reads: frozenset[str] = frozenset()
     parameters: tuple[str, ...] = ()
 
     @property

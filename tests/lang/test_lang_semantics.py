@@ -268,3 +268,18 @@ def test_names_that_start_with_keywords_are_names() -> None:
     assert compiled(values) is True
     assert compiled({**values, "in_hand": 0}) is False
     assert compiled.variables == frozenset(names)
+
+
+@pytest.mark.parametrize(
+    ("text", "reads"),
+    [
+        ("allow_pile and size > 3", set()),  # allow_pile is false: size can never matter
+        ("strict and size > 3", {"size"}),  # strict is true: size decides
+        ("not allow_pile or going_out and size >= min_size", set()),
+        ("allow_pile or going_out and size >= min_size", {"going_out", "size"}),
+    ],
+)
+def test_reads_leaves_out_variables_that_folding_made_moot(text: str, reads: set[str]) -> None:
+    compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect="bool", origin=ORIGIN)
+    assert compiled.reads == frozenset(reads)
+    assert compiled.reads <= compiled.variables
