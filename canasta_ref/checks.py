@@ -173,10 +173,6 @@ def _require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Ac
         needed[card] = needed.get(card, 0) + 1
     hand = state.hands[seat]
     held = all(hand[c] >= n for c, n in needed.items())
-    _require_action(rules, state, seat, action, held)
-
-
-def _require_action(rules: Rules, state: HandState, seat: int, action: Action, held: bool = True) -> None:
     rules.refuse(action_refusal(rules, state, seat, action.kind, held))
 
 
@@ -208,24 +204,35 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     return rules.predicate_of(_MUST_TAKE, values) and is_legal(rules, state, Action.take(), seat)
 
 
+#: The kinds of action that carry no cards: each is decided by ``bare_refusal`` alone.
+BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
+
+
+def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause | None:
+    """The clause refusing ``seat`` an action of a kind that carries no cards (``BARE_KINDS``), or None; what
+    ``plan`` checks for them, without building a plan (the listing asks this of every position)."""
+    refusal = action_refusal(rules, state, seat, kind)
+    if refusal is not None or kind not in ("draw", "ask"):
+        return refusal
+    table = table_values(rules, state, seat)
+    if kind == "draw":
+        return rules.failing_of(_DRAW_ALLOWED, (*table, state.phase, must_take_pile(rules, state, seat)))
+    values = (
+        *table,
+        state.phase,
+        state.melded_this_turn or state.took_pile_this_turn,
+        state.asked_this_turn,
+        rules.players > rules.teams,
+    )
+    return rules.failing_of(_ASK, values)
+
+
 def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
     """Check ``action`` for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
     actor = state.to_act if seat is None else seat
     kind = action.kind
-    if kind in ("draw", "ask", "yes", "no", "end"):
-        _require_action(rules, state, actor, action)
-        table = table_values(rules, state, actor)
-        if kind == "draw":
-            rules.refuse(rules.failing_of(_DRAW_ALLOWED, (*table, state.phase, must_take_pile(rules, state, actor))))
-        elif kind == "ask":
-            values = (
-                *table,
-                state.phase,
-                state.melded_this_turn or state.took_pile_this_turn,
-                state.asked_this_turn,
-                rules.players > rules.teams,
-            )
-            rules.refuse(rules.failing_of(_ASK, values))
+    if kind in BARE_KINDS:
+        rules.refuse(bare_refusal(rules, state, actor, kind))
         return _effects_without_melding(state, action, actor)
     _require_cards_in_hand(rules, state, actor, action)
     if kind == "discard":

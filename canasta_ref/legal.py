@@ -21,6 +21,7 @@ from .checks import (
     PILE_TAKE,
     TEAM_CANASTAS,
     action_refusal,
+    bare_refusal,
     ending_refusal,
     is_canasta,
     is_legal,
@@ -32,7 +33,6 @@ from .checks import (
 from .movegen import (
     HandCards,
     Shape,
-    candidates,
     expand_shapes,
     hand_cards,
     initial_enough,
@@ -48,6 +48,7 @@ DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
 DRAW = Action.draw()
 ASK = Action.ask()
 END = Action("end")
+ANSWERS = (Action.answer(True), Action.answer(False))
 
 
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -55,24 +56,24 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     if state.phase == "draw":
         yield from _draw_phase(rules, state)
         return
-    if state.phase != "play":
-        for action in candidates(rules, state):
-            if is_legal(rules, state, action):
-                yield action
+    if state.phase == "answer":
+        yield from (a for a in ANSWERS if bare_refusal(rules, state, state.to_act, a.kind) is None)
         return
-    if is_legal(rules, state, ASK):
+    if state.phase != "play":
+        return
+    if bare_refusal(rules, state, state.to_act, "ask") is None:
         yield ASK
     listing = _Listing(rules, state)
     yield from _melds(rules, state, listing)
     yield from _discards(rules, state, listing)
-    if is_legal(rules, state, END):
+    if bare_refusal(rules, state, state.to_act, "end") is None:
         yield END
 
 
 def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
     values computed once, and only those they allow are checked in full."""
-    if is_legal(rules, state, DRAW):
+    if bare_refusal(rules, state, state.to_act, "draw") is None:
         yield DRAW
     for action in take_candidates(rules, state, state.to_act):
         values = (*take_values(rules, state, state.to_act), *take_fields(rules, state, action))
