@@ -103,7 +103,7 @@ class _Listing:
         self.table = table = table_values(rules, state, seat)
         self.canastas: int = table[TEAM_CANASTAS]
         self.hand_size = state.hand_sizes[seat]
-        self._targets: dict[int, tuple[Meld | None, tuple[int, int, int, int] | None]] = {}
+        self._targets: dict[int, tuple[Meld | None, int]] = {}
         self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
@@ -113,13 +113,14 @@ class _Listing:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""
         return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
-    def target(self, rank: int) -> tuple[Meld | None, tuple[int, int, int, int] | None]:
-        """The side's meld that cards of ``rank`` join (or None), and its counts as a cache key."""
+    def target(self, rank: int) -> tuple[Meld | None, int]:
+        """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int as a cache
+        key (-1 for none): ints hash and compare faster than nested tuples."""
         known = self._targets.get(rank)
         if known is None:
             before = merge_target(self.rules, self.state, self.team, rank)
-            stats = (before.naturals, before.wilds, before.jokers, before.size) if before else None
-            known = self._targets[rank] = (before, stats)
+            counts = before.naturals | before.wilds << 16 | before.jokers << 32 | before.size << 48 if before else -1
+            known = self._targets[rank] = (before, counts)
         return known
 
     def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
@@ -131,10 +132,10 @@ class _Listing:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
         cached per rank, meld joined and table, then per shape."""
         rules = self.rules
-        before, stats = self.target(rank)
+        before, counts = self.target(rank)
         shape = (naturals, twos, jokers)
         if rules.coverage is None:
-            key = (rank, stats, initial, self.table_key)
+            key = (rank, counts, initial, self.table_key)
             verdicts = rules.shape_cache.get(key)
             if verdicts is None:
                 verdicts = remember(rules.shape_cache, key, {})
@@ -171,8 +172,7 @@ def _rank_shapes(
     """The shapes of one rank that make a valid meld, as (naturals, twos, jokers, valid if keeping two cards or
     more, valid if going out, newly a canasta); cached, since the same rank and counts recur from turn to turn."""
     rules = listing.rules
-    _, stats = listing.target(rank)
-    key = (rank, stats, available, twos, jokers, initial, listing.table_key)
+    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key)
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
@@ -223,25 +223,23 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     if not shapes:
         return ()
     rules = listing.rules
-    items = hand.naturals.get(rank, ())
     label = rank if rank != JOKER_RANK else None
     return tuple(
-        (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(rules, items, hand.twos, n, t, j))
+        (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(rules, hand, rank, n, t, j))
         for n, t, j, staying, leaving, new_canasta in shapes
     )
 
 
-def _groups(
-    rules: Rules, items: tuple[tuple[Card, int], ...], twos: tuple[tuple[Card, int], ...], n: int, t: int, j: int
-) -> tuple[tuple[Card, ...], ...]:
-    """Every group of ``n`` of the natural cards ``items``, ``t`` of the wild cards ``twos`` and ``j`` jokers, in
-    canonical order; cached, since the same few cards of a rank recur whatever lies on the table."""
-    key = (items, twos, n, t, j)
+def _groups(rules: Rules, hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[Card, ...], ...]:
+    """Every group of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, in
+    canonical order; cached on the hand's counts of those cards, which recur whatever lies on the table."""
+    key = (rank, hand.codes.get(rank, 0), hand.twos_code, n, t, j)
     known: tuple[tuple[Card, ...], ...] | None = rules.group_cache.get(key)
     if known is None:
         tail = (JOKER,) * j
-        wild_parts = list(submultisets(twos, t))
-        groups = tuple(natural + wild + tail for natural in submultisets(items, n) for wild in wild_parts)
+        wild_parts = list(submultisets(hand.twos, t))
+        naturals = hand.naturals.get(rank, ())
+        groups = tuple(natural + wild + tail for natural in submultisets(naturals, n) for wild in wild_parts)
         known = remember(rules.group_cache, key, groups)
     return known
 

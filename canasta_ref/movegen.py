@@ -53,30 +53,40 @@ def submultisets(items: Sequence[tuple[Card, int]], size: int) -> Iterator[tuple
 
 
 class HandCards:
-    """The player's cards sorted into naturals by rank and wild cards by type, as tuples of (card, copies):
-    hashable, so listings can cache what they derive from them."""
+    """The player's cards sorted into naturals by rank and wild cards by type, as tuples of (card, copies),
+    and the same counts packed into ints (``codes``, ``twos_code``: ``Rules.count_bits`` bits a card), which
+    key the listing's caches more cheaply than the tuples."""
 
     def __init__(self, rules: Rules, counts: list[int]) -> None:
         self.natural_counts: dict[int, int] = {}
-        self.jokers = 0
-        self.twos_total = 0
-        kinds = rules.hand_kind
-        naturals: dict[int, list[tuple[Card, int]]] = {}
+        self.codes: dict[int, int] = {}
+        self.naturals: dict[int, tuple[tuple[Card, int], ...]] = {}
+        natural_cards = rules.natural_cards
+        bits = rules.count_bits
+        for rank in range(len(natural_cards)):
+            items: list[tuple[Card, int]] = []
+            total = code = 0
+            for card in natural_cards[rank]:
+                n = counts[card]
+                if n:
+                    items.append((card, n))
+                    total += n
+                    code |= n << bits * (card & 3)
+            if total:
+                self.naturals[rank] = tuple(items)
+                self.natural_counts[rank] = total
+                self.codes[rank] = code
         twos: list[tuple[Card, int]] = []
-        for card in range(len(counts)):
+        self.jokers = self.twos_total = self.twos_code = 0
+        for index, card in enumerate(rules.wild_cards):
             n = counts[card]
             if n:
-                kind = kinds[card]
-                if kind == 1:
-                    rank = card >> 2
-                    naturals.setdefault(rank, []).append((card, n))
-                    self.natural_counts[rank] = self.natural_counts.get(rank, 0) + n
-                elif kind == 2:
+                if card == JOKER:
+                    self.jokers = n
+                else:
                     twos.append((card, n))
                     self.twos_total += n
-                elif kind == 3:
-                    self.jokers = n
-        self.naturals = {rank: tuple(items) for rank, items in naturals.items()}
+                    self.twos_code |= n << bits * index
         self.twos = tuple(twos)
 
     def count(self, rank: int) -> int:

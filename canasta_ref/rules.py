@@ -106,6 +106,8 @@ class Rules:
             for rank in range(len(RANK_NAMES))
         ]
         self.wild_cards = tuple(c for c in range(CARD_TYPES) if self.hand_kind[c] in (2, 3))
+        #: Bits that hold how many copies of one card a hand has (at most one per pack).
+        self.count_bits: int = max(1, self.packs).bit_length()
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._variables: dict[str, frozenset[str]] = {}

@@ -1,0 +1,40 @@
+"""The listing keys its caches on a hand's counts packed into ints; different hands must never share a code."""
+
+from __future__ import annotations
+
+import itertools
+
+from canasta_ref import Rules, load_variant
+from canasta_ref.cards import CARD_TYPES, JOKER
+from canasta_ref.movegen import HandCards
+
+RULES = Rules(load_variant("classic"))
+KINGS = RULES.natural_cards[11]
+WILDS = tuple(card for card in RULES.wild_cards if card != JOKER)
+
+
+def _hand(counts_by_card: dict[int, int]) -> HandCards:
+    counts = [0] * CARD_TYPES
+    for card, count in counts_by_card.items():
+        counts[card] = count
+    return HandCards(RULES, counts)
+
+
+def test_every_mix_of_one_ranks_cards_has_its_own_code() -> None:
+    copies = range(RULES.packs + 1)
+    codes = {}
+    for counts in itertools.product(copies, repeat=len(KINGS)):
+        hand = _hand(dict(zip(KINGS, counts, strict=True)))
+        codes[counts] = hand.codes.get(11, 0)
+        assert hand.count(11) == sum(counts)
+    assert len(set(codes.values())) == len(codes) == (RULES.packs + 1) ** len(KINGS)
+
+
+def test_every_mix_of_wild_cards_has_its_own_code_and_jokers_stay_apart() -> None:
+    copies = range(RULES.packs + 1)
+    seen = set()
+    for counts in itertools.product(copies, repeat=len(WILDS)):
+        hand = _hand({**dict(zip(WILDS, counts, strict=True)), JOKER: 1})
+        assert hand.jokers == 1 and hand.twos_total == sum(counts)
+        seen.add(hand.twos_code)
+    assert len(seen) == (RULES.packs + 1) ** len(WILDS)
