@@ -26,6 +26,7 @@ from typing import Any, Literal, NamedTuple
 from .cards import (
     JOKER_RANK,
     RANK_NAMES,
+    SORT_ORDER,
     Card,
     card_name,
     parse_card,
@@ -41,7 +42,7 @@ _BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
 
 
 def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=sort_key))
+    return tuple(sorted(cards, key=SORT_ORDER.__getitem__))
 
 
 class MeldGroup(NamedTuple):
@@ -142,6 +143,12 @@ def single_meld(cards: tuple[Card, ...], rank: int | None) -> Action:
     """``Action("meld", (), (MeldGroup(cards, rank),))`` for cards already in canonical order, built without
     the named tuples' Python-level constructors (listings make thousands of these)."""
     return _new_tuple(Action, ("meld", (), (_new_tuple(MeldGroup, (cards, rank)),)))
+
+
+def take_with(cards: tuple[Card, ...]) -> Action:
+    """``Action.take(cards)`` for cards already in canonical order, built without the named tuple's Python-level
+    constructor (the draw phase lists one for every pair that might meld the top card)."""
+    return _new_tuple(Action, ("take", cards, ()))
 
 
 def _canonical_groups(groups: Sequence[MeldGroup]) -> tuple[MeldGroup, ...]:

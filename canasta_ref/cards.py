@@ -98,6 +98,11 @@ def sort_key(card: Card) -> tuple[int, int]:
     )
 
 
+#: Each card's place in ``sort_key`` order, as one int: ``sorted(cards, key=SORT_ORDER.__getitem__)`` sorts
+#: like ``sort_key`` without calling a Python function per card.
+SORT_ORDER: Final = [4 * sort_key(card)[0] + sort_key(card)[1] for card in range(CARD_TYPES)]
+
+
 def counts_of(cards: Iterable[Card]) -> list[int]:
     """A multiset as a list of 53 counts."""
     counts = [0] * CARD_TYPES

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .actions import Action, MeldGroup
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, Card, rank_of
+from .actions import Action, MeldGroup, take_with
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
 from .checks import (
     MELD_VALID,
     derived,
@@ -264,12 +264,13 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     counts = state.hands[seat]
     # The cards that can meld the top card, as (card, copies) in card order: its rank's naturals, then wilds.
     matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()
-    pool = [(card, counts[card]) for card in matching if counts[card]]
-    pool += [(card, counts[card]) for card in rules.wild_cards if counts[card]]
+    pool = [card for card in matching if counts[card]]
+    pool += [card for card in rules.wild_cards if counts[card]]
     initial = not state.team_opened[team]
-    for pair in submultisets(pool, 2):
-        yield Action.take(pair)
-        if initial and _extras_may_help(rules, state, seat, Action.take(pair)):
+    for pair in _pairs(pool, counts):
+        action = take_with(pair)
+        yield action
+        if initial and _extras_may_help(rules, state, seat, action):
             rest = list(state.hands[seat])
             for card in pair:
                 rest[card] -= 1
@@ -280,6 +281,16 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
                 if combo:
                     for groups in expand_shapes(rest_hand, combo):
                         yield Action.take(pair, groups)
+
+
+def _pairs(pool: Sequence[Card], counts: Sequence[int]) -> Iterator[tuple[Card, Card]]:
+    """Every pair of cards from ``pool`` (cards held, in the order ``submultisets`` would give), each once and in
+    canonical order."""
+    for i, first in enumerate(pool):
+        if counts[first] >= 2:
+            yield (first, first)
+        for second in pool[i + 1 :]:
+            yield (first, second) if SORT_ORDER[first] <= SORT_ORDER[second] else (second, first)
 
 
 def _extras_may_help(rules: Rules, state: HandState, seat: int, base: Action) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
-from .cards import JOKER, Card, cards_of, sort_key
+from .cards import JOKER, SORT_ORDER, Card, cards_of
 
 Phase = Literal["draw", "play", "answer", "over"]
 Permission = Literal["none", "yes", "no"]
@@ -24,7 +24,7 @@ class Meld(NamedTuple):
 
     @staticmethod
     def build(rank: int, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
-        ordered = tuple(sorted(cards, key=sort_key))
+        ordered = tuple(sorted(cards, key=SORT_ORDER.__getitem__))
         wilds = sum(1 for c in ordered if is_wild[c])
         jokers = sum(1 for c in ordered if c == JOKER)
         return tuple.__new__(Meld, (rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered)))
