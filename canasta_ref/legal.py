@@ -41,7 +41,7 @@ from .movegen import (
     submultisets,
     take_candidates,
 )
-from .rules import Rules, remember
+from .rules import TRACKED_CACHE_LIMIT, Rules, remember
 from .state import HandState, Meld
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
@@ -195,6 +195,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
     pending = not state.last_card_bonus
     endings: dict[int, bool] = {}
     out: list[Action] = []
+    made = listing.rules.meld_actions
     for rank in hand.meld_ranks(state.melds[listing.team]):
         for used, new_canasta, staying, leaving, label, groups in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
@@ -206,7 +207,11 @@ def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
                 fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
             if fine:
                 for cards in groups:
-                    out.append(single_meld(cards, label))
+                    key = cards if label is None else (cards, label)
+                    action = made.get(key)
+                    if action is None:
+                        action = remember(made, key, single_meld(cards, label), TRACKED_CACHE_LIMIT)
+                    out.append(action)
     return out
 
 

@@ -6,6 +6,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .actions import Action
 from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
 from .errors import IllegalAction
 from .hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES
@@ -25,11 +26,15 @@ class Coverage:
 _BOUND: dict[int, tuple[Variant, Rules]] = {}
 #: The most entries a memo or listing cache keeps before it starts again (a bound on memory, not a tuning knob).
 CACHE_LIMIT = 200_000
+#: The bound for a cache of objects the garbage collector tracks (actions): every full collection walks them
+#: all, so a cache as large as the others would cost more in collections than it saves.
+TRACKED_CACHE_LIMIT = 4_096
 
 
-def remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
-    """Store ``value`` under ``key`` in a bounded cache, emptying it first when full; return the value."""
-    if len(cache) > CACHE_LIMIT:
+def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = CACHE_LIMIT) -> Any:
+    """Store ``value`` under ``key`` in a cache of at most ``limit`` entries, emptying it first when full;
+    return the value."""
+    if len(cache) >= limit:
         cache.clear()
     cache[key] = value
     return value
@@ -118,6 +123,8 @@ class Rules:
         # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
         self.group_cache: dict[tuple[Any, ...], Any] = {}
+        #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
+        self.meld_actions: dict[Any, Action] = {}
 
     def param(self, name: str) -> Any:
         return self.variant.param(name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from canasta_ref import Rules, load_variant
-from canasta_ref.rules import Coverage, Query
+from canasta_ref.rules import Coverage, Query, remember
 
 NAMES = ("kind", "phase", "seat", "seat_to_act", "cards_in_hand", "last_card_bonus")
 ASK = Query("action.allowed", NAMES)
@@ -55,3 +55,12 @@ def test_rule_coverage_sees_answers_that_were_cached_before_it_started() -> None
     rules.coverage = Coverage()
     assert rules.failing_of(ASK, values) is clause
     assert "refused" in rules.coverage.outcomes[clause.id]
+
+
+def test_a_cache_keeps_at_most_its_limit_and_then_starts_again() -> None:
+    cache: dict[int, int] = {}
+    for key in range(3):
+        assert remember(cache, key, key * 10, limit=3) == key * 10
+    assert cache == {0: 0, 1: 10, 2: 20}  # full, nothing lost yet
+    assert remember(cache, 3, 30, limit=3) == 30
+    assert cache == {3: 30}
