@@ -48,8 +48,9 @@ def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
 class MeldGroup(NamedTuple):
     """Cards laid together on one meld. ``rank`` is set only when no natural card says which meld it is.
 
-    Actions are named tuples of ints and strings: immutable, hashable, and (unlike class instances) left alone
-    by the garbage collector, which matters when listings are cached by the hundred thousand."""
+    Actions are named tuples of ints and strings: immutable, hashable and cheap to build. Being tuple
+    subclasses, the garbage collector tracks them, so caches that hold them are kept small
+    (``rules.TRACKED_CACHE_LIMIT``)."""
 
     cards: tuple[Card, ...]
     rank: int | None = None
