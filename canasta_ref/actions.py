@@ -38,7 +38,8 @@ from .errors import NotationError
 
 ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no", "end")
-_BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
+#: The kinds of action that carry no cards.
+BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
 
 
 def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -111,7 +112,7 @@ class Action(NamedTuple):
         return out
 
     def __str__(self) -> str:
-        if self.kind in _BARE_KINDS:
+        if self.kind in BARE_KINDS:
             return self.kind
         if self.kind == "discard":
             return f"discard {card_name(self.cards[0])}"
@@ -226,7 +227,7 @@ def parse_action(text: str) -> Action:
     rest_offset = lead + len(word) + 1
     if kind not in ACTION_KINDS:
         raise NotationError(f"unknown action {word!r}; expected one of: " + ", ".join(ACTION_KINDS), source, lead)
-    if kind in _BARE_KINDS:
+    if kind in BARE_KINDS:
         if rest.strip():
             raise NotationError(f"'{kind}' takes nothing after it", source, rest_offset)
         return Action(kind)
@@ -276,7 +277,7 @@ def action_from_json(data: object) -> Action:
         raise NotationError(
             f"unknown field {unknown[0]!r} in a '{kind}' action; expected: {', '.join(sorted(allowed))}"
         )
-    if kind in _BARE_KINDS:
+    if kind in BARE_KINDS:
         return Action(kind)
     if kind == "discard":
         return Action.discard(_json_card(data.get("card"), "card"))

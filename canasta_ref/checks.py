@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, MeldGroup
+from .actions import BARE_KINDS, Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
 from .errors import IllegalAction
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
@@ -45,7 +45,7 @@ _DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pil
 _ASK = Query("go_out.ask", (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "has_partner"))
 DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after"))
 ANSWER_BINDING = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
-#: ``meld.valid``: the table, then the variables of the meld a group makes (see ``meld_values``).
+#: ``meld.valid``: the table, then the variables of the meld a group makes (``_layout``, ``movegen.shape_values``).
 MELD_VALID = Query(
     "meld.valid",
     (
@@ -70,6 +70,7 @@ _COUNT = Query("initial_meld.count", ("hand_points", "top_card_points", "natural
 _INITIAL_VALID = Query("initial_meld.valid", ("count", "minimum", "going_out_concealed", "taking_pile"))
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
+LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
 #: ``pile.take``: the table, the pile and the side (``take_values``), then the cards offered (``take_fields``).
 PILE_TAKE = Query(
     "pile.take",
@@ -204,12 +205,8 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     return rules.predicate_of(_MUST_TAKE, values) and is_legal(rules, state, Action.take(), seat)
 
 
-#: The kinds of action that carry no cards: each is decided by ``bare_refusal`` alone.
-BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
-
-
 def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause | None:
-    """The clause refusing ``seat`` an action of a kind that carries no cards (``BARE_KINDS``), or None; what
+    """The clause refusing ``seat`` an action of a kind that carries no cards (``actions.BARE_KINDS``), or None; what
     ``plan`` checks for them, without building a plan (the listing asks this of every position)."""
     refusal = action_refusal(rules, state, seat, kind)
     if refusal is not None or kind not in ("draw", "ask"):

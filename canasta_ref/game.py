@@ -14,6 +14,7 @@ from .actions import Action
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
     BONUS_REPLACE,
+    LAST_CARD_BONUS_ENDS,
     Plan,
     apply_meld,
     canastas,
@@ -29,12 +30,10 @@ from .checks import (
 from .errors import CanastaError
 from .legal import legal_actions
 from .position import Position, build_state, push_pile
-from .rules import Query, Rules, rules_for
+from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .spec.model import Variant
 from .state import HandState
-
-_LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
 
 
 class Event(NamedTuple):
@@ -197,7 +196,7 @@ class Game:
                     continue
                 for _ in range(count):
                     if not state.stock:
-                        if rules.predicate_of(_LAST_CARD_BONUS_ENDS, (0,)):
+                        if rules.predicate_of(LAST_CARD_BONUS_ENDS, (0,)):
                             return False
                         state.last_card_bonus = True
                         events.append(_event(seat, "drew a bonus card as the last card of the stock: no discard"))

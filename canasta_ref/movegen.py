@@ -133,8 +133,7 @@ def shape_values(
     )
 
 
-def _shape_ok(rules: Rules, state: HandState, seat: int, shape: Shape, initial: bool, table: tuple[Any, ...]) -> bool:
-    before = merge_target(rules, state, seat % rules.teams, shape.rank)
+def _shape_ok(rules: Rules, table: tuple[Any, ...], shape: Shape, before: Meld | None, initial: bool) -> bool:
     return any(
         rules.failing_of(MELD_VALID, shape_values(rules, table, shape, before, going_out=out, initial=initial)) is None
         for out in (False, True)
@@ -148,6 +147,7 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial:
     out: dict[int, list[Shape]] = {}
     for rank in hand.meld_ranks(state.melds[team]):
         available = hand.count(rank) if rank != JOKER_RANK else 0
+        before = merge_target(rules, state, team, rank)
         found: list[Shape] = []
         for naturals in range(available + 1):
             for twos in range(hand.twos_total + 1):
@@ -155,7 +155,7 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial:
                     if naturals + twos + jokers == 0:
                         continue
                     shape = Shape(rank, naturals, twos, jokers)
-                    if _shape_ok(rules, state, seat, shape, initial, table):
+                    if _shape_ok(rules, table, shape, before, initial):
                         found.append(shape)
         if found:
             out[rank] = found
@@ -228,8 +228,8 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
         points += shape.jokers * rules.card_value[JOKER]
-        used += shape.naturals + shape.twos + shape.jokers
         size = shape.naturals + shape.twos + shape.jokers
+        used += size
         if size >= rules.canasta_size[shape.rank]:
             made_canasta = True
             natural_canastas += shape.twos + shape.jokers == 0
@@ -262,7 +262,7 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     top_rank = rank_of(top)
     yield Action.take()
     counts = state.hands[seat]
-    # The cards that can meld the top card, as (card, copies) in card order: its rank's naturals, then wilds.
+    # The cards held that can meld the top card, in card order: its rank's naturals, then wild cards.
     matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()
     pool = [card for card in matching if counts[card]]
     pool += [card for card in rules.wild_cards if counts[card]]

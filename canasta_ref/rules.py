@@ -49,13 +49,8 @@ def rules_for(variant: Variant) -> Rules:
 
 
 def _position_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], Any]:
-    """The values at ``positions`` of a tuple, as a tuple (a C-level getter; () when there are none)."""
-    if not positions:
-        return lambda values: ()
-    if len(positions) == 1:
-        only = positions[0]
-        return lambda values: (values[only],)
-    return operator.itemgetter(*positions)
+    """The values at ``positions`` of a tuple, as a cache key (a C-level getter; () when there are none)."""
+    return operator.itemgetter(*positions) if positions else lambda values: ()
 
 
 class Query:
@@ -117,10 +112,10 @@ class Rules:
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._variables: dict[str, frozenset[str]] = {}
         self._table_positions: dict[str, tuple[int, ...]] = {}
-        self._used = {hook: tuple(sorted(self.variables_of(hook))) for hook in self._hooks}
         self._queries: dict[Query, tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None] = {}
+        # Listing caches (legal.py). Keys and values are plain tuples of ints, which the garbage collector
+        # untracks, or dicts of them (shape verdicts by rank, then by shape).
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
-        # Listing caches (legal.py): keys and values are plain tuples, which the garbage collector untracks.
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
         self.group_cache: dict[tuple[Any, ...], Any] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
@@ -230,9 +225,9 @@ class Rules:
         unknown = [name for name in query.names if name not in declared]
         if unknown:
             raise ValueError(f"{query!r} passes {', '.join(unknown)}, which the hook does not declare")
-        used = self._used.get(query.hook)
         bound: tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None = None
-        if used is not None:
+        if query.hook in self._hooks:
+            used = self.variables_of(query.hook)
             missing = [name for name in used if name not in query.names]
             if missing:
                 raise ValueError(f"{query!r} does not pass {', '.join(missing)}, which the hook's clauses read")

@@ -75,9 +75,10 @@ class HandState:
 
     def snapshot(self) -> tuple[Any, ...]:
         """The position as plain values, for the undo stack. Card lists and counts are packed into byte arrays,
-        which the garbage collector does not track, and the rest into tuples of plain values, which it stops
-        tracking after one look: a snapshot per action would otherwise make every collection walk the whole
-        history. Every field is named, in order (a test round-trips a position with every field changed)."""
+        which the garbage collector does not track, and the rest into tuples (of plain values, which it stops
+        tracking after one look, or of the immutable melds): a snapshot per action would otherwise make every
+        collection walk the whole history. Every field is named, in order (a test round-trips a position with
+        every field changed)."""
         return (
             _packed(self.stock),
             _packed(self.pile),

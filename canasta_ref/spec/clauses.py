@@ -51,7 +51,6 @@ def compile_clause(entry: ClauseEntry, parameters: Mapping[str, tuple[str, Any]]
         **written,
         evaluate=compiled.fn,
         python=compiled.python,
-        variables=compiled.variables,
         reads=compiled.reads,
         parameters=tuple(sorted(compiled.parameters)),
     )

@@ -76,9 +76,9 @@ class Clause(ClauseEntry):
 
     evaluate: Callable[[Mapping[str, Any]], Any]
     python: str = ""
-    variables: frozenset[str] = frozenset()
-    #: The variables its compiled code reads, after parameters were folded in (a subset of ``variables``).
-    reads: frozenset[str] = frozenset()
+    #: The hook variables its compiled code reads, after parameters were folded in; what cached answers are keyed
+    #: on, so it has no default.
+    reads: frozenset[str]
     parameters: tuple[str, ...] = ()
 
     @property
