@@ -66,6 +66,12 @@ def _start(at: Node | Code) -> tuple[int, int]:
     return (at.line, at.column) if isinstance(at, Code) else position(at)
 
 
+def _expressions(node: Node | None) -> list[Tree[Token]]:
+    """The expressions of an ``args`` or ``items`` node, without the commas; none when the node is absent
+    (``maybe_placeholders`` leaves None for an empty ``[]`` or ``()``)."""
+    return [child for child in node.children if isinstance(child, Tree)] if isinstance(node, Tree) else []
+
+
 class Compiler:
     """Compiles one expression; holds what the generated code needs besides ``v`` (its namespace)."""
 
@@ -80,7 +86,7 @@ class Compiler:
         self.origin = origin
         self.variables = variables
         self.parameters = parameters
-        self.namespace: dict[str, Any] = {"__builtins__": {}, "min": min, "max": max, "abs": abs}
+        self.namespace: dict[str, Any] = {"__builtins__": {}, **functions.BUILTINS}
         self._serial = 0
 
     # -- helpers shared with functions.py ------------------------------------------------------------
@@ -267,9 +273,7 @@ class Compiler:
         return self.code(f"({left.text} {op} {container})", "bool", tree)
 
     def _list(self, tree: Tree[Token]) -> Code:
-        items_tree = tree.children[1]
-        items = [c for c in items_tree.children if isinstance(c, Tree)] if isinstance(items_tree, Tree) else []
-        codes = [self.compile(item) for item in items]
+        codes = [self.compile(item) for item in _expressions(tree.children[1])]
         element = ""
         for code in codes:
             if code.type not in ("int", "str"):
@@ -294,6 +298,4 @@ class Compiler:
     def _call(self, tree: Tree[Token]) -> Code:
         name = tree.children[0]
         assert isinstance(name, Token)
-        args_tree = tree.children[2]
-        args = [c for c in args_tree.children if isinstance(c, Tree)] if isinstance(args_tree, Tree) else []
-        return functions.call(self, tree, name, args)
+        return functions.call(self, tree, name, _expressions(tree.children[2]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from lark import Token, Tree
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
     from .codegen import Code, Compiler
 
 FUNCTIONS: Final[tuple[str, ...]] = ("abs", "lookup", "max", "min")
+
+#: The functions generated code calls by name (``lookup`` is compiled inline): its namespace holds them, and
+#: calls on constants are folded with them.
+BUILTINS: Final[dict[str, Callable[..., int]]] = {"abs": abs, "max": max, "min": min}
 
 
 def call(compiler: Compiler, tree: Tree[Token], name: Token, args: list[Tree[Token]]) -> Code:
@@ -34,12 +39,7 @@ def call(compiler: Compiler, tree: Tree[Token], name: Token, args: list[Tree[Tok
         compiler.fail(f"{function} takes 2 or more arguments, got {len(args)}", name)
     codes = [compiler.want(compiler.compile(arg), "int") for arg in args]
     if all(code.is_const for code in codes):
-        value = (
-            abs(codes[0].const)
-            if function == "abs"
-            else {"min": min, "max": max}[function](code.const for code in codes)
-        )
-        return compiler.constant(value, "int", tree)
+        return compiler.constant(BUILTINS[function](*(code.const for code in codes)), "int", tree)
     return compiler.code(f"{function}({', '.join(code.text for code in codes)})", "int", tree)
 
 

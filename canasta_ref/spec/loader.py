@@ -134,7 +134,8 @@ def _order(error: SpecError, rank: dict[str, int]) -> tuple[int, int, int]:
 
 
 def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat | None, list[SpecError]]:
-    """Read one file, then its ancestors, then lay it over them; errors of ancestors come first."""
+    """Read one file, then its ancestors, then lay it over them; errors of ancestors come first (``_check``
+    sorts each file's errors by position)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -152,8 +153,7 @@ def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat 
         frames = (*stack, _Frame(path.resolve(), path.stem, doc))
         parent, parent_errors = _parent(doc, path, extends, frames)
     flat, own = apply_layer(doc, path, parent)
-    own = sorted(errors + own, key=lambda error: _order(error, {}))
-    return flat, parent_errors + own
+    return flat, parent_errors + errors + own
 
 
 def _parent(doc: Document, path: Path, name: str, frames: tuple[_Frame, ...]) -> tuple[Flat | None, list[SpecError]]:

@@ -21,8 +21,8 @@ from ..resources import spec_dir
 from .wording import did_you_mean, field, found, noun
 from .yamldoc import Document, NodePath
 
-EXPRESSION_FIELDS = ("require", "when", "value")
 FIELD_OF_KIND: dict[HookKind, str] = {"require": "require", "predicate": "when", "value": "value"}
+EXPRESSION_FIELDS = tuple(FIELD_OF_KIND.values())
 
 _TYPE_WORDS = {
     "string": "text",

@@ -15,6 +15,7 @@ from lang_fixtures import PARAMETERS, VARIABLES
 from canasta_ref.errors import SpecError
 from canasta_ref.lang import Origin, compile_expression, get_parser
 from canasta_ref.lang.wording import TERMINALS
+from canasta_ref.resources import grammar_dir
 
 GOLDEN = Path(__file__).parent / "golden"
 ONE_LINE = Origin("spec/classic.yaml", 42, 11)
@@ -45,10 +46,14 @@ CASES: dict[str, tuple[str, str, Origin]] = {
 }
 
 
-def render(text: str, expect: str, origin: Origin) -> str:
+def error_of(text: str, expect: str, origin: Origin) -> SpecError:
     with pytest.raises(SpecError) as caught:
         compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=origin)
-    return str(caught.value) + "\n"
+    return caught.value
+
+
+def render(text: str, expect: str, origin: Origin) -> str:
+    return str(error_of(text, expect, origin)) + "\n"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -93,10 +98,7 @@ AT_CARET: dict[str, str] = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_reported_column_is_at_the_offending_token(name: str) -> None:
-    text, expect, origin = CASES[name]
-    with pytest.raises(SpecError) as caught:
-        compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=origin)
-    error = caught.value
+    error = error_of(*CASES[name])
     assert error.location is not None and error.snippet is not None
     expected = AT_CARET[name]
     if expected:
@@ -140,7 +142,7 @@ def test_every_terminal_has_an_english_name() -> None:
 
 
 def test_grammar_has_no_anonymous_terminals() -> None:
-    grammar = (Path(__file__).parents[2] / "grammar" / "rules.lark").read_text(encoding="utf-8")
+    grammar = (grammar_dir() / "rules.lark").read_text(encoding="utf-8")
     rules = [line for line in grammar.splitlines() if not re.match(r"\s*([A-Z_]+\s*:|//|%)", line)]
     assert not [line for line in rules if re.search(r"\"[^\"]*\"|/[^/]+/", line)]
     assert all(not name.startswith("__ANON") for name in (t.name for t in get_parser().terminals))

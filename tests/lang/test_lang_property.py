@@ -137,7 +137,7 @@ envs = st.fixed_dictionaries({name: st.integers(min_value=-50, max_value=50) for
 def check(node: Node, expect: str, env: dict[str, int]) -> None:
     text = render(node)
     compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN)
-    full = {**env, "k": 7, "on": True}
+    full = {**env, **{name: value for name, (_, value) in PARAMETERS.items()}}
     assert compiled(env) == evaluate(node, full), (text, compiled.python)
     assert compiled.result_type == expect
 

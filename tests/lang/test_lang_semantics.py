@@ -30,9 +30,13 @@ GAME = {
 }
 
 
+def compile_(text: str, expect: str, origin: Origin = ORIGIN) -> CompiledExpression:
+    """``text`` compiled against the shared test variables and parameters."""
+    return compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=origin)
+
+
 def run(text: str, expect: str, **values: Any) -> Any:
-    compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN)
-    return compiled({**GAME, **values})
+    return compile_(text, expect)({**GAME, **values})
 
 
 CASES: list[tuple[str, str, dict[str, Any], Any]] = [
@@ -117,18 +121,11 @@ def test_evaluates(text: str, expect: str, values: dict[str, Any], result: Any) 
     ],
 )
 def test_parameters_are_folded_into_the_generated_code(text: str, expect: str, python: str) -> None:
-    compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect=expect, origin=ORIGIN)
-    assert compiled.python == python
+    assert compile_(text, expect).python == python
 
 
 def test_compiled_expression_reports_what_it_uses() -> None:
-    compiled = compile_expression(
-        "size >= min_size and card_values[rank] > 5",
-        variables=VARIABLES,
-        parameters=PARAMETERS,
-        expect="bool",
-        origin=ORIGIN,
-    )
+    compiled = compile_("size >= min_size and card_values[rank] > 5", "bool")
     assert isinstance(compiled, CompiledExpression)
     assert compiled.source == "size >= min_size and card_values[rank] > 5"
     assert compiled.variables == frozenset({"size", "rank"})
@@ -160,13 +157,7 @@ def test_compiling_again_returns_the_cached_object() -> None:
 
 
 def test_missing_map_key_at_run_time_names_the_expression() -> None:
-    compiled = compile_expression(
-        "card_values[rank] + 1",
-        variables=VARIABLES,
-        parameters=PARAMETERS,
-        expect="int",
-        origin=Origin("v.yaml", 7, 9),
-    )
+    compiled = compile_("card_values[rank] + 1", "int", Origin("v.yaml", 7, 9))
     with pytest.raises(RuleRuntimeError) as caught:
         compiled.fn({"rank": "Q"})
     assert isinstance(caught.value, CanastaError)
@@ -177,22 +168,14 @@ def test_missing_map_key_at_run_time_names_the_expression() -> None:
 
 
 def test_value_below_a_table_without_floor_is_a_runtime_error() -> None:
-    compiled = compile_expression(
-        "lookup(bands_from_zero, size - 10)",
-        variables=VARIABLES,
-        parameters=PARAMETERS,
-        expect="int",
-        origin=ORIGIN,
-    )
+    compiled = compile_("lookup(bands_from_zero, size - 10)", "int")
     assert compiled({"size": 10}) == 1
     with pytest.raises(RuleRuntimeError, match=r"table 'bands_from_zero' has no band for -6"):
         compiled({"size": 4})
 
 
 def test_missing_variable_is_named_when_called_through_the_object() -> None:
-    compiled = compile_expression(
-        "size + wilds", variables=VARIABLES, parameters=PARAMETERS, expect="int", origin=ORIGIN
-    )
+    compiled = compile_("size + wilds", "int")
     with pytest.raises(RuleRuntimeError, match="variable 'wilds' was not supplied"):
         compiled({"size": 1})
 
@@ -240,13 +223,7 @@ def test_reloading_a_variant_is_fast() -> None:
 
     def load() -> None:
         for line, (text, expect) in enumerate(clauses, start=1):
-            compile_expression(
-                text,
-                variables=VARIABLES,
-                parameters=PARAMETERS,
-                expect=expect,
-                origin=Origin("v.yaml", line, 9),
-            )
+            compile_(text, expect, Origin("v.yaml", line, 9))
 
     load()
     start = time.perf_counter()
@@ -280,6 +257,6 @@ def test_names_that_start_with_keywords_are_names() -> None:
     ],
 )
 def test_reads_leaves_out_variables_that_folding_made_moot(text: str, reads: set[str]) -> None:
-    compiled = compile_expression(text, variables=VARIABLES, parameters=PARAMETERS, expect="bool", origin=ORIGIN)
+    compiled = compile_(text, "bool")
     assert compiled.reads == frozenset(reads)
     assert compiled.reads <= compiled.variables
