@@ -34,7 +34,9 @@ def test_every_mix_of_wild_cards_has_its_own_code_and_jokers_stay_apart() -> Non
     copies = range(RULES.packs + 1)
     seen = set()
     for counts in itertools.product(copies, repeat=len(WILDS)):
-        hand = _hand({**dict(zip(WILDS, counts, strict=True)), JOKER: 1})
+        twos = dict(zip(WILDS, counts, strict=True))
+        hand = _hand({**twos, JOKER: 1})
         assert hand.jokers == 1 and hand.twos_total == sum(counts)
+        assert hand.twos_code == _hand(twos).twos_code, "a joker changed the twos' code"
         seen.add(hand.twos_code)
     assert len(seen) == (RULES.packs + 1) ** len(WILDS)

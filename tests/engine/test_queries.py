@@ -22,7 +22,8 @@ def test_a_query_answers_as_the_clauses_do_on_both_sides() -> None:
     for values in (refused, allowed, refused, allowed):  # the second round comes from the cache
         expected = rules.failing("action.allowed", ASK.env(values))
         assert rules.failing_of(ASK, values) is expected
-    assert rules.failing_of(ASK, refused) is not None
+    refusal = rules.failing_of(ASK, refused)
+    assert refusal is not None and refusal.id == "TURN.ORDER"
     assert rules.failing_of(ASK, allowed) is None
 
 
@@ -43,7 +44,8 @@ def test_value_queries_feed_a_require_query_on_both_sides() -> None:
     minimum = Query("initial_meld.minimum", ("team_score",))
     valid = Query("initial_meld.valid", ("count", "minimum", "going_out_concealed", "taking_pile"))
     assert rules.value_of(minimum, (0,)) == 50 and rules.value_of(minimum, (3000,)) == 120
-    assert rules.failing_of(valid, (49, 50, False, False)) is not None
+    refusal = rules.failing_of(valid, (49, 50, False, False))
+    assert refusal is not None and refusal.id == "INITIAL_MELD.REQUIRED"
     assert rules.failing_of(valid, (50, 50, False, False)) is None
 
 
@@ -51,7 +53,7 @@ def test_rule_coverage_sees_answers_that_were_cached_before_it_started() -> None
     rules = _rules()
     values = ("discard", "play", 1, 0, True, False)
     clause = rules.failing_of(ASK, values)
-    assert clause is not None
+    assert clause is not None and clause.id == "TURN.ORDER"
     rules.coverage = Coverage()
     assert rules.failing_of(ASK, values) is clause
     assert "refused" in rules.coverage.outcomes[clause.id]

@@ -28,7 +28,7 @@ class Ctx:
 
     log: ClauseLog
     folder: Path
-    _children: dict[str, Rules] = field(default_factory=dict)
+    _children: dict[str, tuple[tuple[str, dict[str, object]], Rules]] = field(default_factory=dict)
 
     @property
     def rules(self) -> Rules:
@@ -40,11 +40,16 @@ class Ctx:
         return int(self.rules.param("canastas_to_go_out"))
 
     def child(self, name: str, rules_yaml: str = "", **parameters: object) -> Rules:
-        """The variant with other parameter values (or replaced clauses), built once per name."""
+        """The variant with other parameter values (or replaced clauses), built once per name: a name asked for
+        again must come with the same values, or a scenario would silently run on another scenario's spec."""
         key = f"{self.rules.variant.id}-{name}"
+        asked = (rules_yaml, parameters)
         if key not in self._children:
-            self._children[key] = child_spec(self.folder, self.rules.variant.id, key, parameters, rules_yaml)
-        return self._children[key]
+            made = child_spec(self.folder, self.rules.variant.id, key, parameters, rules_yaml)
+            self._children[key] = (asked, made)
+        built_for, rules = self._children[key]
+        assert built_for == asked, f"child spec {name!r} was built for {built_for}, now asked for {asked}"
+        return rules
 
 
 Scenario = Callable[[Ctx], None]
