@@ -121,12 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ),
         bench_suite(InProcessEngine, cases, args.repeat, "suite in process"),
     ]
-    notes: list[str] = []
     if args.games > 0:
         rows.append(bench_games(args.serve, args.games, args.seed, args.variant, args.timeout))
     python = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"{len(scenarios)} scenarios, {len(cases)} cases; {python}, {os.cpu_count()} CPUs")
-    for line in [*table(rows), *notes]:
+    for line in table(rows):
         print(line)
     if args.json:
         data = {
@@ -136,7 +135,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "cpus": os.cpu_count(),
             "repeat": args.repeat,
             "rows": [{**asdict(row), "rate": round(row.rate, 2)} for row in rows],
-            "notes": notes,
         }
         Path(args.json).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0

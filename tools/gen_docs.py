@@ -929,10 +929,10 @@ def examples_index(site: Site) -> str:
 
 
 @functools.cache
-def explain_output(scenario_id: str, *extra: str) -> str:
+def explain_output(scenario_id: str) -> str:
     """What ``canasta-ref explain`` prints for a bundled scenario, run in process through the real entry point."""
     out = io.StringIO()
-    code_ = cli_main(["explain", scenario_id, *extra], out=out)
+    code_ = cli_main(["explain", scenario_id], out=out)
     if code_ != 0:
         raise SystemExit(f"gen_docs: canasta-ref explain {scenario_id} exited {code_}")
     return out.getvalue()

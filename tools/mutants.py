@@ -37,9 +37,8 @@ from canasta_ref.conformance.runner import Selection, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.suitecoverage import recording_engine
 from canasta_ref.conformance.variants import applies_to
-from canasta_ref.spec import Variant, load_variant
+from canasta_ref.spec import Variant, list_variants, load_variant
 
-VARIANTS = ("classic", "classic-2p")
 CATCHING = ("failed", "errored", "timed out")
 
 Kind = Literal["rule", "parameter"]
@@ -61,6 +60,10 @@ class Mutant:
     @property
     def label(self) -> str:
         return f"{self.variant} {self.kind} {self.target}"
+
+    def engine(self, serve: str, timeout: float) -> SubprocessEngine:
+        """The mutant started: the reference's ``serve`` command with this mutation."""
+        return SubprocessEngine(shlex.join([*shlex.split(serve), *self.flags]), timeout=timeout)
 
 
 @dataclass
@@ -164,7 +167,7 @@ def run_mutant(mutant: Mutant, cases: Sequence[tuple[str, str]], serve: str, tim
     outcome = Outcome(mutant)
     ordered = order_cases([(_SCENARIOS[sid], variant) for sid, variant in cases], relevant_rules(mutant))
     try:
-        engine = SubprocessEngine(shlex.join([*shlex.split(serve), *mutant.flags]), timeout=timeout)
+        engine = mutant.engine(serve, timeout)
     except EngineFailure as failure:
         outcome.caught_by, outcome.status, outcome.message = "(start)", "errored", str(failure)
         outcome.seconds = time.monotonic() - start
@@ -192,7 +195,7 @@ def games_for_survivor(outcome: Outcome, serve: str, timeout: float, games: int,
     mutant = outcome.mutant
     engine: Engine | None = None
     try:
-        engine = SubprocessEngine(shlex.join([*shlex.split(serve), *mutant.flags]), timeout=timeout)
+        engine = mutant.engine(serve, timeout)
         report = run_generated_games(engine, games, seed, variants=[mutant.variant])
         outcome.games = report.games
         for result in report.results:
@@ -313,7 +316,7 @@ def report_lines(outcomes: Sequence[Outcome], base: Baseline, seconds: float, jo
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mutants.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", action="append", help=f"variant (repeatable; default: {', '.join(VARIANTS)})")
+    parser.add_argument("--variant", action="append", help="variant (repeatable; default: every bundled variant)")
     parser.add_argument("--kind", action="append", choices=("rule", "parameter"), help="only these mutants")
     parser.add_argument("--only", action="append", metavar="TARGET", help="only mutants whose target starts so")
     parser.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
@@ -329,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     start = time.monotonic()
-    variants: list[str] = args.variant or list(VARIANTS)
+    variants: list[str] = args.variant or list_variants()
     kinds: list[Kind] = args.kind or ["rule", "parameter"]
     paths: list[str] | None = args.scenarios or None
     scenarios = load_scenarios([Path(p) for p in paths] if paths else None)

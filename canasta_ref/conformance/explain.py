@@ -6,28 +6,20 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..actions import parse_action
-from ..cards import parse_cards
 from ..errors import CanastaError, IllegalAction
-from ..game import Game, deck_for_seed
+from ..game import Game
 from ..render import cite_refs, source_line
 from ..rules import Coverage, Rules
 from ..spec import Variant, load_variant
+from .runner import setup_message
 from .scenario import Scenario
-from .session import position_from_json
+from .session import game_from_setup
 from .variants import applies_to, with_parameters
 
 
 def start_game(rules: Rules, scenario: Scenario) -> Game:
-    """The hand a scenario starts from, as the conformance runner sets it up (positions or deals)."""
-    setup = scenario.setup
-    if "position" in setup:
-        position = dict(setup["position"])
-        if "team_scores" in setup:
-            position["team_scores"] = setup["team_scores"]
-        return Game.from_position(rules, position_from_json(position, rules))
-    deck_spec = setup["deck"]
-    deck = parse_cards(deck_spec["order"]) if "order" in deck_spec else deck_for_seed(rules, deck_spec["seed"])
-    return Game(rules, deck=deck, team_scores=setup.get("team_scores"), first_seat=setup.get("first_seat", 0))
+    """The hand a scenario starts from under ``rules``: the runner's set-up request, as the reference takes it."""
+    return game_from_setup(rules, setup_message(scenario, rules.variant.id, rules))
 
 
 def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:

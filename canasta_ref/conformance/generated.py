@@ -66,7 +66,7 @@ from ..rules import rules_for
 from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
 from .report import few
-from .runner import Result, Status, conservation_problem, deal_request, format_deck, normalise_view
+from .runner import Result, Status, apply_request, conservation_problem, deal_request, format_deck, normalise_view
 from .session import position_from_json
 from .strategies import (
     Draw,
@@ -256,10 +256,7 @@ class _Expect:
 
 
 def _apply_request(move: Move) -> dict[str, Any]:
-    request: dict[str, Any] = {"cmd": "apply", "action": move.action.to_json()}
-    if move.seat is not None:
-        request["seat"] = move.seat
-    return request
+    return apply_request(move.action, move.seat)
 
 
 def _setup_request(setup: Setup) -> dict[str, Any]:
@@ -366,11 +363,11 @@ class _Game:
 
     def compare_view(self, reply: Mapping[str, Any], expect: _Expect, where: str) -> None:
         seat = expect.seat
-        assert seat is not None and expect.view is not None
+        assert seat is not None and expect.view is not None and self.setup is not None
         raw = reply.get("view")
         if not isinstance(raw, Mapping):
             raise self.fail("view", f"{where}: seat {seat}'s view is not an object: {raw!r}", expect.steps, seat=seat)
-        problem = conservation_problem(raw, seat, len(self.setup.deck) if self.setup else 108)
+        problem = conservation_problem(raw, seat, len(self.setup.deck))
         if problem:
             raise self.fail("conservation", f"{where}: seat {seat}'s view: {problem}", expect.steps, seat=seat)
         wanted = normalise_view(expect.view)

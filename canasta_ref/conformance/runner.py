@@ -6,14 +6,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..actions import action_from_json, parse_action
-from ..cards import Card, format_cards
+from ..actions import Action, action_from_json, parse_action
+from ..cards import Card, card_name
 from ..errors import CanastaError
 from ..game import deck_for_seed
 from ..rules import Rules, rules_for
 from ..spec import load_variant
 from .engines import Engine, EngineFailure
-from .scenario import Scenario
+from .scenario import Expect, Scenario
 from .variants import applicable_variants, with_parameters
 
 Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
@@ -113,6 +113,14 @@ def deal_request(
     return message
 
 
+def apply_request(action: Action, seat: int | None = None) -> dict[str, Any]:
+    """The protocol's apply request: ``action`` for ``seat`` (``None``: the seat to act)."""
+    message: dict[str, Any] = {"cmd": "apply", "action": action.to_json()}
+    if seat is not None:
+        message["seat"] = seat
+    return message
+
+
 def setup_message(scenario: Scenario, variant: str, rules: Rules | None = None) -> dict[str, Any]:
     """The protocol's setup request for a scenario: seeds become explicit deck orders (dealt by ``rules``, by
     default the variant with the scenario's parameters)."""
@@ -138,7 +146,7 @@ def setup_message(scenario: Scenario, variant: str, rules: Rules | None = None) 
 
 def format_deck(deck: Sequence[int]) -> str:
     """A deck order as text, in order (not sorted like a hand)."""
-    return " ".join(format_cards([card]) for card in deck)
+    return " ".join(card_name(card) for card in deck)
 
 
 def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
@@ -151,14 +159,21 @@ def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
     except Mismatch as mismatch:
         return Result(**base, status="failed", message=str(mismatch), rule=mismatch.rule)
     except EngineFailure as failure:
-        status: Status = "timed out" if failure.kind == "timed out" else "errored"
-        message = failure.detail
-        try:
-            engine.restart()
-        except (EngineFailure, OSError) as again:
-            message += f"; restarting the engine failed too: {again}"
-        return Result(**base, status=status, message=message, stderr=failure.stderr)
+        return failure_result(engine, failure, **base)
     return Result(**base, status="passed")
+
+
+def failure_result(engine: Engine, failure: EngineFailure, **base: Any) -> Result:
+    """An engine failure as the result of a test (timed out, or errored), the engine restarted for the next one;
+    a restart that fails too is told in the message, not raised (the next test finds the engine down, and tries
+    again)."""
+    status: Status = "timed out" if failure.kind == "timed out" else "errored"
+    message = failure.detail
+    try:
+        engine.restart()
+    except (EngineFailure, OSError) as again:
+        message += f"; restarting the engine failed too: {again}"
+    return Result(**base, status=status, message=message, stderr=failure.stderr)
 
 
 def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
@@ -179,10 +194,7 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
     cards = deck_size(rules)
     for number, step in enumerate(scenario.steps, 1):
         where = f"step {number} `{step.action}`"
-        message: dict[str, Any] = {"cmd": "apply", "action": parse_action(step.action).to_json()}
-        if step.seat is not None:
-            message["seat"] = step.seat
-        reply = engine.request(message)
+        reply = engine.request(apply_request(parse_action(step.action), step.seat))
         if not reply.get("ok"):
             raise Mismatch(f"{where}: the engine reported an error: {reply.get('error', reply)}")
         accepted = bool(reply.get("accepted"))
@@ -304,7 +316,7 @@ def _legal_listed(reply: Mapping[str, Any], where: str) -> set[str]:
     return texts
 
 
-def _check_after(engine: Engine, expect: Any, where: str, clauses: Mapping[str, Any]) -> None:
+def _check_after(engine: Engine, expect: Expect, where: str, clauses: Mapping[str, Any]) -> None:
     info = engine.info
     if (expect.legal_count is not None or expect.legal_includes or expect.legal_excludes) and info.can("legal"):
         reply = engine.request({"cmd": "legal"})
@@ -407,10 +419,12 @@ def run_suite(
 __all__ = [
     "Result",
     "Selection",
+    "apply_request",
     "case_rules",
     "conservation_problem",
     "deal_request",
     "deck_size",
+    "failure_result",
     "format_deck",
     "run_case",
     "run_suite",

@@ -136,16 +136,7 @@ class ReferenceSession:
             raise CanastaError("field 'parameters': expected an object of parameter names and values")
         rules = self.rules_for(str(variant), parameters)
         self._record(rules)  # the deal itself exercises rules (upcard, red threes, hand size)
-        if "position" in request:
-            game = Game.from_position(rules, position_from_json(request["position"], rules))
-        else:
-            game = Game(
-                rules,
-                deck=parse_cards(_text(request.get("deck", ""), "deck")),
-                team_scores=_scores(request.get("team_scores"), rules.teams),
-                first_seat=_seat(request.get("first_seat", 0), rules.players, "first_seat"),
-            )
-        self.game = game
+        self.game = game_from_setup(rules, request)
         return {"ok": True}
 
     def _need_game(self) -> Game:
@@ -226,6 +217,18 @@ def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
     return value
 
 
+def game_from_setup(rules: Rules, request: Mapping[str, Any]) -> Game:
+    """The hand a 'setup' request starts under ``rules``: its written-out position, or its deck dealt."""
+    if "position" in request:
+        return Game.from_position(rules, position_from_json(request["position"], rules))
+    return Game(
+        rules,
+        deck=parse_cards(_text(request.get("deck", ""), "deck")),
+        team_scores=_scores(request.get("team_scores"), rules.teams),
+        first_seat=_seat(request.get("first_seat", 0), rules.players, "first_seat"),
+    )
+
+
 def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
     """A position as the protocol and scenario files write it: cards as text, one string per hand."""
     if not isinstance(data, Mapping) or not isinstance(data.get("hands"), list):
@@ -254,4 +257,4 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
     )
 
 
-__all__ = ["PROTOCOL_VERSION", "ReferenceSession", "negate_clause", "position_from_json"]
+__all__ = ["PROTOCOL_VERSION", "ReferenceSession", "game_from_setup", "negate_clause", "position_from_json"]
