@@ -52,7 +52,7 @@ from ..rules import Rules, rules_for
 from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
 from .report import few
-from .runner import Result, Status, deal_request
+from .runner import Result, deal_request, failure_result
 
 #: At most this many first actions are shown in a divide.
 DIVIDE_LINES = 20
@@ -293,9 +293,7 @@ def run_perft(engine: Engine, perft: PerftFile) -> Result:
     except _Mismatch as mismatch:
         return Result(**base, status="failed", message=str(mismatch))
     except EngineFailure as failure:
-        engine.restart()
-        status: Status = "timed out" if failure.kind == "timed out" else "errored"
-        return Result(**base, status=status, message=failure.detail, stderr=failure.stderr)
+        return failure_result(engine, failure, **base)
     if message:
         return Result(**base, status="failed", message=message)
     return Result(**base, status="passed")

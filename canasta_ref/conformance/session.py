@@ -163,10 +163,7 @@ class ReferenceSession:
 
     def _cmd_view(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
-        seat = request.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < game.rules.players:
-            raise CanastaError(f"field 'seat': expected a seat from 0 to {game.rules.players - 1}")
-        return {"ok": True, "view": game.view(seat)}
+        return {"ok": True, "view": game.view(_seat(request.get("seat"), game.rules.players, "seat"))}
 
     def _cmd_score(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()

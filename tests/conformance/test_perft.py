@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import reference_command
+from broken_engines.kit import engine_command, reference_command
 
 from canasta_ref.conformance.engines import InProcessEngine, SubprocessEngine
 from canasta_ref.conformance.perft import (
@@ -89,6 +89,18 @@ def test_a_mutant_fails_with_the_divide() -> None:
     assert "INITIAL_MELD.REQUIRED" in two
     one = results[0].message
     assert "divide at depth 1" in one and "(not legal per the reference: INITIAL_MELD.REQUIRED)" in one
+
+
+def test_a_restart_that_fails_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+    """As for scenarios (run_case): an engine that crashes and cannot be restarted errors each file, no raise."""
+    engine = SubprocessEngine(engine_command("crash", "--start-once", str(tmp_path / "started")))
+    try:
+        results = run_perft_files(engine, variants=None, paths=SMALL)
+    finally:
+        engine.close()
+    assert [r.status for r in results] == ["errored", "errored"]
+    assert "exited with status 3; restarting the engine failed too" in results[0].message
+    assert "will not start again" in results[1].stderr
 
 
 class ListsATakeTwice(ReferenceSession):

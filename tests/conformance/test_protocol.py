@@ -413,6 +413,14 @@ def test_an_apply_with_a_seat_that_is_not_a_number_is_an_error(server: Server) -
     assert reply["ok"] is False, "a seat that is not a number was taken for 'the seat to act'"
 
 
+@pytest.mark.parametrize("seat", [True, -1, 4, "0", None])
+def test_a_view_for_a_seat_that_is_not_one_is_an_error(server: Server, seat: Any) -> None:
+    setup_frozen(server)
+    reply = server.ask(id=1, cmd="view", seat=seat)
+    assert reply["ok"] is False and f"got {seat!r}" in reply["error"], f"a view was given for seat {seat!r}"
+    assert server.ask(id=2, cmd="view", seat=1)["ok"] is True
+
+
 def test_the_plain_deck_alone_is_a_valid_set_up(server: Server) -> None:
     """So the set-ups above are refused for their malformed field, not for the deck."""
     assert sorted(parse_cards(DECK)) == sorted(full_deck(2, 2))
