@@ -223,16 +223,23 @@ _RankMelds = tuple[tuple[int, int, bool, bool, int | None, tuple[tuple[Card, ...
 
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     """The single groups of one rank that make a valid meld, grouped by shape (see ``_RankMelds``): the valid
-    shapes (cached on the counts and the meld they join) filled with the hand's cards (cached on the cards)."""
-    shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
-    if not shapes:
-        return ()
+    shapes filled with the hand's cards. Cached on everything they depend on: the rank, the meld they join, the
+    hand's cards of that rank and its wild cards, and the table values ``meld.valid`` reads; one look-up a rank
+    is what most listings cost, since a hand changes by a card or two between them."""
     rules = listing.rules
-    label = rank if rank != JOKER_RANK else None
-    return tuple(
-        (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(rules, hand, rank, n, t, j))
-        for n, t, j, staying, leaving, new_canasta in shapes
-    )
+    key = (rank, listing.target(rank)[1], hand.codes.get(rank, 0), hand.twos_code, hand.jokers, listing.table_key)
+    cached = rules.coverage is None
+    known: _RankMelds | None = rules.rank_meld_cache.get(key) if cached else None
+    if known is None:
+        shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
+        label = rank if rank != JOKER_RANK else None
+        known = tuple(
+            (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(rules, hand, rank, n, t, j))
+            for n, t, j, staying, leaving, new_canasta in shapes
+        )
+        if cached:
+            remember(rules.rank_meld_cache, key, known)
+    return known
 
 
 def _groups(rules: Rules, hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[Card, ...], ...]:

@@ -118,6 +118,7 @@ class Rules:
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
         self.group_cache: dict[tuple[Any, ...], Any] = {}
+        self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
 
