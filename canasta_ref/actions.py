@@ -147,6 +147,10 @@ def single_meld(cards: tuple[Card, ...], rank: int | None) -> Action:
     return _new_tuple(Action, ("meld", (), (_new_tuple(MeldGroup, (cards, rank)),)))
 
 
+#: Taking the pile with no cards from hand (the top card joins the side's meld): listed in every draw phase.
+TAKE = Action("take")
+
+
 def take_with(cards: tuple[Card, ...]) -> Action:
     """``Action.take(cards)`` for cards already in canonical order, built without the named tuple's Python-level
     constructor (the draw phase lists one for every pair that might meld the top card)."""

@@ -7,10 +7,10 @@ the checks and the effects are computed once and can never disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .actions import BARE_KINDS, Action, MeldGroup
+from .actions import BARE_KINDS, TAKE, Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
 from .errors import IllegalAction
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
@@ -19,18 +19,41 @@ from .spec.model import Clause
 from .state import HandState, Meld
 
 
-@dataclass
+@dataclass(init=False)
 class Plan:
-    """What a legal action does: the side's melds after it, and how the hand stands."""
+    """What a legal action does: the side's melds after it, and how the hand stands.
+
+    The initializer is written out: the generated one (with list factories) is called through Python's slower
+    type-call path when compiled, and every action applied builds a Plan."""
 
     action: Action
-    melds: list[Meld] = field(default_factory=list)
-    created: list[int] = field(default_factory=list)
-    added_existing: bool = False
-    hand_after: int = 0
-    going_out: bool = False
-    concealed: bool = False
-    pile_replacements: int = 0
+    melds: list[Meld]
+    created: list[int]
+    added_existing: bool
+    hand_after: int
+    going_out: bool
+    concealed: bool
+    pile_replacements: int
+
+    def __init__(
+        self,
+        action: Action,
+        melds: list[Meld] | None = None,
+        created: list[int] | None = None,
+        added_existing: bool = False,
+        hand_after: int = 0,
+        going_out: bool = False,
+        concealed: bool = False,
+        pile_replacements: int = 0,
+    ) -> None:
+        self.action = action
+        self.melds = melds if melds is not None else []
+        self.created = created if created is not None else []
+        self.added_existing = added_existing
+        self.hand_after = hand_after
+        self.going_out = going_out
+        self.concealed = concealed
+        self.pile_replacements = pile_replacements
 
 
 # The questions the checks put to the spec's hooks, with the values they pass (see rules.Query).
@@ -202,7 +225,7 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
         pile_frozen(rules, state, seat),
         not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
     )
-    return rules.predicate_of(_MUST_TAKE, values) and is_legal(rules, state, Action.take(), seat)
+    return rules.predicate_of(_MUST_TAKE, values) and is_legal(rules, state, TAKE, seat)
 
 
 def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause | None:

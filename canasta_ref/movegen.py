@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .actions import Action, MeldGroup, take_with
+from .actions import TAKE, Action, MeldGroup, take_with
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
 from .checks import (
     MELD_VALID,
@@ -255,12 +255,12 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
 def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Action]:
     """Taking the pile: alone, with two cards that meld the top card, and with further melds before opening."""
     if not state.pile:
-        yield Action.take()
+        yield TAKE
         return
     team = seat % rules.teams
     top = state.pile[-1]
     top_rank = rank_of(top)
-    yield Action.take()
+    yield TAKE
     counts = state.hands[seat]
     # The cards held that can meld the top card, in card order: its rank's naturals, then wild cards.
     matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()

@@ -40,6 +40,10 @@ def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = CACHE_LIM
     return value
 
 
+#: What ``Rules._asked`` is asked for: the failing clause, a predicate, a value.
+_FAILING, _PREDICATE, _VALUE = 0, 1, 2
+
+
 def rules_for(variant: Variant) -> Rules:
     """The Rules of a loaded variant, built once per variant object (binding precomputes every card's facts)."""
     known = _BOUND.get(id(variant))
@@ -192,32 +196,41 @@ class Rules:
 
     def failing_of(self, query: Query, values: tuple[Any, ...]) -> Clause | None:
         """As ``failing``, cached on the values the hook's clauses read (they are pure)."""
-        result: Clause | None = self._asked(query, values, self.failing)
+        result: Clause | None = self._asked(query, values, _FAILING)
         return result
 
     def predicate_of(self, query: Query, values: tuple[Any, ...]) -> bool:
         """As ``predicate``, cached like ``failing_of``."""
-        result: bool = self._asked(query, values, self.predicate)
+        result: bool = self._asked(query, values, _PREDICATE)
         return result
 
     def value_of(self, query: Query, values: tuple[Any, ...]) -> int:
         """As ``value``, cached like ``failing_of``."""
-        result: int = self._asked(query, values, self.value)
+        result: int = self._asked(query, values, _VALUE)
         return result
 
-    def _asked(self, query: Query, values: tuple[Any, ...], compute: Callable[[str, Mapping[str, Any]], Any]) -> Any:
+    def _asked(self, query: Query, values: tuple[Any, ...], question: int) -> Any:
+        """The cached answer; ``question`` says which of the three is asked (a constant, not a bound method,
+        which would be a new object on every call)."""
         try:
             bound = self._queries[query]
         except KeyError:
             bound = self._bind(query)
         if self.coverage is not None or bound is None:
-            return compute(query.hook, query.env(values))
+            return self._answer(question, query.hook, query.env(values))
         project, memo = bound
         key = values if project is None else project(values)
         try:
             return memo[key]
         except KeyError:
-            return remember(memo, key, compute(query.hook, query.env(values)))
+            return remember(memo, key, self._answer(question, query.hook, query.env(values)))
+
+    def _answer(self, question: int, hook: str, env: Mapping[str, Any]) -> Any:
+        if question == _FAILING:
+            return self.failing(hook, env)
+        if question == _PREDICATE:
+            return self.predicate(hook, env)
+        return self.value(hook, env)
 
     def _bind(self, query: Query) -> tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None:
         """What a query's answers are cached on: the positions of the values its hook's clauses read (None for
