@@ -183,7 +183,8 @@ class Game:
         """Lay out bonus cards (red threes) from a hand and replace them; False if play must end."""
         rules = self.rules
         while True:
-            found = [c for c in range(CARD_TYPES) if state.hands[seat][c] and rules.is_bonus[c]]
+            hand = state.hands[seat]
+            found = [c for c in rules.bonus_cards if hand[c]]
             if not found:
                 return True
             for card in found:

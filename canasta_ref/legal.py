@@ -88,6 +88,9 @@ def legal_melds(rules: Rules, state: HandState) -> Iterator[Action]:
     return _melds(rules, state, _Listing(rules, state))
 
 
+#: What ``_Listing.target`` gives for a rank whose cards start a new meld.
+_NEW_MELD: tuple[Meld | None, int] = (None, -1)
+
 #: A shape's meld: valid keeping two cards or more, valid going out, newly a canasta.
 _Verdict = tuple[bool, bool, bool]
 
@@ -103,7 +106,13 @@ class _Listing:
         self.table = table = table_values(rules, state, seat)
         self.canastas: int = table[TEAM_CANASTAS]
         self.hand_size = state.hand_sizes[seat]
+        # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
+        # hash and compare faster than nested tuples); ranks that start a new meld are absent.
         self._targets: dict[int, tuple[Meld | None, int]] = {}
+        for meld in state.melds[self.team]:
+            if meld.rank not in self._targets and merge_target(rules, state, self.team, meld.rank) is meld:
+                counts = meld.naturals | meld.wilds << 16 | meld.jokers << 32 | meld.size << 48
+                self._targets[meld.rank] = (meld, counts)
         self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
@@ -114,14 +123,9 @@ class _Listing:
         return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
     def target(self, rank: int) -> tuple[Meld | None, int]:
-        """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int as a cache
-        key (-1 for none): ints hash and compare faster than nested tuples."""
-        known = self._targets.get(rank)
-        if known is None:
-            before = merge_target(self.rules, self.state, self.team, rank)
-            counts = before.naturals | before.wilds << 16 | before.jokers << 32 | before.size << 48 if before else -1
-            known = self._targets[rank] = (before, counts)
-        return known
+        """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int (-1 for
+        none)."""
+        return self._targets.get(rank, _NEW_MELD)
 
     def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
         """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""

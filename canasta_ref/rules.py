@@ -97,6 +97,8 @@ class Rules:
         self.card_values = [tuple(f[name] for name in CARD_VARIABLES) for f in facts]
         self.card_value = [self.value("card.value", f) for f in facts]
         self.is_bonus = [self.predicate("bonus_card", f) for f in facts]
+        #: The bonus cards (red threes), in card order: what a hand is searched for after every draw.
+        self.bonus_cards = tuple(c for c in range(CARD_TYPES) if self.is_bonus[c])
         self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
         self.upcard_freezes = [self.predicate("upcard.freezes", f) for f in facts]
         wild_values = {self.card_value[c] for c in range(52) if self.is_wild[c]}
