@@ -141,10 +141,20 @@ class Action(NamedTuple):
 _new_tuple = tuple.__new__
 
 
+def group_of(cards: tuple[Card, ...], rank: int | None) -> MeldGroup:
+    """``MeldGroup(cards, rank)`` for cards already in canonical order, built without the named tuple's
+    Python-level constructor (listings make thousands of these)."""
+    return _new_tuple(MeldGroup, (cards, rank))
+
+
+def meld_of(groups: tuple[MeldGroup, ...]) -> Action:
+    """``Action("meld", (), groups)`` for canonical groups in canonical order, built the same quick way."""
+    return _new_tuple(Action, ("meld", (), groups))
+
+
 def single_meld(cards: tuple[Card, ...], rank: int | None) -> Action:
-    """``Action("meld", (), (MeldGroup(cards, rank),))`` for cards already in canonical order, built without
-    the named tuples' Python-level constructors (listings make thousands of these)."""
-    return _new_tuple(Action, ("meld", (), (_new_tuple(MeldGroup, (cards, rank)),)))
+    """``Action("meld", (), (MeldGroup(cards, rank),))`` for cards already in canonical order."""
+    return meld_of((group_of(cards, rank),))
 
 
 #: Taking the pile with no cards from hand (the top card joins the side's meld): listed in every draw phase.

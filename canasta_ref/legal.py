@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Action, single_meld
+from .actions import Action, meld_of, single_meld
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -253,7 +253,7 @@ def _groups(rules: Rules, hand: HandCards, rank: int, n: int, t: int, j: int) ->
     known: tuple[tuple[Card, ...], ...] | None = rules.group_cache.get(key)
     if known is None:
         tail = (JOKER,) * j
-        wild_parts = list(submultisets(hand.twos, t))
+        wild_parts = submultisets(hand.twos, t)
         naturals = hand.naturals.get(rank, ())
         groups = tuple(natural + wild + tail for natural in submultisets(naturals, n) for wild in wild_parts)
         known = remember(rules.group_cache, key, groups)
@@ -293,7 +293,7 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             yield from (a for a in (Action.meld(g) for g in expand_shapes(hand, combo)) if is_legal(rules, state, a))
             continue
         for groups in expand_shapes(hand, combo):
-            yield Action("meld", (), groups)
+            yield meld_of(groups)
 
 
 def _discards(rules: Rules, state: HandState, listing: _Listing) -> list[Action]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .actions import TAKE, Action, MeldGroup, take_with
+from .actions import TAKE, Action, MeldGroup, group_of, take_with
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
 from .checks import (
     MELD_VALID,
@@ -36,20 +36,23 @@ class Shape(NamedTuple):
     jokers: int
 
 
-def submultisets(items: Sequence[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:
-    """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once."""
+def submultisets(items: Sequence[tuple[Card, int]], size: int) -> list[tuple[Card, ...]]:
+    """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once. A list, not
+    a generator: the lists are short, and compiled generators cost more to resume than lists to build."""
     if size == 0:
-        yield ()
-        return
+        return [()]
     if not items:
-        return
+        return []
     (card, available), rest = items[0], items[1:]
     remaining = sum(n for _, n in rest)
+    out: list[tuple[Card, ...]] = []
     for take in range(min(available, size), -1, -1):
         if size - take > remaining:
             break
+        head = (card,) * take
         for tail in submultisets(rest, size - take):
-            yield (card,) * take + tail
+            out.append(head + tail)
+    return out
 
 
 class HandCards:
@@ -175,12 +178,18 @@ def _expand(
         return
     shape, rest = shapes[0], shapes[1:]
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
+    jokers = (JOKER,) * shape.jokers
     for natural in submultisets(naturals.get(shape.rank, ()), shape.naturals):
+        if not shape.twos:  # the usual case: the pool of twos passes on untouched
+            group = group_of(natural + jokers, label)  # already in canonical order
+            for tail in _expand(naturals, twos, rest):
+                yield (group, *tail)
+            continue
         for wild in submultisets(twos, shape.twos):
             pool = dict(twos)
             for card in wild:
                 pool[card] -= 1
-            group = MeldGroup((*natural, *wild, *(JOKER,) * shape.jokers), label)  # already in canonical order
+            group = group_of(natural + wild + jokers, label)
             for tail in _expand(naturals, [(c, n) for c, n in pool.items() if n], rest):
                 yield (group, *tail)
 
