@@ -231,7 +231,7 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     hand's cards of that rank and its wild cards, and the table values ``meld.valid`` reads; one look-up a rank
     is what most listings cost, since a hand changes by a card or two between them."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], hand.codes.get(rank, 0), hand.twos_code, hand.jokers, listing.table_key)
+    key = (rank, listing.target(rank)[1], hand.codes[rank], hand.twos_code, hand.jokers, listing.table_key)
     cached = rules.coverage is None
     known: _RankMelds | None = rules.rank_meld_cache.get(key) if cached else None
     if known is None:
@@ -249,12 +249,12 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
 def _groups(rules: Rules, hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[Card, ...], ...]:
     """Every group of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, in
     canonical order; cached on the hand's counts of those cards, which recur whatever lies on the table."""
-    key = (rank, hand.codes.get(rank, 0), hand.twos_code, n, t, j)
+    key = (rank, hand.codes[rank], hand.twos_code, n, t, j)
     known: tuple[tuple[Card, ...], ...] | None = rules.group_cache.get(key)
     if known is None:
         tail = (JOKER,) * j
         wild_parts = submultisets(hand.twos, t)
-        naturals = hand.naturals.get(rank, ())
+        naturals = hand.naturals[rank]
         groups = tuple(natural + wild + tail for natural in submultisets(naturals, n) for wild in wild_parts)
         known = remember(rules.group_cache, key, groups)
     return known

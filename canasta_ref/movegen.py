@@ -7,7 +7,7 @@ shapes are expanded into concrete cards. The final word on each candidate is ``c
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .actions import TAKE, Action, MeldGroup, group_of, take_with
@@ -58,27 +58,34 @@ def submultisets(items: Sequence[tuple[Card, int]], size: int) -> list[tuple[Car
 class HandCards:
     """The player's cards sorted into naturals by rank and wild cards by type, as tuples of (card, copies),
     and the same counts packed into ints (``codes``, ``twos_code``: ``Rules.count_bits`` bits a card), which
-    key the listing's caches more cheaply than the tuples."""
+    key the listing's caches more cheaply than the tuples. Per-rank facts are lists indexed by rank (empty or
+    0 for a rank not held): indexing a list is cheaper than looking up a dict, and every listing builds one."""
 
     def __init__(self, rules: Rules, counts: list[int]) -> None:
-        self.natural_counts: dict[int, int] = {}
-        self.codes: dict[int, int] = {}
-        self.naturals: dict[int, tuple[tuple[Card, int], ...]] = {}
         natural_cards = rules.natural_cards
+        ranks = len(natural_cards)
+        self.natural_counts: list[int] = [0] * ranks
+        self.codes: list[int] = [0] * ranks
+        self.naturals: list[tuple[tuple[Card, int], ...]] = [()] * ranks
+        #: The ranks of which the hand holds natural cards, in rank order.
+        self.ranks: list[int] = []
         bits = rules.count_bits
-        for rank in range(len(natural_cards)):
-            items: list[tuple[Card, int]] = []
+        for rank in range(ranks):
+            items: list[tuple[Card, int]] | None = None
             total = code = 0
             for card in natural_cards[rank]:
                 n = counts[card]
                 if n:
+                    if items is None:
+                        items = []
                     items.append((card, n))
                     total += n
                     code |= n << bits * (card & 3)
-            if total:
+            if items is not None:
                 self.naturals[rank] = tuple(items)
                 self.natural_counts[rank] = total
                 self.codes[rank] = code
+                self.ranks.append(rank)
         twos: list[tuple[Card, int]] = []
         self.jokers = self.twos_total = self.twos_code = 0
         for index, card in enumerate(rules.wild_cards):
@@ -93,13 +100,17 @@ class HandCards:
         self.twos = tuple(twos)
 
     def count(self, rank: int) -> int:
-        return self.natural_counts.get(rank, 0)
+        return self.natural_counts[rank]
 
     def meld_ranks(self, melds: Sequence[Meld]) -> list[int]:
         """The ranks a group could be laid in: the hand's natural ranks, the side's melds', and the
         wild-meld rank when the hand holds wild cards; in rank order."""
-        ranks = set(self.naturals) | {m.rank for m in melds}
-        if self.twos_total + self.jokers:
+        wilds = self.twos_total + self.jokers > 0
+        if not melds:
+            return [*self.ranks, JOKER_RANK] if wilds else list(self.ranks)
+        ranks = set(self.ranks)
+        ranks.update(m.rank for m in melds)
+        if wilds:
             ranks.add(JOKER_RANK)
         return sorted(ranks)
 
@@ -171,7 +182,7 @@ def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[Me
 
 
 def _expand(
-    naturals: Mapping[int, Sequence[tuple[Card, int]]], twos: Sequence[tuple[Card, int]], shapes: Sequence[Shape]
+    naturals: Sequence[Sequence[tuple[Card, int]]], twos: Sequence[tuple[Card, int]], shapes: Sequence[Shape]
 ) -> Iterator[tuple[MeldGroup, ...]]:
     if not shapes:
         yield ()
@@ -179,7 +190,7 @@ def _expand(
     shape, rest = shapes[0], shapes[1:]
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
     jokers = (JOKER,) * shape.jokers
-    for natural in submultisets(naturals.get(shape.rank, ()), shape.naturals):
+    for natural in submultisets(naturals[shape.rank], shape.naturals):
         if not shape.twos:  # the usual case: the pool of twos passes on untouched
             group = group_of(natural + jokers, label)  # already in canonical order
             for tail in _expand(naturals, twos, rest):

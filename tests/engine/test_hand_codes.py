@@ -25,7 +25,7 @@ def test_every_mix_of_one_ranks_cards_has_its_own_code() -> None:
     codes = {}
     for counts in itertools.product(copies, repeat=len(KINGS)):
         hand = _hand(dict(zip(KINGS, counts, strict=True)))
-        codes[counts] = hand.codes.get(11, 0)
+        codes[counts] = hand.codes[11]
         assert hand.count(11) == sum(counts)
     assert len(set(codes.values())) == len(codes) == (RULES.packs + 1) ** len(KINGS)
 
