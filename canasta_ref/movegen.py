@@ -23,7 +23,7 @@ from .checks import (
     table_values,
 )
 from .errors import IllegalAction
-from .rules import Rules
+from .rules import Rules, remember
 from .state import HandState, Meld
 
 
@@ -36,9 +36,19 @@ class Shape(NamedTuple):
     jokers: int
 
 
-def submultisets(items: Sequence[tuple[Card, int]], size: int) -> list[tuple[Card, ...]]:
-    """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once. A list, not
-    a generator: the lists are short, and compiled generators cost more to resume than lists to build."""
+def submultisets(items: tuple[tuple[Card, int], ...], size: int) -> list[tuple[Card, ...]]:
+    """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once, in a
+    fixed order; cached (treat the list as read-only), since the same few cards of a rank recur all game."""
+    key = (items, size)
+    known = _SUBMULTISETS.get(key)
+    if known is None:
+        known = remember(_SUBMULTISETS, key, _submultisets(items, size))
+    return known
+
+
+def _submultisets(items: tuple[tuple[Card, int], ...], size: int) -> list[tuple[Card, ...]]:
+    """``submultisets`` computed. A list, not a generator: the lists are short, and a compiled generator costs
+    more to resume than a list to build."""
     if size == 0:
         return [()]
     if not items:
@@ -50,9 +60,12 @@ def submultisets(items: Sequence[tuple[Card, int]], size: int) -> list[tuple[Car
         if size - take > remaining:
             break
         head = (card,) * take
-        for tail in submultisets(rest, size - take):
+        for tail in _submultisets(rest, size - take):
             out.append(head + tail)
     return out
+
+
+_SUBMULTISETS: dict[tuple[tuple[tuple[Card, int], ...], int], list[tuple[Card, ...]]] = {}
 
 
 class HandCards:
@@ -182,7 +195,7 @@ def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[Me
 
 
 def _expand(
-    naturals: Sequence[Sequence[tuple[Card, int]]], twos: Sequence[tuple[Card, int]], shapes: Sequence[Shape]
+    naturals: Sequence[tuple[tuple[Card, int], ...]], twos: tuple[tuple[Card, int], ...], shapes: Sequence[Shape]
 ) -> Iterator[tuple[MeldGroup, ...]]:
     if not shapes:
         yield ()
@@ -201,7 +214,7 @@ def _expand(
             for card in wild:
                 pool[card] -= 1
             group = group_of(natural + wild + jokers, label)
-            for tail in _expand(naturals, [(c, n) for c, n in pool.items() if n], rest):
+            for tail in _expand(naturals, tuple([(c, n) for c, n in pool.items() if n]), rest):
                 yield (group, *tail)
 
 
