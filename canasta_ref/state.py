@@ -74,18 +74,19 @@ class HandState:
         return HandState.restore(self.snapshot())
 
     def snapshot(self) -> tuple[Any, ...]:
-        """The position as plain values, for the undo stack. Card lists and counts are packed into byte arrays,
-        which the garbage collector does not track, and the rest into tuples (of plain values, which it stops
-        tracking after one look, or of the immutable melds): a snapshot per action would otherwise make every
-        collection walk the whole history. Every field is named, in order (a test round-trips a position with
-        every field changed)."""
+        """The position as plain values, for the undo stack. The long card lists and counts (stock, pile, hands) are
+        packed into byte arrays, which the garbage collector does not track, and the rest into tuples (of plain
+        values, which it stops tracking after one look, or of the immutable melds): a snapshot per action would
+        otherwise make every collection walk the whole history. Short lists (hand sizes, bonus cards) are tuples:
+        building a byte array costs more than a tuple's one look. Every field is named, in order (a test round-trips a
+        position with every field changed)."""
         return (
             _packed(self.stock),
             _packed(self.pile),
             tuple([_packed(h) for h in self.hands]),
-            _packed(self.hand_sizes),
+            tuple(self.hand_sizes),
             tuple([tuple(m) for m in self.melds]),
-            tuple([_packed(b) for b in self.bonus]),
+            tuple([tuple(b) for b in self.bonus]),
             tuple(self.team_scores),
             self.to_act,
             self.phase,

@@ -124,9 +124,10 @@ def test_copy_and_snapshot_carry_every_field() -> None:
 
 def test_a_snapshot_keeps_values_that_do_not_fit_in_a_byte() -> None:
     state = _position_with_melds_and_bonus_cards()
-    state.hand_sizes[0] = 300  # a byte array cannot hold it: this list is packed as a tuple instead
+    state.hands[0][5] = 300  # a byte array cannot hold it: this hand is packed as a tuple instead
     state.stock.append(-1)
     restored = HandState.restore(state.snapshot())
-    assert restored.hand_sizes == state.hand_sizes and restored.stock == state.stock
+    assert restored.hands == state.hands and restored.stock == state.stock
     assert restored == state
-    assert isinstance(state.snapshot()[2][0], bytearray)  # a hand of counts is packed (untracked)
+    assert isinstance(state.snapshot()[2][0], tuple)
+    assert isinstance(state.snapshot()[2][1], bytearray)  # the other hands are packed (untracked)
