@@ -471,6 +471,10 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 
+#: The top-card values of ``pile.take`` when the pile is empty.
+_NO_TOP_CARD = ("", False, False, False)
+
+
 def take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     """The ``pile.take`` values that do not depend on the cards offered: the table, the pile and the side (the
     start of ``PILE_TAKE``'s names); once per position."""
@@ -482,15 +486,11 @@ def take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     top = state.pile[-1] if state.pile else None
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
     table = table_values(rules, state, seat)
-    card = rules.card_facts(top) if top is not None else None
     known = facts[("take", seat)] = (
         *table,
         state.phase,
         pile_frozen(rules, state, seat),
-        card["rank"] if card else "",
-        bool(card and card["is_wild"]),
-        bool(card and card["is_black_three"]),
-        bool(card and card["is_red_three"]),
+        *(rules.top_card_values[top] if top is not None else _NO_TOP_CARD),
         existing is not None,
         existing is not None and is_canasta(rules, existing),
         may_go_out(rules, state, seat, table[TEAM_CANASTAS]),

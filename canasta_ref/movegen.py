@@ -189,33 +189,37 @@ def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial:
     return out
 
 
-def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> Iterator[tuple[MeldGroup, ...]]:
+def expand_shapes(hand: HandCards, shapes: Sequence[Shape]) -> list[tuple[MeldGroup, ...]]:
     """Concrete groups for a list of shapes drawing on one shared pool of twos."""
     return _expand(hand.naturals, hand.twos, shapes)
 
 
 def _expand(
     naturals: Sequence[tuple[tuple[Card, int], ...]], twos: tuple[tuple[Card, int], ...], shapes: Sequence[Shape]
-) -> Iterator[tuple[MeldGroup, ...]]:
+) -> list[tuple[MeldGroup, ...]]:
+    """``expand_shapes``, as a list built by recursion (a few dozen entries at most; compiled generators nested
+    a level a shape cost more to resume than the list costs to build)."""
     if not shapes:
-        yield ()
-        return
+        return [()]
     shape, rest = shapes[0], shapes[1:]
     label = shape.rank if shape.naturals == 0 and shape.rank != JOKER_RANK else None
     jokers = (JOKER,) * shape.jokers
-    for natural in submultisets(naturals[shape.rank], shape.naturals):
-        if not shape.twos:  # the usual case: the pool of twos passes on untouched
+    out: list[tuple[MeldGroup, ...]] = []
+    if not shape.twos:  # the usual case: the pool of twos passes on untouched, so the tails are the same
+        tails = _expand(naturals, twos, rest)
+        for natural in submultisets(naturals[shape.rank], shape.naturals):
             group = group_of(natural + jokers, label)  # already in canonical order
-            for tail in _expand(naturals, twos, rest):
-                yield (group, *tail)
-            continue
+            out.extend([(group, *tail) for tail in tails])
+        return out
+    for natural in submultisets(naturals[shape.rank], shape.naturals):
         for wild in submultisets(twos, shape.twos):
             pool = dict(twos)
             for card in wild:
                 pool[card] -= 1
             group = group_of(natural + wild + jokers, label)
             for tail in _expand(naturals, tuple([(c, n) for c, n in pool.items() if n]), rest):
-                yield (group, *tail)
+                out.append((group, *tail))
+    return out
 
 
 def shape_combinations(

@@ -96,6 +96,10 @@ class Rules:
         #: Each card's facts as values in ``hooks.CARD_VARIABLES`` order, for Queries.
         self.card_values = [tuple(f[name] for name in CARD_VARIABLES) for f in facts]
         self.card_value = [self.value("card.value", f) for f in facts]
+        #: What ``pile.take`` asks of the top card: its rank's name, whether it is wild, a black three, a red three.
+        self.top_card_values = [
+            (f["rank"], bool(f["is_wild"]), bool(f["is_black_three"]), bool(f["is_red_three"])) for f in facts
+        ]
         self.is_bonus = [self.predicate("bonus_card", f) for f in facts]
         #: The bonus cards (red threes), in card order: what a hand is searched for after every draw.
         self.bonus_cards = tuple(c for c in range(CARD_TYPES) if self.is_bonus[c])
