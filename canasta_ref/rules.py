@@ -57,6 +57,18 @@ def _position_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], 
     return operator.itemgetter(*positions) if positions else lambda values: ()
 
 
+#: The hook of every Query made, in order: Query.index is a position in it.
+_QUERY_INDEX: list[str] = []
+
+
+class _Unbound:
+    """The marker of a query a Rules has not bound yet."""
+
+
+_UNBOUND = _Unbound()
+_Binding = tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]]
+
+
 class Query:
     """A call site's question to one hook, with the names of the values it passes, in a fixed order.
 
@@ -66,6 +78,9 @@ class Query:
     def __init__(self, hook: str, names: tuple[str, ...]) -> None:
         self.hook = hook
         self.names = names
+        #: Where each Rules keeps this query's binding (a list index: cheaper than a dict keyed on the query).
+        self.index = len(_QUERY_INDEX)
+        _QUERY_INDEX.append(hook)
 
     def env(self, values: tuple[Any, ...]) -> dict[str, Any]:
         """The values by name, as the clauses read them."""
@@ -122,7 +137,9 @@ class Rules:
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
         self._variables: dict[str, frozenset[str]] = {}
         self._table_positions: dict[str, tuple[int, ...]] = {}
-        self._queries: dict[Query, tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None] = {}
+        # Per query (by Query.index): the getter of the values its clauses read (None: all of them) and the memo
+        # of answers; None for a hook with no clauses; _UNBOUND until first asked.
+        self._queries: list[_Binding | _Unbound | None] = []
         # Listing caches (legal.py). Keys and values are plain tuples of ints, which the garbage collector
         # untracks, or dicts of them (shape verdicts by rank, then by shape).
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
@@ -218,9 +235,9 @@ class Rules:
     def _asked(self, query: Query, values: tuple[Any, ...], question: int) -> Any:
         """The cached answer; ``question`` says which of the three is asked (a constant, not a bound method,
         which would be a new object on every call)."""
-        try:
-            bound = self._queries[query]
-        except KeyError:
+        queries = self._queries
+        bound = queries[query.index] if query.index < len(queries) else _UNBOUND
+        if isinstance(bound, _Unbound):
             bound = self._bind(query)
         if self.coverage is not None or bound is None:
             return self._answer(question, query.hook, query.env(values))
@@ -238,14 +255,14 @@ class Rules:
             return self.predicate(hook, env)
         return self.value(hook, env)
 
-    def _bind(self, query: Query) -> tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None:
+    def _bind(self, query: Query) -> _Binding | None:
         """What a query's answers are cached on: the positions of the values its hook's clauses read (None for
         a hook with no clauses: nothing to cache)."""
         declared = HOOKS[query.hook].variables
         unknown = [name for name in query.names if name not in declared]
         if unknown:
             raise ValueError(f"{query!r} passes {', '.join(unknown)}, which the hook does not declare")
-        bound: tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]] | None = None
+        bound: _Binding | None = None
         if query.hook in self._hooks:
             used = self.variables_of(query.hook)
             missing = [name for name in used if name not in query.names]
@@ -254,7 +271,9 @@ class Rules:
             positions = tuple(query.names.index(name) for name in used)
             reads_all = positions == tuple(range(len(query.names)))
             bound = (None if reads_all else _position_getter(positions), {})
-        self._queries[query] = bound
+        if query.index >= len(self._queries):
+            self._queries.extend([_UNBOUND] * (query.index + 1 - len(self._queries)))
+        self._queries[query.index] = bound
         return bound
 
     @staticmethod
