@@ -560,8 +560,5 @@ def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
 
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:
     """Move the cards a meld or take lays from the hand to the side's melds, as planned."""
-    used = result.action.all_cards()
-    for card in used:
-        state.hands[seat][card] -= 1
-    state.hand_sizes[seat] -= len(used)
+    state.take_away(seat, result.action.all_cards())
     state.melds[seat % rules.teams] = result.melds

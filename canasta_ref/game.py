@@ -137,12 +137,13 @@ class Game:
                 f"a deal of {rules.hand_size} cards to {players} players needs more than {len(deck)} cards"
             )
         order = [(first + i) % players for i in range(players)]
-        hands = [[0] * CARD_TYPES for _ in range(players)]
+        dealt = [[0] * CARD_TYPES for _ in range(players)]
         position = 0
         for _ in range(rules.hand_size):
             for seat in order:
-                hands[seat][deck[position]] += 1
+                dealt[seat][deck[position]] += 1
                 position += 1
+        hands = [tuple(counts) for counts in dealt]
         stock = list(reversed(deck[position:]))
         state = HandState(
             stock=stock,
@@ -189,8 +190,7 @@ class Game:
                 return True
             for card in found:
                 count = state.hands[seat][card]
-                state.hands[seat][card] = 0
-                state.hand_sizes[seat] -= count
+                state.take_away(seat, (card,) * count)
                 state.bonus[seat].extend([card] * count)
                 events.append(_event(seat, "lays out", (card,) * count))
                 if not rules.predicate_of(BONUS_REPLACE, (False, len(state.stock))):
@@ -203,8 +203,7 @@ class Game:
                         events.append(_event(seat, "drew a bonus card as the last card of the stock: no discard"))
                         break
                     drawn = state.stock.pop()
-                    state.hands[seat][drawn] += 1
-                    state.hand_sizes[seat] += 1
+                    state.give(seat, (drawn,))
                     events.append(_event(seat, "replaces with", (drawn,)))
 
     # -- queries ---------------------------------------------------------------------------------------
@@ -313,9 +312,8 @@ class Game:
                 break
             card = state.stock.pop()
             rules.note_card("bonus_card", card)
-            state.hands[seat][card] += 1
-            state.hand_sizes[seat] += 1
             drawn.append(card)
+        state.give(seat, drawn)
         events.append(_event(seat, "draws", tuple(drawn)))
         state.phase = "play"
         if not self._lay_out_bonus_cards(state, seat, events):
@@ -340,18 +338,18 @@ class Game:
         state.pile = []
         state.pile_wilds = state.pile_red_threes = state.pile_black_threes = 0
         state.upcard_froze = False
+        picked: list[Card] = []
         for card in rest:
             rules.note_card("bonus_card", card)
             if rules.is_bonus[card]:
                 state.bonus[seat].append(card)
                 events.append(_event(seat, "lays out from the pile", (card,)))
             else:
-                state.hands[seat][card] += 1
-                state.hand_sizes[seat] += 1
+                picked.append(card)
+        state.give(seat, picked)
         for _ in range(result.pile_replacements):
             drawn = state.stock.pop()
-            state.hands[seat][drawn] += 1
-            state.hand_sizes[seat] += 1
+            state.give(seat, (drawn,))
             events.append(_event(seat, "replaces with", (drawn,)))
         events.append(_event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
         self._after_melding(state, seat, team, result)
@@ -379,8 +377,7 @@ class Game:
     def _apply_discard(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
         card = result.action.cards[0]
-        state.hands[seat][card] -= 1
-        state.hand_sizes[seat] -= 1
+        state.take_away(seat, (card,))
         push_pile(self.rules, state, card)
         events.append(_event(seat, "discards", (card,)))
         if result.going_out:

@@ -74,7 +74,7 @@ class HandCards:
     key the listing's caches more cheaply than the tuples. Per-rank facts are lists indexed by rank (empty or
     0 for a rank not held): indexing a list is cheaper than looking up a dict, and every listing builds one."""
 
-    def __init__(self, rules: Rules, counts: list[int]) -> None:
+    def __init__(self, rules: Rules, counts: tuple[int, ...]) -> None:
         natural_cards = rules.natural_cards
         ranks = len(natural_cards)
         self.natural_counts: list[int] = [0] * ranks
@@ -311,7 +311,7 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
             rest = list(state.hands[seat])
             for card in pair:
                 rest[card] -= 1
-            rest_hand = HandCards(rules, rest)
+            rest_hand = HandCards(rules, tuple(rest))
             per_rank = _shapes(rules, state, seat, rest_hand, initial)
             per_rank.pop(top_rank, None)
             for combo in shape_combinations(per_rank, rest_hand.twos_total, rest_hand.jokers, sorted(per_rank)):

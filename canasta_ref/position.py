@@ -85,7 +85,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state = HandState(
         stock=list(reversed(stock_top_first)),
         pile=[],
-        hands=[counts_of(h) for h in position.hands],
+        hands=[tuple(counts_of(h)) for h in position.hands],
         hand_sizes=[len(h) for h in position.hands],
         melds=melds,
         bonus=bonus,

@@ -39,7 +39,9 @@ class HandState:
 
     stock: list[Card]
     pile: list[Card]
-    hands: list[list[int]]
+    #: Each seat's cards as counts by card. Tuples, never changed in place (``give`` and ``take_away`` put a new
+    #: one in), so an undo snapshot shares them instead of copying four hands an action.
+    hands: list[tuple[int, ...]]
     hand_sizes: list[int]
     melds: list[list[Meld]]
     bonus: list[list[Card]]
@@ -70,20 +72,20 @@ class HandState:
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def copy(self) -> HandState:
-        """A copy sharing nothing mutable (melds are immutable and shared); computed facts are not copied."""
+        """A copy sharing nothing mutable (hands and melds are immutable and shared); computed facts are not copied."""
         return HandState.restore(self.snapshot())
 
     def snapshot(self) -> tuple[Any, ...]:
-        """The position as plain values, for the undo stack. The long card lists and counts (stock, pile, hands) are
-        packed into byte arrays, which the garbage collector does not track, and the rest into tuples (of plain
-        values, which it stops tracking after one look, or of the immutable melds): a snapshot per action would
-        otherwise make every collection walk the whole history. Short lists (hand sizes, bonus cards) are tuples:
-        building a byte array costs more than a tuple's one look. Every field is named, in order (a test round-trips a
-        position with every field changed)."""
+        """The position as plain values, for the undo stack. Hands are immutable tuples and are shared, not
+        copied. The long card lists (stock, pile) are packed into byte arrays, which the garbage collector does not
+        track, and the rest into tuples (of plain values, which it stops tracking after one look, or of the
+        immutable melds): a snapshot per action would otherwise make every collection walk the whole history.
+        Short lists (hand sizes, bonus cards) are tuples: building a byte array costs more than a tuple's one look.
+        Every field is named, in order (a test round-trips a position with every field changed)."""
         return (
             _packed(self.stock),
             _packed(self.pile),
-            tuple([_packed(h) for h in self.hands]),
+            tuple(self.hands),
             tuple(self.hand_sizes),
             tuple([tuple(m) for m in self.melds]),
             tuple([tuple(b) for b in self.bonus]),
@@ -120,6 +122,22 @@ class HandState:
         ]
         return HandState(*values)
 
+    def give(self, seat: int, cards: Sequence[Card]) -> None:
+        """Put ``cards`` into a seat's hand."""
+        counts = list(self.hands[seat])
+        for card in cards:
+            counts[card] += 1
+        self.hands[seat] = tuple(counts)
+        self.hand_sizes[seat] += len(cards)
+
+    def take_away(self, seat: int, cards: Sequence[Card]) -> None:
+        """Take ``cards`` out of a seat's hand (they must be there: plans check it)."""
+        counts = list(self.hands[seat])
+        for card in cards:
+            counts[card] -= 1
+        self.hands[seat] = tuple(counts)
+        self.hand_sizes[seat] -= len(cards)
+
     def hand_cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
 
@@ -152,5 +170,7 @@ def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
 
 
 _SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
-_NESTED_LISTS = frozenset({"hands", "melds", "bonus"})
-_LISTS = frozenset({"stock", "pile", "hand_sizes", "team_scores", "team_opened", "seat_melded", "created_this_turn"})
+_NESTED_LISTS = frozenset({"melds", "bonus"})
+_LISTS = frozenset(
+    {"stock", "pile", "hands", "hand_sizes", "team_scores", "team_opened", "seat_melded", "created_this_turn"}
+)

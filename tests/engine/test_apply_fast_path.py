@@ -88,10 +88,12 @@ def test_copy_and_snapshot_carry_every_field() -> None:
             values[field.name] = not current
         elif isinstance(current, int):
             values[field.name] = current + 100 + number
-        elif isinstance(current, list) and current and isinstance(current[0], list):
-            # One list per seat or side (hands, melds, bonus cards): every inner list changes too, by repeating
-            # its first item (a count, a Meld, a card) or, where it is empty, adding a number.
-            values[field.name] = [[*inner, inner[0] if inner else number] for inner in current] + [[number]]
+        elif isinstance(current, list) and current and isinstance(current[0], (list, tuple)):
+            # One list (or, for hands, tuple) per seat or side (hands, melds, bonus cards): every inner one changes
+            # too, by repeating its first item (a count, a Meld, a card) or, where it is empty, adding a number.
+            kind = type(current[0])
+            values[field.name] = [kind([*inner, inner[0] if inner else number]) for inner in current]
+            values[field.name].append(kind([number]))
         elif isinstance(current, list):
             values[field.name] = [*current, number]
         else:
@@ -124,10 +126,26 @@ def test_copy_and_snapshot_carry_every_field() -> None:
 
 def test_a_snapshot_keeps_values_that_do_not_fit_in_a_byte() -> None:
     state = _position_with_melds_and_bonus_cards()
-    state.hands[0][5] = 300  # a byte array cannot hold it: this hand is packed as a tuple instead
-    state.stock.append(-1)
+    state.stock.append(300)  # a byte array cannot hold it: the stock is packed as a tuple instead
+    state.pile.append(-1)
     restored = HandState.restore(state.snapshot())
-    assert restored.hands == state.hands and restored.stock == state.stock
+    assert restored.stock == state.stock and restored.pile == state.pile
     assert restored == state
-    assert isinstance(state.snapshot()[2][0], tuple)
-    assert isinstance(state.snapshot()[2][1], bytearray)  # the other hands are packed (untracked)
+    assert isinstance(state.snapshot()[0], tuple)
+    assert isinstance(state.snapshot()[1], tuple)
+
+
+def test_hands_are_immutable_and_shared_by_snapshots() -> None:
+    """A snapshot per action copies no hand: hands are tuples, replaced (never changed) when cards move."""
+    game = Game(RULES, seed=3)
+    before = game.state.hands[game.to_act]
+    snapshot = game.state.snapshot()
+    assert snapshot[2][game.to_act] is before
+    game.apply(parse_action("draw"))
+    assert game.state.hands[game.to_act] is not before
+    seat = game.to_act
+    assert sum(game.state.hands[seat]) == game.state.hand_sizes[seat] > sum(before)
+    game.undo()
+    assert game.state.hands[game.to_act] == before
+    with pytest.raises(TypeError):
+        game.state.hands[0][5] = 1  # type: ignore[index]

@@ -17,7 +17,7 @@ def _hand(counts_by_card: dict[int, int]) -> HandCards:
     counts = [0] * CARD_TYPES
     for card, count in counts_by_card.items():
         counts[card] = count
-    return HandCards(RULES, counts)
+    return HandCards(RULES, tuple(counts))
 
 
 def test_every_mix_of_one_ranks_cards_has_its_own_code() -> None:

@@ -130,7 +130,7 @@ def hidden_shuffled(rules: Rules, state: HandState, seat: int, rnd: random.Rando
     at = len(clone.stock)
     for s in others:
         size = clone.hand_sizes[s]
-        clone.hands[s] = counts_of(pool[at : at + size])
+        clone.hands[s] = tuple(counts_of(pool[at : at + size]))
         at += size
     assert at == len(pool)
     return clone
