@@ -46,6 +46,8 @@ class Result:
     load_warm_ms: float = 0.0
     warm_loads: int = 0
     seconds: float = 0.0
+    repeats: int = 1
+    run_seconds: list[float] = field(default_factory=list)  # each untimed pass; ``seconds`` is their median
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
     actions: int = 0  # each action was chosen from one listing of the legal actions
@@ -144,13 +146,28 @@ def time_loads(variant: str, repeats: int, clock: Callable[[], float]) -> tuple[
 
 
 def play(result: Result, variant: str) -> None:
-    """Play ``result.hands`` hands twice with the uniformly random policy, each pass with new Rules (so both start
-    with empty caches) and so on the same games: once with no clock read inside, for hands per second, and once
-    timing listing and apply apart. Four clock reads an action would otherwise count against the engine: a
-    CPU-clock read is a system call, about 0.6 us, some 8 % of a hand on the CPU clock."""
+    """Play ``result.hands`` hands with the uniformly random policy, each pass with new Rules (so every pass starts
+    with empty caches) and so on the same games: ``result.repeats`` times with no clock read inside, for hands per
+    second (the median pass counts), and once timing listing and apply apart. Four clock reads an action would
+    otherwise count against the engine: a CPU-clock read is a system call, about 0.6 us, some 8 % of a hand on the
+    CPU clock."""
     clock = CLOCKS[result.clock]
+    passes = [_untimed_pass(result, Rules(load_variant(variant)), clock) for _ in range(result.repeats)]
+    result.run_seconds = [seconds for seconds, *_ in passes]
+    median = sorted(passes, key=lambda run: run[0])[(len(passes) - 1) // 2]
+    result.seconds, result.wall_seconds, result.cpu_seconds, result.actions, result.end_reasons = median
+    timed = _timed_pass(result, Rules(load_variant(variant)), clock)
+    if any(run[3] != timed[0] for run in passes):
+        raise RuntimeError(f"the passes played different numbers of actions ({timed[0]} timed): not reproducible")
+    _, result.legal_listed, result.listing_seconds, result.apply_seconds = timed
+
+
+def _untimed_pass(
+    result: Result, rules: Rules, clock: Callable[[], float]
+) -> tuple[float, float, float, int, dict[str, int]]:
+    """The hands with no clock read inside the loop: (seconds on ``clock``, wall seconds, CPU seconds, actions,
+    how the hands ended)."""
     ends: Counter[str] = Counter()
-    rules = Rules(load_variant(variant))
     rng = random.Random(result.seed)
     actions = 0
     start, wall_start, cpu_start = clock(), time.perf_counter(), time.process_time()
@@ -160,15 +177,14 @@ def play(result: Result, variant: str) -> None:
             game.apply(rng.choice(list(game.legal_actions())))
             actions += 1
         ends[game.state.end_reason or "?"] += 1
-    result.seconds = clock() - start
-    result.wall_seconds = time.perf_counter() - wall_start
-    result.cpu_seconds = time.process_time() - cpu_start
-    result.actions = actions
-    result.end_reasons = dict(sorted(ends.items()))
-    timed = _timed_pass(result, Rules(load_variant(variant)), clock)
-    if timed[0] != actions:
-        raise RuntimeError(f"the timed pass played {timed[0]} actions, the untimed one {actions}: not reproducible")
-    _, result.legal_listed, result.listing_seconds, result.apply_seconds = timed
+    seconds = clock() - start
+    return (
+        seconds,
+        time.perf_counter() - wall_start,
+        time.process_time() - cpu_start,
+        actions,
+        dict(sorted(ends.items())),
+    )
 
 
 def _timed_pass(result: Result, rules: Rules, clock: Callable[[], float]) -> tuple[int, int, float, float]:
@@ -195,8 +211,12 @@ def _timed_pass(result: Result, rules: Rules, clock: Callable[[], float]) -> tup
 
 
 def table(result: Result) -> str:
+    per_pass = sorted(result.hands / seconds for seconds in result.run_seconds if seconds)
     rows = [
-        ("hands per second", f"{result.hands_per_second:,.1f}"),
+        (
+            "hands per second" + (f" (median of {result.repeats} passes)" if result.repeats > 1 else ""),
+            f"{result.hands_per_second:,.1f}",
+        ),
         ("actions applied per second (apply alone)", f"{result.actions_per_second:,.0f}"),
         ("actions played per second (whole loop)", f"{result.actions_per_second_overall:,.0f}"),
         ("us per legal_actions() listing", f"{result.us_per_listing:,.1f}"),
@@ -206,6 +226,8 @@ def table(result: Result) -> str:
         ("load variant, cold: first load (ms)", f"{result.load_cold_ms:,.1f}"),
         (f"load variant, warm: median of {result.warm_loads} (ms)", f"{result.load_warm_ms:,.1f}"),
     ]
+    if len(per_pass) > 1:
+        rows.insert(1, ("hands per second, slowest and fastest pass", f"{per_pass[0]:,.0f} - {per_pass[-1]:,.0f}"))
     width = max(len(name) for name, _ in rows)
     head = (
         f"canasta-ref benchmark: {result.variant}, {result.hands} hands, seed {result.seed}, "
@@ -224,6 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="classic", help="a bundled variant id or a spec path (default classic)")
     parser.add_argument("--hands", type=int, default=200, help="hands of random play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the random policy")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="untimed passes over the hands, the median reported (default 1)"
+    )
     parser.add_argument("--warm-loads", type=int, default=20, help="warm loads to take the median of (default 20)")
     parser.add_argument(
         "--clock",
@@ -233,8 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
     args = parser.parse_args(argv)
-    if args.hands < 1 or args.warm_loads < 1:
-        parser.error("--hands and --warm-loads must be at least 1")
+    if args.hands < 1 or args.warm_loads < 1 or args.repeat < 1:
+        parser.error("--hands, --repeat and --warm-loads must be at least 1")
     if not os.path.exists(args.variant) and args.variant not in list_variants():
         parser.error(f"unknown variant {args.variant!r}; bundled: {', '.join(list_variants())}")
     result = Result(
@@ -245,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         python=platform.python_version(),
         clock=args.clock,
         warm_loads=args.warm_loads,
+        repeats=args.repeat,
         build=native.STATUS,
     )
     result.load_cold_ms, result.load_warm_ms = time_loads(args.variant, args.warm_loads, CLOCKS[args.clock])
