@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import BARE_KINDS, TAKE, Action, MeldGroup
+from .actions import ACTION_KINDS, BARE_KINDS, TAKE, Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
 from .errors import IllegalAction
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
-from .rules import Query, Rules
+from .rules import Query, Rules, remember
 from .spec.model import Clause
 from .state import HandState, Meld
 
@@ -205,6 +205,19 @@ def action_refusal(rules: Rules, state: HandState, seat: int, kind: str, held: b
     return rules.failing_of(_ACTION_ALLOWED, (kind, state.phase, seat, state.to_act, held, state.last_card_bonus))
 
 
+def kind_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause | None:
+    """``action_refusal`` for a player holding the cards, found in a table of every kind's answer for the
+    phase, seat, seat to act and last-card state (a handful of tables a game): a listing asks it of four or five
+    kinds, and one look-up costs less than the query each."""
+    if rules.coverage is not None:
+        return action_refusal(rules, state, seat, kind)
+    key = (state.phase, seat, state.to_act, state.last_card_bonus)
+    known: dict[str, Clause | None] | None = rules.kind_refusals.get(key)
+    if known is None:
+        known = remember(rules.kind_refusals, key, {k: action_refusal(rules, state, seat, k) for k in ACTION_KINDS})
+    return known[kind]
+
+
 def is_legal(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
     """Whether ``plan`` accepts the action."""
     try:
@@ -231,7 +244,7 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
 def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause | None:
     """The clause refusing ``seat`` an action of a kind that carries no cards (``actions.BARE_KINDS``), or None; what
     ``plan`` checks for them, without building a plan (the listing asks this of every position)."""
-    refusal = action_refusal(rules, state, seat, kind)
+    refusal = kind_refusal(rules, state, seat, kind)
     if refusal is not None or kind not in ("draw", "ask"):
         return refusal
     table = table_values(rules, state, seat)

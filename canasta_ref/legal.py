@@ -20,11 +20,11 @@ from .checks import (
     MELD_VALID,
     PILE_TAKE,
     TEAM_CANASTAS,
-    action_refusal,
     bare_refusal,
     ending_refusal,
     is_canasta,
     is_legal,
+    kind_refusal,
     merge_target,
     table_values,
     take_fields,
@@ -116,7 +116,7 @@ class _Listing:
         self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
 
     def action_ok(self, kind: str) -> bool:
-        return action_refusal(self.rules, self.state, self.seat, kind) is None
+        return kind_refusal(self.rules, self.state, self.seat, kind) is None
 
     def ending_ok(self, hand_after: int, canastas_after: int, discard_pending: bool) -> bool:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""

@@ -146,6 +146,8 @@ class Rules:
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
         self.group_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
+        #: checks.kind_refusal's tables: action.allowed for every kind, by phase, seat, seat to act, last card.
+        self.kind_refusals: dict[tuple[Any, ...], Any] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
 
