@@ -129,10 +129,13 @@ def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
 def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     """The values of the variables every hook about the table shares (``hooks.TABLE_VARIABLES``, in order)."""
     facts = derived(rules, state)
-    known: tuple[Any, ...] | None = facts.get(("table", seat))
+    tables: list[tuple[Any, ...] | None] | None = facts.get("table")  # by seat: no key tuple to build and hash
+    if tables is None:
+        tables = facts["table"] = [None] * rules.players
+    known = tables[seat]
     if known is None:
         team = seat % rules.teams
-        known = facts[("table", seat)] = (
+        known = tables[seat] = (
             seat,
             state.team_opened[team],
             canastas(rules, state.melds[team]),
@@ -185,9 +188,13 @@ def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: i
 
 def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
     facts = derived(rules, state)
-    known: bool | None = facts.get(("out", seat, canastas_after)) if rules.coverage is None else None
+    outs: dict[int, bool] | None = facts.get("out")  # by seat and canastas, packed into an int key
+    if outs is None:
+        outs = facts["out"] = {}
+    key = canastas_after * rules.players + seat
+    known = outs.get(key) if rules.coverage is None else None
     if known is None:
-        known = facts[("out", seat, canastas_after)] = _go_out_refusal(rules, state, seat, canastas_after) is None
+        known = outs[key] = _go_out_refusal(rules, state, seat, canastas_after) is None
     return known
 
 

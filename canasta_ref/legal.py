@@ -135,19 +135,37 @@ class _Listing:
     def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
         cached per rank, meld joined and table, then per shape."""
+        return self.verdict_in(self.verdicts(rank, initial), rank, naturals, twos, jokers, initial)
+
+    def verdicts(self, rank: int, initial: bool) -> dict[tuple[int, int, int], _Verdict] | None:
+        """The cache of ``verdict`` for one rank's shapes (None with coverage on: every verdict is judged)."""
         rules = self.rules
-        before, counts = self.target(rank)
+        if rules.coverage is not None:
+            return None
+        key = (rank, self.target(rank)[1], initial, self.table_key)
+        verdicts: dict[tuple[int, int, int], _Verdict] | None = rules.shape_cache.get(key)
+        if verdicts is None:
+            verdicts = remember(rules.shape_cache, key, {})
+        return verdicts
+
+    def verdict_in(
+        self,
+        verdicts: dict[tuple[int, int, int], _Verdict] | None,
+        rank: int,
+        naturals: int,
+        twos: int,
+        jokers: int,
+        initial: bool,
+    ) -> _Verdict:
+        """``verdict``, given the rank's cache (``verdicts``), for callers that ask of many shapes."""
+        if verdicts is None:
+            return self._judge(Shape(rank, naturals, twos, jokers), self.target(rank)[0], initial)
         shape = (naturals, twos, jokers)
-        if rules.coverage is None:
-            key = (rank, counts, initial, self.table_key)
-            verdicts = rules.shape_cache.get(key)
-            if verdicts is None:
-                verdicts = remember(rules.shape_cache, key, {})
-            known: _Verdict | None = verdicts.get(shape)
-            if known is None:
-                known = verdicts[shape] = self._judge(Shape(rank, naturals, twos, jokers), before, initial)
-            return known
-        return self._judge(Shape(rank, naturals, twos, jokers), before, initial)
+        known = verdicts.get(shape)
+        if known is None:
+            known = self._judge(Shape(rank, naturals, twos, jokers), self.target(rank)[0], initial)
+            verdicts[shape] = known
+        return known
 
     def _judge(self, shape: Shape, before: Meld | None, initial: bool) -> _Verdict:
         rules = self.rules
@@ -181,11 +199,12 @@ def _rank_shapes(
     if known is not None:
         return known
     found: list[_RankShape] = []
+    verdicts = listing.verdicts(rank, initial)
     for n in range(available + 1):
         for t in range(twos + 1):
             for j in range(jokers + 1):
                 if n + t + j:
-                    staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
+                    staying, leaving, new_canasta = listing.verdict_in(verdicts, rank, n, t, j, initial)
                     if staying or leaving:
                         found.append((n, t, j, staying, leaving, new_canasta))
     known = remember(rules.rank_shape_cache, key, tuple(found))
