@@ -325,12 +325,11 @@ def _discards(rules: Rules, state: HandState, listing: _Listing) -> list[Action]
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []
     hand = state.hands[listing.seat]
-    held = [card for card in range(CARD_TYPES) if hand[card]]
     if not rules.clauses("discard.allowed"):
-        return [DISCARDS[card] for card in held]
+        return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card]]
     table = listing.table
     return [
         DISCARDS[card]
-        for card in held
-        if rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
+        for card in range(CARD_TYPES)
+        if hand[card] and rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
     ]
