@@ -127,10 +127,13 @@ def _check(path: Path, display: str) -> tuple[Flat | None, dict[str, Clause], li
 
 
 def _order(error: SpecError, rank: dict[str, int]) -> tuple[int, int, int]:
+    """Errors without a place first, then by file from the root of the lineage down, then by position. A file
+    outside the lineage's documents is an ancestor that could not be read (the child's own file always is one),
+    so it ranks before them all; the sort is stable, so such errors keep the order they were found in."""
     location = error.location
     if location is None:
-        return (-1, 0, 0)
-    return (rank.get(location.file, len(rank)), location.line, location.column)
+        return (-2, 0, 0)
+    return (rank.get(location.file, -1), location.line, location.column)
 
 
 def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat | None, list[SpecError]]:

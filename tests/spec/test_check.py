@@ -87,6 +87,15 @@ def test_parent_errors_come_first(write_spec: Write) -> None:
     assert errors[1].reason.startswith("only the root variant lists 'sections'")
 
 
+def test_an_unreadable_parents_errors_come_first(write_spec: Write) -> None:
+    """A parent that cannot be read (broken YAML) is no document of the child's lineage, yet still its ancestor:
+    its error is listed before the child's own."""
+    write_spec("broken", "spec: 1\nid: broken\nname: [unclosed\n")
+    path = write_spec("heir", "spec: 1\nid: heir\nname: Heir\nextends: broken\nsections: [a]\n")
+    errors = check_file(path)
+    assert [Path(e.location.file).name for e in errors if e.location] == ["broken.yaml", "heir.yaml"]
+
+
 @pytest.mark.parametrize(
     ("text", "start", "position", "token"),
     [
