@@ -166,8 +166,8 @@ class _Layer:
         value = entry["value"]
         missing = ptype == "enum" and not options  # the schema reported the missing options
         problems = [] if missing else value_problems(name, ptype, value, options)
-        for below, message in problems:
-            self.error((*path, "value", *below), message)
+        for below, message, at_key in problems:
+            self.error((*path, "value", *below), message, key=at_key)
         if missing or problems:
             value = placeholder(ptype, options)
             self.flat.broken.add(name)

@@ -15,7 +15,9 @@ from .yamldoc import NodePath
 
 PARAM_TYPES: Final[tuple[str, ...]] = get_args(ParamType)
 
-Problem = tuple[NodePath, str]
+#: What is wrong, where: the path below the value, the message, and whether it points at the key at that path
+#: (an unknown field) rather than at its value.
+Problem = tuple[NodePath, str, bool]
 
 _EXPECTED: Final[dict[str, str]] = {
     "int": "a whole number",
@@ -44,17 +46,17 @@ def placeholder(ptype: str, options: Mapping[str, Any]) -> Any:
 
 
 def value_problems(name: str, ptype: str, value: Any, options: Mapping[str, Any]) -> list[Problem]:
-    """What is wrong with ``value`` for a parameter of type ``ptype``: (path below value, message) pairs."""
+    """What is wrong with ``value`` for a parameter of type ``ptype`` (see ``Problem``)."""
     if ptype == "enum":
         if isinstance(value, str) and value in options:
             return []
         choices = ", ".join(options)
         hint = did_you_mean(value, options) if isinstance(value, str) else ""
         message = f"value of parameter {name} must be one of its options: {choices}; not {found(value)}"
-        return [((), message + hint)]
+        return [((), message + hint, False)]
     if not _has_type(ptype, value):
         expected = f"{_EXPECTED[ptype]} (its type is {ptype})"
-        return [((), f"value of parameter {name} must be {expected}, not {found(value)}")]
+        return [((), f"value of parameter {name} must be {expected}, not {found(value)}", False)]
     if ptype == "table":
         return _table_problems(name, value)
     return []
@@ -75,24 +77,24 @@ def _table_problems(name: str, rows: list[Any]) -> list[Problem]:
     for index, row in enumerate(rows):
         where = f"row {index + 1} of table {name}"
         if not isinstance(row, dict):
-            problems.append(((index,), f"{where} must be a mapping of 'from' and 'value', not {found(row)}"))
+            problems.append(((index,), f"{where} must be a mapping of 'from' and 'value', not {found(row)}", False))
             continue
         for key in row:
             if key not in ("from", "value"):
-                problems.append(((index, key), f"unknown field '{key}' in {where}; expected: from, value"))
+                problems.append(((index, key), f"unknown field '{key}' in {where}; expected: from, value", True))
         for key in ("from", "value"):
             if key not in row:
-                problems.append(((index,), f"{where} is missing required field '{key}'"))
+                problems.append(((index,), f"{where} is missing required field '{key}'", False))
         start = row.get("from")
         at = (index, "from")
         if start is None:
             if "from" in row and index > 0:
-                problems.append((at, f"only the first row of table {name} may start from null (-infinity)"))
+                problems.append((at, f"only the first row of table {name} may start from null (-infinity)", False))
         elif not isinstance(start, int) or isinstance(start, bool):
-            problems.append((at, f"'from' of {where} must be a whole number or null, not {found(start)}"))
+            problems.append((at, f"'from' of {where} must be a whole number or null, not {found(start)}", False))
         else:
             if previous is not None and start <= previous:
                 message = f"rows of table {name} must ascend: {where} starts at {start}, not above {previous}"
-                problems.append((at, message))
+                problems.append((at, message, False))
             previous = start
     return problems
