@@ -94,8 +94,8 @@ _INITIAL_VALID = Query("initial_meld.valid", ("count", "minimum", "going_out_con
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
-#: ``pile.take``: the table, the pile and the side (``take_values``), then the cards offered (``take_fields``).
-PILE_TAKE = Query(
+#: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
+_PILE_TAKE = Query(
     "pile.take",
     (
         *TABLE_VARIABLES,
@@ -495,9 +495,14 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
 _NO_TOP_CARD = ("", False, False, False)
 
 
-def take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
+def take_refusal(rules: Rules, state: HandState, seat: int, action: Action) -> Clause | None:
+    """The ``pile.take`` clause refusing this take, or None (the listing asks it before planning a take)."""
+    return rules.failing_of(_PILE_TAKE, (*_take_values(rules, state, seat), *_take_fields(rules, state, action)))
+
+
+def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     """The ``pile.take`` values that do not depend on the cards offered: the table, the pile and the side (the
-    start of ``PILE_TAKE``'s names); once per position."""
+    start of ``_PILE_TAKE``'s names); once per position."""
     facts = derived(rules, state)
     known: tuple[Any, ...] | None = facts.get(("take", seat))
     if known is not None:
@@ -518,8 +523,8 @@ def take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     return known
 
 
-def take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, ...]:
-    """The ``pile.take`` values that describe the cards offered with the top card (the end of ``PILE_TAKE``)."""
+def _take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, ...]:
+    """The ``pile.take`` values that describe the cards offered with the top card (the end of ``_PILE_TAKE``)."""
     top_rank = rank_of(state.pile[-1]) if state.pile else -1
     return (
         len(action.cards),
@@ -543,7 +548,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
         replaced = min(bonus_in_pile, len(state.stock))
     used = action.all_cards()
     hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced
-    rules.refuse(rules.failing_of(PILE_TAKE, (*take_values(rules, state, seat), *take_fields(rules, state, action))))
+    rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)
     contributions.insert(0, (top_rank, [top, *action.cards], 1))

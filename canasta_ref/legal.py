@@ -18,7 +18,6 @@ from .checks import (
     DISCARD_ALLOWED,
     MELD_ACTION,
     MELD_VALID,
-    PILE_TAKE,
     TEAM_CANASTAS,
     bare_refusal,
     ending_refusal,
@@ -27,8 +26,7 @@ from .checks import (
     kind_refusal,
     merge_target,
     table_values,
-    take_fields,
-    take_values,
+    take_refusal,
 )
 from .movegen import (
     HandCards,
@@ -76,8 +74,7 @@ def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
     if bare_refusal(rules, state, state.to_act, "draw") is None:
         yield DRAW
     for action in take_candidates(rules, state, state.to_act):
-        values = (*take_values(rules, state, state.to_act), *take_fields(rules, state, action))
-        if rules.failing_of(PILE_TAKE, values) is None and is_legal(rules, state, action):
+        if take_refusal(rules, state, state.to_act, action) is None and is_legal(rules, state, action):
             yield action
 
 
@@ -257,7 +254,7 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
         label = rank if rank != JOKER_RANK else None
         known = tuple(
-            (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(rules, hand, rank, n, t, j))
+            (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(hand, rank, n, t, j))
             for n, t, j, staying, leaving, new_canasta in shapes
         )
         if cached:
@@ -265,18 +262,12 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     return known
 
 
-def _groups(rules: Rules, hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[Card, ...], ...]:
+def _groups(hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[Card, ...], ...]:
     """Every group of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, in
-    canonical order; cached on the hand's counts of those cards, which recur whatever lies on the table."""
-    key = (rank, hand.codes[rank], hand.twos_code, n, t, j)
-    known: tuple[tuple[Card, ...], ...] | None = rules.group_cache.get(key)
-    if known is None:
-        tail = (JOKER,) * j
-        wild_parts = submultisets(hand.twos, t)
-        naturals = hand.naturals[rank]
-        groups = tuple(natural + wild + tail for natural in submultisets(naturals, n) for wild in wild_parts)
-        known = remember(rules.group_cache, key, groups)
-    return known
+    canonical order."""
+    tail = (JOKER,) * j
+    wild_parts = submultisets(hand.twos, t)
+    return tuple(natural + wild + tail for natural in submultisets(hand.naturals[rank], n) for wild in wild_parts)
 
 
 def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -57,8 +58,8 @@ def _position_getter(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], 
     return operator.itemgetter(*positions) if positions else lambda values: ()
 
 
-#: The hook of every Query made, in order: Query.index is a position in it.
-_QUERY_INDEX: list[str] = []
+#: Numbers the Queries as they are made (Query.index).
+_QUERY_NUMBERS = itertools.count()
 
 
 class _Unbound:
@@ -79,8 +80,7 @@ class Query:
         self.hook = hook
         self.names = names
         #: Where each Rules keeps this query's binding (a list index: cheaper than a dict keyed on the query).
-        self.index = len(_QUERY_INDEX)
-        _QUERY_INDEX.append(hook)
+        self.index = next(_QUERY_NUMBERS)
 
     def env(self, values: tuple[Any, ...]) -> dict[str, Any]:
         """The values by name, as the clauses read them."""
@@ -144,7 +144,6 @@ class Rules:
         # untracks, or dicts of them (shape verdicts by rank, then by shape).
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
-        self.group_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
         #: checks.kind_refusal's tables: action.allowed for every kind, by phase, seat, seat to act, last card.
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
@@ -241,7 +240,9 @@ class Rules:
         bound = queries[query.index] if query.index < len(queries) else _UNBOUND
         if isinstance(bound, _Unbound):
             bound = self._bind(query)
-        if self.coverage is not None or bound is None:
+        if bound is None:  # a hook without clauses: its answer reads no value
+            return self._answer(question, query.hook, {})
+        if self.coverage is not None:
             return self._answer(question, query.hook, query.env(values))
         project, memo = bound
         key = values if project is None else project(values)

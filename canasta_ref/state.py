@@ -124,19 +124,18 @@ class HandState:
 
     def give(self, seat: int, cards: Sequence[Card]) -> None:
         """Put ``cards`` into a seat's hand."""
-        counts = list(self.hands[seat])
-        for card in cards:
-            counts[card] += 1
-        self.hands[seat] = tuple(counts)
-        self.hand_sizes[seat] += len(cards)
+        self._move(seat, cards, 1)
 
     def take_away(self, seat: int, cards: Sequence[Card]) -> None:
         """Take ``cards`` out of a seat's hand (they must be there: plans check it)."""
+        self._move(seat, cards, -1)
+
+    def _move(self, seat: int, cards: Sequence[Card], step: int) -> None:
         counts = list(self.hands[seat])
         for card in cards:
-            counts[card] -= 1
+            counts[card] += step
         self.hands[seat] = tuple(counts)
-        self.hand_sizes[seat] -= len(cards)
+        self.hand_sizes[seat] += step * len(cards)
 
     def hand_cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
