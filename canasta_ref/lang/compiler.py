@@ -78,7 +78,7 @@ def compile_expression(
     if compiled is None:
         if len(_cache) >= CACHE_LIMIT:
             _cache.clear()
-        compiled = _cache[key] = _compile(text, tree, names, variables, parameters, expect, origin)
+        compiled = _cache[key] = _compile(text, tree, names, variables, parameters, frozenset(used), expect, origin)
     return compiled
 
 
@@ -88,9 +88,11 @@ def _compile(
     names: tuple[Token, ...],
     variables: Mapping[str, str],
     parameters: Mapping[str, tuple[str, Any]],
+    used: frozenset[str],
     expect: str,
     origin: Origin,
 ) -> CompiledExpression:
+    """``compile_expression`` uncached; ``used`` are the parameters the text mentions."""
     compiler = Compiler(text, origin, variables, parameters)
     code = compiler.compile(tree)
     if code.type != expect:
@@ -102,24 +104,25 @@ def _compile(
             column,
         )
     python = f"lambda v: {code.text}"
-    fn = eval(compile(python, f"<rule at {origin}>", "eval"), compiler.namespace)
+    syntax = ast.parse(python, mode="eval")  # parsed once: compiled, and searched for the variables it reads
+    fn = eval(compile(syntax, f"<rule at {origin}>", "eval"), compiler.namespace)
     return CompiledExpression(
         source=text,
         python=python,
         variables=frozenset(str(name) for name in names if name in variables),
-        parameters=frozenset(str(name) for name in names if name in parameters),
-        reads=_reads(python),
+        parameters=used,
+        reads=_reads(syntax),
         result_type=code.type,
         fn=fn,
         origin=origin,
     )
 
 
-def _reads(python: str) -> frozenset[str]:
+def _reads(syntax: ast.Expression) -> frozenset[str]:
     """The variables generated code reads: every ``v["name"]`` left in it (the only way it reads one)."""
     return frozenset(
         node.slice.value
-        for node in ast.walk(ast.parse(python, mode="eval"))
+        for node in ast.walk(syntax)
         if isinstance(node, ast.Subscript)
         and isinstance(node.value, ast.Name)
         and node.value.id == "v"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 from lark import Token, Tree
 
 from .runtime import ParameterMap, no_band, shown
-from .values import literal, scalar_kind, uniform_kind
+from .values import literal, uniform_kind
 from .wording import type_name
 
 if TYPE_CHECKING:
@@ -86,14 +86,7 @@ def _bands(compiler: Compiler, token: Token, rows: Any) -> tuple[list[tuple[Any,
     open) is checked with the parameter's value (``spec.params.value_problems``); only the kind of the values
     is left to check here.
     """
-    assert isinstance(rows, list | tuple) and rows, rows
-    bands: list[tuple[Any, Any]] = []
-    for number, row in enumerate(rows, start=1):
-        assert isinstance(row, dict) and "from" in row and "value" in row, row
-        bound = row["from"]
-        assert (bound is None and number == 1) or scalar_kind(bound) == "int", row
-        assert not bands or bands[-1][0] is None or bound > bands[-1][0], rows
-        bands.append((bound, row["value"]))
+    bands: list[tuple[Any, Any]] = [(row["from"], row["value"]) for row in rows]
     kind = uniform_kind([value for _, value in bands])
     if kind not in ("int", "str"):
         compiler.fail(f"table '{token}' is malformed: its values must be all numbers or all strings", token)

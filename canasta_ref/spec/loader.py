@@ -129,7 +129,7 @@ def _check(path: Path, display: str) -> tuple[Flat | None, dict[str, Clause], li
 def _order(error: SpecError, rank: dict[str, int]) -> tuple[int, int, int]:
     """Errors without a place first, then by file from the root of the lineage down, then by position. A file
     outside the lineage's documents is an ancestor that could not be read (the child's own file always is one),
-    so it ranks before them all; the sort is stable, so such errors keep the order they were found in."""
+    so it ranks before them all."""
     location = error.location
     if location is None:
         return (-2, 0, 0)

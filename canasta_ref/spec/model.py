@@ -75,11 +75,11 @@ class Clause(ClauseEntry):
     """One rule: a permanent id, its text, its sources and its compiled expression."""
 
     evaluate: Callable[[Mapping[str, Any]], Any]
-    python: str = ""
+    python: str
     #: The hook variables its compiled code reads, after parameters were folded in; what cached answers are keyed
-    #: on, so it has no default.
+    #: on.
     reads: frozenset[str]
-    parameters: tuple[str, ...] = ()
+    parameters: tuple[str, ...]
 
     @property
     def refusal(self) -> str:
