@@ -303,10 +303,10 @@ def dealt(
 
 
 def deck_red_threes_last(rules: Rules) -> list[Card]:
-    """The unshuffled deck with its red threes moved to the bottom, so that the deal gives none of them out."""
-    red = set(cards("3D 3H"))
+    """The unshuffled deck with its bonus cards (red threes) moved to the bottom, so that the deal gives none of
+    them out."""
     deck = full_deck(rules.packs, rules.jokers_per_pack)
-    return [c for c in deck if c not in red] + sorted(c for c in deck if c in red)
+    return [c for c in deck if not rules.is_bonus[c]] + sorted(c for c in deck if rules.is_bonus[c])
 
 
 # -- child specs ---------------------------------------------------------------------------------------

@@ -93,10 +93,10 @@ def shared_test(log: ClauseLog) -> Callable[[Ctx, str], None]:
 
 
 def check_match_to_target(log: ClauseLog, seed: int) -> None:
-    """A match of greedy bots (one per seat) runs hand after hand until a side reaches 5000, and no longer;
-    the running totals add up the hands' scores and the side with the most wins."""
-    target = 5000
+    """A match of greedy bots (one per seat) runs hand after hand until a side reaches the variant's target, and
+    no longer; the running totals add up the hands' scores and the side with the most wins."""
     rules = log.rules
+    target = rules.param("match_target")
     bots = [GreedyBot(seat) for seat in range(rules.players)]
     # MATCH.TARGET is asked after every hand: "false" until the last one, so both answers are seen.
     result = log.truth(rules, "MATCH.TARGET", True, lambda: play_match(rules, bots, seed=seed), mixed_ok=True)

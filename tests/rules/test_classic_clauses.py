@@ -230,6 +230,7 @@ def test_partners_score_together() -> None:
 
 # ---------------------------------------------------------------------------------------------- the match
 def test_match_is_played_to_5000() -> None:
+    assert LOG.rules.param("match_target") == 5000
     check_match_to_target(LOG, seed=0)
 
 

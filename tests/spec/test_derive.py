@@ -24,6 +24,15 @@ def test_rejected_override_points_at_the_expression() -> None:
     assert error.snippet is not None and error.snippet[column - 1 :].startswith("wild_ranks")
 
 
+def test_recompiled_clause_reads_what_its_new_code_reads() -> None:
+    """Answers are cached on the variables a clause's code reads, so a clause compiled again with another
+    parameter value must read what the new code reads, not what the old code did."""
+    classic = load_variant("classic")
+    derived = derive(classic, {"match_tie": "draw"})
+    assert classic.clauses["MATCH.TARGET"].reads == {"highest_score", "leaders"}
+    assert derived.clauses["MATCH.TARGET"].reads == {"highest_score"}
+
+
 def test_recompiled_clause_keeps_its_origin() -> None:
     classic = load_variant("classic")
     derived = derive(classic, {"wild_ranks": ["2"]})
