@@ -48,13 +48,15 @@ def _status() -> str:
         return "pure Python (the compiled build is for another Python: run tools/build_native.py)"
     if manifest.get("sources") != source_digests():
         return "pure Python (the compiled build is older than the sources: run tools/build_native.py)"
-    return "compiled (mypyc)"
+    return _COMPILED_STATUS
 
 
+#: The status of a process running the compiled build.
+_COMPILED_STATUS = "compiled (mypyc)"
 #: Which build this process runs, in words (the benchmark prints it).
 STATUS = _status()
 #: The modules running compiled, or () when the package runs as pure Python.
-COMPILED: tuple[str, ...] = MODULES if STATUS.startswith("compiled") else ()
+COMPILED: tuple[str, ...] = MODULES if STATUS == _COMPILED_STATUS else ()
 
 if COMPILED:
     sys.modules[__name__.rpartition(".")[0]].__path__.insert(0, str(COMPILED_DIR))

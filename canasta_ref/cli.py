@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,9 +19,6 @@ from .match import HandRecord, play_match
 from .render import hand_log, rulebook, score_sheet, view_text
 from .rules import Rules
 from .spec import check_file, list_variants, load_variant
-
-#: The reference engine as a subprocess: this command line's ``serve``, run by this Python.
-DEFAULT_SERVE = shlex.join([sys.executable, "-m", "canasta_ref.cli", "serve"])
 
 
 def _play(args: argparse.Namespace, out: TextIO) -> int:

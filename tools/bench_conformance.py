@@ -23,8 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from canasta_ref.cli import DEFAULT_SERVE
-from canasta_ref.conformance.engines import Engine, InProcessEngine, SubprocessEngine
+from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, InProcessEngine, SubprocessEngine
 from canasta_ref.conformance.runner import Selection, run_suite
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 
@@ -102,7 +101,7 @@ def table(rows: Sequence[Row]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_conformance.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--serve", default=DEFAULT_SERVE, help="the engine command (default: canasta-ref serve)")
+    parser.add_argument("--serve", default=REFERENCE_SERVE, help="the engine command (default: canasta-ref serve)")
     parser.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
     parser.add_argument("--variant", action="append", help="only this variant (repeatable)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each suite timing; the median is shown")

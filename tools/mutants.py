@@ -31,8 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from canasta_ref.cli import DEFAULT_SERVE
-from canasta_ref.conformance.engines import Engine, EngineFailure, SubprocessEngine
+from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, EngineFailure, SubprocessEngine
 from canasta_ref.conformance.runner import Selection, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.suitecoverage import recording_engine
@@ -234,7 +233,7 @@ def survival_reason(mutant: Mutant, coverage: dict[str, set[str]], scenarios: Se
     clause = variant.clauses[mutant.target]
     seen = coverage.get(clause.id, set())
     citing = [s.id for s in scenarios if clause.id in s.rules and applies_to(s, mutant.variant)]
-    hook = list(variant.by_hook(clause.hook))
+    hook = variant.by_hook(clause.hook)
     earlier = hook[: hook.index(clause)]
     others = [c.id for c in hook if c is not clause]
     if not seen:
@@ -323,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--level", action="append", choices=("must", "alternative", "implementation-defined"))
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per answer of a mutant (default 5)")
-    parser.add_argument("--serve", default=DEFAULT_SERVE, help="the reference's serve command")
+    parser.add_argument("--serve", default=REFERENCE_SERVE, help="the reference's serve command")
     parser.add_argument("--games", type=int, default=0, help="also play N generated games against survivors")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated games")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")

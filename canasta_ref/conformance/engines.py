@@ -11,6 +11,7 @@ import os
 import selectors
 import shlex
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -106,6 +107,10 @@ class InProcessEngine(Engine):
 
     def forget(self) -> None:
         self._queued = []
+
+
+#: The reference engine as a subprocess: ``canasta-ref serve``, run by this Python.
+REFERENCE_SERVE = shlex.join([sys.executable, "-m", "canasta_ref.cli", "serve"])
 
 
 class SubprocessEngine(Engine):

@@ -66,7 +66,15 @@ from ..rules import rules_for
 from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
 from .report import few
-from .runner import Result, Status, apply_request, conservation_problem, deal_request, format_deck, normalise_view
+from .runner import (
+    Result,
+    apply_request,
+    conservation_problem,
+    deal_request,
+    failure_status,
+    format_deck,
+    normalise_view,
+)
 from .session import position_from_json
 from .strategies import (
     Draw,
@@ -819,10 +827,13 @@ def run_generated_games(
             if shrinking:
                 return
             report.games = number
-            status: Status = "timed out" if failure.kind == "timed out" else "errored"
             report.results.append(
                 Result(
-                    f"{label}-{number}", "-", status, f"engine {failure.kind}: {failure.detail}", stderr=failure.stderr
+                    f"{label}-{number}",
+                    "-",
+                    failure_status(failure),
+                    f"engine {failure.kind}: {failure.detail}",
+                    stderr=failure.stderr,
                 )
             )
             in_a_row += 1

@@ -10,6 +10,7 @@ from ..actions import Action, action_from_json, parse_action
 from ..cards import Card, card_name
 from ..errors import CanastaError
 from ..game import deck_for_seed
+from ..render import source_line
 from ..rules import Rules, rules_for
 from ..spec import load_variant
 from .engines import Engine, EngineFailure
@@ -163,11 +164,16 @@ def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
     return Result(**base, status="passed")
 
 
+def failure_status(failure: EngineFailure) -> Status:
+    """The status of a test the engine failed: it did not answer in time, or answered wrongly."""
+    return "timed out" if failure.kind == "timed out" else "errored"
+
+
 def failure_result(engine: Engine, failure: EngineFailure, **base: Any) -> Result:
     """An engine failure as the result of a test (timed out, or errored), the engine restarted for the next one;
     a restart that fails too is told in the message, not raised (the next test finds the engine down, and tries
     again)."""
-    status: Status = "timed out" if failure.kind == "timed out" else "errored"
+    status = failure_status(failure)
     message = failure.detail
     try:
         engine.restart()
@@ -272,16 +278,12 @@ def _normalised(view: Mapping[str, Any], seat: int, where: str) -> dict[str, Any
 def _check_views_agree(engine: Engine, where: str, cards: int) -> None:
     """Generic properties after every accepted step: each seat sees its own hand of the size the others see,
     every seat sees the same table, and the cards add up to the deck."""
-    raw = [_raw_view(engine, 0, where)]
-    problem = conservation_problem(raw[0], 0, cards)
-    if problem:
-        raise Mismatch(f"{where}: seat 0's view: {problem}")
-    raw += [_raw_view(engine, s, where) for s in range(1, len(raw[0]["hand_sizes"]))]
-    first = _normalised(raw[0], 0, where)
-    for seat, view in enumerate(raw[1:], 1):
-        problem = conservation_problem(view, seat, cards)
-        if problem:
-            raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+    first_raw = _raw_view(engine, 0, where)
+    _check_conserved(first_raw, 0, where, cards)
+    others = [_raw_view(engine, s, where) for s in range(1, len(first_raw["hand_sizes"]))]
+    first = _normalised(first_raw, 0, where)
+    for seat, view in enumerate(others, 1):
+        _check_conserved(view, seat, where, cards)
         seen = _normalised(view, seat, where)
         for key in _PUBLIC:
             if seen.get(key) != first.get(key):
@@ -290,14 +292,19 @@ def _check_views_agree(engine: Engine, where: str, cards: int) -> None:
                 )
 
 
+def _check_conserved(view: Mapping[str, Any], seat: int, where: str, cards: int) -> None:
+    """Fail the step unless the cards of a seat's view add up to the deck."""
+    problem = conservation_problem(view, seat, cards)
+    if problem:
+        raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+
+
 def cite(clauses: Mapping[str, Any], rule: str | None) -> str:
     """The rule's text and its first source, for a failure message."""
     if not rule or rule not in clauses:
         return ""
     clause = clauses[rule]
-    source = clause.sources[0]
-    where = f" {source.ref}" if source.ref else ""
-    return f'\n    rule {rule}: {clause.text}\n    source {source.source}{where}: "{source.quote}"'
+    return f"\n    rule {rule}: {clause.text}\n    {source_line(clause.sources[0])}"
 
 
 def _legal_listed(reply: Mapping[str, Any], where: str) -> set[str]:
@@ -361,8 +368,7 @@ def _check_after(engine: Engine, expect: Expect, where: str, clauses: Mapping[st
         if expect.end is not None and reply.get("end") != expect.end:
             raise Mismatch(f"{where}: the hand should end by '{expect.end}', got {reply.get('end')!r}")
         if expect.score is not None:
-            totals = reply.get("totals", [])
-            if "totals" in expect.score and (not isinstance(totals, list) or totals != list(expect.score["totals"])):
+            if "totals" in expect.score and reply.get("totals", []) != list(expect.score["totals"]):
                 raise Mismatch(f"{where}: scores should be {expect.score['totals']}, got {reply.get('totals')}")
             sides = reply.get("parts")
             for side, parts in enumerate(expect.score.get("parts", [])):
