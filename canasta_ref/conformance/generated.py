@@ -62,7 +62,6 @@ from ..actions import Action, action_from_json, parse_action
 from ..cards import Card, card_name, cards_of
 from ..errors import CanastaError
 from ..game import Game
-from ..rules import rules_for
 from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure
 from .report import few
@@ -90,6 +89,7 @@ from .strategies import (
     play,
     setups,
 )
+from .variants import reference_rules
 
 FailureKind = Literal["setup", "verdict", "view", "conservation", "score", "legal", "replay", "shuffle"]
 
@@ -904,7 +904,7 @@ def scenario_yaml(failure: Failure, scenario_id: str, seed: int) -> str:
     """The shrunk game as a scenario file: the reference's verdict on every step, and at the last one what the
     reference shows where the engine differed (a view, the score, the legal actions)."""
     setup = failure.setup
-    rules = rules_for(load_variant(setup.variant))
+    rules = reference_rules(setup.variant)
     steps = list(failure.steps)
     position = failure.position
     if failure.kind == "shuffle":

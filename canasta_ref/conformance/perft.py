@@ -48,11 +48,12 @@ from ..cards import Card, parse_cards
 from ..errors import CanastaError, IllegalAction
 from ..game import Game, deck_for_seed
 from ..resources import spec_dir
-from ..rules import Rules, rules_for
-from ..spec import list_variants, load_variant
+from ..rules import Rules
+from ..spec import list_variants
 from .engines import Engine, EngineFailure
 from .report import few
 from .runner import Result, deal_request, failure_result
+from .variants import reference_rules
 
 #: At most this many first actions are shown in a divide.
 DIVIDE_LINES = 20
@@ -76,7 +77,7 @@ class PerftFile:
     file: str
 
     def new_game(self, rules: Rules | None = None) -> Game:
-        return Game(rules or rules_for(load_variant(self.variant)), deck=self.deck, first_seat=self.first_seat)
+        return Game(rules or reference_rules(self.variant), deck=self.deck, first_seat=self.first_seat)
 
     def setup_request(self) -> dict[str, Any]:
         return deal_request(self.variant, self.deck, self.first_seat)
@@ -101,7 +102,7 @@ def read_perft_file(path: Path) -> PerftFile:
     variant = data.get("variant")
     if variant not in list_variants():
         raise CanastaError(f"{path}: field 'variant': unknown variant {variant!r}")
-    rules = rules_for(load_variant(variant))
+    rules = reference_rules(variant)
     deck_spec = data.get("deck")
     if not isinstance(deck_spec, dict) or len(deck_spec) != 1 or not set(deck_spec) <= {"seed", "order"}:
         raise CanastaError(f"{path}: field 'deck': give exactly one of 'seed' and 'order'")

@@ -12,10 +12,9 @@ from ..errors import CanastaError
 from ..game import deck_for_seed
 from ..render import source_line
 from ..rules import Rules, rules_for
-from ..spec import load_variant
 from .engines import Engine, EngineFailure
 from .scenario import Expect, Scenario
-from .variants import applicable_variants, with_parameters
+from .variants import applicable_variants, reference_rules, with_parameters
 
 Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
 
@@ -90,7 +89,7 @@ def case_rules(scenario: Scenario, variant: str) -> Rules:
             return rules_for(with_parameters(variant, scenario.parameters))
         except CanastaError:
             pass
-    return rules_for(load_variant(variant))
+    return reference_rules(variant)
 
 
 def deal_request(

@@ -30,9 +30,10 @@ from ..cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
 from ..errors import IllegalAction
 from ..game import Game, deck_for_seed
 from ..movegen import candidates
-from ..rules import Rules, rules_for
-from ..spec import list_variants, load_variant
+from ..rules import Rules
+from ..spec import list_variants
 from .runner import deck_size
+from .variants import reference_rules
 
 T = TypeVar("T")
 
@@ -82,7 +83,9 @@ class Setup:
     team_scores: tuple[int, ...] = (0, 0)
 
     def new_game(self) -> Game:
-        return Game(_rules(self.variant), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat)
+        return Game(
+            reference_rules(self.variant), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat
+        )
 
 
 @dataclass(frozen=True)
@@ -121,11 +124,6 @@ def starting_scores(rules: Rules) -> tuple[int, ...]:
     starts = [row["from"] for row in table if row["from"] is not None]
     below = [min(starts, default=0) - 100] if any(row["from"] is None for row in table) else []
     return tuple(starts + below) or (0,)
-
-
-def _rules(variant: str) -> Rules:
-    """The reference's rules of a bundled variant (shared: building them compiles the spec)."""
-    return rules_for(load_variant(variant))
 
 
 def choose(pick: Pick, options: Sequence[T]) -> T:
@@ -273,7 +271,7 @@ def decks(variant: str) -> st.SearchStrategy[list[Card]]:
     """Deck orders of the variant (every card of its packs, in dealing order), each from a seed: ``deck_for_seed``.
 
     Shrinks towards seed 0; the deck order of a seed is the same for every engine and Python version."""
-    rules = _rules(variant)
+    rules = reference_rules(variant)
     return st.integers(0, 2**32 - 1).map(lambda seed: deck_for_seed(rules, seed))
 
 
@@ -282,7 +280,7 @@ def setups(draw: Any, variant: str | Sequence[str] | None = None) -> Setup:
     """A set-up: a variant (one of those given), a deck order, the first seat and the scores before the hand."""
     pick = picker(draw)
     name = choose(pick, _variants(variant))
-    rules = _rules(name)
+    rules = reference_rules(name)
     deck = draw(decks(name))
     first = draw(st.integers(0, rules.players - 1))
     options = starting_scores(rules)

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..rules import Rules, rules_for
 from ..spec import Variant, list_variants, load_variant
 from ..spec.derive import derive
 from .scenario import Scenario
@@ -13,6 +14,11 @@ from .scenario import Scenario
 # Parameters that decide the deal: a scenario dealt from a deck order only carries over when these agree.
 DEAL_PARAMETERS = ("players", "teams", "packs", "jokers_per_pack", "cards_dealt", "draw_count")
 SEAT_PARAMETERS = ("players", "teams")
+
+
+def reference_rules(variant_id: str) -> Rules:
+    """The reference's rules of a bundled variant, shared (building them compiles the spec and its tables)."""
+    return rules_for(load_variant(variant_id))
 
 
 def _same_rule(rule: str, variant: Variant, base: Variant) -> bool:
