@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from canasta_ref import Rules, load_variant
+from canasta_ref.checks import DISCARD_ALLOWED
 from canasta_ref.rules import Coverage, Query, remember
 
 NAMES = ("kind", "phase", "seat", "seat_to_act", "cards_in_hand", "last_card_bonus")
@@ -66,3 +67,12 @@ def test_a_cache_keeps_at_most_its_limit_and_then_starts_again() -> None:
     assert cache == {0: 0, 1: 10, 2: 20}  # full, nothing lost yet
     assert remember(cache, 3, 30, limit=3) == 30
     assert cache == {3: 30}
+
+
+def test_a_hook_without_clauses_allows_everything_and_gives_nothing() -> None:
+    """Classic has no discard.allowed clause: every discard is allowed, whatever values are passed."""
+    rules = _rules()
+    assert rules.clauses("discard.allowed") == ()
+    assert rules.failing_of(DISCARD_ALLOWED, ("anything",) * len(DISCARD_ALLOWED.names)) is None
+    rules.coverage = Coverage()
+    assert rules.failing_of(DISCARD_ALLOWED, ("anything",) * len(DISCARD_ALLOWED.names)) is None
