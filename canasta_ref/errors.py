@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
+
+
+def is_control(char: str) -> bool:
+    """Whether ``char`` can drive a terminal or hide text: a C0/C1 control, DEL, or a bidirectional override."""
+    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
+
+
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible(text: str, keep: str = "") -> str:
+    """``text`` with every control character except those in ``keep`` written as an escape (``\\x1b``), so
+    that printing a message about a hostile file cannot move the cursor or clear the screen."""
+    return "".join(_escape(char) if is_control(char) and char not in keep else char for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @dataclass(frozen=True)
@@ -44,10 +64,12 @@ class SpecError(CanastaError):
 
     def _render(self) -> str:
         head = f"{self.location}: {self.reason}" if self.location else self.reason
+        head = visible(head, keep="\n\t")
         if self.snippet is None or self.location is None:
             return head
-        caret = " " * (self.location.column - 1) + "^"
-        return f"{head}\n  {self.snippet}\n  {caret}"
+        before = visible(self.snippet[: self.location.column - 1], keep="\t")
+        caret = " " * len(before) + "^"
+        return f"{head}\n  {visible(self.snippet, keep=chr(9))}\n  {caret}"
 
 
 class IllegalAction(CanastaError):

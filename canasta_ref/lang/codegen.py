@@ -35,6 +35,8 @@ _ORDERING: Final[dict[str, Callable[[Any, Any], bool]]] = {
     ">=": operator.ge,
 }
 _SCALARS: Final[frozenset[str]] = frozenset({"int", "bool", "str"})
+#: The most digits a number in a rule (or one folded from them) may have: a rule counts cards and points.
+MAX_DIGITS: Final = 18
 
 Node = Tree[Token] | Token
 
@@ -59,6 +61,27 @@ def position(node: Node) -> tuple[int, int]:
     if isinstance(node, Token):
         return node.line or 1, node.column or 1
     return node.meta.line, node.meta.column
+
+
+#: Operators that chain, by family: a chain is a run of one family down the left operands.
+_CHAINS: Final[dict[str, str]] = {"add": "sum", "sub": "sum", "mul": "product", "and_": "and", "or_": "or"}
+
+
+def chain_links(tree: Tree[Token]) -> list[Tree[Token]]:
+    """The binary nodes of the chain that ``tree`` ends, innermost (leftmost) first."""
+    family = _CHAINS[str(tree.data)]
+    links: list[Tree[Token]] = []
+    node: Node = tree
+    while isinstance(node, Tree) and _CHAINS.get(str(node.data)) == family:
+        links.append(node)
+        node = node.children[0]
+    links.reverse()
+    return links
+
+
+def chain_family(node: Node) -> str | None:
+    """The family of chaining operators ``node`` belongs to, if any."""
+    return _CHAINS.get(str(node.data)) if isinstance(node, Tree) else None
 
 
 def _start(at: Node | Code) -> tuple[int, int]:
@@ -144,7 +167,10 @@ class Compiler:
         return handler(node)
 
     def _number(self, tree: Tree[Token]) -> Code:
-        return self.constant(int(str(tree.children[0])), "int", tree)
+        digits = str(tree.children[0])
+        if len(digits) > MAX_DIGITS:  # parse_expression refuses them; int() would fail beyond 4300 digits
+            self.fail(f"this number has {len(digits)} digits; numbers in rules have at most {MAX_DIGITS}", tree)
+        return self.constant(int(digits), "int", tree)
 
     def _string(self, tree: Tree[Token]) -> Code:
         return self.constant(str(tree.children[0])[1:-1], "str", tree)
@@ -185,13 +211,28 @@ class Compiler:
         return self.code(f"(-{operand.text})", "int", tree)
 
     def _arithmetic(self, tree: Tree[Token]) -> Code:
-        left = self.want(self.compile(tree.children[0]), "int")
-        right = self.want(self.compile(tree.children[2]), "int")
-        if left.is_const and right.is_const:
-            return self.constant(_ARITHMETIC[str(tree.data)](left.const, right.const), "int", tree)
-        return self.code(f"({left.text} {tree.children[1]} {right.text})", "int", tree)
+        """A chain ``a + b - c`` (or ``a * b * c``) walked without recursion and written flat, folding from the
+        left as the nested form would: Python refuses 200 nested parentheses, and a long sum is legitimate."""
+        links = chain_links(tree)
+        acc = self.want(self.compile(links[0].children[0]), "int")
+        terms: list[str] = []
+        for link in links:
+            op = str(link.children[1])
+            right = self.want(self.compile(link.children[2]), "int")
+            if acc.is_const and right.is_const:
+                acc = self.constant(_ARITHMETIC[str(link.data)](acc.const, right.const), "int", link)
+                self._check_size(acc, link)
+                continue
+            terms = [*(terms or [acc.text]), op, right.text]
+            acc = self.code("(" + " ".join(terms) + ")", "int", link)
+        return acc
 
     _add = _sub = _mul = _arithmetic
+
+    def _check_size(self, code: Code, at: Node) -> None:
+        """A folded number must stay printable: Python will not write an int of more than 4300 digits."""
+        if abs(code.const) >= 10**MAX_DIGITS:
+            self.fail(f"this calculation gives a number of more than {MAX_DIGITS} digits", at)
 
     def _not_(self, tree: Tree[Token]) -> Code:
         operand = self.want(self.compile(tree.children[1]), "bool")
@@ -206,15 +247,27 @@ class Compiler:
         return self._logic(tree, absorbing=True)
 
     def _logic(self, tree: Tree[Token], absorbing: bool) -> Code:
-        """``and`` (absorbing value False) and ``or`` (True); a constant side decides or disappears."""
-        left = self.want(self.compile(tree.children[0]), "bool")
-        right = self.want(self.compile(tree.children[2]), "bool")
-        for side, other in ((left, right), (right, left)):
-            if side.is_const:
-                if side.const is absorbing:
-                    return self.constant(absorbing, "bool", tree)
-                return self.code(other.text, "bool", tree) if not other.is_const else other
-        return self.code(f"({left.text} {tree.children[1]} {right.text})", "bool", tree)
+        """A chain of ``and`` (absorbing value False) or of ``or`` (True), walked and written as ``_arithmetic``
+        does; a constant side decides or disappears."""
+        links = chain_links(tree)
+        acc = self.want(self.compile(links[0].children[0]), "bool")
+        terms: list[str] = []
+        for link in links:
+            op = str(link.children[1])
+            right = self.want(self.compile(link.children[2]), "bool")
+            if acc.is_const:
+                if acc.const is not absorbing:
+                    acc, terms = (right if right.is_const else self.code(right.text, "bool", link)), []
+                else:
+                    acc = self.constant(absorbing, "bool", link)
+            elif right.is_const:
+                acc = self.constant(absorbing, "bool", link) if right.const is absorbing else acc
+                acc = acc if acc.is_const else self.code(acc.text, "bool", link)
+                terms = [] if acc.is_const else terms
+            else:
+                terms = [*(terms or [acc.text]), op, right.text]
+                acc = self.code("(" + " ".join(terms) + ")", "bool", link)
+        return acc
 
     def _if_expr(self, tree: Tree[Token]) -> Code:
         condition = self.want(self.compile(tree.children[1]), "bool")

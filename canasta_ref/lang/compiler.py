@@ -104,8 +104,14 @@ def _compile(
             column,
         )
     python = f"lambda v: {code.text}"
-    syntax = ast.parse(python, mode="eval")  # parsed once: compiled, and searched for the variables it reads
-    fn = eval(compile(syntax, f"<rule at {origin}>", "eval"), compiler.namespace)
+    try:  # parse_expression keeps expressions within what Python compiles; this is a last guard
+        syntax = ast.parse(python, mode="eval")  # parsed once: compiled, and searched for the variables it reads
+        fn = eval(compile(syntax, f"<rule at {origin}>", "eval"), compiler.namespace)
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        line, column = position(tree)
+        raise origin.error(
+            text, f"the expression is too complex to compile ({exc}); simplify it", line, column
+        ) from None
     return CompiledExpression(
         source=text,
         python=python,

@@ -12,6 +12,16 @@ from ..resources import grammar_dir
 from . import wording
 from .origin import Origin
 
+#: The deepest nesting of an expression (parentheses, 'not', 'if', calls, lists; a chain such as ``a + b + c``
+#: is one level): the compiler walks it recursively and Python refuses 200 nested parentheses in its code.
+MAX_DEPTH: Final = 64
+#: The most terms of one chain of ``+``/``-``, ``*``, ``and`` or ``or``: Python's own compiler recurses on them.
+MAX_CHAIN: Final = 500
+#: The most digits of a number (as codegen.MAX_DIGITS, which checks the numbers it folds).
+MAX_DIGITS: Final = 18
+
+_CHAINS: Final[dict[str, str]] = {"add": "sum", "sub": "sum", "mul": "product", "and_": "and", "or_": "or"}
+
 #: The most entries a cache keyed by expression text keeps (a few variants' worth many times over); beyond it,
 #: the cache starts again, so that a long-running process does not grow without bound.
 CACHE_LIMIT: Final = 20_000
@@ -48,9 +58,43 @@ def get_parser() -> Lark:
 def parse_expression(text: str, origin: Origin) -> Tree[Token]:
     """The parse tree of ``text``; a syntax error raises SpecError located in the file ``origin`` names."""
     try:
-        return get_parser().parse(text)
+        tree = get_parser().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(text, origin, exc) from None
+    _check_size(tree, text, origin)
+    return tree
+
+
+def _check_size(tree: Tree[Token], text: str, origin: Origin) -> None:
+    """Refuse, at the node that goes too far, an expression nested deeper than MAX_DEPTH, a chain longer than
+    MAX_CHAIN or a number longer than MAX_DIGITS; walked without recursion, as the tree may be deep."""
+    pending: list[tuple[Tree[Token], int, bool]] = [(tree, 1, False)]
+    while pending:
+        node, depth, in_chain = pending.pop()
+        family = _CHAINS.get(str(node.data))
+        problem = _size_problem(node, depth, family is not None and not in_chain)
+        if problem is not None:
+            raise origin.error(text, problem, node.meta.line, node.meta.column)
+        for index, child in reversed(list(enumerate(node.children))):  # the leftmost child is taken first
+            if isinstance(child, Tree):
+                continues = index == 0 and family is not None and _CHAINS.get(str(child.data)) == family
+                pending.append((child, depth if continues else depth + 1, continues))
+
+
+def _size_problem(node: Tree[Token], depth: int, chain_head: bool) -> str | None:
+    if depth > MAX_DEPTH:
+        return f"the expression is nested too deeply (more than {MAX_DEPTH} levels); simplify it or split the rule"
+    if node.data == "number" and len(str(node.children[0])) > MAX_DIGITS:
+        digits = len(str(node.children[0]))
+        return f"this number has {digits} digits; numbers in rules have at most {MAX_DIGITS}"
+    if chain_head:
+        family, terms = _CHAINS[str(node.data)], 1
+        link: Tree[Token] | Token = node
+        while isinstance(link, Tree) and _CHAINS.get(str(link.data)) == family:
+            terms, link = terms + 1, link.children[0]
+        if terms > MAX_CHAIN:
+            return f"this chain has {terms} terms; at most {MAX_CHAIN} are allowed (split it with parentheses)"
+    return None
 
 
 def parse_cached(text: str, origin: Origin) -> tuple[Tree[Token], tuple[Token, ...]]:

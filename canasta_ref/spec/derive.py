@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import SpecError
 from .clauses import compile_clause, parameter_values
+from .consistency import consistency_problems
 from .model import Variant
 from .params import value_problems
 from .wording import did_you_mean
@@ -27,7 +28,7 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
         if param is None:
             hint = did_you_mean(name, list(parameters))
             raise SpecError(f"{variant.id} has no parameter {name!r}{hint}")
-        problems = value_problems(name, param.type, value, param.options)
+        problems = value_problems(name, param.type, value, param.options, param.bounds)
         if problems:
             raise SpecError(problems[0][1])
         parameters[name] = dataclasses.replace(param, value=value, set_in=f"{variant.id} (overridden)")
@@ -36,6 +37,9 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
         rule: compile_clause(clause, values) if set(clause.parameters) & set(overrides) else clause
         for rule, clause in variant.clauses.items()
     }
+    clashes = consistency_problems(parameters, clauses, variant.lineage)
+    if clashes:
+        raise SpecError(clashes[0][1])
     suffix = ",".join(f"{name}={overrides[name]}" for name in sorted(overrides))
     return dataclasses.replace(
         variant,

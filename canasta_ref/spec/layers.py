@@ -59,6 +59,10 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class _Layer:
     def __init__(self, doc: Document, path: Path, parent: Flat | None) -> None:
         self.doc = doc
@@ -155,17 +159,18 @@ class _Layer:
         declaration = self._declaration(name, entry)
         if declaration is None:
             return
-        ptype, doc, declared_in, options = declaration
+        ptype, doc, declared_in, options, bounds = declaration
         if "options" in entry and ptype != "enum":
             message = f"only enum parameters have options; {name} is of type {ptype}"
             self.error((*path, "options"), message, key=True)
+        bounds = self._bounds(name, entry, ptype, bounds)
         for option, refs in _dict(entry.get("options")).items():
             options[option] = self._refs((*path, "options", option), refs)
         if "value" not in entry:
             return
         value = entry["value"]
         missing = ptype == "enum" and not options  # the schema reported the missing options
-        problems = [] if missing else value_problems(name, ptype, value, options)
+        problems = [] if missing else value_problems(name, ptype, value, options, bounds)
         for below, message, at_key in problems:
             self.error((*path, "value", *below), message, key=at_key)
         if missing or problems:
@@ -183,12 +188,39 @@ class _Layer:
             declared_in=declared_in,
             set_in=self.id,
             location=self.doc.location((*path, "value")),
+            minimum=bounds[0] if bounds else None,
+            maximum=bounds[1] if bounds else None,
         )
+
+    def _bounds(
+        self, name: str, entry: dict[str, Any], ptype: str, inherited: tuple[int, int] | None
+    ) -> tuple[int, int] | None:
+        """The range of an int parameter: inherited, or declared here by ``min`` and ``max``; reports a range
+        given where it cannot be (a child's override, another type) or one that is empty."""
+        path: NodePath = ("parameters", name)
+        given = [key for key in ("min", "max") if key in entry]
+        if not given:
+            return inherited
+        if "type" not in entry:
+            message = f"parameter {name} takes its range from variant {self.parent_id}; "
+            message += "a child may change its value, not its range"
+            self.error((*path, given[0]), message, key=True)
+            return inherited
+        if ptype != "int":
+            self.error((*path, given[0]), f"only int parameters have min and max; {name} is of type {ptype}", key=True)
+            return None
+        low, high = entry.get("min"), entry.get("max")
+        if not isinstance(low, int) or not isinstance(high, int) or not _is_int(low) or not _is_int(high):
+            return None  # the schema reported it
+        if low > high:
+            self.error((*path, "min"), f"min of parameter {name} ({low}) must not be above its max ({high})")
+            return None
+        return low, high
 
     def _declaration(
         self, name: str, entry: dict[str, Any]
-    ) -> tuple[ParamType, str, str, dict[str, tuple[SourceRef, ...]]] | None:
-        """(type, doc, declaring variant, options) of a parameter, inherited or declared by ``entry``."""
+    ) -> tuple[ParamType, str, str, dict[str, tuple[SourceRef, ...]], tuple[int, int] | None] | None:
+        """(type, doc, declaring variant, options, range) of a parameter, inherited or declared by ``entry``."""
         inherited = self.flat.parameters.get(name)
         given_type = entry.get("type")
         doc = _text(entry, "doc")
@@ -200,7 +232,13 @@ class _Layer:
                 )
                 self.error(("parameters", name, "type"), message)
                 return None
-            return inherited.type, doc or inherited.doc, inherited.declared_in, dict(inherited.options)
+            return (
+                inherited.type,
+                doc or inherited.doc,
+                inherited.declared_in,
+                dict(inherited.options),
+                inherited.bounds,
+            )
         if given_type is None:
             if self.known:
                 where = f"variant {self.parent_id} has" if self.is_child else "there is"
@@ -210,7 +248,7 @@ class _Layer:
             return None
         if given_type not in PARAM_TYPES:
             return None
-        return cast(ParamType, given_type), doc or "", self.id, {}
+        return cast(ParamType, given_type), doc or "", self.id, {}, None
 
     def _rules(self) -> None:
         removed = self._removed()

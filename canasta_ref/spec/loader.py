@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from ..errors import SpecError
+from ..errors import Location, SpecError
 from ..resources import spec_dir
 from .clauses import compile_clauses
+from .consistency import consistency_errors
 from .layers import Flat, apply_layer
 from .model import Clause, Variant
+from .safety import control_character_errors
 from .schema import schema_errors
 from .wording import did_you_mean, one_of
-from .yamldoc import Document, parse
+from .yamldoc import MAX_TEXT, Document, parse
 
 _VARIANT_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -119,6 +121,8 @@ def _check(path: Path, display: str) -> tuple[Flat | None, dict[str, Clause], li
     if flat is not None and flat.complete:
         clauses, compile_errors = compile_clauses(flat)
         errors += compile_errors
+        if not errors:
+            errors += consistency_errors(flat, clauses)
     unique = list({str(error): error for error in errors}.values())
     if flat is not None:
         rank = {file: index for index, file in enumerate(flat.documents)}
@@ -140,13 +144,15 @@ def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat 
     """Read one file, then its ancestors, then lay it over them; errors of ancestors come first (``_check``
     sorts each file's errors by position)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read(path, display)
+    except SpecError as error:
+        return None, [error]
     except (OSError, UnicodeDecodeError) as exc:
         return None, [SpecError(f"cannot read {display}: {exc}")]
     doc, errors = parse(text, display)
     if doc.data is None:
         return None, errors or [doc.error((), "the file is empty; expected a variant spec (spec, id, ...)")]
-    errors += schema_errors(doc)
+    errors += _readable(doc, schema_errors(doc) + control_character_errors(doc))
     if not isinstance(doc.data, dict):
         return None, errors
     parent: Flat | None = None
@@ -156,12 +162,29 @@ def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat 
         frames = (*stack, _Frame(path.resolve(), path.stem, doc))
         parent, parent_errors = _parent(doc, path, extends, frames)
     flat, own = apply_layer(doc, path, parent)
-    return flat, parent_errors + errors + own
+    return flat, parent_errors + errors + _readable(doc, own)
+
+
+def _readable(doc: Document, errors: list[SpecError]) -> list[SpecError]:
+    """``errors`` less those about values that could not be read at all: their one error says it already."""
+    return [error for error in errors if error.location not in doc.unreadable]
+
+
+def _read(path: Path, display: str) -> str:
+    """The text of ``path``, read no further than MAX_TEXT bytes: a spec may name a huge file, or /dev/zero."""
+    with path.open("rb") as stream:
+        data = stream.read(MAX_TEXT + 1)
+    if len(data) > MAX_TEXT:
+        message = f"the file is too large: more than {MAX_TEXT} bytes; at most {MAX_TEXT} are read"
+        raise SpecError(message, Location(display, 1, 1))
+    return data.decode("utf-8")
 
 
 def _parent(doc: Document, path: Path, name: str, frames: tuple[_Frame, ...]) -> tuple[Flat | None, list[SpecError]]:
     """The flattened parent named by ``extends``, or the error of it missing or of a cycle."""
     found = _find_parent(doc, path, name)
+    if isinstance(found, SpecError):
+        return None, [found]
     if found is None:
         message = f"variant '{name}' not found: expected {name}.yaml beside this file or in the bundled specs"
         return None, [doc.error(("extends",), message)]
@@ -174,11 +197,24 @@ def _parent(doc: Document, path: Path, name: str, frames: tuple[_Frame, ...]) ->
     return _analyse(parent_path, display, frames)
 
 
-def _find_parent(doc: Document, path: Path, name: str) -> tuple[Path, str] | None:
+def _find_parent(doc: Document, path: Path, name: str) -> tuple[Path, str] | SpecError | None:
+    """The parent's file and how to name it, None if there is none, or the error of a parent file that links
+    out of its folder (it is not read: its lines would be shown in its errors)."""
     beside = path.parent / f"{name}.yaml"
     if beside.is_file():
+        if not _inside(beside, path.parent):
+            message = f"{name}.yaml is a link to a file outside this spec's folder; a parent must be a file beside it"
+            return doc.error(("extends",), message)
         return beside, os.path.join(os.path.dirname(doc.file), f"{name}.yaml")
     bundled = spec_dir() / f"{name}.yaml"
     if bundled.is_file():
+        if not _inside(bundled, spec_dir()):
+            message = f"the bundled spec {name}.yaml is a link to a file outside the bundled spec folder"
+            return doc.error(("extends",), message)
         return bundled, str(bundled)
     return None
+
+
+def _inside(file: Path, folder: Path) -> bool:
+    """Whether ``file``, once every link is followed, lies within ``folder`` (links followed too)."""
+    return file.resolve().is_relative_to(folder.resolve())

@@ -45,8 +45,15 @@ def placeholder(ptype: str, options: Mapping[str, Any]) -> Any:
     return _PLACEHOLDERS[ptype]
 
 
-def value_problems(name: str, ptype: str, value: Any, options: Mapping[str, Any]) -> list[Problem]:
-    """What is wrong with ``value`` for a parameter of type ``ptype`` (see ``Problem``)."""
+#: The largest size of a number in a table: far beyond any score, and small enough to stay cheap.
+TABLE_LIMIT: Final = 10**9
+
+
+def value_problems(
+    name: str, ptype: str, value: Any, options: Mapping[str, Any], bounds: tuple[int, int] | None = None
+) -> list[Problem]:
+    """What is wrong with ``value`` for a parameter of type ``ptype`` and, for an int, of range ``bounds``
+    (see ``Problem``)."""
     if ptype == "enum":
         if isinstance(value, str) and value in options:
             return []
@@ -59,6 +66,11 @@ def value_problems(name: str, ptype: str, value: Any, options: Mapping[str, Any]
         return [((), f"value of parameter {name} must be {expected}, not {found(value)}", False)]
     if ptype == "table":
         return _table_problems(name, value)
+    if ptype == "int" and bounds is not None and not bounds[0] <= value <= bounds[1]:
+        low, high = bounds
+        return [
+            ((), f"value of parameter {name} must be from {low} to {high} (its declared range), not {value}", False)
+        ]
     return []
 
 
@@ -92,9 +104,20 @@ def _table_problems(name: str, rows: list[Any]) -> list[Problem]:
                 problems.append((at, f"only the first row of table {name} may start from null (-infinity)", False))
         elif not isinstance(start, int) or isinstance(start, bool):
             problems.append((at, f"'from' of {where} must be a whole number or null, not {found(start)}", False))
+        elif abs(start) > TABLE_LIMIT:
+            problems.append((at, f"'from' of {where} must be from -{TABLE_LIMIT} to {TABLE_LIMIT}, not {start}", False))
         else:
             if previous is not None and start <= previous:
                 message = f"rows of table {name} must ascend: {where} starts at {start}, not above {previous}"
                 problems.append((at, message, False))
             previous = start
+        problems.extend(_row_value_problems(where, index, row.get("value")))
     return problems
+
+
+def _row_value_problems(where: str, index: int, value: Any) -> list[Problem]:
+    """A number in a table row is a score or a count: refuse one beyond TABLE_LIMIT."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > TABLE_LIMIT:
+        message = f"'value' of {where} must be from -{TABLE_LIMIT} to {TABLE_LIMIT}, not {value}"
+        return [((index, "value"), message, False)]
+    return []

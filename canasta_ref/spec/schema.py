@@ -24,6 +24,14 @@ from .yamldoc import Document, NodePath
 FIELD_OF_KIND: dict[HookKind, str] = {"require": "require", "predicate": "when", "value": "value"}
 EXPRESSION_FIELDS = tuple(FIELD_OF_KIND.values())
 
+#: Why a field is required, for the fields whose absence needs saying why.
+_REQUIRED_HINTS: dict[tuple[str, ...], str] = {
+    ("options",): " (an enum lists its options, each with its sources)",
+    ("min", "max"): " (an int parameter declares the range of values it allows)",
+    ("min",): " (an int parameter declares the range of values it allows)",
+    ("max",): " (an int parameter declares the range of values it allows)",
+}
+
 _TYPE_WORDS = {
     "string": "text",
     "integer": "a whole number",
@@ -72,7 +80,7 @@ def _translate(error: ValidationError, path: NodePath, doc: Document) -> Iterato
     elif kind == "required":
         missing = [name for name in rule if name not in instance]
         fields = ", ".join(f"'{name}'" for name in missing)
-        hint = " (an enum lists its options, each with its sources)" if missing == ["options"] else ""
+        hint = _REQUIRED_HINTS.get(tuple(missing), "")
         plural = "s" if len(missing) > 1 else ""
         yield doc.error(path, f"{noun(path, data)} is missing required field{plural} {fields}{hint}")
     elif kind == "dependentRequired":

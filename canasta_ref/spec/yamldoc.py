@@ -7,11 +7,11 @@ catch what safe_load silently accepts (duplicate keys, keys that are not text).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
-from ..errors import Location, SpecError
+from ..errors import Location, SpecError, visible
 
 PathKey = str | int
 NodePath = tuple[PathKey, ...]
@@ -26,6 +26,8 @@ class Document:
     data: Any = None
     nodes: dict[NodePath, yaml.Node] = field(default_factory=dict)
     keys: dict[NodePath, yaml.Node] = field(default_factory=dict)
+    #: Where a value could not be built (and None stands in): later checks say nothing more about them.
+    unreadable: set[Location] = field(default_factory=set)
 
     def node(self, path: NodePath, *, key: bool = False) -> yaml.Node | None:
         """The node at ``path`` (its key node if ``key``), or that of its nearest ancestor."""
@@ -111,17 +113,37 @@ def _indent(line: str) -> int:
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: The longest text parse() reads: a spec or a scenario is a few tens of kilobytes.
+MAX_TEXT: Final = 1 << 20
+#: The deepest nesting of lists and mappings: specs nest five levels deep; the converter recurses once a level.
+MAX_DEPTH: Final = 64
+#: The most values a file may hold once its aliases are expanded, so that a few nested aliases cannot make
+#: millions of values (a "billion laughs").
+MAX_VALUES: Final = 100_000
+
+
 def parse(text: str, file: str) -> tuple[Document, list[SpecError]]:
     """Compose ``text`` into a Document; a syntax error leaves ``data`` as None and is returned."""
+    if len(text) > MAX_TEXT:
+        message = f"the file is too large: {len(text)} characters; at most {MAX_TEXT} are read"
+        return Document(file, []), [SpecError(message, Location(file, 1, 1))]
     doc = Document(file, text.splitlines())
     try:
+        problem = _shape_problem(doc, text, _SAFE_LOADER)
+        if problem is not None:
+            return doc, [problem]
         root = yaml.compose(text, Loader=_SAFE_LOADER)
     except yaml.MarkedYAMLError:
-        try:  # compose again with the pure-Python safe loader, whose messages are the clearer ones
+        try:  # read again with the pure-Python safe loader, whose messages are the clearer ones
+            problem = _shape_problem(doc, text, yaml.SafeLoader)  # libyaml looks ahead: it may fail first
+            if problem is not None:
+                return doc, [problem]
             yaml.compose(text, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as exc:
             return doc, [_syntax_error(doc, exc)]
         raise
+    except yaml.reader.ReaderError as exc:
+        return doc, [_reader_error(doc, text, exc)]
     except yaml.YAMLError as exc:
         return doc, [SpecError(f"cannot read YAML: {exc}", Location(file, 1, 1))]
     if root is None:
@@ -129,6 +151,59 @@ def parse(text: str, file: str) -> tuple[Document, list[SpecError]]:
     errors: list[SpecError] = []
     doc.data = _Converter(doc, errors).convert(root, ())
     return doc, errors
+
+
+def _shape_problem(doc: Document, text: str, loader: Any) -> SpecError | None:
+    """The first place where ``text`` nests too deeply or expands past MAX_VALUES through aliases, found from
+    the event stream (which is read without recursion) before any node is composed."""
+    sizes: dict[str, int] = {}  # anchor -> values under it, aliases expanded
+    stack: list[tuple[str | None, int]] = []  # open collections: (anchor, values so far)
+    total = 0
+    for event in yaml.parse(text, Loader=loader):
+        size = 0
+        if isinstance(event, yaml.AliasEvent):
+            if any(anchor == event.anchor for anchor, _ in stack):
+                return doc.error_at(_at(doc, event), "an alias may not refer to a list or mapping that contains it")
+            size = sizes.get(event.anchor or "", 1)
+        elif isinstance(event, yaml.CollectionStartEvent):
+            if len(stack) >= MAX_DEPTH:
+                message = f"lists and mappings are nested too deeply: at most {MAX_DEPTH} levels"
+                return doc.error_at(_at(doc, event), message)
+            stack.append((event.anchor, 1))
+            continue
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionEndEvent) and stack:
+            anchor, size = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = size
+        else:
+            continue
+        if stack:
+            stack[-1] = (stack[-1][0], stack[-1][1] + size)
+        else:
+            total += size
+        if total + sum(count for _, count in stack) > MAX_VALUES:
+            message = f"the file holds too many values once its aliases are expanded: at most {MAX_VALUES}"
+            return doc.error_at(_at(doc, event), message)
+    return None
+
+
+def _reader_error(doc: Document, text: str, exc: yaml.reader.ReaderError) -> SpecError:
+    """A character YAML does not accept, at its line and column (the reader counts characters from 0)."""
+    position = max(0, min(int(exc.position), len(text)))
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+    message = f"unacceptable character {visible(char)} ({exc.reason}); YAML files must be printable text"
+    return doc.error_at(Location(doc.file, line, column), message)
+
+
+def _at(doc: Document, event: yaml.Event) -> Location:
+    mark = event.start_mark
+    return Location(doc.file, 1, 1) if mark is None else Location(doc.file, mark.line + 1, mark.column + 1)
 
 
 def _syntax_error(doc: Document, exc: yaml.MarkedYAMLError) -> SpecError:
@@ -161,9 +236,10 @@ class _Converter:
             return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
         try:
             return self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:  # 40000 digits, or a date like 2025-13-45
             problem = getattr(exc, "problem", None) or str(exc)
             self.errors.append(self.doc.error(path, f"cannot read this value: {problem}"))
+            self.doc.unreadable.add(self.doc.location(path))
             return None
 
     def _mapping(self, node: yaml.MappingNode, path: NodePath) -> dict[str, Any]:
@@ -189,5 +265,5 @@ class _Converter:
     def _scalar(self, node: yaml.Node) -> Any:
         try:
             return self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError, OverflowError):
             return None

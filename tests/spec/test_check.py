@@ -131,13 +131,13 @@ def test_an_unreadable_parents_errors_come_first(write_spec: Write) -> None:
             "[1]",
         ),
         (
-            "parameters:\n  n: {type: int, doc: N., value: true}\n",
+            "parameters:\n  n: {type: int, doc: N., value: true, min: 0, max: 9}\n",
             "value of parameter n must be a whole number (its type is int), not true",
             (8, 34),
-            "true}",
+            "true,",
         ),
         (
-            "parameters:\n  n: {type: int, doc: N., value: 1, options: {a: []}}\n",
+            "parameters:\n  n: {type: int, doc: N., value: 1, options: {a: []}, min: 0, max: 9}\n",
             "only enum parameters have options; n is of type int",
             (8, 37),
             "options:",

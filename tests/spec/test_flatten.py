@@ -53,7 +53,7 @@ def test_root_parameters(base: Variant) -> None:
     assert (deal.type, deal.value, deal.declared_in, deal.set_in) == ("int", 11, "base", "base")
     assert deal.doc == "Cards dealt to each player."
     assert deal.sources == (SourceRef("pagat", "each player is dealt 11 cards", "S0#21"),)
-    assert deal.location == Location(str(FAMILY / "base.yaml"), 13, 12)
+    assert deal.location == Location(str(FAMILY / "base.yaml"), 15, 12)
     pile = base.parameters["one_card_pile"]
     assert pile.value == "allow"
     assert list(pile.options) == ["allow", "forbid"]
@@ -77,7 +77,7 @@ def test_clause_fields(base: Variant) -> None:
     assert clause.parameters == ("min_meld_size",)
     assert clause.message == clause.refusal == "A meld needs at least three cards."
     assert clause.sources == (SourceRef("pagat", "The smallest meld consists of three cards", "S0#21"),)
-    assert clause.location == Location(str(FAMILY / "base.yaml"), 46, 9)
+    assert clause.location == Location(str(FAMILY / "base.yaml"), 48, 9)
     assert clause.python == 'lambda v: (v["size"] >= 3)'  # min_meld_size folded in
     assert clause.evaluate({"size": 3}) is True
     assert clause.evaluate({"size": 2}) is False
