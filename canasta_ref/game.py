@@ -119,7 +119,7 @@ class Game:
         else:
             _check_deck(rules, deck)  # (a seed's deck is a shuffle of the full deck: complete by construction)
         self.deck = tuple(deck)
-        self.first_seat = first_seat
+        self.first_seat = self._seat(first_seat)
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
         self.state = self._deal(list(deck), scores, first_seat, self.events)
 
@@ -232,15 +232,23 @@ class Game:
         listed: list[Action] = derived(self.rules, self.state).get("listed", [])
         return any(a is action for a in listed)
 
+    def _seat(self, seat: object) -> int:
+        """``seat`` if the game has it: a seat that does not exist is the caller's mistake, not an illegal
+        action, and must not reach a list index (where -1 would quietly mean the last seat)."""
+        players = self.rules.players
+        if type(seat) is not int or not 0 <= seat < players:
+            raise CanastaError(f"there is no seat {seat!r}: {self.rules.variant.id} has seats 0 to {players - 1}")
+        return seat
+
     def check(self, action: Action, seat: int | None = None) -> Plan:
         """The plan of a legal action; raises IllegalAction citing the rule it breaks."""
-        return plan(self.rules, self.state, action, seat)
+        return plan(self.rules, self.state, action, None if seat is None else self._seat(seat))
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        return is_legal(self.rules, self.state, action, seat)
+        return is_legal(self.rules, self.state, action, None if seat is None else self._seat(seat))
 
     def pile_frozen(self, seat: int | None = None) -> bool:
-        return pile_frozen(self.rules, self.state, self.state.to_act if seat is None else seat)
+        return pile_frozen(self.rules, self.state, self.state.to_act if seat is None else self._seat(seat))
 
     def must_take_pile(self) -> bool:
         return must_take_pile(self.rules, self.state, self.state.to_act)
@@ -248,6 +256,8 @@ class Game:
     # -- moves -----------------------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """Play ``action`` for the seat to act (``seat``, if given, must be that seat); return what happened."""
+        if seat is not None:
+            seat = self._seat(seat)
         if (seat is None or seat == self.state.to_act) and self._was_listed(action):
             result = plan_checked(self.rules, self.state, action)
         else:
@@ -427,6 +437,7 @@ class Game:
     # -- what players see, and the score ----------------------------------------------------------------
     def view(self, seat: int) -> dict[str, Any]:
         """Exactly what ``seat`` may see: its own hand, hand sizes, the table, the pile, scores."""
+        seat = self._seat(seat)
         state = self.state
         rules = self.rules
         return {
@@ -454,4 +465,4 @@ class Game:
         return score_hand(self.rules, self.state)
 
     def hand_of(self, seat: int) -> list[Card]:
-        return cards_of(self.state.hands[seat])
+        return cards_of(self.state.hands[self._seat(seat)])
