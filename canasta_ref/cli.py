@@ -11,6 +11,7 @@ from typing import TextIO
 
 from .actions import parse_action
 from .bots import BOTS, make_bot
+from .cliargs import output_file, positive
 from .conformance.commands import add_commands as add_conformance_commands
 from .errors import CanastaError
 from .game import Game
@@ -129,8 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", default="classic", help="variant id or spec file (default: classic)")
     play.add_argument("--seed", default="1", help="match seed: the same seed gives the same match")
     play.add_argument("--bots", help=f"comma-separated bots per seat, from: {', '.join(sorted(BOTS))}")
-    play.add_argument("--log", help="also write the hand-by-hand log to this file")
-    play.add_argument("--max-hands", type=int, default=200, help="stop after this many hands")
+    play.add_argument("--log", type=output_file, help="also write the hand-by-hand log to this file")
+    play.add_argument("--max-hands", type=positive, default=200, help="stop after this many hands")
     play.add_argument("--quiet", action="store_true", help="print only the score sheet")
     play.set_defaults(run=_play)
 

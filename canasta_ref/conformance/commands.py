@@ -8,16 +8,17 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
-
+from ..cliargs import command_line, count, input_file, output_file, seconds
 from ..errors import CanastaError
 from ..spec import list_variants, load_variant
-from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
+from ..spec.wording import did_you_mean, one_of
+from ..spec.yamldoc import parse
+from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
 from .known import apply_known, load_known, write_known
 from .report import Progress, failed, json_report, summary
-from .runner import Selection, run_suite
-from .scenario import load_scenarios, scenario_dir
+from .runner import Result, Selection, failure_status, run_suite
+from .scenario import Scenario, load_scenarios, scenario_dir
 from .serve import serve
 from .session import ReferenceSession
 from .suitecoverage import coverage_lines, rule_coverage
@@ -25,34 +26,101 @@ from .variants import applicable_variants
 
 
 def _mutation(args: argparse.Namespace) -> dict[str, Any]:
+    """The deliberate mistake ``serve`` is asked to make, checked against the bundled variants first: a
+    mutant naming no rule or parameter would quietly serve the unmutated reference."""
     out: dict[str, Any] = {}
+    variants = [load_variant(v) for v in list_variants()]
     if getattr(args, "mutate_rule", None):
+        known = {rule for variant in variants for rule in variant.clauses}
+        if args.mutate_rule not in known:
+            hint = did_you_mean(args.mutate_rule, known)
+            raise CanastaError(f"--mutate-rule: no bundled variant has a rule {args.mutate_rule!r}{hint}")
         out["mutate_rule"] = args.mutate_rule
     if getattr(args, "mutate_parameter", None):
-        name, _, value = args.mutate_parameter.partition("=")
-        out["mutate_parameter"] = (name, yaml.safe_load(value))
+        name, equals, text = args.mutate_parameter.partition("=")
+        known = {parameter for variant in variants for parameter in variant.parameters}
+        if not equals or name not in known:
+            hint = did_you_mean(name, known) if equals else ""
+            raise CanastaError(f"--mutate-parameter: expected NAME=VALUE with a parameter's name, not {name!r}{hint}")
+        out["mutate_parameter"] = (name, _parameter_value(text))
     return out
 
 
+def _parameter_value(text: str) -> Any:
+    """A parameter value written as YAML (``5``, ``forbid``, ``[1, 2]``), read with the safe loader."""
+    doc, errors = parse(text, "--mutate-parameter")
+    if errors:
+        raise CanastaError(f"--mutate-parameter: the value {text!r} is not YAML: {errors[0].reason}")
+    return doc.data
+
+
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
-    return serve(ReferenceSession(**_mutation(args)), sys.stdin, out)
+    return serve(ReferenceSession(**_mutation(args)), sys.stdin.buffer, out)
+
+
+def _selection(args: argparse.Namespace, scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:
+    """The cases to run; a rule named that selects nothing is a mistake, not an empty pass."""
+    cited = sorted({rule for scenario in scenarios for rule in scenario.rules})
+    for rule in args.rule or ():
+        if not Selection((), (rule,), ()).cases(scenarios):
+            hint = did_you_mean(rule, cited)
+            raise CanastaError(f"--rule: no scenario cites a rule {rule!r} or one below it{hint}")
+    return Selection(args.variant or (), args.rule or (), args.level or ()).cases(scenarios)
+
+
+def _check_variants(names: list[str] | None) -> list[str]:
+    """The ids given with --variant, each a bundled variant (a misspelt one would select nothing)."""
+    known = list_variants()
+    for name in names or ():
+        if name not in known:
+            hint = did_you_mean(name, known)
+            raise CanastaError(f"--variant: unknown variant {name!r}{hint}; known: {one_of(known)}")
+    return list(names or ())
+
+
+def _scenarios(paths: list[str] | None) -> list[Scenario]:
+    """The scenarios of the files and folders given (default: the bundled suite); none at all is an error."""
+    scenarios = load_scenarios([Path(p) for p in paths] if paths else None)
+    if not scenarios:
+        raise CanastaError(f"no scenario files (*.yaml) in {', '.join(paths or [str(scenario_dir())])}")
+    return scenarios
 
 
 def open_engine(command: str | None, timeout: float) -> Engine:
-    """The engine under test, started and greeted; a command that cannot start is a clear error."""
+    """The engine under test, started and greeted. A command that cannot be run is a clear error; an engine
+    that runs but fails its handshake raises EngineFailure: that is a finding about the engine, to report."""
     if not command:
         return InProcessEngine()
     try:
         return SubprocessEngine(command, timeout=timeout)
-    except (EngineFailure, OSError) as error:
+    except OSError as error:
         raise CanastaError(f"cannot start the engine {command!r}: {error}") from None
 
 
+def _failed_start(args: argparse.Namespace, failure: EngineFailure, out: TextIO) -> int:
+    """An engine that started but failed its handshake: one result saying so, in the summary and the report."""
+    message = f"the engine did not start: {failure.detail}"
+    result = Result("hello", "*", failure_status(failure), message, stderr=failure.stderr)
+    info = EngineInfo(name=str(args.impl))
+    for line in summary([result], info):
+        out.write(line + "\n")
+    if args.json:
+        Path(args.json).write_text(json_report([result], info, {}), encoding="utf-8")
+    return 1
+
+
 def _conform(args: argparse.Namespace, out: TextIO) -> int:
-    scenarios = load_scenarios([Path(p) for p in args.scenarios] if args.scenarios else None)
-    selection = Selection(args.variant or (), args.rule or (), args.level or ())
-    cases = selection.cases(scenarios)
-    engine = open_engine(args.impl, args.timeout)
+    _check_variants(args.variant)
+    if args.no_scenarios and not (args.games or args.perft):
+        raise CanastaError("nothing to run: --no-scenarios needs --games or --perft")
+    cases = [] if args.no_scenarios else _selection(args, _scenarios(args.scenarios))
+    known = load_known(Path(args.known_failures)) if args.known_failures else None
+    if not cases and not args.games and not args.perft:
+        raise CanastaError("nothing to run: no scenario matches the --variant, --rule and --level given")
+    try:
+        engine = open_engine(args.impl, args.timeout)
+    except EngineFailure as failure:
+        return _failed_start(args, failure, out)
     try:
         progress = Progress(sys.stderr) if not args.no_progress else None
         results = run_suite(engine, cases, progress=progress)
@@ -73,8 +141,8 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         if args.write_known_failures:
             count = write_known(results, Path(args.write_known_failures), engine.info.name)
             out.write(f"wrote {count} known failures to {args.write_known_failures}\n")
-        if args.known_failures:
-            results = apply_known(results, load_known(Path(args.known_failures)), args.known_failures)
+        if known is not None:
+            results = apply_known(results, known, args.known_failures)
         for line in summary(results, engine.info):
             out.write(line + "\n")
         if args.json:
@@ -86,9 +154,11 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.scenario)
+    if path.is_dir():
+        raise CanastaError(f"{args.scenario!r} is a folder; give one scenario file or the id of a bundled scenario")
     if not path.exists():
         path = scenario_dir() / f"{args.scenario}.yaml"
-    if not path.exists():
+    if not path.is_file():
         raise CanastaError(f"no scenario {args.scenario!r}: neither a file nor the id of a bundled scenario")
     scenario = load_scenarios([path])[0]
     if args.variants is None:
@@ -97,6 +167,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         variants = list_variants()
     else:
         variants = [v for v in args.variants.split(",") if v]
+    if not variants:
+        raise CanastaError(f"no variant to explain {scenario.id!r} under: give --variants")
     for variant in variants:
         load_variant(variant)
     for line in explain_lines(scenario, variants, alternatives=not args.no_alternatives):
@@ -105,8 +177,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _coverage(args: argparse.Namespace, out: TextIO) -> int:
-    scenarios = load_scenarios([Path(p) for p in args.scenarios] if args.scenarios else None)
-    variants = args.variant or list_variants()
+    scenarios = _scenarios(args.scenarios)
+    variants = _check_variants(args.variant) or list_variants()
     report = rule_coverage(scenarios, variants)
     for line in coverage_lines(report):
         out.write(line + "\n")
@@ -127,21 +199,32 @@ def add_commands(sub: Any) -> None:
 
     conform = sub.add_parser("conform", help="run the conformance suite against an engine")
     conform.add_argument(
-        "--impl", metavar="COMMAND", help="the engine's command line (default: the reference, in process)"
+        "--impl",
+        metavar="COMMAND",
+        type=command_line,
+        help="the engine's command line (default: the reference, in process)",
     )
     conform.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
     conform.add_argument("--variant", action="append", help="only this variant (repeatable)")
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule id or prefix (repeatable)")
     conform.add_argument("--level", action="append", choices=("must", "alternative", "implementation-defined"))
-    conform.add_argument("--json", metavar="FILE", help="write the JSON report here")
-    conform.add_argument("--known-failures", metavar="FILE", help="YAML of known failures (scenario id -> reason)")
+    conform.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
     conform.add_argument(
-        "--write-known-failures", metavar="FILE", help="write today's failures as a known-failures file"
+        "--known-failures", metavar="FILE", type=input_file, help="YAML of known failures (scenario id -> reason)"
     )
-    conform.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each answer (default 10)")
-    conform.add_argument("--games", type=int, default=0, help="also play this many generated games")
+    conform.add_argument(
+        "--write-known-failures",
+        metavar="FILE",
+        type=output_file,
+        help="write today's failures as a known-failures file",
+    )
+    conform.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
+    conform.add_argument("--games", type=count, default=0, help="also play this many generated games")
     conform.add_argument("--seed", type=int, default=0, help="seed of the generated games")
     conform.add_argument("--perft", action="store_true", help="also run the deal-perft files")
+    conform.add_argument(
+        "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"
+    )
     conform.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     conform.set_defaults(run=_conform)
 
@@ -162,7 +245,7 @@ def add_commands(sub: Any) -> None:
     coverage = sub.add_parser("coverage", help="which rule clauses the scenarios do not allow or refuse through")
     coverage.add_argument("--scenarios", nargs="*")
     coverage.add_argument("--variant", action="append")
-    coverage.add_argument("--json", metavar="FILE")
+    coverage.add_argument("--json", metavar="FILE", type=output_file)
     coverage.set_defaults(run=_coverage)
 
 

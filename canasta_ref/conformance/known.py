@@ -12,19 +12,31 @@ from pathlib import Path
 import yaml
 
 from ..errors import CanastaError
+from ..spec.yamldoc import parse
 from .runner import Result
 
 _FAILING = ("failed", "errored", "timed out")
 
 
 def load_known(path: Path) -> dict[str, str]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not isinstance(data, dict) or not isinstance(data.get("known_failures", {}), dict):
-        raise CanastaError(f"{path}: expected a mapping 'known_failures' of scenario id to reason")
+    """The known failures listed in ``path``; a file that cannot be read or has the wrong shape is an error
+    naming the file, line and column, raised before any test runs."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CanastaError(f"{path}: cannot read the known-failures file: {error}") from None
+    doc, errors = parse(text, str(path))
+    if errors:
+        raise errors[0]
+    data = {} if doc.data is None else doc.data
+    if not isinstance(data, dict):
+        raise doc.error((), "expected a mapping with a field 'known_failures'")
+    if not isinstance(data.get("known_failures", {}), dict):
+        raise doc.error(("known_failures",), "field 'known_failures': expected a mapping of scenario id to reason")
     known = data.get("known_failures", {})
     for key, reason in known.items():
         if not isinstance(reason, str) or not reason.strip():
-            raise CanastaError(f"{path}: field 'known_failures.{key}': give the reason as text")
+            raise doc.error(("known_failures", key), f"field 'known_failures.{key}': give the reason as text")
     return {str(k): str(v) for k, v in known.items()}
 
 

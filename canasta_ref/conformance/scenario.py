@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,11 +13,14 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 
 from ..actions import parse_action
-from ..cards import parse_cards
+from ..cards import card_name, parse_cards
 from ..errors import CanastaError, Location, NotationError, SpecError
+from ..game import deck_for_seed
 from ..resources import spec_dir
+from ..rules import Rules, rules_for
 from ..spec import list_variants, load_variant
 from ..spec.yamldoc import Document, NodePath, parse
+from .setup import game_from_setup, with_parameters
 
 Level = Literal["must", "alternative", "implementation-defined"]
 
@@ -99,6 +103,8 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
     if errors:
         return None, errors
     errors.extend(_semantic_errors(doc, path))
+    if not errors:
+        errors.extend(_setup_errors(doc))
     if errors:
         return None, errors
     return _build(doc, display), []
@@ -137,6 +143,80 @@ def _semantic_errors(doc: Document, path: Path) -> Iterable[SpecError]:
                 ("steps", index, "expect", "rule"),
                 f"field 'steps[{index}].expect.rule': only a refusal cites a rule",
             )
+
+
+def _setup_errors(doc: Document) -> Iterable[SpecError]:
+    """The set-up as the reference reads it, under each variant listed: a position no deck can hold (three
+    copies of a card, a hand too many, a seat out of range) is the scenario's mistake, found here rather than
+    blamed on the engine that refuses it."""
+    data = doc.data
+    setup = data["setup"]
+    for name in dict.fromkeys(data["variants"]):
+        try:
+            rules = rules_for(with_parameters(name, data.get("parameters", {})))
+        except CanastaError as error:
+            yield doc.error(("parameters",), f"field 'parameters': under {name}: {_first_line(error)}")
+            continue
+        try:
+            game_from_setup(rules, _setup_request(rules, setup))
+        except CanastaError as error:
+            where = _named_field(doc, str(error))
+            yield doc.error(where, f"field '{_field(where)}': under {name}: {_unnamed(_first_line(error))}")
+        for index, step in enumerate(data["steps"]):
+            seat = step.get("seat")
+            if seat is not None and not 0 <= seat < rules.players:
+                where = ("steps", index, "seat")
+                message = f"field '{_field(where)}': {name} has seats 0 to {rules.players - 1}, not {seat}"
+                yield doc.error(where, message)
+
+
+def _setup_request(rules: Rules, setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario's set-up as the protocol's setup request carries it (a seed becomes its deck)."""
+    if "position" in setup:
+        position = dict(setup["position"])
+        if "team_scores" in setup:
+            position["team_scores"] = setup["team_scores"]
+        return {"position": position}
+    deck = setup["deck"]
+    if "order" in deck:
+        order = " ".join(str(deck["order"]).split())
+    else:
+        order = " ".join(card_name(card) for card in deck_for_seed(rules, deck["seed"]))
+    request = {"deck": order, "first_seat": setup.get("first_seat", 0)}
+    if "team_scores" in setup:
+        request["team_scores"] = setup["team_scores"]
+    return request
+
+
+_FIELD = re.compile(r"field '([^']+)': ")
+
+
+def _named_field(doc: Document, message: str) -> NodePath:
+    """Where in the scenario the field an error of the set-up names is written (``hands[2]`` is below
+    ``setup.position``, ``first_seat`` below ``setup``); an error naming no field is the deck's or the position's."""
+    setup = doc.data["setup"]
+    whole: NodePath = ("setup", "position") if "position" in setup else ("setup", "deck")
+    match = _FIELD.match(message)
+    if match is None:
+        return whole
+    parts: list[str | int] = []
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", match.group(1)):
+        parts.append(int(index) if index else name)
+    if parts[:1] == ["position"]:
+        parts = parts[1:]
+    for base in (("setup", "position"), ("setup",)):
+        if (*base, *parts) in doc.nodes or (*base, *parts[:1]) in doc.nodes:
+            return (*base, *parts)
+    return whole
+
+
+def _unnamed(message: str) -> str:
+    """An error's sentence without its leading ``field '...':``, which the scenario's own field replaces."""
+    return _FIELD.sub("", message, count=1)
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0]
 
 
 def _card_errors(doc: Document, setup: Mapping[str, Any]) -> Iterable[SpecError]:

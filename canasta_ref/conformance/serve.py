@@ -1,28 +1,38 @@
-"""``canasta-ref serve``: the reference interpreter as a protocol engine on stdin and stdout."""
+"""``canasta-ref serve``: the reference interpreter as a protocol engine on stdin and stdout.
+
+Its input comes from a program under test or a person typing, so every line is read as untrusted: bounded
+in length, decoded as UTF-8 strictly, and parsed so that no nesting depth or number length can raise out of
+the loop. Each bad line is answered with ``ok: false`` and a sentence; the next line is read as usual.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from collections.abc import Iterator
+from typing import Any, BinaryIO, TextIO
 
 from .session import ReferenceSession
 
+#: The longest request line read, in bytes: a whole deck or position takes under 2 KiB.
+MAX_LINE_BYTES = 1 << 20
 
-def serve(session: ReferenceSession, stdin: TextIO, stdout: TextIO) -> int:
+
+class BadLine(ValueError):
+    """A request line that cannot be a protocol message; the text says why, for the ``error`` field."""
+
+
+def serve(session: ReferenceSession, stdin: BinaryIO, stdout: TextIO) -> int:
     """Answer one JSON line with one JSON line until 'quit' or end of input."""
-    for line in stdin:
-        if not line.strip():
+    for raw in _lines(stdin):
+        if raw is not None and not raw.strip():
             continue
+        request: dict[str, Any] = {}
         try:
-            request: Any = json.loads(line)
-        except json.JSONDecodeError as error:
-            reply: dict[str, Any] = {"ok": False, "error": f"not JSON: {error.msg} at column {error.colno}"}
-            request = {}
+            request = decode_request(raw)
+        except BadLine as bad:
+            reply: dict[str, Any] = {"ok": False, "error": str(bad)}
         else:
-            if not isinstance(request, dict):
-                reply, request = {"ok": False, "error": "a request must be a JSON object"}, {}
-            else:
-                reply = session.handle(request)
+            reply = _answer(session, request)
         if "id" in request:
             reply = {"id": request["id"], **reply}
         stdout.write(json.dumps(reply) + "\n")
@@ -30,3 +40,45 @@ def serve(session: ReferenceSession, stdin: TextIO, stdout: TextIO) -> int:
         if reply.get("bye"):
             break
     return 0
+
+
+def _answer(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any]:
+    """The session's reply; a fault of the reference itself is answered as an error, so that one request
+    cannot end a conformance run (the fuzz tests call the session directly, where such a fault still fails)."""
+    try:
+        return session.handle(request)
+    except Exception as fault:
+        return {"ok": False, "error": f"internal error of canasta-ref: {type(fault).__name__}: {fault}"}
+
+
+def _lines(stream: BinaryIO) -> Iterator[bytes | None]:
+    """The stream's lines; ``None`` for a line longer than MAX_LINE_BYTES, whose rest is skipped unread, so
+    that one endless line cannot fill the memory."""
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):
+            yield line
+            continue
+        while (rest := stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
+def decode_request(raw: bytes | None) -> dict[str, Any]:
+    """One request line (``None``: an overlong one) as a JSON object, or BadLine saying what is wrong."""
+    if raw is None:
+        raise BadLine(f"the line is longer than {MAX_LINE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadLine(f"not UTF-8 text: byte 0x{raw[error.start]:02x} at column {error.start + 1}") from None
+    try:
+        request = json.loads(text.rstrip("\r\n"))
+    except json.JSONDecodeError as error:
+        raise BadLine(f"not JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise BadLine("not JSON this engine reads: arrays or objects nested too deeply") from None
+    except ValueError as error:  # an integer past Python's digit limit for conversion
+        raise BadLine(f"not JSON this engine reads: {str(error).split(';')[0]}") from None
+    if not isinstance(request, dict):
+        raise BadLine("a request must be a JSON object")
+    return request

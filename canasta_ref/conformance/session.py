@@ -12,14 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import action_from_json
-from ..cards import parse_cards
 from ..errors import CanastaError, IllegalAction
 from ..game import Game
 from ..match import match_end
-from ..position import Position
 from ..rules import Coverage, Rules, rules_for
 from ..spec import Variant, list_variants
-from .variants import with_parameters
+from .setup import game_from_setup, position_from_json, seat_field, with_parameters
 
 PROTOCOL_VERSION = 1
 VERSION = "0.1.0"
@@ -149,7 +147,7 @@ class ReferenceSession:
         action = action_from_json(request.get("action"))
         seat = request.get("seat")
         if seat is not None:
-            seat = _seat(seat, game.rules.players, "seat")
+            seat = seat_field(seat, game.rules.players, "seat")
         self._recording()
         try:
             game.apply(action, seat)
@@ -163,7 +161,7 @@ class ReferenceSession:
 
     def _cmd_view(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
-        return {"ok": True, "view": game.view(_seat(request.get("seat"), game.rules.players, "seat"))}
+        return {"ok": True, "view": game.view(seat_field(request.get("seat"), game.rules.players, "seat"))}
 
     def _cmd_score(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
@@ -186,72 +184,6 @@ class ReferenceSession:
 
     def _cmd_quit(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": True, "bye": True}
-
-
-def _text(value: Any, field: str) -> str:
-    if not isinstance(value, str):
-        raise CanastaError(f"field '{field}': expected cards as text, such as \"KH KS 2C\"")
-    return value
-
-
-def _seat(value: Any, players: int, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {value!r}")
-    return value
-
-
-def _scores(value: Any, teams: int) -> list[int] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) != teams or not all(type(v) is int for v in value):
-        raise CanastaError(f"field 'team_scores': expected {teams} whole numbers, got {value!r}")
-    return value
-
-
-def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
-    if value not in choices:
-        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {value!r}")
-    return value
-
-
-def game_from_setup(rules: Rules, request: Mapping[str, Any]) -> Game:
-    """The hand a 'setup' request starts under ``rules``: its written-out position, or its deck dealt."""
-    if "position" in request:
-        return Game.from_position(rules, position_from_json(request["position"], rules))
-    return Game(
-        rules,
-        deck=parse_cards(_text(request.get("deck", ""), "deck")),
-        team_scores=_scores(request.get("team_scores"), rules.teams),
-        first_seat=_seat(request.get("first_seat", 0), rules.players, "first_seat"),
-    )
-
-
-def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
-    """A position as the protocol and scenario files write it: cards as text, one string per hand."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("hands"), list):
-        raise CanastaError("field 'position': expected an object with 'hands', a list of cards as text")
-    melded = data.get("melded", [])
-    if not isinstance(melded, list) or (melded and len(melded) != rules.players):
-        raise CanastaError(f"field 'position.melded': expected {rules.players} true/false values, one per seat")
-    sides = data.get("melds", [])
-    bonus = data.get("red_threes", [])
-    if not isinstance(sides, list) or not all(isinstance(side, list) for side in sides):
-        raise CanastaError("field 'position.melds': expected a list per side of melds written as text")
-    if not isinstance(bonus, list):
-        raise CanastaError("field 'position.red_threes': expected a list per seat of cards as text")
-    return Position(
-        hands=[parse_cards(_text(t, "position.hands")) for t in data["hands"]],
-        pile=parse_cards(_text(data.get("pile", ""), "position.pile")),
-        stock=parse_cards(_text(data["stock"], "position.stock")) if "stock" in data else None,
-        melds=[[parse_cards(_text(m, "position.melds")) for m in side] for side in sides],
-        bonus=[parse_cards(_text(t, "position.red_threes")) for t in bonus],
-        team_scores=_scores(data.get("team_scores"), rules.teams) or [],
-        to_act=_seat(data.get("to_act", 0), rules.players, "position.to_act"),
-        phase=_choice(data.get("phase", "draw"), "position.phase", ("draw", "play")),
-        upcard_froze=bool(data.get("upcard_froze", False)),
-        seat_melded=[bool(m) for m in melded],
-        permission=_choice(data.get("permission", "none"), "position.permission", ("none", "yes", "no")),
-    )
 
 
 __all__ = ["PROTOCOL_VERSION", "ReferenceSession", "game_from_setup", "negate_clause", "position_from_json"]

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from typing import Any
-
 from ..rules import Rules, rules_for
 from ..spec import Variant, list_variants, load_variant
-from ..spec.derive import derive
 from .scenario import Scenario
+from .setup import with_parameters
 
 # Parameters that decide the deal: a scenario dealt from a deck order only carries over when these agree.
 DEAL_PARAMETERS = ("players", "teams", "packs", "jokers_per_pack", "cards_dealt", "draw_count")
@@ -51,16 +47,11 @@ def applicable_variants(scenario: Scenario) -> list[str]:
     return [v for v in list_variants() if applies_to(scenario, v)]
 
 
-_DERIVED: dict[tuple[str, str], tuple[Variant, Variant]] = {}
-
-
-def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
-    """``variant_id`` with some parameters set otherwise, checked and compiled as a spec file would be.
-
-    The result is kept while the base variant is unchanged, so repeated set-ups share one Rules binding."""
-    base = load_variant(variant_id)
-    key = (variant_id, json.dumps(dict(overrides), sort_keys=True))
-    known = _DERIVED.get(key)
-    if known is None or known[0] is not base:
-        known = _DERIVED[key] = (base, derive(base, overrides))
-    return known[1]
+__all__ = [
+    "DEAL_PARAMETERS",
+    "SEAT_PARAMETERS",
+    "applicable_variants",
+    "applies_to",
+    "reference_rules",
+    "with_parameters",
+]

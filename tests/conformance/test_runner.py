@@ -7,6 +7,7 @@ wrong rule id), and go on with the next scenario on a fresh engine.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import subprocess
@@ -199,9 +200,10 @@ def test_a_seeded_deal_is_dealt_under_the_scenarios_parameters(tmp_path: Path) -
 
 
 def test_parameters_the_variant_lacks_are_left_to_the_engine_to_refuse(tmp_path: Path) -> None:
-    text = THREE_PACKS.replace("three-packs-seeded", "no-such-parameter").replace("{packs: 3}", "{nope: 1}")
-    (tmp_path / "no-such-parameter.yaml").write_text(text, encoding="utf-8")
-    ((scenario, variant),) = Selection().cases(load_scenarios([tmp_path]))
+    """Loading a scenario refuses such parameters; one made in code still reaches the engine, which refuses."""
+    (tmp_path / "three-packs-seeded.yaml").write_text(THREE_PACKS, encoding="utf-8")
+    ((loaded, variant),) = Selection().cases(load_scenarios([tmp_path]))
+    scenario = dataclasses.replace(loaded, parameters={"nope": 1})
     result = run_case(InProcessEngine(), scenario, variant)
     assert (result.status, result.message) == ("failed", "setup refused: classic has no parameter 'nope'")
 
@@ -423,10 +425,18 @@ def test_cli_filters(suite: Path, tmp_path: Path, index: int) -> None:
     assert report["counts"] == {"passed": len(expected)}
 
 
-def test_cli_with_nothing_selected_passes_with_an_empty_report(suite: Path, tmp_path: Path) -> None:
-    code, out, report = conform("--scenarios", str(suite), "--rule", "NO.SUCH.RULE", cwd=tmp_path)
-    assert (code, report["results"], report["counts"]) == (0, [], {})
-    assert out.splitlines()[-1] == "0 passed, 0 failed"
+def test_cli_with_nothing_selected_is_refused_before_it_runs(suite: Path, tmp_path: Path) -> None:
+    """A run that tests nothing proves nothing: it is refused (status 2) with the reason, and writes no report."""
+    done = subprocess.run(
+        [CANASTA_REF_PATH, "conform", "--no-progress", "--scenarios", str(suite), "--level", "implementation-defined"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "canasta-ref: nothing to run: no scenario matches the --variant, --rule and --level given\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- generated games catch what no scenario looks at ---------------------------------------------------------
@@ -437,7 +447,7 @@ def test_generated_games_catch_the_leaky_engine(tmp_path: Path, how: str) -> Non
     pytest.importorskip("canasta_ref.conformance.generated")
     extra = ("--replace",) if how == "replaces" else ()
     code, out, report = conform(
-        "--impl", engine_command("leaky", *extra), "--games", "2", "--rule", "NO.SUCH.RULE", cwd=tmp_path
+        "--impl", engine_command("leaky", *extra), "--games", "2", "--no-scenarios", cwd=tmp_path
     )
     assert code == 1
     (failed,) = [r for r in report["results"] if r["status"] == "failed"]

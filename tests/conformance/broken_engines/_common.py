@@ -50,4 +50,4 @@ def misbehave_now() -> bool:
 
 
 def serve(hook: Hook) -> None:
-    serve_lines(BrokenSession(hook), sys.stdin, sys.stdout)
+    serve_lines(BrokenSession(hook), sys.stdin.buffer, sys.stdout)

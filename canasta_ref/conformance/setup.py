@@ -1,0 +1,104 @@
+"""The protocol's set-up of a hand, as the reference reads it: a variant with parameters, then a position
+written out card by card or a deck dealt.
+
+The conformance session answers ``setup`` with it, and the scenario loader uses it to refuse a scenario whose
+set-up no engine could accept (three copies of a card, a hand too many) before any engine is blamed for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..cards import parse_cards
+from ..errors import CanastaError
+from ..game import Game
+from ..position import Position
+from ..rules import Rules
+from ..spec import Variant, load_variant
+from ..spec.derive import derive
+
+_DERIVED: dict[tuple[str, str], tuple[Variant, Variant]] = {}
+
+
+def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
+    """``variant_id`` with some parameters set otherwise, checked and compiled as a spec file would be.
+
+    The result is kept while the base variant is unchanged, so repeated set-ups share one Rules binding."""
+    base = load_variant(variant_id)
+    key = (variant_id, json.dumps(dict(overrides), sort_keys=True))
+    known = _DERIVED.get(key)
+    if known is None or known[0] is not base:
+        known = _DERIVED[key] = (base, derive(base, overrides))
+    return known[1]
+
+
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise CanastaError(f"field '{field}': expected cards as text, such as \"KH KS 2C\"")
+    return value
+
+
+def seat_field(value: Any, players: int, field: str) -> int:
+    """``value`` as a seat of a game of ``players``, or an error naming the protocol field."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {value!r}")
+    return value
+
+
+def _scores(value: Any, teams: int) -> list[int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != teams or not all(type(v) is int for v in value):
+        raise CanastaError(f"field 'team_scores': expected {teams} whole numbers, got {value!r}")
+    return value
+
+
+def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
+    if value not in choices:
+        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def game_from_setup(rules: Rules, request: Mapping[str, Any]) -> Game:
+    """The hand a 'setup' request starts under ``rules``: its written-out position, or its deck dealt."""
+    if "position" in request:
+        return Game.from_position(rules, position_from_json(request["position"], rules))
+    return Game(
+        rules,
+        deck=parse_cards(_text(request.get("deck", ""), "deck")),
+        team_scores=_scores(request.get("team_scores"), rules.teams),
+        first_seat=seat_field(request.get("first_seat", 0), rules.players, "first_seat"),
+    )
+
+
+def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
+    """A position as the protocol and scenario files write it: cards as text, one string per hand."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("hands"), list):
+        raise CanastaError("field 'position': expected an object with 'hands', a list of cards as text")
+    melded = data.get("melded", [])
+    if not isinstance(melded, list) or (melded and len(melded) != rules.players):
+        raise CanastaError(f"field 'position.melded': expected {rules.players} true/false values, one per seat")
+    sides = data.get("melds", [])
+    bonus = data.get("red_threes", [])
+    if not isinstance(sides, list) or not all(isinstance(side, list) for side in sides):
+        raise CanastaError("field 'position.melds': expected a list per side of melds written as text")
+    if not isinstance(bonus, list):
+        raise CanastaError("field 'position.red_threes': expected a list per seat of cards as text")
+    return Position(
+        hands=[parse_cards(_text(t, "position.hands")) for t in data["hands"]],
+        pile=parse_cards(_text(data.get("pile", ""), "position.pile")),
+        stock=parse_cards(_text(data["stock"], "position.stock")) if "stock" in data else None,
+        melds=[[parse_cards(_text(m, "position.melds")) for m in side] for side in sides],
+        bonus=[parse_cards(_text(t, "position.red_threes")) for t in bonus],
+        team_scores=_scores(data.get("team_scores"), rules.teams) or [],
+        to_act=seat_field(data.get("to_act", 0), rules.players, "position.to_act"),
+        phase=_choice(data.get("phase", "draw"), "position.phase", ("draw", "play")),
+        upcard_froze=bool(data.get("upcard_froze", False)),
+        seat_melded=[bool(m) for m in melded],
+        permission=_choice(data.get("permission", "none"), "position.permission", ("none", "yes", "no")),
+    )
+
+
+__all__ = ["game_from_setup", "position_from_json", "seat_field", "with_parameters"]
