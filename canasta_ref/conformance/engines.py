@@ -2,14 +2,18 @@
 
 A subprocess that crashes, hangs or prints something that is not a JSON object raises EngineFailure with
 what happened and the tail of its stderr; the runner records it and restarts the engine for the next test.
+An engine under test is untrusted: its lines, its stderr and its handshake are bounded and checked, it runs in
+a session of its own, and stopping it kills the whole process group (a wrapper script's children too).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -47,6 +51,61 @@ class EngineInfo:
         return bool(value) and value != "none"
 
 
+#: The capabilities that are true or false; ``legal`` is one of LEGAL_CAPABILITIES.
+BOOLEAN_CAPABILITIES = ("setup_position", "parameters", "rule_ids", "views", "score", "undo")
+LEGAL_CAPABILITIES = ("list", "count", "none")
+#: How many characters of an engine's text a message quotes.
+EXCERPT_CHARS = 200
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """A short quotation of something an engine sent (its repr, cut), for a failure message."""
+    text = _safe_repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _safe_repr(value: Any) -> str:
+    """``repr``, even of something too deep or too big to write out (it is cut anyway)."""
+    try:
+        return repr(value)
+    except (RecursionError, ValueError) as error:
+        return f"<{type(value).__name__} that cannot be shown: {type(error).__name__}>"
+
+
+def _protocol_error(field: str, wanted: str, got: Any) -> EngineFailure:
+    return EngineFailure("protocol", f"the handshake's '{field}' must be {wanted}, got {excerpt(got, 80)}")
+
+
+def engine_info(reply: Mapping[str, Any]) -> EngineInfo:
+    """What a ``hello`` reply says, its fields' types checked: a wrong type is a protocol failure, not a crash."""
+    protocol = reply.get("protocol")
+    if type(protocol) is not int or protocol != PROTOCOL_VERSION:
+        raise EngineFailure("protocol", f"the engine speaks protocol {excerpt(protocol, 80)}, not {PROTOCOL_VERSION}")
+    name, version = reply.get("name", "?"), reply.get("version", "?")
+    if not isinstance(name, str):
+        raise _protocol_error("name", "a text", name)
+    if not isinstance(version, str | int | float) or isinstance(version, bool):
+        raise _protocol_error("version", "a text", version)
+    variants = reply.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise _protocol_error("variants", "a list of variant ids", variants)
+    capabilities = reply.get("capabilities", {})
+    if not isinstance(capabilities, dict):
+        raise _protocol_error("capabilities", "an object", capabilities)
+    for key in BOOLEAN_CAPABILITIES:
+        if key in capabilities and not isinstance(capabilities[key], bool):
+            raise _protocol_error(f"capabilities.{key}", "true or false", capabilities[key])
+    if "legal" in capabilities and capabilities["legal"] not in LEGAL_CAPABILITIES:
+        raise _protocol_error("capabilities.legal", '"list", "count" or "none"', capabilities["legal"])
+    return EngineInfo(
+        name=name[:80],
+        version=str(version)[:40],
+        protocol=PROTOCOL_VERSION,
+        variants=list(variants),
+        capabilities=dict(capabilities),
+    )
+
+
 class Engine:
     """Common client side: the handshake, and requests one at a time or written ahead of their answers."""
 
@@ -70,17 +129,7 @@ class Engine:
         reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION})
         if not reply.get("ok"):
             raise EngineFailure("protocol", f"the handshake was refused: {reply.get('error', reply)}")
-        if reply.get("protocol") != PROTOCOL_VERSION:
-            raise EngineFailure(
-                "protocol", f"the engine speaks protocol {reply.get('protocol')!r}, not {PROTOCOL_VERSION}"
-            )
-        self.info = EngineInfo(
-            name=str(reply.get("name", "?")),
-            version=str(reply.get("version", "?")),
-            protocol=PROTOCOL_VERSION,
-            variants=list(reply.get("variants", [])),
-            capabilities=dict(reply.get("capabilities", {})),
-        )
+        self.info = engine_info(reply)
         return self.info
 
     def close(self) -> None:
@@ -112,21 +161,65 @@ class InProcessEngine(Engine):
 #: The reference engine as a subprocess: ``canasta-ref serve``, run by this Python.
 REFERENCE_SERVE = shlex.join([sys.executable, "-m", "canasta_ref.cli", "serve"])
 
+#: The longest line an engine may answer with (a legal-action list of the reference stays far below).
+MAX_LINE_BYTES = 8 * 1024 * 1024
+#: How much of an engine's stderr is kept: the last lines, each cut to so many bytes.
+STDERR_LINES = 40
+STDERR_LINE_BYTES = 500
+#: How long an engine has to exit after ``quit``, or after closing its output, before it is killed.
+GRACE_SECONDS = 1.0
+
+
+class _StderrTail:
+    """The last lines of an engine's stderr, each cut short: an engine writing gigabytes keeps a few KiB here."""
+
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque(maxlen=STDERR_LINES)
+        self.partial = ""
+
+    def drain(self, stream: Any) -> None:
+        """Read the stream to its end (so the engine never blocks on it), keeping only a bounded tail."""
+        kept, cut, fresh = b"", 0, True
+        for chunk in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
+            if fresh:
+                kept, cut = chunk, 0
+            else:
+                cut += len(chunk) - chunk.endswith(b"\n")
+            fresh = chunk.endswith(b"\n")
+            if fresh:
+                self.lines.append(_stderr_line(kept, cut))
+                self.partial = ""
+            else:
+                self.partial = _stderr_line(kept, cut)
+        with contextlib.suppress(OSError):
+            stream.close()
+
+    def text(self) -> str:
+        return "\n".join([*self.lines, *([self.partial] if self.partial else [])])
+
+
+def _stderr_line(kept: bytes, cut: int) -> str:
+    text = kept.decode("utf-8", "replace").rstrip("\r\n")
+    return text + (f" [... {cut} bytes cut]" if cut else "")
+
 
 class SubprocessEngine(Engine):
-    """A long-running process speaking JSON lines on stdin and stdout."""
+    """A long-running process speaking JSON lines on stdin and stdout, in a process group of its own."""
 
     def __init__(self, command: str, *, timeout: float = 10.0) -> None:
         self.command = command
         self.timeout = timeout
-        self._stderr: deque[str] = deque(maxlen=40)
+        self._stderr = _StderrTail()
+        self._drainer: threading.Thread | None = None
         self._process: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
+        self._buffer = bytearray()
         self._next_id = 0
         self._sent: list[tuple[int, str]] = []
         self.start()
 
     def start(self) -> None:
+        """Start the engine in a session of its own (so all it starts can be killed together) and greet it; a
+        failed greeting stops it again before the failure is raised."""
         self._sent = []
         self._process = subprocess.Popen(
             shlex.split(self.command),
@@ -134,24 +227,31 @@ class SubprocessEngine(Engine):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True,
         )
-        self._buffer = b""
-        self._stderr.clear()
-        threading.Thread(target=self._drain_stderr, args=(self._process,), daemon=True).start()
-        self.handshake()
-
-    def _drain_stderr(self, process: subprocess.Popen[bytes]) -> None:
-        assert process.stderr is not None
-        for raw in process.stderr:
-            self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+        self._buffer = bytearray()
+        self._stderr = _StderrTail()
+        self._drainer = threading.Thread(target=self._stderr.drain, args=(self._process.stderr,), daemon=True)
+        self._drainer.start()
+        try:
+            self.handshake()
+        except BaseException:
+            self._stop()
+            raise
 
     def stderr_tail(self) -> str:
-        return "\n".join(self._stderr)
+        return self._stderr.text()
+
+    def _crashed(self) -> EngineFailure:
+        """The engine has exited: say how, with its last words (the stderr reader is given a moment to finish)."""
+        if self._drainer is not None:
+            self._drainer.join(timeout=0.5)
+        return EngineFailure("crashed", self._exit_text(), self.stderr_tail())
 
     def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
         process = self._process
         if process is None or process.poll() is not None:
-            raise EngineFailure("crashed", self._exit_text(), self.stderr_tail())
+            raise self._crashed()
         lines = []
         for message in messages:
             self._next_id += 1
@@ -162,7 +262,7 @@ class SubprocessEngine(Engine):
             process.stdin.write(("\n".join(lines) + "\n").encode())
             process.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise EngineFailure("crashed", self._exit_text(), self.stderr_tail()) from None
+            raise self._crashed() from None
 
     def receive(self) -> list[dict[str, Any]]:
         sent, self._sent = self._sent, []
@@ -170,7 +270,7 @@ class SubprocessEngine(Engine):
         replies = []
         for number, command in sent:
             if process is None:
-                raise EngineFailure("crashed", self._exit_text(), self.stderr_tail())
+                raise self._crashed()
             line = self._read_line(process, f"no answer to {command!r} within {self.timeout:g} s")
             replies.append(self._decode(line, number))
         return replies
@@ -179,35 +279,71 @@ class SubprocessEngine(Engine):
         self._sent = []
 
     def _decode(self, line: str, number: int) -> dict[str, Any]:
+        """One reply; anything but a JSON object with a boolean 'ok' (too deep, a number too long for Python, not
+        JSON at all) is garbage, quoted short."""
         try:
             reply = json.loads(line)
-        except json.JSONDecodeError:
-            raise EngineFailure("garbage", f"not JSON: {line[:200]!r}", self.stderr_tail()) from None
-        if not isinstance(reply, dict) or "ok" not in reply:
+        except (ValueError, RecursionError) as error:
+            why = "nested too deep" if isinstance(error, RecursionError) else "not JSON"
+            if isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
+                why = f"not JSON that can be read ({str(error).split(';')[0][:120]})"
+            raise EngineFailure("garbage", f"{why}: {excerpt(line)}", self.stderr_tail()) from None
+        if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
             raise EngineFailure(
-                "garbage", f"not a protocol response (an object with 'ok'): {line[:200]!r}", self.stderr_tail()
+                "garbage",
+                f"not a protocol response (an object with 'ok': true or false): {excerpt(line)}",
+                self.stderr_tail(),
             )
         if reply.get("id", number) != number:
-            raise EngineFailure("protocol", f"answered id {reply.get('id')!r} to request {number}", self.stderr_tail())
+            raise EngineFailure(
+                "protocol", f"answered id {excerpt(reply.get('id'), 40)} to request {number}", self.stderr_tail()
+            )
         return reply
 
     def _read_line(self, process: subprocess.Popen[bytes], late: str) -> str:
+        """The next line of the engine's output, within the timeout and at most MAX_LINE_BYTES long."""
         assert process.stdout is not None
         deadline = time.monotonic() + self.timeout
         fd = process.stdout.fileno()
+        searched = 0
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
+            while (end := self._buffer.find(b"\n", searched)) < 0:
+                if len(self._buffer) > MAX_LINE_BYTES:
+                    raise self._too_long()
+                searched = len(self._buffer)
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
                     raise EngineFailure("timed out", late, self.stderr_tail())
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    process.wait(timeout=1)
-                    raise EngineFailure("crashed", self._exit_text(), self.stderr_tail())
+                    raise self._output_closed(process)
                 self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        if end > MAX_LINE_BYTES:
+            raise self._too_long()
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
         return line.decode("utf-8", "replace")
+
+    def _too_long(self) -> EngineFailure:
+        """A line past the limit: quote its start and drop the rest (the engine is restarted after this)."""
+        start = bytes(self._buffer[:EXCERPT_CHARS]).decode("utf-8", "replace")
+        self._buffer = bytearray()
+        return EngineFailure(
+            "garbage",
+            f"a line longer than {MAX_LINE_BYTES} bytes (the most a reply may have), starting {start!r}",
+            self.stderr_tail(),
+        )
+
+    def _output_closed(self, process: subprocess.Popen[bytes]) -> EngineFailure:
+        """End of the engine's output: it exited (crashed), or it closed its output and lives on (then it is
+        stopped here, so the runner can go on)."""
+        if _exited_within(process, GRACE_SECONDS):
+            return self._crashed()
+        self._stop()
+        return EngineFailure(
+            "protocol", "the engine closed its output but is still running (it was stopped)", self.stderr_tail()
+        )
 
     def _exit_text(self) -> str:
         process = self._process
@@ -215,6 +351,7 @@ class SubprocessEngine(Engine):
         return f"the process exited with status {code}" if code is not None else "the process stopped answering"
 
     def close(self) -> None:
+        """Ask the engine to quit, give it a moment, then stop its whole process group."""
         process = self._process
         if process is None:
             return
@@ -223,16 +360,57 @@ class SubprocessEngine(Engine):
                 assert process.stdin is not None
                 process.stdin.write(b'{"cmd": "quit"}\n')
                 process.stdin.close()
-                process.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
-                process.wait()
-        self._process = None
+            except OSError:
+                pass
+            else:
+                _exited_within(process, GRACE_SECONDS)
+        self._stop()
 
     def restart(self) -> None:
-        process = self._process
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
-        self._process = None
+        self._stop()
         self.start()
+
+    def _stop(self) -> None:
+        """Kill the engine's process group (whatever it started, too), reap the engine, close its pipes."""
+        process = self._process
+        self._process = None
+        if process is None:
+            return
+        _kill_group(process)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self._drainer is not None:
+            self._drainer.join(timeout=0.5)
+
+
+def _exited_within(process: subprocess.Popen[bytes], seconds: float) -> bool:
+    """Whether the engine exits within ``seconds``, without reaping it (its process group stays its own, so
+    killing the group afterwards cannot hit a stranger that took the number)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if process.returncode is not None:
+            return True
+        try:
+            exited = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        except AttributeError:  # pragma: no cover - no waitid: reap it
+            return process.poll() is not None
+        if exited is not None:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the engine's process group (it leads a session of its own), then the engine itself, and reap it."""
+    killpg = getattr(os, "killpg", None)
+    if killpg is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()
+    process.wait()

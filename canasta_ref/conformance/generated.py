@@ -9,17 +9,18 @@ candidate the rules refuse, a card not held, the wrong seat, an action out of it
 hand). The move goes to the engine (``apply``) and to the reference; they must agree on accepted or refused, and
 on the rule cited when the engine has the ``rule_ids`` capability.
 
-A game starts with a run of ``prefix`` steps (drawn from 0 to ``max_prefix``) where only the verdicts are
-compared, so that play reaches the middle and the end of hands cheaply (with the defaults about half the games
-reach the end of the hand); the next ``checked_steps`` steps are checked in full: after each, every seat's
-``view`` (normalised as the runner does), the ``score`` (totals, over, end) and the legal actions (as sets of
-canonical actions, when the engine lists them; their number when it counts them). A game that ends during its
-prefix is checked in full at the end.
+The deal is checked in full before any move (as the checked steps below are). A game then plays a run of
+``prefix`` steps (drawn from 0 to ``max_prefix``) where only the verdicts are compared, so that play reaches the
+middle and the end of hands cheaply (with the defaults about half the games reach the end of the hand); the next
+``checked_steps`` steps are checked in full: after each, every seat's ``view`` (normalised as the runner does),
+the ``score`` (totals, over, end) and the legal actions (as sets of canonical actions, when the engine lists
+them; their number when it counts them). A game that ends during its prefix is checked in full at the end.
 
 Generic properties, checked on the engine in every game:
 
 * cards are conserved: in every view, the seat's own hand has the size its ``hand_sizes`` says, and hands, stock,
   pile, melds and bonus cards add up to the whole deck;
+* a view has the protocol's fields only (conformance/PROTOCOL.md, ``view``): an extra field could hold hidden cards;
 * only the seat to act may act: a legal action sent for another seat first is refused (``TURN.ORDER``);
 * the hand ends: the engine's score says ``over`` exactly when the reference's does, and once it is over a further
   ``draw`` is refused (the reference ends every hand within ``hand_bound(rules)`` actions, 868 with two packs and
@@ -58,21 +59,24 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from ..actions import Action, action_from_json, parse_action
+from ..actions import Action, parse_action
 from ..cards import Card, card_name, cards_of
 from ..errors import CanastaError
 from ..game import Game
 from ..spec import list_variants, load_variant
-from .engines import Engine, EngineFailure
+from .engines import Engine, EngineFailure, excerpt
 from .report import few
 from .runner import (
+    MESSAGE_CHARS,
     Result,
+    action_text,
     apply_request,
-    conservation_problem,
+    clip,
     deal_request,
     failure_status,
     format_deck,
     normalise_view,
+    view_problem,
 )
 from .session import position_from_json
 from .strategies import (
@@ -149,6 +153,9 @@ class GeneratedReport:
             f"({s['games_per_second']} games/s)"
         ]
         lines.extend(f"  {note}" for note in self.notes)
+        if self.requested > 0 and not any(r.status != "skipped" for r in self.results):
+            reasons = sorted({r.message for r in self.results}) or ["no game was played"]
+            lines.append(f"  nothing was tested: no generated game was played ({'; '.join(reasons[:3])})")
         for result in self.results:
             if result.status in ("errored", "timed out"):
                 lines.append(f"  {result.status.upper()}: {result.key}: {result.message}")
@@ -233,6 +240,10 @@ class Failure:
     rules: list[str] = field(default_factory=list)
     position: dict[str, Any] | None = None
     game_number: int = 0
+
+    def __post_init__(self) -> None:
+        """An engine's text quoted in the message stays short: it goes into the report and the scenario file."""
+        self.message = clip(self.message, MESSAGE_CHARS)
 
 
 class Disagreement(Exception):
@@ -347,8 +358,13 @@ class _Game:
     def compare_verdict(self, reply: Mapping[str, Any], expect: _Expect) -> None:
         played = expect.played
         assert played is not None
-        accepted = bool(reply.get("accepted"))
+        accepted = reply.get("accepted")
         where = f"step {expect.steps} `{played.move}`"
+        if not isinstance(accepted, bool):
+            message = (
+                f"{where}: the engine's reply to 'apply' has 'accepted' {excerpt(accepted, 80)}, not true or false"
+            )
+            raise self.fail("verdict", message, expect.steps)
         if accepted != played.accepted:
             if played.accepted:
                 got = f"refused it citing {reply.get('rule') or 'no rule'} ({reply.get('message', '')})"
@@ -374,17 +390,21 @@ class _Game:
         assert seat is not None and expect.view is not None and self.setup is not None
         raw = reply.get("view")
         if not isinstance(raw, Mapping):
-            raise self.fail("view", f"{where}: seat {seat}'s view is not an object: {raw!r}", expect.steps, seat=seat)
-        problem = conservation_problem(raw, seat, len(self.setup.deck))
+            message = f"{where}: seat {seat}'s view is not an object: {excerpt(raw)}"
+            raise self.fail("view", message, expect.steps, seat=seat)
+        problem = view_problem(raw, seat, len(self.setup.deck), len(expect.view["hand_sizes"]))
         if problem:
             raise self.fail("conservation", f"{where}: seat {seat}'s view: {problem}", expect.steps, seat=seat)
         wanted = normalise_view(expect.view)
-        got = normalise_view(raw)
+        got = _normalised_or_none(raw)
+        if got is None:
+            message = f"{where}: seat {seat}'s view is not a view: {excerpt(raw)}"
+            raise self.fail("view", message, expect.steps, seat=seat)
         for key, value in wanted.items():
             if got.get(key) != value:
                 raise self.fail(
                     "view",
-                    f"{where}: seat {seat}'s view field '{key}' should be {value!r}, got {got.get(key)!r}",
+                    f"{where}: seat {seat}'s view field '{key}' should be {value!r}, got {excerpt(got.get(key))}",
                     expect.steps,
                     seat=seat,
                     rules=_view_rules(key),
@@ -423,14 +443,13 @@ class _Game:
         assert expect.legal is not None
         if self.caps.legal == "count" or "actions" not in reply:
             count = reply.get("count")
-            if count != len(expect.legal):
-                raise self.fail(
-                    "legal", f"{where}: {len(expect.legal)} legal actions, the engine counts {count!r}", expect.steps
-                )
+            if type(count) is not int or count != len(expect.legal):
+                message = f"{where}: {len(expect.legal)} legal actions, the engine counts {excerpt(count, 80)}"
+                raise self.fail("legal", message, expect.steps)
             return
         listed = reply.get("actions")
         if not isinstance(listed, list):
-            raise self.fail("legal", f"{where}: 'actions' is not a list: {listed!r}", expect.steps)
+            raise self.fail("legal", f"{where}: 'actions' is not a list: {excerpt(listed)}", expect.steps)
         if len(listed) == len(expect.legal):
             ours_json = [self.runner.json_of(a) for a in expect.legal]
             if listed == ours_json:
@@ -446,11 +465,10 @@ class _Game:
         twice: list[str] = []
         for raw in listed:
             try:
-                text = str(action_from_json(raw))
+                text = action_text(raw)
             except CanastaError as error:
-                raise self.fail(
-                    "legal", f"{where}: the engine lists an action that is not one: {raw!r} ({error})", expect.steps
-                ) from None
+                message = f"{where}: the engine lists an action that is not one: {excerpt(raw)} ({error})"
+                raise self.fail("legal", message, expect.steps) from None
             if text in theirs:
                 twice.append(text)
             theirs.add(text)
@@ -520,6 +538,9 @@ class _Game:
         prefix = pick(0, runner.max_prefix)
         legal = list(ref.legal_actions())
         self.flush()
+        # Right after the deal: every seat's view, the score and the legal actions, before any move.
+        self.send(self.check_requests(players))
+        self.expects.extend(self.check_expects(ref, legal))
         checked = False
         for index in range(prefix + runner.checked_steps):
             if ref.is_over:
@@ -623,7 +644,7 @@ class _Game:
         else:
             wanted = normalise_view(ref.view(seat))
             raw = view_reply.get("view")
-            got = normalise_view(raw) if isinstance(raw, Mapping) else {}
+            got = (_normalised_or_none(raw) if isinstance(raw, Mapping) else None) or {}
             differing = [key for key, value in wanted.items() if got.get(key) != value]
             if not differing:
                 return
@@ -633,6 +654,14 @@ class _Game:
                 f"written out): field '{key}' should be {wanted[key]!r}, got {got.get(key)!r}"
             )
         raise self.fail("shuffle", message, len(self.steps), seat=seat, position=position, rules=["TURN.ORDER"])
+
+
+def _normalised_or_none(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A view as the engine sent it, normalised; None if its fields have shapes no view has."""
+    try:
+        return normalise_view(view)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None
 
 
 def _quick_key(action: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -916,9 +945,11 @@ def scenario_yaml(failure: Failure, scenario_id: str, seed: int) -> str:
         steps = [play(game, probe)]
     else:
         game = setup.new_game()
-        if not steps:
-            legal = list(game.legal_actions())
-            steps = [Played(Move(legal[0]) if legal else Move(Action.draw()), bool(legal))]
+        if not steps:  # found at the deal: a move by the wrong seat, refused, leaves the deal to look at
+            probe_game = setup.new_game()
+            legal = list(probe_game.legal_actions())
+            wrong = (probe_game.to_act + 1) % rules.players
+            steps = [play(probe_game, Move(legal[0] if legal else Action.draw(), wrong, "wrong seat"))]
         for played in steps:
             again = play(game, played.move)
             assert (again.accepted, again.rule) == (played.accepted, played.rule), "the reference is not replayable"

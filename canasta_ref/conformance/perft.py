@@ -43,16 +43,16 @@ from typing import Any
 
 import yaml
 
-from ..actions import action_from_json, parse_action
+from ..actions import parse_action
 from ..cards import Card, parse_cards
 from ..errors import CanastaError, IllegalAction
 from ..game import Game, deck_for_seed
 from ..resources import spec_dir
 from ..rules import Rules
 from ..spec import list_variants
-from .engines import Engine, EngineFailure
+from .engines import Engine, EngineFailure, excerpt
 from .report import few
-from .runner import Result, deal_request, failure_result
+from .runner import Result, action_text, deal_request, failure_result
 from .variants import reference_rules
 
 #: At most this many first actions are shown in a divide.
@@ -180,6 +180,8 @@ class _EngineTree(_Tree):
         self.perft = perft
         self.undo = engine.info.can("undo")
         self.path: list[tuple[str, Any]] = []
+        # An engine listing far too many actions would make the walk endless: it gets a budget of pushes.
+        self.budget = 10 * sum(perft.depths.values()) + 1000
         self.setup()
 
     def setup(self) -> None:
@@ -196,18 +198,27 @@ class _EngineTree(_Tree):
         reply = self.engine.request({"cmd": "legal"})
         listed = reply.get("actions")
         if not reply.get("ok") or not isinstance(listed, list):
-            raise _Mismatch(f"{self.where()}: the engine did not list the legal actions: {reply.get('error', reply)}")
+            why = reply.get("error", reply)
+            raise _Mismatch(f"{self.where()}: the engine did not list the legal actions: {why}")
         out = []
         for raw in listed:
             try:
-                out.append((str(action_from_json(raw)), raw))
+                out.append((action_text(raw), raw))
             except CanastaError as error:
-                raise _Mismatch(f"{self.where()}: the engine lists {raw!r}, which is not an action: {error}") from None
+                raise _Mismatch(
+                    f"{self.where()}: the engine lists {excerpt(raw)}, which is not an action: {error}"
+                ) from None
         return out
 
     def push(self, text: str, move: Any) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Mismatch(
+                f"{self.where()}: the engine lists far more actions than the file counts "
+                f"({dict(self.perft.depths)}); stopped walking its tree"
+            )
         reply = self.engine.request({"cmd": "apply", "action": move})
-        if not reply.get("ok") or not reply.get("accepted"):
+        if not reply.get("ok") or reply.get("accepted") is not True:
             why = reply.get("rule") or reply.get("error") or reply.get("message") or reply
             raise _Mismatch(f"{self.where()}: the engine lists `{text}` as legal but refuses it ({why})")
         self.path.append((text, move))

@@ -9,7 +9,8 @@ Options: ``--canasta-scenarios PATH`` (files or folders, repeatable; default: th
 ``--canasta-variant ID`` (repeatable; default: every variant a scenario applies to), ``--canasta-timeout S``
 (seconds per answer; default 10). Without ``--canasta-impl`` the plugin does nothing. Items are named
 ``canasta::scenario-id[variant]``; ``-k`` also matches a scenario's rule ids, level and variant
-(``-k "PILE.TAKE and not alternative"``).
+(``-k "PILE.TAKE and not alternative"``). A session in which no scenario was found, or every scenario that
+ran was skipped (an engine that plays none of the variants, say), tested nothing: it fails, saying so.
 
 The plugin is registered through the ``pytest11`` entry point ``canasta``, so installing canasta-ref enables
 it; ``-p no:canasta`` disables it.
@@ -87,6 +88,9 @@ class ConformancePlugin:
         self.variants = list(config.getoption("canasta_variant"))
         self._engine: SubprocessEngine | None = None
         self._broken: str | None = None
+        self.collected: int | None = None
+        self.statuses: list[str] = []
+        self.nothing_tested: str | None = None
 
     def engine(self) -> SubprocessEngine:
         """The session's engine, started on first use; a start that failed is not tried again."""
@@ -116,8 +120,25 @@ class ConformancePlugin:
         suite = CanastaSuite.from_parent(session, name="canasta", nodeid="canasta", plugin=self)
         items.extend(session.genitems(suite))
 
-    def pytest_sessionfinish(self) -> None:
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Stop the engine; a session that tested nothing of the suite fails (it would otherwise pass)."""
         self.close()
+        self.nothing_tested = self.nothing_tested_reason()
+        if self.nothing_tested and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def nothing_tested_reason(self) -> str | None:
+        """Why the suite tested nothing: no scenario found, or every scenario run was skipped (None otherwise;
+        scenarios all deselected by -k or -m are the user's choice)."""
+        if self.collected == 0:
+            return "no scenario was found (check --canasta-scenarios and --canasta-variant)"
+        if self.statuses and all(status == "skipped" for status in self.statuses):
+            return f"all {len(self.statuses)} scenarios run were skipped"
+        return None
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.nothing_tested:
+            terminalreporter.write_line(f"canasta: nothing was tested: {self.nothing_tested}", red=True)
 
     def pytest_report_header(self) -> list[str]:
         return [f"canasta engine: {self.command} (timeout {self.timeout:g} s)"]
@@ -132,7 +153,9 @@ class CanastaSuite(pytest.Collector):
 
     def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
         scenarios = load_scenarios(self.plugin.paths or None)
-        for scenario, variant in Selection(variants=self.plugin.variants).cases(scenarios):
+        cases = Selection(variants=self.plugin.variants).cases(scenarios)
+        self.plugin.collected = len(cases)
+        for scenario, variant in cases:
             yield ScenarioItem.from_parent(
                 self,
                 name=f"{scenario.id}[{variant}]",
@@ -176,9 +199,11 @@ class ScenarioItem(pytest.Item):
         try:
             engine = self.plugin.engine()
         except EngineUnavailable as error:
+            self.plugin.statuses.append("errored")
             raise ScenarioFailed(self._result("errored", str(error))) from None
         result = run_case(engine, self.scenario, self.variant)  # engine failures, restarts included, are results
         self.result = result
+        self.plugin.statuses.append(result.status)
         self.user_properties.append(("canasta_status", result.status))
         if result.status == "skipped":
             _skip_here(result.message)

@@ -56,9 +56,32 @@ def summary(results: Sequence[Result], info: EngineInfo) -> list[str]:
     for result in results:
         if result.status in BAD or result.status in ("skipped", "known failure"):
             lines.extend(result_lines(result))
+    reason = nothing_ran_reason(results, info)
+    if reason:
+        lines.append(f"nothing was tested: {reason}")
     order = ("passed", "failed", "errored", "timed out", "skipped", "known failure", "unexpected pass")
     lines.append(", ".join(f"{counts.get(s, 0)} {s}" for s in order if counts.get(s) or s in ("passed", "failed")))
     return lines
+
+
+def nothing_ran(results: Sequence[Result]) -> bool:
+    """True when no test ran: none at all, or every one skipped. Such a run proves nothing, so it is no pass."""
+    return all(r.status == "skipped" for r in results)
+
+
+def nothing_ran_reason(results: Sequence[Result], info: EngineInfo | None = None) -> str | None:
+    """Why nothing was tested, for the summary (None when something was): no test selected, or every test
+    skipped, with the commonest reasons (and the engine's empty list of variants, when that is the cause)."""
+    if not nothing_ran(results):
+        return None
+    if not results:
+        return "no test was selected (check --scenarios, --variant, --rule and --level)"
+    reasons = Counter(r.message for r in results)
+    common = "; ".join(f"{reason or 'no reason given'} ({n})" for reason, n in reasons.most_common(3))
+    text = f"all {len(results)} tests were skipped: {common}"
+    if info is not None and not info.variants:
+        text += "; the engine's hello lists no variants"
+    return text
 
 
 def json_report(results: Sequence[Result], info: EngineInfo, extra: dict[str, Any] | None = None) -> str:
@@ -73,4 +96,5 @@ def json_report(results: Sequence[Result], info: EngineInfo, extra: dict[str, An
 
 
 def failed(results: Sequence[Result]) -> bool:
-    return any(r.status in BAD for r in results)
+    """Whether the run fails: a test did not pass, or nothing was tested at all."""
+    return any(r.status in BAD for r in results) or nothing_ran(results)

@@ -12,11 +12,23 @@ from ..errors import CanastaError
 from ..game import deck_for_seed
 from ..render import source_line
 from ..rules import Rules, rules_for
-from .engines import Engine, EngineFailure
+from .engines import Engine, EngineFailure, excerpt
 from .scenario import Expect, Scenario
 from .variants import applicable_variants, reference_rules, with_parameters
 
 Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
+
+#: The most characters a result's message, and its stderr, carry (an engine's text is quoted, never whole).
+MESSAGE_CHARS = 4000
+STDERR_CHARS = 8000
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (saying how much was cut), and writable as UTF-8 whatever an engine
+    sent (lone surrogates are escaped)."""
+    if len(text) > limit:
+        text = f"{text[:limit]} [... {len(text) - limit} characters cut]"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @dataclass
@@ -30,6 +42,11 @@ class Result:
     rule: str | None = None
     stderr: str = ""
     file: str = ""
+
+    def __post_init__(self) -> None:
+        """Bound what a result carries: a report stays small whatever the engine printed."""
+        self.message = clip(self.message, MESSAGE_CHARS)
+        self.stderr = clip(self.stderr, STDERR_CHARS)
 
     @property
     def key(self) -> str:
@@ -202,7 +219,7 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
         reply = engine.request(apply_request(parse_action(step.action), step.seat))
         if not reply.get("ok"):
             raise Mismatch(f"{where}: the engine reported an error: {reply.get('error', reply)}")
-        accepted = bool(reply.get("accepted"))
+        accepted = verdict(reply, where)
         expect = step.expect
         if accepted != expect.accepted:
             wanted = "accepted" if expect.accepted else f"refused by {expect.rule or 'a rule'}"
@@ -220,7 +237,17 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
             )
         _check_after(engine, step.expect, where, clauses)
         if accepted and info.can("views"):
-            _check_views_agree(engine, where, cards)
+            _check_views_agree(engine, where, cards, rules.players)
+
+
+def verdict(reply: Mapping[str, Any], where: str) -> bool:
+    """An 'apply' reply's 'accepted'; anything but true or false fails the step (a text "false" is not false)."""
+    accepted = reply.get("accepted")
+    if not isinstance(accepted, bool):
+        raise Mismatch(
+            f"{where}: the engine's reply to 'apply' has 'accepted' {excerpt(accepted, 80)}, not true or false"
+        )
+    return accepted
 
 
 def deck_size(rules: Rules) -> int:
@@ -229,6 +256,37 @@ def deck_size(rules: Rules) -> int:
 
 
 _PUBLIC = ("to_act", "phase", "hand_sizes", "stock_size", "pile", "melds", "canastas", "bonus_cards", "team_scores")
+#: Every field a view may have (conformance/PROTOCOL.md, `view`): any other might carry hidden cards.
+VIEW_FIELDS = frozenset({"seat", "hand", "pile_frozen", "permission", "end", *_PUBLIC})
+#: The fields of a meld written as an object.
+MELD_FIELDS = frozenset({"cards", "canasta"})
+
+
+def unknown_field_problem(view: Mapping[str, Any]) -> str | None:
+    """What a view has beyond the protocol's fields, or None: a field the protocol does not define (at the top,
+    or in a meld) is refused, since only the protocol's fields are checked for cards the seat may not see."""
+    unknown = sorted(str(key) for key in view if key not in VIEW_FIELDS)
+    if unknown:
+        return (
+            f"it has a field the protocol does not define: {excerpt(unknown[0], 80)} (a view holds only what the "
+            "seat may see, in the protocol's fields)"
+        )
+    melds = view.get("melds")
+    for side in melds if isinstance(melds, list) else ():
+        for meld in side if isinstance(side, list) else ():
+            extra = sorted(str(key) for key in meld if key not in MELD_FIELDS) if isinstance(meld, Mapping) else []
+            if extra:
+                return f"a meld has a field the protocol does not define: {excerpt(extra[0], 80)}"
+    return None
+
+
+def view_problem(view: Mapping[str, Any], seat: int, deck_size: int, players: int | None = None) -> str | None:
+    """What is wrong with a view as the engine sent it, or None: fields beyond the protocol's, then its cards
+    (``conservation_problem``), and the number of seats it shows (when ``players`` is given)."""
+    problem = unknown_field_problem(view) or conservation_problem(view, seat, deck_size)
+    if problem is None and players is not None and len(view["hand_sizes"]) != players:
+        problem = f"hand_sizes lists {len(view['hand_sizes'])} seats, not {players}"
+    return problem
 
 
 def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> str | None:
@@ -261,7 +319,7 @@ def _raw_view(engine: Engine, seat: int, where: str) -> Mapping[str, Any]:
     """A seat's view as the engine sends it; a reply without an object as its view fails the step."""
     view = engine.request({"cmd": "view", "seat": seat}).get("view")
     if not isinstance(view, Mapping):
-        raise Mismatch(f"{where}: the engine's reply to 'view' for seat {seat} was not an object: {view!r}")
+        raise Mismatch(f"{where}: the engine's reply to 'view' for seat {seat} was not an object: {excerpt(view)}")
     return view
 
 
@@ -274,26 +332,27 @@ def _normalised(view: Mapping[str, Any], seat: int, where: str) -> dict[str, Any
         ) from None
 
 
-def _check_views_agree(engine: Engine, where: str, cards: int) -> None:
+def _check_views_agree(engine: Engine, where: str, cards: int, players: int) -> None:
     """Generic properties after every accepted step: each seat sees its own hand of the size the others see,
-    every seat sees the same table, and the cards add up to the deck."""
+    every seat sees the same table, no view has fields beyond the protocol's, and the cards add up to the deck."""
     first_raw = _raw_view(engine, 0, where)
-    _check_conserved(first_raw, 0, where, cards)
-    others = [_raw_view(engine, s, where) for s in range(1, len(first_raw["hand_sizes"]))]
+    _check_conserved(first_raw, 0, where, cards, players)
+    others = [_raw_view(engine, s, where) for s in range(1, players)]
     first = _normalised(first_raw, 0, where)
     for seat, view in enumerate(others, 1):
-        _check_conserved(view, seat, where, cards)
+        _check_conserved(view, seat, where, cards, players)
         seen = _normalised(view, seat, where)
         for key in _PUBLIC:
             if seen.get(key) != first.get(key):
                 raise Mismatch(
-                    f"{where}: seats 0 and {seat} see different '{key}': {first.get(key)!r} / {seen.get(key)!r}"
+                    f"{where}: seats 0 and {seat} see different '{key}': "
+                    f"{excerpt(first.get(key))} / {excerpt(seen.get(key))}"
                 )
 
 
-def _check_conserved(view: Mapping[str, Any], seat: int, where: str, cards: int) -> None:
-    """Fail the step unless the cards of a seat's view add up to the deck."""
-    problem = conservation_problem(view, seat, cards)
+def _check_conserved(view: Mapping[str, Any], seat: int, where: str, cards: int, players: int) -> None:
+    """Fail the step unless a seat's view has only the protocol's fields and its cards add up to the deck."""
+    problem = view_problem(view, seat, cards, players)
     if problem:
         raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
 
@@ -310,16 +369,25 @@ def _legal_listed(reply: Mapping[str, Any], where: str) -> set[str]:
     """The canonical texts of the actions a 'legal' reply lists; a list of anything else fails the step."""
     listed = reply["actions"]
     if not isinstance(listed, list):
-        raise Mismatch(f"{where}: the engine's reply to 'legal' was not a list of actions: {listed!r}")
+        raise Mismatch(f"{where}: the engine's reply to 'legal' was not a list of actions: {excerpt(listed)}")
     texts = set()
     for raw in listed:
         try:
-            texts.add(str(action_from_json(raw)))
+            texts.add(action_text(raw))
         except CanastaError as error:
             raise Mismatch(
-                f"{where}: the engine's reply to 'legal' was not a list of actions: it lists {raw!r} ({error})"
+                f"{where}: the engine's reply to 'legal' was not a list of actions: it lists {excerpt(raw)} ({error})"
             ) from None
     return texts
+
+
+def action_text(raw: Any) -> str:
+    """The canonical text of an action an engine sent; anything that is not one raises CanastaError (whatever
+    the engine sent: a wrong type inside it is not a crash of the runner)."""
+    try:
+        return str(action_from_json(raw))
+    except (TypeError, ValueError, AttributeError, KeyError) as error:
+        raise CanastaError(f"not an action ({type(error).__name__})") from None
 
 
 def _check_after(engine: Engine, expect: Expect, where: str, clauses: Mapping[str, Any]) -> None:
@@ -336,21 +404,25 @@ def _check_after(engine: Engine, expect: Expect, where: str, clauses: Mapping[st
                 if text in listed:
                     raise Mismatch(f"{where}: `{text}` should not be legal afterwards but is listed")
         else:
-            try:
-                count = int(reply.get("count", -1))
-            except (TypeError, ValueError):
+            counted = reply.get("count")
+            if type(counted) is not int:
                 raise Mismatch(
-                    f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {reply!r}"
-                ) from None
+                    f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {excerpt(reply)}"
+                )
+            count = counted
         if expect.legal_count is not None and count != expect.legal_count:
             raise Mismatch(f"{where}: expected {expect.legal_count} legal actions afterwards, got {count}")
     if expect.view is not None and info.can("views"):
         seat = expect.view["seat"]
-        view = _normalised(_raw_view(engine, seat, where), seat, where)
+        raw = _raw_view(engine, seat, where)
+        problem = unknown_field_problem(raw)
+        if problem:
+            raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+        view = _normalised(raw, seat, where)
         for key, wanted in expect.view.items():
             got = view.get(key)
             if normalise_field(key, wanted) != got:
-                raise Mismatch(f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {got!r}")
+                raise Mismatch(f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}")
     wants_score = expect.score is not None or expect.over is not None or expect.end is not None
     if (wants_score or expect.match_over is not None) and info.can("score"):
         reply = engine.request({"cmd": "score"})
@@ -424,8 +496,10 @@ def run_suite(
 __all__ = [
     "Result",
     "Selection",
+    "action_text",
     "apply_request",
     "case_rules",
+    "clip",
     "conservation_problem",
     "deal_request",
     "deck_size",
@@ -434,4 +508,7 @@ __all__ = [
     "run_case",
     "run_suite",
     "setup_message",
+    "unknown_field_problem",
+    "verdict",
+    "view_problem",
 ]

@@ -6,8 +6,10 @@ which grow while other people work. Each scenario passes on the reference; each 
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -25,6 +27,30 @@ def reference_command(*extra: str) -> str:
 def engine_command(name: str, *extra: str) -> str:
     """``python broken_engines/NAME.py`` with extra arguments (``--once FILE``)."""
     return " ".join([PYTHON, shlex.quote(str(HERE / f"{name}.py")), *map(shlex.quote, extra)])
+
+
+def pids_of(file: Path) -> list[int]:
+    """The process ids an engine started with ``--pid-file FILE`` wrote, one a line."""
+    return [int(word) for word in file.read_text(encoding="utf-8").split()]
+
+
+def running(pid: int) -> bool:
+    """Whether a process of that id runs (a zombie, dead but not yet reaped by whoever adopted it, does not)."""
+    try:
+        os.kill(pid, 0)
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except (ProcessLookupError, FileNotFoundError):
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
+
+
+def survivors(file: Path, within: float = 3.0) -> list[int]:
+    """The engine processes listed in ``file`` still running ``within`` seconds from now (a SIGKILL takes a
+    moment to land)."""
+    deadline = time.monotonic() + within
+    while (left := [pid for pid in pids_of(file) if running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
 
 
 FROZEN_POSITION = """\
