@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import CanastaError
+from ..spec.safety import control_character_errors
 from ..spec.yamldoc import parse
 from .runner import Result
 
@@ -26,6 +27,7 @@ def load_known(path: Path) -> dict[str, str]:
     except (OSError, UnicodeDecodeError) as error:
         raise CanastaError(f"{path}: cannot read the known-failures file: {error}") from None
     doc, errors = parse(text, str(path))
+    errors = errors or control_character_errors(doc)  # the reasons are printed in the summary
     if errors:
         raise errors[0]
     data = {} if doc.data is None else doc.data

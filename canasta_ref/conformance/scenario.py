@@ -19,6 +19,7 @@ from ..game import deck_for_seed
 from ..resources import spec_dir
 from ..rules import Rules, rules_for
 from ..spec import list_variants, load_variant
+from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, NodePath, parse
 from .setup import game_from_setup, with_parameters
 
@@ -97,6 +98,9 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
         return None, errors
     if not isinstance(doc.data, dict):
         return None, [doc.error((), "a scenario file must be a mapping of fields")]
+    errors = control_character_errors(doc)  # titles and descriptions are printed by explain and the site
+    if errors:
+        return None, errors
     for error in _validator().iter_errors(doc.data):
         where = tuple(error.absolute_path)
         errors.append(doc.error(where, f"field '{_field(where)}': {error.message}"))

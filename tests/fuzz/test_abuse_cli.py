@@ -49,6 +49,7 @@ CASES: list[list[str]] = [
     ["conform", "--known-failures", "malformed.yaml"],
     ["conform", "--known-failures", "shapeless.yaml"],
     ["conform", "--known-failures", "reasonless.yaml"],
+    ["conform", "--known-failures", "escaping.yaml"],
     ["conform", "--json", "missing/report.json"],
     ["conform", "--json", "folder"],
     ["conform", "--write-known-failures", "folder"],
@@ -69,6 +70,7 @@ FILES = {
     "malformed.yaml": "known_failures: [1\n",
     "shapeless.yaml": "known_failures: [a, b]\n",
     "reasonless.yaml": "known_failures:\n  dispute-one-card-pile: ''\n",
+    "escaping.yaml": 'known_failures:\n  dispute-one-card-pile: "slow\\e[2J"\n',
 }
 
 

@@ -1,6 +1,7 @@
 """Scenario set-ups no deck can hold are the scenario's mistake: refused when it is loaded, with the file, line,
 column and field, never passed on to be blamed on an engine as "setup refused".
 
+Text that could drive a terminal (a title with an escape sequence, printed by ``explain``) is refused too.
 The messages are compared whole with ``golden/scenarios.txt``; ``UPDATE_GOLDEN=1`` rewrites it.
 """
 
@@ -54,6 +55,7 @@ CASES: dict[str, str] = {
     "first-seat-out-of-range": _scenario("first-seat-out-of-range", setup="  deck: {seed: 3}\n  first_seat: 9\n"),
     "scores-of-three-sides": _scenario("scores-of-three-sides", setup="  deck: {seed: 3}\n  team_scores: [0, 0, 0]\n"),
     "parameter-unknown": _scenario("parameter-unknown", parameters="parameters: {pakcs: 3}\n"),
+    "escape-in-title": _scenario("escape-in-title").replace("title: A test", 'title: "A test\\e[2J"'),
 }
 
 
