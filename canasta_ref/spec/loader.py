@@ -105,10 +105,13 @@ def _locate(name_or_path: str | os.PathLike[str], search_path: Sequence[Path]) -
             candidate = Path(folder) / f"{name_or_path}.yaml"
             if candidate.is_file():
                 return candidate
-        known = list_variants()
-        hint = did_you_mean(name_or_path, known)
-        raise SpecError(f"unknown variant '{name_or_path}'{hint}; expected one of: {one_of(known)}")
+        if not Path(name_or_path).is_dir():
+            known = list_variants()
+            hint = did_you_mean(name_or_path, known)
+            raise SpecError(f"unknown variant '{name_or_path}'{hint}; expected one of: {one_of(known)}")
     path = Path(name_or_path)
+    if path.is_dir():
+        raise SpecError(f"{path} is a folder; give a spec file or the id of a variant")
     if not path.is_file():
         raise SpecError(f"no spec file at {path}")
     return path
