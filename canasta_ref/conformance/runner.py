@@ -370,14 +370,17 @@ def _legal_listed(reply: Mapping[str, Any], where: str) -> set[str]:
     listed = reply["actions"]
     if not isinstance(listed, list):
         raise Mismatch(f"{where}: the engine's reply to 'legal' was not a list of actions: {excerpt(listed)}")
-    texts = set()
+    texts: set[str] = set()
     for raw in listed:
         try:
-            texts.add(action_text(raw))
+            text = action_text(raw)
         except CanastaError as error:
             raise Mismatch(
                 f"{where}: the engine's reply to 'legal' was not a list of actions: it lists {excerpt(raw)} ({error})"
             ) from None
+        if text in texts:  # the protocol: a legal-action list contains each action once
+            raise Mismatch(f"{where}: the engine's reply to 'legal' lists `{text}` twice")
+        texts.add(text)
     return texts
 
 
@@ -426,12 +429,12 @@ def _check_after(engine: Engine, expect: Expect, where: str, clauses: Mapping[st
     wants_score = expect.score is not None or expect.over is not None or expect.end is not None
     if (wants_score or expect.match_over is not None) and info.can("score"):
         reply = engine.request({"cmd": "score"})
-        if expect.match_over is not None and bool(reply.get("match_over")) != expect.match_over:
+        if expect.match_over is not None and reply.get("match_over") is not expect.match_over:
             raise Mismatch(
                 f"{where}: the match should {'end' if expect.match_over else 'go on'} after this hand; "
                 f"the engine says match_over={reply.get('match_over')!r}"
             )
-        if expect.over is not None and bool(reply.get("over")) != expect.over:
+        if expect.over is not None and reply.get("over") is not expect.over:
             raise Mismatch(
                 f"{where}: the hand should {'have ended' if expect.over else 'go on'}; "
                 f"the engine says over={reply.get('over')!r}"

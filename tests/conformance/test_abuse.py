@@ -37,7 +37,7 @@ from canasta_ref.conformance.runner import (
     run_suite,
     unknown_field_problem,
 )
-from canasta_ref.conformance.scenario import load_scenarios
+from canasta_ref.conformance.scenario import load_scenarios, scenario_dir
 from canasta_ref.conformance.session import ReferenceSession
 
 pytest_plugins = ["pytester"]
@@ -131,12 +131,25 @@ def test_a_good_hello_is_read_as_it_was() -> None:
     [
         ("actions-number", "the engine's reply to 'legal' was not a list of actions: 5"),
         ("view-list", "the engine's reply to 'view' for seat 0 was not an object: ['KH', 'KS']"),
+        ("legal-twice", "the engine's reply to 'legal' lists `"),
     ],
 )
 def test_later_replies_of_the_wrong_type_fail_the_scenarios(suite: Path, mode: str, says: str) -> None:
     results = run_abuse(suite, mode)
     assert results[0].status == "failed"  # frozen-take: it reads every kind of reply
     assert says in results[0].message
+
+
+def test_an_over_that_is_text_is_not_taken_for_true() -> None:
+    """``"over": "false"`` is a non-empty string, true to Python: it must fail, not pass, where over is true."""
+    scenario = load_scenarios([scenario_dir() / "dispute-one-card-pile.yaml"])[0]
+    engine = SubprocessEngine(engine_command("abuse", "over-text"))
+    try:
+        result = run_case(engine, scenario, "classic")
+    finally:
+        engine.close()
+    assert result.status == "failed"
+    assert result.message.endswith("the hand should have ended; the engine says over='false'")
 
 
 def test_generated_games_report_an_accepted_that_is_not_a_boolean(tmp_path: Path) -> None:

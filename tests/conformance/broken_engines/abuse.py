@@ -9,7 +9,8 @@ Output abuse (the runner reads it): ``close-stdout`` (closes its output and stay
 
 Shape abuse (the reply is JSON, of the wrong types): ``caps-list``, ``variants-text``, ``variants-number``,
 ``name-object``, ``protocol-text`` (in ``hello``), ``no-variants`` (hello lists none), ``actions-number``
-(``legal``), ``view-list`` (``view``), ``accepted-text`` (``apply`` says ``"accepted": "false"``).
+(``legal``), ``view-list`` (``view``), ``accepted-text`` (``apply`` says ``"accepted": "false"``),
+``over-text`` (``score`` says ``"over": "false"``), ``legal-twice`` (``legal`` lists its first action twice).
 
 View leaks (extra fields): ``view-hands`` (every seat's hand in a field ``hands``), ``view-stock-top`` (the
 stock's top card in ``stock_top``), ``meld-extra`` (a meld object carrying the next seat's hand).
@@ -38,6 +39,8 @@ DEFAULT_ON = {
     "protocol-text": "hello",
     "no-variants": "hello",
     "actions-number": "legal",
+    "legal-twice": "legal",
+    "over-text": "score",
     "view-list": "view",
     "view-hands": "view",
     "view-stock-top": "view",
@@ -118,6 +121,10 @@ def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | No
         return hello_abuse(reply)
     if MODE == "actions-number":
         return {"ok": True, "actions": 5}
+    if MODE == "legal-twice" and reply.get("actions"):
+        return {**reply, "actions": [reply["actions"][0], *reply["actions"]]}
+    if MODE == "over-text":
+        return {**reply, "over": "false" if reply.get("over") else "true"}
     if MODE == "accepted-text":
         return {**reply, "accepted": "false" if reply.get("accepted") else "true"}
     if ON == "view":
