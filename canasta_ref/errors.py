@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 def is_control(char: str) -> bool:
     """Whether ``char`` can drive a terminal or hide text: a C0/C1 control, DEL, or a bidirectional override."""
-    return unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS
+    return unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS
 
 
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def visible(text: str, keep: str = "") -> str:

@@ -3,9 +3,10 @@ stranger's spec must not be able to clear the screen or disguise a rule by what 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..errors import SpecError, is_control, visible
+from ..errors import BIDI_CONTROLS, SpecError, visible
 from .yamldoc import Document, NodePath
 
 #: Layout characters that text fields may hold: YAML block scalars end their lines with newlines.
@@ -30,8 +31,16 @@ def control_character_errors(doc: Document) -> list[SpecError]:
     return errors
 
 
+#: The characters ``is_control`` names (category Cc is exactly U+0000-U+001F and U+007F-U+009F, then the
+#: bidirectional controls), less the layout characters: one regular-expression search a string, since every
+#: string of every spec is looked at on each load.
+_CONTROL_CODES = (*range(0x20), *range(0x7F, 0xA0), *map(ord, BIDI_CONTROLS))
+_UNSAFE = re.compile("[" + "".join(f"\\u{code:04x}" for code in _CONTROL_CODES if chr(code) not in _ALLOWED) + "]")
+
+
 def _first_control(text: str) -> str | None:
-    return next((char for char in text if is_control(char) and char not in _ALLOWED), None)
+    found = _UNSAFE.search(text)
+    return found.group() if found else None
 
 
 def _message(text: str) -> str:

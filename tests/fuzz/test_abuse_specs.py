@@ -311,3 +311,14 @@ def test_what_python_cannot_compile_is_still_a_located_error(monkeypatch: pytest
     with pytest.raises(SpecError, match="too complex to compile") as caught:
         compile_expression(text, variables={"size": "int"}, parameters={}, expect="bool", origin=Origin("f", 3, 5))
     assert str(caught.value.location) == "f:3:5"
+
+
+def test_the_fast_control_character_search_finds_exactly_what_is_control_names() -> None:
+    from canasta_ref.spec.safety import _first_control
+
+    for code in range(0x10000):
+        char = chr(code)
+        if 0xD800 <= code <= 0xDFFF:  # lone surrogates: no YAML text holds them
+            continue
+        expected = is_control(char) and char not in "\n\t"
+        assert (_first_control(f"a{char}b") == char) is expected, hex(code)
