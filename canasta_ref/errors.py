@@ -69,7 +69,8 @@ class SpecError(CanastaError):
             return head
         before = visible(self.snippet[: self.location.column - 1], keep="\t")
         caret = " " * len(before) + "^"
-        return f"{head}\n  {visible(self.snippet, keep=chr(9))}\n  {caret}"
+        shown = visible(self.snippet, keep="\t")
+        return f"{head}\n  {shown}\n  {caret}"
 
 
 class IllegalAction(CanastaError):

@@ -76,6 +76,8 @@ from .runner import (
     failure_status,
     format_deck,
     normalise_view,
+    normalised_or_none,
+    verdict_problem,
     view_problem,
 )
 from .session import position_from_json
@@ -360,11 +362,9 @@ class _Game:
         assert played is not None
         accepted = reply.get("accepted")
         where = f"step {expect.steps} `{played.move}`"
-        if not isinstance(accepted, bool):
-            message = (
-                f"{where}: the engine's reply to 'apply' has 'accepted' {excerpt(accepted, 80)}, not true or false"
-            )
-            raise self.fail("verdict", message, expect.steps)
+        problem = verdict_problem(accepted)
+        if problem:
+            raise self.fail("verdict", f"{where}: {problem}", expect.steps)
         if accepted != played.accepted:
             if played.accepted:
                 got = f"refused it citing {reply.get('rule') or 'no rule'} ({reply.get('message', '')})"
@@ -396,7 +396,7 @@ class _Game:
         if problem:
             raise self.fail("conservation", f"{where}: seat {seat}'s view: {problem}", expect.steps, seat=seat)
         wanted = normalise_view(expect.view)
-        got = _normalised_or_none(raw)
+        got = normalised_or_none(raw)
         if got is None:
             message = f"{where}: seat {seat}'s view is not a view: {excerpt(raw)}"
             raise self.fail("view", message, expect.steps, seat=seat)
@@ -644,7 +644,7 @@ class _Game:
         else:
             wanted = normalise_view(ref.view(seat))
             raw = view_reply.get("view")
-            got = (_normalised_or_none(raw) if isinstance(raw, Mapping) else None) or {}
+            got = (normalised_or_none(raw) if isinstance(raw, Mapping) else None) or {}
             differing = [key for key, value in wanted.items() if got.get(key) != value]
             if not differing:
                 return
@@ -654,14 +654,6 @@ class _Game:
                 f"written out): field '{key}' should be {wanted[key]!r}, got {got.get(key)!r}"
             )
         raise self.fail("shuffle", message, len(self.steps), seat=seat, position=position, rules=["TURN.ORDER"])
-
-
-def _normalised_or_none(view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A view as the engine sent it, normalised; None if its fields have shapes no view has."""
-    try:
-        return normalise_view(view)
-    except (KeyError, TypeError, AttributeError, ValueError):
-        return None
 
 
 def _quick_key(action: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -243,11 +243,17 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
 def verdict(reply: Mapping[str, Any], where: str) -> bool:
     """An 'apply' reply's 'accepted'; anything but true or false fails the step (a text "false" is not false)."""
     accepted = reply.get("accepted")
-    if not isinstance(accepted, bool):
-        raise Mismatch(
-            f"{where}: the engine's reply to 'apply' has 'accepted' {excerpt(accepted, 80)}, not true or false"
-        )
-    return accepted
+    problem = verdict_problem(accepted)
+    if problem:
+        raise Mismatch(f"{where}: {problem}")
+    return bool(accepted)
+
+
+def verdict_problem(accepted: Any) -> str | None:
+    """What is wrong with an 'apply' reply's 'accepted', or None when it is true or false."""
+    if isinstance(accepted, bool):
+        return None
+    return f"the engine's reply to 'apply' has 'accepted' {excerpt(accepted, 80)}, not true or false"
 
 
 def deck_size(rules: Rules) -> int:
@@ -324,12 +330,18 @@ def _raw_view(engine: Engine, seat: int, where: str) -> Mapping[str, Any]:
 
 
 def _normalised(view: Mapping[str, Any], seat: int, where: str) -> dict[str, Any]:
+    normalised = normalised_or_none(view)
+    if normalised is None:
+        raise Mismatch(f"{where}: the engine's reply to 'view' for seat {seat} was not a view: {excerpt(view)}")
+    return normalised
+
+
+def normalised_or_none(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A view as an engine sent it, normalised; None if its fields have shapes no view has."""
     try:
         return normalise_view(view)
-    except (KeyError, TypeError, AttributeError) as error:
-        raise Mismatch(
-            f"{where}: the engine's reply to 'view' for seat {seat} was not a view ({type(error).__name__}: {error})"
-        ) from None
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None
 
 
 def _check_views_agree(engine: Engine, where: str, cards: int, players: int) -> None:
@@ -508,10 +520,12 @@ __all__ = [
     "deck_size",
     "failure_result",
     "format_deck",
+    "normalised_or_none",
     "run_case",
     "run_suite",
     "setup_message",
     "unknown_field_problem",
     "verdict",
+    "verdict_problem",
     "view_problem",
 ]

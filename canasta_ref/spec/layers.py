@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from ..errors import SpecError
 from ..hooks import HOOKS
@@ -59,7 +59,7 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -188,8 +188,7 @@ class _Layer:
             declared_in=declared_in,
             set_in=self.id,
             location=self.doc.location((*path, "value")),
-            minimum=bounds[0] if bounds else None,
-            maximum=bounds[1] if bounds else None,
+            bounds=bounds,
         )
 
     def _bounds(
@@ -210,7 +209,7 @@ class _Layer:
             self.error((*path, given[0]), f"only int parameters have min and max; {name} is of type {ptype}", key=True)
             return None
         low, high = entry.get("min"), entry.get("max")
-        if not isinstance(low, int) or not isinstance(high, int) or not _is_int(low) or not _is_int(high):
+        if not _is_int(low) or not _is_int(high):
             return None  # the schema reported it
         if low > high:
             self.error((*path, "min"), f"min of parameter {name} ({low}) must not be above its max ({high})")

@@ -46,16 +46,8 @@ class Parameter:
     declared_in: str = ""
     set_in: str = ""
     location: Location | None = None
-    #: The declared range of an int parameter (both ends included); None for the other types.
-    minimum: int | None = None
-    maximum: int | None = None
-
-    @property
-    def bounds(self) -> tuple[int, int] | None:
-        """(min, max) of an int parameter that declares them, else None."""
-        if self.minimum is None or self.maximum is None:
-            return None
-        return self.minimum, self.maximum
+    #: The declared range (min, max) of an int parameter, both ends included; None for the other types.
+    bounds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
