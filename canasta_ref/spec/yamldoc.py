@@ -129,19 +129,9 @@ def parse(text: str, file: str) -> tuple[Document, list[SpecError]]:
         return Document(file, []), [SpecError(message, Location(file, 1, 1))]
     doc = Document(file, text.splitlines())
     try:
-        problem = _shape_problem(doc, text, _SAFE_LOADER)
-        if problem is not None:
-            return doc, [problem]
-        root = yaml.compose(text, Loader=_SAFE_LOADER)
-    except yaml.MarkedYAMLError:
-        try:  # read again with the pure-Python safe loader, whose messages are the clearer ones
-            problem = _shape_problem(doc, text, yaml.SafeLoader)  # libyaml looks ahead: it may fail first
-            if problem is not None:
-                return doc, [problem]
-            yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.MarkedYAMLError as exc:
-            return doc, [_syntax_error(doc, exc)]
-        raise
+        root = _compose(doc, text)
+    except _Refused as refused:
+        return doc, [refused.error]
     except yaml.reader.ReaderError as exc:
         return doc, [_reader_error(doc, text, exc)]
     except yaml.YAMLError as exc:
@@ -151,6 +141,36 @@ def parse(text: str, file: str) -> tuple[Document, list[SpecError]]:
     errors: list[SpecError] = []
     doc.data = _Converter(doc, errors).convert(root, ())
     return doc, errors
+
+
+class _Refused(Exception):
+    """A text parse() refuses, with the error that says why."""
+
+    def __init__(self, error: SpecError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _compose(doc: Document, text: str) -> yaml.Node | None:
+    """The node graph of ``text``, by libyaml's safe loader or, when it finds a syntax error, by the pure-Python
+    one: its messages are the clearer, and it reads a few texts libyaml refuses (a tab starting a folded line)."""
+    try:
+        return _checked_compose(doc, text, _SAFE_LOADER)
+    except yaml.MarkedYAMLError:
+        try:
+            return _checked_compose(doc, text, yaml.SafeLoader)
+        except yaml.MarkedYAMLError as exc:
+            raise _Refused(_syntax_error(doc, exc)) from None
+
+
+def _checked_compose(doc: Document, text: str, loader: Any) -> yaml.Node | None:
+    """Compose ``text`` with ``loader`` once its event stream shows no nesting or alias expansion past the limits
+    (libyaml looks ahead, so a syntax error may come before the scan is done: then it raises)."""
+    problem = _shape_problem(doc, text, loader)
+    if problem is not None:
+        raise _Refused(problem)
+    node: yaml.Node | None = yaml.compose(text, Loader=loader)
+    return node
 
 
 def _shape_problem(doc: Document, text: str, loader: Any) -> SpecError | None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+import yaml
+
 from canasta_ref.spec.yamldoc import ScalarText, parse
 
 TEXT = """\
@@ -58,3 +61,14 @@ def test_syntax_error_position() -> None:
     assert errors[0].location is not None
     assert (errors[0].location.line, errors[0].location.column) == (2, 2)
     assert errors[0].reason.startswith("YAML syntax error: expected ',' or ']'")
+
+
+def test_a_text_only_the_pure_python_loader_reads_is_read_by_it() -> None:
+    """libyaml refuses a tab at the start of a folded scalar's line, PyYAML's own loader reads it: parse used to
+    re-raise libyaml's error as a traceback (found by the damaged-scenario property)."""
+    text = "description: >-\n \tNorth holds a nine.\n  pagat says yes\nlevel: must\n"
+    with pytest.raises(yaml.MarkedYAMLError):
+        yaml.compose(text, Loader=yaml.CSafeLoader)
+    doc, errors = parse(text, "t.yaml")
+    assert errors == []
+    assert doc.data == {"description": "\tNorth holds a nine.\n pagat says yes", "level": "must"}
