@@ -17,7 +17,7 @@ from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, Subproc
 from .explain import explain_lines
 from .known import apply_known, load_known, write_known
 from .report import Progress, failed, json_report, summary
-from .runner import Result, Selection, failure_status, run_suite
+from .runner import Result, Selection, failure_status, rule_matches, run_suite
 from .scenario import Scenario, load_scenarios, scenario_dir
 from .serve import serve
 from .session import ReferenceSession
@@ -62,7 +62,7 @@ def _selection(args: argparse.Namespace, scenarios: list[Scenario]) -> list[tupl
     """The cases to run; a rule named that selects nothing is a mistake, not an empty pass."""
     cited = sorted({rule for scenario in scenarios for rule in scenario.rules})
     for rule in args.rule or ():
-        if not Selection((), (rule,), ()).cases(scenarios):
+        if not any(rule_matches(rule, scenario.rules) for scenario in scenarios):
             hint = did_you_mean(rule, cited)
             raise CanastaError(f"--rule: no scenario cites a rule {rule!r} or one below it{hint}")
     return Selection(args.variant or (), args.rule or (), args.level or ()).cases(scenarios)

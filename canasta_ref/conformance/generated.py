@@ -65,7 +65,7 @@ from ..errors import CanastaError
 from ..game import Game
 from ..spec import list_variants, load_variant
 from .engines import Engine, EngineFailure, excerpt
-from .report import few
+from .report import few, nothing_ran
 from .runner import (
     MESSAGE_CHARS,
     Result,
@@ -155,7 +155,7 @@ class GeneratedReport:
             f"({s['games_per_second']} games/s)"
         ]
         lines.extend(f"  {note}" for note in self.notes)
-        if self.requested > 0 and not any(r.status != "skipped" for r in self.results):
+        if self.requested > 0 and nothing_ran(self.results):
             reasons = sorted({r.message for r in self.results}) or ["no game was played"]
             lines.append(f"  nothing was tested: no generated game was played ({'; '.join(reasons[:3])})")
         for result in self.results:

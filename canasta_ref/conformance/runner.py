@@ -74,7 +74,7 @@ class Selection:
         for scenario in scenarios:
             if self.levels and scenario.level not in self.levels:
                 continue
-            if self.rules and not any(_rule_matches(r, scenario.rules) for r in self.rules):
+            if self.rules and not any(rule_matches(r, scenario.rules) for r in self.rules):
                 continue
             for variant in applicable_variants(scenario):
                 if not self.variants or variant in self.variants:
@@ -82,7 +82,8 @@ class Selection:
         return out
 
 
-def _rule_matches(pattern: str, rules: Sequence[str]) -> bool:
+def rule_matches(pattern: str, rules: Sequence[str]) -> bool:
+    """Whether ``pattern`` (a rule id, or a prefix such as ``PILE.TAKE`` or ``PILE.TAKE.*``) names one of ``rules``."""
     return any(rule == pattern or rule.startswith(pattern.rstrip("*").rstrip(".") + ".") for rule in rules)
 
 
@@ -521,6 +522,7 @@ __all__ = [
     "failure_result",
     "format_deck",
     "normalised_or_none",
+    "rule_matches",
     "run_case",
     "run_suite",
     "setup_message",
