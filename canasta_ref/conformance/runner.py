@@ -7,13 +7,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..actions import Action, action_from_json, parse_action
-from ..cards import Card, card_name
 from ..errors import CanastaError
-from ..game import deck_for_seed
 from ..render import source_line
 from ..rules import Rules, rules_for
 from .engines import Engine, EngineFailure, excerpt
 from .scenario import Expect, Scenario
+from .setup import deal_request, format_deck, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 
 Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
@@ -110,27 +109,6 @@ def case_rules(scenario: Scenario, variant: str) -> Rules:
     return reference_rules(variant)
 
 
-def deal_request(
-    variant: str,
-    deck: Sequence[Card] | str,
-    first_seat: int,
-    *,
-    parameters: Mapping[str, Any] | None = None,
-    team_scores: Sequence[int] | None = None,
-) -> dict[str, Any]:
-    """The protocol's setup request for a hand dealt from a deck order (cards, or their text)."""
-    message: dict[str, Any] = {
-        "cmd": "setup",
-        "variant": variant,
-        "parameters": dict(parameters or {}),
-        "deck": deck if isinstance(deck, str) else format_deck(deck),
-        "first_seat": first_seat,
-    }
-    if team_scores is not None:
-        message["team_scores"] = list(team_scores)
-    return message
-
-
 def apply_request(action: Action, seat: int | None = None) -> dict[str, Any]:
     """The protocol's apply request: ``action`` for ``seat`` (``None``: the seat to act)."""
     message: dict[str, Any] = {"cmd": "apply", "action": action.to_json()}
@@ -140,31 +118,9 @@ def apply_request(action: Action, seat: int | None = None) -> dict[str, Any]:
 
 
 def setup_message(scenario: Scenario, variant: str, rules: Rules | None = None) -> dict[str, Any]:
-    """The protocol's setup request for a scenario: seeds become explicit deck orders (dealt by ``rules``, by
-    default the variant with the scenario's parameters)."""
-    setup = scenario.setup
-    if "position" in setup:
-        position = dict(setup["position"])
-        if "team_scores" in setup:
-            position["team_scores"] = setup["team_scores"]
-        return {"cmd": "setup", "variant": variant, "parameters": dict(scenario.parameters), "position": position}
-    deck = setup["deck"]
-    if "order" in deck:
-        cards: Sequence[Card] | str = " ".join(str(deck["order"]).split())
-    else:
-        cards = deck_for_seed(rules or case_rules(scenario, variant), deck["seed"])
-    return deal_request(
-        variant,
-        cards,
-        setup.get("first_seat", 0),
-        parameters=scenario.parameters,
-        team_scores=setup.get("team_scores"),
-    )
-
-
-def format_deck(deck: Sequence[int]) -> str:
-    """A deck order as text, in order (not sorted like a hand)."""
-    return " ".join(card_name(card) for card in deck)
+    """The protocol's setup request for a scenario under ``variant`` (a seed dealt by ``rules``, by default the
+    variant with the scenario's parameters)."""
+    return setup_request(scenario.setup, variant, scenario.parameters, rules or case_rules(scenario, variant))
 
 
 def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:

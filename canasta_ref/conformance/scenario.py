@@ -13,15 +13,14 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 
 from ..actions import parse_action
-from ..cards import card_name, parse_cards
+from ..cards import parse_cards
 from ..errors import CanastaError, Location, NotationError, SpecError
-from ..game import deck_for_seed
 from ..resources import spec_dir
-from ..rules import Rules, rules_for
+from ..rules import rules_for
 from ..spec import list_variants, load_variant
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, NodePath, parse
-from .setup import game_from_setup, with_parameters
+from .setup import game_from_setup, setup_request, with_parameters
 
 Level = Literal["must", "alternative", "implementation-defined"]
 
@@ -162,7 +161,7 @@ def _setup_errors(doc: Document) -> Iterable[SpecError]:
             yield doc.error(("parameters",), f"field 'parameters': under {name}: {_first_line(error)}")
             continue
         try:
-            game_from_setup(rules, _setup_request(rules, setup))
+            game_from_setup(rules, setup_request(setup, name, data.get("parameters", {}), rules))
         except CanastaError as error:
             where = _named_field(doc, str(error))
             yield doc.error(where, f"field '{_field(where)}': under {name}: {_unnamed(_first_line(error))}")
@@ -172,24 +171,6 @@ def _setup_errors(doc: Document) -> Iterable[SpecError]:
                 where = ("steps", index, "seat")
                 message = f"field '{_field(where)}': {name} has seats 0 to {rules.players - 1}, not {seat}"
                 yield doc.error(where, message)
-
-
-def _setup_request(rules: Rules, setup: Mapping[str, Any]) -> dict[str, Any]:
-    """The scenario's set-up as the protocol's setup request carries it (a seed becomes its deck)."""
-    if "position" in setup:
-        position = dict(setup["position"])
-        if "team_scores" in setup:
-            position["team_scores"] = setup["team_scores"]
-        return {"position": position}
-    deck = setup["deck"]
-    if "order" in deck:
-        order = " ".join(str(deck["order"]).split())
-    else:
-        order = " ".join(card_name(card) for card in deck_for_seed(rules, deck["seed"]))
-    request = {"deck": order, "first_seat": setup.get("first_seat", 0)}
-    if "team_scores" in setup:
-        request["team_scores"] = setup["team_scores"]
-    return request
 
 
 _FIELD = re.compile(r"field '([^']+)': ")

@@ -8,12 +8,12 @@ set-up no engine could accept (three copies of a card, a hand too many) before a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import parse_cards
+from ..cards import Card, card_name, parse_cards
 from ..errors import CanastaError
-from ..game import Game
+from ..game import Game, deck_for_seed
 from ..position import Position
 from ..rules import Rules
 from ..spec import Variant, load_variant
@@ -101,4 +101,57 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
     )
 
 
-__all__ = ["game_from_setup", "position_from_json", "seat_field", "with_parameters"]
+def deal_request(
+    variant: str,
+    deck: Sequence[Card] | str,
+    first_seat: int,
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    team_scores: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The protocol's setup request for a hand dealt from a deck order (cards, or their text)."""
+    message: dict[str, Any] = {
+        "cmd": "setup",
+        "variant": variant,
+        "parameters": dict(parameters or {}),
+        "deck": deck if isinstance(deck, str) else format_deck(deck),
+        "first_seat": first_seat,
+    }
+    if team_scores is not None:
+        message["team_scores"] = list(team_scores)
+    return message
+
+
+def format_deck(deck: Sequence[int]) -> str:
+    """A deck order as text, in order (not sorted like a hand)."""
+    return " ".join(card_name(card) for card in deck)
+
+
+def setup_request(
+    setup: Mapping[str, Any], variant: str, parameters: Mapping[str, Any], rules: Rules
+) -> dict[str, Any]:
+    """The protocol's setup request for a scenario's ``setup`` field: a written position (with the set-up's
+    team scores), or a deck, its order as written or the one ``rules`` shuffle a seed to."""
+    if "position" in setup:
+        position = dict(setup["position"])
+        if "team_scores" in setup:
+            position["team_scores"] = setup["team_scores"]
+        return {"cmd": "setup", "variant": variant, "parameters": dict(parameters), "position": position}
+    deck = setup["deck"]
+    if "order" in deck:
+        cards: Sequence[Card] | str = " ".join(str(deck["order"]).split())
+    else:
+        cards = deck_for_seed(rules, deck["seed"])
+    first_seat = setup.get("first_seat", 0)
+    return deal_request(variant, cards, first_seat, parameters=parameters, team_scores=setup.get("team_scores"))
+
+
+__all__ = [
+    "deal_request",
+    "format_deck",
+    "game_from_setup",
+    "position_from_json",
+    "seat_field",
+    "setup_request",
+    "with_parameters",
+]
