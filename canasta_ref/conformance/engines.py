@@ -45,10 +45,47 @@ class EngineInfo:
     protocol: int = 0
     variants: list[str] = field(default_factory=list)
     capabilities: dict[str, Any] = field(default_factory=dict)
+    #: Protocol 2: optional features the engine does not have (names of FEATURE_ACTIONS), e.g. {"ask"}.
+    absent_features: frozenset[str] = frozenset()
+    #: Protocol 2: per variant id, parameters the engine plays at fixed values it cannot change (name -> value).
+    fixed_parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Protocol 2: False when the engine's score gives totals but not the parts by rule id.
+    score_parts: bool = True
+    #: Protocol 2: fields of a written-out position the engine cannot hold (names of POSITION_FIELDS).
+    unheld_position_fields: frozenset[str] = frozenset()
 
     def can(self, capability: str) -> bool:
         value = self.capabilities.get(capability)
         return bool(value) and value != "none"
+
+    def fixed_for(self, variant: str) -> dict[str, Any]:
+        """The parameters the engine fixes in ``variant`` (empty when it fixes none)."""
+        return dict(self.fixed_parameters.get(variant, {}))
+
+    def lacks_action(self, action_type: str) -> bool:
+        """Whether an action of this protocol type (``ask``, ``end``...) belongs to a feature the engine lacks."""
+        return any(action_type in FEATURE_ACTIONS.get(name, ()) for name in self.absent_features)
+
+
+#: Protocol 2's optional features, each with the action types that only it has.
+FEATURE_ACTIONS: dict[str, frozenset[str]] = {
+    "ask": frozenset({"ask", "yes", "no"}),
+    "end": frozenset({"end"}),
+}
+#: The fields of a written-out position (the protocol's ``setup`` with ``position``).
+POSITION_FIELDS = (
+    "hands",
+    "pile",
+    "melds",
+    "red_threes",
+    "stock",
+    "team_scores",
+    "to_act",
+    "phase",
+    "upcard_froze",
+    "melded",
+    "permission",
+)
 
 
 #: The capabilities that are true or false; ``legal`` is one of LEGAL_CAPABILITIES.

@@ -60,7 +60,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from ..actions import Action, parse_action
-from ..cards import Card, card_name, cards_of
+from ..cards import Card, cards_of
 from ..errors import CanastaError
 from ..game import Game
 from ..spec import list_variants, load_variant
@@ -81,6 +81,7 @@ from .runner import (
     view_problem,
 )
 from .session import position_from_json
+from .setup import position_json
 from .strategies import (
     Draw,
     Move,
@@ -287,26 +288,6 @@ def _setup_request(setup: Setup) -> dict[str, Any]:
 def _score_of(game: Game) -> tuple[list[int], bool, str | None, list[dict[str, int]]]:
     score = game.score()
     return score.totals, game.is_over, game.state.end_reason, [dict(side.parts) for side in score.sides]
-
-
-def position_json(
-    game: Game, hands: Sequence[Sequence[Card]] | None = None, stock: Sequence[Card] | None = None
-) -> dict[str, Any]:
-    """The protocol's written-out position of the game (optionally other hands and stock; the stock top first)."""
-    state = game.state
-    return {
-        "hands": [" ".join(card_name(c) for c in h) for h in (hands or [cards_of(h) for h in state.hands])],
-        "pile": " ".join(card_name(c) for c in state.pile),
-        "melds": [[" ".join(card_name(c) for c in m.cards) for m in side] for side in state.melds],
-        "red_threes": [" ".join(card_name(c) for c in b) for b in state.bonus],
-        "stock": " ".join(card_name(c) for c in (stock if stock is not None else list(reversed(state.stock)))),
-        "team_scores": list(state.team_scores),
-        "to_act": state.to_act,
-        "phase": state.phase,
-        "upcard_froze": state.upcard_froze,
-        "melded": list(state.seat_melded),
-        "permission": state.permission,
-    }
 
 
 # -- one game ------------------------------------------------------------------------------------------------------

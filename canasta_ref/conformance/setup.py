@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import Card, card_name, parse_cards
+from ..cards import Card, card_name, cards_of, parse_cards
 from ..errors import CanastaError
 from ..game import Game, deck_for_seed
 from ..position import Position
@@ -146,11 +146,32 @@ def setup_request(
     return deal_request(variant, cards, first_seat, parameters=parameters, team_scores=setup.get("team_scores"))
 
 
+def position_json(
+    game: Game, hands: Sequence[Sequence[Card]] | None = None, stock: Sequence[Card] | None = None
+) -> dict[str, Any]:
+    """The protocol's written-out position of the game (optionally other hands and stock; the stock top first)."""
+    state = game.state
+    return {
+        "hands": [" ".join(card_name(c) for c in h) for h in (hands or [cards_of(h) for h in state.hands])],
+        "pile": " ".join(card_name(c) for c in state.pile),
+        "melds": [[" ".join(card_name(c) for c in m.cards) for m in side] for side in state.melds],
+        "red_threes": [" ".join(card_name(c) for c in b) for b in state.bonus],
+        "stock": " ".join(card_name(c) for c in (stock if stock is not None else list(reversed(state.stock)))),
+        "team_scores": list(state.team_scores),
+        "to_act": state.to_act,
+        "phase": state.phase,
+        "upcard_froze": state.upcard_froze,
+        "melded": list(state.seat_melded),
+        "permission": state.permission,
+    }
+
+
 __all__ = [
     "deal_request",
     "format_deck",
     "game_from_setup",
     "position_from_json",
+    "position_json",
     "seat_field",
     "setup_request",
     "with_parameters",
