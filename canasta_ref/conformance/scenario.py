@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -146,6 +146,21 @@ def _semantic_errors(doc: Document, path: Path) -> Iterable[SpecError]:
                 ("steps", index, "expect", "rule"),
                 f"field 'steps[{index}].expect.rule': only a refusal cites a rule",
             )
+        elif "rule" in expect and data["level"] == "must":
+            yield from _convention_errors(doc, index, expect["rule"], [v for v in data["variants"] if v in known])
+
+
+def _convention_errors(doc: Document, index: int, rule: str, variants: Sequence[str]) -> Iterable[SpecError]:
+    """A refusal a ``must`` scenario expects may not rest on the project's convention alone: other engines are
+    not bound by canasta-ref's notation, so such a step belongs in an ``implementation-defined`` scenario."""
+    for name in variants:
+        if load_variant(name).is_convention(rule):
+            yield doc.error(
+                ("steps", index, "expect", "rule"),
+                f"field 'steps[{index}].expect.rule': {rule} rests only on canasta-ref's own convention, which "
+                "other engines need not follow; a must scenario cannot expect it (use level: implementation-defined)",
+            )
+            return
 
 
 def _setup_errors(doc: Document) -> Iterable[SpecError]:

@@ -128,7 +128,12 @@ class _Layer:
             entry = _dict(entry)
             title = _text(entry, "title", "") or ""
             self.flat.sources[source_id] = Source(
-                source_id, title, _text(entry, "file"), _text(entry, "url"), _text(entry, "note")
+                source_id,
+                title,
+                _text(entry, "file"),
+                _text(entry, "url"),
+                _text(entry, "note"),
+                convention=entry.get("convention") is True,
             )
 
     def _refs(self, path: NodePath, refs: Any) -> tuple[SourceRef, ...]:

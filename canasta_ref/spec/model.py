@@ -31,6 +31,9 @@ class Source:
     file: str | None = None
     url: str | None = None
     note: str | None = None
+    #: The project's own convention, not a rule from a document: a clause citing only such sources is never
+    #: required of other engines (its scenarios are of level implementation-defined).
+    convention: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,13 @@ class Variant:
     def by_hook(self, hook: str) -> tuple[Clause, ...]:
         """The clauses attached to one hook, in spec order."""
         return tuple(c for c in self.clauses.values() if c.hook == hook)
+
+    def is_convention(self, rule: str) -> bool:
+        """Whether the clause ``rule`` rests on the project's convention alone: every source it cites is one."""
+        clause = self.clauses.get(rule)
+        if clause is None or not clause.sources:
+            return False
+        return all((source := self.sources.get(ref.source)) is not None and source.convention for ref in clause.sources)
 
     def param(self, name: str) -> Any:
         return self.parameters[name].value
