@@ -70,6 +70,7 @@ def test_site_has_the_pages(site: Path) -> None:
         "examples/index.html",
         "protocol/index.html",
         "scenario-format/index.html",
+        "implementations/index.html",
         "spec-format/index.html",
         "api/canasta_ref/index.html",
         "api/spec/index.html",
