@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 MKDOCS_YML = ROOT / "mkdocs.yml"
 PROTOCOL = ROOT / "conformance" / "PROTOCOL.md"
+PROTOCOL_1 = ROOT / "conformance" / "PROTOCOL-1.md"
 SCENARIO_SCHEMA = ROOT / "conformance" / "scenario.schema.json"
 SPEC_SCHEMA = ROOT / "spec" / "schema.json"
 REPORTS = ROOT / "conformance" / "reports"
@@ -1007,7 +1008,14 @@ def tutorial_page(site: Site) -> str:
 
 # ------------------------------------------------------------------------------------------------ reference pages
 def protocol_page() -> str:
-    return header("conformance/PROTOCOL.md") + PROTOCOL.read_text(encoding="utf-8").rstrip() + "\n"
+    text = PROTOCOL.read_text(encoding="utf-8").rstrip().replace("(PROTOCOL-1.md)", "(protocol-1.md)")
+    return header("conformance/PROTOCOL.md") + text + "\n"
+
+
+def protocol_1_page() -> str:
+    """Protocol version 1, still served: its link to the current version points at the site's page."""
+    text = PROTOCOL_1.read_text(encoding="utf-8").rstrip().replace("(PROTOCOL.md)", "(protocol.md)")
+    return header("conformance/PROTOCOL-1.md") + text + "\n"
 
 
 def hooks_page(site: Site) -> str:
@@ -1143,6 +1151,7 @@ STATIC_NAV_TAIL: list[tuple[str, Any]] = [
             ("The spec format", "spec-format.md"),
             ("The scenario format", "scenario-format.md"),
             ("The engine protocol", "protocol.md"),
+            ("The engine protocol, version 1", "protocol-1.md"),
             ("Hooks", "hooks.md"),
         ],
     ),
@@ -1217,6 +1226,7 @@ def generate(reports: Path = REPORTS) -> dict[Path, str]:
         "settle-a-dispute.md": tutorial_page(site),
         "examples/index.md": examples_index(site),
         "protocol.md": protocol_page(),
+        "protocol-1.md": protocol_1_page(),
         "scenario-format.md": scenario_format_page(site),
         "hooks.md": hooks_page(site),
         IMPLEMENTATIONS_PAGE: implementations_page(site, committed, site.scenarios),

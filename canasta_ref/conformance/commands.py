@@ -13,9 +13,10 @@ from ..errors import CanastaError
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
-from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
+from .deviations import Deviation
+from .engines import FEATURE_ACTIONS, Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
-from .known import apply_known, load_known, write_known
+from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
 from .scenario import Scenario, load_scenarios, scenario_dir
@@ -26,31 +27,66 @@ from .variants import applicable_variants
 
 
 def _mutation(args: argparse.Namespace) -> dict[str, Any]:
-    """The deliberate mistake ``serve`` is asked to make, checked against the bundled variants first: a
-    mutant naming no rule or parameter would quietly serve the unmutated reference."""
-    out: dict[str, Any] = {}
+    """The deliberate mistakes and limits ``serve`` is asked for, checked against the bundled variants first:
+    a mutant naming no rule or parameter would quietly serve the unmutated reference."""
     variants = [load_variant(v) for v in list_variants()]
-    if getattr(args, "mutate_rule", None):
-        known = {rule for variant in variants for rule in variant.clauses}
-        if args.mutate_rule not in known:
-            hint = did_you_mean(args.mutate_rule, known)
-            raise CanastaError(f"--mutate-rule: no bundled variant has a rule {args.mutate_rule!r}{hint}")
-        out["mutate_rule"] = args.mutate_rule
-    if getattr(args, "mutate_parameter", None):
-        name, equals, text = args.mutate_parameter.partition("=")
-        known = {parameter for variant in variants for parameter in variant.parameters}
-        if not equals or name not in known:
-            hint = did_you_mean(name, known) if equals else ""
-            raise CanastaError(f"--mutate-parameter: expected NAME=VALUE with a parameter's name, not {name!r}{hint}")
-        out["mutate_parameter"] = (name, _parameter_value(text))
+    out: dict[str, Any] = {}
+    rules = _mutated_rules(_as_list(getattr(args, "mutate_rule", None)), {r for v in variants for r in v.clauses})
+    if rules:
+        out["mutate_rule"] = rules
+    parameters = {name for variant in variants for name in variant.parameters}
+    mutated = _named_values("--mutate-parameter", _as_list(getattr(args, "mutate_parameter", None)), parameters)
+    if mutated:
+        out["mutate_parameter"] = mutated
+    fixed = _named_values("--fixed-parameter", _as_list(getattr(args, "fixed_parameter", None)), parameters)
+    both = sorted(set(fixed) & set(mutated))
+    if both:
+        raise CanastaError(f"--fixed-parameter and --mutate-parameter both set {both[0]!r}: give it once")
+    if fixed:
+        out["fixed_parameters"] = fixed
+    absent = _as_list(getattr(args, "absent_feature", None))
+    if absent:
+        out["absent_features"] = absent
+    if getattr(args, "score_totals_only", False):
+        out["score_totals_only"] = True
     return out
 
 
-def _parameter_value(text: str) -> Any:
+def _mutated_rules(rules: list[str], known: set[str]) -> list[str]:
+    """The rules of ``--mutate-rule``, each one a bundled variant has, each once."""
+    for rule in rules:
+        if rule not in known:
+            hint = did_you_mean(rule, known)
+            raise CanastaError(f"--mutate-rule: no bundled variant has a rule {rule!r}{hint}")
+    return list(dict.fromkeys(rules))
+
+
+def _as_list(value: Any) -> list[str]:
+    """An option's values: a repeatable option gives a list, a single one (as older callers set it) a text."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _named_values(option: str, texts: list[str], known: set[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` texts of a parameter option, each a parameter's name and once only, values read as YAML."""
+    values: dict[str, Any] = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals or name not in known:
+            hint = did_you_mean(name, known) if equals else ""
+            raise CanastaError(f"{option}: expected NAME=VALUE with a parameter's name, not {name!r}{hint}")
+        if name in values:
+            raise CanastaError(f"{option}: {name!r} is given twice; give each parameter once")
+        values[name] = _parameter_value(value, option)
+    return values
+
+
+def _parameter_value(text: str, option: str = "--mutate-parameter") -> Any:
     """A parameter value written as YAML (``5``, ``forbid``, ``[1, 2]``), read with the safe loader."""
-    doc, errors = parse(text, "--mutate-parameter")
+    doc, errors = parse(text, option)
     if errors:
-        raise CanastaError(f"--mutate-parameter: the value {text!r} is not YAML: {errors[0].reason}")
+        raise CanastaError(f"{option}: the value {text!r} is not YAML: {errors[0].reason}")
     return doc.data
 
 
@@ -115,6 +151,7 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         raise CanastaError("nothing to run: --no-scenarios needs --games or --perft")
     cases = [] if args.no_scenarios else _selection(args, _scenarios(args.scenarios))
     known = load_known(Path(args.known_failures)) if args.known_failures else None
+    masks = load_known_deviations(Path(args.known_failures)) if args.known_failures else []
     if not cases and not args.games and not args.perft:
         raise CanastaError("nothing to run: no scenario matches the --variant, --rule and --level given")
     try:
@@ -125,10 +162,20 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         progress = Progress(sys.stderr) if not args.no_progress else None
         results = run_suite(engine, cases, progress=progress)
         extra: dict[str, Any] = {}
+        deviations: list[Deviation] = []
         if args.games:
             from .generated import run_generated_games
 
-            games = run_generated_games(engine, args.games, args.seed, variants=args.variant or None)
+            games = run_generated_games(
+                engine,
+                args.games,
+                args.seed,
+                variants=args.variant or None,
+                masks=masks,
+                shrink_seconds=args.shrink_seconds,
+                max_shrunk=args.max_shrunk,
+            )
+            deviations = games.deviations
             results.extend(games.results)
             extra["generated"] = games.summary()
             for line in games.report_lines():
@@ -139,7 +186,7 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
             perft_results = run_perft_files(engine, variants=args.variant or None)
             results.extend(perft_results)
         if args.write_known_failures:
-            count = write_known(results, Path(args.write_known_failures), engine.info.name)
+            count = write_known(results, Path(args.write_known_failures), engine.info.name, deviations)
             out.write(f"wrote {count} known failures to {args.write_known_failures}\n")
         if known is not None:
             results = apply_known(results, known, args.known_failures)
@@ -190,10 +237,33 @@ def _coverage(args: argparse.Namespace, out: TextIO) -> int:
 def add_commands(sub: Any) -> None:
     serve_cmd = sub.add_parser("serve", help="speak the engine protocol on stdin/stdout with the reference interpreter")
     serve_cmd.add_argument(
-        "--mutate-rule", metavar="RULE.ID", help="negate one rule clause (a deliberately wrong engine)"
+        "--mutate-rule",
+        metavar="RULE.ID",
+        action="append",
+        help="negate a rule clause (a deliberately wrong engine; repeatable: one fault each)",
     )
     serve_cmd.add_argument(
-        "--mutate-parameter", metavar="NAME=VALUE", help="change one parameter (a deliberately wrong engine)"
+        "--mutate-parameter",
+        metavar="NAME=VALUE",
+        action="append",
+        help="play a parameter changed without saying so (a deliberately wrong engine; repeatable)",
+    )
+    serve_cmd.add_argument(
+        "--fixed-parameter",
+        metavar="NAME=VALUE",
+        action="append",
+        help="play a parameter at this value and declare it fixed in protocol 2's hello (repeatable)",
+    )
+    serve_cmd.add_argument(
+        "--absent-feature",
+        choices=sorted(FEATURE_ACTIONS),
+        action="append",
+        help="go without an optional feature (its actions never legal, always refused) and declare it (repeatable)",
+    )
+    serve_cmd.add_argument(
+        "--score-totals-only",
+        action="store_true",
+        help="answer 'score' with totals but no parts, and declare it in protocol 2's hello",
     )
     serve_cmd.set_defaults(run=_serve)
 
@@ -221,6 +291,18 @@ def add_commands(sub: Any) -> None:
     conform.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
     conform.add_argument("--games", type=count, default=0, help="also play this many generated games")
     conform.add_argument("--seed", type=int, default=0, help="seed of the generated games")
+    conform.add_argument(
+        "--shrink-seconds",
+        type=seconds,
+        default=20.0,
+        help="seconds to shrink each distinct deviation of the generated games (default 20)",
+    )
+    conform.add_argument(
+        "--max-shrunk",
+        type=count,
+        default=8,
+        help="shrink at most this many distinct deviations; the others keep the game they were found in (default 8)",
+    )
     conform.add_argument("--perft", action="store_true", help="also run the deal-perft files")
     conform.add_argument(
         "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"

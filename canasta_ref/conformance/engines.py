@@ -23,7 +23,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .session import PROTOCOL_VERSION, ReferenceSession
+from ..errors import CanastaError
+from ..spec import list_variants, load_variant
+from .session import PROTOCOL_VERSION, PROTOCOLS, ReferenceSession
+from .setup import with_parameters
 
 FailureKind = Literal["crashed", "timed out", "garbage", "protocol"]
 
@@ -113,11 +116,15 @@ def _protocol_error(field: str, wanted: str, got: Any) -> EngineFailure:
     return EngineFailure("protocol", f"the handshake's '{field}' must be {wanted}, got {excerpt(got, 80)}")
 
 
-def engine_info(reply: Mapping[str, Any]) -> EngineInfo:
-    """What a ``hello`` reply says, its fields' types checked: a wrong type is a protocol failure, not a crash."""
+def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS) -> EngineInfo:
+    """What a ``hello`` reply says, its fields' types checked: a wrong type is a protocol failure, not a crash.
+
+    ``protocols`` are the versions the reply may speak; protocol 2's own capabilities are read only in a
+    protocol-2 reply (protocol 1 ignores keys it does not know)."""
     protocol = reply.get("protocol")
-    if type(protocol) is not int or protocol != PROTOCOL_VERSION:
-        raise EngineFailure("protocol", f"the engine speaks protocol {excerpt(protocol, 80)}, not {PROTOCOL_VERSION}")
+    if type(protocol) is not int or protocol not in protocols:
+        wanted = " or ".join(map(str, protocols))
+        raise EngineFailure("protocol", f"the engine speaks protocol {excerpt(protocol, 80)}, not {wanted}")
     name, version = reply.get("name", "?"), reply.get("version", "?")
     if not isinstance(name, str):
         raise _protocol_error("name", "a text", name)
@@ -129,18 +136,94 @@ def engine_info(reply: Mapping[str, Any]) -> EngineInfo:
     capabilities = reply.get("capabilities", {})
     if not isinstance(capabilities, dict):
         raise _protocol_error("capabilities", "an object", capabilities)
-    for key in BOOLEAN_CAPABILITIES:
-        if key in capabilities and not isinstance(capabilities[key], bool):
-            raise _protocol_error(f"capabilities.{key}", "true or false", capabilities[key])
-    if "legal" in capabilities and capabilities["legal"] not in LEGAL_CAPABILITIES:
-        raise _protocol_error("capabilities.legal", '"list", "count" or "none"', capabilities["legal"])
-    return EngineInfo(
+    _check_common_capabilities(capabilities, totals_allowed=protocol >= 2)
+    info = EngineInfo(
         name=name[:80],
         version=str(version)[:40],
-        protocol=PROTOCOL_VERSION,
+        protocol=protocol,
         variants=list(variants),
         capabilities=dict(capabilities),
     )
+    return _with_protocol_2_capabilities(info) if protocol >= 2 else info
+
+
+def _check_common_capabilities(capabilities: Mapping[str, Any], *, totals_allowed: bool) -> None:
+    """Protocol 1's capabilities are true or false, ``legal`` a word; protocol 2 also lets ``score`` be
+    ``"totals"``."""
+    for key in BOOLEAN_CAPABILITIES:
+        value = capabilities.get(key, False)
+        if key == "score" and totals_allowed and value == "totals":
+            continue
+        if not isinstance(value, bool):
+            wanted = 'true, false or "totals"' if key == "score" and totals_allowed else "true or false"
+            raise _protocol_error(f"capabilities.{key}", wanted, value)
+    if "legal" in capabilities and capabilities["legal"] not in LEGAL_CAPABILITIES:
+        raise _protocol_error("capabilities.legal", '"list", "count" or "none"', capabilities["legal"])
+
+
+def _with_protocol_2_capabilities(info: EngineInfo) -> EngineInfo:
+    """``info`` with what protocol 2's capabilities add: features absent, parameters fixed, totals-only
+    scores, position fields not held."""
+    capabilities = info.capabilities
+    info.score_parts = capabilities.get("score") != "totals"
+    info.absent_features = _names(capabilities, "absent_features", FEATURE_ACTIONS, "optional features")
+    info.unheld_position_fields = _names(capabilities, "unheld_position_fields", POSITION_FIELDS, "position fields")
+    info.fixed_parameters = _fixed_parameters(capabilities.get("fixed_parameters", {}), info.variants)
+    return info
+
+
+def _names(capabilities: Mapping[str, Any], key: str, known: Iterable[str], what: str) -> frozenset[str]:
+    """A capability that lists names, each one of ``known``."""
+    value = capabilities.get(key, [])
+    choices = sorted(known)
+    wanted = f"a list of the protocol's {what} ({', '.join(choices)})"
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _protocol_error(f"capabilities.{key}", wanted, value)
+    unknown = [item for item in value if item not in choices]
+    if unknown:
+        raise _protocol_error(f"capabilities.{key}", wanted, unknown[0])
+    return frozenset(value)
+
+
+def _fixed_parameters(value: Any, variants: list[str]) -> dict[str, dict[str, Any]]:
+    """``fixed_parameters``: per variant the engine lists, parameters of that variant at values valid for it.
+    A variant listed but not bundled cannot be checked: its entry is kept as it is (it is never run)."""
+    key = "capabilities.fixed_parameters"
+    if not isinstance(value, dict):
+        raise _protocol_error(key, "an object of variant ids, each an object of parameter names and values", value)
+    bundled = list_variants()
+    fixed: dict[str, dict[str, Any]] = {}
+    for variant, parameters in value.items():
+        field_name = f"{key}.{variant}"
+        if variant not in variants:
+            raise _protocol_error(key, f"keyed by variants the engine lists ({', '.join(variants) or 'none'})", variant)
+        if not isinstance(parameters, dict):
+            raise _protocol_error(field_name, "an object of parameter names and values", parameters)
+        if variant in bundled:
+            _check_fixed(variant, parameters, field_name)
+        fixed[variant] = dict(parameters)
+    return fixed
+
+
+def _check_fixed(variant: str, parameters: Mapping[str, Any], field_name: str) -> None:
+    """Each fixed parameter is one of the variant's, at a value the variant allows."""
+    known = load_variant(variant).parameters
+    for name, value in parameters.items():
+        if name not in known:
+            raise _protocol_error(field_name, f"parameters of {variant}", name)
+        try:
+            with_parameters(variant, {name: value})
+        except (CanastaError, TypeError, ValueError, RecursionError) as error:
+            detail = str(error)[:120]
+            raise _protocol_error(f"{field_name}.{name}", f"a value {variant} allows ({detail})", value) from None
+
+
+def _refusal_text(reply: Mapping[str, Any]) -> str:
+    """What a refused hello says: its ``error`` sentence (cut short), or the reply quoted."""
+    error = reply.get("error")
+    if isinstance(error, str):
+        return error if len(error) <= EXCERPT_CHARS else f"{error[:EXCERPT_CHARS]}..."
+    return excerpt(reply)
 
 
 class Engine:
@@ -163,10 +246,17 @@ class Engine:
         """Drop requests sent but not answered (after a failure)."""
 
     def handshake(self) -> EngineInfo:
-        reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION})
+        """Offer every version, and read the reply in the one it speaks; an engine that refuses the offer or
+        answers a version it cannot read is greeted once more in protocol 1 (which a strict one may insist on)."""
+        reply = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION, "protocols": list(PROTOCOLS)})
+        protocol = reply.get("protocol")
+        if reply.get("ok") is True and type(protocol) is int and protocol in PROTOCOLS:
+            self.info = engine_info(reply)
+            return self.info
+        reply = self.request({"cmd": "hello", "protocol": 1})
         if not reply.get("ok"):
-            raise EngineFailure("protocol", f"the handshake was refused: {reply.get('error', reply)}")
-        self.info = engine_info(reply)
+            raise EngineFailure("protocol", f"the handshake was refused: {_refusal_text(reply)}")
+        self.info = engine_info(reply, protocols=(1,))
         return self.info
 
     def close(self) -> None:
@@ -290,11 +380,13 @@ class SubprocessEngine(Engine):
         if process is None or process.poll() is not None:
             raise self._crashed()
         lines = []
-        for message in messages:
+        for message in messages:  # nothing to send writes nothing (an empty line is no request)
             self._next_id += 1
             self._sent.append((self._next_id, str(message.get("cmd"))))
             lines.append(json.dumps({"id": self._next_id, **message}))
         assert process.stdin is not None
+        if not lines:
+            return
         try:
             process.stdin.write(("\n".join(lines) + "\n").encode())
             process.stdin.flush()

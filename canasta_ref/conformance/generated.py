@@ -30,13 +30,25 @@ Generic properties, checked on the engine in every game:
 * a seat's view does not depend on cards hidden from it: with ``setup_position``, the final position is written
   out with the other hands' cards and the stock dealt anew among them, and that seat's view must not change.
 
-Any disagreement fails the Hypothesis example, which then shrinks it (within ``shrink_seconds``) to a short game;
-the shrunk game becomes a scenario in the format of ``conformance/scenario.schema.json``: the full deck order,
-every move with the *reference's* verdict as the expectation, and at the step where they disagreed the reference's
-view, score or legal actions. ``GeneratedReport.report_lines`` prints it ready to save as
-``conformance/scenarios/<id>.yaml``. The run stops at the first disagreement. An engine that crashes, hangs or
-answers garbage is reported as errored or timed out for that game, restarted, and the run goes on (it stops after
-five such games in a row).
+A run goes on past a disagreement, so that one missing feature does not hide the others. Each disagreement has a
+key (``deviations.DeviationKey``: the check that failed, the rule behind it when one is known, the kind of action);
+the run logs it under its key, and then, if the engine can be set up at a written-out position, sets engine and
+reference alike to the reference's position and plays on; otherwise that game ends and the next one starts.
+After the games, each distinct deviation is shrunk: the run is played again from the same seed up to the game
+where the key was first seen, and Hypothesis shrinks that game, a smaller game counting only if it shows a
+deviation of the same key (within ``shrink_seconds`` a key, for at most ``max_shrunk`` keys). The shrunk game
+becomes a scenario in the format of ``conformance/scenario.schema.json``: the deck order (or the written-out
+position it was re-synchronised at), every move with the *reference's* verdict as the expectation, and at the
+step where they disagreed the reference's view, score or legal actions. ``GeneratedReport.report_lines`` prints
+each, ready to save as ``conformance/scenarios/<id>.yaml``. Known deviations (``masks``, from a known-failures
+file) are reported as known failures and not shrunk; a mask no game needed is reported as stale. An engine that
+crashes, hangs or answers garbage is reported as errored or timed out for that game, restarted, and the run goes
+on (it stops after five such games in a row).
+
+What an engine declares in protocol 2 is respected: actions of a feature it lacks are neither sent nor expected,
+the parameters it fixes are set on the reference too, and an action the reference refuses only by its own
+notation (a clause whose every source is the project's convention) is neither sent as a move meant to be refused
+nor held against an engine that lists it.
 
 The same seed gives the same games whatever else the process has imported (Hypothesis's habit of mixing in
 numbers found in local source files is switched off during the run). Requests to a subprocess engine are
@@ -52,7 +64,7 @@ import json
 import random
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -64,6 +76,7 @@ from ..cards import Card, cards_of
 from ..errors import CanastaError
 from ..game import Game
 from ..spec import list_variants, load_variant
+from .deviations import Deviation, DeviationKey, DeviationLog, Mask
 from .engines import Engine, EngineFailure, excerpt
 from .report import few, nothing_ran
 from .runner import (
@@ -131,6 +144,8 @@ class GeneratedReport:
     shrink_runs: int = 0
     scenarios: list[GeneratedScenario] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The distinct deviations found, in the order first seen (masked ones included).
+    deviations: list[Deviation] = field(default_factory=list)
 
     @property
     def disagreements(self) -> int:
@@ -146,6 +161,7 @@ class GeneratedReport:
             "seconds": seconds,
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds > 0 else 0.0,
             "shrink_runs": self.shrink_runs,
+            "deviations": [d.to_json() for d in self.deviations],
         }
 
     def report_lines(self) -> list[str]:
@@ -160,8 +176,17 @@ class GeneratedReport:
             reasons = sorted({r.message for r in self.results}) or ["no game was played"]
             lines.append(f"  nothing was tested: no generated game was played ({'; '.join(reasons[:3])})")
         for result in self.results:
-            if result.status in ("errored", "timed out"):
+            if result.status in ("errored", "timed out", "unexpected pass"):
                 lines.append(f"  {result.status.upper()}: {result.key}: {result.message}")
+        if self.deviations:
+            lines.append(f"  {len(self.deviations)} distinct deviation(s), by check / rule / action:")
+        for deviation in self.deviations:
+            games = len(deviation.games)
+            known = f" [known: {deviation.mask.reason}]" if deviation.mask is not None else ""
+            lines.append(
+                f"    {deviation.key}: {games} game{'s' if games != 1 else ''}, first game {deviation.first_game}"
+                f"{known}"
+            )
         for scenario in self.scenarios:
             lines.append(f"DISAGREEMENT {scenario.id}@{scenario.variant}: {scenario.message}")
             lines.append(
@@ -243,6 +268,10 @@ class Failure:
     rules: list[str] = field(default_factory=list)
     position: dict[str, Any] | None = None
     game_number: int = 0
+    #: The written-out position the steps start from after a re-synchronisation (None: from the deal).
+    start: dict[str, Any] | None = None
+    #: The kind of the action this disagreement is about (None: at the deal).
+    action: str | None = None
 
     def __post_init__(self) -> None:
         """An engine's text quoted in the message stays short: it goes into the report and the scenario file."""
@@ -263,6 +292,10 @@ class _Abort(BaseException):
     """Stops the Hypothesis run from inside (too many engine failures, or the shrinking budget is spent)."""
 
 
+class _GameOver(Exception):
+    """Ends a game after a disagreement the engine cannot be re-synchronised from."""
+
+
 @dataclass
 class _Expect:
     """What one request's answer must say; ``steps`` is how many moves of the game it follows."""
@@ -275,6 +308,8 @@ class _Expect:
     score: tuple[list[int], bool, str | None, list[dict[str, int]]] | None = None
     legal: list[Action] | None = None
     game: Game | None = None
+    #: How many actions ``game`` had played when the answer was due (it may have played more since).
+    history: int = 0
 
 
 def _apply_request(move: Move) -> dict[str, Any]:
@@ -303,17 +338,68 @@ class _Game:
         self.expects: list[_Expect] = []
         self.steps: list[Played] = []
         self.setup: Setup | None = None
+        self._ref: Game | None = None
+        #: Where the steps after the last re-synchronisation start, and how many steps came before it.
+        self.start: dict[str, Any] | None = None
+        self.start_steps = 0
+        #: Set when a disagreement was found in this game, and when the reference was re-based since the last look.
+        self.deviated = False
+        self.rebased = False
+        self.replaying = False
+
+    @property
+    def ref(self) -> Game:
+        assert self._ref is not None
+        return self._ref
 
     # comparing ------------------------------------------------------------------------------------------------
     def fail(self, kind: FailureKind, message: str, steps: int, **extra: Any) -> Disagreement:
         assert self.setup is not None
-        return Disagreement(Failure(self.setup, list(self.steps[:steps]), kind, message, **extra))
+        # The kind of action is what a verdict (or a listing) is about; a view or a score after it is about the
+        # position, whatever action led there, so those keys leave it out.
+        action = extra.pop("action", None)
+        if action is None and kind == "verdict" and steps > 0:
+            action = self.steps[steps - 1].move.action.kind
+        played = list(self.steps[self.start_steps : max(steps, self.start_steps)])
+        failure = Failure(self.setup, played, kind, message, start=self.start, action=action, **extra)
+        return Disagreement(failure)
 
     def flush(self) -> None:
+        """Compare every answer due; at a disagreement, report it and re-synchronise (or end the game)."""
         replies = self.channel.receive()
         expects, self.expects = self.expects, []
         for reply, expect in zip(replies, expects, strict=True):
-            self.compare(reply, expect)
+            try:
+                self.compare(reply, expect)
+            except Disagreement as disagreement:
+                self.disagree(disagreement, resync=expect.what != "setup" and not self.replaying)
+                return
+
+    def disagree(self, disagreement: Disagreement, *, resync: bool) -> None:
+        """Hand a disagreement to the run (which raises it when it is the one being shrunk); then go on from the
+        reference's position if the engine can be set up there, or end the game."""
+        failure = disagreement.failure
+        if self.replaying:
+            failure.message = "replaying the same deck and moves: " + failure.message
+            failure.kind = "replay"
+        self.deviated = True
+        self.runner.found(failure, disagreement)
+        if not resync or not self.resync():
+            raise _GameOver
+
+    def resync(self) -> bool:
+        """Set the engine and the reference alike to the reference's position, written out; False if it cannot be."""
+        ref = self.ref
+        if not self.runner.can_resync or ref.is_over or ref.state.phase not in ("draw", "play"):
+            return False
+        position = position_json(ref)
+        request = {"cmd": "setup", "variant": ref.rules.variant.id, "parameters": {}, "position": position}
+        (reply,) = self.channel.call([request])
+        if not reply.get("ok"):
+            return False
+        self._ref = Game.from_position(ref.rules, position_from_json(position, ref.rules))
+        self.start, self.start_steps, self.rebased = position, len(self.steps), True
+        return True
 
     def compare(self, reply: Mapping[str, Any], expect: _Expect) -> None:
         where = f"step {expect.steps}" if expect.steps else "at the deal"
@@ -388,7 +474,7 @@ class _Game:
                     f"{where}: seat {seat}'s view field '{key}' should be {value!r}, got {excerpt(got.get(key))}",
                     expect.steps,
                     seat=seat,
-                    rules=_view_rules(key),
+                    rules=_view_rules(key, at_the_deal=expect.steps == 0),
                 )
 
     def compare_score(self, reply: Mapping[str, Any], expect: _Expect, where: str) -> None:
@@ -455,17 +541,12 @@ class _Game:
             theirs.add(text)
         missing = sorted(ours - theirs)
         extra = sorted(theirs - ours)
+        rules: list[str] = []
+        game = expect.game
+        if extra and game is not None:
+            with _rewound(game, expect.history):
+                extra, rules = _refusals(game, extra)
         if missing or extra or twice:
-            game = expect.game
-            rules: list[str] = []
-            if game is not None:
-                for text in extra:
-                    try:
-                        game.check(parse_action(text))
-                    except CanastaError as refusal:
-                        rule = getattr(refusal, "rule_id", None)
-                        if rule and rule not in rules:
-                            rules.append(rule)
             parts = []
             if missing:
                 parts.append(f"the engine does not list {len(missing)} legal action(s): {few(missing)}")
@@ -473,8 +554,15 @@ class _Game:
                 parts.append(f"the engine lists {len(extra)} action(s) the reference refuses: {few(extra)}")
             if twice:
                 parts.append(f"the engine lists {len(twice)} action(s) twice: {few(twice)}")
+            first = (missing or extra or twice)[0]
             raise self.fail(
-                "legal", f"{where}: " + "; ".join(parts), expect.steps, missing=missing, extra=extra, rules=rules
+                "legal",
+                f"{where}: " + "; ".join(parts),
+                expect.steps,
+                missing=missing,
+                extra=extra,
+                rules=rules,
+                action=first.split()[0],
             )
 
     # playing --------------------------------------------------------------------------------------------------
@@ -505,90 +593,107 @@ class _Game:
         if caps.score:
             expects.append(_Expect("score", steps, score=_score_of(game)))
         if caps.legal != "none":
-            expects.append(_Expect("legal", steps, legal=legal, game=game))
+            expects.append(_Expect("legal", steps, legal=legal, game=game, history=len(game.history)))
         return expects
 
     def play(self) -> int:
+        """Play the game; a disagreement is handed to the run and the game goes on from the reference's
+        position where the engine can be set up there (otherwise the game ends there)."""
+        with contextlib.suppress(_GameOver):
+            self._play()
+        return len(self.steps)
+
+    def _play(self) -> None:
         runner = self.runner
         pick = self.pick
-        setup = self.setup = self.draw(setups(runner.variants))
-        ref = setup.new_game()
-        players = ref.rules.players
+        setup = self.setup = runner.fixed(self.draw(setups(runner.variants)))
+        self._ref = setup.new_game()
+        players = self.ref.rules.players
         self.send([_setup_request(setup)])
         self.expects.append(_Expect("setup", 0))
         prefix = pick(0, runner.max_prefix)
-        legal = list(ref.legal_actions())
+        legal = runner.legal(self.ref)
         self.flush()
         # Right after the deal: every seat's view, the score and the legal actions, before any move.
         self.send(self.check_requests(players))
-        self.expects.extend(self.check_expects(ref, legal))
+        self.expects.extend(self.check_expects(self.ref, legal))
         checked = False
         for index in range(prefix + runner.checked_steps):
-            if ref.is_over:
+            if self.rebased:
+                self.rebased, legal = False, runner.legal(self.ref)
+            if self.ref.is_over:
                 break
             checked = index >= prefix
-            mode = pick(0, 99)
-            moves: list[Move] = []
-            if legal and mode < 100 - runner.illegal:
-                action = choose_legal(pick, legal)
-                if mode >= 100 - runner.illegal - runner.probes:
-                    wrong = (ref.to_act + choose(pick, range(1, players))) % players
-                    moves.append(Move(action, wrong, "wrong seat"))
-                moves.append(Move(action))
-            else:
-                moves.append(draw_illegal(pick, ref, legal))
+            moves = self.moves(legal, players)
             # The engine's requests go first; the reference does its part while the engine answers.
             requests = [_apply_request(m) for m in moves]
             if checked:
                 requests += self.check_requests(players)
             self.send(requests)
             for move in moves:
-                played = play(ref, move)
+                played = play(self.ref, move)
                 self.steps.append(played)
                 self.expects.append(_Expect("apply", len(self.steps), played=played))
                 if played.accepted:
-                    legal = list(ref.legal_actions())
+                    legal = runner.legal(self.ref)
             if checked:
-                self.expects.extend(self.check_expects(ref, legal))
+                self.expects.extend(self.check_expects(self.ref, legal))
                 self.flush()
+        if self.rebased:
+            self.rebased, legal = False, runner.legal(self.ref)
         if not checked:
             self.send(self.check_requests(players))
-            self.expects.extend(self.check_expects(ref, legal))
+            self.expects.extend(self.check_expects(self.ref, legal))
         self.flush()
-        if ref.is_over:
+        if self.ref.is_over:
             # The hand is over: the engine must refuse anything more.
             move = Move(Action.draw(), kind="out of phase")
             self.send([_apply_request(move)])
-            played = play(ref, move)
+            played = play(self.ref, move)
             self.steps.append(played)
             self.expects.append(_Expect("apply", len(self.steps), played=played))
             self.flush()
-        bound = hand_bound(ref.rules)
-        if len(ref.history) > bound and not ref.is_over:  # pragma: no cover - the reference's own bound
+        bound = hand_bound(self.ref.rules)
+        if len(self.ref.history) > bound and not self.ref.is_over:  # pragma: no cover - the reference's own bound
             raise self.fail("score", f"the hand did not end within {bound} actions", len(self.steps))
-        self.replay(ref)
-        self.shuffled_view(ref)
-        return len(self.steps)
+        if not self.deviated:  # a game re-synchronised mid-way cannot be replayed from its deal
+            self.replay(self.ref)
+        try:
+            self.shuffled_view(self.ref)
+        except Disagreement as disagreement:
+            self.disagree(disagreement, resync=False)
+
+    def moves(self, legal: list[Action], players: int) -> list[Move]:
+        """The next step's moves: a legal action (perhaps first sent for a wrong seat), or one meant to be refused.
+        A move of a feature the engine lacks, or one the reference refuses only by its own notation, is not sent."""
+        runner, pick, ref = self.runner, self.pick, self.ref
+        mode = pick(0, 99)
+        if legal and mode < 100 - runner.illegal:
+            action = choose_legal(pick, legal)
+            moves: list[Move] = []
+            if mode >= 100 - runner.illegal - runner.probes:
+                wrong = (ref.to_act + choose(pick, range(1, players))) % players
+                moves.append(Move(action, wrong, "wrong seat"))
+            return [*moves, Move(action)]
+        move = draw_illegal(pick, ref, legal)
+        if runner.info.lacks_action(move.action.kind) or runner.conventional_refusal(ref, move):
+            return []
+        return [move]
 
     def replay(self, ref: Game) -> None:
         """The same deck and moves again on the engine: the same verdicts and final views."""
         assert self.setup is not None
-        try:
-            self.send([_setup_request(self.setup)])
-            self.expects.append(_Expect("setup", 0))
-            for number, played in enumerate(self.steps, 1):
-                self.send([_apply_request(played.move)])
-                self.expects.append(_Expect("apply", number, played=played))
-            requests = [r for r in self.check_requests(ref.rules.players) if r["cmd"] != "legal"]
-            self.send(requests)
-            self.expects.extend(e for e in self.check_expects(ref, []) if e.what != "legal")
-            self.flush()
-        except Disagreement as disagreement:
-            failure = disagreement.failure
-            failure.message = "replaying the same deck and moves: " + failure.message
-            if failure.kind in ("view", "score", "conservation"):
-                failure.kind = "replay"
-            raise
+        self.replaying = True
+        self.send([_setup_request(self.setup)])
+        self.expects.append(_Expect("setup", 0))
+        for number, played in enumerate(self.steps, 1):
+            self.send([_apply_request(played.move)])
+            self.expects.append(_Expect("apply", number, played=played))
+        requests = [r for r in self.check_requests(ref.rules.players) if r["cmd"] != "legal"]
+        self.send(requests)
+        self.expects.extend(e for e in self.check_expects(ref, []) if e.what != "legal")
+        self.flush()
+        self.replaying = False
 
     def shuffled_view(self, ref: Game) -> None:
         """A seat's view of the final position written out with the cards hidden from it dealt anew."""
@@ -637,6 +742,37 @@ class _Game:
         raise self.fail("shuffle", message, len(self.steps), seat=seat, position=position, rules=["TURN.ORDER"])
 
 
+@contextlib.contextmanager
+def _rewound(game: Game, played: int) -> Iterator[None]:
+    """The game as it was after its first ``played`` actions (requests are pipelined, so the reference may be
+    ahead of the answer being compared), then as it is again."""
+    undone = [game.pop() for _ in range(len(game.history) - played)]
+    try:
+        yield
+    finally:
+        for action in reversed(undone):
+            game.push(action)
+
+
+def _refusals(game: Game, texts: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Of actions the engine lists and the reference does not: those it refuses by a sourced rule (an action it
+    refuses only by its own notation is another way to write a legal play, not a deviation), and those rules."""
+    kept: list[str] = []
+    rules: list[str] = []
+    variant = game.rules.variant
+    for text in texts:
+        try:
+            game.check(parse_action(text))
+        except CanastaError as refusal:
+            rule = getattr(refusal, "rule_id", None)
+            if rule and variant.is_convention(rule):
+                continue
+            if rule and rule not in rules:
+                rules.append(rule)
+        kept.append(text)
+    return kept, rules
+
+
 def _quick_key(action: Mapping[str, Any]) -> tuple[Any, ...]:
     """A key equal for two JSON actions with the same type and multisets of card names in each role."""
     cards = action.get("cards")
@@ -661,8 +797,21 @@ _VIEW_RULES = {
 }
 
 
-def _view_rules(key: str) -> list[str]:
-    return [_VIEW_RULES[key]] if key in _VIEW_RULES else []
+#: At the deal, before any move, a field differs because of how the hand was dealt.
+_DEAL_VIEW_RULES = {
+    "pile": "DEAL.UPCARD.TURN_AGAIN",
+    "stock_size": "DEAL.UPCARD.TURN_AGAIN",
+    "pile_frozen": "DEAL.UPCARD.FREEZES",
+    "hand_sizes": "DEAL.HAND_SIZE",
+    "hand": "DEAL.HAND_SIZE",
+    "bonus_cards": "RED3.REPLACE",
+}
+
+
+def _view_rules(key: str, *, at_the_deal: bool = False) -> list[str]:
+    """The rule a differing view field most likely comes from (a best guess, for the deviation's key)."""
+    rules = _DEAL_VIEW_RULES if at_the_deal else _VIEW_RULES
+    return [rules[key]] if key in rules else []
 
 
 @contextlib.contextmanager
@@ -710,6 +859,8 @@ def fast_picker(data: st.DataObject) -> Pick:
 
 # -- the run -------------------------------------------------------------------------------------------------------
 class _Runner:
+    """What the games of one run share: the engine, its capabilities, and where disagreements go."""
+
     def __init__(
         self,
         engine: Engine,
@@ -719,8 +870,10 @@ class _Runner:
         checked_steps: int,
         illegal: int,
         probes: int,
+        masks: Sequence[Mask] = (),
     ) -> None:
         self.engine = engine
+        self.info = engine.info
         self.caps = _Caps.of(engine)
         self.channel = _Channel(engine)
         self.variants = variants
@@ -729,6 +882,15 @@ class _Runner:
         self.illegal = illegal
         self.probes = probes
         self._json: dict[Action, dict[str, Any]] = {}
+        #: The engine can be set to the reference's position after a disagreement, and play on from there.
+        self.can_resync = self.caps.setup_position and not self.info.unheld_position_fields
+        self.log = DeviationLog(masks)
+        #: The first failure of each key, for its scenario when it is not shrunk.
+        self.first: dict[DeviationKey, Failure] = {}
+        #: While shrinking: the key being shrunk, and the failures of that key found so far.
+        self.target: DeviationKey | None = None
+        self.target_failures: list[Failure] = []
+        self.game_number = 0
 
     def json_of(self, action: Action) -> dict[str, Any]:
         """An action's JSON, remembered (the same melds stay legal for many steps)."""
@@ -738,6 +900,45 @@ class _Runner:
                 self._json.clear()
             known = self._json[action] = action.to_json()
         return known
+
+    def fixed(self, setup: Setup) -> Setup:
+        """The set-up under the parameters the engine fixes for its variant (protocol 2), the reference's too."""
+        fixed = self.info.fixed_for(setup.variant)
+        return replace(setup, parameters=tuple(sorted(fixed.items()))) if fixed else setup
+
+    def legal(self, game: Game) -> list[Action]:
+        """The reference's legal actions, without those of features the engine lacks (protocol 2)."""
+        if not self.info.absent_features:
+            return list(game.legal_actions())
+        return [a for a in game.legal_actions() if not self.info.lacks_action(a.kind)]
+
+    def conventional_refusal(self, game: Game, move: Move) -> bool:
+        """Whether the reference refuses ``move`` only by its own notation, which another engine need not share."""
+        if move.seat is not None and move.seat != game.to_act:
+            return False
+        try:
+            game.check(move.action)
+        except CanastaError as refusal:
+            rule = getattr(refusal, "rule_id", None)
+            return rule is not None and game.rules.variant.is_convention(rule)
+        return False
+
+    def key_of(self, failure: Failure) -> DeviationKey:
+        clauses = reference_rules(failure.setup.variant).variant.clauses
+        rule = next((r for r in failure.rules if r in clauses), None)
+        return DeviationKey(failure.kind, rule, failure.action)
+
+    def found(self, failure: Failure, disagreement: Disagreement) -> None:
+        """A disagreement in game ``game_number``: logged by its key; while shrinking, raised if it is the key."""
+        failure.game_number = self.game_number
+        key = self.key_of(failure)
+        if self.target is not None:
+            if key == self.target:
+                self.target_failures.append(failure)
+                raise disagreement
+            return
+        self.log.add(key, failure.message, self.game_number)
+        self.first.setdefault(key, failure)
 
     def game(self, data: st.DataObject) -> tuple[str, int]:
         game = _Game(self, data.draw, fast_picker(data))
@@ -768,19 +969,23 @@ def run_generated_games(
     seed: int,
     *,
     variants: list[str] | None,
+    masks: Sequence[Mask] = (),
     max_prefix: int = 300,
     checked_steps: int = 20,
     illegal: int = 15,
     probes: int = 10,
     shrink_seconds: float = 20.0,
     max_shrink_runs: int = 400,
+    max_shrunk: int = 8,
 ) -> GeneratedReport:
     """Play ``games`` generated games on ``engine`` against the reference; see the module docstring.
 
     ``max_prefix``: the most steps a game plays before its checked part (only verdicts compared);
     ``checked_steps``: steps checked in full after that; ``illegal`` and ``probes``: how many steps in a hundred
-    try a move meant to be refused, or first send the chosen legal action for a wrong seat; ``shrink_seconds`` and
-    ``max_shrink_runs``: the budget for shrinking a disagreement (the smallest failing game found so far is kept).
+    try a move meant to be refused, or first send the chosen legal action for a wrong seat; ``masks``: known
+    deviations (not shrunk, reported as known failures); ``shrink_seconds`` and ``max_shrink_runs``: the budget for
+    shrinking each deviation (the smallest failing game found so far is kept); ``max_shrunk``: how many distinct
+    deviations are shrunk (the others keep the game they were first found in).
     """
     report = GeneratedReport(seed=seed, requested=games)
     started = time.monotonic()
@@ -794,40 +999,92 @@ def run_generated_games(
             )
         return report
     runner = _Runner(
-        engine, playable, max_prefix=max_prefix, checked_steps=checked_steps, illegal=illegal, probes=probes
+        engine,
+        playable,
+        max_prefix=max_prefix,
+        checked_steps=checked_steps,
+        illegal=illegal,
+        probes=probes,
+        masks=masks,
     )
-    failures: list[Failure] = []
+    _hypothesis_run(runner, report, games, seed, label=label)
+    if runner.log.groups and not runner.can_resync:
+        report.notes.append(
+            "the engine cannot be set up at a written-out position, so each game ended at its first disagreement"
+        )
+    for index, group in enumerate(runner.log.unmasked()):
+        best = None
+        if index < max_shrunk:
+            best = _shrink(runner, report, group, seed, shrink_seconds, max_shrink_runs)
+        if best is None:
+            best = runner.first[group.key]
+            best.game_number = group.first_game
+        _add_scenario(report, group, best, f"{label}-{group.first_game}-{group.key.slug}", seed)
+    for group in runner.log.groups.values():
+        if group.mask is not None:
+            report.results.append(
+                Result(
+                    f"{label}-{group.key.slug}",
+                    runner.first[group.key].setup.variant,
+                    "known failure",
+                    f"{group.mask.reason} (was: {group.message}; in {len(group.games)} game(s))",
+                    rule=group.key.rule,
+                )
+            )
+    if report.games > 0:
+        for mask in runner.log.unused_masks():
+            report.results.append(
+                Result(
+                    f"{label}-known-deviation",
+                    "*",
+                    "unexpected pass",
+                    f"a known deviation ({mask.describe()}: {mask.reason}) was not seen in {report.games} games; "
+                    "remove it from the known failures",
+                )
+            )
+    report.deviations = list(runner.log.groups.values())
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _settings(games: int, seed: int, phases: tuple[Phase, ...]) -> Any:
+    """Hypothesis's settings for a run: ``games`` examples from ``seed``, quiet, no database, no deadline."""
+
+    def apply(test: Any) -> Any:
+        test = settings(
+            max_examples=games,
+            database=None,
+            deadline=None,
+            derandomize=False,
+            phases=phases,
+            report_multiple_bugs=False,
+            suppress_health_check=list(HealthCheck),
+            verbosity=Verbosity.quiet,
+            print_blob=False,
+        )(test)
+        return hypothesis_seed(seed)(test)
+
+    return apply
+
+
+def _hypothesis_run(runner: _Runner, report: GeneratedReport, games: int, seed: int, *, label: str) -> None:
+    """The campaign: ``games`` games, each going on past its disagreements (logged in ``runner.log``)."""
+    engine = runner.engine
     in_a_row = 0
-    shrink_started = 0.0
 
     def one_game(data: st.DataObject) -> None:
-        nonlocal in_a_row, shrink_started
-        shrinking = bool(failures)
-        if shrinking:
-            report.shrink_runs += 1
-            if report.shrink_runs > max_shrink_runs or time.monotonic() - shrink_started > shrink_seconds:
-                raise _Abort("shrinking budget spent")
+        nonlocal in_a_row
         # A game Hypothesis stops half-way (it caps the size of its first examples) is not counted.
-        number = report.games + 1
+        number = runner.game_number = report.games + 1
+        before = len(runner.log.groups), sum(len(g.games) for g in runner.log.groups.values())
         try:
             variant, steps = runner.game(data)
-        except Disagreement as disagreement:
-            disagreement.failure.game_number = failures[0].game_number if failures else number
-            if not failures:
-                shrink_started = time.monotonic()
-                report.games = number
-                report.steps += len(disagreement.failure.steps)
-            failures.append(disagreement.failure)
-            raise
         except _Skipped as skipped:
-            if not shrinking:
-                report.games = number
-                report.results.append(Result(f"{label}-{number}", "-", "skipped", str(skipped)))
+            report.games = number
+            report.results.append(Result(f"{label}-{number}", "-", "skipped", str(skipped)))
             return
         except EngineFailure as failure:
             _restart(engine, report)
-            if shrinking:
-                return
             report.games = number
             report.results.append(
                 Result(
@@ -843,54 +1100,90 @@ def run_generated_games(
                 report.notes.append(f"stopped after {in_a_row} games in a row ended with an engine failure")
                 raise _Abort("engine failures") from None
             return
-        if not shrinking:
-            in_a_row = 0
-            report.games = number
-            report.steps += steps
+        in_a_row = 0
+        report.games = number
+        report.steps += steps
+        after = len(runner.log.groups), sum(len(g.games) for g in runner.log.groups.values())
+        if after == before:
             report.results.append(Result(f"{label}-{number}", variant, "passed", f"{steps} steps"))
 
-    test = given(st.data())(one_game)
-    test = settings(
-        max_examples=games,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        report_multiple_bugs=False,
-        suppress_health_check=list(HealthCheck),
-        verbosity=Verbosity.quiet,
-        print_blob=False,
-    )(test)
-    test = hypothesis_seed(seed)(test)
+    test = _settings(games, seed, (Phase.explicit, Phase.generate))(given(st.data())(one_game))
     try:
         with _no_local_constants():
             test()
     except _Abort:
         pass
-    except Exception:  # the failure is in ``failures``; anything else is re-raised below
-        if not failures:
+
+
+def _shrink(
+    runner: _Runner, report: GeneratedReport, group: Deviation, seed: int, seconds: float, max_runs: int
+) -> Failure | None:
+    games = report.requested
+    """The shortest game found showing ``group``'s deviation: the campaign is played again from the same seed up
+    to the game it was first seen in (the same games, as the engine is deterministic), and Hypothesis shrinks
+    that game, a smaller game counting only if it shows a deviation of the same key. None if it is not seen again."""
+    engine = runner.engine
+    runner.target, runner.target_failures = group.key, []
+    runs = played = 0
+    started = 0.0
+
+    def one_game(data: st.DataObject) -> None:
+        nonlocal runs, started, played
+        if runner.target_failures:
+            runs += 1
+            if runs > max_runs or time.monotonic() - started > seconds:
+                raise _Abort("shrinking budget spent")
+        # Numbered as the campaign numbers its games: a game Hypothesis stops half-way is not counted.
+        runner.game_number = played + 1
+        try:
+            runner.game(data)
+        except Disagreement:
+            if runs == 0:
+                started = time.monotonic()
             raise
-    if failures:
-        best = min(reversed(failures), key=lambda f: len(f.steps))
-        report.notes.append(
-            f"stopped at the first disagreement (game {failures[0].game_number}); "
-            f"{report.shrink_runs} shrinking run{'s' if report.shrink_runs != 1 else ''}"
+        except _Skipped:
+            pass
+        except EngineFailure:
+            _restart(engine, report)
+        played += 1
+
+    test = _settings(games, seed, (Phase.explicit, Phase.generate, Phase.shrink))(given(st.data())(one_game))
+    try:
+        with _no_local_constants():
+            test()
+    except _Abort:
+        pass
+    except Exception:  # the failures are in ``runner.target_failures``; anything else is re-raised below
+        if not runner.target_failures:
+            raise
+    report.shrink_runs += runs
+    found, runner.target, runner.target_failures = runner.target_failures, None, []
+    if not found:
+        report.notes.append(f"the deviation {group.key} was not seen again when its game was played again")
+        return None
+    best = min(reversed(found), key=lambda f: len(f.steps))
+    best.game_number = group.first_game
+    return best
+
+
+def _add_scenario(report: GeneratedReport, group: Deviation, best: Failure, scenario_id: str, seed: int) -> None:
+    """A deviation's result and its shrunk game as a scenario file's text."""
+    group.scenario_id, group.steps = scenario_id, len(best.steps)
+    text = group.scenario_yaml = scenario_yaml(best, scenario_id, seed)
+    games = len(group.games)
+    message = (
+        f"{best.message}\n({group.key}; in {games} game{'s' if games != 1 else ''}, first game {group.first_game})"
+    )
+    report.scenarios.append(GeneratedScenario(scenario_id, best.setup.variant, best.message, text, len(best.steps)))
+    report.results.append(
+        Result(
+            scenario_id,
+            best.setup.variant,
+            "failed",
+            message + f"\n(shrunk to {len(best.steps)} steps; the scenario is printed with the generated games)",
+            rule=group.key.rule,
         )
-        scenario_id = f"{label}-{failures[0].game_number}"
-        text = scenario_yaml(best, scenario_id, seed)
-        message = best.message
-        report.scenarios.append(GeneratedScenario(scenario_id, best.setup.variant, message, text, len(best.steps)))
-        report.results.append(
-            Result(
-                scenario_id,
-                best.setup.variant,
-                "failed",
-                message + f"\n(shrunk to {len(best.steps)} steps; the scenario is printed with the generated games)",
-                rule=best.rules[0] if best.rules else None,
-            )
-        )
-    report.seconds = time.monotonic() - started
-    return report
+    )
 
 
 def _restart(engine: Engine, report: GeneratedReport) -> None:
@@ -906,20 +1199,27 @@ def scenario_yaml(failure: Failure, scenario_id: str, seed: int) -> str:
     """The shrunk game as a scenario file: the reference's verdict on every step, and at the last one what the
     reference shows where the engine differed (a view, the score, the legal actions)."""
     setup = failure.setup
-    rules = reference_rules(setup.variant)
+    rules = setup.rules()
     steps = list(failure.steps)
-    position = failure.position
+    # Where the scenario starts: the deal, or a position written out (the shuffled one, or where the game was
+    # re-synchronised after an earlier disagreement).
+    position = failure.position if failure.kind == "shuffle" else failure.start
+
+    def start() -> Game:
+        if position is None:
+            return setup.new_game()
+        return Game.from_position(rules, position_from_json(position, rules))
+
     if failure.kind == "shuffle":
-        assert position is not None
-        game = Game.from_position(rules, position_from_json(position, rules))
+        game = start()
         legal = list(game.legal_actions())
         seat = (game.to_act + 1) % rules.players
         probe = Move(legal[0] if legal else Action.draw(), seat, "wrong seat")
         steps = [play(game, probe)]
     else:
-        game = setup.new_game()
-        if not steps:  # found at the deal: a move by the wrong seat, refused, leaves the deal to look at
-            probe_game = setup.new_game()
+        game = start()
+        if not steps:  # found at the start: a move by the wrong seat, refused, leaves the position to look at
+            probe_game = start()
             legal = list(probe_game.legal_actions())
             wrong = (probe_game.to_act + 1) % rules.players
             steps = [play(probe_game, Move(legal[0] if legal else Action.draw(), wrong, "wrong seat"))]
@@ -958,11 +1258,13 @@ def scenario_yaml(failure: Failure, scenario_id: str, seed: int) -> str:
         ),
         f"rules: [{', '.join(cited)}]",
         f"variants: [{setup.variant}]",
-        "level: must",
-        "setup:",
     ]
-    if failure.kind == "shuffle":
-        assert position is not None
+    if setup.parameters:  # the parameters the engine fixes: the scenario holds under those values
+        lines += ["level: alternative", f"parameters: {_q(dict(setup.parameters))}"]
+    else:
+        lines.append("level: must")
+    lines.append("setup:")
+    if position is not None:
         written = {key: value for key, value in position.items() if key != "team_scores"}
         lines.append(f"  position: {_q(written)}")
         lines.append(f"  team_scores: {_q(position.get('team_scores', list(setup.team_scores)))}")

@@ -10,7 +10,23 @@ from typing import Any, TextIO
 from .engines import EngineInfo
 from .runner import Result
 
+#: The statuses that fail a run. ``differs`` (an implementation-defined scenario the engine plays otherwise) and
+#: ``partial`` (every check that ran passed, some were skipped) are shown and counted, but fail nothing.
 BAD = ("failed", "errored", "timed out", "unexpected pass")
+#: The statuses a summary lists result by result, besides the bad ones.
+SHOWN = ("partial", "differs", "skipped", "known failure")
+#: The order of the summary's counts; passed and failed are always given, the others when they occur.
+ORDER = (
+    "passed",
+    "partial",
+    "failed",
+    "differs",
+    "errored",
+    "timed out",
+    "skipped",
+    "known failure",
+    "unexpected pass",
+)
 
 
 class Progress:
@@ -54,18 +70,18 @@ def summary(results: Sequence[Result], info: EngineInfo) -> list[str]:
     counts: Counter[str] = Counter(r.status for r in results)
     lines = [f"engine: {info.name} {info.version} (protocol {info.protocol})"]
     for result in results:
-        if result.status in BAD or result.status in ("skipped", "known failure"):
+        if result.status in BAD or result.status in SHOWN:
             lines.extend(result_lines(result))
     reason = nothing_ran_reason(results, info)
     if reason:
         lines.append(f"nothing was tested: {reason}")
-    order = ("passed", "failed", "errored", "timed out", "skipped", "known failure", "unexpected pass")
-    lines.append(", ".join(f"{counts.get(s, 0)} {s}" for s in order if counts.get(s) or s in ("passed", "failed")))
+    lines.append(", ".join(f"{counts.get(s, 0)} {s}" for s in ORDER if counts.get(s) or s in ("passed", "failed")))
     return lines
 
 
 def nothing_ran(results: Sequence[Result]) -> bool:
-    """True when no test ran: none at all, or every one skipped. Such a run proves nothing, so it is no pass."""
+    """True when no test ran: none at all, or every one skipped. Such a run proves nothing, so it is no pass (a
+    ``partial`` test ran some checks: it counts as something tested)."""
     return all(r.status == "skipped" for r in results)
 
 
@@ -90,11 +106,16 @@ def json_report(results: Sequence[Result], info: EngineInfo, extra: dict[str, An
         "counts": dict(Counter(r.status for r in results)),
         "results": [r.to_json() for r in results],
     }
+    checks: Counter[str] = Counter()
+    for result in results:
+        checks.update(result.checks)
+    if checks:
+        data["checks"] = dict(checks)
     if extra:
         data.update(extra)
     return json.dumps(data, indent=2)
 
 
 def failed(results: Sequence[Result]) -> bool:
-    """Whether the run fails: a test did not pass, or nothing was tested at all."""
+    """Whether the run fails: a test failed (``differs`` and ``partial`` do not fail it), or nothing was tested."""
     return any(r.status in BAD for r in results) or nothing_ran(results)

@@ -1,21 +1,44 @@
-"""Running scenarios against an engine and judging each step: passed, failed, skipped, errored, timed out."""
+"""Running scenarios against an engine and judging each check: passed, partial, failed, differs, skipped, errored,
+timed out.
+
+A scenario is played on the engine and, beside it, on the reference in process: a check that fails is recorded and
+the scenario goes on, the engine put back in step with the reference (by ``undo`` or a set-up of the reference's
+position) when its verdict left it elsewhere. Each check that could not be made says why (skipped: the engine lacks
+a capability; not reached: the engine could not be put back in step).
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from ..actions import Action, action_from_json, parse_action
 from ..errors import CanastaError
+from ..game import Game
 from ..render import source_line
 from ..rules import Rules, rules_for
-from .engines import Engine, EngineFailure, excerpt
+from .engines import FEATURE_ACTIONS, Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
-from .setup import deal_request, format_deck, setup_request
+from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 
-Status = Literal["passed", "failed", "skipped", "errored", "timed out", "known failure", "unexpected pass"]
+Status = Literal[
+    "passed",
+    "partial",
+    "failed",
+    "differs",
+    "skipped",
+    "errored",
+    "timed out",
+    "known failure",
+    "unexpected pass",
+]
+#: What becomes of one check: it ran and passed or failed, it was skipped (the engine lacks what it needs), or it
+#: was not reached (the engine could not be put back where the reference is).
+CHECK_OUTCOMES = ("passed", "failed", "skipped", "not reached")
 
 #: The most characters a result's message, and its stderr, carry (an engine's text is quoted, never whole).
 MESSAGE_CHARS = 4000
@@ -32,7 +55,7 @@ def clip(text: str, limit: int) -> str:
 
 @dataclass
 class Result:
-    """The verdict on one scenario for one variant."""
+    """The verdict on one scenario for one variant, with what became of each of its checks."""
 
     scenario: str
     variant: str
@@ -41,6 +64,10 @@ class Result:
     rule: str | None = None
     stderr: str = ""
     file: str = ""
+    #: How many checks passed, failed, were skipped and were not reached (only the outcomes that occurred).
+    checks: dict[str, int] = field(default_factory=dict)
+    #: Each failed check: ``{"step": int | None, "check": str, "rule": str | None, "message": str}``.
+    failures: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         """Bound what a result carries: a report stays small whatever the engine printed."""
@@ -53,7 +80,7 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"scenario": self.scenario, "variant": self.variant, "status": self.status}
-        for name in ("message", "rule", "stderr", "file"):
+        for name in ("message", "rule", "stderr", "file", "checks", "failures"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -123,18 +150,123 @@ def setup_message(scenario: Scenario, variant: str, rules: Rules | None = None) 
     return setup_request(scenario.setup, variant, scenario.parameters, rules or case_rules(scenario, variant))
 
 
+# -- the tally of a case's checks ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkipCheck:
+    """A check that cannot be made once the engine's reply is in (a 'legal' that gives a count only)."""
+
+    reason: str
+
+
+#: What comparing one expectation with the engine's reply gives: None (it holds), a failure message, or a skip.
+Outcome = str | SkipCheck | None
+
+#: Protocol 2's optional features, as a message names them, and what a step of each action type does.
+FEATURE_NAMES = {"ask": "partner permission", "end": "ending a hand without a discard"}
+ACTION_VERBS = {"ask": "asks", "yes": "answers yes", "no": "answers no", "end": "ends the hand"}
+
+NO_VIEWS = "views (the engine has no 'views')"
+NO_SCORE = "score (the engine has no 'score')"
+NO_LEGAL = "legal (the engine has no 'legal')"
+NO_RULE_IDS = "rule ids (the engine has no 'rule_ids')"
+NO_PARTS = "score parts (the engine's score gives totals only)"
+
+
+class Tally:
+    """What became of each check of a case; it decides the case's status and message."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.failures: list[dict[str, Any]] = []
+        self.skips: Counter[str] = Counter()
+        self.notes: list[str] = []
+        # Whether a check ran that tells more than that an action on the way was accepted.
+        self.telling = False
+
+    def passed(self, *, telling: bool = True) -> None:
+        self.counts["passed"] += 1
+        self.telling = self.telling or telling
+
+    def failed(self, step: int | None, check: str, message: str, rule: str | None = None) -> None:
+        self.counts["failed"] += 1
+        self.telling = True
+        self.failures.append({"step": step, "check": check, "rule": rule, "message": clip(message, MESSAGE_CHARS)})
+
+    def skipped(self, reason: str) -> None:
+        self.counts["skipped"] += 1
+        self.skips[reason] += 1
+
+    def unreached(self, count: int = 1) -> None:
+        if count > 0:
+            self.counts["not reached"] += count
+
+    def checks(self) -> dict[str, int]:
+        return {outcome: self.counts[outcome] for outcome in CHECK_OUTCOMES if self.counts[outcome]}
+
+    def skipped_text(self) -> str:
+        """E.g. "2 checks skipped: views (the engine has no 'views')" (empty when none was)."""
+        total = self.counts["skipped"]
+        if not total:
+            return ""
+        return f"{total} check{'s' if total != 1 else ''} skipped: " + "; ".join(self.skips)
+
+    def status(self, level: str) -> tuple[Status, str]:
+        """A failure fails the case (it differs, at level implementation-defined); with none, a case where only
+        actions on the way were accepted while its real checks were skipped is skipped, one with some skipped
+        checks is partial."""
+        if self.failures:
+            lines = [f["message"] for f in self.failures] + self.notes
+            lines += [self.skipped_text()] if self.skips else []
+            return ("differs" if level == "implementation-defined" else "failed"), "\n".join(lines)
+        if not self.telling and (self.skips or not self.counts["passed"]):
+            return "skipped", self.skipped_text() or "the scenario has no checks"
+        if self.skips:
+            return "partial", self.skipped_text()
+        return "passed", ""
+
+    def result(self, level: str, **base: Any) -> Result:
+        status, message = self.status(level)
+        rule = self.failures[0]["rule"] if self.failures else None
+        return Result(**base, status=status, message=message, rule=rule, checks=self.checks(), failures=self.failures)
+
+
+# -- a check, and the group of checks one request answers ----------------------------------------------------
+
+
+@dataclass
+class _Check:
+    name: str
+    compare: Callable[[Any], Outcome]
+    rule: str | None = None
+    #: Why the check cannot be made at all (None: it can).
+    skip: str | None = None
+
+
+@dataclass
+class _Group:
+    """Checks made on one reply: ``fetch`` asks the engine, raising Mismatch when the reply is of no use."""
+
+    fetch: Callable[[], Any]
+    checks: list[_Check]
+
+
+# -- running a case ------------------------------------------------------------------------------------------
+
+
 def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
     """Run one scenario for one variant; engine failures are reported, never raised."""
-    base = {"scenario": scenario.id, "variant": variant, "file": scenario.file}
+    base: dict[str, Any] = {"scenario": scenario.id, "variant": variant, "file": scenario.file}
+    tally = Tally()
     try:
-        _play(engine, scenario, variant)
+        rules = engine_rules(engine.info, scenario, variant)
+        _Case(engine, scenario, variant, rules, tally).play()
     except Skip as skip:
         return Result(**base, status="skipped", message=str(skip))
-    except Mismatch as mismatch:
-        return Result(**base, status="failed", message=str(mismatch), rule=mismatch.rule)
     except EngineFailure as failure:
-        return failure_result(engine, failure, **base)
-    return Result(**base, status="passed")
+        return failure_result(engine, failure, tally=tally, **base)
+    return tally.result(scenario.level, **base)
 
 
 def failure_status(failure: EngineFailure) -> Status:
@@ -142,42 +274,207 @@ def failure_status(failure: EngineFailure) -> Status:
     return "timed out" if failure.kind == "timed out" else "errored"
 
 
-def failure_result(engine: Engine, failure: EngineFailure, **base: Any) -> Result:
+def failure_result(engine: Engine, failure: EngineFailure, *, tally: Tally | None = None, **base: Any) -> Result:
     """An engine failure as the result of a test (timed out, or errored), the engine restarted for the next one;
     a restart that fails too is told in the message, not raised (the next test finds the engine down, and tries
-    again)."""
+    again). The checks that failed before it (``tally``) follow in the message."""
     status = failure_status(failure)
     message = failure.detail
     try:
         engine.restart()
     except (EngineFailure, OSError) as again:
         message += f"; restarting the engine failed too: {again}"
-    return Result(**base, status=status, message=message, stderr=failure.stderr)
+    if tally is None:
+        return Result(**base, status=status, message=message, stderr=failure.stderr)
+    message = "\n".join([message, *(f["message"] for f in tally.failures)])
+    return Result(
+        **base,
+        status=status,
+        message=message,
+        stderr=failure.stderr,
+        rule=tally.failures[0]["rule"] if tally.failures else None,
+        checks=tally.checks(),
+        failures=tally.failures,
+    )
 
 
-def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
-    info = engine.info
+def engine_rules(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
+    """The rules a case runs under on this engine; raises Skip when the engine cannot run the scenario at all."""
+    reason = up_front_skip(info, scenario, variant)
+    if reason:
+        raise Skip(reason)
+    return _with_fixed(info, scenario, variant)
+
+
+def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | None:
+    """Why the engine cannot run the scenario at all (None when it can try): a variant it does not play, a set-up
+    it cannot make, parameters it cannot change, an action of a feature it lacks."""
     if variant not in info.variants:
-        raise Skip(f"the engine does not play {variant}")
+        return f"the engine does not play {variant}"
     if scenario.uses_position and not info.can("setup_position"):
-        raise Skip("the engine cannot set up a written-out position")
+        return "the engine cannot set up a written-out position"
+    unheld = sorted(position_fields(scenario) & info.unheld_position_fields)
+    if unheld:
+        return "the engine cannot hold a position's " + ", ".join(f"'{name}'" for name in unheld)
     if scenario.parameters and not info.can("parameters"):
-        raise Skip("the engine cannot change parameters: " + ", ".join(scenario.parameters))
-    rules = case_rules(scenario, variant)
-    reply = engine.request(setup_message(scenario, variant, rules))
-    if not reply.get("ok"):
-        if "skip" in reply:
-            raise Skip(f"the engine says: {reply['skip']}")
-        raise Mismatch(f"setup refused: {reply.get('error', reply)}")
-    clauses = rules.variant.clauses
-    cards = deck_size(rules)
+        return "the engine cannot change parameters: " + ", ".join(scenario.parameters)
+    return lacking_step(info, scenario)
+
+
+def position_fields(scenario: Scenario) -> set[str]:
+    """The fields of the written-out position a scenario sets up (its set-up's team scores go in it too)."""
+    if not scenario.uses_position:
+        return set()
+    return set(scenario.setup["position"]) | ({"team_scores"} if "team_scores" in scenario.setup else set())
+
+
+def feature_lacking(info: EngineInfo, action_type: str) -> str | None:
+    """The optional feature the engine lacks that an action of this type belongs to, as a message names it."""
+    for name in sorted(info.absent_features):
+        if action_type in FEATURE_ACTIONS.get(name, ()):
+            return FEATURE_NAMES.get(name, f"'{name}'")
+    return None
+
+
+def lacking_step(info: EngineInfo, scenario: Scenario) -> str | None:
+    """E.g. "the engine has no partner permission: step 3 asks" (None when every step's action is one it has)."""
     for number, step in enumerate(scenario.steps, 1):
-        where = f"step {number} `{step.action}`"
-        reply = engine.request(apply_request(parse_action(step.action), step.seat))
+        kind = parse_action(step.action).kind
+        feature = feature_lacking(info, kind)
+        if feature:
+            return f"the engine has no {feature}: step {number} {ACTION_VERBS.get(kind, kind)}"
+    return None
+
+
+def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
+    """The case's rules with the parameters the engine fixes: a scenario setting one otherwise, or whose
+    expectations the reference itself does not meet under them, depends on it and is skipped."""
+    rules = case_rules(scenario, variant)
+    fixed = info.fixed_for(variant)
+    for name, value in fixed.items():
+        if name in scenario.parameters and scenario.parameters[name] != value:
+            raise Skip(f"the engine fixes {name} at {value!r}; the scenario sets it to {scenario.parameters[name]!r}")
+    changed = {name: value for name, value in fixed.items() if _param(rules, name) != value}
+    if not changed:
+        return rules
+    parameters = {**scenario.parameters, **changed}
+    try:
+        fixed_rules = rules_for(with_parameters(variant, parameters))
+    except CanastaError as error:
+        raise Skip(f"the engine fixes parameters the reference cannot set: {error}") from None
+    if not _reference_meets(scenario, variant, fixed_rules, parameters):
+        names = ", ".join(changed)
+        values = ", ".join(repr(v) for v in changed.values())
+        if len(changed) > 1:
+            values = ", ".join(f"{k} = {v!r}" for k, v in changed.items())
+        raise Skip(f"depends on {names}, which the engine fixes at {values}")
+    return fixed_rules
+
+
+def _param(rules: Rules, name: str) -> Any:
+    """A parameter's value in ``rules`` (a sentinel when the variant has no such parameter)."""
+    try:
+        return rules.variant.param(name)
+    except KeyError:
+        return _MISSING
+
+
+_MISSING = object()
+
+
+def _reference_meets(scenario: Scenario, variant: str, rules: Rules, parameters: Mapping[str, Any]) -> bool:
+    """Whether the reference, in process, passes every check of the scenario under ``rules`` (set up with
+    ``parameters``)."""
+    tally = Tally()
+    try:
+        _Case(InProcessEngine(), scenario, variant, rules, tally, parameters=parameters).play()
+    except (Skip, EngineFailure):
+        return False
+    return not tally.failures
+
+
+class _Case:
+    """One scenario played on an engine beside the reference, which says where the engine should be."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        scenario: Scenario,
+        variant: str,
+        rules: Rules,
+        tally: Tally,
+        *,
+        parameters: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.info = engine.info
+        self.scenario = scenario
+        self.variant = variant
+        self.rules = rules
+        self.clauses = rules.variant.clauses
+        self.tally = tally
+        self.parameters = dict(scenario.parameters if parameters is None else parameters)
+        self.request = setup_request(scenario.setup, variant, self.parameters, rules)
+        self.reference = self._reference_game()
+        self.in_step = True
+
+    def _reference_game(self) -> Game | None:
+        """The reference's hand of the set-up (None if it cannot make it: then only the engine's replies count)."""
+        try:
+            return game_from_setup(self.rules, self.request)
+        except CanastaError:
+            return None
+
+    def play(self) -> None:
+        reply = self.engine.request(self.request)
         if not reply.get("ok"):
-            raise Mismatch(f"{where}: the engine reported an error: {reply.get('error', reply)}")
-        accepted = verdict(reply, where)
-        expect = step.expect
+            if "skip" in reply:
+                raise Skip(f"the engine says: {reply['skip']}")
+            self.tally.failed(None, "setup", f"setup refused: {reply.get('error', reply)}")
+            self.in_step = False
+        for number, step in enumerate(self.scenario.steps, 1):
+            self._step(number, step.action, step.seat, step.expect)
+
+    def _step(self, number: int, text: str, seat: int | None, expect: Expect) -> None:
+        where = f"step {number} `{text}`"
+        action = parse_action(text)
+        applied = self._reference_apply(action, seat, expect.accepted)
+        if self.in_step:
+            reply = self.engine.request(apply_request(action, seat))
+            now = self._verdict(number, where, expect, reply)
+            if now is not applied:
+                self.in_step = self._resync(where, now, applied)
+        else:
+            self.tally.unreached()
+            self._rule_unmade(expect)
+        for group in self._after(where, expect):
+            self._run(number, group)
+        if applied:
+            self._run(number, self._views_agree(where))
+
+    def _reference_apply(self, action: Action, seat: int | None, expected: bool) -> bool:
+        """Play the step on the reference: whether it took the action (the expectation, without a reference)."""
+        if self.reference is None:
+            return expected
+        try:
+            self.reference.apply(action, seat)
+        except CanastaError:
+            return False
+        return True
+
+    def _verdict(self, number: int, where: str, expect: Expect, reply: Mapping[str, Any]) -> bool | None:
+        """Check the engine's verdict (and the rule it cites); returns whether the engine took the action (None:
+        it cannot be told)."""
+        if not reply.get("ok"):
+            self.tally.failed(number, "verdict", f"{where}: the engine reported an error: {reply.get('error', reply)}")
+            self._rule_unmade(expect)
+            return False
+        accepted = reply.get("accepted")
+        problem = verdict_problem(accepted)
+        if problem:
+            self.tally.failed(number, "verdict", f"{where}: {problem}")
+            self._rule_unmade(expect)
+            return None
         if accepted != expect.accepted:
             wanted = "accepted" if expect.accepted else f"refused by {expect.rule or 'a rule'}"
             got = (
@@ -185,16 +482,258 @@ def _play(engine: Engine, scenario: Scenario, variant: str) -> None:
                 if accepted
                 else f"refused by {reply.get('rule') or 'an unnamed rule'} ({reply.get('message', '')})"
             )
-            raise Mismatch(f"{where}: expected {wanted}, got {got}{cite(clauses, expect.rule)}", expect.rule)
-        if not accepted and expect.rule and info.can("rule_ids") and reply.get("rule") != expect.rule:
-            raise Mismatch(
-                f"{where}: refused, but citing {reply.get('rule')!r} instead of {expect.rule}"
-                + cite(clauses, expect.rule),
-                expect.rule,
-            )
-        _check_after(engine, step.expect, where, clauses)
-        if accepted and info.can("views"):
-            _check_views_agree(engine, where, cards, rules.players)
+            message = f"{where}: expected {wanted}, got {got}{cite(self.clauses, expect.rule)}"
+            self.tally.failed(number, "verdict", message, expect.rule)
+            self._rule_unmade(expect)
+            return bool(accepted)
+        self.tally.passed(telling=not accepted)
+        if not accepted and expect.rule:
+            self._check_rule(number, where, expect.rule, reply.get("rule"))
+        return bool(accepted)
+
+    def _check_rule(self, number: int, where: str, wanted: str, cited: Any) -> None:
+        if not self.info.can("rule_ids"):
+            self.tally.skipped(NO_RULE_IDS)
+        elif cited != wanted:
+            message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
+            self.tally.failed(number, "rule", message, wanted)
+        else:
+            self.tally.passed()
+
+    def _rule_unmade(self, expect: Expect) -> None:
+        """The rule a refusal should cite, when the verdict it belongs to did not come: skipped or not reached."""
+        if not expect.accepted and expect.rule:
+            if self.info.can("rule_ids"):
+                self.tally.unreached()
+            else:
+                self.tally.skipped(NO_RULE_IDS)
+
+    # -- back in step after a verdict that differs --------------------------------------------------------
+
+    def _resync(self, where: str, engine_took: bool | None, reference_took: bool) -> bool:
+        """Put the engine back where the reference is: ``undo`` what it should have refused, or set up the
+        reference's position. False (the reason noted) when it cannot be done: the later checks are not reached."""
+        if engine_took and not reference_took and self.info.can("undo"):
+            reply = self.engine.request({"cmd": "undo"})
+            if reply.get("ok"):
+                return True
+            return self._lost(f"{where}: the engine refused to undo it ({excerpt(reply.get('error', reply))})")
+        if self.reference is None:
+            return self._lost(f"{where}: the reference cannot play this set-up, so the engine cannot be put back")
+        if not self.info.can("setup_position") or self.info.unheld_position_fields:
+            took = "took it" if engine_took else "did not take it" if engine_took is False else "answered so"
+            why = "cannot undo it nor" if engine_took else "cannot"
+            return self._lost(f"{where}: the engine {took} and {why} be set up at the reference's position")
+        reply = self.engine.request(self._position_request())
+        if reply.get("ok"):
+            return True
+        return self._lost(
+            f"{where}: the engine refused the set-up that puts it back at the reference's position "
+            f"({excerpt(reply.get('error', reply))})"
+        )
+
+    def _position_request(self) -> dict[str, Any]:
+        assert self.reference is not None
+        position = position_json(self.reference)
+        return {"cmd": "setup", "variant": self.variant, "parameters": dict(self.parameters), "position": position}
+
+    def _lost(self, why: str) -> bool:
+        self.tally.notes.append(f"{why}; the later checks were not reached")
+        return False
+
+    # -- the checks after a step ----------------------------------------------------------------------------
+
+    def _run(self, number: int, group: _Group) -> None:
+        """Make a group's checks (skipped ones counted), one request answering them all."""
+        live = []
+        for check in group.checks:
+            if check.skip:
+                self.tally.skipped(check.skip)
+            else:
+                live.append(check)
+        if not live:
+            return
+        if not self.in_step:
+            self.tally.unreached(len(live))
+            return
+        try:
+            reply = group.fetch()
+        except Mismatch as mismatch:
+            self.tally.failed(number, live[0].name, str(mismatch), mismatch.rule or live[0].rule)
+            self.tally.unreached(len(live) - 1)
+            return
+        for check in live:
+            outcome = check.compare(reply)
+            if outcome is None:
+                self.tally.passed()
+            elif isinstance(outcome, SkipCheck):
+                self.tally.skipped(outcome.reason)
+            else:
+                self.tally.failed(number, check.name, outcome, check.rule)
+
+    def _after(self, where: str, expect: Expect) -> list[_Group]:
+        return [self._legal_checks(where, expect), self._view_checks(where, expect), self._score_checks(where, expect)]
+
+    def _legal_checks(self, where: str, expect: Expect) -> _Group:
+        none = None if self.info.can("legal") else NO_LEGAL
+        checks = [
+            _Check("legal_includes", partial(_includes, where, text), skip=none or self._lacking(text))
+            for text in expect.legal_includes
+        ]
+        checks += [
+            _Check("legal_excludes", partial(_excludes, where, text), skip=none) for text in expect.legal_excludes
+        ]
+        if expect.legal_count is not None:
+            count = expect.legal_count
+            checks.append(_Check("legal_count", partial(_count, where, count), skip=none or self._uncountable()))
+        return _Group(partial(_legal_reply, self.engine, where), checks)
+
+    def _lacking(self, text: str) -> str | None:
+        feature = feature_lacking(self.info, parse_action(text).kind)
+        return f"legal_includes (the engine has no {feature})" if feature else None
+
+    def _uncountable(self) -> str | None:
+        """Why the engine's count of legal actions cannot match the reference's: it includes actions of a
+        feature the engine lacks (None when it can match, or cannot be told)."""
+        if not self.info.absent_features or self.reference is None:
+            return None
+        for action in self.reference.legal_actions():
+            feature = feature_lacking(self.info, action.kind)
+            if feature:
+                return f"legal_count (the engine has no {feature}, and the legal actions include `{action.kind}`)"
+        return None
+
+    def _view_checks(self, where: str, expect: Expect) -> _Group:
+        view = expect.view or {}
+        seat: int = view.get("seat", 0)
+        skip = None if self.info.can("views") else NO_VIEWS
+        checks = [
+            _Check(f"view.{key}", partial(_view_field, where, seat, key, wanted), skip=skip)
+            for key, wanted in view.items()
+        ]
+        return _Group(partial(_expected_view, self.engine, seat, where), checks)
+
+    def _score_checks(self, where: str, expect: Expect) -> _Group:
+        skip = None if self.info.can("score") else NO_SCORE
+        checks = []
+        if expect.match_over is not None:
+            checks.append(_Check("match_over", partial(_match_over, where, expect.match_over), skip=skip))
+        if expect.over is not None:
+            checks.append(_Check("score.over", partial(_over, where, expect.over), skip=skip))
+        if expect.end is not None:
+            checks.append(_Check("score.end", partial(_end, where, expect.end), skip=skip))
+        score = expect.score or {}
+        if "totals" in score:
+            checks.append(_Check("score.totals", partial(_totals, where, list(score["totals"])), skip=skip))
+        parts_skip = skip or (None if self.info.score_parts else NO_PARTS)
+        for side, parts in enumerate(score.get("parts", [])):
+            for rule, points in parts.items():
+                compare = partial(_part, where, self.clauses, side, rule, points)
+                checks.append(_Check("score.parts", compare, rule=rule, skip=parts_skip))
+        return _Group(partial(_score_reply, self.engine), checks)
+
+    def _views_agree(self, where: str) -> _Group:
+        """The generic properties of the position after an action taken: one check."""
+        cards, players = deck_size(self.rules), self.rules.players
+        check = _Check("views agree", _holds, skip=None if self.info.can("views") else NO_VIEWS)
+        return _Group(partial(_check_views_agree, self.engine, where, cards, players), [check])
+
+
+def _holds(_reply: Any) -> Outcome:
+    """A check made whole by its group's request (which raised Mismatch had it failed)."""
+    return None
+
+
+def _legal_reply(engine: Engine, where: str) -> tuple[set[str] | None, int]:
+    """The actions a 'legal' reply lists (None when it gives a count only) and how many."""
+    reply = engine.request({"cmd": "legal"})
+    if "actions" in reply:
+        listed = _legal_listed(reply, where)
+        return listed, len(listed)
+    counted = reply.get("count")
+    if type(counted) is not int:
+        raise Mismatch(
+            f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {excerpt(reply)}"
+        )
+    return None, counted
+
+
+def _includes(where: str, text: str, legal: tuple[set[str] | None, int]) -> Outcome:
+    listed = legal[0]
+    if listed is None:
+        return SkipCheck("legal_includes (the engine's 'legal' gives a count only)")
+    return None if text in listed else f"{where}: `{text}` should be legal afterwards but is not listed"
+
+
+def _excludes(where: str, text: str, legal: tuple[set[str] | None, int]) -> Outcome:
+    listed = legal[0]
+    if listed is None:
+        return SkipCheck("legal_excludes (the engine's 'legal' gives a count only)")
+    return None if text not in listed else f"{where}: `{text}` should not be legal afterwards but is listed"
+
+
+def _count(where: str, wanted: int, legal: tuple[set[str] | None, int]) -> Outcome:
+    count = legal[1]
+    return None if count == wanted else f"{where}: expected {wanted} legal actions afterwards, got {count}"
+
+
+def _expected_view(engine: Engine, seat: int, where: str) -> dict[str, Any]:
+    """The view a step's expectation names, normalised; one with fields beyond the protocol's fails."""
+    raw = _raw_view(engine, seat, where)
+    problem = unknown_field_problem(raw)
+    if problem:
+        raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+    return _normalised(raw, seat, where)
+
+
+def _view_field(where: str, seat: int, key: str, wanted: Any, view: Mapping[str, Any]) -> Outcome:
+    got = view.get(key)
+    if normalise_field(key, wanted) == got:
+        return None
+    return f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}"
+
+
+def _score_reply(engine: Engine) -> Mapping[str, Any]:
+    return engine.request({"cmd": "score"})
+
+
+def _match_over(where: str, wanted: bool, reply: Mapping[str, Any]) -> Outcome:
+    if reply.get("match_over") is wanted:
+        return None
+    return (
+        f"{where}: the match should {'end' if wanted else 'go on'} after this hand; "
+        f"the engine says match_over={reply.get('match_over')!r}"
+    )
+
+
+def _over(where: str, wanted: bool, reply: Mapping[str, Any]) -> Outcome:
+    if reply.get("over") is wanted:
+        return None
+    return f"{where}: the hand should {'have ended' if wanted else 'go on'}; the engine says over={reply.get('over')!r}"
+
+
+def _end(where: str, wanted: str, reply: Mapping[str, Any]) -> Outcome:
+    if reply.get("end") == wanted:
+        return None
+    return f"{where}: the hand should end by '{wanted}', got {reply.get('end')!r}"
+
+
+def _totals(where: str, wanted: list[int], reply: Mapping[str, Any]) -> Outcome:
+    if reply.get("totals", []) == wanted:
+        return None
+    return f"{where}: scores should be {wanted}, got {reply.get('totals')}"
+
+
+def _part(
+    where: str, clauses: Mapping[str, Any], side: int, rule: str, points: int, reply: Mapping[str, Any]
+) -> Outcome:
+    sides = reply.get("parts")
+    got_parts = sides[side] if isinstance(sides, list) and side < len(sides) else {}
+    if not isinstance(got_parts, Mapping):
+        got_parts = {}
+    if got_parts.get(rule) == points:
+        return None
+    return f"{where}: side {side} should score {points} for {rule}, got {got_parts.get(rule)!r}" + cite(clauses, rule)
 
 
 def verdict(reply: Mapping[str, Any], where: str) -> bool:
@@ -362,71 +901,6 @@ def action_text(raw: Any) -> str:
         raise CanastaError(f"not an action ({type(error).__name__})") from None
 
 
-def _check_after(engine: Engine, expect: Expect, where: str, clauses: Mapping[str, Any]) -> None:
-    info = engine.info
-    if (expect.legal_count is not None or expect.legal_includes or expect.legal_excludes) and info.can("legal"):
-        reply = engine.request({"cmd": "legal"})
-        if "actions" in reply:
-            listed = _legal_listed(reply, where)
-            count = len(listed)
-            for text in expect.legal_includes:
-                if text not in listed:
-                    raise Mismatch(f"{where}: `{text}` should be legal afterwards but is not listed")
-            for text in expect.legal_excludes:
-                if text in listed:
-                    raise Mismatch(f"{where}: `{text}` should not be legal afterwards but is listed")
-        else:
-            counted = reply.get("count")
-            if type(counted) is not int:
-                raise Mismatch(
-                    f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {excerpt(reply)}"
-                )
-            count = counted
-        if expect.legal_count is not None and count != expect.legal_count:
-            raise Mismatch(f"{where}: expected {expect.legal_count} legal actions afterwards, got {count}")
-    if expect.view is not None and info.can("views"):
-        seat = expect.view["seat"]
-        raw = _raw_view(engine, seat, where)
-        problem = unknown_field_problem(raw)
-        if problem:
-            raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
-        view = _normalised(raw, seat, where)
-        for key, wanted in expect.view.items():
-            got = view.get(key)
-            if normalise_field(key, wanted) != got:
-                raise Mismatch(f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}")
-    wants_score = expect.score is not None or expect.over is not None or expect.end is not None
-    if (wants_score or expect.match_over is not None) and info.can("score"):
-        reply = engine.request({"cmd": "score"})
-        if expect.match_over is not None and reply.get("match_over") is not expect.match_over:
-            raise Mismatch(
-                f"{where}: the match should {'end' if expect.match_over else 'go on'} after this hand; "
-                f"the engine says match_over={reply.get('match_over')!r}"
-            )
-        if expect.over is not None and reply.get("over") is not expect.over:
-            raise Mismatch(
-                f"{where}: the hand should {'have ended' if expect.over else 'go on'}; "
-                f"the engine says over={reply.get('over')!r}"
-            )
-        if expect.end is not None and reply.get("end") != expect.end:
-            raise Mismatch(f"{where}: the hand should end by '{expect.end}', got {reply.get('end')!r}")
-        if expect.score is not None:
-            if "totals" in expect.score and reply.get("totals", []) != list(expect.score["totals"]):
-                raise Mismatch(f"{where}: scores should be {expect.score['totals']}, got {reply.get('totals')}")
-            sides = reply.get("parts")
-            for side, parts in enumerate(expect.score.get("parts", [])):
-                got_parts = sides[side] if isinstance(sides, list) and side < len(sides) else {}
-                if not isinstance(got_parts, Mapping):
-                    got_parts = {}
-                for rule, points in parts.items():
-                    if got_parts.get(rule) != points:
-                        raise Mismatch(
-                            f"{where}: side {side} should score {points} for {rule}, got {got_parts.get(rule)!r}"
-                            + cite(clauses, rule),
-                            rule,
-                        )
-
-
 _CARD_LIST_FIELDS = ("hand",)
 
 
@@ -466,8 +940,11 @@ def run_suite(
 
 
 __all__ = [
+    "CHECK_OUTCOMES",
     "Result",
     "Selection",
+    "SkipCheck",
+    "Tally",
     "action_text",
     "apply_request",
     "case_rules",
@@ -475,14 +952,21 @@ __all__ = [
     "conservation_problem",
     "deal_request",
     "deck_size",
+    "engine_rules",
     "failure_result",
+    "failure_status",
+    "feature_lacking",
     "format_deck",
+    "lacking_step",
+    "normalise_view",
     "normalised_or_none",
+    "position_fields",
     "rule_matches",
     "run_case",
     "run_suite",
     "setup_message",
     "unknown_field_problem",
+    "up_front_skip",
     "verdict",
     "verdict_problem",
     "view_problem",

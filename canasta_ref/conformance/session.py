@@ -1,14 +1,16 @@
 """The reference interpreter behind the engine protocol: one request in, one response out.
 
-``canasta-ref serve`` wraps this in a JSON-lines loop; the runner can also call it in process. A mutation
-(one clause negated, or a parameter changed) turns it into a deliberately wrong engine, to measure how many
-wrong engines the suite catches.
+``canasta-ref serve`` wraps this in a JSON-lines loop; the runner can also call it in process. Mutations
+(clauses negated, parameters changed, any number of each) turn it into a deliberately wrong engine, to
+measure how many wrong engines the suite catches. Limits (a feature absent, a parameter fixed, scores
+without parts) turn it into a deliberately limited one that says so in protocol 2's ``hello``, to test how
+the runner treats what an engine declares it cannot do.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..actions import action_from_json
@@ -16,11 +18,15 @@ from ..errors import CanastaError, IllegalAction
 from ..game import Game
 from ..match import match_end
 from ..rules import Coverage, Rules, rules_for
-from ..spec import Variant, list_variants
+from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, position_from_json, seat_field, with_parameters
 
-PROTOCOL_VERSION = 1
+#: The newest protocol version, and every version this side of the protocol speaks (oldest first).
+PROTOCOL_VERSION = 2
+PROTOCOLS = (1, 2)
 VERSION = "0.1.0"
+#: How many characters of a request's value an error message quotes.
+_QUOTE_CHARS = 80
 
 
 def negate_clause(variant: Variant, clause_id: str) -> Variant:
@@ -44,17 +50,108 @@ def negate_clause(variant: Variant, clause_id: str) -> Variant:
     return dataclasses.replace(variant, clauses=clauses)
 
 
-class ReferenceSession:
-    """Answers protocol requests with the reference interpreter."""
+def negate_clauses(variant: Variant, clause_ids: Iterable[str]) -> Variant:
+    """The variant with each of several clauses turned round, independently of one another."""
+    for clause_id in clause_ids:
+        variant = negate_clause(variant, clause_id)
+    return variant
 
-    def __init__(self, *, mutate_rule: str | None = None, mutate_parameter: tuple[str, Any] | None = None) -> None:
-        self.mutate_rule = mutate_rule
-        self.mutate_parameter = mutate_parameter
+
+def _quote(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _QUOTE_CHARS else f"{text[:_QUOTE_CHARS]}..."
+
+
+def hello_version(request: Mapping[str, Any]) -> int:
+    """The protocol version to answer a ``hello`` in: the newest one both sides speak (``protocol`` and the
+    list ``protocols`` both offer versions). A hello offering none (protocol 1's clients may send none) is
+    answered as protocol 1, as it always was; one offering only versions unknown here is a CanastaError."""
+    if "protocol" not in request and "protocols" not in request:
+        return 1
+    offered = request.get("protocols")
+    candidates = [request.get("protocol"), *(offered if isinstance(offered, list) else [])]
+    spoken = [v for v in candidates if type(v) is int and v in PROTOCOLS]
+    if spoken:
+        return max(spoken)
+    asked = f"protocol {_quote(request.get('protocol'))}"
+    if "protocols" in request:
+        asked += f", protocols {_quote(offered)}"
+    raise CanastaError(f"this engine speaks protocol 1 or 2, and the hello offers neither ({asked})")
+
+
+def _feature_actions(features: Collection[str]) -> frozenset[str]:
+    """The action types of the features named, each checked to be one of protocol 2's optional features."""
+    from .engines import FEATURE_ACTIONS  # engines imports this module: looked up when a session is made
+
+    actions: set[str] = set()
+    for feature in features:
+        if feature not in FEATURE_ACTIONS:
+            known = ", ".join(sorted(FEATURE_ACTIONS))
+            raise CanastaError(f"absent feature {feature!r}: protocol 2's optional features are {known}")
+        actions |= FEATURE_ACTIONS[feature]
+    return frozenset(actions)
+
+
+def checked_fixed_parameters(fixed: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per bundled variant, the fixed parameters it has (name -> value): each name must be a parameter of some
+    bundled variant, and its value valid in every variant that has it (a CanastaError names what is not)."""
+    per_variant: dict[str, dict[str, Any]] = {}
+    for name, value in fixed.items():
+        having = [v for v in list_variants() if name in load_variant(v).parameters]
+        if not having:
+            raise CanastaError(f"fixed parameter {name!r}: no bundled variant has such a parameter")
+        for variant in having:
+            try:
+                with_parameters(variant, {name: value})
+            except CanastaError as error:
+                raise CanastaError(f"fixed parameter {name}={_quote(value)} in {variant}: {error}") from None
+            per_variant.setdefault(variant, {})[name] = value
+    return per_variant
+
+
+def _rule_list(rules: str | Sequence[str] | None) -> tuple[str, ...]:
+    if rules is None:
+        return ()
+    return (rules,) if isinstance(rules, str) else tuple(rules)
+
+
+def _parameter_map(parameters: tuple[str, Any] | Mapping[str, Any] | None) -> dict[str, Any]:
+    if parameters is None:
+        return {}
+    if isinstance(parameters, tuple):
+        name, value = parameters
+        return {name: value}
+    return dict(parameters)
+
+
+class ReferenceSession:
+    """Answers protocol requests with the reference interpreter.
+
+    ``mutate_rule`` is one rule id or several, each clause negated; ``mutate_parameter`` one ``(name, value)``
+    or a mapping of several, each played at that value without saying so. ``fixed_parameters`` are played at
+    their value and declared (protocol 2); ``absent_features`` names features of FEATURE_ACTIONS this engine
+    goes without; ``score_totals_only`` drops the parts of its scores."""
+
+    def __init__(
+        self,
+        *,
+        mutate_rule: str | Sequence[str] | None = None,
+        mutate_parameter: tuple[str, Any] | Mapping[str, Any] | None = None,
+        fixed_parameters: Mapping[str, Any] | None = None,
+        absent_features: Collection[str] = (),
+        score_totals_only: bool = False,
+    ) -> None:
+        self.mutate_rules = _rule_list(mutate_rule)
+        self.mutate_parameters = _parameter_map(mutate_parameter)
+        self.fixed_parameters = checked_fixed_parameters(fixed_parameters or {})
+        self.absent_features = frozenset(absent_features)
+        self._absent_actions = _feature_actions(self.absent_features)
+        self.score_totals_only = score_totals_only
         self.game: Game | None = None
         self.coverage: Coverage | None = None
         # The Rules recording into ``coverage`` during the request being handled (reset when it is answered).
         self._recorder: Rules | None = None
-        # Rules of a mutated clause, per variant (with parameters) object: kept by this session, not shared.
+        # Rules of mutated clauses, per variant (with parameters) object: kept by this session, not shared.
         self._mutants: dict[int, tuple[Variant, Rules]] = {}
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,45 +181,61 @@ class ReferenceSession:
             self._record(self.game.rules)
 
     def _cmd_hello(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        protocol = hello_version(request)
         name = "canasta-ref" + (f" (mutant: {self._mutation_text()})" if self._mutated() else "")
+        capabilities: dict[str, Any] = {
+            "setup_position": True,
+            "parameters": True,
+            "legal": "list",
+            "rule_ids": True,
+            "views": True,
+            "score": True,
+            "undo": True,
+        }
+        if protocol >= 2:
+            capabilities.update(self._declared_limits())
         return {
             "ok": True,
             "name": name,
             "version": VERSION,
-            "protocol": PROTOCOL_VERSION,
+            "protocol": protocol,
             "variants": list_variants(),
-            "capabilities": {
-                "setup_position": True,
-                "parameters": True,
-                "legal": "list",
-                "rule_ids": True,
-                "views": True,
-                "score": True,
-                "undo": True,
-            },
+            "capabilities": capabilities,
         }
 
+    def _declared_limits(self) -> dict[str, Any]:
+        """Protocol 2's capabilities for what this engine cannot do (none for the plain reference)."""
+        limits: dict[str, Any] = {}
+        if self.score_totals_only:
+            limits["score"] = "totals"
+        if self.absent_features:
+            limits["absent_features"] = sorted(self.absent_features)
+        if self.fixed_parameters:
+            limits["fixed_parameters"] = {v: dict(fixed) for v, fixed in self.fixed_parameters.items()}
+        return limits
+
     def _mutated(self) -> bool:
-        return self.mutate_rule is not None or self.mutate_parameter is not None
+        return bool(self.mutate_rules or self.mutate_parameters)
 
     def _mutation_text(self) -> str:
-        if self.mutate_rule:
-            return f"{self.mutate_rule} negated"
-        assert self.mutate_parameter is not None
-        return f"{self.mutate_parameter[0]} = {self.mutate_parameter[1]!r}"
+        rules = [f"{rule} negated" for rule in self.mutate_rules]
+        parameters = [f"{name} = {value!r}" for name, value in self.mutate_parameters.items()]
+        return ", ".join(rules + parameters)
 
     def rules_for(self, variant_id: str, parameters: Mapping[str, Any]) -> Rules:
         """The Rules of a set-up: shared with every user of the same variant and parameters (with_parameters
-        keeps the variant), except with a clause negated, which only this session uses."""
-        overrides = dict(parameters)
-        if self.mutate_parameter is not None:
-            overrides[self.mutate_parameter[0]] = self.mutate_parameter[1]
+        keeps the variant), except with clauses negated, which only this session uses. Fixed parameters, then
+        mutated ones (each where the variant has it), override those asked for."""
+        overrides = {**parameters, **self.fixed_parameters.get(variant_id, {})}
+        has = load_variant(variant_id).parameters
+        overrides.update({name: value for name, value in self.mutate_parameters.items() if name in has})
         variant = with_parameters(variant_id, overrides)
-        if self.mutate_rule is None or self.mutate_rule not in variant.clauses:
+        negated = [rule for rule in self.mutate_rules if rule in variant.clauses]
+        if not negated:
             return rules_for(variant)
         known = self._mutants.get(id(variant))
         if known is None or known[0] is not variant:
-            known = self._mutants[id(variant)] = (variant, Rules(negate_clause(variant, self.mutate_rule)))
+            known = self._mutants[id(variant)] = (variant, Rules(negate_clauses(variant, negated)))
         return known[1]
 
     def _cmd_setup(self, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,10 +245,21 @@ class ReferenceSession:
         parameters = request.get("parameters") or {}
         if not isinstance(parameters, Mapping):
             raise CanastaError("field 'parameters': expected an object of parameter names and values")
+        clash = self._fixed_clash(str(variant), parameters)
+        if clash:
+            return {"ok": False, "skip": clash}
         rules = self.rules_for(str(variant), parameters)
         self._record(rules)  # the deal itself exercises rules (upcard, red threes, hand size)
         self.game = game_from_setup(rules, request)
         return {"ok": True}
+
+    def _fixed_clash(self, variant: str, parameters: Mapping[str, Any]) -> str | None:
+        """Why a set-up asks for a fixed parameter at another value than this engine plays it (or None)."""
+        fixed = self.fixed_parameters.get(variant, {})
+        for name, value in parameters.items():
+            if name in fixed and value != fixed[name]:
+                return f"this engine plays {name} fixed at {fixed[name]!r} in {variant}, not {_quote(value)}"
+        return None
 
     def _need_game(self) -> Game:
         if self.game is None:
@@ -148,6 +272,10 @@ class ReferenceSession:
         seat = request.get("seat")
         if seat is not None:
             seat = seat_field(seat, game.rules.players, "seat")
+        if action.kind in self._absent_actions:
+            # What PROTOCOL.md asks of an engine without the feature: a refusal citing no rule.
+            message = f"this engine has no '{action.kind}' action (a feature it declares absent)"
+            return {"ok": True, "accepted": False, "rule": None, "message": message}
         self._recording()
         try:
             game.apply(action, seat)
@@ -157,7 +285,8 @@ class ReferenceSession:
 
     def _cmd_legal(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
-        return {"ok": True, "actions": [a.to_json() for a in game.legal_actions()]}
+        actions = [a for a in game.legal_actions() if a.kind not in self._absent_actions]
+        return {"ok": True, "actions": [a.to_json() for a in actions]}
 
     def _cmd_view(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
@@ -169,7 +298,7 @@ class ReferenceSession:
         score = game.score()
         totals = [before + now for before, now in zip(game.state.team_scores, score.totals, strict=True)]
         match_over = game.is_over and match_end(game.rules, totals, 1).over
-        return {
+        reply = {
             "ok": True,
             "over": game.is_over,
             "end": game.state.end_reason,
@@ -177,6 +306,9 @@ class ReferenceSession:
             "parts": [side.parts for side in score.sides],
             "match_over": match_over,
         }
+        if self.score_totals_only:
+            del reply["parts"]
+        return reply
 
     def _cmd_undo(self, request: Mapping[str, Any]) -> dict[str, Any]:
         self._need_game().undo()
@@ -186,4 +318,14 @@ class ReferenceSession:
         return {"ok": True, "bye": True}
 
 
-__all__ = ["PROTOCOL_VERSION", "ReferenceSession", "game_from_setup", "negate_clause", "position_from_json"]
+__all__ = [
+    "PROTOCOLS",
+    "PROTOCOL_VERSION",
+    "ReferenceSession",
+    "checked_fixed_parameters",
+    "game_from_setup",
+    "hello_version",
+    "negate_clause",
+    "negate_clauses",
+    "position_from_json",
+]

@@ -30,10 +30,10 @@ from ..cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
 from ..errors import IllegalAction
 from ..game import Game, deck_for_seed
 from ..movegen import candidates
-from ..rules import Rules
+from ..rules import Rules, rules_for
 from ..spec import list_variants
 from .runner import deck_size
-from .variants import reference_rules
+from .variants import reference_rules, with_parameters
 
 T = TypeVar("T")
 
@@ -81,11 +81,17 @@ class Setup:
     deck: tuple[Card, ...]
     first_seat: int = 0
     team_scores: tuple[int, ...] = (0, 0)
+    #: Parameters set apart from the variant's values (those an engine under test fixes), as sorted pairs.
+    parameters: tuple[tuple[str, Any], ...] = ()
+
+    def rules(self) -> Rules:
+        """The reference's rules for this hand: the variant, with ``parameters`` set."""
+        if not self.parameters:
+            return reference_rules(self.variant)
+        return rules_for(with_parameters(self.variant, dict(self.parameters)))
 
     def new_game(self) -> Game:
-        return Game(
-            reference_rules(self.variant), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat
-        )
+        return Game(self.rules(), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat)
 
 
 @dataclass(frozen=True)

@@ -58,14 +58,16 @@ def run_abuse(suite: Path, mode: str, *extra: str, timeout: float = 5.0) -> list
 
 
 def one_generated_game(mode: str, shrink_runs: int) -> tuple[GeneratedReport, Result]:
-    """One generated game of Classic against the abuse engine in ``mode``: the report and its one failure."""
+    """One generated game of Classic against the abuse engine in ``mode``: the report and its first deviation's
+    result (the game goes on past it, so later ones may follow)."""
     engine = SubprocessEngine(engine_command("abuse", mode))
     try:
         report = run_generated_games(engine, 1, 0, variants=["classic"], shrink_seconds=2, max_shrink_runs=shrink_runs)
     finally:
         engine.close()
-    (result,) = [r for r in report.results if r.status == "failed"]
-    return report, result
+    failed = [r for r in report.results if r.status == "failed"]
+    assert failed, report.report_lines()
+    return report, failed[0]
 
 
 # -- 1. output closed, the process alive ---------------------------------------------------------------------
@@ -300,7 +302,7 @@ def test_the_reference_views_have_only_the_protocols_fields() -> None:
 def test_generated_games_look_at_the_views_right_after_the_deal() -> None:
     report, result = one_generated_game("view-hands", shrink_runs=10)
     assert result.message.startswith("at the deal: seat 0's view: it has a field the protocol does not define")
-    (scenario,) = report.scenarios
+    scenario = report.scenarios[0]
     assert scenario.yaml.count("- action:") == 1  # one move by the wrong seat, refused: then the deal's view
     assert "seat: 1" in scenario.yaml
 
@@ -350,7 +352,7 @@ def test_replies_of_any_shape_are_results_never_exceptions(suite: Path, data: st
         return
     for scenario, variant in Selection().cases(load_scenarios([suite])):
         result = run_case(engine, scenario, variant)
-        assert result.status in ("passed", "failed", "skipped", "errored"), result
+        assert result.status in ("passed", "partial", "failed", "skipped", "errored"), result
     (perft,) = run_perft_files(engine, variants=None, paths=[perft_file()])
     assert perft.status in ("passed", "failed", "skipped", "errored")
 

@@ -45,10 +45,10 @@ QUICK = settings(max_examples=8, deadline=None, database=None, suppress_health_c
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
-def printed_scenario(report: GeneratedReport) -> tuple[str, str]:
-    """The (id, text) of the scenario exactly as report_lines prints it."""
+def printed_scenario(report: GeneratedReport, index: int = 0) -> tuple[str, str]:
+    """The (id, text) of a scenario exactly as report_lines prints it."""
     lines = report.report_lines()
-    scenario = report.scenarios[0]
+    scenario = report.scenarios[index]
     start = lines.index(f"# ---- {scenario.id}.yaml ----")
     end = lines.index(f"# ---- end of {scenario.id}.yaml ----")
     text = "\n".join(lines[start + 1 : end]) + "\n"
@@ -56,9 +56,9 @@ def printed_scenario(report: GeneratedReport) -> tuple[str, str]:
     return scenario.id, text
 
 
-def saved_scenario(report: GeneratedReport, folder: Path) -> Scenario:
-    """The printed scenario, saved as a file and checked like any bundled scenario."""
-    ident, text = printed_scenario(report)
+def saved_scenario(report: GeneratedReport, folder: Path, index: int = 0) -> Scenario:
+    """A printed scenario, saved as a file and checked like any bundled scenario."""
+    ident, text = printed_scenario(report, index)
     data = yaml.safe_load(text)
     assert data["id"] == ident and data["scenario"] == 1
     path = folder / f"{ident}.yaml"
@@ -70,18 +70,23 @@ def saved_scenario(report: GeneratedReport, folder: Path) -> Scenario:
 
 
 def assert_caught(report: GeneratedReport, wrong: Engine, folder: Path) -> Scenario:
-    """The run found one disagreement; its scenario passes on the reference and fails on the wrong engine."""
-    assert report.disagreements == 1, report.report_lines()
+    """The run found disagreements, one result and one scenario for each distinct one (by check, rule and
+    action); every scenario passes on the reference and fails on the wrong engine. Returns the first."""
+    assert report.disagreements >= 1, report.report_lines()
     failed = [r for r in report.results if r.status == "failed"]
-    assert len(failed) == 1 and failed[0].scenario == report.scenarios[0].id
-    scenario = saved_scenario(report, folder)
-    variant = report.scenarios[0].variant
-    assert scenario.variants == (variant,)
-    on_reference = run_case(InProcessEngine(), scenario, variant)
-    assert on_reference.status == "passed", on_reference.message
-    on_wrong = run_case(wrong, scenario, variant)
-    assert on_wrong.status == "failed", (on_wrong.status, on_wrong.message, report.scenarios[0].yaml)
-    return scenario
+    assert [r.scenario for r in failed] == [s.id for s in report.scenarios]
+    keys = [d.key for d in report.deviations]
+    assert len(keys) == len(set(keys)) == report.disagreements
+    saved = []
+    for index, generated in enumerate(report.scenarios):
+        scenario = saved_scenario(report, folder, index)
+        assert scenario.variants == (generated.variant,)
+        on_reference = run_case(InProcessEngine(), scenario, generated.variant)
+        assert on_reference.status == "passed", on_reference.message
+        on_wrong = run_case(wrong, scenario, generated.variant)
+        assert on_wrong.status == "failed", (on_wrong.status, on_wrong.message, generated.yaml)
+        saved.append(scenario)
+    return saved[0]
 
 
 def statuses(report: GeneratedReport) -> list[str]:
@@ -128,7 +133,7 @@ def test_no_variant_in_common_is_skipped() -> None:
 def test_a_mutant_is_caught_with_a_scenario(rule: str, tmp_path: Path) -> None:
     mutant = SubprocessEngine(reference_command("--mutate-rule", rule))
     try:
-        report = run_generated_games(mutant, 10, 0, variants=None, shrink_seconds=10)
+        report = run_generated_games(mutant, 10, 0, variants=None, shrink_seconds=5, max_shrunk=3)
         assert_caught(report, mutant, tmp_path)
     finally:
         mutant.close()
@@ -142,7 +147,10 @@ def test_shrinking_stops_within_its_budget(tmp_path: Path) -> None:
     report = run_generated_games(wrong, 60, 0, variants=None, shrink_seconds=0.3)
     assert_caught(report, wrong, tmp_path)
     assert report.shrink_runs >= 1
-    assert statuses(report)[-1] == "failed" and set(statuses(report)[:-1]) <= {"passed"}
+    # The clean games passed; then one result a distinct deviation, each failed.
+    failed = statuses(report)[-report.disagreements :]
+    assert failed == ["failed"] * report.disagreements
+    assert set(statuses(report)[: -report.disagreements]) <= {"passed"}
 
 
 # -- each generic property, on an engine that breaks it ----------------------------------------------------------
@@ -196,7 +204,7 @@ class DealsDifferentlyEverySecondTime(ReferenceSession):
 
 def test_a_seat_not_to_act_must_be_refused(tmp_path: Path) -> None:
     wrong = InProcessEngine(IgnoresTheSeat())
-    report = run_generated_games(wrong, 10, 0, variants=None, probes=40)
+    report = run_generated_games(wrong, 10, 0, variants=None, probes=40, shrink_seconds=3, max_shrunk=2)
     scenario = assert_caught(report, wrong, tmp_path)
     assert "only the seat to act may act" in report.scenarios[0].message
     assert scenario.steps[-1].seat is not None
@@ -205,14 +213,14 @@ def test_a_seat_not_to_act_must_be_refused(tmp_path: Path) -> None:
 
 def test_cards_must_be_conserved_in_every_view(tmp_path: Path) -> None:
     wrong = InProcessEngine(LosesTheBottomOfThePile())
-    report = run_generated_games(wrong, 10, 0, variants=None)
+    report = run_generated_games(wrong, 10, 0, variants=None, shrink_seconds=3, max_shrunk=2)
     assert_caught(report, wrong, tmp_path)
     assert "do not add up to the 108" in report.scenarios[0].message
 
 
 def test_a_view_must_not_depend_on_hidden_cards(tmp_path: Path) -> None:
     wrong = InProcessEngine(LeaksInWrittenPositions())
-    report = run_generated_games(wrong, 10, 0, variants=None)
+    report = run_generated_games(wrong, 10, 0, variants=None, shrink_seconds=3, max_shrunk=2)
     scenario = assert_caught(report, wrong, tmp_path)
     assert "dealt anew" in report.scenarios[0].message
     assert scenario.uses_position
@@ -220,8 +228,10 @@ def test_a_view_must_not_depend_on_hidden_cards(tmp_path: Path) -> None:
 
 def test_the_same_deck_and_actions_must_give_the_same_transcript() -> None:
     wrong = InProcessEngine(DealsDifferentlyEverySecondTime())
-    report = run_generated_games(wrong, 10, 0, variants=None)
-    assert report.disagreements == 1, report.report_lines()
+    report = run_generated_games(wrong, 10, 0, variants=None, shrink_seconds=3, max_shrunk=2)
+    # Found when game 1 is replayed; a later game dealt a deck already dealt once may show it too.
+    assert report.disagreements >= 1, report.report_lines()
+    assert report.deviations[0].key.check == "replay"
     assert report.scenarios[0].message.startswith("replaying the same deck and moves")
     yaml.safe_load(report.scenarios[0].yaml)
 

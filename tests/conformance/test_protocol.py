@@ -1,10 +1,13 @@
-"""``canasta-ref serve`` speaks protocol 1 (conformance/PROTOCOL.md): every request, bad lines, ids.
+"""``canasta-ref serve`` speaks protocol 2 (conformance/PROTOCOL.md) and still protocol 1 (PROTOCOL-1.md): every
+request, bad lines, ids; the runner's handshake in either version, protocol 2's capabilities read and checked;
+serve's deliberately limited engines and its mutants with several faults.
 
 The server is a real process; lines go in raw, so malformed ones can be sent too.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -16,9 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import CANASTA_REF_PATH
+from broken_engines.kit import CANASTA_REF_PATH, engine_command, reference_command, write_scenarios
 
 from canasta_ref.cards import card_name, full_deck, parse_cards
+from canasta_ref.cli import main
+from canasta_ref.conformance.engines import EngineFailure, InProcessEngine, SubprocessEngine, engine_info
+from canasta_ref.conformance.session import ReferenceSession
 
 CAPABILITIES = {"setup_position", "parameters", "legal", "rule_ids", "views", "score", "undo"}
 VIEW_FIELDS = {
@@ -37,7 +43,7 @@ VIEW_FIELDS = {
     "permission",
     "end",
 }
-FROZEN = {
+FROZEN: dict[str, Any] = {
     "hands": ["KH JK 9C 9D 5S", "4C 4D 6S", "7C 7D 8H", "8C 8D 10H"],
     "pile": "6H 2C KD",
     "melds": [["QH QS QD"], []],
@@ -54,11 +60,11 @@ def plain_deck() -> list[str]:
 
 
 class Server:
-    """``canasta-ref serve`` as a subprocess: one raw line in, one decoded line out (5 s at most)."""
+    """``canasta-ref serve`` (with options) as a subprocess: one raw line in, one decoded line out (5 s at most)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
         self.process = subprocess.Popen(
-            [CANASTA_REF_PATH, "serve"],
+            [CANASTA_REF_PATH, "serve", *options],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -140,6 +146,65 @@ def test_a_mutant_says_so_in_its_name() -> None:
         timeout=30,
     )
     assert json.loads(done.stdout)["name"] == "canasta-ref (mutant: one_card_pile = 'forbid')"
+
+
+#: Today's answer to a protocol-1 hello, byte for byte: protocol 2 must not change what a protocol-1 engine reads.
+V1_HELLO_REPLY = (
+    '{"id": 1, "ok": true, "name": "canasta-ref", "version": "0.1.0", "protocol": 1, '
+    '"variants": ["classic", "classic-2p"], "capabilities": {"setup_position": true, "parameters": true, '
+    '"legal": "list", "rule_ids": true, "views": true, "score": true, "undo": true}}\n'
+)
+
+
+def serve_once(*options: str, lines: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
+    """``canasta-ref serve OPTIONS`` fed ``lines`` and the end of its input."""
+    return subprocess.run(
+        [CANASTA_REF_PATH, "serve", *options],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def hello_of(*options: str, protocol: int = 2) -> dict[str, Any]:
+    """The reply of ``canasta-ref serve OPTIONS`` to a hello offering ``protocol``."""
+    done = serve_once(*options, lines=[{"id": 1, "cmd": "hello", "protocol": protocol}])
+    assert done.returncode == 0, done.stderr
+    reply: dict[str, Any] = json.loads(done.stdout)
+    return reply
+
+
+def test_a_hello_for_protocol_1_is_answered_byte_for_byte_as_before() -> None:
+    done = serve_once(lines=[{"id": 1, "cmd": "hello", "protocol": 1}])
+    assert done.stdout == V1_HELLO_REPLY
+
+
+@pytest.mark.parametrize(
+    "hello",
+    [{"protocol": 2}, {"protocol": 2, "protocols": [1, 2]}, {"protocol": 1, "protocols": [1, 2]}],
+    ids=["protocol 2", "the runner's offer", "protocols lists 2"],
+)
+def test_a_hello_for_protocol_2_is_answered_in_protocol_2(server: Server, hello: dict[str, Any]) -> None:
+    reply = server.ask(id=1, cmd="hello", **hello)
+    assert (reply["ok"], reply["protocol"]) == (True, 2)
+    assert reply["capabilities"] == json.loads(V1_HELLO_REPLY)["capabilities"]  # nothing absent, fixed or unheld
+
+
+def test_a_hello_naming_no_version_is_answered_in_protocol_1(server: Server) -> None:
+    assert server.ask(id=1, cmd="hello")["protocol"] == 1
+
+
+@pytest.mark.parametrize(
+    "hello",
+    [{"protocol": 3}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 3, "protocols": [3, 4]}],
+    ids=["3", "text", "true", "null", "3 and 4"],
+)
+def test_a_hello_for_another_version_is_refused_with_a_sentence(server: Server, hello: dict[str, Any]) -> None:
+    reply = server.ask(id=1, cmd="hello", **hello)
+    assert reply["ok"] is False and "speaks protocol 1 or 2" in reply["error"]
+    assert "protocol" not in reply
+    assert server.alive()
 
 
 # -- setup ------------------------------------------------------------------------------------------------------
@@ -439,3 +504,362 @@ def test_the_position_set_up_of_protocol_md_is_accepted(server: Server) -> None:
     reply = server.ask(**{**example, "position": position})
     assert reply == {"id": example["id"], "ok": True}
     assert server.ask(id=3, cmd="view", seat=0)["view"]["bonus_cards"] == [[], [], [], []]
+
+
+# -- the runner's handshake: protocol 2 offered, protocol 1 still spoken ---------------------------------------
+
+
+def versions_engine(tmp_path: Path, *options: str) -> tuple[str, Path]:
+    """The command of broken_engines/protocol_versions.py with ``options``, and the file its hellos are logged to."""
+    log = tmp_path / "hellos.jsonl"
+    return engine_command("protocol_versions", "--log", str(log), *options), log
+
+
+def hellos(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_protocol_2_engine_agrees_on_protocol_2() -> None:
+    engine = SubprocessEngine(reference_command())
+    try:
+        assert engine.info.protocol == 2
+    finally:
+        engine.close()
+    assert InProcessEngine().info.protocol == 2
+
+
+def test_the_runner_offers_both_versions_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
+    command, log = versions_engine(tmp_path, "--accept", "1")
+    engine = SubprocessEngine(command)
+    try:
+        assert engine.info.protocol == 1 and engine.info.can("views")
+        assert engine.request({"cmd": "legal"})["ok"] is False  # a working engine: no hand set up yet
+    finally:
+        engine.close()
+    assert hellos(log) == [
+        {"id": 1, "cmd": "hello", "protocol": 2, "protocols": [1, 2]},
+        {"id": 2, "cmd": "hello", "protocol": 1},
+    ]
+
+
+def test_an_engine_answering_protocol_1_to_the_offer_is_greeted_once(tmp_path: Path) -> None:
+    command, log = versions_engine(tmp_path, "--speaks", "1")
+    engine = SubprocessEngine(command)
+    try:
+        assert engine.info.protocol == 1
+    finally:
+        engine.close()
+    assert len(hellos(log)) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "says", "greetings"),
+    [
+        (("--speaks", "3"), "the engine speaks protocol 3, not 1", 2),
+        (("--accept", "7"), "the handshake was refused: this engine speaks protocol 7 only", 2),
+        (("--speaks", "2", "--capabilities", '{"absent_features": ["fly"]}'), "capabilities.absent_features", 1),
+    ],
+    ids=["speaks 3", "refuses both", "bad protocol-2 capability"],
+)
+def test_a_handshake_that_agrees_on_no_version_fails_the_start(
+    tmp_path: Path, options: tuple[str, ...], says: str, greetings: int
+) -> None:
+    command, log = versions_engine(tmp_path, *options)
+    with pytest.raises(EngineFailure) as failure:
+        SubprocessEngine(command)
+    assert failure.value.kind == "protocol" and says in failure.value.detail
+    assert len(hellos(log)) == greetings  # a malformed protocol-2 reply is a finding, not a reason to retry
+
+
+# -- protocol 2's capabilities, read and checked ---------------------------------------------------------------
+
+
+def v2_hello(**capabilities: Any) -> dict[str, Any]:
+    """The reference's protocol-2 hello reply with some capabilities added or replaced."""
+    reply = ReferenceSession().handle({"cmd": "hello", "protocol": 2, "protocols": [1, 2]})
+    return {**reply, "capabilities": {**reply["capabilities"], **capabilities}}
+
+
+def test_a_plain_protocol_2_hello_declares_no_limit() -> None:
+    info = engine_info(v2_hello())
+    assert info.protocol == 2 and info.score_parts is True
+    assert (info.absent_features, info.unheld_position_fields, info.fixed_parameters) == (frozenset(), frozenset(), {})
+
+
+def test_scores_with_totals_only_keep_the_score_capability() -> None:
+    info = engine_info(v2_hello(score="totals"))
+    assert info.score_parts is False and info.can("score")
+    assert engine_info(v2_hello(score=False)).can("score") is False
+
+
+def test_absent_features_name_the_actions_the_engine_lacks() -> None:
+    info = engine_info(v2_hello(absent_features=["ask"]))
+    assert info.absent_features == {"ask"}
+    assert info.lacks_action("ask") and info.lacks_action("yes") and info.lacks_action("no")
+    assert not info.lacks_action("end") and not info.lacks_action("draw")
+
+
+def test_fixed_parameters_are_kept_per_variant() -> None:
+    info = engine_info(v2_hello(fixed_parameters={"classic": {"one_card_pile": "forbid", "match_target": 3000}}))
+    assert info.fixed_for("classic") == {"one_card_pile": "forbid", "match_target": 3000}
+    assert info.fixed_for("classic-2p") == {}
+
+
+def test_fixed_parameters_of_a_variant_not_bundled_are_kept_unchecked() -> None:
+    reply = {**v2_hello(fixed_parameters={"house": {"anything": 1}}), "variants": ["classic", "house"]}
+    assert engine_info(reply).fixed_for("house") == {"anything": 1}
+
+
+def test_unheld_position_fields_are_read() -> None:
+    assert engine_info(v2_hello(unheld_position_fields=["melded", "stock"])).unheld_position_fields == {
+        "melded",
+        "stock",
+    }
+
+
+FIXED = "'capabilities.fixed_parameters"
+FEATURES = "'capabilities.absent_features' must be a list of the protocol's optional features"
+FIELDS = "'capabilities.unheld_position_fields' must be a list of the protocol's position fields"
+BAD_V2: list[tuple[dict[str, Any], str]] = [
+    ({"score": "parts"}, "'capabilities.score' must be true, false or \"totals\", got 'parts'"),
+    ({"score": 1}, "'capabilities.score' must be true, false or \"totals\", got 1"),
+    ({"absent_features": "ask"}, FEATURES),
+    ({"absent_features": ["fly"]}, f"{FEATURES} (ask, end), got 'fly'"),
+    ({"absent_features": [1]}, FEATURES),
+    ({"fixed_parameters": []}, f"{FIXED}' must be an object of variant ids"),
+    ({"fixed_parameters": {"pinochle": {}}}, f"{FIXED}' must be keyed by variants the engine lists (classic, "),
+    ({"fixed_parameters": {"classic": "forbid"}}, f"{FIXED}.classic' must be an object"),
+    ({"fixed_parameters": {"classic": {"nope": 1}}}, f"{FIXED}.classic' must be parameters of classic, got 'nope'"),
+    ({"fixed_parameters": {"classic": {"one_card_pile": "bogus"}}}, f"{FIXED}.classic.one_card_pile' must be a value"),
+    ({"fixed_parameters": {"classic": {"match_target": "many"}}}, f"{FIXED}.classic.match_target' must be a value"),
+    ({"unheld_position_fields": "stock"}, FIELDS),
+    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (hands, melded"),
+]
+
+
+@pytest.mark.parametrize(("capabilities", "says"), BAD_V2, ids=[str(c) for c, _ in BAD_V2])
+def test_a_malformed_protocol_2_capability_is_a_protocol_failure_naming_the_field(
+    capabilities: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(EngineFailure) as failure:
+        engine_info(v2_hello(**capabilities))
+    assert failure.value.kind == "protocol"
+    assert says in failure.value.detail
+
+
+def test_protocol_1_ignores_protocol_2_capabilities_but_not_a_score_of_totals() -> None:
+    v1 = ReferenceSession().handle({"cmd": "hello", "protocol": 1})
+    odd = {"absent_features": "nonsense", "fixed_parameters": 7, "unheld_position_fields": ["hand"]}
+    info = engine_info({**v1, "capabilities": {**v1["capabilities"], **odd}})
+    assert info.protocol == 1 and not info.absent_features and not info.fixed_parameters
+    with pytest.raises(EngineFailure) as failure:
+        engine_info({**v1, "capabilities": {**v1["capabilities"], "score": "totals"}})
+    assert "'capabilities.score' must be true or false, got 'totals'" in failure.value.detail
+
+
+def test_a_reply_may_speak_only_the_versions_allowed() -> None:
+    with pytest.raises(EngineFailure) as failure:
+        engine_info(v2_hello(), protocols=(1,))
+    assert "the engine speaks protocol 2, not 1" in failure.value.detail
+
+
+# -- serve's deliberately limited engines ----------------------------------------------------------------------
+
+ONE_CARD_PILE = {
+    "hands": ["9C", "4C 4D 6S 7H", "5C 5D 8H 8S", "6C 6D 10H JS"],
+    "pile": "9D",
+    "melds": [["KH KS KD KC KH KS 2C", "9D 9H 9S"], []],
+}
+TAKE = {"type": "take", "cards": []}
+
+
+def test_a_fixed_parameter_shows_in_a_protocol_2_hello_only() -> None:
+    fixed = hello_of("--fixed-parameter", "one_card_pile=forbid")["capabilities"]["fixed_parameters"]
+    assert fixed == {"classic": {"one_card_pile": "forbid"}, "classic-2p": {"one_card_pile": "forbid"}}
+    assert "fixed_parameters" not in hello_of("--fixed-parameter", "one_card_pile=forbid", protocol=1)["capabilities"]
+
+
+def take_one_card_pile(server: Server) -> dict[str, Any]:
+    """The answer to taking a pile of one card with one card in hand (refused only under one_card_pile=forbid)."""
+    assert server.ask(id=1, cmd="setup", variant="classic", position=ONE_CARD_PILE) == {"id": 1, "ok": True}
+    reply: dict[str, Any] = server.ask(id=2, cmd="apply", action=TAKE)
+    return reply
+
+
+def test_a_fixed_parameter_is_played_and_another_value_is_skipped() -> None:
+    fixed, plain = Server("--fixed-parameter", "one_card_pile=forbid"), Server()
+    try:
+        refused = take_one_card_pile(fixed)
+        assert (refused["accepted"], refused["rule"]) == (False, "PILE.TAKE.ONE_CARD")
+        assert take_one_card_pile(plain)["accepted"] is True
+        same = fixed.ask(id=5, cmd="setup", variant="classic", parameters={"one_card_pile": "forbid"}, deck=DECK)
+        assert same == {"id": 5, "ok": True}
+        other = fixed.ask(id=6, cmd="setup", variant="classic", parameters={"one_card_pile": "allow"}, deck=DECK)
+        assert other["ok"] is False and "one_card_pile fixed at 'forbid'" in other["skip"]
+        assert plain.ask(id=6, cmd="setup", variant="classic", parameters={"one_card_pile": "allow"}, deck=DECK)["ok"]
+    finally:
+        fixed.close()
+        plain.close()
+
+
+def ask_after_drawing(server: Server) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The legal actions after seat 0 draws from the frozen position, and the answer to asking partner."""
+    setup_frozen(server)
+    server.ask(id=1, cmd="apply", action={"type": "draw"})
+    return server.ask(id=2, cmd="legal")["actions"], server.ask(id=3, cmd="apply", action={"type": "ask"})
+
+
+def test_an_absent_feature_is_declared_never_listed_and_refused_citing_no_rule() -> None:
+    assert hello_of("--absent-feature", "ask")["capabilities"]["absent_features"] == ["ask"]
+    assert "absent_features" not in hello_of()["capabilities"]
+    limited, plain = Server("--absent-feature", "ask"), Server()
+    try:
+        actions, answer = ask_after_drawing(limited)
+        assert {"type": "ask"} not in actions and {"type": "discard", "card": "5S"} in actions
+        assert answer["ok"] is True and answer["accepted"] is False and answer["rule"] is None
+        assert "no 'ask' action" in answer["message"]
+        actions, answer = ask_after_drawing(plain)
+        assert {"type": "ask"} in actions and answer == {"id": 3, "ok": True, "accepted": True}
+    finally:
+        limited.close()
+        plain.close()
+
+
+def test_both_features_may_be_absent() -> None:
+    capabilities = hello_of("--absent-feature", "end", "--absent-feature", "ask")["capabilities"]
+    assert capabilities["absent_features"] == ["ask", "end"]
+
+
+def test_scores_with_totals_only_are_declared_and_sent_without_parts() -> None:
+    assert hello_of("--score-totals-only")["capabilities"]["score"] == "totals"
+    assert hello_of("--score-totals-only", protocol=1)["capabilities"]["score"] is True
+    lines: list[dict[str, Any]] = [{"cmd": "setup", "variant": "classic", "position": FROZEN}, {"cmd": "score"}]
+    totals_only = json.loads(serve_once("--score-totals-only", lines=lines).stdout.splitlines()[1])
+    full = json.loads(serve_once(lines=lines).stdout.splitlines()[1])
+    assert "parts" not in totals_only and "parts" in full
+    assert totals_only["totals"] == full["totals"]
+    engine = SubprocessEngine(reference_command("--score-totals-only"))
+    try:
+        assert engine.info.score_parts is False and engine.info.can("score")
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (("--fixed-parameter", "one_card_pil=forbid"), "--fixed-parameter: expected NAME=VALUE"),
+        (("--fixed-parameter", "one_card_pile"), "--fixed-parameter: expected NAME=VALUE"),
+        (("--fixed-parameter", "one_card_pile=bogus"), "fixed parameter one_card_pile='bogus' in classic"),
+        (("--fixed-parameter", "x=1", "--fixed-parameter", "x=2"), "--fixed-parameter: expected NAME=VALUE"),
+        (
+            ("--fixed-parameter", "one_card_pile=forbid", "--fixed-parameter", "one_card_pile=allow"),
+            "'one_card_pile' is given twice",
+        ),
+        (
+            ("--fixed-parameter", "one_card_pile=forbid", "--mutate-parameter", "one_card_pile=allow"),
+            "both set 'one_card_pile'",
+        ),
+        (("--absent-feature", "fly"), "invalid choice: 'fly'"),
+    ],
+    ids=["misspelt", "no value", "bad value", "unknown", "twice", "fixed and mutated", "unknown feature"],
+)
+def test_a_bad_limit_is_a_clear_error(options: tuple[str, ...], says: str) -> None:
+    done = serve_once(*options, lines=[])
+    assert done.returncode != 0 and says in done.stderr and done.stdout == ""
+
+
+# -- mutants with several faults -------------------------------------------------------------------------------
+
+GO_OUT_NEEDS_A_CANASTA = """\
+scenario: 1
+id: go-out-needs-a-canasta
+title: No going out without a canasta
+rules: [GO_OUT.CANASTAS]
+variants: [classic]
+level: must
+setup:
+  position:
+    hands: ["5S", "4C 4D 6S", "7C 7D 8H", "8C 8D 10H"]
+    pile: "6H"
+    melds: [["9D 9H 9S"], []]
+    to_act: 0
+    phase: play
+steps:
+  - action: discard 5S
+    expect: {result: refused, rule: GO_OUT.CANASTAS}
+"""
+
+
+def run_mutant(tmp_path: Path, *rules: str) -> dict[str, str]:
+    """Status per scenario of ``serve`` with each rule negated, on frozen-take (PILE.TAKE.FROZEN) and
+    go-out-needs-a-canasta (GO_OUT.CANASTAS), run through ``canasta-ref conform`` in process."""
+    suite = write_scenarios(tmp_path / "suite", ("frozen-take",))
+    (suite / "go-out-needs-a-canasta.yaml").write_text(GO_OUT_NEEDS_A_CANASTA, encoding="utf-8")
+    options = [word for rule in rules for word in ("--mutate-rule", rule)]
+    report = tmp_path / f"report-{len(rules)}-{'-'.join(rules)}.json"
+    argv = ["conform", "--no-progress", "--scenarios", str(suite), "--json", str(report)]
+    main([*argv, "--impl", reference_command(*options)], out=io.StringIO())
+    data = json.loads(report.read_text(encoding="utf-8"))
+    return {r["scenario"]: r["status"] for r in data["results"]}
+
+
+def test_a_mutant_with_two_faults_fails_where_either_fault_does(tmp_path: Path) -> None:
+    assert run_mutant(tmp_path) == {"frozen-take": "passed", "go-out-needs-a-canasta": "passed"}
+    assert run_mutant(tmp_path, "PILE.TAKE.FROZEN") == {"frozen-take": "failed", "go-out-needs-a-canasta": "passed"}
+    assert run_mutant(tmp_path, "GO_OUT.CANASTAS") == {"frozen-take": "passed", "go-out-needs-a-canasta": "failed"}
+    both = run_mutant(tmp_path, "PILE.TAKE.FROZEN", "GO_OUT.CANASTAS")
+    assert both == {"frozen-take": "failed", "go-out-needs-a-canasta": "failed"}
+
+
+def test_two_negated_rules_each_let_their_action_through() -> None:
+    session = ReferenceSession(mutate_rule=["PILE.TAKE.FROZEN", "GO_OUT.CANASTAS"])
+    go_out = {"hands": ["5S", "4C 4D 6S", "7C 7D 8H", "8C 8D 10H"], "pile": "6H", "melds": [["9D 9H 9S"], []]}
+    for position, action in (
+        (FROZEN, {"type": "take", "cards": ["KH", "JK"]}),
+        ({**go_out, "phase": "play"}, {"type": "discard", "card": "5S"}),
+    ):
+        assert session.handle({"cmd": "setup", "variant": "classic", "position": position})["ok"] is True
+        assert session.handle({"cmd": "apply", "action": action})["accepted"] is True
+        plain = ReferenceSession()
+        plain.handle({"cmd": "setup", "variant": "classic", "position": position})
+        assert plain.handle({"cmd": "apply", "action": action})["accepted"] is False
+
+
+def test_a_mutant_with_several_faults_names_them_all() -> None:
+    name = hello_of(
+        "--mutate-rule",
+        "PILE.TAKE.FROZEN",
+        "--mutate-rule",
+        "GO_OUT.CANASTAS",
+        "--mutate-parameter",
+        "one_card_pile=forbid",
+        "--mutate-parameter",
+        "match_target=3000",
+    )["name"]
+    assert name == (
+        "canasta-ref (mutant: PILE.TAKE.FROZEN negated, GO_OUT.CANASTAS negated, "
+        "one_card_pile = 'forbid', match_target = 3000)"
+    )
+    assert hello_of("--mutate-rule", "PILE.TAKE.FROZEN")["name"] == "canasta-ref (mutant: PILE.TAKE.FROZEN negated)"
+
+
+def test_several_mutated_parameters_are_all_played() -> None:
+    session = ReferenceSession(mutate_parameter={"one_card_pile": "forbid", "match_target": 3000})
+    rules = session.rules_for("classic", {})
+    assert (rules.variant.param("one_card_pile"), rules.variant.param("match_target")) == ("forbid", 3000)
+    assert ReferenceSession().rules_for("classic", {}).variant.param("one_card_pile") == "allow"
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (("--mutate-rule", "PILE.TAKE.FROZEN", "--mutate-rule", "PILE.TAKE.FROZE"), "has a rule 'PILE.TAKE.FROZE'"),
+        (("--mutate-parameter", "one_card_pile=forbid", "--mutate-parameter", "one_card=allow"), "not 'one_card'"),
+        (("--mutate-parameter", "one_card_pile=forbid", "--mutate-parameter", "one_card_pile=pumpa"), "given twice"),
+    ],
+    ids=["unknown rule", "unknown parameter", "parameter twice"],
+)
+def test_a_bad_mutation_among_several_is_a_clear_error(options: tuple[str, ...], says: str) -> None:
+    done = serve_once(*options, lines=[])
+    assert done.returncode != 0 and says in done.stderr
