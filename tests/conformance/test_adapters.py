@@ -1,0 +1,162 @@
+"""The adapters of the open-source engines (conformance/adapters/) and their committed reports.
+
+The engines themselves live outside the repository; a test that needs one skips, saying where to get it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from canasta_ref.cards import card_name
+from canasta_ref.game import Game, deck_for_seed
+from canasta_ref.rules import rules_for
+from canasta_ref.spec import load_variant
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_tool() -> Any:
+    """tools/conform_adapters.py, loaded from its file (tools/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("conform_adapters", ROOT / "tools" / "conform_adapters.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["conform_adapters"] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+conform_adapters = _load_tool()
+
+ADAPTERS = {adapter.key: adapter for adapter in conform_adapters.ALL}
+REPORTS = sorted((ROOT / "conformance" / "reports").glob("*.json"))
+#: Deck of seed 7 as the runner sends it: our deal procedure decides what each seat holds.
+SEED = 7
+
+
+def _talk(adapter: Any, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Send ``requests`` to a fresh adapter process, one a line, and read one answer for each."""
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    done = subprocess.run(
+        [adapter.command], input=lines, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(answers) == len(requests), done.stderr
+    return answers
+
+
+def _need(adapter: Any) -> None:
+    why = adapter.missing()
+    if why is not None:
+        pytest.skip(why)
+
+
+def _reference_deal(seed: int) -> tuple[str, dict[str, Any]]:
+    """The deck of ``seed`` as the runner sends it, and seat 0's view after the reference deals it."""
+    rules = rules_for(load_variant("classic"))
+    deck = deck_for_seed(rules, seed)
+    game = Game(rules, deck=deck)
+    return " ".join(card_name(c) for c in deck), game.view(0)
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_handshake_answers_protocol_1_and_2(key: str) -> None:
+    adapter = ADAPTERS[key]
+    _need(adapter)
+    one, two = _talk(
+        adapter,
+        [{"id": 1, "cmd": "hello", "protocol": 1}, {"id": 2, "cmd": "hello", "protocol": 2, "protocols": [1, 2]}],
+    )
+    assert (one["id"], one["ok"], one["protocol"], one["variants"]) == (1, True, 1, ["classic"])
+    assert all(isinstance(v, bool) for k, v in one["capabilities"].items() if k != "legal")
+    assert (two["id"], two["protocol"], two["capabilities"]["score"]) == (2, 2, "totals")
+    assert "end" in two["capabilities"]["absent_features"]
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_a_deal_gives_each_seat_our_cards(key: str) -> None:
+    adapter = ADAPTERS[key]
+    _need(adapter)
+    deck, expected = _reference_deal(SEED)
+    hello, setup, view, refused = _talk(
+        adapter,
+        [
+            {"id": 1, "cmd": "hello", "protocol": 1},
+            {"id": 2, "cmd": "setup", "variant": "classic", "parameters": {}, "deck": deck},
+            {"id": 3, "cmd": "view", "seat": 0},
+            {"id": 4, "cmd": "apply", "seat": 1, "action": {"type": "draw"}},
+        ],
+    )
+    assert hello["ok"] and setup == {"ok": True, "id": 2}
+    got = view["view"]
+    assert sorted(got["hand"]) == sorted(expected["hand"])
+    assert (got["to_act"], got["phase"], got["hand_sizes"]) == (0, "draw", expected["hand_sizes"])
+    assert refused["accepted"] is False
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_bad_requests_are_answered_not_crashed(key: str) -> None:
+    adapter = ADAPTERS[key]
+    _need(adapter)
+    answers = _talk(
+        adapter,
+        [
+            {"id": 1, "cmd": "setup", "variant": "classic", "deck": "KH KH"},
+            {"id": 2, "cmd": "apply", "action": {"type": "draw"}},
+            {"id": 3, "cmd": "teleport"},
+        ],
+    )
+    assert [a["ok"] for a in answers] == [False, False, False]
+    assert all(isinstance(a["error"], str) and a["error"] for a in answers)
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=[p.stem for p in REPORTS])
+def test_committed_reports_are_complete_and_clean(path: Path) -> None:
+    report = json.loads(path.read_text(encoding="utf-8"))
+    assert {"engine", "counts", "results", "adapter"} <= set(report)
+    assert report["adapter"]["repository"] == ADAPTERS[path.stem].repository
+    assert re.fullmatch(r"[0-9a-f]{7,40}", report["adapter"]["commit"])
+    assert sum(report["counts"].values()) == len(report["results"])
+    text = path.read_text(encoding="utf-8")
+    assert "/work/" not in text and "/home/" not in text and "/tmp/" not in text
+
+
+def test_there_is_a_report_for_each_adapter() -> None:
+    assert {p.stem for p in REPORTS} == set(ADAPTERS)
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_each_adapter_readme_names_its_repository_and_commit(key: str) -> None:
+    adapter = ADAPTERS[key]
+    readme = (adapter.folder / "README.md").read_text(encoding="utf-8")
+    assert adapter.repository in readme
+    assert re.search(r"\b[0-9a-f]{7,40}\b", readme)
+    assert adapter.commit in readme
+    assert (adapter.folder / "DEVIATIONS.md").is_file()
+
+
+def test_reports_lose_this_machines_paths() -> None:
+    adapter = ADAPTERS["cos"]
+    pairs = conform_adapters.placeholders(adapter)
+    report = {"stderr": f"{adapter.engine_dir}/canasta/x.py failed in {conform_adapters.ROOT}/conformance"}
+    assert conform_adapters.scrub(report, pairs) == {"stderr": "<COS_ENGINE>/canasta/x.py failed in <repo>/conformance"}
+
+
+def test_an_absent_engine_is_skipped_with_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FEUD_ENGINE", str(tmp_path / "nowhere"))
+    adapter = ADAPTERS["feud"]
+    args = conform_adapters.argparse.Namespace(games=1, no_known_failures=True, write_known_failures=False)
+    ran: list[list[str]] = []
+
+    def runner(command: list[str]) -> int:
+        ran.append(command)
+        return 0
+
+    outcome = conform_adapters.run_adapter(adapter, args, runner=runner)
+    assert outcome["status"] == "skipped" and "README.md" in outcome["reason"] and not ran
