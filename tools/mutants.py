@@ -38,7 +38,9 @@ from canasta_ref.conformance.suitecoverage import recording_engine
 from canasta_ref.conformance.variants import applies_to
 from canasta_ref.spec import Variant, list_variants, load_variant
 
-CATCHING = ("failed", "errored", "timed out")
+#: The statuses by which a test tells a mutant from the reference: ``differs`` counts (an implementation-defined
+#: scenario still tells the two apart), though it fails no run of an engine.
+CATCHING = ("failed", "differs", "errored", "timed out")
 
 Kind = Literal["rule", "parameter"]
 
