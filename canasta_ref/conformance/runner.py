@@ -24,6 +24,15 @@ from .engines import FEATURE_ACTIONS, Engine, EngineFailure, EngineInfo, InProce
 from .scenario import Expect, Scenario
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
+from .views import (
+    PUBLIC_FIELDS,
+    conservation_problem,
+    normalise_field,
+    normalise_view,
+    normalised_or_none,
+    unknown_field_problem,
+    view_problem,
+)
 
 Status = Literal[
     "passed",
@@ -757,66 +766,6 @@ def deck_size(rules: Rules) -> int:
     return rules.packs * (52 + rules.jokers_per_pack)
 
 
-_PUBLIC = ("to_act", "phase", "hand_sizes", "stock_size", "pile", "melds", "canastas", "bonus_cards", "team_scores")
-#: Every field a view may have (conformance/PROTOCOL.md, `view`): any other might carry hidden cards.
-VIEW_FIELDS = frozenset({"seat", "hand", "pile_frozen", "permission", "end", *_PUBLIC})
-#: The fields of a meld written as an object.
-MELD_FIELDS = frozenset({"cards", "canasta"})
-
-
-def unknown_field_problem(view: Mapping[str, Any]) -> str | None:
-    """What a view has beyond the protocol's fields, or None: a field the protocol does not define (at the top,
-    or in a meld) is refused, since only the protocol's fields are checked for cards the seat may not see."""
-    unknown = sorted(str(key) for key in view if key not in VIEW_FIELDS)
-    if unknown:
-        return (
-            f"it has a field the protocol does not define: {excerpt(unknown[0], 80)} (a view holds only what the "
-            "seat may see, in the protocol's fields)"
-        )
-    melds = view.get("melds")
-    for side in melds if isinstance(melds, list) else ():
-        for meld in side if isinstance(side, list) else ():
-            extra = sorted(str(key) for key in meld if key not in MELD_FIELDS) if isinstance(meld, Mapping) else []
-            if extra:
-                return f"a meld has a field the protocol does not define: {excerpt(extra[0], 80)}"
-    return None
-
-
-def view_problem(view: Mapping[str, Any], seat: int, deck_size: int, players: int | None = None) -> str | None:
-    """What is wrong with a view as the engine sent it, or None: fields beyond the protocol's, then its cards
-    (``conservation_problem``), and the number of seats it shows (when ``players`` is given)."""
-    problem = unknown_field_problem(view) or conservation_problem(view, seat, deck_size)
-    if problem is None and players is not None and len(view["hand_sizes"]) != players:
-        problem = f"hand_sizes lists {len(view['hand_sizes'])} seats, not {players}"
-    return problem
-
-
-def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> str | None:
-    """What is wrong with the cards a view (as the engine sent it) shows, or None: its own hand must have the
-    size ``hand_sizes`` says, and hands, stock, pile, melds and bonus cards must make the whole deck."""
-    try:
-        hand = view.get("hand", [])
-        hand = hand.split() if isinstance(hand, str) else list(hand)
-        sizes = [int(n) for n in view["hand_sizes"]]
-        pile = view.get("pile", [])
-        pile = pile.split() if isinstance(pile, str) else list(pile)
-        melded = sum(
-            len(m["cards"] if isinstance(m, Mapping) else str(m).split()) for side in view["melds"] for m in side
-        )
-        bonus = sum(len(b.split() if isinstance(b, str) else b) for b in view.get("bonus_cards", []))
-        total = sum(sizes) + int(view["stock_size"]) + len(pile) + melded + bonus
-    except (KeyError, TypeError, ValueError, IndexError) as error:
-        return f"cannot count its cards ({type(error).__name__}: {error})"
-    if not 0 <= seat < len(sizes) or len(hand) != sizes[seat]:
-        return f"it shows {len(hand)} cards in its hand but hand_sizes says {sizes}"
-    if total != deck_size:
-        return (
-            f"the cards do not add up to the {deck_size} of the deck: hands {sum(sizes)} + "
-            f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
-        )
-    return None
-
-
 def _raw_view(engine: Engine, seat: int, where: str) -> Mapping[str, Any]:
     """A seat's view as the engine sends it; a reply without an object as its view fails the step."""
     view = engine.request({"cmd": "view", "seat": seat}).get("view")
@@ -832,14 +781,6 @@ def _normalised(view: Mapping[str, Any], seat: int, where: str) -> dict[str, Any
     return normalised
 
 
-def normalised_or_none(view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A view as an engine sent it, normalised; None if its fields have shapes no view has."""
-    try:
-        return normalise_view(view)
-    except (KeyError, TypeError, AttributeError, ValueError):
-        return None
-
-
 def _check_views_agree(engine: Engine, where: str, cards: int, players: int) -> None:
     """Generic properties after every accepted step: each seat sees its own hand of the size the others see,
     every seat sees the same table, no view has fields beyond the protocol's, and the cards add up to the deck."""
@@ -850,7 +791,7 @@ def _check_views_agree(engine: Engine, where: str, cards: int, players: int) -> 
     for seat, view in enumerate(others, 1):
         _check_conserved(view, seat, where, cards, players)
         seen = _normalised(view, seat, where)
-        for key in _PUBLIC:
+        for key in PUBLIC_FIELDS:
             if seen.get(key) != first.get(key):
                 raise Mismatch(
                     f"{where}: seats 0 and {seat} see different '{key}': "
@@ -899,29 +840,6 @@ def action_text(raw: Any) -> str:
         return str(action_from_json(raw))
     except (TypeError, ValueError, AttributeError, KeyError) as error:
         raise CanastaError(f"not an action ({type(error).__name__})") from None
-
-
-_CARD_LIST_FIELDS = ("hand",)
-
-
-def normalise_field(key: str, value: Any) -> Any:
-    """One view field in comparable form: a hand is a multiset (sorted), melds as sorted card lists."""
-    if key in _CARD_LIST_FIELDS and isinstance(value, str):
-        value = value.split()
-    if key in _CARD_LIST_FIELDS and isinstance(value, list):
-        return sorted(str(c).upper() for c in value)
-    if key == "pile" and isinstance(value, str):
-        return value.upper().split()
-    if key == "melds" and isinstance(value, list):
-        return [
-            sorted(sorted(m["cards"]) if isinstance(m, dict) else sorted(str(m).split()) for m in side)
-            for side in value
-        ]
-    return value
-
-
-def normalise_view(view: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: normalise_field(key, value) for key, value in view.items()}
 
 
 def run_suite(

@@ -17,7 +17,7 @@ from broken_engines.kit import SCENARIOS
 
 from canasta_ref.conformance.engines import EngineFailure, InProcessEngine
 from canasta_ref.conformance.report import failed, json_report, summary
-from canasta_ref.conformance.runner import Result, run_case
+from canasta_ref.conformance.runner import Result, normalise_field, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.session import ReferenceSession
 
@@ -445,3 +445,10 @@ def test_a_fixed_parameter_the_reference_does_not_know_skips_the_scenario(frozen
     assert result.message.startswith("the engine fixes parameters the reference cannot set: ")
     assert "nope" in result.message
     assert run(Fake(fixed_parameters={"classic-2p": {"nope": 1}}), frozen).status == "passed"  # another variant's
+
+
+def test_bonus_cards_are_compared_as_a_multiset_per_seat() -> None:
+    laid_out = normalise_field("bonus_cards", [["3D", "3D", "3H"], [], ["3h"], "3H 3D"])
+    assert laid_out == normalise_field("bonus_cards", [["3H", "3D", "3D"], [], ["3H"], ["3D", "3H"]])
+    assert laid_out != normalise_field("bonus_cards", [["3D", "3H", "3H"], [], ["3H"], ["3D", "3H"]])
+    assert laid_out != normalise_field("bonus_cards", [[], ["3D", "3D", "3H"], ["3H"], ["3D", "3H"]])
