@@ -751,6 +751,25 @@ def pile_take_must_meld_top_card(c: Ctx) -> None:
 
 
 @scenario
+def pile_take_onto_the_sides_meld_names_no_cards(c: Ctx) -> None:
+    def position() -> Game:
+        return table(c.rules, hands={0: "KH 2C JK 9C"}, pile="5C KD", melds={0: ["KS KC KC"]})
+
+    game = position()
+    assert not game.pile_frozen()
+    c.log.refuses(game, "take KH", "PILE.TAKE.ONTO_MELD")  # one natural: take, then add it
+    c.log.refuses(game, "take 2C JK", "PILE.TAKE.ONTO_MELD")  # two wild cards: take, then add them
+    c.log.allows(game, "take KH 2C", "PILE.TAKE.ONTO_MELD")  # a natural and a wild card meld the top card
+    game = position()
+    c.log.allows(game, "take", "PILE.TAKE.ONTO_MELD")
+    assert meld_cards(game, 0, "KD") == same("KS KC KC KD")
+    # Without a meld of the top card's rank the notation does not apply: the sourced rule refuses.
+    game = table(c.rules, hands={0: "KH 2C JK 9C"}, pile="5C KD", melds={0: ["AS AC AC"]})
+    c.log.refuses(game, "take KH", "PILE.TAKE.MATCH")
+    c.log.allows(game, "take KH 2C", "PILE.TAKE.ONTO_MELD")
+
+
+@scenario
 def pile_take_extra_melds_only_with_the_opening(c: Ctx) -> None:
     game = table(c.rules, hands={0: "KH KS 9H 9S 9D 5C"}, pile="4C KD", melds={0: ["AH AS AD"]})
     c.log.refuses(game, "take KH KS + 9H 9S 9D", "PILE.TAKE.EXTRA_MELDS")
