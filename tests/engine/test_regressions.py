@@ -76,13 +76,19 @@ def test_take_cannot_add_a_wild_card_to_the_top_cards_rank() -> None:
 
 
 def test_wild_only_take_pair_is_refused() -> None:
-    """A take always names at least one natural card of the top card's rank (PILE.TAKE.MATCH)."""
+    """A take never melds the top card with two wild cards (PILE.TAKE.MATCH). With the side's meld of the top
+    card's rank on the table, the same cards named with the take are the play 'take, then add them', which
+    canasta-ref writes as two actions (PILE.TAKE.ONTO_MELD, a convention, checked before the sourced rule)."""
     game = _classic_take_position("KD 2C 2H 4C 5D 5S 7C 7H 9D JH JK", own_melds=("KS KS KC",))
     assert JOKER in cards_of(game.state.hands[0])
     with pytest.raises(IllegalAction) as refused:
         game.check(parse_action("take 2C 2H"))
-    assert refused.value.rule_id == "PILE.TAKE.MATCH"
+    assert refused.value.rule_id == "PILE.TAKE.ONTO_MELD"
     assert parse_action("take") in list(game.legal_actions())
+    without_meld = _classic_take_position("KD 2C 2H 4C 5D 5S 7C 7H 9D JH JK", own_melds=("7C 7D 7S",))
+    with pytest.raises(IllegalAction) as refused:
+        without_meld.check(parse_action("take 2C 2H"))
+    assert refused.value.rule_id == "PILE.TAKE.MATCH"
 
 
 def _bound_to_go_out() -> Game:
