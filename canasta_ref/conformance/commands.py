@@ -14,14 +14,14 @@ from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
 from .deviations import Deviation
-from .engines import FEATURE_ACTIONS, Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
+from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
 from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
 from .scenario import Scenario, load_scenarios, scenario_dir
 from .serve import serve
-from .session import ReferenceSession
+from .session import FEATURE_ACTIONS, ReferenceSession
 from .suitecoverage import coverage_lines, rule_coverage
 from .variants import applicable_variants
 

@@ -23,10 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import CanastaError
 from ..spec import list_variants, load_variant
-from .session import PROTOCOL_VERSION, PROTOCOLS, ReferenceSession
-from .setup import with_parameters
+from .session import FEATURE_ACTIONS, POSITION_FIELDS, PROTOCOL_VERSION, PROTOCOLS, ReferenceSession
+from .setup import parameter_value_error
 
 FailureKind = Literal["crashed", "timed out", "garbage", "protocol"]
 
@@ -65,30 +64,15 @@ class EngineInfo:
         """The parameters the engine fixes in ``variant`` (empty when it fixes none)."""
         return dict(self.fixed_parameters.get(variant, {}))
 
+    def lacking_feature(self, action_type: str) -> str | None:
+        """The absent feature an action of this protocol type (``ask``, ``end``...) belongs to, or None."""
+        return next(
+            (name for name in sorted(self.absent_features) if action_type in FEATURE_ACTIONS.get(name, ())), None
+        )
+
     def lacks_action(self, action_type: str) -> bool:
-        """Whether an action of this protocol type (``ask``, ``end``...) belongs to a feature the engine lacks."""
-        return any(action_type in FEATURE_ACTIONS.get(name, ()) for name in self.absent_features)
-
-
-#: Protocol 2's optional features, each with the action types that only it has.
-FEATURE_ACTIONS: dict[str, frozenset[str]] = {
-    "ask": frozenset({"ask", "yes", "no"}),
-    "end": frozenset({"end"}),
-}
-#: The fields of a written-out position (the protocol's ``setup`` with ``position``).
-POSITION_FIELDS = (
-    "hands",
-    "pile",
-    "melds",
-    "red_threes",
-    "stock",
-    "team_scores",
-    "to_act",
-    "phase",
-    "upcard_froze",
-    "melded",
-    "permission",
-)
+        """Whether an action of this protocol type belongs to a feature the engine lacks."""
+        return self.lacking_feature(action_type) is not None
 
 
 #: The capabilities that are true or false; ``legal`` is one of LEGAL_CAPABILITIES.
@@ -211,11 +195,9 @@ def _check_fixed(variant: str, parameters: Mapping[str, Any], field_name: str) -
     for name, value in parameters.items():
         if name not in known:
             raise _protocol_error(field_name, f"parameters of {variant}", name)
-        try:
-            with_parameters(variant, {name: value})
-        except (CanastaError, TypeError, ValueError, RecursionError) as error:
-            detail = str(error)[:120]
-            raise _protocol_error(f"{field_name}.{name}", f"a value {variant} allows ({detail})", value) from None
+        error = parameter_value_error(variant, name, value)
+        if error is not None:
+            raise _protocol_error(f"{field_name}.{name}", f"a value {variant} allows ({error[:120]})", value)
 
 
 def _refusal_text(reply: Mapping[str, Any]) -> str:

@@ -105,6 +105,7 @@ from .strategies import (
     picker,
     play,
     setups,
+    verdict,
 )
 from .variants import reference_rules
 
@@ -880,14 +881,8 @@ class _Runner:
 
     def conventional_refusal(self, game: Game, move: Move) -> bool:
         """Whether the reference refuses ``move`` only by its own notation, which another engine need not share."""
-        if move.seat is not None and move.seat != game.to_act:
-            return False
-        try:
-            game.check(move.action)
-        except CanastaError as refusal:
-            rule = getattr(refusal, "rule_id", None)
-            return rule is not None and game.rules.variant.is_convention(rule)
-        return False
+        accepted, rule = verdict(game, move)
+        return not accepted and rule is not None and game.rules.variant.is_convention(rule)
 
     def key_of(self, failure: Failure) -> DeviationKey:
         clauses = reference_rules(failure.setup.variant).variant.clauses
@@ -906,7 +901,8 @@ class _Runner:
         self.log.add(key, failure.message, self.game_number)
         self.first.setdefault(key, failure)
 
-    def game(self, data: st.DataObject) -> tuple[str, int]:
+    def game(self, data: st.DataObject) -> tuple[str, int, bool]:
+        """One game: its variant, how many steps it played, and whether it deviated anywhere."""
         game = _Game(self, data.draw, fast_picker(data))
         try:
             steps = game.play()
@@ -917,7 +913,7 @@ class _Runner:
             self.settle()
             raise
         assert game.setup is not None
-        return game.setup.variant, steps
+        return game.setup.variant, steps, game.deviated
 
     def settle(self) -> None:
         """Read (and drop) the answers still due after a game stopped half-way, so the next game starts clean."""
@@ -1042,9 +1038,8 @@ def _hypothesis_run(runner: _Runner, report: GeneratedReport, games: int, seed: 
         nonlocal in_a_row
         # A game Hypothesis stops half-way (it caps the size of its first examples) is not counted.
         number = runner.game_number = report.games + 1
-        before = len(runner.log.groups), sum(len(g.games) for g in runner.log.groups.values())
         try:
-            variant, steps = runner.game(data)
+            variant, steps, deviated = runner.game(data)
         except _Skipped as skipped:
             report.games = number
             report.results.append(Result(f"{label}-{number}", "-", "skipped", str(skipped)))
@@ -1069,8 +1064,7 @@ def _hypothesis_run(runner: _Runner, report: GeneratedReport, games: int, seed: 
         in_a_row = 0
         report.games = number
         report.steps += steps
-        after = len(runner.log.groups), sum(len(g.games) for g in runner.log.groups.values())
-        if after == before:
+        if not deviated:  # a game that deviated is reported in its deviations' groups
             report.results.append(Result(f"{label}-{number}", variant, "passed", f"{steps} steps"))
 
     test = _settings(games, seed, (Phase.explicit, Phase.generate))(given(st.data())(one_game))

@@ -127,9 +127,7 @@ def write_known(results: Sequence[Result], path: Path, engine: str, deviations: 
 
 
 def _mask_of(deviation: Deviation) -> dict[str, str]:
-    """A deviation as the mask that would match it: its key's fields, and its message as the reason."""
+    """A deviation as the mask that would match it: its key's fields, and its message (or known reason) as why."""
     key = deviation.key
-    fields = {"rule": key.rule, "check": key.check, "action": key.action}
-    mask = {name: value for name, value in fields.items() if value is not None}
-    mask["reason"] = deviation.mask.reason if deviation.mask else deviation.message.splitlines()[0]
-    return mask
+    reason = deviation.mask.reason if deviation.mask else deviation.message.splitlines()[0]
+    return Mask(reason, rule=key.rule, check=key.check, action=key.action).to_json()

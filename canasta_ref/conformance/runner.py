@@ -20,7 +20,7 @@ from ..errors import CanastaError
 from ..game import Game
 from ..render import source_line
 from ..rules import Rules, rules_for
-from .engines import FEATURE_ACTIONS, Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
+from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
@@ -339,10 +339,8 @@ def position_fields(scenario: Scenario) -> set[str]:
 
 def feature_lacking(info: EngineInfo, action_type: str) -> str | None:
     """The optional feature the engine lacks that an action of this type belongs to, as a message names it."""
-    for name in sorted(info.absent_features):
-        if action_type in FEATURE_ACTIONS.get(name, ()):
-            return FEATURE_NAMES.get(name, f"'{name}'")
-    return None
+    name = info.lacking_feature(action_type)
+    return None if name is None else FEATURE_NAMES.get(name, f"'{name}'")
 
 
 def lacking_step(info: EngineInfo, scenario: Scenario) -> str | None:
@@ -372,11 +370,11 @@ def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
     except CanastaError as error:
         raise Skip(f"the engine fixes parameters the reference cannot set: {error}") from None
     if not _reference_meets(scenario, variant, fixed_rules, parameters):
-        names = ", ".join(changed)
-        values = ", ".join(repr(v) for v in changed.values())
-        if len(changed) > 1:
-            values = ", ".join(f"{k} = {v!r}" for k, v in changed.items())
-        raise Skip(f"depends on {names}, which the engine fixes at {values}")
+        if len(changed) == 1:
+            ((name, value),) = changed.items()
+            raise Skip(f"depends on {name}, which the engine fixes at {value!r}")
+        values = ", ".join(f"{k} = {v!r}" for k, v in changed.items())
+        raise Skip(f"depends on {', '.join(changed)}, which the engine fixes at {values}")
     return fixed_rules
 
 
@@ -745,15 +743,6 @@ def _part(
     return f"{where}: side {side} should score {points} for {rule}, got {got_parts.get(rule)!r}" + cite(clauses, rule)
 
 
-def verdict(reply: Mapping[str, Any], where: str) -> bool:
-    """An 'apply' reply's 'accepted'; anything but true or false fails the step (a text "false" is not false)."""
-    accepted = reply.get("accepted")
-    problem = verdict_problem(accepted)
-    if problem:
-        raise Mismatch(f"{where}: {problem}")
-    return bool(accepted)
-
-
 def verdict_problem(accepted: Any) -> str | None:
     """What is wrong with an 'apply' reply's 'accepted', or None when it is true or false."""
     if isinstance(accepted, bool):
@@ -885,7 +874,6 @@ __all__ = [
     "setup_message",
     "unknown_field_problem",
     "up_front_skip",
-    "verdict",
     "verdict_problem",
     "view_problem",
 ]

@@ -19,7 +19,7 @@ from ..game import Game
 from ..match import match_end
 from ..rules import Coverage, Rules, rules_for
 from ..spec import Variant, list_variants, load_variant
-from .setup import game_from_setup, position_from_json, seat_field, with_parameters
+from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
 PROTOCOL_VERSION = 2
@@ -27,6 +27,26 @@ PROTOCOLS = (1, 2)
 VERSION = "0.1.0"
 #: How many characters of a request's value an error message quotes.
 _QUOTE_CHARS = 80
+
+#: Protocol 2's optional features, each with the action types that only it has.
+FEATURE_ACTIONS: dict[str, frozenset[str]] = {
+    "ask": frozenset({"ask", "yes", "no"}),
+    "end": frozenset({"end"}),
+}
+#: The fields of a written-out position (the protocol's ``setup`` with ``position``).
+POSITION_FIELDS = (
+    "hands",
+    "pile",
+    "melds",
+    "red_threes",
+    "stock",
+    "team_scores",
+    "to_act",
+    "phase",
+    "upcard_froze",
+    "melded",
+    "permission",
+)
 
 
 def negate_clause(variant: Variant, clause_id: str) -> Variant:
@@ -81,8 +101,6 @@ def hello_version(request: Mapping[str, Any]) -> int:
 
 def _feature_actions(features: Collection[str]) -> frozenset[str]:
     """The action types of the features named, each checked to be one of protocol 2's optional features."""
-    from .engines import FEATURE_ACTIONS  # engines imports this module: looked up when a session is made
-
     actions: set[str] = set()
     for feature in features:
         if feature not in FEATURE_ACTIONS:
@@ -101,10 +119,9 @@ def checked_fixed_parameters(fixed: Mapping[str, Any]) -> dict[str, dict[str, An
         if not having:
             raise CanastaError(f"fixed parameter {name!r}: no bundled variant has such a parameter")
         for variant in having:
-            try:
-                with_parameters(variant, {name: value})
-            except CanastaError as error:
-                raise CanastaError(f"fixed parameter {name}={_quote(value)} in {variant}: {error}") from None
+            error = parameter_value_error(variant, name, value)
+            if error is not None:
+                raise CanastaError(f"fixed parameter {name}={_quote(value)} in {variant}: {error}")
             per_variant.setdefault(variant, {})[name] = value
     return per_variant
 
@@ -319,6 +336,8 @@ class ReferenceSession:
 
 
 __all__ = [
+    "FEATURE_ACTIONS",
+    "POSITION_FIELDS",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
     "ReferenceSession",

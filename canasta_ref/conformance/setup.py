@@ -34,6 +34,16 @@ def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
     return known[1]
 
 
+def parameter_value_error(variant_id: str, name: str, value: Any) -> str | None:
+    """Why ``variant_id`` cannot play its parameter ``name`` at ``value`` (None when it can). The value may come
+    from anywhere (an engine's handshake, a command line), so what cannot even be written down is an error too."""
+    try:
+        with_parameters(variant_id, {name: value})
+    except (CanastaError, TypeError, ValueError, RecursionError) as error:
+        return str(error)
+    return None
+
+
 def _text(value: Any, field: str) -> str:
     if not isinstance(value, str):
         raise CanastaError(f"field '{field}': expected cards as text, such as \"KH KS 2C\"")
@@ -170,6 +180,7 @@ __all__ = [
     "deal_request",
     "format_deck",
     "game_from_setup",
+    "parameter_value_error",
     "position_from_json",
     "position_json",
     "seat_field",

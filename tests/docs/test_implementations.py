@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -18,7 +18,10 @@ if str(ROOT / "tools") not in sys.path:
 
 import gen_docs  # noqa: E402
 from docs_pages.implementations import implementations_page, rule_verdict  # noqa: E402
-from docs_pages.reports import Report, ReportError, load_reports, parse_report  # noqa: E402
+from docs_pages.reports import STATUSES, Report, ReportError, load_reports, parse_report  # noqa: E402
+
+from canasta_ref.conformance.report import ORDER  # noqa: E402
+from canasta_ref.conformance.runner import Status  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -248,3 +251,8 @@ def test_gen_docs_stops_with_one_line_not_a_traceback(tmp_path: Path) -> None:
         f"gen_docs: {tmp_path.resolve().as_posix()}/engine.json: results[0].status: 'nope' is not a status "
         "(one of passed, partial, differs, failed, known failure, errored, timed out, unexpected pass, skipped)"
     ]
+
+
+def test_the_page_and_the_summary_know_every_status_a_result_can_have() -> None:
+    # The page and the command line's summary list statuses in their own order; neither may miss one.
+    assert sorted(STATUSES) == sorted(get_args(Status)) == sorted(ORDER)
