@@ -304,12 +304,12 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     pool = [card for card in matching if counts[card]]
     pool += [card for card in rules.wild_cards if counts[card]]
     initial = not state.team_opened[team]
-    for pair in _pairs(pool, counts):
-        action = take_with(pair)
+    for group in _take_groups(rules, pool, counts, initial):
+        action = take_with(group)
         yield action
         if initial and _extras_may_help(rules, state, seat, action):
             rest = list(state.hands[seat])
-            for card in pair:
+            for card in group:
                 rest[card] -= 1
             rest_hand = HandCards(rules, tuple(rest))
             per_rank = _shapes(rules, state, seat, rest_hand, initial)
@@ -317,7 +317,24 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
             for combo in shape_combinations(per_rank, rest_hand.twos_total, rest_hand.jokers, sorted(per_rank)):
                 if combo:
                     for groups in expand_shapes(rest_hand, combo):
-                        yield Action.take(pair, groups)
+                        yield Action.take(group, groups)
+
+
+def _take_groups(
+    rules: Rules, pool: Sequence[Card], counts: Sequence[int], initial: bool
+) -> Iterator[tuple[Card, ...]]:
+    """The cards from hand a take may meld with the top card, in canonical order: every pair, and before the
+    side has opened, every larger group with at least one natural card, since the cards of the top card's meld
+    count towards the minimum (pagat S0#71)."""
+    yield from _pairs(pool, counts)
+    if not initial:
+        return
+    items = tuple((card, counts[card]) for card in pool)
+    held = sum(n for _, n in items)
+    for size in range(3, held + 1):
+        for cards in submultisets(items, size):
+            if not all(rules.is_wild[card] for card in cards):
+                yield tuple(sorted(cards, key=SORT_ORDER.__getitem__))
 
 
 def _pairs(pool: Sequence[Card], counts: Sequence[int]) -> Iterator[tuple[Card, Card]]:

@@ -70,6 +70,7 @@ def test_take_cannot_add_a_wild_card_to_the_top_cards_rank() -> None:
     legal = list(game.legal_actions())
     assert parse_action("take KD KD + 7C 7H JK") in legal  # 10 + 20 + 60 points: the opening is met
     assert parse_action("take KD KD") not in legal  # 30 points: it is not
+    assert parse_action("take KD KD JK") in legal  # 80 points: the joker in the top card's meld counts (S0#71)
     with pytest.raises(IllegalAction) as refused:
         game.check(parse_action("take KD KD + K: JK"))  # a four-card K meld, opening with 80 points
     assert refused.value.rule_id == "PILE.TAKE.EXTRA_RANK"

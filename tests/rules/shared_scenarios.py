@@ -732,7 +732,7 @@ def pile_take_must_meld_top_card(c: Ctx) -> None:
     log.refuses(game, "take KH QS", "PILE.TAKE.MATCH")
     log.refuses(game, "take 2C JK", "PILE.TAKE.MATCH")  # two wild cards never
     log.refuses(game, "take KH", "PILE.TAKE.MATCH")
-    log.refuses(game, "take KH KS KC", "PILE.TAKE.MATCH")
+    log.refuses(game, "take KH KS 9C", "PILE.TAKE.MATCH")  # a card that is neither a king nor wild
     log.refuses(game, "take", "PILE.TAKE.MATCH")  # no meld of kings to add it to
     log.allows(game, "take KH 2C", "PILE.TAKE.MATCH")  # a natural card and a wild card
     assert meld_cards(game, 0, "KD") == same("KD KH 2C")
@@ -748,6 +748,28 @@ def pile_take_must_meld_top_card(c: Ctx) -> None:
     # Frozen: two wild cards and a natural card with a wild card both fail on the freeze first.
     game = table(rules, hands={0: "KH 2C JK 9C"}, pile="5C KD")
     log.refuses(game, "take 2C JK", "PILE.TAKE.FROZEN")
+
+
+@scenario
+def pile_take_opening_counts_the_top_cards_whole_meld(c: Ctx) -> None:
+    """pagat S0#71: before the side opens, every card laid in the top card's meld counts towards the minimum;
+    once it has opened, the take names the two cards and the rest is added afterwards (the convention)."""
+    log, rules = c.log, c.rules
+    hands = {0: "KC KD KH 5S 5H 5D 7S 2C 9C 9D 9H 9S 8C 8D 8H"}
+    game = table(rules, hands=hands, pile="9H KS")
+    log.allows(game, "take KC KD KH + 5S 5H 5D", "PILE.TAKE.MATCH")  # 40 + 15 = 55: the third king counts
+    assert meld_cards(game, 0, "KS") == same("KC KD KH KS")
+    game = table(rules, hands=hands, pile="9H KS")
+    log.allows(game, "take KC KD 2C + 5S 5H 5D", "PILE.TAKE.FROZEN")  # the natural pair, and a wild card
+    game = table(rules, hands=hands, pile="9H KS")
+    log.refuses(game, "take KC KD + 5S 5H 5D", "INITIAL_MELD.REQUIRED")  # 30 + 15: the third king left out
+    game = table(rules, hands=hands, pile="9H KS")
+    log.refuses(game, "take KC KD + KH 2C | 5S 5H 5D", "PILE.TAKE.EXTRA_RANK")
+    game = table(rules, hands={0: "KC KD KH 2C 7S"}, pile="9H KS", melds={0: ["AH AS AD"]})
+    log.refuses(game, "take KC KD KH", "PILE.TAKE.PAIR_ONCE_OPENED")
+    log.refuses(game, "take KC KD 2C", "PILE.TAKE.PAIR_ONCE_OPENED")
+    log.allows(game, "take KC KD", "PILE.TAKE.PAIR_ONCE_OPENED")
+    assert meld_cards(game, 0, "KS") == same("KC KD KS")
 
 
 @scenario
