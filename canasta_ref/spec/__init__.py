@@ -1,9 +1,10 @@
 """Variant specs: YAML files of parameters and rule clauses, checked, flattened and compiled."""
 
 from .loader import check_file, clear_cache, list_variants, load_variant
-from .model import Clause, Parameter, ParamType, Source, SourceRef, Variant
+from .model import Alternative, Clause, Parameter, ParamType, Source, SourceRef, Variant
 
 __all__ = [
+    "Alternative",
     "Clause",
     "ParamType",
     "Parameter",

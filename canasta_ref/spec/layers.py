@@ -13,10 +13,10 @@ from typing import Any, TypeGuard, cast
 from ..errors import SpecError
 from ..hooks import HOOKS
 from ..lang import Origin
-from .model import ClauseEntry, Parameter, ParamType, Source, SourceRef
+from .model import Alternative, ClauseEntry, Parameter, ParamType, Source, SourceRef
 from .params import PARAM_TYPES, placeholder, value_problems
 from .schema import EXPRESSION_FIELDS, FIELD_OF_KIND
-from .wording import did_you_mean, one_of
+from .wording import did_you_mean, found, one_of
 from .yamldoc import Document, NodePath
 
 
@@ -57,6 +57,16 @@ def _dict(value: Any) -> dict[str, Any]:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def _inherit_alternatives(
+    inherited: tuple[Alternative, ...], value: Any
+) -> tuple[tuple[Alternative, ...], Alternative | None]:
+    """A child's alternatives when it does not restate them: the parent's, less the one equal to the child's new
+    value (returned apart: its sources argue for that value). The parent's own value is not added: its sources
+    argued for the parent's variant, not for the child's."""
+    promoted = next((alternative for alternative in inherited if alternative.value == value), None)
+    return tuple(alternative for alternative in inherited if alternative is not promoted), promoted
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -151,7 +161,7 @@ class _Layer:
                     message = f"unknown source '{source}'{hint}; expected one of: {one_of(known)}"
                     self.error((*path, index, "source"), message)
                 continue
-            result.append(SourceRef(source, quote, _text(ref, "ref")))
+            result.append(SourceRef(source, quote, _text(ref, "ref"), _text(ref, "note")))
         return tuple(result)
 
     def _parameters(self) -> None:
@@ -183,18 +193,80 @@ class _Layer:
             self.flat.broken.add(name)
         else:
             self.flat.broken.discard(name)
+        sources = self._refs((*path, "sources"), entry.get("sources"))
+        inherited = self.flat.parameters.get(name)
+        if "alternatives" in entry:
+            alternatives = self._alternatives(name, ptype, value, bool(missing or problems), entry, options, bounds)
+        elif inherited is not None:
+            alternatives, promoted = _inherit_alternatives(inherited.alternatives, value)
+            if promoted is not None and "sources" not in entry:
+                sources = promoted.sources
+        else:
+            alternatives = ()
         self.flat.parameters[name] = Parameter(
             name=name,
             type=ptype,
             value=value,
             doc=doc,
             options=options,
-            sources=self._refs((*path, "sources"), entry.get("sources")),
+            sources=sources,
             declared_in=declared_in,
             set_in=self.id,
             location=self.doc.location((*path, "value")),
             bounds=bounds,
+            alternatives=alternatives,
         )
+
+    def _alternatives(
+        self,
+        name: str,
+        ptype: str,
+        value: Any,
+        value_broken: bool,
+        entry: dict[str, Any],
+        options: dict[str, tuple[SourceRef, ...]],
+        bounds: tuple[int, int] | None,
+    ) -> tuple[Alternative, ...]:
+        """The ``alternatives`` of a non-enum parameter, checked: each of the parameter's type and range, none
+        equal to its value or to another, each with sources declared somewhere in the lineage."""
+        path: NodePath = ("parameters", name, "alternatives")
+        if ptype == "enum":
+            message = f"only non-enum parameters have alternatives; {name} is an enum, so list each value a "
+            message += "source gives as one of its options, with its sources"
+            self.error(path, message, key=True)
+            return ()
+        result: list[Alternative] = []
+        seen: list[tuple[int, Any]] = []
+        for index, item in enumerate(_list(entry.get("alternatives"))):
+            if not isinstance(item, dict) or "value" not in item:
+                continue  # the schema reported it
+            where = f"alternative {index + 1} of parameter {name}"
+            alternative = item["value"]
+            problems = value_problems(name, ptype, alternative, options, bounds)
+            for below, message, at_key in problems:
+                head = f"value of parameter {name}"
+                if head in message:
+                    message = message.replace(head, f"the value of {where}", 1)
+                else:
+                    message = f"{where}: {message}"
+                self.error((*path, index, "value", *below), message, key=at_key)
+            refs = self._refs((*path, index, "sources"), item.get("sources"))
+            if problems:
+                continue
+            if not value_broken and alternative == value:
+                message = f"{where} is {found(alternative)}, the parameter's own value; an alternative is a value "
+                message += "some source gives instead of it: drop it, or cite its sources under 'sources'"
+                self.error((*path, index, "value"), message)
+                continue
+            earlier = next((number for number, other in seen if other == alternative), None)
+            if earlier is not None:
+                message = f"{where} repeats alternative {earlier} ({found(alternative)}); list each value once, "
+                message += "with all its sources"
+                self.error((*path, index, "value"), message)
+                continue
+            seen.append((index + 1, alternative))
+            result.append(Alternative(alternative, refs))
+        return tuple(result)
 
     def _bounds(
         self, name: str, entry: dict[str, Any], ptype: str, inherited: tuple[int, int] | None

@@ -20,6 +20,8 @@ class SourceRef:
     source: str
     quote: str
     ref: str | None = None
+    #: What the quote does and does not support, where it supports the rule only in part.
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,14 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """A value some source gives for a non-enum parameter instead of its default."""
+
+    value: Any
+    sources: tuple[SourceRef, ...]
+
+
+@dataclass(frozen=True)
 class Parameter:
     """A typed, named setting; where sources disagree, an enum whose options name their sources."""
 
@@ -51,6 +61,8 @@ class Parameter:
     location: Location | None = None
     #: The declared range (min, max) of an int parameter, both ends included; None for the other types.
     bounds: tuple[int, int] | None = None
+    #: Non-enum parameters only: the other values sources give, each with its sources (an enum's are its options).
+    alternatives: tuple[Alternative, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,6 +97,12 @@ class Clause(ClauseEntry):
     #: on.
     reads: frozenset[str]
     parameters: tuple[str, ...]
+
+    @property
+    def fixed(self) -> bool:
+        """A condition that reads no hook variable and no parameter: a fact of the variant's structure with one
+        outcome (it holds), so coverage can ask only for that one."""
+        return self.kind != "value" and not self.reads and not self.parameters
 
     @property
     def refusal(self) -> str:

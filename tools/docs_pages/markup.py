@@ -1,4 +1,7 @@
-"""Markdown helpers every generated page shares: escaping, inline code, anchors, relative links, the header."""
+"""Markdown helpers every generated page shares: escaping, inline code, anchors, relative links, the header.
+
+The anchor functions live here so that every page links to a rule, parameter, source, section or hook by the
+same name the page that defines it uses."""
 
 from __future__ import annotations
 
@@ -45,3 +48,24 @@ def rel(from_page: str, to_page: str, anchor: str = "") -> str:
     """A relative link from one docs page (path under docs/) to another, with an optional anchor."""
     target = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".") if to_page != from_page else ""
     return target + (f"#{anchor}" if anchor else "")
+
+
+def rule_anchor(rule_id: str) -> str:
+    """``PILE.TAKE.FROZEN`` -> ``pile-take-frozen``; the literal id is also an anchor (a div's id)."""
+    return slug(rule_id)
+
+
+def param_anchor(name: str) -> str:
+    return "param-" + slug(name)
+
+
+def source_anchor(source_id: str) -> str:
+    return "source-" + slug(source_id)
+
+
+def section_anchor(section: str) -> str:
+    return "section-" + slug(section)
+
+
+def hook_anchor(hook: str) -> str:
+    return "hook-" + slug(hook)

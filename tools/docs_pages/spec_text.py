@@ -1,0 +1,24 @@
+"""Spec values and source quotations as page text, the same way on every page that shows them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canasta_ref.conformance.explain import value_text
+from canasta_ref.spec import SourceRef, Variant
+
+from .markup import md
+
+
+def fmt_value(value: Any) -> str:
+    """A parameter value as short text, as ``canasta-ref explain`` prints it (a table as its bands)."""
+    return value_text(value)
+
+
+def quote_line(ref: SourceRef, variant: Variant, link: str | None) -> str:
+    """“quote” — source title, ref (the title linked to the page's list of sources)."""
+    source = variant.sources.get(ref.source)
+    title = md(source.title) if source else md(ref.source)
+    where = f", {md(ref.ref)}" if ref.ref else ""
+    cite = f"[{title}]({link})" if link else title
+    return f"“{md(ref.quote)}” — {cite}{where}"
