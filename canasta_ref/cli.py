@@ -20,6 +20,7 @@ from .match import HandRecord, play_match
 from .render import hand_log, rulebook, score_sheet, view_text
 from .rules import Rules
 from .spec import check_file, list_variants, load_variant
+from .spec.diff import diff_variants
 
 
 def _play(args: argparse.Namespace, out: TextIO) -> int:
@@ -88,6 +89,15 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _diff(args: argparse.Namespace, out: TextIO) -> int:
+    difference = diff_variants(load_variant(args.a), load_variant(args.b))
+    if args.format == "json":
+        out.write(json.dumps(difference.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write("\n".join(difference.lines()) + "\n")
+    return 0 if difference.identical else 1
+
+
 def _game_from_args(args: argparse.Namespace) -> Game:
     game = Game(load_variant(args.variant), seed=args.seed)
     for text in filter(None, (t.strip() for t in (args.actions or "").split(";"))):
@@ -143,6 +153,17 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="lint spec files; exit 1 with file:line:col for each error")
     check.add_argument("files", nargs="+")
     check.set_defaults(run=_check)
+
+    diff = sub.add_parser(
+        "diff",
+        help="show how two variants differ, parameter by parameter and clause by clause",
+        description="Compare two flattened variants: parameters, clauses (in rulebook order) and their sources. "
+        "Exit 0 if they are identical, 1 if they differ, 2 if one cannot be loaded, as diff(1) does.",
+    )
+    diff.add_argument("a", metavar="A", help="variant id or spec file to compare from")
+    diff.add_argument("b", metavar="B", help="variant id or spec file to compare to")
+    diff.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    diff.set_defaults(run=_diff)
 
     for name, run, text in (
         ("show", _show, "render the position for a seat after some actions"),
