@@ -90,7 +90,9 @@ MELD_VALID = Query(
 MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
 _MINIMUM = Query("initial_meld.minimum", ("team_score",))
 _COUNT = Query("initial_meld.count", ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas"))
-_INITIAL_VALID = Query("initial_meld.valid", ("count", "minimum", "going_out_concealed", "taking_pile"))
+_INITIAL_VALID = Query(
+    "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
+)
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
@@ -397,6 +399,7 @@ def _initial_meld(
     melds: Sequence[Meld],
     *,
     concealed_out: bool,
+    concealed_by_discard: bool = False,
 ) -> None:
     natural, mixed = canasta_kinds(rules, melds)
     refusal = initial_meld_refusal(
@@ -408,6 +411,7 @@ def _initial_meld(
         natural_canastas=natural,
         mixed_canastas=mixed,
         concealed_out=concealed_out,
+        concealed_by_discard=concealed_by_discard,
         taking_pile=top_card is not None,
     )
     rules.refuse(refusal)
@@ -423,12 +427,15 @@ def initial_meld_refusal(
     natural_canastas: int,
     mixed_canastas: int,
     concealed_out: bool,
+    concealed_by_discard: bool,
     taking_pile: bool,
 ) -> Clause | None:
-    """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None."""
+    """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None.
+    ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
+    whose discard goes out concealed (the spec decides whether either waives the minimum)."""
     minimum = rules.value_of(_MINIMUM, (state.team_scores[seat % rules.teams],))
     count = rules.value_of(_COUNT, (hand_points, top_card_points, natural_canastas, mixed_canastas))
-    return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, taking_pile))
+    return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
 
 
 def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> tuple[int, int]:
@@ -486,7 +493,12 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     )
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     if initial:
-        _initial_meld(rules, state, seat, used, None, melds, concealed_out=concealed)
+        by_discard = (
+            hand_after == 1
+            and concealed_now(rules, state, seat, created, melds)
+            and may_go_out(rules, state, seat, canastas_after)
+        )
+        _initial_meld(rules, state, seat, used, None, melds, concealed_out=concealed, concealed_by_discard=by_discard)
     _require_ending(rules, state, seat, hand_after, canastas_after)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 

@@ -212,6 +212,7 @@ HOOKS: Final[dict[str, Hook]] = {
             count="int",
             minimum="int",
             going_out_concealed="bool",
+            going_out_concealed_by_discard="bool",
             taking_pile="bool",
         ),
         # Going out.

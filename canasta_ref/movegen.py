@@ -18,6 +18,7 @@ from .checks import (
     goes_out_concealed,
     initial_meld_refusal,
     is_canasta,
+    may_go_out,
     merge_target,
     plan,
     table_values,
@@ -274,7 +275,13 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    concealed = state.hand_sizes[seat] - used == 0 and goes_out_concealed(rules, state, made_canasta)
+    hand_after = state.hand_sizes[seat] - used
+    concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
+    by_discard = (
+        hand_after == 1
+        and goes_out_concealed(rules, state, made_canasta)
+        and may_go_out(rules, state, seat, natural_canastas + mixed_canastas)
+    )
     refusal = initial_meld_refusal(
         rules,
         state,
@@ -284,6 +291,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         natural_canastas=natural_canastas,
         mixed_canastas=mixed_canastas,
         concealed_out=concealed,
+        concealed_by_discard=by_discard,
         taking_pile=False,
     )
     return refusal is None

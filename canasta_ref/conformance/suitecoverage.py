@@ -20,6 +20,8 @@ from .session import ReferenceSession
 from .variants import applies_to
 
 NEEDED = {"require": ("allowed", "refused"), "predicate": ("true", "false"), "value": ("evaluated",)}
+# A fixed clause (``Clause.fixed``) has one outcome.
+NEEDED |= {"fixed require": ("allowed",), "fixed predicate": ("true",)}
 
 
 @dataclass
@@ -65,7 +67,9 @@ def rule_coverage(scenarios: Sequence[Scenario], variants: Sequence[str]) -> Cov
                 if result.status != "passed":
                     report.failures.append(f"{result.key}: {result.status}: {result.message}")
         report.per_variant[variant] = coverage.outcomes
-        report.kinds[variant] = {c.id: c.kind for c in load_variant(variant).clauses.values()}
+        report.kinds[variant] = {
+            c.id: "fixed " + c.kind if c.fixed else c.kind for c in load_variant(variant).clauses.values()
+        }
     return report
 
 

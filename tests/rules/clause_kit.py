@@ -24,16 +24,21 @@ from canasta_ref.rules import Coverage
 # The two sides every clause is tested on, by hook kind: a require clause allows or refuses, a predicate is
 # true or false, a value clause gives the number the rule states ("value") or, in another situation or under
 # another parameter value, a different number ("other").
-SIDES: dict[str, tuple[str, str]] = {
+SIDES: dict[str, tuple[str, ...]] = {
     "require": ("allowed", "refused"),
     "predicate": ("true", "false"),
     "value": ("value", "other"),
+    # A fixed clause (one reading no variable and no parameter) has only the side on which it holds.
+    "fixed require": ("allowed",),
+    "fixed predicate": ("true",),
 }
 # What the engine's rule coverage records for each kind when a clause is evaluated both ways.
 COVERAGE_OUTCOMES: dict[str, set[str]] = {
     "require": {"allowed", "refused"},
     "predicate": {"true", "false"},
     "value": {"evaluated"},
+    "fixed require": {"allowed"},
+    "fixed predicate": {"true"},
 }
 
 
@@ -51,7 +56,10 @@ class ClauseLog:
     def __init__(self, variant_id: str) -> None:
         self.variant = load_variant(variant_id)
         self.rules = Rules(self.variant)
-        self.kinds = {clause.id: clause.kind for clause in self.variant.clauses.values()}
+        self.kinds = {
+            clause.id: "fixed " + clause.kind if clause.fixed else clause.kind
+            for clause in self.variant.clauses.values()
+        }
         self.seen: dict[str, set[str]] = {}
         self.coverage = Coverage()
 

@@ -529,12 +529,6 @@ def meld_merges_into_own_meld_of_the_rank(c: Ctx) -> None:
     game = table(c.rules, hands={0: "KC KC KD 5C 6C"}, melds={0: ["AH AS AD"], 1: ["KH KS KD"]}, phase="play")
     game.apply(act("meld KC KC KD"))
     assert meld_cards(game, 0, "KC") == same("KC KC KD") and meld_cards(game, 1, "KC") == same("KH KS KD")
-    # Where a side may keep two melds of a rank (Samba's rule), the new group is a meld of its own.
-    apart = c.child("separate-melds", same_rank_melds="separate")
-    game = opened(apart, "KC KC 2S 5C 6C", "KH KS KD")
-    log.truth(apart, "MELD.MERGE", False, lambda: game.apply(act("meld KC KC 2S")))
-    kings = [sorted(m.cards) for m in game.state.melds[0] if m.rank == parse_card("KC") >> 2]
-    assert sorted(kings) == sorted([same("KH KS KD"), same("KC KC 2S")])
 
 
 @scenario
@@ -608,6 +602,29 @@ def initial_meld_counts_the_top_discard(c: Ctx) -> None:
     log.value("INITIAL_MELD.COUNT", got, 40, "other")
     game = position(hoyle)
     log.refuses(game, "take KH KS + 7C 7D 7H 7S", "INITIAL_MELD.REQUIRED")
+
+
+@scenario
+def initial_meld_concealed_exemption_scope(c: Ctx) -> None:
+    """Whether melding all but one card, then discarding it to go out concealed, waives the minimum: not under
+    pagat's reading (the default), yes under Hoyle's software (concealed_exemption). Natural canastas of fours
+    and fives (70) are under the minimum of 120 at 3000, and are enough canastas to go out in both variants."""
+    log, rules = c.log, c.rules
+    melds = "4C 4C 4D 4D 4H 4H 4S | 5C 5C 5D 5D 5H 5H 5S"
+    whole = melds.replace(" |", "")
+    scores = [3000] * rules.teams
+    game = table(rules, hands={0: f"{whole} 9H"}, phase="play", scores=scores)
+    log.refuses(game, f"meld {melds}", "INITIAL_MELD.REQUIRED")
+    game = table(rules, hands={0: whole}, phase="play", scores=scores)
+    log.allows(game, f"meld {melds}", "INITIAL_MELD.REQUIRED")  # the whole hand, no discard
+    assert game.is_over
+    hoyle = c.child("one-turn", concealed_exemption="going_out_in_one_turn")
+    game = table(hoyle, hands={0: f"{whole} 9H"}, phase="play", scores=scores)
+    log.allows(game, f"meld {melds}", "INITIAL_MELD.REQUIRED")
+    game.apply(act("discard 9H"))
+    assert game.is_over
+    game = table(hoyle, hands={0: f"{whole} 9H 9D"}, phase="play", scores=scores)  # two cards left: not out
+    log.refuses(game, f"meld {melds}", "INITIAL_MELD.REQUIRED")
 
 
 @scenario
@@ -952,19 +969,19 @@ def concealed_going_out_may_take_the_pile(c: Ctx) -> None:
 
 
 @scenario
-@needs("GO_OUT.ASK.BEFORE_MELDING", "GO_OUT.PARTNER_SAID_NO", "GO_OUT.ANSWER_BINDING")
+@needs("GO_OUT.ASK.BEFORE_MELDING", "GO_OUT.ASK.ONCE_A_TURN", "GO_OUT.PARTNER_SAID_NO", "GO_OUT.ANSWER_BINDING")
 def asking_partner(c: Ctx) -> None:
     """Asking partner comes after drawing and before melding, once a turn; a "no" forbids going out."""
     log, rules, need = c.log, c.rules, c.need
     game = table(rules, hands={0: "9C 9D 9S", 2: "4C"}, melds={0: canastas(need)}, phase="play")
-    log.allows(game, "ask", "GO_OUT.ASK.BEFORE_MELDING")
+    log.allows(game, "ask", "GO_OUT.ASK.ONCE_A_TURN")
     assert game.state.phase == "answer" and game.to_act == 2
     log.refuses(game, "discard 4C", "TURN.ANSWER")
     log.refuses(game, "draw", "TURN.ANSWER")
     log.refuses(game, "no", "TURN.ORDER", seat=0)
     log.allows(game, "no", "TURN.ANSWER")
     assert game.state.permission == "no" and game.to_act == 0 and game.state.phase == "play"
-    log.refuses(game, "ask", "GO_OUT.ASK.BEFORE_MELDING")  # once a turn
+    log.refuses(game, "ask", "GO_OUT.ASK.ONCE_A_TURN")  # canasta-ref's convention
     log.refuses(game, "meld 9C 9D 9S", "GO_OUT.PARTNER_SAID_NO")
     log.allows(game, "discard 9C", "GO_OUT.KEEP_CARD")
     assert game.to_act == 1 and game.state.permission == "none"
