@@ -464,8 +464,18 @@ def ending_refusal(
 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Whether a player going out now goes out concealed (hook go_out.concealed)."""
-    made = any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
-    return goes_out_concealed(rules, state, made)
+    return goes_out_concealed(rules, state, own_canasta_made(rules, state, created, melds))
+
+
+def own_canasta_made(rules: Rules, state: HandState, created: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """Whether a canasta is among the melds the player laid this turn (``created`` now, or earlier in it)."""
+    return any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
+
+
+def concealed_by_discard(rules: Rules, state: HandState, seat: int, made_canasta: bool, canastas_after: int) -> bool:
+    """For melds that leave one card: whether discarding it would go out concealed (``initial_meld.valid``'s
+    ``going_out_concealed_by_discard``; the spec decides whether that waives the minimum)."""
+    return goes_out_concealed(rules, state, made_canasta) and may_go_out(rules, state, seat, canastas_after)
 
 
 def goes_out_concealed(rules: Rules, state: HandState, made_canasta: bool) -> bool:
@@ -493,10 +503,8 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     )
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     if initial:
-        by_discard = (
-            hand_after == 1
-            and concealed_now(rules, state, seat, created, melds)
-            and may_go_out(rules, state, seat, canastas_after)
+        by_discard = hand_after == 1 and concealed_by_discard(
+            rules, state, seat, own_canasta_made(rules, state, created, melds), canastas_after
         )
         _initial_meld(rules, state, seat, used, None, melds, concealed_out=concealed, concealed_by_discard=by_discard)
     _require_ending(rules, state, seat, hand_after, canastas_after)

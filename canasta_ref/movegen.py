@@ -14,11 +14,11 @@ from .actions import TAKE, Action, MeldGroup, group_of, take_with
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
 from .checks import (
     MELD_VALID,
+    concealed_by_discard,
     derived,
     goes_out_concealed,
     initial_meld_refusal,
     is_canasta,
-    may_go_out,
     merge_target,
     plan,
     table_values,
@@ -277,11 +277,8 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     points += sum(s.twos for s in combo) * rules.twos_value
     hand_after = state.hand_sizes[seat] - used
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
-    by_discard = (
-        hand_after == 1
-        and goes_out_concealed(rules, state, made_canasta)
-        and may_go_out(rules, state, seat, natural_canastas + mixed_canastas)
-    )
+    canastas_after = natural_canastas + mixed_canastas  # a side that has not opened has none yet
+    by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, canastas_after)
     refusal = initial_meld_refusal(
         rules,
         state,

@@ -74,7 +74,7 @@ def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:
     """For a clause that depends on a disputed parameter: the value in force and the sources behind it."""
     for name in clause.parameters:
         param = variant.parameters[name]
-        if param.type == "enum" or alternatives_of(param):
+        if disputed_values(param):
             yield f"      with {name} = {value_text(param.value)} ({cite_refs(_sources_of_value(param))})"
 
 

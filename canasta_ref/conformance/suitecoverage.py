@@ -19,22 +19,19 @@ from .scenario import Scenario
 from .session import ReferenceSession
 from .variants import applies_to
 
-NEEDED = {"require": ("allowed", "refused"), "predicate": ("true", "false"), "value": ("evaluated",)}
-# A fixed clause (``Clause.fixed``) has one outcome.
-NEEDED |= {"fixed require": ("allowed",), "fixed predicate": ("true",)}
-
 
 @dataclass
 class CoverageReport:
     per_variant: dict[str, dict[str, set[str]]] = field(default_factory=dict)
-    kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: Per variant, each clause's outcomes to be seen (``Clause.outcomes``).
+    needed: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
 
     def missing(self) -> dict[str, dict[str, list[str]]]:
         out: dict[str, dict[str, list[str]]] = {}
         for variant, outcomes in self.per_variant.items():
-            for rule, kind in self.kinds[variant].items():
-                lacking = [side for side in NEEDED[kind] if side not in outcomes.get(rule, set())]
+            for rule, needed in self.needed[variant].items():
+                lacking = [side for side in needed if side not in outcomes.get(rule, set())]
                 if lacking:
                     out.setdefault(variant, {})[rule] = lacking
         return out
@@ -67,15 +64,13 @@ def rule_coverage(scenarios: Sequence[Scenario], variants: Sequence[str]) -> Cov
                 if result.status != "passed":
                     report.failures.append(f"{result.key}: {result.status}: {result.message}")
         report.per_variant[variant] = coverage.outcomes
-        report.kinds[variant] = {
-            c.id: "fixed " + c.kind if c.fixed else c.kind for c in load_variant(variant).clauses.values()
-        }
+        report.needed[variant] = {c.id: c.outcomes for c in load_variant(variant).clauses.values()}
     return report
 
 
 def coverage_lines(report: CoverageReport) -> Iterator[str]:
     missing = report.missing()
-    for variant, kinds in report.kinds.items():
+    for variant, kinds in report.needed.items():
         lacking = missing.get(variant, {})
         yield f"{variant}: {len(kinds) - len(lacking)} of {len(kinds)} clauses covered on every side"
         for rule, sides in sorted(lacking.items()):

@@ -65,6 +65,14 @@ class Parameter:
     alternatives: tuple[Alternative, ...] = ()
 
 
+#: What the engine's rule coverage records when a clause of each kind is evaluated, the holding side first.
+OUTCOMES: dict[HookKind, tuple[str, ...]] = {
+    "require": ("allowed", "refused"),
+    "predicate": ("true", "false"),
+    "value": ("evaluated",),
+}
+
+
 @dataclass(frozen=True, kw_only=True)
 class ClauseEntry:
     """One rule as its spec file gives it, checked, with its expression not yet compiled.
@@ -103,6 +111,13 @@ class Clause(ClauseEntry):
         """A condition that reads no hook variable and no parameter: a fact of the variant's structure with one
         outcome (it holds), so coverage can ask only for that one."""
         return self.kind != "value" and not self.reads and not self.parameters
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The outcomes rule coverage must record for this clause, the one on which it holds first; a fixed
+        clause has only that one."""
+        outcomes = OUTCOMES[self.kind]
+        return outcomes[:1] if self.fixed else outcomes
 
     @property
     def refusal(self) -> str:

@@ -24,21 +24,11 @@ from canasta_ref.rules import Coverage
 # The two sides every clause is tested on, by hook kind: a require clause allows or refuses, a predicate is
 # true or false, a value clause gives the number the rule states ("value") or, in another situation or under
 # another parameter value, a different number ("other").
-SIDES: dict[str, tuple[str, ...]] = {
+# A fixed clause (``Clause.fixed``: it reads no variable and no parameter) has only the side on which it holds.
+SIDES: dict[str, tuple[str, str]] = {
     "require": ("allowed", "refused"),
     "predicate": ("true", "false"),
     "value": ("value", "other"),
-    # A fixed clause (one reading no variable and no parameter) has only the side on which it holds.
-    "fixed require": ("allowed",),
-    "fixed predicate": ("true",),
-}
-# What the engine's rule coverage records for each kind when a clause is evaluated both ways.
-COVERAGE_OUTCOMES: dict[str, set[str]] = {
-    "require": {"allowed", "refused"},
-    "predicate": {"true", "false"},
-    "value": {"evaluated"},
-    "fixed require": {"allowed"},
-    "fixed predicate": {"true"},
 }
 
 
@@ -56,8 +46,9 @@ class ClauseLog:
     def __init__(self, variant_id: str) -> None:
         self.variant = load_variant(variant_id)
         self.rules = Rules(self.variant)
-        self.kinds = {
-            clause.id: "fixed " + clause.kind if clause.fixed else clause.kind
+        self.kinds = {clause.id: clause.kind for clause in self.variant.clauses.values()}
+        self.sides = {
+            clause.id: SIDES[clause.kind][:1] if clause.fixed else SIDES[clause.kind]
             for clause in self.variant.clauses.values()
         }
         self.seen: dict[str, set[str]] = {}
@@ -66,7 +57,7 @@ class ClauseLog:
     # -- recording -------------------------------------------------------------------------------------
     def mark(self, clause_id: str, side: str) -> None:
         assert clause_id in self.kinds, f"{clause_id} is not a clause of {self.variant.id}"
-        assert side in SIDES[self.kinds[clause_id]], f"{side!r} is not a side of a {self.kinds[clause_id]} clause"
+        assert side in self.sides[clause_id], f"{side!r} is not a side of {clause_id} ({self.kinds[clause_id]})"
         self.seen.setdefault(clause_id, set()).add(side)
 
     @contextmanager
@@ -152,17 +143,17 @@ class ClauseLog:
     # -- the final checks -----------------------------------------------------------------------------
     def missing_sides(self) -> list[str]:
         out = []
-        for clause_id, kind in self.kinds.items():
-            for side in SIDES[kind]:
+        for clause_id, sides in self.sides.items():
+            for side in sides:
                 if side not in self.seen.get(clause_id, set()):
                     out.append(f"{clause_id}: {side}")
         return out
 
     def missing_coverage(self) -> list[str]:
         out = []
-        for clause_id, kind in self.kinds.items():
+        for clause_id, clause in self.variant.clauses.items():
             got = self.coverage.outcomes.get(clause_id, set())
-            for outcome in sorted(COVERAGE_OUTCOMES[kind] - got):
+            for outcome in sorted(set(clause.outcomes) - got):
                 out.append(f"{clause_id}: {outcome}")
         return out
 
