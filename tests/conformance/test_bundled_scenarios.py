@@ -19,8 +19,9 @@ from canasta_ref.conformance.engines import InProcessEngine
 from canasta_ref.conformance.runner import Selection, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.suitecoverage import CoverageReport, rule_coverage
+from canasta_ref.spec import list_variants
 
-VARIANTS = ("classic", "classic-2p")
+VARIANTS = tuple(list_variants())
 
 SCENARIOS = load_scenarios()
 CASES = Selection().cases(SCENARIOS)

@@ -13,7 +13,7 @@ import pytest
 
 from canasta_ref.conformance.scenario import load_scenarios, scenario_dir
 from canasta_ref.errors import CanastaError
-from canasta_ref.spec import load_variant
+from canasta_ref.spec import list_variants, load_variant
 
 CONVENTION = {
     "MELD.ONE_GROUP_AFTER_OPENING",
@@ -44,7 +44,7 @@ steps:
 """
 
 
-@pytest.mark.parametrize("variant", ["classic", "classic-2p"])
+@pytest.mark.parametrize("variant", list_variants())
 def test_the_notation_clauses_are_the_conventions(variant: str) -> None:
     spec = load_variant(variant)
     # Asking partner once a turn is the project's convention; two players have no partner to ask.

