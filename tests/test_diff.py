@@ -75,10 +75,20 @@ def test_text_output_ends_with_the_summary_and_exits_1() -> None:
     code, out = run("diff", "classic", "classic-2p")
     assert code == 1
     lines = out.splitlines()
-    assert lines[-1] == "classic → classic-2p: 5 parameters differ, 2 clauses changed, 1 added, 4 removed"
+    assert lines[-1] == (
+        "classic → classic-2p: 4 parameters differ (1 more only in its sources), 2 clauses changed, 1 added, 4 removed"
+    )
     assert "  players: 4 → 2" in lines
     assert "  TURN.NO_PARTNER added (turn: No partner to ask)" in lines
     assert "    title: Draw one card → Draw two cards, discard one" in lines
+
+
+def test_a_parameter_differing_only_in_its_sources_is_listed_but_not_counted_as_differing() -> None:
+    difference = diff_variants(load_variant("classic"), load_variant("classic-2p"))
+    teams = next(entry for entry in difference.parameters if entry.name == "teams")
+    assert teams.status == "changed" and [change.field for change in teams.changes] == ["sources"]
+    assert difference.parameters_cited_otherwise == 1
+    assert difference.to_json()["summary"]["parameters"] == len(difference.parameters) - 1 == 4
 
 
 def test_a_variant_against_itself_prints_only_the_summary() -> None:

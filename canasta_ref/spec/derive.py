@@ -31,7 +31,8 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
         problems = value_problems(name, param.type, value, param.options, param.bounds)
         if problems:
             raise SpecError(problems[0][1])
-        parameters[name] = dataclasses.replace(param, value=value, set_in=f"{variant.id} (overridden)")
+        if value != param.value:  # a parameter set to its own value keeps its sources: nothing was overridden
+            parameters[name] = dataclasses.replace(param, value=value, set_in=f"{variant.id} (overridden)")
     values = parameter_values(parameters)
     clauses = {
         rule: compile_clause(clause, values) if set(clause.parameters) & set(overrides) else clause

@@ -61,10 +61,17 @@ class VariantDiff:
         """How many clauses have ``status``."""
         return sum(1 for entry in self.clauses if entry.status == status)
 
+    @property
+    def parameters_cited_otherwise(self) -> int:
+        """How many parameters have the same value, form and doc in both, and differ only in the sources cited."""
+        return sum(1 for entry in self.parameters if entry.changes and {c.field for c in entry.changes} == {"sources"})
+
     def summary(self) -> str:
-        n, changed = len(self.parameters), self.count("changed")
+        cited = self.parameters_cited_otherwise
+        n, changed = len(self.parameters) - cited, self.count("changed")
+        more = f" ({cited} more only in {'its' if cited == 1 else 'their'} sources)" if cited else ""
         return (
-            f"{self.a.id} → {self.b.id}: {n} parameter{'' if n == 1 else 's'} differ{'s' if n == 1 else ''}, "
+            f"{self.a.id} → {self.b.id}: {n} parameter{'' if n == 1 else 's'} differ{'s' if n == 1 else ''}{more}, "
             f"{changed} clause{'' if changed == 1 else 's'} changed, {self.count('added')} added, "
             f"{self.count('removed')} removed"
         )
@@ -79,7 +86,8 @@ class VariantDiff:
             "parameters": [_entry_json(entry, parameter=True) for entry in self.parameters],
             "clauses": [_entry_json(entry, parameter=False) for entry in self.clauses],
             "summary": {
-                "parameters": len(self.parameters),
+                "parameters": len(self.parameters) - self.parameters_cited_otherwise,
+                "parameters_cited_otherwise": self.parameters_cited_otherwise,
                 "clauses_changed": self.count("changed"),
                 "clauses_added": self.count("added"),
                 "clauses_removed": self.count("removed"),

@@ -39,3 +39,11 @@ def test_recompiled_clause_keeps_its_origin() -> None:
     before, after = classic.clauses["CARDS.WILD"], derived.clauses["CARDS.WILD"]
     assert after is not before and after.origin == before.origin
     assert after.evaluate({"rank": "2"}) is True and after.evaluate({"rank": "JK"}) is False
+
+
+def test_a_parameter_set_to_its_own_value_keeps_its_sources_and_one_changed_is_marked() -> None:
+    classic = load_variant("classic")
+    same = derive(classic, {"canastas_to_go_out": 1, "draw_count": 2})
+    kept, changed = same.parameters["canastas_to_go_out"], same.parameters["draw_count"]
+    assert kept == classic.parameters["canastas_to_go_out"] and kept.sources
+    assert changed.value == 2 and changed.set_in == "classic (overridden)"
