@@ -12,7 +12,7 @@ from typing import Any
 
 from .actions import ACTION_KINDS, BARE_KINDS, TAKE, Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
-from .errors import IllegalAction
+from .errors import CanastaError, IllegalAction
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
 from .spec.model import Clause
@@ -67,6 +67,7 @@ _MUST_TAKE = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_ma
 _DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pile"))
 _ASK = Query("go_out.ask", (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "has_partner"))
 DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after"))
+_ANSWERER = Query("go_out.answerer", ("seat",))
 ANSWER_BINDING = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
 #: ``meld.valid``: the table, then the variables of the meld a group makes (``_layout``, ``movegen.shape_values``).
 MELD_VALID = Query(
@@ -267,6 +268,18 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
         rules.players > rules.teams,
     )
     return rules.failing_of(_ASK, values)
+
+
+def answerer(rules: Rules, seat: int) -> int:
+    """The partner who answers ``seat``'s "may I go out?": the spec's ``go_out.answerer`` if it has clauses (a
+    variant with several partners says which), else the next partner in turn order."""
+    if not rules.clauses("go_out.answerer"):
+        return (seat + rules.teams) % rules.players
+    chosen = rules.value_of(_ANSWERER, (seat,)) % rules.players
+    if chosen == seat or chosen % rules.teams != seat % rules.teams:
+        ids = ", ".join(clause.id for clause in rules.clauses("go_out.answerer"))
+        raise CanastaError(f"go_out.answerer ({ids}) names seat {chosen} for seat {seat}, who is not a partner")
+    return chosen
 
 
 def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:

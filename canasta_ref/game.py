@@ -16,6 +16,7 @@ from .checks import (
     BONUS_REPLACE,
     LAST_CARD_BONUS_ENDS,
     Plan,
+    answerer,
     apply_meld,
     canastas,
     concealed_now,
@@ -404,7 +405,7 @@ class Game:
         state.asked_this_turn = True
         state.asker = seat
         state.phase = "answer"
-        state.to_act = (seat + self.rules.teams) % self.rules.players
+        state.to_act = answerer(self.rules, seat)
         events.append(_event(seat, "asks partner: may I go out?"))
 
     def _answer(self, seat: int, answer: str, events: list[Event]) -> None:

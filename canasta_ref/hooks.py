@@ -243,6 +243,13 @@ HOOKS: Final[dict[str, Hook]] = {
             has_partner="bool",
         ),
         _hook(
+            "go_out.answerer",
+            "value",
+            'Which seat a player\'s "may I go out?" is put to (modulo the number of players): it must be a partner. '
+            "A variant without a clause here asks the next partner in turn order, seat + teams.",
+            seat="int",
+        ),
+        _hook(
             "go_out.answer_binding",
             "require",
             "What a partner's answer obliges the asking player to do.",

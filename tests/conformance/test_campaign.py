@@ -63,7 +63,10 @@ class ListsMeldsTogether(ReferenceSession):
                 continue
             if one["cards"][0][:-1] == two["cards"][0][:-1]:  # the same rank: another rule's business
                 continue
-            reply["actions"].append({"type": "meld", "melds": [one, two]})
+            together = [{"type": "meld", "melds": pair} for pair in ([one, two], [two, one])]
+            if any(action in reply["actions"] for action in together):  # an opening: already listed
+                continue
+            reply["actions"].append(together[0])
             ListsMeldsTogether.combined += 1
             break
         return reply

@@ -19,6 +19,9 @@ OTHER_HANDS = (
     "7C 7D 8H 8S 9D 10C JC QD KD AH 4D",
     "7H 8C 9H 10H JD QC KH AC 4H 6C 6H",
     "9S 10S JH QS KS AS 4S 6S 7S 8D 9D",
+    # Seats 4 and 5 of a six-player game, which has a third pack.
+    "7C 7D 8H 8S 9D 10C JC QD KD AH 4D",
+    "7H 8C 9H 10H JD QC KH AC 4H 6C 6H",
 )
 
 # The opponents' hands of the take positions (classic, seat 0 to draw with KH alone on the pile).
