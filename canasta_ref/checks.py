@@ -136,7 +136,7 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         tables = facts["table"] = [None] * rules.players
     known = tables[seat]
     if known is None:
-        team = seat % rules.teams
+        team = state.side_of[seat]
         known = tables[seat] = (
             seat,
             state.team_opened[team],
@@ -240,7 +240,7 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     """When the stock is empty, whether the spec obliges this player to take the pile (and they can)."""
     if state.stock or not state.pile:
         return False
-    team = seat % rules.teams
+    team = state.side_of[seat]
     top = state.pile[-1]
     values = (
         *table_values(rules, state, seat),
@@ -264,7 +264,7 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
         state.phase,
         state.melded_this_turn or state.took_pile_this_turn,
         state.asked_this_turn,
-        rules.players > rules.teams,
+        state.partner_of(seat) is not None,
     )
     return rules.failing_of(_ASK, values)
 
@@ -338,7 +338,7 @@ def _layout(
     initial: bool,
 ) -> tuple[list[Meld], list[int], bool, int]:
     """Merge the contributions into the side's melds and check every meld that changes (hook meld.valid)."""
-    team = seat % rules.teams
+    team = state.side_of[seat]
     current = list(state.melds[team])
     by_rank: dict[int, list[Card]] = {}
     spread: dict[int, int] = {}
@@ -433,7 +433,7 @@ def initial_meld_refusal(
     """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None.
     ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
     whose discard goes out concealed (the spec decides whether either waives the minimum)."""
-    minimum = rules.value_of(_MINIMUM, (state.team_scores[seat % rules.teams],))
+    minimum = rules.value_of(_MINIMUM, (state.team_scores[state.side_of[seat]],))
     count = rules.value_of(_COUNT, (hand_points, top_card_points, natural_canastas, mixed_canastas))
     return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
 
@@ -485,7 +485,7 @@ def goes_out_concealed(rules: Rules, state: HandState, made_canasta: bool) -> bo
 
 
 def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
-    team = seat % rules.teams
+    team = state.side_of[seat]
     initial = not state.team_opened[team]
     values = (
         *table_values(rules, state, seat),
@@ -527,7 +527,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     known: tuple[Any, ...] | None = facts.get(("take", seat))
     if known is not None:
         return known
-    team = seat % rules.teams
+    team = state.side_of[seat]
     top = state.pile[-1] if state.pile else None
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
     table = table_values(rules, state, seat)
@@ -557,7 +557,7 @@ def _take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, .
 
 
 def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
-    team = seat % rules.teams
+    team = state.side_of[seat]
     initial = not state.team_opened[team]
     top = state.pile[-1] if state.pile else None
     top_rank = rank_of(top) if top is not None else -1
@@ -606,4 +606,4 @@ def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:
     """Move the cards a meld or take lays from the hand to the side's melds, as planned."""
     state.take_away(seat, result.action.all_cards())
-    state.melds[seat % rules.teams] = result.melds
+    state.melds[state.side_of[seat]] = result.melds

@@ -156,6 +156,7 @@ class Game:
             to_act=first,
             team_opened=[False] * rules.teams,
             seat_melded=[False] * players,
+            side_of=rules.initial_sides(),
         )
         if rules.coverage is not None:
             for hook in ("deck.packs", "deck.jokers", "deal.hand_size"):
@@ -333,7 +334,7 @@ class Game:
     def _apply_take(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
         rules = self.rules
-        team = seat % rules.teams
+        team = state.side_of[seat]
         top = state.pile[-1]
         rest = state.pile[:-1]
         apply_meld(rules, state, seat, result)
@@ -373,7 +374,7 @@ class Game:
         apply_meld(self.rules, state, seat, result)
         for group in result.action.melds:
             events.append(_event(seat, "melds", group.cards))
-        self._after_melding(state, seat, seat % self.rules.teams, result)
+        self._after_melding(state, seat, state.side_of[seat], result)
         if result.going_out:
             self._go_out(state, seat, result, events)
 
@@ -404,7 +405,13 @@ class Game:
         state.asked_this_turn = True
         state.asker = seat
         state.phase = "answer"
-        state.to_act = (seat + self.rules.teams) % self.rules.players
+        partner = state.partner_of(seat)
+        if partner is None:
+            raise CanastaError(
+                f"{self.rules.variant.id}: seat {seat} has no partner to ask; the spec must refuse go_out.ask "
+                "when has_partner is false"
+            )
+        state.to_act = partner
         events.append(_event(seat, "asks partner: may I go out?"))
 
     def _answer(self, seat: int, answer: str, events: list[Event]) -> None:
@@ -426,7 +433,7 @@ class Game:
 
     def _go_out(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
         state.went_out = seat
-        state.concealed = concealed_now(self.rules, state, seat, [], state.melds[seat % self.rules.teams])
+        state.concealed = concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
         events.append(_event(seat, "goes out" + (" concealed" if state.concealed else "")))
         self._end(state, "went out")
 

@@ -94,6 +94,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         phase=position.phase,
         team_opened=[bool(m) for m in melds],
         seat_melded=list(position.seat_melded) or [False] * players,
+        side_of=rules.initial_sides(),
     )
     for card in position.pile:
         push_pile(rules, state, card)

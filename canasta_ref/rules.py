@@ -101,6 +101,7 @@ class Rules:
             self._hooks[clause.hook] = (*self._hooks.get(clause.hook, ()), clause)
         self.players: int = self.param("players")
         self.teams: int = self.param("teams")
+        self._initial_sides = [seat % self.teams for seat in range(self.players)]
         self.packs = self.value("deck.packs", {})
         self.jokers_per_pack = self.value("deck.jokers", {})
         self.hand_size = self.value("deal.hand_size", {})
@@ -149,6 +150,10 @@ class Rules:
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
+
+    def initial_sides(self) -> list[int]:
+        """Each seat's side at the deal: seat s plays for side s mod teams (so partners sit opposite)."""
+        return list(self._initial_sides)
 
     def param(self, name: str) -> Any:
         return self.variant.param(name)

@@ -42,10 +42,10 @@ class HandScore:
 
 def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     """The variables of the ``score.hand`` hook for one side."""
-    seats = [s for s in range(rules.players) if s % rules.teams == team]
+    seats = state.seats_of(team)
     melds = state.melds[team]
     natural, mixed = canasta_kinds(rules, melds)
-    went_out = state.went_out is not None and state.went_out % rules.teams == team
+    went_out = state.went_out is not None and state.side_of[state.went_out] == team
     return {
         "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
         "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
