@@ -88,7 +88,7 @@ MELD_VALID = Query(
     ),
 )
 MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
-_MINIMUM = Query("initial_meld.minimum", ("team_score",))
+_MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score"))
 _COUNT = Query("initial_meld.count", ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas"))
 _INITIAL_VALID = Query(
     "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
@@ -96,6 +96,7 @@ _INITIAL_VALID = Query(
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
+ENDS_WITH_DISCARD = Query("stock.ends_with_discard", ("stock_size",))
 #: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
 _PILE_TAKE = Query(
     "pile.take",
@@ -433,7 +434,8 @@ def initial_meld_refusal(
     """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None.
     ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
     whose discard goes out concealed (the spec decides whether either waives the minimum)."""
-    minimum = rules.value_of(_MINIMUM, (state.team_scores[state.side_of[seat]],))
+    scores = state.team_scores
+    minimum = rules.value_of(_MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]]))
     count = rules.value_of(_COUNT, (hand_points, top_card_points, natural_canastas, mixed_canastas))
     return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
 

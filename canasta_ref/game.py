@@ -14,6 +14,7 @@ from .actions import Action
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
     BONUS_REPLACE,
+    ENDS_WITH_DISCARD,
     LAST_CARD_BONUS_ENDS,
     Plan,
     apply_meld,
@@ -32,6 +33,7 @@ from .legal import legal_actions
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
+from .sides import maybe_form_lone_hand
 from .spec.model import Variant
 from .state import HandState
 
@@ -121,6 +123,8 @@ class Game:
         self.deck = tuple(deck)
         self.first_seat = self._seat(first_seat)
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
+        if len(scores) != rules.teams:
+            raise CanastaError(f"team_scores: expected {rules.teams} scores, one per side, got {len(scores)}")
         self.state = self._deal(list(deck), scores, first_seat, self.events)
 
     @classmethod
@@ -366,6 +370,8 @@ class Game:
         self._after_melding(state, seat, team, result)
         state.took_pile_this_turn = True
         state.phase = "play"
+        if rules.forms_sides and maybe_form_lone_hand(rules, state, seat, "take"):
+            events.append(_event(seat, "takes the pile first and plays alone; the others are partners"))
         if result.going_out:
             self._go_out(state, seat, result, events)
 
@@ -393,6 +399,10 @@ class Game:
         events.append(_event(seat, "discards", (card,)))
         if result.going_out:
             self._go_out(state, seat, result, events)
+            return
+        if not state.stock and self.rules.ends_with_discard and self.rules.predicate_of(ENDS_WITH_DISCARD, (0,)):
+            events.append(_event(seat, "discarded with the stock empty: play ends"))
+            self._end(state, "stock exhausted")
             return
         self._next_turn(state)
 
@@ -435,6 +445,8 @@ class Game:
         state.went_out = seat
         state.concealed = concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
         events.append(_event(seat, "goes out" + (" concealed" if state.concealed else "")))
+        if self.rules.forms_sides and maybe_form_lone_hand(self.rules, state, seat, "going_out"):
+            events.append(_event(seat, "went out before anyone took the pile: plays alone; the others are partners"))
         self._end(state, "went out")
 
     def _end(self, state: HandState, reason: str) -> None:
