@@ -67,7 +67,7 @@ class GreedyBot:
         rules = game.rules
         card = action.cards[0]
         seat = game.to_act
-        team = seat % rules.teams
+        team = game.state.side_of[seat]
         if rules.is_wild[card]:
             return 1000
         held = game.state.hands[seat][card]

@@ -89,7 +89,7 @@ MELD_VALID = Query(
     ),
 )
 MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
-_MINIMUM = Query("initial_meld.minimum", ("team_score",))
+_MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score"))
 _COUNT = Query("initial_meld.count", ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas"))
 _INITIAL_VALID = Query(
     "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
@@ -97,6 +97,7 @@ _INITIAL_VALID = Query(
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
+ENDS_WITH_DISCARD = Query("stock.ends_with_discard", ("stock_size",))
 #: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
 _PILE_TAKE = Query(
     "pile.take",
@@ -137,7 +138,7 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         tables = facts["table"] = [None] * rules.players
     known = tables[seat]
     if known is None:
-        team = seat % rules.teams
+        team = state.side_of[seat]
         known = tables[seat] = (
             seat,
             state.team_opened[team],
@@ -241,7 +242,7 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     """When the stock is empty, whether the spec obliges this player to take the pile (and they can)."""
     if state.stock or not state.pile:
         return False
-    team = seat % rules.teams
+    team = state.side_of[seat]
     top = state.pile[-1]
     values = (
         *table_values(rules, state, seat),
@@ -265,18 +266,24 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
         state.phase,
         state.melded_this_turn or state.took_pile_this_turn,
         state.asked_this_turn,
-        rules.players > rules.teams,
+        state.partner_of(seat) is not None,
     )
     return rules.failing_of(_ASK, values)
 
 
-def answerer(rules: Rules, seat: int) -> int:
+def answerer(rules: Rules, state: HandState, seat: int) -> int:
     """The partner who answers ``seat``'s "may I go out?": the spec's ``go_out.answerer`` if it has clauses (a
-    variant with several partners says which), else the next partner in turn order."""
+    variant with several partners says which), else the next seat in turn order on the same side."""
     if not rules.clauses("go_out.answerer"):
-        return (seat + rules.teams) % rules.players
+        partner = state.partner_of(seat)
+        if partner is None:
+            raise CanastaError(
+                f"{rules.variant.id}: seat {seat} has no partner to ask; the spec must refuse go_out.ask "
+                "when has_partner is false"
+            )
+        return partner
     chosen = rules.value_of(_ANSWERER, (seat,)) % rules.players
-    if chosen == seat or chosen % rules.teams != seat % rules.teams:
+    if chosen == seat or state.side_of[chosen] != state.side_of[seat]:
         ids = ", ".join(clause.id for clause in rules.clauses("go_out.answerer"))
         raise CanastaError(f"go_out.answerer ({ids}) names seat {chosen} for seat {seat}, who is not a partner")
     return chosen
@@ -351,7 +358,7 @@ def _layout(
     initial: bool,
 ) -> tuple[list[Meld], list[int], bool, int]:
     """Merge the contributions into the side's melds and check every meld that changes (hook meld.valid)."""
-    team = seat % rules.teams
+    team = state.side_of[seat]
     current = list(state.melds[team])
     by_rank: dict[int, list[Card]] = {}
     spread: dict[int, int] = {}
@@ -446,7 +453,8 @@ def initial_meld_refusal(
     """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None.
     ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
     whose discard goes out concealed (the spec decides whether either waives the minimum)."""
-    minimum = rules.value_of(_MINIMUM, (state.team_scores[seat % rules.teams],))
+    scores = state.team_scores
+    minimum = rules.value_of(_MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]]))
     count = rules.value_of(_COUNT, (hand_points, top_card_points, natural_canastas, mixed_canastas))
     return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
 
@@ -498,7 +506,7 @@ def goes_out_concealed(rules: Rules, state: HandState, made_canasta: bool) -> bo
 
 
 def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
-    team = seat % rules.teams
+    team = state.side_of[seat]
     initial = not state.team_opened[team]
     values = (
         *table_values(rules, state, seat),
@@ -540,7 +548,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     known: tuple[Any, ...] | None = facts.get(("take", seat))
     if known is not None:
         return known
-    team = seat % rules.teams
+    team = state.side_of[seat]
     top = state.pile[-1] if state.pile else None
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
     table = table_values(rules, state, seat)
@@ -570,7 +578,7 @@ def _take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, .
 
 
 def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
-    team = seat % rules.teams
+    team = state.side_of[seat]
     initial = not state.team_opened[team]
     top = state.pile[-1] if state.pile else None
     top_rank = rank_of(top) if top is not None else -1
@@ -619,4 +627,4 @@ def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:
     """Move the cards a meld or take lays from the hand to the side's melds, as planned."""
     state.take_away(seat, result.action.all_cards())
-    state.melds[seat % rules.teams] = result.melds
+    state.melds[state.side_of[seat]] = result.melds

@@ -14,6 +14,7 @@ from .actions import Action
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
     BONUS_REPLACE,
+    ENDS_WITH_DISCARD,
     LAST_CARD_BONUS_ENDS,
     Plan,
     answerer,
@@ -33,6 +34,7 @@ from .legal import legal_actions
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
+from .sides import maybe_form_lone_hand
 from .spec.model import Variant
 from .state import HandState
 
@@ -122,6 +124,8 @@ class Game:
         self.deck = tuple(deck)
         self.first_seat = self._seat(first_seat)
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
+        if len(scores) != rules.teams:
+            raise CanastaError(f"team_scores: expected {rules.teams} scores, one per side, got {len(scores)}")
         self.state = self._deal(list(deck), scores, first_seat, self.events)
 
     @classmethod
@@ -157,6 +161,7 @@ class Game:
             to_act=first,
             team_opened=[False] * rules.teams,
             seat_melded=[False] * players,
+            side_of=rules.initial_sides(),
         )
         if rules.coverage is not None:
             for hook in ("deck.packs", "deck.jokers", "deal.hand_size"):
@@ -334,7 +339,7 @@ class Game:
     def _apply_take(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
         rules = self.rules
-        team = seat % rules.teams
+        team = state.side_of[seat]
         top = state.pile[-1]
         rest = state.pile[:-1]
         apply_meld(rules, state, seat, result)
@@ -366,6 +371,8 @@ class Game:
         self._after_melding(state, seat, team, result)
         state.took_pile_this_turn = True
         state.phase = "play"
+        if rules.forms_sides and maybe_form_lone_hand(rules, state, seat, "take"):
+            events.append(_event(seat, "takes the pile first and plays alone; the others are partners"))
         if result.going_out:
             self._go_out(state, seat, result, events)
 
@@ -374,7 +381,7 @@ class Game:
         apply_meld(self.rules, state, seat, result)
         for group in result.action.melds:
             events.append(_event(seat, "melds", group.cards))
-        self._after_melding(state, seat, seat % self.rules.teams, result)
+        self._after_melding(state, seat, state.side_of[seat], result)
         if result.going_out:
             self._go_out(state, seat, result, events)
 
@@ -394,6 +401,10 @@ class Game:
         if result.going_out:
             self._go_out(state, seat, result, events)
             return
+        if not state.stock and self.rules.ends_with_discard and self.rules.predicate_of(ENDS_WITH_DISCARD, (0,)):
+            events.append(_event(seat, "discarded with the stock empty: play ends"))
+            self._end(state, "stock exhausted")
+            return
         self._next_turn(state)
 
     def _apply_end(self, seat: int, result: Plan, events: list[Event]) -> None:
@@ -405,7 +416,7 @@ class Game:
         state.asked_this_turn = True
         state.asker = seat
         state.phase = "answer"
-        state.to_act = answerer(self.rules, seat)
+        state.to_act = answerer(self.rules, state, seat)
         events.append(_event(seat, "asks partner: may I go out?"))
 
     def _answer(self, seat: int, answer: str, events: list[Event]) -> None:
@@ -427,8 +438,10 @@ class Game:
 
     def _go_out(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
         state.went_out = seat
-        state.concealed = concealed_now(self.rules, state, seat, [], state.melds[seat % self.rules.teams])
+        state.concealed = concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
         events.append(_event(seat, "goes out" + (" concealed" if state.concealed else "")))
+        if self.rules.forms_sides and maybe_form_lone_hand(self.rules, state, seat, "going_out"):
+            events.append(_event(seat, "went out before anyone took the pile: plays alone; the others are partners"))
         self._end(state, "went out")
 
     def _end(self, state: HandState, reason: str) -> None:

@@ -195,6 +195,7 @@ HOOKS: Final[dict[str, Hook]] = {
             "value",
             "The count the first melds of a side must reach.",
             team_score="int",
+            player_score="int",
         ),
         _hook(
             "initial_meld.count",
@@ -246,7 +247,7 @@ HOOKS: Final[dict[str, Hook]] = {
             "go_out.answerer",
             "value",
             'Which seat a player\'s "may I go out?" is put to (modulo the number of players): it must be a partner. '
-            "A variant without a clause here asks the next partner in turn order, seat + teams.",
+            "A variant without a clause here asks the next seat in turn order on the same side.",
             seat="int",
         ),
         _hook(
@@ -289,6 +290,31 @@ HOOKS: Final[dict[str, Hook]] = {
             team_has_melded="bool",
             went_out="bool",
             concealed="bool",
+        ),
+        # Scoring, per player: added to the hand total of each seat's own score (after its side's total).
+        _hook(
+            "score.player",
+            "value",
+            "A component of one player's own score for the hand, added to the side's total for that player.",
+            red_threes="int",
+            team_has_melded="bool",
+            canastas="int",
+            went_out="bool",
+        ),
+        # Sides that form during the hand.
+        _hook(
+            "sides.lone_hand",
+            "predicate",
+            "Whether the acting player now becomes the lone hand, every other player joining one side against them.",
+            trigger="str",
+            sides_formed="bool",
+        ),
+        # The end of the stock.
+        _hook(
+            "stock.ends_with_discard",
+            "predicate",
+            "Whether a discard made when the stock is empty ends the play.",
+            stock_size="int",
         ),
         # The match.
         _hook(

@@ -99,7 +99,7 @@ class _Listing:
         self.rules = rules
         self.state = state
         self.seat = seat = state.to_act
-        self.team = seat % rules.teams
+        self.team = state.side_of[seat]
         self.table = table = table_values(rules, state, seat)
         self.canastas: int = table[TEAM_CANASTAS]
         self.hand_size = state.hand_sizes[seat]

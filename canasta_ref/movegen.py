@@ -170,7 +170,7 @@ def _shape_ok(rules: Rules, table: tuple[Any, ...], shape: Shape, before: Meld |
 
 def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial: bool) -> dict[int, list[Shape]]:
     """Valid group shapes per rank (wild-only groups under the joker rank)."""
-    team = seat % rules.teams
+    team = state.side_of[seat]
     table = table_values(rules, state, seat)
     out: dict[int, list[Shape]] = {}
     for rank in hand.meld_ranks(state.melds[team]):
@@ -240,7 +240,7 @@ def shape_combinations(
 
 def meld_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Action]:
     """Meld actions worth checking: single groups once a side has melded, combinations before."""
-    team = seat % rules.teams
+    team = state.side_of[seat]
     initial = not state.team_opened[team]
     hand = HandCards(rules, state.hands[seat])
     per_rank = _shapes(rules, state, seat, hand, initial)
@@ -299,7 +299,7 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     if not state.pile:
         yield TAKE
         return
-    team = seat % rules.teams
+    team = state.side_of[seat]
     top = state.pile[-1]
     top_rank = rank_of(top)
     yield TAKE

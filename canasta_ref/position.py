@@ -26,6 +26,8 @@ class Position:
     upcard_froze: bool = False
     seat_melded: Sequence[bool] = ()
     permission: str = "none"
+    #: Each seat's side (indexing ``melds``); empty: seat s plays for side s mod teams, as dealt.
+    sides: Sequence[int] = ()
     extra: Mapping[str, object] = field(default_factory=dict)
 
 
@@ -94,6 +96,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         phase=position.phase,
         team_opened=[bool(m) for m in melds],
         seat_melded=list(position.seat_melded) or [False] * players,
+        side_of=_sides(rules, position.sides),
     )
     for card in position.pile:
         push_pile(rules, state, card)
@@ -101,6 +104,18 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
     state.melded_before_turn = state.seat_melded[position.to_act]
     return state, _implied_deck(position, stock_top_first)
+
+
+def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:
+    """The side map a position writes, checked: one side per seat, each a side the variant has."""
+    if not sides:
+        return rules.initial_sides()
+    if len(sides) != rules.players:
+        raise CanastaError(f"field 'sides': expected {rules.players} sides, one per seat, got {len(sides)}")
+    for seat, side in enumerate(sides):
+        if type(side) is not int or not 0 <= side < rules.teams:
+            raise CanastaError(f"field 'sides[{seat}]': expected a side from 0 to {rules.teams - 1}, got {side!r}")
+    return list(sides)
 
 
 def push_pile(rules: Rules, state: HandState, card: Card) -> None:

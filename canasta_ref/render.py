@@ -37,10 +37,24 @@ def hand_log(rules: Rules, record: HandRecord) -> list[str]:
     lines = [f"Hand {record.number} (deck seed {record.seed}); {seat_name(rules, record.first_seat)} plays first"]
     lines.extend("  " + event_line(rules, e) for e in record.events)
     lines.append(f"  Hand ends: {record.score.end_reason}")
-    for side in record.score.sides:
-        parts = ", ".join(f"{k} {v:+d}" for k, v in side.parts.items() if v)
-        lines.append(f"  {side_name(rules, side.team)}: {side.total:+d} ({parts or 'nothing'})")
+    for name, parts_of, total, _ in score_rows(rules, record):
+        parts = ", ".join(f"{k} {v:+d}" for k, v in parts_of.items() if v)
+        lines.append(f"  {name}: {total:+d} ({parts or 'nothing'})")
     return lines
+
+
+def score_rows(rules: Rules, record: HandRecord) -> list[tuple[str, dict[str, int], int, int]]:
+    """(who, parts, hand total, running total) per cumulative score: a row per side, or, where players have
+    points of their own (``HandScore.players``), a row per player with their side's parts and their own."""
+    score = record.score
+    if score.holder_totals is None:
+        return [(side_name(rules, s.team), s.parts, s.total, record.totals_after[s.team]) for s in score.sides]
+    rows = []
+    for player in score.players:
+        holder = rules.score_holder[player.seat]
+        parts = {**score.sides[player.side].parts, **player.parts}
+        rows.append((seat_name(rules, player.seat), parts, score.totals[holder], record.totals_after[holder]))
+    return rows
 
 
 # The score sheet's columns, each with the prefix of the score.hand clause ids it adds up; the rest is "other".
@@ -65,16 +79,16 @@ def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
     )
     lines = [header, "-" * len(header)]
     for record in result.hands:
-        for side in record.score.sides:
+        for name, parts, total, running in score_rows(rules, record):
             sums = dict.fromkeys([column for column, _ in _COLUMNS] + [None], 0)
-            for rule_id, points in side.parts.items():
+            for rule_id, points in parts.items():
                 sums[score_column(rule_id)] += points
             other = sums.pop(None)
             cells = list(sums.values())
             lines.append(
-                f"{record.number:>4}  {side_name(rules, side.team):<12}"
+                f"{record.number:>4}  {name:<12}"
                 + "".join(f"{c:>10}" for c in cells)
-                + f"{other:>8}{side.total:>8}{record.totals_after[side.team]:>8}"
+                + f"{other:>8}{total:>8}{running:>8}"
             )
     lines.append("-" * len(header))
     if result.finished:

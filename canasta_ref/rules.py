@@ -101,6 +101,16 @@ class Rules:
             self._hooks[clause.hook] = (*self._hooks.get(clause.hook, ()), clause)
         self.players: int = self.param("players")
         self.teams: int = self.param("teams")
+        self._initial_sides = [seat % self.teams for seat in range(self.players)]
+        #: Whose cumulative score each seat's points go to: its side at the deal (each player's own where there
+        #: are as many sides as players).
+        self.score_holder: tuple[int, ...] = tuple(self._initial_sides)
+        #: Whether sides may re-form during a hand (hook sides.lone_hand), and whether a discard made with the
+        #: stock empty may end the play (hook stock.ends_with_discard): asked only by the variants that use them.
+        self.forms_sides = bool(self._hooks.get("sides.lone_hand"))
+        self.ends_with_discard = bool(self._hooks.get("stock.ends_with_discard"))
+        #: Whether a player's hand total has parts of its own (hook score.player).
+        self.scores_players = bool(self._hooks.get("score.player"))
         self.packs = self.value("deck.packs", {})
         self.jokers_per_pack = self.value("deck.jokers", {})
         self.hand_size = self.value("deal.hand_size", {})
@@ -149,6 +159,10 @@ class Rules:
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
+
+    def initial_sides(self) -> list[int]:
+        """Each seat's side at the deal: seat s plays for side s mod teams (so partners sit opposite)."""
+        return list(self._initial_sides)
 
     def param(self, name: str) -> Any:
         return self.variant.param(name)

@@ -25,27 +25,50 @@ class SideScore:
 
 
 @dataclass(frozen=True)
+class PlayerScore:
+    """One player's own points for a hand (hook ``score.player``), added to their side's total for them."""
+
+    seat: int
+    side: int
+    parts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.parts.values())
+
+
+@dataclass(frozen=True)
 class HandScore:
+    """The hand's score per side, and ``totals``: what each cumulative score (``Rules.score_holder``) gains."""
+
     sides: tuple[SideScore, ...]
     end_reason: str | None
+    players: tuple[PlayerScore, ...] = ()
+    holder_totals: tuple[int, ...] | None = None
 
     @property
     def totals(self) -> list[int]:
+        if self.holder_totals is not None:
+            return list(self.holder_totals)
         return [s.total for s in self.sides]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "end": self.end_reason,
             "sides": [{"team": s.team, "total": s.total, "parts": s.parts, "facts": s.facts} for s in self.sides],
         }
+        if self.holder_totals is not None:
+            out["players"] = [{"seat": p.seat, "side": p.side, "parts": p.parts} for p in self.players]
+            out["totals"] = list(self.holder_totals)
+        return out
 
 
 def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     """The variables of the ``score.hand`` hook for one side."""
-    seats = [s for s in range(rules.players) if s % rules.teams == team]
+    seats = state.seats_of(team)
     melds = state.melds[team]
     natural, mixed = canasta_kinds(rules, melds)
-    went_out = state.went_out is not None and state.went_out % rules.teams == team
+    went_out = state.went_out is not None and state.side_of[state.went_out] == team
     return {
         "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
         "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
@@ -59,6 +82,16 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     }
 
 
+def player_facts(state: HandState, seat: int, side: dict[str, Any]) -> dict[str, Any]:
+    """The variables of the ``score.player`` hook for one seat, given its side's ``score.hand`` facts."""
+    return {
+        "red_threes": len(state.bonus[seat]),
+        "team_has_melded": side["team_has_melded"],
+        "canastas": side["canastas"],
+        "went_out": state.went_out == seat,
+    }
+
+
 def score_hand(rules: Rules, state: HandState) -> HandScore:
     sides = []
     if rules.coverage is not None:
@@ -67,4 +100,20 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
     for team in range(rules.teams):
         facts = side_facts(rules, state, team)
         sides.append(SideScore(team, rules.components("score.hand", facts), facts))
-    return HandScore(tuple(sides), state.end_reason)
+    if not rules.scores_players and not rules.forms_sides:
+        return HandScore(tuple(sides), state.end_reason)
+    players = tuple(
+        PlayerScore(seat, side, rules.components("score.player", player_facts(state, seat, sides[side].facts)))
+        for seat, side in enumerate(state.side_of)
+    )
+    return HandScore(tuple(sides), state.end_reason, players, holder_totals(rules, sides, players))
+
+
+def holder_totals(rules: Rules, sides: list[SideScore], players: tuple[PlayerScore, ...]) -> tuple[int, ...]:
+    """What each cumulative score gains: the totals of the sides its seats now play for (each once), plus the
+    seats' own points."""
+    totals = []
+    for holder in range(rules.teams):
+        seats = [p for p in players if rules.score_holder[p.seat] == holder]
+        totals.append(sum(sides[side].total for side in {p.side for p in seats}) + sum(p.total for p in seats))
+    return tuple(totals)

@@ -67,6 +67,9 @@ class HandState:
     concealed: bool = False
     last_card_bonus: bool = False
     turns: int = 0
+    #: Each seat's side, indexing ``melds``, ``team_opened`` and the side scores: a plain list, so the lookup on
+    #: the hot paths costs what ``seat % teams`` did, and a variant may change it during the hand.
+    side_of: list[int] = field(default_factory=list)
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
     #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -111,6 +114,7 @@ class HandState:
             self.concealed,
             self.last_card_bonus,
             self.turns,
+            tuple(self.side_of),
         )
 
     @staticmethod
@@ -139,6 +143,19 @@ class HandState:
 
     def hand_cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
+
+    def seats_of(self, side: int) -> list[int]:
+        """The seats playing for ``side``, in seat order."""
+        return [seat for seat, of in enumerate(self.side_of) if of == side]
+
+    def partner_of(self, seat: int) -> int | None:
+        """The next seat clockwise playing for the same side (the one asked "may I go out?"), or None."""
+        players = len(self.side_of)
+        for step in range(1, players):
+            other = (seat + step) % players
+            if self.side_of[other] == self.side_of[seat]:
+                return other
+        return None
 
     def meld_of_rank(self, team: int, rank: int) -> Meld | None:
         for meld in self.melds[team]:
@@ -171,5 +188,15 @@ def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
 _SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
 _NESTED_LISTS = frozenset({"melds", "bonus"})
 _LISTS = frozenset(
-    {"stock", "pile", "hands", "hand_sizes", "team_scores", "team_opened", "seat_melded", "created_this_turn"}
+    {
+        "stock",
+        "pile",
+        "hands",
+        "hand_sizes",
+        "team_scores",
+        "team_opened",
+        "seat_melded",
+        "created_this_turn",
+        "side_of",
+    }
 )

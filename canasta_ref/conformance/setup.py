@@ -108,7 +108,15 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         upcard_froze=bool(data.get("upcard_froze", False)),
         seat_melded=[bool(m) for m in melded],
         permission=_choice(data.get("permission", "none"), "position.permission", ("none", "yes", "no")),
+        sides=_side_map(data.get("sides", [])),
     )
+
+
+def _side_map(value: Any) -> list[int]:
+    """The optional ``position.sides`` (each seat's side); its range is checked against the variant later."""
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise CanastaError(f"field 'position.sides': expected a list of side numbers, one per seat, got {value!r}")
+    return value
 
 
 def deal_request(
@@ -161,7 +169,7 @@ def position_json(
 ) -> dict[str, Any]:
     """The protocol's written-out position of the game (optionally other hands and stock; the stock top first)."""
     state = game.state
-    return {
+    out = {
         "hands": [" ".join(card_name(c) for c in h) for h in (hands or [cards_of(h) for h in state.hands])],
         "pile": " ".join(card_name(c) for c in state.pile),
         "melds": [[" ".join(card_name(c) for c in m.cards) for m in side] for side in state.melds],
@@ -174,6 +182,9 @@ def position_json(
         "melded": list(state.seat_melded),
         "permission": state.permission,
     }
+    if state.side_of != game.rules.initial_sides():
+        out["sides"] = list(state.side_of)
+    return out
 
 
 __all__ = [

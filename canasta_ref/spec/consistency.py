@@ -43,7 +43,7 @@ def consistency_problems(
 ) -> list[Problem]:
     """What cannot work together; each points at the value set last among those involved (see ``_blame``)."""
     blame = _Blame(parameters, lineage)
-    problems = _seat_problems(parameters, blame)
+    problems = _seat_problems(parameters, blame) + _lone_hand_problems(parameters, clauses, blame)
     sizes: dict[str, int] = {}
     for hook, (low, high) in ENGINE_LIMITS.items():
         chosen = [clause for clause in clauses.values() if clause.hook == hook]
@@ -73,6 +73,22 @@ def _seat_problems(parameters: Mapping[str, Parameter], blame: _Blame) -> list[P
         f"(seat s plays for side s mod teams)"
     )
     return [(blame.of_names(["players", "teams"]), message)]
+
+
+def _lone_hand_problems(
+    parameters: Mapping[str, Parameter], clauses: Mapping[str, Clause], blame: _Blame
+) -> list[Problem]:
+    """A lone hand (hook sides.lone_hand) leaves every other player on one side, and the cumulative scores are
+    kept per side at the deal: so each player must start alone, with as many sides as players."""
+    chosen = [clause for clause in clauses.values() if clause.hook == "sides.lone_hand"]
+    players, teams = _int(parameters, "players"), _int(parameters, "teams")
+    if not chosen or players is None or teams is None or players == teams:
+        return []
+    message = (
+        f"sides.lone_hand needs each player to start on a side of their own: teams must equal players "
+        f"({players} players, {teams} sides)"
+    )
+    return [(blame.of(chosen, ["players", "teams"]), message)]
 
 
 def _deal_problems(

@@ -47,13 +47,13 @@ steps:
 @pytest.mark.parametrize("variant", list_variants())
 def test_the_notation_clauses_are_the_conventions(variant: str) -> None:
     spec = load_variant(variant)
-    # Asking partner once a turn is the project's convention; two players have no partner to ask; six players
-    # in two teams of three have two partners, and which one answers is the project's convention too.
-    conventions = {
-        "classic": {"GO_OUT.ASK.ONCE_A_TURN"},
-        "classic-6p": {"GO_OUT.ASK.ONCE_A_TURN", "GO_OUT.ASK.WHO_ANSWERS"},
+    # Asking partner once a turn, and (three players, six players) whom to ask, are the project's conventions;
+    # two players have no partner to ask.
+    asking = {
+        rule
+        for rule in ("GO_OUT.ASK.ONCE_A_TURN", "GO_OUT.ASK.PARTNER", "GO_OUT.ASK.WHO_ANSWERS")
+        if rule in spec.clauses
     }
-    asking = conventions.get(variant, set())
     assert {rule for rule in spec.clauses if spec.is_convention(rule)} == CONVENTION | asking
     assert not spec.is_convention("PILE.TAKE.FROZEN")  # sourced by pagat
     assert not spec.is_convention("NO.SUCH.RULE")

@@ -93,7 +93,8 @@ def side_random(rnd: random.Random) -> random.Random:
 def new_game(rules: Rules, deal: Deal) -> Game:
     """A hand dealt from a seed, by a given first player, with given running scores."""
     seed, first, *scores = deal
-    return Game(rules, seed=seed, first_seat=first % rules.players, team_scores=scores[: rules.teams])
+    team_scores = [scores[side % len(scores)] for side in range(rules.teams)]
+    return Game(rules, seed=seed, first_seat=first % rules.players, team_scores=team_scores)
 
 
 def playout(
@@ -157,6 +158,7 @@ def position_of(state: HandState, hands: list[list[Card]] | None = None, stock: 
         upcard_froze=state.upcard_froze,
         seat_melded=list(state.seat_melded),
         permission=state.permission,
+        sides=list(state.side_of),
     )
 
 
@@ -221,7 +223,7 @@ def plausible_actions(game: Game, rnd: random.Random, count: int) -> Iterator[Ac
     rules = game.rules
     state = game.state
     seat = state.to_act
-    team = seat % rules.teams
+    team = state.side_of[seat]
     hand = cards_of(state.hands[seat])
     top_rank = rank_of(state.pile[-1]) if state.pile else -1
     for _ in range(count):
