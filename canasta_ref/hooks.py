@@ -281,6 +281,7 @@ HOOKS: Final[dict[str, Hook]] = {
             red_threes="int",
             team_has_melded="bool",
             went_out="bool",
+            other_went_out="bool",
             concealed="bool",
         ),
         # The match.
