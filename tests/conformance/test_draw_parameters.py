@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from canasta_ref.conformance.scenario import load_scenarios
+from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.variants import applies_to
 
 
-def _scenario(name: str):  # type: ignore[no-untyped-def]
+def _scenario(name: str) -> Scenario:
     return next(s for s in load_scenarios() if s.id == name)
 
 

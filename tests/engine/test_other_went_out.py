@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from canasta_ref.cards import parse_cards
 from canasta_ref.position import Position, build_state
-from canasta_ref.rules import rules_for
+from canasta_ref.rules import Rules, rules_for
 from canasta_ref.scoring import side_facts
 from canasta_ref.spec import load_variant
+from canasta_ref.state import HandState
 
 
-def _state(went_out: int | None):  # type: ignore[no-untyped-def]
+def _state(went_out: int | None) -> tuple[Rules, HandState]:
     rules = rules_for(load_variant("classic-2p"))
     position = Position(hands=[parse_cards("9C 8C"), parse_cards("5C 6S")], pile=parse_cards("7D"))
     state, _ = build_state(rules, position)
