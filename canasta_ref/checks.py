@@ -64,6 +64,7 @@ _PILE_FROZEN = Query(
     "pile.frozen", (*TABLE_VARIABLES, "pile_has_wild", "pile_has_red_three", "pile_has_black_three", "upcard_froze")
 )
 _MUST_TAKE = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
+_TOP_ONLY = Query("pile.take_top_only", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
 _DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pile"))
 _ASK = Query("go_out.ask", (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "has_partner"))
 DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after"))
@@ -242,14 +243,26 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     """When the stock is empty, whether the spec obliges this player to take the pile (and they can)."""
     if state.stock or not state.pile:
         return False
+    return rules.predicate_of(_MUST_TAKE, _top_card_values(rules, state, seat)) and is_legal(rules, state, TAKE, seat)
+
+
+def _top_card_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
+    """The table, whether the pile is frozen, and whether its top card fits the side's meld (a pile is there)."""
     team = state.side_of[seat]
     top = state.pile[-1]
-    values = (
+    return (
         *table_values(rules, state, seat),
         pile_frozen(rules, state, seat),
         not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
     )
-    return rules.predicate_of(_MUST_TAKE, values) and is_legal(rules, state, TAKE, seat)
+
+
+def takes_top_only(rules: Rules, state: HandState, seat: int) -> bool:
+    """Whether a take now moves only the pile's top card (Hoyle's forced take at an empty stock). Asked only of
+    variants with a ``pile.take_top_only`` clause, so the others do no work for it."""
+    if not state.pile or not rules.clauses(_TOP_ONLY.hook):
+        return False
+    return rules.predicate_of(_TOP_ONLY, _top_card_values(rules, state, seat))
 
 
 def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause | None:
@@ -582,7 +595,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     initial = not state.team_opened[team]
     top = state.pile[-1] if state.pile else None
     top_rank = rank_of(top) if top is not None else -1
-    pile_rest = state.pile[:-1]
+    pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
     bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
     replaced = 0
     if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):

@@ -28,6 +28,7 @@ from .checks import (
     pile_frozen,
     plan,
     plan_checked,
+    takes_top_only,
 )
 from .errors import CanastaError
 from .legal import legal_actions
@@ -77,6 +78,16 @@ def deck_for_seed(rules: Rules, seed: int | str) -> list[Card]:
     deck = full_deck(rules.packs, rules.jokers_per_pack)
     random.Random(seed).shuffle(deck)
     return deck
+
+
+def _lift_top_card(rules: Rules, state: HandState) -> None:
+    """Take the pile's top card away alone, keeping the counts that decide whether the rest is frozen."""
+    card = state.pile.pop()
+    if rules.is_wild[card]:
+        state.pile_wilds -= 1
+    facts = rules.card_facts(card)
+    state.pile_red_threes -= facts["is_red_three"]
+    state.pile_black_threes -= facts["is_black_three"]
 
 
 def _event(seat: int, what: str, cards: tuple[Card, ...] = ()) -> Event:
@@ -341,7 +352,8 @@ class Game:
         rules = self.rules
         team = state.side_of[seat]
         top = state.pile[-1]
-        rest = state.pile[:-1]
+        top_only = takes_top_only(rules, state, seat)
+        rest = [] if top_only else state.pile[:-1]
         apply_meld(rules, state, seat, result)
         if result.action.cards:
             events.append(
@@ -351,9 +363,13 @@ class Game:
             events.append(_event(seat, f"takes the pile, adding its top card {card_name(top)} to the side's meld"))
         for group in result.action.melds:
             events.append(_event(seat, "melds", group.cards))
-        state.pile = []
-        state.pile_wilds = state.pile_red_threes = state.pile_black_threes = 0
-        state.upcard_froze = False
+        if top_only:
+            _lift_top_card(rules, state)
+            events.append(_event(seat, "takes only the top card; the rest stays as the pile"))
+        else:
+            state.pile = []
+            state.pile_wilds = state.pile_red_threes = state.pile_black_threes = 0
+            state.upcard_froze = False
         picked: list[Card] = []
         for card in rest:
             rules.note_card("bonus_card", card)
@@ -367,7 +383,8 @@ class Game:
             drawn = state.stock.pop()
             state.give(seat, (drawn,))
             events.append(_event(seat, "replaces with", (drawn,)))
-        events.append(_event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
+        if not top_only:
+            events.append(_event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
         self._after_melding(state, seat, team, result)
         state.took_pile_this_turn = True
         state.phase = "play"

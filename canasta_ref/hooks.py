@@ -153,6 +153,14 @@ HOOKS: Final[dict[str, Hook]] = {
             frozen="bool",
             top_matches_team_meld="bool",
         ),
+        _hook(
+            "pile.take_top_only",
+            "predicate",
+            "Whether a take moves only the pile's top card, the rest staying as the pile (no clause: the whole pile).",
+            _TABLE,
+            frozen="bool",
+            top_matches_team_meld="bool",
+        ),
         # Melds.
         _hook(
             "meld.valid",
@@ -289,6 +297,7 @@ HOOKS: Final[dict[str, Hook]] = {
             red_threes="int",
             team_has_melded="bool",
             went_out="bool",
+            other_went_out="bool",
             concealed="bool",
         ),
         # Scoring, per player: added to the hand total of each seat's own score (after its side's total).

@@ -78,6 +78,7 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
         "red_threes": sum(len(state.bonus[s]) for s in seats),
         "team_has_melded": state.team_opened[team],
         "went_out": went_out,
+        "other_went_out": state.went_out is not None and not went_out,
         "concealed": went_out and state.concealed,
     }
 

@@ -10,6 +10,17 @@ from .setup import with_parameters
 # Parameters that decide the deal: a scenario dealt from a deck order only carries over when these agree.
 DEAL_PARAMETERS = ("players", "teams", "packs", "jokers_per_pack", "cards_dealt", "draw_count")
 SEAT_PARAMETERS = ("players", "teams")
+# A scenario set up from a position that draws from the stock relies on how many cards a draw takes.
+DRAW_PARAMETERS = ("draw_count",)
+
+
+def _fixed_parameters(scenario: Scenario) -> tuple[str, ...]:
+    """The parameters a variant must share with the scenario's variant for the scenario's answers to carry over."""
+    if "deck" in scenario.setup:
+        return DEAL_PARAMETERS
+    if any(step.action.split()[0] == "draw" for step in scenario.steps):
+        return SEAT_PARAMETERS + DRAW_PARAMETERS
+    return SEAT_PARAMETERS
 
 
 def reference_rules(variant_id: str) -> Rules:
@@ -35,8 +46,7 @@ def applies_to(scenario: Scenario, variant_id: str) -> bool:
         if base_id not in variant.lineage:
             continue
         base = load_variant(base_id)
-        fixed = DEAL_PARAMETERS if "deck" in scenario.setup else SEAT_PARAMETERS
-        if any(variant.param(p) != base.param(p) for p in fixed):
+        if any(variant.param(p) != base.param(p) for p in _fixed_parameters(scenario)):
             continue
         if all(_same_rule(rule, variant, base) for rule in scenario.rules):
             return True
@@ -49,6 +59,7 @@ def applicable_variants(scenario: Scenario) -> list[str]:
 
 __all__ = [
     "DEAL_PARAMETERS",
+    "DRAW_PARAMETERS",
     "SEAT_PARAMETERS",
     "applicable_variants",
     "applies_to",
