@@ -13,6 +13,8 @@ Text forms (case-insensitive on input, canonical on output)::
     yes / no                      partner's answer
     end                           end the hand without discarding (a red three drawn as the last stock card,
                                   where the variant lets the player meld first)
+    pass                          end the turn without discarding, keeping the last card (Hoyle's "pass the
+                                  discard", where the variant allows it)
 
 Two actions are the same when they have the same kind and the same multisets of cards in each role; the order of
 cards within a group and the order of groups do not matter, so each action has exactly one canonical text.
@@ -36,10 +38,10 @@ from .cards import (
 )
 from .errors import NotationError
 
-ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end"]
-ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no", "end")
+ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass")
 #: The kinds of action that carry no cards.
-BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end"})
+BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end", "pass"})
 
 
 def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -282,9 +284,14 @@ def action_from_json(data: object) -> Action:
     kind = data.get("type")
     if kind not in ACTION_KINDS:
         raise NotationError(f"field 'type' must be one of {', '.join(ACTION_KINDS)}, got {kind!r}")
-    allowed = {"draw": {"type"}, "ask": {"type"}, "yes": {"type"}, "no": {"type"}, "end": {"type"}}.get(
-        kind,
-        {"type", "cards", "melds"} if kind == "take" else {"type", "melds"} if kind == "meld" else {"type", "card"},
+    allowed = (
+        {"type"}
+        if kind in BARE_KINDS
+        else {"type", "cards", "melds"}
+        if kind == "take"
+        else {"type", "melds"}
+        if kind == "meld"
+        else {"type", "card"}
     )
     unknown = sorted(set(data) - allowed)
     if unknown:

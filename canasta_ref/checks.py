@@ -66,6 +66,7 @@ _PILE_FROZEN = Query(
 _MUST_TAKE = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
 _TOP_ONLY = Query("pile.take_top_only", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
 _DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pile"))
+_PASS = Query("turn.pass", (*TABLE_VARIABLES, "phase", "may_go_out", "last_card_bonus"))
 _ASK = Query("go_out.ask", (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "has_partner"))
 DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after"))
 _ANSWERER = Query("go_out.answerer", ("seat",))
@@ -269,11 +270,13 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
     """The clause refusing ``seat`` an action of a kind that carries no cards (``actions.BARE_KINDS``), or None; what
     ``plan`` checks for them, without building a plan (the listing asks this of every position)."""
     refusal = kind_refusal(rules, state, seat, kind)
-    if refusal is not None or kind not in ("draw", "ask"):
+    if refusal is not None or kind not in ("draw", "ask", "pass"):
         return refusal
     table = table_values(rules, state, seat)
     if kind == "draw":
         return rules.failing_of(_DRAW_ALLOWED, (*table, state.phase, must_take_pile(rules, state, seat)))
+    if kind == "pass":
+        return _pass_refusal(rules, state, seat, table)
     values = (
         *table,
         state.phase,
@@ -282,6 +285,13 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
         state.partner_of(seat) is not None,
     )
     return rules.failing_of(_ASK, values)
+
+
+def _pass_refusal(rules: Rules, state: HandState, seat: int, table: tuple[Any, ...]) -> Clause | None:
+    """The ``turn.pass`` clause refusing a pass (ending the turn without a discard), or None; whether the player may
+    go out is asked with the canastas the side has now, since a pass lays nothing."""
+    out = may_go_out(rules, state, seat, table[TEAM_CANASTAS])
+    return rules.failing_of(_PASS, (*table, state.phase, out, state.last_card_bonus))
 
 
 def answerer(rules: Rules, state: HandState, seat: int) -> int:

@@ -305,6 +305,8 @@ class Game:
             self._answer(seat, kind, events)
         elif kind == "end":
             self._apply_end(seat, result, events)
+        elif kind == "pass":
+            self._apply_pass(seat, events)
         else:
             raise CanastaError(f"unknown kind of action {kind!r}")
 
@@ -427,6 +429,11 @@ class Game:
     def _apply_end(self, seat: int, result: Plan, events: list[Event]) -> None:
         events.append(_event(seat, "ends the hand without discarding"))
         self._end(self.state, "last stock card was a bonus card")
+
+    def _apply_pass(self, seat: int, events: list[Event]) -> None:
+        """End the turn without a discard (Hoyle's "pass the discard"): the player keeps the card."""
+        events.append(_event(seat, "passes: ends the turn without discarding"))
+        self._next_turn(self.state)
 
     def _apply_ask(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state

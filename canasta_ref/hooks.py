@@ -104,6 +104,16 @@ HOOKS: Final[dict[str, Hook]] = {
             cards_in_hand="bool",
             last_card_bonus="bool",
         ),
+        _hook(
+            "turn.pass",
+            "require",
+            "Whether the player may end the turn without discarding, keeping their cards (Hoyle's \"pass the "
+            'discard"); asked only where action.allowed does not refuse the kind pass outright.',
+            _TABLE,
+            phase="str",
+            may_go_out="bool",
+            last_card_bonus="bool",
+        ),
         _hook("draw.count", "value", "How many cards a draw from the stock takes."),
         _hook(
             "draw.allowed",

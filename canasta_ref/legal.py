@@ -46,6 +46,7 @@ DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
 DRAW = Action.draw()
 ASK = Action.ask()
 END = Action("end")
+PASS = Action("pass")
 ANSWERS = (Action.answer(True), Action.answer(False))
 
 
@@ -64,6 +65,8 @@ def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     listing = _Listing(rules, state)
     yield from _melds(rules, state, listing)
     yield from _discards(rules, state, listing)
+    if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
+        yield PASS
     if bare_refusal(rules, state, state.to_act, "end") is None:
         yield END
 

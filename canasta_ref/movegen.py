@@ -386,3 +386,4 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     yield from meld_candidates(rules, state, seat)
     yield from discard_candidates(state, seat)
     yield Action("end")
+    yield Action("pass")

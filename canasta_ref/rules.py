@@ -7,7 +7,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .actions import Action
+from .actions import ACTION_KINDS, Action
 from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
 from .errors import IllegalAction
 from .hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES
@@ -111,6 +111,9 @@ class Rules:
         self.ends_with_discard = bool(self._hooks.get("stock.ends_with_discard"))
         #: Whether a player's hand total has parts of its own (hook score.player).
         self.scores_players = bool(self._hooks.get("score.player"))
+        #: The kinds of action an ``action.allowed`` clause refuses whatever the position (it reads the kind
+        #: alone): the listing never offers them, so a kind a variant does not have costs it nothing.
+        self.refused_kinds = self._kinds_refused_outright()
         self.packs = self.value("deck.packs", {})
         self.jokers_per_pack = self.value("deck.jokers", {})
         self.hand_size = self.value("deal.hand_size", {})
@@ -159,6 +162,11 @@ class Rules:
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
+
+    def _kinds_refused_outright(self) -> frozenset[str]:
+        """The kinds some ``action.allowed`` clause reading only ``kind`` refuses (decided once, at binding)."""
+        clauses = [c for c in self._hooks.get("action.allowed", ()) if c.reads <= {"kind"}]
+        return frozenset(k for k in ACTION_KINDS if any(not c.evaluate({"kind": k}) for c in clauses))
 
     def initial_sides(self) -> list[int]:
         """Each seat's side at the deal: seat s plays for side s mod teams (so partners sit opposite)."""

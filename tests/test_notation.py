@@ -81,6 +81,7 @@ CANONICAL = {
     "Yes": "yes",
     "NO": "no",
     "End": "end",
+    "Pass": "pass",
     "take": "take",
     "take ks kh": "take KH KS",
     "take KS KH + QS QH 2C": "take KH KS + QH QS 2C",
@@ -178,7 +179,9 @@ def groups(draw: st.DrawFn) -> MeldGroup:
     return MeldGroup.of(chosen, None if natural else draw(labels))
 
 
-bare = st.sampled_from([Action.draw(), Action.ask(), Action.answer(True), Action.answer(False), Action("end")])
+bare = st.sampled_from(
+    [Action.draw(), Action.ask(), Action.answer(True), Action.answer(False), Action("end"), Action("pass")]
+)
 discards = st.builds(Action.discard, cards)
 melds = st.builds(Action.meld, st.lists(groups(), min_size=1, max_size=4))
 takes = st.builds(Action.take, st.lists(cards, max_size=3), st.lists(groups(), max_size=3))
@@ -280,7 +283,7 @@ def test_a_bad_card_is_pointed_at(action: Action, data: st.DataObject) -> None:
 # -- golden error messages -------------------------------------------------------------------------------------
 TEXT_CASES: dict[str, str] = {
     "unknown_verb": "dance KH",
-    "unknown_verb_indented": "   pass",
+    "unknown_verb_indented": "   fold",
     "bad_card": "meld KH KX KD",
     "bad_card_lower_case": "take kh ks + qh qq 2c",
     "missing_card_after_discard": "discard",
@@ -303,7 +306,7 @@ JSON_CASES: dict[str, Any] = {
     "json_bad_card_in_meld": {"type": "meld", "melds": [{"cards": ["KH", "KS", "KD"]}, {"cards": ["ZZ", "QS"]}]},
     "json_bad_group": {"type": "meld", "melds": [{"cards": ["KH", "KS", "KD"]}, ["QH", "QS", "QD"]]},
     "json_empty_group": {"type": "take", "cards": ["KH", "KS"], "melds": [{"cards": []}]},
-    "json_unknown_type": {"type": "pass"},
+    "json_unknown_type": {"type": "fold"},
     "json_not_an_object": ["draw"],
     "json_bad_rank": {"type": "meld", "melds": [{"cards": ["2C"], "rank": "Z"}]},
 }

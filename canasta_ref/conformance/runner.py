@@ -173,8 +173,12 @@ class SkipCheck:
 Outcome = str | SkipCheck | None
 
 #: Protocol 2's optional features, as a message names them, and what a step of each action type does.
-FEATURE_NAMES = {"ask": "partner permission", "end": "ending a hand without a discard"}
-ACTION_VERBS = {"ask": "asks", "yes": "answers yes", "no": "answers no", "end": "ends the hand"}
+FEATURE_NAMES = {
+    "ask": "partner permission",
+    "end": "ending a hand without a discard",
+    "pass": "passing the discard",
+}
+ACTION_VERBS = {"ask": "asks", "yes": "answers yes", "no": "answers no", "end": "ends the hand", "pass": "passes"}
 
 NO_VIEWS = "views (the engine has no 'views')"
 NO_SCORE = "score (the engine has no 'score')"

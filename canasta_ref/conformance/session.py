@@ -32,6 +32,7 @@ _QUOTE_CHARS = 80
 FEATURE_ACTIONS: dict[str, frozenset[str]] = {
     "ask": frozenset({"ask", "yes", "no"}),
     "end": frozenset({"end"}),
+    "pass": frozenset({"pass"}),
 }
 #: The fields of a written-out position (the protocol's ``setup`` with ``position``).
 POSITION_FIELDS = (

@@ -625,7 +625,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"score": "parts"}, "'capabilities.score' must be true, false or \"totals\", got 'parts'"),
     ({"score": 1}, "'capabilities.score' must be true, false or \"totals\", got 1"),
     ({"absent_features": "ask"}, FEATURES),
-    ({"absent_features": ["fly"]}, f"{FEATURES} (ask, end), got 'fly'"),
+    ({"absent_features": ["fly"]}, f"{FEATURES} (ask, end, pass), got 'fly'"),
     ({"absent_features": [1]}, FEATURES),
     ({"fixed_parameters": []}, f"{FIXED}' must be an object of variant ids"),
     ({"fixed_parameters": {"pinochle": {}}}, f"{FIXED}' must be keyed by variants the engine lists (classic, "),

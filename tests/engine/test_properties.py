@@ -14,7 +14,10 @@ Let D, T, M be the numbers of draws, pile takes and meld actions in a hand.
 * Every take moves the pile's top card to the table and every meld moves at least one card from hand to the
   table; no card ever leaves the table, so T + M <= 108.
 * Besides its draw or take, a turn has at most one ask (GO_OUT.ASK.BEFORE_MELDING), one answer to it and one
-  discard (which ends the turn) or ``end`` (which ends the hand), i.e. at most 3 further non-meld actions.
+  discard or ``pass`` (either ends the turn) or ``end`` (which ends the hand), i.e. at most 3 further non-meld
+  actions. A pass keeps the player's last card in hand, but the count above never relied on cards leaving the
+  hand: the next turn still starts with a draw or take, each draw still removes a stock card, and each take a
+  pile card, so passes add no turn the bound does not already count.
 
 So actions <= (D + T) + 3 (D + T) + M <= 4 D + 4 (T + M) <= 4 * 109 + 4 * 108 = 868, well inside the 10 * 108
 that a looser count gives. ``hand_bound`` gives that 868 (4 (N + 1) + 4 N for an N-card deck); random play
@@ -205,6 +208,7 @@ def probes(game: Game) -> Iterator[Action]:
         yield Action.take()
     if state.phase == "draw":
         yield Action.ask()
+        yield Action("pass")
         some = next((c for c in range(53) if held[c]), None)
         if some is not None:
             yield Action.discard(some)

@@ -309,6 +309,17 @@ def red_three_as_last_stock_card_ends_play(c: Ctx) -> None:
 
 
 @scenario
+def no_pass(c: Ctx) -> None:
+    log, rules = c.log, c.rules
+    # A turn ends with a discard: passing (ending it keeping the cards) is refused, even with a card to spare.
+    assert "pass" in rules.refused_kinds  # refused outright, so the listing never offers it
+    game = table(rules, hands={0: "9C 9D 5S"}, melds={0: ["KH KS KD"]}, phase="play")
+    log.refuses(game, "pass", "TURN.NO_PASS")
+    log.allows(game, "discard 5S", "TURN.NO_PASS")
+    assert game.state.to_act == 1 and game.state.phase == "draw"
+
+
+@scenario
 def last_red_three_meld_then_end(c: Ctx) -> None:
     log, rules = c.log, c.rules
     # A turn normally ends with a discard: ending it without one is refused.
