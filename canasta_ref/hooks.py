@@ -282,6 +282,11 @@ HOOKS: Final[dict[str, Hook]] = {
             team_has_melded="bool",
             went_out="bool",
             concealed="bool",
+            anyone_went_out="bool",
+            out_melded_before="bool",
+            out_added_to_partner="bool",
+            black_threes_melded="int",
+            most_black_threes_held="int",
         ),
         # The match.
         _hook(

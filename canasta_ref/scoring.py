@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_TYPES
+from .cards import CARD_TYPES, Card, is_red, rank_from_name, rank_of
 from .checks import canasta_kinds
 from .rules import Rules
 from .state import HandState
@@ -56,7 +56,25 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
         "team_has_melded": state.team_opened[team],
         "went_out": went_out,
         "concealed": went_out and state.concealed,
+        "anyone_went_out": state.went_out is not None,
+        # How the player went out, so a concealed bonus may depend on it: the turn's flags survive the hand's end.
+        "out_melded_before": went_out and state.melded_before_turn,
+        "out_added_to_partner": went_out and state.added_to_existing_this_turn,
+        "black_threes_melded": sum(1 for m in melds for c in m.cards if _is_black_three(c)),
+        "most_black_threes_held": max(_black_threes_held(state, s) for s in seats),
     }
+
+
+_THREE = rank_from_name("3")
+
+
+def _is_black_three(card: Card) -> bool:
+    return rank_of(card) == _THREE and not is_red(card)
+
+
+def _black_threes_held(state: HandState, seat: int) -> int:
+    """Black threes left in one player's hand (some rules penalise a player caught with all of them)."""
+    return sum(state.hands[seat][c] for c in range(CARD_TYPES) if _is_black_three(c))
 
 
 def score_hand(rules: Rules, state: HandState) -> HandScore:

@@ -10,6 +10,11 @@ from .setup import with_parameters
 # Parameters that decide the deal: a scenario dealt from a deck order only carries over when these agree.
 DEAL_PARAMETERS = ("players", "teams", "packs", "jokers_per_pack", "cards_dealt", "draw_count")
 SEAT_PARAMETERS = ("players", "teams")
+# Hooks that decide the deal from a deck order (which upcards are covered, which freeze): a dealt scenario relies on
+# all their clauses, cited or not.
+DEAL_HOOKS = ("deck.packs", "deck.jokers", "deal.hand_size", "upcard.turn_again", "upcard.freezes")
+# A scenario that expects a score relies on every score clause, cited or not.
+SCORE_HOOKS = ("score.hand",)
 
 
 def reference_rules(variant_id: str) -> Rules:
@@ -26,6 +31,22 @@ def _same_rule(rule: str, variant: Variant, base: Variant) -> bool:
     return all(variant.param(p) == base.param(p) for p in mine.parameters)
 
 
+def _same_hook(hook: str, variant: Variant, base: Variant) -> bool:
+    """Whether the two variants attach the same clauses, with the same meaning, to ``hook``."""
+    mine = [c.id for c in variant.by_hook(hook)]
+    if mine != [c.id for c in base.by_hook(hook)]:
+        return False
+    return all(_same_rule(rule, variant, base) for rule in mine)
+
+
+def _relied_hooks(scenario: Scenario) -> tuple[str, ...]:
+    """The hooks whose every clause a scenario relies on, beyond the rules it cites."""
+    hooks: tuple[str, ...] = DEAL_HOOKS if "deck" in scenario.setup else ()
+    if any(step.expect.score is not None for step in scenario.steps):
+        hooks += SCORE_HOOKS
+    return hooks
+
+
 def applies_to(scenario: Scenario, variant_id: str) -> bool:
     """True if ``variant_id`` is a listed variant, or extends one without changing what the scenario relies on."""
     variant = load_variant(variant_id)
@@ -37,6 +58,8 @@ def applies_to(scenario: Scenario, variant_id: str) -> bool:
         base = load_variant(base_id)
         fixed = DEAL_PARAMETERS if "deck" in scenario.setup else SEAT_PARAMETERS
         if any(variant.param(p) != base.param(p) for p in fixed):
+            continue
+        if not all(_same_hook(hook, variant, base) for hook in _relied_hooks(scenario)):
             continue
         if all(_same_rule(rule, variant, base) for rule in scenario.rules):
             return True
