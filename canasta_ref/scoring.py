@@ -62,6 +62,9 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
         "out_added_to_partner": went_out and state.added_to_existing_this_turn,
         "black_threes_melded": sum(1 for m in melds for c in m.cards if _is_black_three(c)),
         "most_black_threes_held": max(_black_threes_held(state, s) for s in seats),
+        # Only possible where dealt bonus cards wait for the holder's first turn and the hand ends before it.
+        "bonus_cards_held": sum(state.hands[s][c] for s in seats for c in rules.bonus_cards),
+        "penalties": state.penalties[team] if state.penalties else 0,
     }
 
 

@@ -67,6 +67,11 @@ class HandState:
     concealed: bool = False
     last_card_bonus: bool = False
     turns: int = 0
+    #: Per seat, under a rule that lays out dealt bonus cards at the holder's first turn: whether that turn is
+    #: still to come. Empty when bonus cards are laid out at the deal.
+    awaiting_first_turn: list[bool] = field(default_factory=list)
+    #: Per side, the penalty points its players incurred in play (hook penalty.turn_end). Empty: none so far.
+    penalties: list[int] = field(default_factory=list)
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
     #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -111,6 +116,8 @@ class HandState:
             self.concealed,
             self.last_card_bonus,
             self.turns,
+            tuple(self.awaiting_first_turn),
+            tuple(self.penalties),
         )
 
     @staticmethod
@@ -171,5 +178,16 @@ def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
 _SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
 _NESTED_LISTS = frozenset({"melds", "bonus"})
 _LISTS = frozenset(
-    {"stock", "pile", "hands", "hand_sizes", "team_scores", "team_opened", "seat_melded", "created_this_turn"}
+    {
+        "stock",
+        "pile",
+        "hands",
+        "hand_sizes",
+        "team_scores",
+        "team_opened",
+        "seat_melded",
+        "created_this_turn",
+        "awaiting_first_turn",
+        "penalties",
+    }
 )

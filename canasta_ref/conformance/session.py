@@ -46,6 +46,7 @@ POSITION_FIELDS = (
     "upcard_froze",
     "melded",
     "permission",
+    "awaiting_first_turn",
 )
 
 

@@ -10,9 +10,16 @@ from .setup import with_parameters
 # Parameters that decide the deal: a scenario dealt from a deck order only carries over when these agree.
 DEAL_PARAMETERS = ("players", "teams", "packs", "jokers_per_pack", "cards_dealt", "draw_count")
 SEAT_PARAMETERS = ("players", "teams")
-# Hooks that decide the deal from a deck order (which upcards are covered, which freeze): a dealt scenario relies on
-# all their clauses, cited or not.
-DEAL_HOOKS = ("deck.packs", "deck.jokers", "deal.hand_size", "upcard.turn_again", "upcard.freezes")
+# Hooks that decide the deal from a deck order (which upcards are covered or freeze, when dealt bonus cards are laid
+# out): a dealt scenario relies on all their clauses, cited or not.
+DEAL_HOOKS = (
+    "deck.packs",
+    "deck.jokers",
+    "deal.hand_size",
+    "upcard.turn_again",
+    "upcard.freezes",
+    "bonus_card.at_first_turn",
+)
 # A scenario that expects a score relies on every score clause, cited or not.
 SCORE_HOOKS = ("score.hand",)
 

@@ -634,7 +634,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"fixed_parameters": {"classic": {"one_card_pile": "bogus"}}}, f"{FIXED}.classic.one_card_pile' must be a value"),
     ({"fixed_parameters": {"classic": {"match_target": "many"}}}, f"{FIXED}.classic.match_target' must be a value"),
     ({"unheld_position_fields": "stock"}, FIELDS),
-    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (hands, melded"),
+    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (awaiting_first_turn, hands, melded"),
 ]
 
 
@@ -676,7 +676,7 @@ TAKE = {"type": "take", "cards": []}
 
 def test_a_fixed_parameter_shows_in_a_protocol_2_hello_only() -> None:
     fixed = hello_of("--fixed-parameter", "one_card_pile=forbid")["capabilities"]["fixed_parameters"]
-    assert fixed == {"classic": {"one_card_pile": "forbid"}, "classic-2p": {"one_card_pile": "forbid"}}
+    assert fixed == {variant: {"one_card_pile": "forbid"} for variant in list_variants()}
     assert "fixed_parameters" not in hello_of("--fixed-parameter", "one_card_pile=forbid", protocol=1)["capabilities"]
 
 
