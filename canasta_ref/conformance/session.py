@@ -29,7 +29,7 @@ VERSION = "0.1.0"
 _QUOTE_CHARS = 80
 
 #: The position fields version 3 added: an engine speaking an older version is never sent them.
-VERSION_3_POSITION_FIELDS = frozenset({"sides"})
+VERSION_3_POSITION_FIELDS = frozenset({"sides", "awaiting_first_turn"})
 
 #: Protocol 2's optional features, each with the action types that only it has.
 FEATURE_ACTIONS: dict[str, frozenset[str]] = {
@@ -50,6 +50,7 @@ POSITION_FIELDS = (
     "melded",
     "permission",
     "sides",  # version 3
+    "awaiting_first_turn",  # version 3
 )
 
 

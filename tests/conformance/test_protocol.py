@@ -636,7 +636,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"fixed_parameters": {"classic": {"one_card_pile": "bogus"}}}, f"{FIXED}.classic.one_card_pile' must be a value"),
     ({"fixed_parameters": {"classic": {"match_target": "many"}}}, f"{FIXED}.classic.match_target' must be a value"),
     ({"unheld_position_fields": "stock"}, FIELDS),
-    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (hands, melded"),
+    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (awaiting_first_turn, hands, melded"),
 ]
 
 
