@@ -24,7 +24,11 @@ def seat_name(rules: Rules, seat: int) -> str:
 
 
 def side_name(rules: Rules, team: int) -> str:
+    """A side named by its seats as dealt: "North-South"; or, where seat names hold a hyphen themselves (six
+    players), "North, South-east and South-west"."""
     members = [seat_name(rules, s) for s in range(rules.players) if s % rules.teams == team]
+    if len(members) > 1 and any("-" in member for member in members):
+        return ", ".join(members[:-1]) + " and " + members[-1]
     return "-".join(members)
 
 
