@@ -180,9 +180,25 @@ class Game:
             for card in set(deck[:position]):
                 rules.note_card("bonus_card", card)
         self._turn_upcard(state, events)
+        if rules.coverage is not None:
+            rules.note("bonus_card.at_first_turn", {})
+        if rules.bonus_at_first_turn:
+            state.awaiting_first_turn = [True] * players
+            self._begin_first_turn(state, events)
+            return state
         for seat in order:
             self._lay_out_bonus_cards(state, seat, events)
         return state
+
+    def _begin_first_turn(self, state: HandState, events: list[Event]) -> None:
+        """At the first turn of a seat whose dealt bonus cards waited for it, lay them out and replace them."""
+        seat = state.to_act
+        if not state.awaiting_first_turn[seat]:
+            return
+        state.awaiting_first_turn[seat] = False
+        if not self._lay_out_bonus_cards(state, seat, events):
+            events.append(_event(seat, "laid out a bonus card and the stock ran out"))
+            self._end(state, "last stock card was a bonus card")
 
     def _turn_upcard(self, state: HandState, events: list[Event]) -> None:
         rules = self.rules
@@ -420,11 +436,31 @@ class Game:
         if result.going_out:
             self._go_out(state, seat, result, events)
             return
+        if self.rules.penalises_turn_end:
+            self._penalise_turn_end(state, seat, events)
         if not state.stock and self.rules.ends_with_discard and self.rules.predicate_of(ENDS_WITH_DISCARD, (0,)):
             events.append(_event(seat, "discarded with the stock empty: play ends"))
             self._end(state, "stock exhausted")
             return
         self._next_turn(state)
+        if state.awaiting_first_turn:
+            self._begin_first_turn(state, events)
+
+    def _penalise_turn_end(self, state: HandState, seat: int, events: list[Event]) -> None:
+        """Add to the side's penalty tally what the spec charges for this turn's end (hook penalty.turn_end)."""
+        rules = self.rules
+        facts = {
+            "asked_this_turn": state.asked_this_turn,
+            "permission": state.permission,
+            "took_pile_this_turn": state.took_pile_this_turn,
+        }
+        points = rules.value("penalty.turn_end", facts)
+        if not points:
+            return
+        if not state.penalties:
+            state.penalties = [0] * rules.teams
+        state.penalties[state.side_of[seat]] += points
+        events.append(_event(seat, f"is penalised {points} points"))
 
     def _apply_end(self, seat: int, result: Plan, events: list[Event]) -> None:
         events.append(_event(seat, "ends the hand without discarding"))

@@ -80,6 +80,12 @@ HOOKS: Final[dict[str, Hook]] = {
             _CARD,
         ),
         _hook(
+            "bonus_card.at_first_turn",
+            "predicate",
+            "Whether bonus cards dealt to a player wait in the hand until that player's first turn, rather than "
+            "being laid out at the deal.",
+        ),
+        _hook(
             "bonus_card.replace",
             "predicate",
             "Whether a laid-out bonus card is replaced from the stock.",
@@ -309,6 +315,22 @@ HOOKS: Final[dict[str, Hook]] = {
             went_out="bool",
             other_went_out="bool",
             concealed="bool",
+            anyone_went_out="bool",
+            out_melded_before="bool",
+            out_added_to_partner="bool",
+            black_threes_melded="int",
+            most_black_threes_held="int",
+            bonus_cards_held="int",
+            penalties="int",
+        ),
+        # Penalties of play.
+        _hook(
+            "penalty.turn_end",
+            "value",
+            "Points a player's side is penalised when the player ends a turn by discarding without going out.",
+            asked_this_turn="bool",
+            permission="str",
+            took_pile_this_turn="bool",
         ),
         # Scoring, per player: added to the hand total of each seat's own score (after its side's total).
         _hook(

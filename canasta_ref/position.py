@@ -28,6 +28,8 @@ class Position:
     permission: str = "none"
     #: Each seat's side (indexing ``melds``); empty: seat s plays for side s mod teams, as dealt.
     sides: Sequence[int] = ()
+    #: Per seat: whether its first turn is still to come (its dealt bonus cards then wait in its hand). Empty: none.
+    awaiting_first_turn: Sequence[bool] = ()
     extra: Mapping[str, object] = field(default_factory=dict)
 
 
@@ -40,6 +42,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         raise CanastaError(f"field 'to_act': expected a seat from 0 to {players - 1}, got {position.to_act}")
     if position.seat_melded and len(position.seat_melded) != players:
         raise CanastaError(f"field 'melded': expected {players} values, one per seat, got {len(position.seat_melded)}")
+    _check_awaiting(rules, position)
     if position.phase not in ("draw", "play"):
         raise CanastaError(f"field 'phase': expected draw or play, got {position.phase!r}")
     if position.permission not in ("none", "yes", "no"):
@@ -103,6 +106,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state.upcard_froze = position.upcard_froze
     state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
     state.melded_before_turn = state.seat_melded[position.to_act]
+    state.awaiting_first_turn = list(position.awaiting_first_turn)
     return state, _implied_deck(position, stock_top_first)
 
 
@@ -116,6 +120,27 @@ def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:
         if type(side) is not int or not 0 <= side < rules.teams:
             raise CanastaError(f"field 'sides[{seat}]': expected a side from 0 to {rules.teams - 1}, got {side!r}")
     return list(sides)
+
+
+def _check_awaiting(rules: Rules, position: Position) -> None:
+    """``awaiting_first_turn`` fits only a variant whose bonus cards wait for the first turn, and never the seat
+    to act, whose turn has begun (its bonus cards are laid out)."""
+    waiting = position.awaiting_first_turn
+    if not waiting:
+        return
+    if len(waiting) != rules.players:
+        raise CanastaError(
+            f"field 'awaiting_first_turn': expected {rules.players} values, one per seat, got {len(waiting)}"
+        )
+    if not rules.bonus_at_first_turn:
+        raise CanastaError(
+            f"field 'awaiting_first_turn': {rules.variant.id} lays out bonus cards at the deal, "
+            "so no seat awaits its first turn"
+        )
+    if waiting[position.to_act]:
+        raise CanastaError(
+            f"field 'awaiting_first_turn': seat {position.to_act} is to act, so its first turn has begun"
+        )
 
 
 def push_pile(rules: Rules, state: HandState, card: Card) -> None:

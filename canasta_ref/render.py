@@ -24,7 +24,11 @@ def seat_name(rules: Rules, seat: int) -> str:
 
 
 def side_name(rules: Rules, team: int) -> str:
+    """A side named by its seats as dealt: "North-South"; or, where seat names hold a hyphen themselves (six
+    players), "North, South-east and South-west"."""
     members = [seat_name(rules, s) for s in range(rules.players) if s % rules.teams == team]
+    if len(members) > 1 and any("-" in member for member in members):
+        return ", ".join(members[:-1]) + " and " + members[-1]
     return "-".join(members)
 
 
@@ -65,22 +69,31 @@ _COLUMNS = (
     ("out", "SCORE.GOING_OUT"),
     ("in hand", "SCORE.CARDS_IN_HAND"),
 )
+# Columns shown only for a variant that has such clauses, so other variants' sheets stay as they were.
+_OPTIONAL_COLUMNS = (("penalties", "SCORE.PENALTIES"),)
 
 
 def score_column(rule_id: str) -> str | None:
     """The score sheet column a score.hand clause's points go to, or None for "other"."""
-    return next((column for column, prefix in _COLUMNS if rule_id.startswith(prefix)), None)
+    return next((column for column, prefix in _COLUMNS + _OPTIONAL_COLUMNS if rule_id.startswith(prefix)), None)
+
+
+def _columns(rules: Rules) -> tuple[tuple[str, str], ...]:
+    """The score sheet's columns for a variant: the usual ones, and the optional ones its clauses use."""
+    ids = [c.id for c in rules.variant.by_hook("score.hand")]
+    return _COLUMNS + tuple(c for c in _OPTIONAL_COLUMNS if any(i.startswith(c[1]) for i in ids))
 
 
 def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
     """One row per hand and side: each score component, the hand total and the running total."""
+    columns = _columns(rules)
     header = (
-        f"{'hand':>4}  {'side':<12}" + "".join(f"{c:>10}" for c, _ in _COLUMNS) + f"{'other':>8}{'hand':>8}{'total':>8}"
+        f"{'hand':>4}  {'side':<12}" + "".join(f"{c:>10}" for c, _ in columns) + f"{'other':>8}{'hand':>8}{'total':>8}"
     )
     lines = [header, "-" * len(header)]
     for record in result.hands:
         for name, parts, total, running in score_rows(rules, record):
-            sums = dict.fromkeys([column for column, _ in _COLUMNS] + [None], 0)
+            sums = dict.fromkeys([column for column, _ in columns] + [None], 0)
             for rule_id, points in parts.items():
                 sums[score_column(rule_id)] += points
             other = sums.pop(None)

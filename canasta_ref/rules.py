@@ -131,6 +131,10 @@ class Rules:
         self.is_bonus = [self.predicate("bonus_card", f) for f in facts]
         #: The bonus cards (red threes), in card order: what a hand is searched for after every draw.
         self.bonus_cards = tuple(c for c in range(CARD_TYPES) if self.is_bonus[c])
+        #: Whether dealt bonus cards wait for their holder's first turn (``Game`` lays them out then).
+        self.bonus_at_first_turn = self.predicate("bonus_card.at_first_turn", {})
+        #: Whether any clause penalises the end of a turn: without one, turns end with no penalty asked for.
+        self.penalises_turn_end = bool(self._hooks.get("penalty.turn_end"))
         self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
         self.upcard_freezes = [self.predicate("upcard.freezes", f) for f in facts]
         wild_values = {self.card_value[c] for c in range(52) if self.is_wild[c]}

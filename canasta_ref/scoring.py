@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_TYPES
+from .cards import CARD_TYPES, Card, is_red, rank_from_name, rank_of
 from .checks import canasta_kinds
 from .rules import Rules
 from .state import HandState
@@ -80,6 +80,15 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
         "went_out": went_out,
         "other_went_out": state.went_out is not None and not went_out,
         "concealed": went_out and state.concealed,
+        "anyone_went_out": state.went_out is not None,
+        # How the player went out, so a concealed bonus may depend on it: the turn's flags survive the hand's end.
+        "out_melded_before": went_out and state.melded_before_turn,
+        "out_added_to_partner": went_out and state.added_to_existing_this_turn,
+        "black_threes_melded": sum(1 for m in melds if m.rank == _THREE for c in m.cards if c in _BLACK_THREES),
+        "most_black_threes_held": max((_black_threes_held(state, s) for s in seats), default=0),  # a side may be empty
+        # Only possible where dealt bonus cards wait for the holder's first turn and the hand ends before it.
+        "bonus_cards_held": sum(state.hands[s][c] for s in seats for c in rules.bonus_cards),
+        "penalties": state.penalties[team] if state.penalties else 0,
     }
 
 
@@ -91,6 +100,16 @@ def player_facts(state: HandState, seat: int, side: dict[str, Any]) -> dict[str,
         "canastas": side["canastas"],
         "went_out": state.went_out == seat,
     }
+
+
+_THREE = rank_from_name("3")
+#: The two black threes' card types, found once: every hand's score counts them for every seat.
+_BLACK_THREES: tuple[Card, ...] = tuple(c for c in range(CARD_TYPES) if rank_of(c) == _THREE and not is_red(c))
+
+
+def _black_threes_held(state: HandState, seat: int) -> int:
+    """Black threes left in one player's hand (some rules penalise a player caught with all of them)."""
+    return sum(state.hands[seat][c] for c in _BLACK_THREES)
 
 
 def score_hand(rules: Rules, state: HandState) -> HandScore:

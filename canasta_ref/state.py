@@ -70,6 +70,11 @@ class HandState:
     #: Each seat's side, indexing ``melds``, ``team_opened`` and the side scores: a plain list, so the lookup on
     #: the hot paths costs what ``seat % teams`` did, and a variant may change it during the hand.
     side_of: list[int] = field(default_factory=list)
+    #: Per seat, under a rule that lays out dealt bonus cards at the holder's first turn: whether that turn is
+    #: still to come. Empty when bonus cards are laid out at the deal.
+    awaiting_first_turn: list[bool] = field(default_factory=list)
+    #: Per side, the penalty points its players incurred in play (hook penalty.turn_end). Empty: none so far.
+    penalties: list[int] = field(default_factory=list)
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
     #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -115,6 +120,8 @@ class HandState:
             self.last_card_bonus,
             self.turns,
             tuple(self.side_of),
+            tuple(self.awaiting_first_turn),
+            tuple(self.penalties),
         )
 
     @staticmethod
@@ -198,5 +205,7 @@ _LISTS = frozenset(
         "seat_melded",
         "created_this_turn",
         "side_of",
+        "awaiting_first_turn",
+        "penalties",
     }
 )

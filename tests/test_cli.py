@@ -9,7 +9,8 @@ import pytest
 
 from canasta_ref.cli import main
 from canasta_ref.game import Game
-from canasta_ref.render import score_column
+from canasta_ref.render import score_column, side_name
+from canasta_ref.rules import rules_for
 from canasta_ref.spec import list_variants, load_variant
 
 
@@ -139,3 +140,11 @@ def test_conform_reports_an_unreadable_scenario_file(capsys: pytest.CaptureFixtu
     code, _ = run("conform", "--scenarios", "/nonexistent/scenario.yaml", "--no-progress")
     assert code == 2
     assert "/nonexistent/scenario.yaml:1:1: cannot read the scenario file" in capsys.readouterr().err
+
+
+def test_sides_are_named_by_their_seats_readably_for_every_table() -> None:
+    classic, six = rules_for(load_variant("classic")), rules_for(load_variant("classic-6p"))
+    assert [side_name(classic, team) for team in range(2)] == ["North-South", "East-West"]
+    assert side_name(six, 0) == "North, South-east and South-west"
+    code, out = run("play", "--variant", "classic-6p", "--seed", "1")
+    assert code == 0 and out.splitlines()[-1].startswith("North, South-east and South-west win the match")

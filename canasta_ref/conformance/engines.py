@@ -104,7 +104,7 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
     """What a ``hello`` reply says, its fields' types checked: a wrong type is a protocol failure, not a crash.
 
     ``protocols`` are the versions the reply may speak; protocol 2's own capabilities are read only in a
-    protocol-2 reply (protocol 1 ignores keys it does not know)."""
+    reply of version 2 or later (protocol 1 ignores keys it does not know)."""
     protocol = reply.get("protocol")
     if type(protocol) is not int or protocol not in protocols:
         wanted = " or ".join(map(str, protocols))

@@ -76,7 +76,7 @@ from ..errors import CanastaError
 from ..game import Game
 from ..spec import list_variants
 from .deviations import Deviation, DeviationKey, DeviationLog, Mask
-from .engines import Engine, EngineFailure, excerpt
+from .engines import Engine, EngineFailure, EngineInfo, excerpt
 from .failures import Failure, FailureKind, scenario_yaml, score_of
 from .report import few, nothing_ran
 from .runner import (
@@ -90,7 +90,7 @@ from .runner import (
     verdict_problem,
     view_problem,
 )
-from .session import position_from_json
+from .session import VERSION_3_POSITION_FIELDS, position_from_json
 from .setup import position_json
 from .strategies import (
     Draw,
@@ -196,6 +196,12 @@ class GeneratedReport:
 
 
 # -- what the engine can do ----------------------------------------------------------------------------------------
+def speaks_position(info: EngineInfo, position: Mapping[str, Any]) -> bool:
+    """Whether a written-out position can be sent to the engine: one speaking a version older than 3 is never
+    sent the fields version 3 added (a classic-3p position once its sides have formed)."""
+    return info.protocol >= 3 or not VERSION_3_POSITION_FIELDS & set(position)
+
+
 @dataclass(frozen=True)
 class _Caps:
     views: bool
@@ -360,6 +366,8 @@ class _Game:
         if not self.runner.can_resync or ref.is_over or ref.state.phase not in ("draw", "play"):
             return False
         position = position_json(ref)
+        if not speaks_position(self.runner.info, position):
+            return False
         request = {"cmd": "setup", "variant": ref.rules.variant.id, "parameters": {}, "position": position}
         (reply,) = self.channel.call([request])
         if not reply.get("ok"):

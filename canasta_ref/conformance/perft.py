@@ -8,7 +8,7 @@ actions start from it::
     variant: classic
     deck: {seed: 3}            # or {order: "KH 4C ..."}: the whole deck in dealing order
     first_seat: 0
-    depths: {1: 3, 2: 28, 3: 55}
+    depths: {1: 5, 2: 37, 3: 74}
 
 Depth 1 is the number of legal actions of the seat to act after the deal; depth 2 sums, over each of those, the
 number of legal actions after it; and so on (``perft(d) = sum over a in legal of perft(d - 1)`` after ``a``).

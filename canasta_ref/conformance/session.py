@@ -22,11 +22,14 @@ from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
-PROTOCOL_VERSION = 2
-PROTOCOLS = (1, 2)
+PROTOCOL_VERSION = 3
+PROTOCOLS = (1, 2, 3)
 VERSION = "0.1.0"
 #: How many characters of a request's value an error message quotes.
 _QUOTE_CHARS = 80
+
+#: The position fields version 3 added: an engine speaking an older version is never sent them.
+VERSION_3_POSITION_FIELDS = frozenset({"sides", "awaiting_first_turn"})
 
 #: Protocol 2's optional features, each with the action types that only it has.
 FEATURE_ACTIONS: dict[str, frozenset[str]] = {
@@ -47,7 +50,8 @@ POSITION_FIELDS = (
     "upcard_froze",
     "melded",
     "permission",
-    "sides",
+    "sides",  # version 3
+    "awaiting_first_turn",  # version 3
 )
 
 
@@ -98,7 +102,7 @@ def hello_version(request: Mapping[str, Any]) -> int:
     asked = f"protocol {_quote(request.get('protocol'))}"
     if "protocols" in request:
         asked += f", protocols {_quote(offered)}"
-    raise CanastaError(f"this engine speaks protocol 1 or 2, and the hello offers neither ({asked})")
+    raise CanastaError(f"this engine speaks protocol 1, 2 or 3, and the hello offers none of them ({asked})")
 
 
 def _feature_actions(features: Collection[str]) -> frozenset[str]:
@@ -342,6 +346,7 @@ __all__ = [
     "POSITION_FIELDS",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
+    "VERSION_3_POSITION_FIELDS",
     "ReferenceSession",
     "checked_fixed_parameters",
     "game_from_setup",

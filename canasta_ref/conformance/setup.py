@@ -96,6 +96,9 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         raise CanastaError("field 'position.melds': expected a list per side of melds written as text")
     if not isinstance(bonus, list):
         raise CanastaError("field 'position.red_threes': expected a list per seat of cards as text")
+    awaiting = data.get("awaiting_first_turn", [])
+    if not isinstance(awaiting, list) or not all(type(a) is bool for a in awaiting):
+        raise CanastaError("field 'position.awaiting_first_turn': expected a list of true/false values, one per seat")
     return Position(
         hands=[parse_cards(_text(t, "position.hands")) for t in data["hands"]],
         pile=parse_cards(_text(data.get("pile", ""), "position.pile")),
@@ -109,6 +112,7 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         seat_melded=[bool(m) for m in melded],
         permission=_choice(data.get("permission", "none"), "position.permission", ("none", "yes", "no")),
         sides=_side_map(data.get("sides", [])),
+        awaiting_first_turn=awaiting,
     )
 
 
@@ -169,7 +173,7 @@ def position_json(
 ) -> dict[str, Any]:
     """The protocol's written-out position of the game (optionally other hands and stock; the stock top first)."""
     state = game.state
-    out = {
+    written = {
         "hands": [" ".join(card_name(c) for c in h) for h in (hands or [cards_of(h) for h in state.hands])],
         "pile": " ".join(card_name(c) for c in state.pile),
         "melds": [[" ".join(card_name(c) for c in m.cards) for m in side] for side in state.melds],
@@ -183,8 +187,10 @@ def position_json(
         "permission": state.permission,
     }
     if state.side_of != game.rules.initial_sides():
-        out["sides"] = list(state.side_of)
-    return out
+        written["sides"] = list(state.side_of)
+    if any(state.awaiting_first_turn):  # only under a rule that lays out bonus cards at the first turn
+        written["awaiting_first_turn"] = list(state.awaiting_first_turn)
+    return written
 
 
 __all__ = [

@@ -23,6 +23,20 @@ def _fixed_parameters(scenario: Scenario) -> tuple[str, ...]:
     return SEAT_PARAMETERS
 
 
+# Hooks that decide the deal from a deck order (which upcards are covered or freeze, when dealt bonus cards are laid
+# out): a dealt scenario relies on all their clauses, cited or not.
+DEAL_HOOKS = (
+    "deck.packs",
+    "deck.jokers",
+    "deal.hand_size",
+    "upcard.turn_again",
+    "upcard.freezes",
+    "bonus_card.at_first_turn",
+)
+# A scenario that expects a score relies on every score clause, cited or not.
+SCORE_HOOKS = ("score.hand",)
+
+
 def reference_rules(variant_id: str) -> Rules:
     """The reference's rules of a bundled variant, shared (building them compiles the spec and its tables)."""
     return rules_for(load_variant(variant_id))
@@ -37,6 +51,22 @@ def _same_rule(rule: str, variant: Variant, base: Variant) -> bool:
     return all(variant.param(p) == base.param(p) for p in mine.parameters)
 
 
+def _same_hook(hook: str, variant: Variant, base: Variant) -> bool:
+    """Whether the two variants attach the same clauses, with the same meaning, to ``hook``."""
+    mine = [c.id for c in variant.by_hook(hook)]
+    if mine != [c.id for c in base.by_hook(hook)]:
+        return False
+    return all(_same_rule(rule, variant, base) for rule in mine)
+
+
+def _relied_hooks(scenario: Scenario) -> tuple[str, ...]:
+    """The hooks whose every clause a scenario relies on, beyond the rules it cites."""
+    hooks: tuple[str, ...] = DEAL_HOOKS if "deck" in scenario.setup else ()
+    if any(step.expect.score is not None for step in scenario.steps):
+        hooks += SCORE_HOOKS
+    return hooks
+
+
 def applies_to(scenario: Scenario, variant_id: str) -> bool:
     """True if ``variant_id`` is a listed variant, or extends one without changing what the scenario relies on."""
     variant = load_variant(variant_id)
@@ -47,6 +77,8 @@ def applies_to(scenario: Scenario, variant_id: str) -> bool:
             continue
         base = load_variant(base_id)
         if any(variant.param(p) != base.param(p) for p in _fixed_parameters(scenario)):
+            continue
+        if not all(_same_hook(hook, variant, base) for hook in _relied_hooks(scenario)):
             continue
         if all(_same_rule(rule, variant, base) for rule in scenario.rules):
             return True

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import engine_command, pids_of, survivors, write_scenarios
+from broken_engines.kit import KIT_PLUGIN_ARGS, KIT_VARIANTS, engine_command, pids_of, survivors, write_scenarios
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,7 +53,7 @@ def run_abuse(suite: Path, mode: str, *extra: str, timeout: float = 5.0) -> list
     """Both scenarios of the small suite against ``abuse.py MODE``; the engine closed afterwards."""
     engine = SubprocessEngine(engine_command("abuse", mode, *extra), timeout=timeout)
     try:
-        return run_suite(engine, Selection().cases(load_scenarios([suite])))
+        return run_suite(engine, Selection(variants=KIT_VARIANTS).cases(load_scenarios([suite])))
     finally:
         engine.close()
 
@@ -215,7 +215,7 @@ def test_a_wrapped_engine_that_hangs_leaves_no_process_behind(suite: Path, tmp_p
     engine = SubprocessEngine(wrapper(tmp_path, "hang", "--once", str(tmp_path / "once"), "--pid-file", str(pids)))
     engine.timeout = 1
     try:
-        results = run_suite(engine, Selection().cases(load_scenarios([suite])))
+        results = run_suite(engine, Selection(variants=KIT_VARIANTS).cases(load_scenarios([suite])))
     finally:
         engine.close()
     assert [r.status for r in results] == ["timed out", "passed"]
@@ -249,7 +249,7 @@ def test_nothing_ran_when_there_is_no_result_or_every_one_is_skipped() -> None:
 def test_an_engine_without_variants_tests_nothing_in_scenarios_games_and_perft(suite: Path) -> None:
     engine = SubprocessEngine(engine_command("abuse", "no-variants"))
     try:
-        results = run_suite(engine, Selection().cases(load_scenarios([suite])))
+        results = run_suite(engine, Selection(variants=KIT_VARIANTS).cases(load_scenarios([suite])))
         games = run_generated_games(engine, 2, 0, variants=None)
         perft = run_perft_files(engine, variants=None, paths=[perft_file()])
     finally:
@@ -267,6 +267,7 @@ def test_the_plugin_fails_a_session_that_tested_nothing(pytester: pytest.Pyteste
         engine_command("abuse", "no-variants"),
         "--canasta-scenarios",
         str(suite),
+        *KIT_PLUGIN_ARGS,
     )
     result.assert_outcomes(skipped=2)
     result.stdout.fnmatch_lines(["*canasta: nothing was tested: all 2 scenarios run were skipped*"])
@@ -275,7 +276,13 @@ def test_the_plugin_fails_a_session_that_tested_nothing(pytester: pytest.Pyteste
 
 def test_the_plugin_still_passes_a_session_with_something_tested(pytester: pytest.Pytester, suite: Path) -> None:
     result = pytester.runpytest(
-        "-p", "no:cacheprovider", "--canasta-impl", engine_command("no_position"), "--canasta-scenarios", str(suite)
+        "-p",
+        "no:cacheprovider",
+        "--canasta-impl",
+        engine_command("no_position"),
+        "--canasta-scenarios",
+        str(suite),
+        *KIT_PLUGIN_ARGS,
     )
     result.assert_outcomes(passed=1, skipped=1)
     assert result.ret == pytest.ExitCode.OK
@@ -351,7 +358,7 @@ def test_replies_of_any_shape_are_results_never_exceptions(suite: Path, data: st
     except EngineFailure as failure:
         assert failure.kind == "protocol"  # a damaged hello: the start fails, saying why
         return
-    for scenario, variant in Selection().cases(load_scenarios([suite])):
+    for scenario, variant in Selection(variants=KIT_VARIANTS).cases(load_scenarios([suite])):
         result = run_case(engine, scenario, variant)
         assert result.status in ("passed", "partial", "failed", "skipped", "errored"), result
     (perft,) = run_perft_files(engine, variants=None, paths=[perft_file()])

@@ -16,4 +16,6 @@ def test_a_scenario_that_draws_does_not_carry_to_another_draw_count() -> None:
 
 
 def test_a_scenario_without_a_draw_still_carries_over() -> None:
-    assert applies_to(_scenario("two-players-canasta-natural-then-mixed"), "hoyle-2p")
+    assert applies_to(_scenario("two-players-one-canasta-is-not-enough"), "hoyle-2p")
+    # One that expects a score does not: hoyle-2p scores red threes and short canastas otherwise.
+    assert not applies_to(_scenario("two-players-canasta-natural-then-mixed"), "hoyle-2p")

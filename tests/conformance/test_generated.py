@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_ref.cards import full_deck
-from canasta_ref.conformance.engines import Engine, InProcessEngine, SubprocessEngine
-from canasta_ref.conformance.generated import GeneratedReport, run_generated_games
+from canasta_ref.conformance.engines import Engine, EngineInfo, InProcessEngine, SubprocessEngine
+from canasta_ref.conformance.generated import GeneratedReport, run_generated_games, speaks_position
 from canasta_ref.conformance.runner import run_case
 from canasta_ref.conformance.scenario import Scenario, check_scenario
 from canasta_ref.conformance.session import ReferenceSession
@@ -320,3 +320,10 @@ def test_the_hand_bound_and_starting_scores_come_from_the_variant() -> None:
     assert starting_scores(classic) == (0, 1500, 3000, -100)  # each row of initial_meld_table
     table = [{"from": None, "value": 15}, {"from": 0, "value": 50}, {"from": 2000, "value": 100}]
     assert starting_scores(rules_for(with_parameters("classic", {"initial_meld_table": table}))) == (0, 2000, -100)
+
+
+@pytest.mark.parametrize(("protocol", "sent"), [(1, False), (2, False), (3, True)])
+def test_a_position_writing_sides_is_resynced_only_into_a_protocol_3_engine(protocol: int, sent: bool) -> None:
+    info = EngineInfo(protocol=protocol)
+    assert speaks_position(info, {"hands": [], "sides": [0, 1, 0]}) is sent
+    assert speaks_position(info, {"hands": [], "melded": []})  # every version holds version 2's fields

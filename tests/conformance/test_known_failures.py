@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 import yaml
-from broken_engines.kit import CANASTA_REF_PATH, engine_command, reference_command, write_scenarios
+from broken_engines.kit import (
+    CANASTA_REF_PATH,
+    KIT_VARIANT_ARGS,
+    engine_command,
+    reference_command,
+    write_scenarios,
+)
 
 from canasta_ref.cli import main
 from canasta_ref.conformance.known import apply_known
@@ -32,7 +38,18 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def conform(tmp_path: Path, suite: Path, *args: str, impl: str = MUTANT) -> tuple[int, str, dict[str, Any]]:
     report = tmp_path / "report.json"
     out = io.StringIO()
-    argv = ["conform", "--no-progress", "--impl", impl, "--scenarios", str(suite), "--json", str(report), *args]
+    argv = [
+        "conform",
+        "--no-progress",
+        *KIT_VARIANT_ARGS,
+        "--impl",
+        impl,
+        "--scenarios",
+        str(suite),
+        "--json",
+        str(report),
+        *args,
+    ]
     code = main(argv, out=out)
     data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
     return code, out.getvalue(), data
@@ -141,7 +158,16 @@ def test_writing_with_nothing_failing_writes_an_empty_list_that_loads(tmp_path: 
 
 def test_end_to_end_through_the_command(tmp_path: Path, suite: Path) -> None:
     written = tmp_path / "written.yaml"
-    command = [CANASTA_REF_PATH, "conform", "--no-progress", "--impl", MUTANT, "--scenarios", str(suite)]
+    command = [
+        CANASTA_REF_PATH,
+        "conform",
+        "--no-progress",
+        *KIT_VARIANT_ARGS,
+        "--impl",
+        MUTANT,
+        "--scenarios",
+        str(suite),
+    ]
     first = subprocess.run([*command, "--write-known-failures", str(written)], capture_output=True, timeout=60)
     second = subprocess.run([*command, "--known-failures", str(written)], capture_output=True, text=True, timeout=60)
     assert (first.returncode, second.returncode) == (1, 0), second.stdout + second.stderr

@@ -164,3 +164,13 @@ def test_the_files_are_up_to_date_and_can_be_regenerated(tmp_path: Path) -> None
     assert main(["--check", str(stale)], out.append) == 1
     assert main([str(stale)], out.append) == 0
     assert read_perft_file(stale).depths == read_perft_file(perft_dir() / "classic-seed-3.yaml").depths
+
+
+def test_the_readme_table_gives_every_file_with_its_counts() -> None:
+    rows = [line.split("|") for line in (perft_dir() / "README.md").read_text(encoding="utf-8").splitlines()]
+    table = {
+        cells[1].strip().strip("`"): (cells[2].strip(), tuple(int(cells[n]) for n in (4, 5, 6)))
+        for cells in rows
+        if len(cells) == 8 and cells[1].strip().startswith("`")
+    }
+    assert table == {f.id: (f.variant, tuple(f.depths[d] for d in (1, 2, 3))) for f in FILES}

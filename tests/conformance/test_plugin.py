@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from broken_engines.kit import PYTHON, SCENARIOS, engine_command, reference_command, write_scenarios
+from broken_engines.kit import KIT_PLUGIN_ARGS, PYTHON, SCENARIOS, engine_command, reference_command, write_scenarios
 
 from canasta_ref.conformance.runner import Selection
 from canasta_ref.conformance.scenario import load_scenarios
@@ -25,7 +25,9 @@ def scenarios(pytester: pytest.Pytester) -> Path:
 
 
 def run(pytester: pytest.Pytester, impl: str, *args: str) -> pytest.RunResult:
-    return pytester.runpytest("-p", "no:cacheprovider", "--canasta-impl", impl, *args)
+    """The plugin with ``impl``; a run of the small suite names its variants unless the arguments choose them."""
+    kit = KIT_PLUGIN_ARGS if "--canasta-scenarios" in args and "--canasta-variant" not in args else ()
+    return pytester.runpytest("-p", "no:cacheprovider", "--canasta-impl", impl, *kit, *args)
 
 
 def test_without_the_option_the_plugin_does_nothing(pytester: pytest.Pytester) -> None:

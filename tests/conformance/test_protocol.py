@@ -23,7 +23,9 @@ from broken_engines.kit import CANASTA_REF_PATH, engine_command, reference_comma
 
 from canasta_ref.cards import card_name, full_deck, parse_cards
 from canasta_ref.cli import main
-from canasta_ref.conformance.engines import EngineFailure, InProcessEngine, SubprocessEngine, engine_info
+from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine, engine_info
+from canasta_ref.conformance.runner import up_front_skip
+from canasta_ref.conformance.scenario import load_scenarios
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.spec import list_variants
 
@@ -198,12 +200,12 @@ def test_a_hello_naming_no_version_is_answered_in_protocol_1(server: Server) -> 
 
 @pytest.mark.parametrize(
     "hello",
-    [{"protocol": 3}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 3, "protocols": [3, 4]}],
-    ids=["3", "text", "true", "null", "3 and 4"],
+    [{"protocol": 4}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 4, "protocols": [4, 5]}],
+    ids=["4", "text", "true", "null", "4 and 5"],
 )
 def test_a_hello_for_another_version_is_refused_with_a_sentence(server: Server, hello: dict[str, Any]) -> None:
     reply = server.ask(id=1, cmd="hello", **hello)
-    assert reply["ok"] is False and "speaks protocol 1 or 2" in reply["error"]
+    assert reply["ok"] is False and "speaks protocol 1, 2 or 3" in reply["error"]
     assert "protocol" not in reply
     assert server.alive()
 
@@ -520,16 +522,16 @@ def hellos(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-def test_a_protocol_2_engine_agrees_on_protocol_2() -> None:
+def test_the_reference_agrees_on_protocol_3() -> None:
     engine = SubprocessEngine(reference_command())
     try:
-        assert engine.info.protocol == 2
+        assert engine.info.protocol == 3
     finally:
         engine.close()
-    assert InProcessEngine().info.protocol == 2
+    assert InProcessEngine().info.protocol == 3
 
 
-def test_the_runner_offers_both_versions_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
+def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
     command, log = versions_engine(tmp_path, "--accept", "1")
     engine = SubprocessEngine(command)
     try:
@@ -538,7 +540,7 @@ def test_the_runner_offers_both_versions_then_greets_a_strict_protocol_1_engine_
     finally:
         engine.close()
     assert hellos(log) == [
-        {"id": 1, "cmd": "hello", "protocol": 2, "protocols": [1, 2]},
+        {"id": 1, "cmd": "hello", "protocol": 3, "protocols": [1, 2, 3]},
         {"id": 2, "cmd": "hello", "protocol": 1},
     ]
 
@@ -556,11 +558,11 @@ def test_an_engine_answering_protocol_1_to_the_offer_is_greeted_once(tmp_path: P
 @pytest.mark.parametrize(
     ("options", "says", "greetings"),
     [
-        (("--speaks", "3"), "the engine speaks protocol 3, not 1", 2),
+        (("--speaks", "4"), "the engine speaks protocol 4, not 1", 2),
         (("--accept", "7"), "the handshake was refused: this engine speaks protocol 7 only", 2),
         (("--speaks", "2", "--capabilities", '{"absent_features": ["fly"]}'), "capabilities.absent_features", 1),
     ],
-    ids=["speaks 3", "refuses both", "bad protocol-2 capability"],
+    ids=["speaks 4", "refuses both", "bad protocol-2 capability"],
 )
 def test_a_handshake_that_agrees_on_no_version_fails_the_start(
     tmp_path: Path, options: tuple[str, ...], says: str, greetings: int
@@ -634,7 +636,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"fixed_parameters": {"classic": {"one_card_pile": "bogus"}}}, f"{FIXED}.classic.one_card_pile' must be a value"),
     ({"fixed_parameters": {"classic": {"match_target": "many"}}}, f"{FIXED}.classic.match_target' must be a value"),
     ({"unheld_position_fields": "stock"}, FIELDS),
-    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (hands, melded"),
+    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (awaiting_first_turn, hands, melded"),
 ]
 
 
@@ -864,3 +866,18 @@ def test_several_mutated_parameters_are_all_played() -> None:
 def test_a_bad_mutation_among_several_is_a_clear_error(options: tuple[str, ...], says: str) -> None:
     done = serve_once(*options, lines=[])
     assert done.returncode != 0 and says in done.stderr
+
+
+# -- protocol 3: what an older engine is never sent -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", [1, 2, 3])
+def test_a_position_with_sides_is_sent_only_to_a_protocol_3_engine(protocol: int) -> None:
+    scenario = next(s for s in load_scenarios() if s.id == "three-players-own-minimum-refused")
+    assert "sides" in scenario.setup["position"]
+    info = EngineInfo(protocol=protocol, variants=["classic-3p"], capabilities={"setup_position": True})
+    skip = up_front_skip(info, scenario, "classic-3p")
+    if protocol == 3:
+        assert skip is None
+    else:
+        assert skip == f"the engine speaks protocol {protocol}, whose positions have no 'sides' (version 3 added it)"

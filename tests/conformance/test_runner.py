@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import CANASTA_REF_PATH, PYTHON, engine_command, reference_command, write_scenarios
+from broken_engines.kit import (
+    CANASTA_REF_PATH,
+    KIT_VARIANT_ARGS,
+    KIT_VARIANTS,
+    PYTHON,
+    engine_command,
+    reference_command,
+    write_scenarios,
+)
 
 from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from canasta_ref.conformance.report import summary
@@ -35,7 +43,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cases_of(folder: Path, *names: str) -> list[Any]:
     """The (scenario, variant) cases of the named scenarios, in the order given."""
     by_id = {s.id: s for s in load_scenarios([folder])}
-    return Selection().cases([by_id[name] for name in names])
+    return Selection(variants=KIT_VARIANTS).cases([by_id[name] for name in names])
 
 
 def run_with(command: str, cases: list[Any], timeout: float = 10.0) -> list[Result]:
@@ -54,7 +62,7 @@ def statuses(results: list[Result]) -> dict[str, str]:
 
 
 def test_reference_passes_the_small_suite_through_the_protocol(suite: Path) -> None:
-    results = run_with(reference_command(), Selection().cases(load_scenarios([suite])))
+    results = run_with(reference_command(), Selection(variants=KIT_VARIANTS).cases(load_scenarios([suite])))
     assert statuses(results) == {
         "frozen-take@classic": "passed",
         "seeded-turn-order@classic": "passed",
@@ -137,7 +145,7 @@ def test_a_leaky_view_fails_every_scenario(suite: Path) -> None:
 
 
 def test_an_engine_without_positions_skips_position_scenarios_with_the_reason(suite: Path) -> None:
-    results = run_with(engine_command("no_position"), Selection().cases(load_scenarios([suite])))
+    results = run_with(engine_command("no_position"), Selection(variants=KIT_VARIANTS).cases(load_scenarios([suite])))
     by_key = {r.key: r for r in results}
     assert by_key["seeded-turn-order@classic"].status == "passed"
     for key in ("frozen-take@classic", "own-hand-view@classic", "two-player-order@classic-2p"):
@@ -193,7 +201,7 @@ steps:
 def test_a_seeded_deal_is_dealt_under_the_scenarios_parameters(tmp_path: Path) -> None:
     """The seed gives a deck of the scenario's packs, and the views must account for all of its cards."""
     (tmp_path / "three-packs-seeded.yaml").write_text(THREE_PACKS, encoding="utf-8")
-    ((scenario, variant),) = Selection().cases(load_scenarios([tmp_path]))
+    ((scenario, variant),) = Selection(variants=KIT_VARIANTS).cases(load_scenarios([tmp_path]))
     assert len(setup_message(scenario, variant)["deck"].split()) == 3 * 54
     result = run_case(InProcessEngine(), scenario, variant)
     assert result.status == "passed", result.message
@@ -202,7 +210,7 @@ def test_a_seeded_deal_is_dealt_under_the_scenarios_parameters(tmp_path: Path) -
 def test_parameters_the_variant_lacks_are_left_to_the_engine_to_refuse(tmp_path: Path) -> None:
     """Loading a scenario refuses such parameters; one made in code still reaches the engine, which refuses."""
     (tmp_path / "three-packs-seeded.yaml").write_text(THREE_PACKS, encoding="utf-8")
-    ((loaded, variant),) = Selection().cases(load_scenarios([tmp_path]))
+    ((loaded, variant),) = Selection(variants=KIT_VARIANTS).cases(load_scenarios([tmp_path]))
     scenario = dataclasses.replace(loaded, parameters={"nope": 1})
     result = run_case(InProcessEngine(), scenario, variant)
     assert (result.status, result.message) == ("failed", "setup refused: classic has no parameter 'nope'")
@@ -258,12 +266,17 @@ def test_a_restart_that_fails_is_reported_and_the_run_goes_on(suite: Path, tmp_p
 # -- the CLI, end to end -------------------------------------------------------------------------------------
 
 
+def _kit_unless_chosen(args: tuple[str, ...]) -> tuple[str, ...]:
+    """The small suite's variants, unless the arguments choose variants themselves."""
+    return () if "--variant" in args else KIT_VARIANT_ARGS
+
+
 def conform(*args: str, cwd: Path) -> tuple[int, str, dict[str, Any]]:
     """Run ``canasta-ref conform ... --json report.json``; returns the exit status, stdout and the report."""
     report = cwd / "report.json"
     report.unlink(missing_ok=True)
     done = subprocess.run(
-        [CANASTA_REF_PATH, "conform", "--no-progress", "--json", str(report), *args],
+        [CANASTA_REF_PATH, "conform", "--no-progress", "--json", str(report), *_kit_unless_chosen(args), *args],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -346,6 +359,7 @@ def test_cli_a_restart_that_fails_still_writes_the_report(suite: Path, tmp_path:
             CANASTA_REF_PATH,
             "conform",
             "--no-progress",
+            *KIT_VARIANT_ARGS,
             "--impl",
             engine_command("crash", "--start-once", str(tmp_path / "started")),
             "--scenarios",
@@ -410,7 +424,7 @@ def _selection(filters: list[str]) -> Selection:
     chosen: dict[str, list[str]] = {"--variant": [], "--rule": [], "--level": []}
     for flag, value in zip(filters[::2], filters[1::2], strict=True):
         chosen[flag].append(value)
-    return Selection(chosen["--variant"], chosen["--rule"], chosen["--level"])
+    return Selection(chosen["--variant"] or KIT_VARIANTS, chosen["--rule"], chosen["--level"])
 
 
 @pytest.mark.parametrize(("filters", "expected"), FILTERS, ids=[" ".join(f) for f, _ in FILTERS])

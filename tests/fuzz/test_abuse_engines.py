@@ -23,7 +23,7 @@ BROKEN = Path(__file__).resolve().parents[1] / "conformance" / "broken_engines"
 if str(BROKEN.parent) not in sys.path:
     sys.path.insert(0, str(BROKEN.parent))
 
-from broken_engines.kit import engine_command, survivors, write_scenarios  # noqa: E402 - the kit lives beside the engines
+from broken_engines.kit import KIT_VARIANT_ARGS, engine_command, survivors, write_scenarios  # noqa: E402 - the kit lives beside the engines
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def conform(tmp_path: Path, impl: str, *args: str) -> tuple[int, dict[str, Any], int]:
     """``conform --impl IMPL ARGS --json r.json``: the exit status, the report and the report's size in bytes."""
     report = tmp_path / "r.json"
-    code = main(["conform", "--impl", impl, "--json", str(report), "--no-progress", *args])
+    code = main(["conform", "--impl", impl, "--json", str(report), "--no-progress", *KIT_VARIANT_ARGS, *args])
     text = report.read_text(encoding="utf-8")
     return code, json.loads(text), len(text.encode())
 

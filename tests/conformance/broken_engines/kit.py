@@ -62,6 +62,15 @@ FROZEN_POSITION = """\
     phase: draw
 """
 
+#: The variants the small suite is written for. Its scenarios also carry over to variants extending these (as a
+#: scenario does when they change nothing it relies on); runs of it name these, so the results the tests expect do
+#: not grow with every variant added.
+KIT_VARIANTS = ("classic", "classic-2p")
+#: The same, as ``canasta-ref conform`` arguments.
+KIT_VARIANT_ARGS = ("--variant", "classic", "--variant", "classic-2p")
+#: The same, as the pytest plugin's arguments.
+KIT_PLUGIN_ARGS = ("--canasta-variant", "classic", "--canasta-variant", "classic-2p")
+
 SCENARIOS: dict[str, str] = {
     # A refusal with a rule id, then an acceptance with a legal-list check (position set-up).
     "frozen-take": f"""\
