@@ -396,7 +396,9 @@ def _layout(
     created: list[int] = []
     added_existing = False
     table = table_values(rules, state, seat)
-    going_out = hand_after <= 1
+    going_out = hand_after == 0 or (
+        hand_after == 1 and goes_out_melding(rules, state, seat, 1, _canastas_after(rules, state, team, by_rank))
+    )
     for rank in order:
         cards = by_rank[rank]
         if rules.coverage is not None:
@@ -431,6 +433,26 @@ def _layout(
             current.append(result)
             created.append(rank)
     return current, created, added_existing, canastas(rules, current)
+
+
+def _canastas_after(rules: Rules, state: HandState, team: int, by_rank: dict[int, list[Card]]) -> int:
+    """The side's canastas once the cards ``by_rank`` join its melds (or start new ones)."""
+    current = list(state.melds[team])
+    for rank, cards in by_rank.items():
+        before = merge_target(rules, state, team, rank)
+        if before is not None:
+            current[current.index(before)] = before.plus(cards, rules.is_wild)
+        else:
+            current.append(Meld.build(rank, cards, rules.is_wild))
+    return canastas(rules, current)
+
+
+def goes_out_melding(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> bool:
+    """Whether melding down to ``hand_after`` cards is going out (``meld.valid``'s ``going_out``): an empty hand,
+    or one card the discard then plays; a player who may not go out where a turn may end by passing keeps it."""
+    if hand_after != 1:
+        return hand_after == 0
+    return "pass" in rules.refused_kinds or may_go_out(rules, state, seat, canastas_after)
 
 
 def _initial_meld(

@@ -21,6 +21,7 @@ from .checks import (
     TEAM_CANASTAS,
     bare_refusal,
     ending_refusal,
+    goes_out_melding,
     is_canasta,
     is_legal,
     kind_refusal,
@@ -122,6 +123,10 @@ class _Listing:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""
         return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
+    def goes_out(self, hand_after: int, new_canastas: int) -> bool:
+        """Whether melding down to ``hand_after`` cards, making ``new_canastas``, is going out (as plan asks)."""
+        return goes_out_melding(self.rules, self.state, self.seat, hand_after, self.canastas + new_canastas)
+
     def target(self, rank: int) -> tuple[Meld | None, int]:
         """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int (-1 for
         none)."""
@@ -222,7 +227,8 @@ def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
     for rank in hand.meld_ranks(state.melds[listing.team]):
         for used, new_canasta, staying, leaving, label, groups in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
-            if not (leaving if hand_after <= 1 else staying):
+            going_out = hand_after == 0 or (hand_after == 1 and listing.goes_out(1, new_canasta))
+            if not (leaving if going_out else staying):
                 continue
             ending = 2 * hand_after + new_canasta
             fine = endings.get(ending)
@@ -298,6 +304,8 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             valid, new_canasta = listing.meld_ok(shape, hand_after <= 1, True)
             ok = ok and valid
             made += new_canasta
+        if hand_after == 1 and not listing.goes_out(1, made):  # the last card is kept (a pass), not discarded
+            ok = all(listing.meld_ok(shape, False, True)[0] for shape in combo)
         if not ok or not listing.ending_ok(hand_after, listing.canastas + made, not state.last_card_bonus):
             continue
         if not initial_enough(rules, state, listing.seat, combo):

@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..spec import list_variants, load_variant
-from .session import FEATURE_ACTIONS, POSITION_FIELDS, PROTOCOL_VERSION, PROTOCOLS, ReferenceSession
+from .session import (
+    FEATURE_ACTIONS,
+    POSITION_FIELDS,
+    PROTOCOL_VERSION,
+    PROTOCOLS,
+    ReferenceSession,
+    features_newer_than,
+)
 from .setup import parameter_value_error
 
 FailureKind = Literal["crashed", "timed out", "garbage", "protocol"]
@@ -128,7 +135,9 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
         variants=list(variants),
         capabilities=dict(capabilities),
     )
-    return _with_protocol_2_capabilities(info) if protocol >= 2 else info
+    info = _with_protocol_2_capabilities(info) if protocol >= 2 else info
+    info.absent_features |= features_newer_than(protocol)
+    return info
 
 
 def _check_common_capabilities(capabilities: Mapping[str, Any], *, totals_allowed: bool) -> None:

@@ -37,6 +37,16 @@ FEATURE_ACTIONS: dict[str, frozenset[str]] = {
     "end": frozenset({"end"}),
     "pass": frozenset({"pass"}),
 }
+#: The features a later version added, with that version: an engine speaking an older one has none of their
+#: actions, and is neither sent them nor offered them in ``legal``.
+FEATURE_SINCE: dict[str, int] = {"pass": 3}
+
+
+def features_newer_than(protocol: int) -> frozenset[str]:
+    """The optional features that an engine speaking ``protocol`` cannot know."""
+    return frozenset(name for name, since in FEATURE_SINCE.items() if protocol < since)
+
+
 #: The fields of a written-out position (the protocol's ``setup`` with ``position``).
 POSITION_FIELDS = (
     "hands",
@@ -205,6 +215,7 @@ class ReferenceSession:
 
     def _cmd_hello(self, request: Mapping[str, Any]) -> dict[str, Any]:
         protocol = hello_version(request)
+        self._absent_actions = _feature_actions(self.absent_features | features_newer_than(protocol))
         name = "canasta-ref" + (f" (mutant: {self._mutation_text()})" if self._mutated() else "")
         capabilities: dict[str, Any] = {
             "setup_position": True,
@@ -343,12 +354,14 @@ class ReferenceSession:
 
 __all__ = [
     "FEATURE_ACTIONS",
+    "FEATURE_SINCE",
     "POSITION_FIELDS",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
     "VERSION_3_POSITION_FIELDS",
     "ReferenceSession",
     "checked_fixed_parameters",
+    "features_newer_than",
     "game_from_setup",
     "hello_version",
     "negate_clause",

@@ -584,9 +584,30 @@ def v2_hello(**capabilities: Any) -> dict[str, Any]:
 
 
 def test_a_plain_protocol_2_hello_declares_no_limit() -> None:
+    """No limit but version 3's feature pass, which a version-2 engine cannot have."""
     info = engine_info(v2_hello())
     assert info.protocol == 2 and info.score_parts is True
-    assert (info.absent_features, info.unheld_position_fields, info.fixed_parameters) == (frozenset(), frozenset(), {})
+    assert (info.absent_features, info.unheld_position_fields, info.fixed_parameters) == ({"pass"}, frozenset(), {})
+    assert "absent_features" not in v2_hello()["capabilities"]
+
+
+@pytest.mark.parametrize(("protocol", "has_pass"), [(1, False), (2, False), (3, True)])
+def test_pass_is_a_version_3_action_never_sent_to_an_older_engine(protocol: int, has_pass: bool) -> None:
+    session = ReferenceSession()
+    reply = session.handle({"cmd": "hello", "protocol": protocol, "protocols": list(range(1, protocol + 1))})
+    assert engine_info(reply).lacks_action("pass") is not has_pass
+    position = {
+        "hands": ["5H", "5C 2D 6S 8H"],
+        "pile": "6C 7D 4S",
+        "melds": [["KH KS KD KC 2H KH KS"], ["QH QS QD"]],
+        "melded": [True, True],
+        "phase": "play",
+    }
+    assert session.handle({"cmd": "setup", "variant": "hoyle-2p", "position": position})["ok"]
+    listed = session.handle({"cmd": "legal"})["actions"]
+    assert listed == ([{"type": "pass"}] if has_pass else [])
+    applied = session.handle({"cmd": "apply", "action": {"type": "pass"}})
+    assert (applied["accepted"], applied.get("rule")) == (has_pass, None)
 
 
 def test_scores_with_totals_only_keep_the_score_capability() -> None:
@@ -597,7 +618,7 @@ def test_scores_with_totals_only_keep_the_score_capability() -> None:
 
 def test_absent_features_name_the_actions_the_engine_lacks() -> None:
     info = engine_info(v2_hello(absent_features=["ask"]))
-    assert info.absent_features == {"ask"}
+    assert info.absent_features == {"ask", "pass"}  # pass: a version-3 action
     assert info.lacks_action("ask") and info.lacks_action("yes") and info.lacks_action("no")
     assert not info.lacks_action("end") and not info.lacks_action("draw")
 
@@ -654,7 +675,7 @@ def test_protocol_1_ignores_protocol_2_capabilities_but_not_a_score_of_totals() 
     v1 = ReferenceSession().handle({"cmd": "hello", "protocol": 1})
     odd = {"absent_features": "nonsense", "fixed_parameters": 7, "unheld_position_fields": ["hand"]}
     info = engine_info({**v1, "capabilities": {**v1["capabilities"], **odd}})
-    assert info.protocol == 1 and not info.absent_features and not info.fixed_parameters
+    assert info.protocol == 1 and info.absent_features == {"pass"} and not info.fixed_parameters
     with pytest.raises(EngineFailure) as failure:
         engine_info({**v1, "capabilities": {**v1["capabilities"], "score": "totals"}})
     assert "'capabilities.score' must be true or false, got 'totals'" in failure.value.detail

@@ -80,3 +80,18 @@ def test_a_pass_is_refused_before_drawing() -> None:
     with pytest.raises(IllegalAction) as refused:
         game.apply(PASS)
     assert refused.value.rule_id == "TURN.DRAW_FIRST"
+
+
+@pytest.mark.parametrize(("canastas", "legal"), [(1, False), (2, True)])
+def test_black_threes_down_to_a_kept_card_are_not_going_out(canastas: int, legal: bool) -> None:
+    """Where a turn may end by passing, one card left is going out only if the player may go out: with too few
+    canastas the card is kept, so black threes (melded only when going out) are refused."""
+    game = _game("hoyle-2p", "3C 3C 3S 5H", canastas)
+    black_threes = parse_action("meld 3C 3C 3S")
+    assert (black_threes in list(game.legal_actions())) is legal
+    if legal:
+        game.apply(black_threes)
+    else:
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(black_threes)
+        assert refused.value.rule_id == "B3.MELD.GOING_OUT"
