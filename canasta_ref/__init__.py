@@ -6,12 +6,12 @@
 True
 """
 
-from ._native import COMPILED  # first: decides whether the compiled engine modules are used
-from .actions import Action, MeldGroup, action_from_json, parse_action
-from .cards import Card, card_name, format_cards, parse_card, parse_cards
+from .engine._native import COMPILED  # first: decides whether the compiled engine modules are used
+from .engine.actions import Action, MeldGroup, action_from_json, parse_action
+from .engine.cards import Card, card_name, format_cards, parse_card, parse_cards
+from .engine.game import Event, Game, LegalActions
+from .engine.rules import Rules
 from .errors import CanastaError, IllegalAction, NotationError, SpecError
-from .game import Event, Game, LegalActions
-from .rules import Rules
 from .spec import Variant, check_file, list_variants, load_variant
 
 __all__ = [

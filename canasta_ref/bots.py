@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .actions import Action
-from .cards import rank_of
+from .engine.actions import Action
+from .engine.cards import rank_of
+from .engine.game import Game
 from .errors import CanastaError
-from .game import Game
 
 
 class Bot(Protocol):

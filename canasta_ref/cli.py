@@ -9,16 +9,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .actions import parse_action
 from .bots import BOTS, make_bot
 from .cliargs import output_file, positive
 from .conformance.commands import add_commands as add_conformance_commands
+from .engine.actions import parse_action
+from .engine.game import Game
+from .engine.hooks import HOOKS
+from .engine.rules import Rules
 from .errors import CanastaError
-from .game import Game
-from .hooks import HOOKS
 from .match import HandRecord, play_match
 from .render import hand_log, rulebook, score_sheet, view_text
-from .rules import Rules
 from .spec import check_file, list_variants, load_variant
 from .spec.diff import diff_variants
 

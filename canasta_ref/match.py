@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .bots import Bot
-from .game import Event, Game, deck_for_seed
-from .rules import Rules
-from .scoring import HandScore
+from .engine.game import Event, Game, deck_for_seed
+from .engine.rules import Rules
+from .engine.scoring import HandScore
 
 
 @dataclass

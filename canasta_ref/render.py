@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .game import Event
+from .engine.game import Event
+from .engine.rules import Rules
 from .match import HandRecord, MatchResult
-from .rules import Rules
 from .spec.model import SourceRef, Variant
 
 _SEATS = {

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from canasta_ref.cli import main
-from canasta_ref.game import Game
+from canasta_ref.engine.game import Game
+from canasta_ref.engine.rules import rules_for
 from canasta_ref.render import score_column, side_name
-from canasta_ref.rules import rules_for
 from canasta_ref.spec import list_variants, load_variant
 
 

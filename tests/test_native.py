@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from canasta_ref import _native
+from canasta_ref.engine import _native
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_pure_python_can_be_forced(manifest: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_the_status_matches_the_modules_loaded() -> None:
-    import canasta_ref.legal
+    import canasta_ref.engine.legal
 
-    compiled = not canasta_ref.legal.__file__ or not canasta_ref.legal.__file__.endswith(".py")
-    assert compiled == bool(_native.COMPILED), (_native.STATUS, canasta_ref.legal.__file__)
+    compiled = not canasta_ref.engine.legal.__file__ or not canasta_ref.engine.legal.__file__.endswith(".py")
+    assert compiled == bool(_native.COMPILED), (_native.STATUS, canasta_ref.engine.legal.__file__)

@@ -30,7 +30,7 @@ from canasta_ref import (
     parse_card,
     parse_cards,
 )
-from canasta_ref.cards import JOKER, JOKER_RANK, RANK_NAMES, SUIT_NAMES, rank_of
+from canasta_ref.engine.cards import JOKER, JOKER_RANK, RANK_NAMES, SUIT_NAMES, rank_of
 
 GOLDEN = Path(__file__).parent / "golden" / "actions"
 ALL_CARDS = range(53)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from canasta_ref import Game, Rules
-from canasta_ref import _native as native
+from canasta_ref.engine import _native as native
 from canasta_ref.match import hand_seed
 from canasta_ref.spec import clear_cache, list_variants, load_variant
 

@@ -1,4 +1,4 @@
-"""Compile the engine's hot modules with mypyc into ``canasta_ref/_compiled/`` (see ``canasta_ref/_native.py``).
+"""Compile the engine's hot modules with mypyc into ``canasta_ref/engine/_compiled/`` (see ``engine/_native.py``).
 
 mypyc compiles the same type-annotated source to C (as mypy and black ship themselves): about twice the speed
 of the interpreter with no second implementation to keep in step. The package uses the result only while the
@@ -22,17 +22,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from canasta_ref import _native  # noqa: E402  (the module list and digests live with the package)
+from canasta_ref.engine import _native  # noqa: E402  (the module list and digests live with the package)
 
 
 def compile_into(out: Path) -> None:
     """Run mypyc and the C compiler in a child process, so their output is shown only when they fail."""
-    sources = [f"canasta_ref/{name}.py" for name in _native.MODULES]
+    sources = [f"canasta_ref/engine/{name}.py" for name in _native.MODULES]
     script = (
         "import sys\n"
         "from setuptools import setup\n"
         "from mypyc.build import mypycify\n"
-        f"ext = mypycify({sources!r}, opt_level='3', group_name='canasta_ref._native', target_dir={str(out / 'c')!r})\n"
+        f"ext = mypycify({sources!r}, opt_level='3', group_name='canasta_ref.engine._native',\n"
+        f"               target_dir={str(out / 'c')!r})\n"
         "setup(name='canasta-ref-native', packages=[], py_modules=[], ext_modules=ext,\n"
         f"      script_args=['build_ext', '--build-lib', {str(out / 'lib')!r}, '--build-temp', {str(out / 'tmp')!r}])\n"
     )
@@ -53,7 +54,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="canasta-native-") as tmp:
         out = Path(tmp)
         compile_into(out)
-        built = sorted((out / "lib" / "canasta_ref").glob("*.so"))
+        built = sorted((out / "lib" / "canasta_ref" / "engine").glob("*.so"))
         _native.COMPILED_DIR.mkdir()
         for library in built:
             shutil.copy2(library, _native.COMPILED_DIR / library.name)

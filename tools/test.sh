@@ -3,11 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .venv/bin/activate
-python -c "from canasta_ref import _native; print('engine:', _native.STATUS)"
+python -c "from canasta_ref.engine import _native; print('engine:', _native.STATUS)"
 python -m pytest
 # The rules and engine tests once more on pure Python: the compiled build must not change a single answer.
 # Without a compiled build in use the first pass already ran on pure Python.
-if python -c "import sys; from canasta_ref import _native; sys.exit(not _native.COMPILED)"; then
+if python -c "import sys; from canasta_ref.engine import _native; sys.exit(not _native.COMPILED)"; then
     CANASTA_REF_PURE=1 python -m pytest -p no:cacheprovider tests/rules tests/engine
 fi
 ruff check .

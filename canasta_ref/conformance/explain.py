@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..actions import parse_action
+from ..engine.actions import parse_action
+from ..engine.game import Game
+from ..engine.rules import Coverage, Rules
 from ..errors import CanastaError, IllegalAction
-from ..game import Game
 from ..render import cite_refs, source_line
-from ..rules import Coverage, Rules
 from ..spec import Parameter, SourceRef, Variant, load_variant
 from .runner import setup_message
 from .scenario import Scenario

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..actions import Action
-from ..game import Game
+from ..engine.actions import Action
+from ..engine.game import Game
 from ..spec import load_variant
 from .runner import MESSAGE_CHARS, clip
 from .session import position_from_json

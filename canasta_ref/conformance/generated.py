@@ -3,7 +3,7 @@
 ``run_generated_games(engine, games, seed, variants=...)`` plays ``games`` hands chosen by Hypothesis (the same seed
 gives the same hands against a deterministic engine). Each game draws a variant both sides play, a deck order (from
 a seed), the first seat and the scores before the hand; then, step by step, the reference (an in-process
-``canasta_ref.game.Game``) lists its legal actions and the game picks a move: a legal action (sometimes first sent
+``canasta_ref.Game``) lists its legal actions and the game picks a move: a legal action (sometimes first sent
 for a seat that is not to act, which must be refused), or, 15 times in a hundred, a move meant to be refused (a
 candidate the rules refuse, a card not held, the wrong seat, an action out of its phase, a meld made up from the
 hand). The move goes to the engine (``apply``) and to the reference; they must agree on accepted or refused, and
@@ -70,10 +70,10 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from ..actions import Action, parse_action
-from ..cards import Card, cards_of
+from ..engine.actions import Action, parse_action
+from ..engine.cards import Card, cards_of
+from ..engine.game import Game
 from ..errors import CanastaError
-from ..game import Game
 from ..spec import list_variants
 from .deviations import Deviation, DeviationKey, DeviationLog, Mask
 from .engines import Engine, EngineFailure, EngineInfo, excerpt

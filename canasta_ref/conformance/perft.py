@@ -43,12 +43,12 @@ from typing import Any
 
 import yaml
 
-from ..actions import parse_action
-from ..cards import Card, parse_cards
+from ..engine.actions import parse_action
+from ..engine.cards import Card, parse_cards
+from ..engine.game import Game, deck_for_seed
+from ..engine.rules import Rules
 from ..errors import CanastaError, IllegalAction
-from ..game import Game, deck_for_seed
 from ..resources import spec_dir
-from ..rules import Rules
 from ..spec import list_variants
 from .engines import Engine, EngineFailure, excerpt
 from .report import few

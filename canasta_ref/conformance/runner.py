@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
 
-from ..actions import Action, action_from_json, parse_action
+from ..engine.actions import Action, action_from_json, parse_action
+from ..engine.game import Game
+from ..engine.rules import Rules, rules_for
 from ..errors import CanastaError
-from ..game import Game
 from ..render import source_line
-from ..rules import Rules, rules_for
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
 from .session import VERSION_3_POSITION_FIELDS

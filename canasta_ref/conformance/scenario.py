@@ -12,11 +12,11 @@ from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
 
-from ..actions import parse_action
-from ..cards import parse_cards
+from ..engine.actions import parse_action
+from ..engine.cards import parse_cards
+from ..engine.rules import rules_for
 from ..errors import CanastaError, Location, NotationError, SpecError
 from ..resources import spec_dir
-from ..rules import rules_for
 from ..spec import list_variants, load_variant
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, NodePath, parse

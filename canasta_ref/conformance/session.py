@@ -13,11 +13,11 @@ import dataclasses
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..actions import action_from_json
+from ..engine.actions import action_from_json
+from ..engine.game import Game
+from ..engine.rules import Coverage, Rules, rules_for
 from ..errors import CanastaError, IllegalAction
-from ..game import Game
 from ..match import match_end
-from ..rules import Coverage, Rules, rules_for
 from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
@@ -197,7 +197,7 @@ class ReferenceSession:
         except CanastaError as error:
             return {"ok": False, "error": str(error)}
         finally:
-            # Rules are shared (canasta_ref.rules.rules_for): they record only while this session answers.
+            # Rules are shared (canasta_ref.engine.rules.rules_for): they record only while this session answers.
             if self._recorder is not None:
                 self._recorder.coverage = None
                 self._recorder = None

@@ -11,11 +11,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import Card, card_name, cards_of, parse_cards
+from ..engine.cards import Card, card_name, cards_of, parse_cards
+from ..engine.game import Game, deck_for_seed
+from ..engine.position import Position
+from ..engine.rules import Rules
 from ..errors import CanastaError
-from ..game import Game, deck_for_seed
-from ..position import Position
-from ..rules import Rules
 from ..spec import Variant, load_variant
 from ..spec.derive import derive
 

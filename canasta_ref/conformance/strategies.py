@@ -12,7 +12,7 @@ They are public, for anyone testing an engine with Hypothesis::
 Every choice is a Hypothesis draw (no hidden ``random``), so failing examples shrink: towards deck seed 0, the
 first seat, scores of 0, the first legal action of the reference's listing, fewer steps and no illegal attempts.
 
-The reference interpreter (``canasta_ref.game.Game``) decides what is legal; a move drawn as "illegal" is only
+The reference interpreter (``canasta_ref.engine.game.Game``) decides what is legal; a move drawn as "illegal" is only
 *meant* to be refused (the verdict is always asked of the reference, see :func:`verdict`).
 """
 
@@ -25,12 +25,12 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
-from ..actions import Action, MeldGroup
-from ..cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
+from ..engine.actions import Action, MeldGroup
+from ..engine.cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
+from ..engine.game import Game, deck_for_seed
+from ..engine.movegen import candidates
+from ..engine.rules import Rules, rules_for
 from ..errors import IllegalAction
-from ..game import Game, deck_for_seed
-from ..movegen import candidates
-from ..rules import Rules, rules_for
 from ..spec import list_variants
 from .runner import deck_size
 from .variants import reference_rules, with_parameters

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import Coverage
+from ..engine.rules import Coverage
 from ..spec import load_variant
 from .engines import InProcessEngine
 from .runner import run_case

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..rules import Rules, rules_for
+from ..engine.rules import Rules, rules_for
 from ..spec import Variant, list_variants, load_variant
 from .scenario import Scenario
 from .setup import with_parameters

@@ -10,8 +10,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.hooks import HOOKS
 from ..errors import SpecError
-from ..hooks import HOOKS
 from ..lang import compile_expression
 from .layers import Flat
 from .model import Clause, ClauseEntry, Parameter

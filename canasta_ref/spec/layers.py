@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard, cast
 
+from ..engine.hooks import HOOKS
 from ..errors import SpecError
-from ..hooks import HOOKS
 from ..lang import Origin
 from .model import Alternative, ClauseEntry, Parameter, ParamType, Source, SourceRef
 from .params import PARAM_TYPES, placeholder, value_problems

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..engine.hooks import HookKind
 from ..errors import Location
-from ..hooks import HookKind
 from ..lang import Origin
 
 ParamType = Literal["int", "bool", "str", "enum", "list", "map", "table"]

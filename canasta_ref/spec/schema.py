@@ -15,8 +15,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from ..engine.hooks import HOOKS, HookKind
 from ..errors import SpecError
-from ..hooks import HOOKS, HookKind
 from ..resources import spec_dir
 from .wording import did_you_mean, field, found, noun
 from .yamldoc import Document, NodePath

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from canasta_ref.cards import card_name
-from canasta_ref.game import Game, deck_for_seed
-from canasta_ref.rules import rules_for
+from canasta_ref.engine.cards import card_name
+from canasta_ref.engine.game import Game, deck_for_seed
+from canasta_ref.engine.rules import rules_for
 from canasta_ref.spec import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,6 @@ from broken_engines.kit import engine_command, reference_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canasta_ref.cards import full_deck
 from canasta_ref.conformance.engines import Engine, EngineInfo, InProcessEngine, SubprocessEngine
 from canasta_ref.conformance.generated import GeneratedReport, run_generated_games, speaks_position
 from canasta_ref.conformance.runner import run_case
@@ -37,8 +36,9 @@ from canasta_ref.conformance.strategies import (
     verdict,
 )
 from canasta_ref.conformance.variants import with_parameters
-from canasta_ref.game import Game
-from canasta_ref.rules import rules_for
+from canasta_ref.engine.cards import full_deck
+from canasta_ref.engine.game import Game
+from canasta_ref.engine.rules import rules_for
 from canasta_ref.spec import list_variants, load_variant
 
 QUICK = settings(max_examples=8, deadline=None, database=None, suppress_health_check=list(HealthCheck))

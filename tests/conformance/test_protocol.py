@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from broken_engines.kit import CANASTA_REF_PATH, engine_command, reference_command, write_scenarios
 
-from canasta_ref.cards import card_name, full_deck, parse_cards
 from canasta_ref.cli import main
 from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine, engine_info
 from canasta_ref.conformance.runner import up_front_skip
 from canasta_ref.conformance.scenario import load_scenarios
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.engine.cards import card_name, full_deck, parse_cards
 from canasta_ref.spec import list_variants
 
 CAPABILITIES = {"setup_position", "parameters", "legal", "rule_ids", "views", "score", "undo"}

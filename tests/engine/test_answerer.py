@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from canasta_ref import Game, Variant, load_variant, parse_action
-from canasta_ref.checks import answerer
 from canasta_ref.conformance.setup import with_parameters
+from canasta_ref.engine.checks import answerer
+from canasta_ref.engine.rules import rules_for
 from canasta_ref.errors import CanastaError
-from canasta_ref.rules import rules_for
 
 WRONG_ANSWERER = """\
 spec: 1

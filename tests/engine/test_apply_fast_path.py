@@ -12,8 +12,8 @@ import random
 import pytest
 
 from canasta_ref import Game, IllegalAction, Rules, load_variant, parse_action, parse_cards
-from canasta_ref.position import Position
-from canasta_ref.state import HandState
+from canasta_ref.engine.position import Position
+from canasta_ref.engine.state import HandState
 
 RULES = Rules(load_variant("classic"))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from canasta_ref import CanastaError, Game, Rules, load_variant, parse_action
-from canasta_ref.cards import card_name, parse_cards
 from canasta_ref.conformance.setup import position_from_json, position_json
-from canasta_ref.position import Position
+from canasta_ref.engine.cards import card_name, parse_cards
+from canasta_ref.engine.position import Position
 
 CLASSIC = Rules(load_variant("classic"))
 FOURNIER = Rules(load_variant("fournier"))

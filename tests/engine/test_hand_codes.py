@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 
 from canasta_ref import Rules, load_variant
-from canasta_ref.cards import CARD_TYPES, JOKER
-from canasta_ref.movegen import HandCards
+from canasta_ref.engine.cards import CARD_TYPES, JOKER
+from canasta_ref.engine.movegen import HandCards
 
 RULES = Rules(load_variant("classic"))
 KINGS = RULES.natural_cards[11]

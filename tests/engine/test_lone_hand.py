@@ -8,10 +8,10 @@ import pytest
 
 from canasta_ref import Game, load_variant, parse_action, parse_cards
 from canasta_ref.conformance.setup import position_from_json, position_json, with_parameters
+from canasta_ref.engine.position import Position
+from canasta_ref.engine.rules import rules_for
+from canasta_ref.engine.sides import form_lone_hand
 from canasta_ref.errors import CanastaError, SpecError
-from canasta_ref.position import Position
-from canasta_ref.rules import rules_for
-from canasta_ref.sides import form_lone_hand
 from canasta_ref.spec.derive import derive
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from canasta_ref.cards import parse_cards
-from canasta_ref.position import Position, build_state
-from canasta_ref.rules import Rules, rules_for
-from canasta_ref.scoring import side_facts
+from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.position import Position, build_state
+from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.engine.scoring import side_facts
+from canasta_ref.engine.state import HandState
 from canasta_ref.spec import load_variant
-from canasta_ref.state import HandState
 
 
 def _state(went_out: int | None) -> tuple[Rules, HandState]:

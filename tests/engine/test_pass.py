@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_ref.actions import Action, action_from_json, parse_action
-from canasta_ref.cards import parse_cards
+from canasta_ref.engine.actions import Action, action_from_json, parse_action
+from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.game import Game
+from canasta_ref.engine.position import Position
+from canasta_ref.engine.rules import Rules
 from canasta_ref.errors import IllegalAction, NotationError
-from canasta_ref.game import Game
-from canasta_ref.position import Position
-from canasta_ref.rules import Rules
 from canasta_ref.spec import load_variant
 
 PASS = Action("pass")

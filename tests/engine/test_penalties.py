@@ -5,9 +5,9 @@ ask the hook and keep no tally."""
 from __future__ import annotations
 
 from canasta_ref import Game, Rules, load_variant, parse_action
-from canasta_ref.cards import parse_cards
-from canasta_ref.position import Position
-from canasta_ref.scoring import side_facts
+from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.position import Position
+from canasta_ref.engine.scoring import side_facts
 
 CLASSIC = Rules(load_variant("classic"))
 FOURNIER = Rules(load_variant("fournier"))

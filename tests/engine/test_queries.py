@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from canasta_ref import Rules, load_variant
-from canasta_ref.checks import DISCARD_ALLOWED
-from canasta_ref.rules import Coverage, Query, remember
+from canasta_ref.engine.checks import DISCARD_ALLOWED
+from canasta_ref.engine.rules import Coverage, Query, remember
 
 NAMES = ("kind", "phase", "seat", "seat_to_act", "cards_in_hand", "last_card_bonus")
 ASK = Query("action.allowed", NAMES)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from canasta_ref import Game, IllegalAction, Rules, list_variants, load_variant, parse_action
-from canasta_ref.cards import JOKER, cards_of, parse_cards
-from canasta_ref.position import Position
+from canasta_ref.engine.cards import JOKER, cards_of, parse_cards
+from canasta_ref.engine.position import Position
 
 VARIANTS = tuple(list_variants())
 RULES = {name: Rules(load_variant(name)) for name in VARIANTS}

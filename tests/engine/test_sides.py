@@ -4,9 +4,9 @@ the hand; at the deal it is seat mod teams, which keeps Classic's partners oppos
 from __future__ import annotations
 
 from canasta_ref import Game, load_variant
-from canasta_ref.checks import table_values
-from canasta_ref.hooks import TABLE_VARIABLES
-from canasta_ref.state import HandState
+from canasta_ref.engine.checks import table_values
+from canasta_ref.engine.hooks import TABLE_VARIABLES
+from canasta_ref.engine.state import HandState
 
 TEAM_HAS_MELDED = TABLE_VARIABLES.index("team_has_melded")
 

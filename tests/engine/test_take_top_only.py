@@ -3,10 +3,10 @@ clause (Classic) a take moves the whole pile."""
 
 from __future__ import annotations
 
-from canasta_ref.actions import parse_action
-from canasta_ref.cards import parse_cards
-from canasta_ref.game import Game
-from canasta_ref.position import Position
+from canasta_ref.engine.actions import parse_action
+from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.game import Game
+from canasta_ref.engine.position import Position
 from canasta_ref.spec import load_variant
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from canasta_ref.cards import card_name, full_deck
 from canasta_ref.cli import main
 from canasta_ref.conformance.scenario import check_scenario
+from canasta_ref.engine.cards import card_name, full_deck
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "scenarios.txt"
 

@@ -98,9 +98,9 @@ def test_the_protocol_answers_every_message(steps: list[tuple[str, Any]]) -> Non
 
 
 def _seeded_deck() -> str:
-    from canasta_ref.cards import card_name
-    from canasta_ref.game import deck_for_seed
-    from canasta_ref.rules import rules_for
+    from canasta_ref.engine.cards import card_name
+    from canasta_ref.engine.game import deck_for_seed
+    from canasta_ref.engine.rules import rules_for
     from canasta_ref.spec import load_variant
 
     return " ".join(card_name(c) for c in deck_for_seed(rules_for(load_variant("classic")), 5))

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from canasta_ref import Game, IllegalAction, Rules, load_variant, parse_action, parse_cards
-from canasta_ref.actions import Action
-from canasta_ref.cards import Card, counts_of, full_deck
-from canasta_ref.position import Position
-from canasta_ref.rules import Coverage
+from canasta_ref.engine.actions import Action
+from canasta_ref.engine.cards import Card, counts_of, full_deck
+from canasta_ref.engine.position import Position
+from canasta_ref.engine.rules import Coverage
 
 # The two sides every clause is tested on, by hook kind: a require clause allows or refuses, a predicate is
 # true or false, a value clause gives the number the rule states ("value") or, in another situation or under

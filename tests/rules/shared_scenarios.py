@@ -18,7 +18,7 @@ from clause_kit import ClauseLog, act, cards, child_spec, dealt, table
 
 from canasta_ref import Game, Rules, parse_card
 from canasta_ref.bots import GreedyBot
-from canasta_ref.cards import JOKER
+from canasta_ref.engine.cards import JOKER
 from canasta_ref.match import play_match
 
 

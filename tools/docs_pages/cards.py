@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from canasta_ref.cards import card_name, parse_card, parse_cards
+from canasta_ref.engine.cards import card_name, parse_card, parse_cards
 from canasta_ref.errors import CanastaError
 
 _SUITS = {"C": ("♣", "black"), "D": ("♦", "red"), "H": ("♥", "red"), "S": ("♠", "black")}

@@ -7,11 +7,11 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from canasta_ref.cards import card_name, parse_cards
 from canasta_ref.conformance.scenario import Scenario, Step
+from canasta_ref.engine.cards import card_name, parse_cards
+from canasta_ref.engine.rules import Rules
 from canasta_ref.errors import CanastaError
 from canasta_ref.render import seat_name, side_name
-from canasta_ref.rules import Rules
 
 from .cards import action_html, chips
 from .markup import code, md, plural, rel

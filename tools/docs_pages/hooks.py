@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from canasta_ref.hooks import HOOKS
+from canasta_ref.engine.hooks import HOOKS
 
 from .markup import code, header, hook_anchor, md
 from .model import Site
@@ -10,7 +10,7 @@ from .model import Site
 
 def hooks_page(site: Site) -> str:
     page = "hooks.md"
-    out = [header("canasta_ref/hooks.py", "spec/*.yaml"), "# Hooks", ""]
+    out = [header("canasta_ref/engine/hooks.py", "spec/*.yaml"), "# Hooks", ""]
     out += [
         "The turn structure is Python; every decision that varies between variants is a rule clause attached to "
         "one of these hooks (`canasta-ref hooks` prints the same list). The kind fixes how a hook's clauses "

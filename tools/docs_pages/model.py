@@ -8,13 +8,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from canasta_ref.actions import parse_action
-from canasta_ref.cards import card_name
 from canasta_ref.conformance.explain import start_game
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.variants import applicable_variants, with_parameters
+from canasta_ref.engine.actions import parse_action
+from canasta_ref.engine.cards import card_name
+from canasta_ref.engine.rules import Rules
 from canasta_ref.errors import CanastaError, IllegalAction
-from canasta_ref.rules import Rules
 from canasta_ref.spec import Variant, list_variants, load_variant
 
 from .markup import code, param_anchor, rel, rule_anchor, section_anchor, source_anchor

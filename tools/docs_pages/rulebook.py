@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canasta_ref.hooks import HOOKS
+from canasta_ref.engine.hooks import HOOKS
 from canasta_ref.render import section_title
 from canasta_ref.spec import Clause, Variant
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from _common import BrokenSession, misbehave_now, serve
 
-from canasta_ref.cards import card_name
+from canasta_ref.engine.cards import card_name
 
 MODE = sys.argv[1]
 DEFAULT_ON = {

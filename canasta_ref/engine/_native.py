@@ -1,8 +1,8 @@
 """Use the engine's mypyc-compiled modules, but only when they were built from the sources as they are now.
 
 ``tools/build_native.py`` compiles the hot modules (the ones every listing and move runs through) with mypyc
-into ``canasta_ref/_compiled/`` and records a digest of each source. Importing the package puts that directory
-first on the package's search path only if every digest still matches, so an edited source is never shadowed
+into ``canasta_ref/engine/_compiled/`` and records a digest of each source. Importing the package puts that directory
+first on the engine package's search path only if every digest still matches, so an edited source is never shadowed
 by a stale binary: the package falls back to pure Python until it is rebuilt. ``CANASTA_REF_PURE=1`` forces
 pure Python (tests use it to check both builds agree).
 """
@@ -15,21 +15,26 @@ import os
 import sys
 from pathlib import Path
 
-#: The modules compiled, in the package; the rest (spec loader, rules compiler, command line) stays Python.
-MODULES = ("cards", "actions", "state", "rules", "checks", "movegen", "legal", "game", "position")
-#: Python modules whose types the compiled ones were built against: a change there makes a build stale too.
-INTERFACES = ("errors", "hooks", "scoring", "spec/model")
+#: The engine modules compiled; the rest of the package (spec loader, rules compiler, command line) stays Python.
+MODULES = ("cards", "actions", "state", "rules", "checks", "movegen", "legal", "judge", "game", "position")
+#: Python modules (paths in the package) whose types the compiled ones were built against: a change there makes
+#: a build stale too.
+INTERFACES = ("errors", "engine/hooks", "engine/scoring", "spec/model")
 
-PACKAGE_DIR = Path(__file__).parent
-COMPILED_DIR = PACKAGE_DIR / "_compiled"
+ENGINE_DIR = Path(__file__).parent
+PACKAGE_DIR = ENGINE_DIR.parent
+COMPILED_DIR = ENGINE_DIR / "_compiled"
 MANIFEST = COMPILED_DIR / "manifest.json"
+
+
+def source_paths() -> list[str]:
+    """The compiled modules' sources and the interfaces they use, as paths in the package."""
+    return [f"engine/{name}" for name in MODULES] + list(INTERFACES)
 
 
 def source_digests() -> dict[str, str]:
     """The SHA-256 of each compiled module's source and of the interfaces it uses, as the build records it."""
-    return {
-        name: hashlib.sha256((PACKAGE_DIR / f"{name}.py").read_bytes()).hexdigest() for name in MODULES + INTERFACES
-    }
+    return {path: hashlib.sha256((PACKAGE_DIR / f"{path}.py").read_bytes()).hexdigest() for path in source_paths()}
 
 
 def build_tag() -> str:

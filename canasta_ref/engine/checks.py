@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import ACTION_KINDS, BARE_KINDS, TAKE, Action, MeldGroup
+from ..errors import CanastaError, IllegalAction
+from ..spec.model import Clause
+from .actions import ACTION_KINDS, TAKE, Action, MeldGroup
 from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
-from .errors import CanastaError, IllegalAction
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
-from .spec.model import Clause
 from .state import HandState, Meld
 
 
@@ -204,7 +204,7 @@ def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -
     return known
 
 
-def _require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Action) -> None:
+def require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Action) -> None:
     needed: dict[Card, int] = {}
     for card in action.all_cards():
         needed[card] = needed.get(card, 0) + 1
@@ -231,10 +231,23 @@ def kind_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
     return known[kind]
 
 
-def is_legal(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
-    """Whether ``plan`` accepts the action."""
+def plan_melding(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
+    """Check a meld or take for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
+    actor = state.to_act if seat is None else seat
+    require_cards_in_hand(rules, state, actor, action)
+    if action.kind == "take":
+        result = _plan_take(rules, state, action, actor)
+    else:
+        result = _plan_meld(rules, state, action, actor)
+    if actor == state.to_act:
+        derived(rules, state)[("plan", action)] = result  # the listing checked it: apply need not plan again
+    return result
+
+
+def accepts_melding(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
+    """Whether ``plan_melding`` accepts a meld or take of the seat to act (or ``seat``)."""
     try:
-        plan(rules, state, action, seat)
+        plan_melding(rules, state, action, seat)
     except IllegalAction:
         return False
     return True
@@ -244,7 +257,9 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     """When the stock is empty, whether the spec obliges this player to take the pile (and they can)."""
     if state.stock or not state.pile:
         return False
-    return rules.predicate_of(_MUST_TAKE, _top_card_values(rules, state, seat)) and is_legal(rules, state, TAKE, seat)
+    return rules.predicate_of(_MUST_TAKE, _top_card_values(rules, state, seat)) and accepts_melding(
+        rules, state, TAKE, seat
+    )
 
 
 def _top_card_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
@@ -312,55 +327,12 @@ def answerer(rules: Rules, state: HandState, seat: int) -> int:
     return chosen
 
 
-def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
-    """Check ``action`` for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
-    actor = state.to_act if seat is None else seat
-    kind = action.kind
-    if kind in BARE_KINDS:
-        rules.refuse(bare_refusal(rules, state, actor, kind))
-        return _effects_without_melding(state, action, actor)
-    _require_cards_in_hand(rules, state, actor, action)
-    if kind == "discard":
-        return _plan_discard(rules, state, action, actor)
-    result = _plan_take(rules, state, action, actor) if kind == "take" else _plan_meld(rules, state, action, actor)
-    if actor == state.to_act:
-        derived(rules, state)[("plan", action)] = result  # the listing checked it: apply need not plan again
-    return result
-
-
-def _plan_discard(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
-    _check_discard(rules, state, action, seat)
-    return _effects_without_melding(state, action, seat)
-
-
-def _effects_without_melding(state: HandState, action: Action, seat: int) -> Plan:
+def effects_without_melding(state: HandState, action: Action, seat: int) -> Plan:
     """The plan of an action that lays no meld: only how many cards are left, and whether that is going out."""
     if action.kind != "discard":
         return Plan(action, hand_after=state.hand_sizes[seat])
     hand_after = state.hand_sizes[seat] - 1
     return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
-
-
-def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
-    """The plan of an action already known to be legal for the seat to act (it was listed for this very
-    position): a meld or take planned while listing is taken as it was, others are planned as ``plan`` plans
-    them, and the rest need no rule asked again."""
-    if rules.coverage is not None:
-        return plan(rules, state, action)
-    if action.kind in ("meld", "take"):
-        known: Plan | None = derived(rules, state).get(("plan", action))
-        return known if known is not None else plan(rules, state, action)
-    return _effects_without_melding(state, action, state.to_act)
-
-
-def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) -> None:
-    card = action.cards[0]
-    hand_after = state.hand_sizes[seat] - 1
-    table = table_values(rules, state, seat)
-    rules.refuse(rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)))
-    rules.refuse(ending_refusal(rules, state, seat, hand_after, table[TEAM_CANASTAS], False))
-    can_still = state.permission == "yes" and hand_after > 0 and can_still_meld(rules, state, seat)
-    rules.refuse(rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)))
 
 
 def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[tuple[int, list[Card], int]]:
@@ -646,13 +618,6 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     _require_ending(rules, state, seat, hand_after, canastas_after)
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed, replaced)
-
-
-def can_still_meld(rules: Rules, state: HandState, seat: int) -> bool:
-    """Whether the player could still lay or extend a meld now (what a binding "yes" obliges them to do)."""
-    from .legal import legal_melds
-
-    return any(True for _ in legal_melds(rules, state))
 
 
 def group_rank(rules: Rules, group: MeldGroup) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .errors import NotationError
+from ..errors import NotationError
 
 Card = int
 

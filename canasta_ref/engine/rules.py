@@ -7,11 +7,11 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..errors import IllegalAction
+from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
 from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
-from .errors import IllegalAction
 from .hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES
-from .spec.model import Clause, Variant
 
 
 class Coverage:

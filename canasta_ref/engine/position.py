@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..errors import CanastaError
 from .cards import Card, card_name, counts_of, full_deck, rank_of
-from .errors import CanastaError
 from .rules import Rules
 from .state import HandState, Meld, Phase
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
+from ..errors import NotationError
 from .cards import (
     JOKER_RANK,
     RANK_NAMES,
@@ -36,7 +37,6 @@ from .cards import (
     rank_of,
     sort_key,
 )
-from .errors import NotationError
 
 ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass")

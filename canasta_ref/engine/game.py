@@ -10,6 +10,8 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
+from ..errors import CanastaError
+from ..spec.model import Variant
 from .actions import Action
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
@@ -23,20 +25,16 @@ from .checks import (
     concealed_now,
     derived,
     is_canasta,
-    is_legal,
     must_take_pile,
     pile_frozen,
-    plan,
-    plan_checked,
     takes_top_only,
 )
-from .errors import CanastaError
+from .judge import is_legal, plan, plan_checked
 from .legal import legal_actions
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .sides import maybe_form_lone_hand
-from .spec.model import Variant
 from .state import HandState
 
 

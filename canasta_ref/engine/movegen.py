@@ -2,7 +2,7 @@
 
 Meld validity depends only on how many natural, wild and joker cards a meld holds, so candidates are first
 filtered by *shape* (counts per rank, checked once through the spec's ``meld.valid`` hook) and only valid
-shapes are expanded into concrete cards. The final word on each candidate is ``checks.plan``.
+shapes are expanded into concrete cards. The final word on each candidate is ``checks.plan_melding``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
+from ..errors import IllegalAction
 from .actions import TAKE, Action, MeldGroup, group_of, take_with
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
 from .checks import (
@@ -20,10 +21,9 @@ from .checks import (
     initial_meld_refusal,
     is_canasta,
     merge_target,
-    plan,
+    plan_melding,
     table_values,
 )
-from .errors import IllegalAction
 from .rules import Rules, remember
 from .state import HandState, Meld
 
@@ -355,7 +355,7 @@ def _pairs(pool: Sequence[Card], counts: Sequence[int]) -> Iterator[tuple[Card, 
 def _extras_may_help(rules: Rules, state: HandState, seat: int, base: Action) -> bool:
     """Whether more melds could make this take legal: only if it fails on the minimum or on cards kept."""
     try:
-        plan(rules, state, base, seat)
+        plan_melding(rules, state, base, seat)
     except IllegalAction as refusal:
         hook = rules.variant.clauses[refusal.rule_id].hook
         return hook in ("initial_meld.valid", "go_out.keep_card")

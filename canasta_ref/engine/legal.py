@@ -1,10 +1,10 @@
 """Listing the legal actions quickly, by deciding whole families of candidates at once.
 
-``checks.plan`` decides one action at a time. Listing calls it for every candidate only where candidates are
-few (the draw phase, asking); for melds and discards, the spec's hooks are asked once per *shape* (how many
-natural, wild and joker cards, of which rank) or once per card type, with exactly the variables ``plan`` would
-pass, and every concrete action of a legal shape is listed. Tests check that this agrees with ``plan`` on
-every candidate of random positions.
+``judge.plan`` decides one action at a time (``checks.plan_melding`` a meld or take). Listing calls it for every
+candidate only where candidates are few (the draw phase, asking); for melds and discards, the spec's hooks are
+asked once per *shape* (how many natural, wild and joker cards, of which rank) or once per card type, with exactly
+the variables ``plan`` would pass, and every concrete action of a legal shape is listed. Tests check that this
+agrees with ``plan`` on every candidate of random positions.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from .checks import (
     MELD_ACTION,
     MELD_VALID,
     TEAM_CANASTAS,
+    accepts_melding,
     bare_refusal,
     ending_refusal,
     goes_out_melding,
     is_canasta,
-    is_legal,
     kind_refusal,
     merge_target,
     table_values,
@@ -78,7 +78,7 @@ def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
     if bare_refusal(rules, state, state.to_act, "draw") is None:
         yield DRAW
     for action in take_candidates(rules, state, state.to_act):
-        if take_refusal(rules, state, state.to_act, action) is None and is_legal(rules, state, action):
+        if take_refusal(rules, state, state.to_act, action) is None and accepts_melding(rules, state, action):
             yield action
 
 
@@ -311,7 +311,9 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
         if not initial_enough(rules, state, listing.seat, combo):
             continue
         if rules.twos_value is None:
-            yield from (a for a in (Action.meld(g) for g in expand_shapes(hand, combo)) if is_legal(rules, state, a))
+            yield from (
+                a for a in (Action.meld(g) for g in expand_shapes(hand, combo)) if accepts_melding(rules, state, a)
+            )
             continue
         for groups in expand_shapes(hand, combo):
             yield meld_of(groups)

@@ -1,0 +1,77 @@
+"""The verdict on any action: legal or not, and what it does.
+
+``checks`` decides melds and takes rule by rule, and ``legal`` lists actions from those checks; a discard is
+judged here because one rule needs the listing: a player whose partner said "yes" to going out must not discard
+while a meld is still possible. Sitting above both keeps the engine's imports free of circles.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from .actions import BARE_KINDS, Action
+from .checks import (
+    ANSWER_BINDING,
+    DISCARD_ALLOWED,
+    TEAM_CANASTAS,
+    Plan,
+    bare_refusal,
+    derived,
+    effects_without_melding,
+    ending_refusal,
+    plan_melding,
+    require_cards_in_hand,
+    table_values,
+)
+from .legal import legal_melds
+from .rules import Rules
+from .state import HandState
+
+
+def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
+    """Check ``action`` for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
+    actor = state.to_act if seat is None else seat
+    kind = action.kind
+    if kind in BARE_KINDS:
+        rules.refuse(bare_refusal(rules, state, actor, kind))
+        return effects_without_melding(state, action, actor)
+    if kind == "discard":
+        require_cards_in_hand(rules, state, actor, action)
+        _check_discard(rules, state, action, actor)
+        return effects_without_melding(state, action, actor)
+    return plan_melding(rules, state, action, seat)
+
+
+def is_legal(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
+    """Whether ``plan`` accepts the action."""
+    try:
+        plan(rules, state, action, seat)
+    except IllegalAction:
+        return False
+    return True
+
+
+def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
+    """The plan of an action already known to be legal for the seat to act (it was listed for this very
+    position): a meld or take planned while listing is taken as it was, others are planned as ``plan`` plans
+    them, and the rest need no rule asked again."""
+    if rules.coverage is not None:
+        return plan(rules, state, action)
+    if action.kind in ("meld", "take"):
+        known: Plan | None = derived(rules, state).get(("plan", action))
+        return known if known is not None else plan(rules, state, action)
+    return effects_without_melding(state, action, state.to_act)
+
+
+def can_still_meld(rules: Rules, state: HandState) -> bool:
+    """Whether the player to act could still lay or extend a meld now (what a binding "yes" obliges them to do)."""
+    return any(True for _ in legal_melds(rules, state))
+
+
+def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) -> None:
+    card = action.cards[0]
+    hand_after = state.hand_sizes[seat] - 1
+    table = table_values(rules, state, seat)
+    rules.refuse(rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)))
+    rules.refuse(ending_refusal(rules, state, seat, hand_after, table[TEAM_CANASTAS], False))
+    can_still = state.permission == "yes" and hand_after > 0 and can_still_meld(rules, state)
+    rules.refuse(rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)))
