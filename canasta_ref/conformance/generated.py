@@ -73,6 +73,7 @@ from hypothesis import strategies as st
 from ..engine.actions import Action, parse_action
 from ..engine.cards import Card, cards_of
 from ..engine.game import Game
+from ..engine.rules import Rules
 from ..errors import CanastaError
 from ..spec import list_variants
 from .deviations import Deviation, DeviationKey, DeviationLog, Mask
@@ -90,7 +91,7 @@ from .runner import (
     verdict_problem,
     view_problem,
 )
-from .session import VERSION_3_POSITION_FIELDS, position_from_json
+from .session import position_from_json, version_3_position_content
 from .setup import position_json
 from .strategies import (
     Draw,
@@ -196,10 +197,10 @@ class GeneratedReport:
 
 
 # -- what the engine can do ----------------------------------------------------------------------------------------
-def speaks_position(info: EngineInfo, position: Mapping[str, Any]) -> bool:
+def speaks_position(info: EngineInfo, rules: Rules, position: Mapping[str, Any]) -> bool:
     """Whether a written-out position can be sent to the engine: one speaking a version older than 3 is never
-    sent the fields version 3 added (a classic-3p position once its sides have formed)."""
-    return info.protocol >= 3 or not VERSION_3_POSITION_FIELDS & set(position)
+    sent what version 3 added (a classic-3p position once its sides have formed, a wild canasta)."""
+    return info.protocol >= 3 or not version_3_position_content(rules, position)
 
 
 @dataclass(frozen=True)
@@ -366,7 +367,7 @@ class _Game:
         if not self.runner.can_resync or ref.is_over or ref.state.phase not in ("draw", "play"):
             return False
         position = position_json(ref)
-        if not speaks_position(self.runner.info, position):
+        if not speaks_position(self.runner.info, ref.rules, position):
             return False
         request = {"cmd": "setup", "variant": ref.rules.variant.id, "parameters": {}, "position": position}
         (reply,) = self.channel.call([request])

@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..engine.actions import action_from_json
+from ..engine.cards import parse_cards
 from ..engine.game import Game
 from ..engine.rules import Coverage, Rules, rules_for
 from ..errors import CanastaError, IllegalAction
@@ -30,6 +31,24 @@ _QUOTE_CHARS = 80
 
 #: The position fields version 3 added: an engine speaking an older version is never sent them.
 VERSION_3_POSITION_FIELDS = frozenset({"sides", "awaiting_first_turn"})
+
+
+def version_3_position_content(rules: Rules, position: Mapping[str, Any]) -> list[str]:
+    """What a written-out position says that only version 3 can: the fields it added, and a meld of wild cards
+    alone (a wild canasta). An engine speaking an older version is never sent such a position."""
+    found = [f"'{name}'" for name in sorted(VERSION_3_POSITION_FIELDS & set(position))]
+    sides = position.get("melds")
+    texts = [m for side in sides if isinstance(side, list) for m in side] if isinstance(sides, list) else []
+    for text in texts:
+        try:
+            cards = parse_cards(text) if isinstance(text, str) else []
+        except CanastaError:
+            continue  # a malformed meld is the set-up's error to report, not a version's
+        if cards and all(rules.is_wild[card] for card in cards):
+            found.append("melds of wild cards alone")
+            break
+    return found
+
 
 #: Protocol 2's optional features, each with the action types that only it has.
 FEATURE_ACTIONS: dict[str, frozenset[str]] = {

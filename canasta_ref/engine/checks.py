@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause
@@ -92,7 +92,10 @@ MELD_VALID = Query(
 )
 MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
 _MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score"))
-_COUNT = Query("initial_meld.count", ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas"))
+_COUNT = Query(
+    "initial_meld.count",
+    ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas", "wild_canastas"),
+)
 _INITIAL_VALID = Query(
     "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
 )
@@ -438,15 +441,13 @@ def _initial_meld(
     concealed_out: bool,
     concealed_by_discard: bool = False,
 ) -> None:
-    natural, mixed = canasta_kinds(rules, melds)
     refusal = initial_meld_refusal(
         rules,
         state,
         seat,
         hand_points=sum(rules.card_value[c] for c in hand_cards),
         top_card_points=rules.card_value[top_card] if top_card is not None else 0,
-        natural_canastas=natural,
-        mixed_canastas=mixed,
+        kinds=canasta_kinds(rules, melds),
         concealed_out=concealed_out,
         concealed_by_discard=concealed_by_discard,
         taking_pile=top_card is not None,
@@ -461,8 +462,7 @@ def initial_meld_refusal(
     *,
     hand_points: int,
     top_card_points: int,
-    natural_canastas: int,
-    mixed_canastas: int,
+    kinds: CanastaKinds,
     concealed_out: bool,
     concealed_by_discard: bool,
     taking_pile: bool,
@@ -472,15 +472,30 @@ def initial_meld_refusal(
     whose discard goes out concealed (the spec decides whether either waives the minimum)."""
     scores = state.team_scores
     minimum = rules.value_of(_MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]]))
-    count = rules.value_of(_COUNT, (hand_points, top_card_points, natural_canastas, mixed_canastas))
+    count = rules.value_of(_COUNT, (hand_points, top_card_points, *kinds))
     return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
 
 
-def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> tuple[int, int]:
-    """How many of the melds are natural canastas, and how many mixed."""
-    made = [m for m in melds if is_canasta(rules, m)]
-    natural = sum(1 for m in made if m.wilds == 0)
-    return natural, len(made) - natural
+class CanastaKinds(NamedTuple):
+    """A side's canastas by kind: of natural cards only, of natural and wild cards, of wild cards only."""
+
+    natural: int
+    mixed: int
+    wild: int
+
+
+def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
+    """How many of the melds are natural canastas, how many mixed, and how many wild."""
+    natural = mixed = wild = 0
+    for meld in melds:
+        if is_canasta(rules, meld):
+            if meld.wilds == 0:
+                natural += 1
+            elif meld.naturals == 0:
+                wild += 1
+            else:
+                mixed += 1
+    return CanastaKinds(natural, mixed, wild)
 
 
 def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> None:

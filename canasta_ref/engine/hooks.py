@@ -229,6 +229,7 @@ HOOKS: Final[dict[str, Hook]] = {
             top_card_points="int",
             natural_canastas="int",
             mixed_canastas="int",
+            wild_canastas="int",
         ),
         _hook(
             "initial_meld.valid",
@@ -309,6 +310,7 @@ HOOKS: Final[dict[str, Hook]] = {
             hand_points="int",
             natural_canastas="int",
             mixed_canastas="int",
+            wild_canastas="int",
             canastas="int",
             red_threes="int",
             team_has_melded="bool",

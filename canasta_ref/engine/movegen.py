@@ -15,6 +15,7 @@ from .actions import TAKE, Action, MeldGroup, group_of, take_with
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
 from .checks import (
     MELD_VALID,
+    CanastaKinds,
     concealed_by_discard,
     derived,
     goes_out_concealed,
@@ -261,7 +262,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     points = 0
     used = 0
     made_canasta = False
-    natural_canastas = mixed_canastas = 0
+    natural_canastas = mixed_canastas = wild_canastas = 0
     for shape in combo:
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
@@ -271,13 +272,14 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         if size >= rules.canasta_size[shape.rank]:
             made_canasta = True
             natural_canastas += shape.twos + shape.jokers == 0
-            mixed_canastas += shape.twos + shape.jokers > 0
+            mixed_canastas += shape.twos + shape.jokers > 0 and shape.naturals > 0
+            wild_canastas += shape.naturals == 0
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
     hand_after = state.hand_sizes[seat] - used
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
-    canastas_after = natural_canastas + mixed_canastas  # a side that has not opened has none yet
+    canastas_after = natural_canastas + mixed_canastas + wild_canastas  # a side that has not opened has none yet
     by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, canastas_after)
     refusal = initial_meld_refusal(
         rules,
@@ -285,8 +287,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         seat,
         hand_points=points,
         top_card_points=0,
-        natural_canastas=natural_canastas,
-        mixed_canastas=mixed_canastas,
+        kinds=CanastaKinds(natural_canastas, mixed_canastas, wild_canastas),
         concealed_out=concealed,
         concealed_by_discard=by_discard,
         taking_pile=False,

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import CanastaError
-from .cards import Card, card_name, counts_of, full_deck, rank_of
+from .cards import JOKER_RANK, RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
 from .rules import Rules
 from .state import HandState, Meld, Phase
 
@@ -65,10 +65,11 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             raise CanastaError(f"field 'melds': expected at most {teams} sides, got {len(position.melds)}")
         for index, cards in enumerate(team_melds):
             take(cards, f"melds[{team}][{index}]")
-            ranks = {rank_of(c) for c in cards if not rules.is_wild[c]}
-            if len(ranks) != 1:
-                raise CanastaError(f"field 'melds[{team}][{index}]': a meld needs natural cards of exactly one rank")
-            melds[team].append(Meld.build(ranks.pop(), cards, rules.is_wild))
+            where = f"melds[{team}][{index}]"
+            rank = _meld_rank(rules, cards, where)
+            if any(meld.rank == rank for meld in melds[team]):
+                raise CanastaError(f"field '{where}': side {team} already has a meld of rank {RANK_NAMES[rank]}")
+            melds[team].append(Meld.build(rank, cards, rules.is_wild))
     bonus = [list(b) for b in position.bonus] + [[] for _ in range(players - len(position.bonus))]
     for seat, cards in enumerate(bonus):
         take(cards, f"bonus[{seat}]")
@@ -108,6 +109,19 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state.melded_before_turn = state.seat_melded[position.to_act]
     state.awaiting_first_turn = list(position.awaiting_first_turn)
     return state, _implied_deck(position, stock_top_first)
+
+
+def _meld_rank(rules: Rules, cards: Sequence[Card], where: str) -> int:
+    """The rank of a written meld: its natural cards' (exactly one rank), or the wild-meld rank for wild cards
+    alone (whether the variant allows such a meld is its rules' matter, as for every written meld)."""
+    if not cards:
+        raise CanastaError(f"field '{where}': a meld needs at least one card")
+    ranks = {rank_of(c) for c in cards if not rules.is_wild[c]}
+    if not ranks:
+        return JOKER_RANK
+    if len(ranks) != 1:
+        raise CanastaError(f"field '{where}': a meld needs natural cards of exactly one rank, or wild cards alone")
+    return ranks.pop()
 
 
 def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:

@@ -67,14 +67,15 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     """The variables of the ``score.hand`` hook for one side."""
     seats = state.seats_of(team)
     melds = state.melds[team]
-    natural, mixed = canasta_kinds(rules, melds)
+    kinds = canasta_kinds(rules, melds)
     went_out = state.went_out is not None and state.side_of[state.went_out] == team
     return {
         "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
         "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
-        "natural_canastas": natural,
-        "mixed_canastas": mixed,
-        "canastas": natural + mixed,
+        "natural_canastas": kinds.natural,
+        "mixed_canastas": kinds.mixed,
+        "wild_canastas": kinds.wild,
+        "canastas": sum(kinds),
         "red_threes": sum(len(state.bonus[s]) for s in seats),
         "team_has_melded": state.team_opened[team],
         "went_out": went_out,

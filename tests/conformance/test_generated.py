@@ -325,5 +325,15 @@ def test_the_hand_bound_and_starting_scores_come_from_the_variant() -> None:
 @pytest.mark.parametrize(("protocol", "sent"), [(1, False), (2, False), (3, True)])
 def test_a_position_writing_sides_is_resynced_only_into_a_protocol_3_engine(protocol: int, sent: bool) -> None:
     info = EngineInfo(protocol=protocol)
-    assert speaks_position(info, {"hands": [], "sides": [0, 1, 0]}) is sent
-    assert speaks_position(info, {"hands": [], "melded": []})  # every version holds version 2's fields
+    classic = rules_for(load_variant("classic"))
+    assert speaks_position(info, classic, {"hands": [], "sides": [0, 1, 0]}) is sent
+    assert speaks_position(info, classic, {"hands": [], "melded": []})  # every version holds version 2's fields
+
+
+@pytest.mark.parametrize(("protocol", "sent"), [(1, False), (2, False), (3, True)])
+def test_a_position_with_a_wild_canasta_is_resynced_only_into_a_protocol_3_engine(protocol: int, sent: bool) -> None:
+    info = EngineInfo(protocol=protocol)
+    hoyle = rules_for(load_variant("hoyle-2p"))
+    wild = {"hands": [], "melds": [["KH KS KD", "2C 2C 2D 2H 2S JK JK"], []]}
+    assert speaks_position(info, hoyle, wild) is sent
+    assert speaks_position(info, hoyle, {"hands": [], "melds": [["KH KS 2D"], []]})  # wild cards with naturals

@@ -902,3 +902,15 @@ def test_a_position_with_sides_is_sent_only_to_a_protocol_3_engine(protocol: int
         assert skip is None
     else:
         assert skip == f"the engine speaks protocol {protocol}, whose positions have no 'sides' (version 3 added it)"
+
+
+@pytest.mark.parametrize("protocol", [1, 2, 3])
+def test_a_position_with_a_wild_canasta_is_sent_only_to_a_protocol_3_engine(protocol: int) -> None:
+    scenario = next(s for s in load_scenarios() if s.id == "hoyle-wild-canasta-scores-1000")
+    info = EngineInfo(protocol=protocol, variants=["hoyle-2p"], capabilities={"setup_position": True})
+    skip = up_front_skip(info, scenario, "hoyle-2p")
+    if protocol == 3:
+        assert skip is None
+    else:
+        expected = f"the engine speaks protocol {protocol}, whose positions have no melds of wild cards alone"
+        assert skip == expected + " (version 3 added it)"
