@@ -642,14 +642,14 @@ def initial_meld_concealed_exemption_scope(c: Ctx) -> None:
 def initial_meld_counts_canasta_bonus_only_under_hoyle(c: Ctx) -> None:
     log, rules = c.log, c.rules
     fours = "4C 4C 4D 4D 4H 4H 4S"  # a natural canasta of 35 points
-    env = {"hand_points": 35, "top_card_points": 0, "natural_canastas": 1, "mixed_canastas": 0}
+    env = {"hand_points": 35, "top_card_points": 0, "natural_canastas": 1, "mixed_canastas": 0, "wild_canastas": 0}
     log.value("INITIAL_MELD.COUNT", log.component(rules, "initial_meld.count", env, "INITIAL_MELD.COUNT"), 35)
     game = table(rules, hands={0: f"{fours} 9H 9D"}, phase="play")
     log.refuses(game, f"meld {fours}", "INITIAL_MELD.REQUIRED")
     hoyle = c.child("canasta-bonus-counts", canasta_bonus_counts="counts")
     got = log.component(hoyle, "initial_meld.count", env, "INITIAL_MELD.COUNT")
     log.value("INITIAL_MELD.COUNT", got, 535, "other")
-    env = {"hand_points": 50, "top_card_points": 10, "natural_canastas": 0, "mixed_canastas": 2}
+    env = {"hand_points": 50, "top_card_points": 10, "natural_canastas": 0, "mixed_canastas": 2, "wild_canastas": 0}
     log.value("INITIAL_MELD.COUNT", log.component(hoyle, "initial_meld.count", env, "INITIAL_MELD.COUNT"), 660)
     game = table(hoyle, hands={0: f"{fours} 9H 9D"}, phase="play")
     log.allows(game, f"meld {fours}", "INITIAL_MELD.REQUIRED")
@@ -1094,6 +1094,22 @@ def wild_card_makes_natural_canasta_mixed(c: Ctx) -> None:
     log.score_part(game, 0, "SCORE.CANASTA.NATURAL", 0, "other")
     log.score_part(game, 0, "SCORE.CANASTA.MIXED", 300)
     log.score_part(game, 0, "SCORE.MELDED_CARDS", 60 + 70 + 20)
+
+
+@scenario
+def wild_canasta_only_where_wild_melds_allows(c: Ctx) -> None:
+    log, rules = c.log, c.rules
+    wilds = "2C 2C 2D 2H 2S JK JK"  # 5 * 20 + 2 * 50 = 200
+    game = opened(rules, f"{wilds} 9C 9D", "KH KS KD")
+    log.refuses(game, f"meld {wilds}", "MELD.NO_WILD_ONLY")
+    log.score_part(game, 0, "SCORE.CANASTA.WILD", 0, "other")
+    gamedesire = c.child("wild-canasta", wild_melds="seven_at_once")
+    game = opened(gamedesire, f"{wilds} 9C 9D", "KH KS KD")
+    log.refuses(game, "meld 2C 2C 2D 2H 2S JK", "MELD.NO_WILD_ONLY")  # six are not a wild canasta
+    log.allows(game, f"meld {wilds}", "MELD.NO_WILD_ONLY")
+    log.score_part(game, 0, "SCORE.CANASTA.WILD", 1000)
+    log.score_part(game, 0, "SCORE.CANASTA.MIXED", 0, "other")  # a wild canasta is not a mixed one
+    log.score_part(game, 0, "SCORE.MELDED_CARDS", 60 + 30 + 200)
 
 
 # ---------------------------------------------------------------------------------------------- the match
