@@ -484,18 +484,18 @@ class CanastaKinds(NamedTuple):
     wild: int
 
 
+def canasta_kind(naturals: int, wilds: int) -> int:
+    """The index in ``CanastaKinds`` of a canasta with these cards: natural, mixed or wild."""
+    return 0 if wilds == 0 else 2 if naturals == 0 else 1
+
+
 def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
     """How many of the melds are natural canastas, how many mixed, and how many wild."""
-    natural = mixed = wild = 0
+    counts = [0, 0, 0]
     for meld in melds:
         if is_canasta(rules, meld):
-            if meld.wilds == 0:
-                natural += 1
-            elif meld.naturals == 0:
-                wild += 1
-            else:
-                mixed += 1
-    return CanastaKinds(natural, mixed, wild)
+            counts[canasta_kind(meld.naturals, meld.wilds)] += 1
+    return CanastaKinds(*counts)
 
 
 def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> None:

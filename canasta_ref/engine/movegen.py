@@ -16,6 +16,7 @@ from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, 
 from .checks import (
     MELD_VALID,
     CanastaKinds,
+    canasta_kind,
     concealed_by_discard,
     derived,
     goes_out_concealed,
@@ -261,8 +262,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     """The spec's initial-meld check on counts alone; exact for the hooks it asks."""
     points = 0
     used = 0
-    made_canasta = False
-    natural_canastas = mixed_canastas = wild_canastas = 0
+    kinds = [0, 0, 0]  # canastas made, by kind (checks.canasta_kind)
     for shape in combo:
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
@@ -270,16 +270,14 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         size = shape.naturals + shape.twos + shape.jokers
         used += size
         if size >= rules.canasta_size[shape.rank]:
-            made_canasta = True
-            natural_canastas += shape.twos + shape.jokers == 0
-            mixed_canastas += shape.twos + shape.jokers > 0 and shape.naturals > 0
-            wild_canastas += shape.naturals == 0
+            kinds[canasta_kind(shape.naturals, shape.twos + shape.jokers)] += 1
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
     hand_after = state.hand_sizes[seat] - used
+    canastas_after = sum(kinds)  # a side that has not opened has none yet
+    made_canasta = canastas_after > 0
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
-    canastas_after = natural_canastas + mixed_canastas + wild_canastas  # a side that has not opened has none yet
     by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, canastas_after)
     refusal = initial_meld_refusal(
         rules,
@@ -287,7 +285,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         seat,
         hand_points=points,
         top_card_points=0,
-        kinds=CanastaKinds(natural_canastas, mixed_canastas, wild_canastas),
+        kinds=CanastaKinds(*kinds),
         concealed_out=concealed,
         concealed_by_discard=by_discard,
         taking_pile=False,
