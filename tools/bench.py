@@ -3,14 +3,17 @@
     python tools/bench.py --variant classic --hands 200 --seed 1 [--json]
 
 Hands are dealt from the seeds ``"<seed>/<n>"`` (as a match deals them) and played to the end by a uniformly random
-policy: ``random.Random(seed).choice(list(game.legal_actions()))``. Hands per second come from a pass with no clock
-read inside the loop; a second pass over the same games times the listing of the legal actions and ``apply`` apart
-(their figures include the clock reads around them). Both are timed on the wall clock or (``--clock cpu``) on this
-process's CPU time, which is steadier when other work shares the machine. Loading is timed cold (the first load in
-this process: building the rule grammar, reading and checking the YAML, compiling every clause) and warm (the median
-of repeated loads after ``canasta_ref.spec.clear_cache()``, with the grammar built and the expression caches of
-``canasta_ref.lang`` kept). The report says which engine ran: the mypyc-compiled modules (``tools/build_native.py``,
-built by ``tools/setup.sh``) or pure Python (``CANASTA_REF_PURE=1``, or no current build).
+policy: ``random.Random(seed).choice(game.legal_actions())``, which asks the listing its length and one index
+(``--policy index``, the default), or ``choice(list(game.legal_actions()))``, which lists every action first
+(``--policy list``, the policy before issue 15). Both draw the same action, so both play the same games. Hands per
+second come from a pass with no clock read inside the loop; a second pass over the same games times the listing of
+the legal actions (by phase) and ``apply`` apart (their figures include the clock reads around them). Both are
+timed on the wall clock or (``--clock cpu``) on this process's CPU time, which is steadier when other work shares
+the machine. Loading is timed cold (the first load in this process: building the rule grammar, reading and checking
+the YAML, compiling every clause) and warm (the median of repeated loads after ``canasta_ref.spec.clear_cache()``,
+with the grammar built and the expression caches of ``canasta_ref.lang`` kept). The report says which engine ran: the
+mypyc-compiled modules (``tools/build_native.py``, built by ``tools/setup.sh``) or pure Python
+(``CANASTA_REF_PURE=1``, or no current build).
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from canasta_ref import Game, Rules
+from canasta_ref import Action, Game, Rules
 from canasta_ref.engine import _native as native
+from canasta_ref.engine.game import LegalActions
 from canasta_ref.match import hand_seed
 from canasta_ref.spec import clear_cache, list_variants, load_variant
 
@@ -55,6 +59,9 @@ class Result:
     listing_seconds: float = 0.0
     apply_seconds: float = 0.0
     end_reasons: dict[str, int] = field(default_factory=dict)
+    policy: str = "index"
+    #: Per phase (draw, play with the side opened or not, answer): listings, seconds listing, actions listed.
+    phases: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def hands_per_second(self) -> float:
@@ -173,9 +180,14 @@ def _untimed_pass(
     start, wall_start, cpu_start = clock(), time.perf_counter(), time.process_time()
     for number in range(result.hands):
         game = Game(rules, seed=hand_seed(result.seed, number))
-        while not game.is_over:
-            game.apply(rng.choice(list(game.legal_actions())))
-            actions += 1
+        if result.policy == "list":
+            while not game.is_over:
+                game.apply(rng.choice(list(game.legal_actions())))
+                actions += 1
+        else:
+            while not game.is_over:
+                game.apply(rng.choice(game.legal_actions()))
+                actions += 1
         ends[game.state.end_reason or "?"] += 1
     seconds = clock() - start
     return (
@@ -188,16 +200,21 @@ def _untimed_pass(
 
 
 def _timed_pass(result: Result, rules: Rules, clock: Callable[[], float]) -> tuple[int, int, float, float]:
-    """The same hands again, timing each listing and each apply: (actions, legal actions listed, seconds listing,
-    seconds applying)."""
+    """The same hands again, timing each listing (as the policy lists: its length, or every action) and each apply:
+    (actions, legal actions listed, seconds listing, seconds applying); the listings by phase go to
+    ``result.phases``."""
     rng = random.Random(result.seed)
     listing = applying = 0.0
     actions = listed = 0
+    phases: dict[str, list[float]] = {}
+    whole = result.policy == "list"
     for number in range(result.hands):
         game = Game(rules, seed=hand_seed(result.seed, number))
         while not game.is_over:
+            phase = _phase(game)
             t0 = clock()
-            legal = list(game.legal_actions())
+            legal: list[Action] | LegalActions = list(game.legal_actions()) if whole else game.legal_actions()
+            size = len(legal)
             t1 = clock()
             action = rng.choice(legal)
             t2 = clock()
@@ -206,8 +223,20 @@ def _timed_pass(result: Result, rules: Rules, clock: Callable[[], float]) -> tup
             listing += t1 - t0
             applying += t3 - t2
             actions += 1
-            listed += len(legal)
+            listed += size
+            entry = phases.setdefault(phase, [0, 0.0, 0])
+            entry[0] += 1
+            entry[1] += t1 - t0
+            entry[2] += size
+    result.phases = phases
     return actions, listed, listing, applying
+
+
+def _phase(game: Game) -> str:
+    state = game.state
+    if state.phase != "play":
+        return state.phase
+    return "play, side opened" if state.team_opened[state.side_of[state.to_act]] else "play, side not opened"
 
 
 def table(result: Result) -> str:
@@ -228,10 +257,15 @@ def table(result: Result) -> str:
     ]
     if len(per_pass) > 1:
         rows.insert(1, ("hands per second, slowest and fastest pass", f"{per_pass[0]:,.0f} - {per_pass[-1]:,.0f}"))
+    for phase, (count, seconds, size) in sorted(result.phases.items()):
+        rows.append(
+            (f"us per listing, {phase} ({count / max(1, result.listings):.0%})", f"{1e6 * seconds / count:,.1f}")
+        )
+        rows.append((f"  legal actions per listing, {phase}", f"{size / count:,.1f}"))
     width = max(len(name) for name, _ in rows)
     head = (
         f"canasta-ref benchmark: {result.variant}, {result.hands} hands, seed {result.seed}, "
-        f"{result.cpu}, {result.clock} clock, Python {result.python}"
+        f"{result.cpu}, {result.clock} clock, Python {result.python}, policy {result.policy}"
     )
     lines = [head, f"engine: {result.build}", "-" * len(head)]
     lines += [f"{name:<{width}}  {value:>12}" for name, value in rows]
@@ -256,6 +290,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="wall",
         help="time with the wall clock (default) or this process's CPU time, steadier on a shared machine",
     )
+    parser.add_argument(
+        "--policy",
+        choices=("index", "list"),
+        default="index",
+        help="choose by the listing's length and an index (default) or from the full list; the same games",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
     args = parser.parse_args(argv)
     if args.hands < 1 or args.warm_loads < 1 or args.repeat < 1:
@@ -272,6 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warm_loads=args.warm_loads,
         repeats=args.repeat,
         build=native.STATUS,
+        policy=args.policy,
     )
     result.load_cold_ms, result.load_warm_ms = time_loads(args.variant, args.warm_loads, CLOCKS[args.clock])
     play(result, args.variant)

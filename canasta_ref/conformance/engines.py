@@ -136,6 +136,8 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
         capabilities=dict(capabilities),
     )
     info = _with_protocol_2_capabilities(info) if protocol >= 2 else info
+    if protocol >= 4 and not isinstance(capabilities.get("sample", False), bool):
+        raise _protocol_error("capabilities.sample", "true or false", capabilities["sample"])
     info.absent_features |= features_newer_than(protocol)
     return info
 

@@ -10,6 +10,7 @@ the runner treats what an engine declares it cannot do.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -23,8 +24,10 @@ from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
-PROTOCOL_VERSION = 3
-PROTOCOLS = (1, 2, 3)
+PROTOCOL_VERSION = 4
+PROTOCOLS = (1, 2, 3, 4)
+#: The most actions one ``sample`` request may ask for (version 4).
+SAMPLE_LIMIT = 10_000
 VERSION = "0.1.0"
 #: How many characters of a request's value an error message quotes.
 _QUOTE_CHARS = 80
@@ -131,7 +134,7 @@ def hello_version(request: Mapping[str, Any]) -> int:
     asked = f"protocol {_quote(request.get('protocol'))}"
     if "protocols" in request:
         asked += f", protocols {_quote(offered)}"
-    raise CanastaError(f"this engine speaks protocol 1, 2 or 3, and the hello offers none of them ({asked})")
+    raise CanastaError(f"this engine speaks protocol 1, 2, 3 or 4, and the hello offers none of them ({asked})")
 
 
 def _feature_actions(features: Collection[str]) -> frozenset[str]:
@@ -198,6 +201,7 @@ class ReferenceSession:
         self.fixed_parameters = checked_fixed_parameters(fixed_parameters or {})
         self.absent_features = frozenset(absent_features)
         self._absent_actions = _feature_actions(self.absent_features)
+        self._protocol = 1
         self.score_totals_only = score_totals_only
         self.game: Game | None = None
         self.coverage: Coverage | None = None
@@ -247,6 +251,9 @@ class ReferenceSession:
         }
         if protocol >= 2:
             capabilities.update(self._declared_limits())
+        if protocol >= 4:
+            capabilities["sample"] = True
+        self._protocol = protocol
         return {
             "ok": True,
             "name": name,
@@ -338,8 +345,49 @@ class ReferenceSession:
 
     def _cmd_legal(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
+        limit = request.get("limit") if self._protocol >= 4 else None
+        if limit is not None:
+            if type(limit) is not int or limit < 0:
+                raise CanastaError(f"field 'limit': expected a whole number of actions, 0 or more, got {_quote(limit)}")
+            count = self._count(game)
+            if count > limit:
+                return {"ok": True, "count": count, "truncated": True}
         actions = [a for a in game.legal_actions() if a.kind not in self._absent_actions]
         return {"ok": True, "actions": [a.to_json() for a in actions]}
+
+    def _cmd_count(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        self._need_version(4, "count")
+        return {"ok": True, "count": self._count(self._need_game())}
+
+    def _cmd_sample(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        self._need_version(4, "sample")
+        game = self._need_game()
+        wanted, seed = request.get("n", 1), request.get("seed", 0)
+        if type(wanted) is not int or not 1 <= wanted <= SAMPLE_LIMIT:
+            wanted_text = _quote(wanted)
+            raise CanastaError(f"field 'n': expected a number of actions from 1 to {SAMPLE_LIMIT}, got {wanted_text}")
+        if type(seed) is not int:
+            raise CanastaError(f"field 'seed': expected an integer, got {_quote(seed)}")
+        count = self._count(game)
+        rng = random.Random(seed)
+        legal = game.legal_actions()
+        drawn: list[dict[str, Any]] = []
+        while count and len(drawn) < wanted:
+            action = legal.sample(rng)
+            if action.kind not in self._absent_actions:  # a few bare actions at most: redrawing stays uniform
+                drawn.append(action.to_json())
+        return {"ok": True, "count": count, "actions": drawn}
+
+    def _count(self, game: Game) -> int:
+        """The legal actions of the seat to act, less those of the features this engine declares absent (all of
+        them bare actions, which the listing keeps in its short blocks)."""
+        legal = game.legal_actions()
+        absent = sum(1 for a in game.bare_legal_actions() if a.kind in self._absent_actions)
+        return legal.count() - absent
+
+    def _need_version(self, version: int, command: str) -> None:
+        if self._protocol < version:
+            raise CanastaError(f"'{command}' is a request of protocol {version}; this session speaks {self._protocol}")
 
     def _cmd_view(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()

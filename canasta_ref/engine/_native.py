@@ -16,7 +16,20 @@ import sys
 from pathlib import Path
 
 #: The engine modules compiled; the rest of the package (spec loader, rules compiler, command line) stays Python.
-MODULES = ("cards", "actions", "state", "rules", "checks", "movegen", "legal", "judge", "game", "position")
+MODULES = (
+    "cards",
+    "actions",
+    "state",
+    "rules",
+    "checks",
+    "movegen",
+    "combos",
+    "blocks",
+    "legal",
+    "judge",
+    "game",
+    "position",
+)
 #: Python modules (paths in the package) whose types the compiled ones were built against: a change there makes
 #: a build stale too.
 INTERFACES = ("errors", "engine/hooks", "engine/scoring", "spec/model")

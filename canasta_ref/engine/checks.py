@@ -512,7 +512,12 @@ def ending_refusal(
         refusal = _go_out_refusal(rules, state, seat, canastas_after)
         if refusal is not None:
             return refusal
-    return rules.failing_of(_KEEP_CARD, (hand_after, discard_pending, may_go_out(rules, state, seat, canastas_after)))
+    return keep_card_refusal(rules, hand_after, discard_pending, may_go_out(rules, state, seat, canastas_after))
+
+
+def keep_card_refusal(rules: Rules, hand_after: int, discard_pending: bool, may_go_out: bool) -> Clause | None:
+    """The ``go_out.keep_card`` clause refusing an action that leaves ``hand_after`` cards, or None."""
+    return rules.failing_of(_KEEP_CARD, (hand_after, discard_pending, may_go_out))
 
 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -570,7 +575,12 @@ _NO_TOP_CARD = ("", False, False, False)
 
 def take_refusal(rules: Rules, state: HandState, seat: int, action: Action) -> Clause | None:
     """The ``pile.take`` clause refusing this take, or None (the listing asks it before planning a take)."""
-    return rules.failing_of(_PILE_TAKE, (*_take_values(rules, state, seat), *_take_fields(rules, state, action)))
+    return take_fields_refusal(rules, state, seat, _take_fields(rules, state, action))
+
+
+def take_fields_refusal(rules: Rules, state: HandState, seat: int, fields: tuple[int, ...]) -> Clause | None:
+    """``take_refusal`` for a take described by its ``pile.take`` fields (the end of ``_PILE_TAKE``'s names)."""
+    return rules.failing_of(_PILE_TAKE, (*_take_values(rules, state, seat), *fields))
 
 
 def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:

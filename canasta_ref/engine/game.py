@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 
 from ..errors import CanastaError
 from ..spec.model import Variant
-from .actions import Action
+from .actions import BARE_KINDS, Action
+from .blocks import Listing
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
     BONUS_REPLACE,
@@ -30,7 +31,7 @@ from .checks import (
     takes_top_only,
 )
 from .judge import is_legal, plan, plan_checked
-from .legal import legal_actions
+from .legal import listing
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
@@ -50,7 +51,10 @@ class Event(NamedTuple):
 
 
 class LegalActions:
-    """The legal actions of a position, generated on demand (like python-chess's ``legal_moves``)."""
+    """The legal actions of a position (like python-chess's ``legal_moves``), kept as blocks that count and index
+    without listing every action: ``len`` and ``count()``, ``legal[i]`` (so ``random.choice(legal)`` is a uniform
+    choice), ``sample(rng)`` and ``in`` cost what the structure costs, not what the list would; iterating lists
+    them in canonical order."""
 
     def __init__(self, game: Game) -> None:
         self._game = game
@@ -58,16 +62,35 @@ class LegalActions:
     def __iter__(self) -> Iterator[Action]:
         return self._game._list_legal()
 
+    def __len__(self) -> int:
+        return self._game._listing().count()
+
+    def __getitem__(self, index: int) -> Action:
+        action = self._game._listing()[index]
+        self._game._issued().append(action)
+        return action
+
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self._game.is_legal(action)
 
     def __bool__(self) -> bool:
-        return any(True for _ in self)
+        return bool(self._game._listing())
 
     def count(self) -> int:
-        return sum(1 for _ in self)
+        """How many legal actions there are, exactly (``len`` too, up to ``sys.maxsize``)."""
+        return self._game._listing().count()
+
+    def sample(self, rng: random.Random) -> Action:
+        """One legal action drawn uniformly at random with ``rng``; raises IndexError when there is none."""
+        total = self.count()
+        if not total:
+            raise IndexError("there is no legal action to sample")
+        return self[rng.randrange(total)]
 
     def __repr__(self) -> str:
+        total = self.count()
+        if total > 50:
+            return f"<LegalActions ({total} actions: {', '.join(str(self[i]) for i in range(5))}, ...)>"
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
@@ -249,15 +272,33 @@ class Game:
     def legal_actions(self) -> LegalActions:
         return LegalActions(self)
 
-    def _list_legal(self) -> Iterator[Action]:
-        """The listing, remembered with the position's facts once complete: ``apply`` need not check again an
-        action taken from it (a position that changes meanwhile gets new facts, so nothing stale is kept)."""
+    def _listing(self) -> Listing:
+        """The position's legal actions as blocks, built once per position."""
         facts = derived(self.rules, self.state)
-        listed: list[Action] = []
-        for action in legal_actions(self.rules, self.state):
-            listed.append(action)
+        known: Listing | None = facts.get("listing")
+        if known is None:
+            known = facts["listing"] = listing(self.rules, self.state)
+        return known
+
+    def bare_legal_actions(self) -> list[Action]:
+        """The legal actions that carry no cards (draw, ask, answers, end, pass): few, and listed apart."""
+        blocks = self._listing().blocks
+        return [a for block in blocks if isinstance(block, (tuple, list)) for a in block if a.kind in BARE_KINDS]
+
+    def _issued(self) -> list[Action]:
+        """The actions the listing handed out for this position: ``apply`` need not check them again (a
+        position that changes meanwhile gets new facts, so nothing stale is kept)."""
+        facts = derived(self.rules, self.state)
+        issued: list[Action] | None = facts.get("listed")
+        if issued is None:
+            issued = facts["listed"] = []
+        return issued
+
+    def _list_legal(self) -> Iterator[Action]:
+        issued = self._issued()
+        for action in self._listing():
+            issued.append(action)
             yield action
-        facts["listed"] = listed
 
     def _was_listed(self, action: Action) -> bool:
         listed: list[Action] = derived(self.rules, self.state).get("listed", [])

@@ -64,7 +64,7 @@ def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
 
 def can_still_meld(rules: Rules, state: HandState) -> bool:
     """Whether the player to act could still lay or extend a meld now (what a binding "yes" obliges them to do)."""
-    return any(True for _ in legal_melds(rules, state))
+    return bool(legal_melds(rules, state))
 
 
 def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) -> None:

@@ -9,36 +9,48 @@ agrees with ``plan`` on every candidate of random positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from math import gcd
 
-from .actions import Action, meld_of, single_meld
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, sort_key
+from .actions import TAKE, Action, MeldGroup, meld_of, single_meld, take_with
+from .blocks import Listing
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
+    BONUS_REPLACE,
     DISCARD_ALLOWED,
     MELD_ACTION,
     MELD_VALID,
     TEAM_CANASTAS,
+    CanastaKinds,
     accepts_melding,
     bare_refusal,
+    canasta_kind,
     ending_refusal,
     goes_out_melding,
+    initial_meld_refusal,
     is_canasta,
+    keep_card_refusal,
     kind_refusal,
     merge_target,
     table_values,
+    take_fields_refusal,
     take_refusal,
+    takes_top_only,
 )
+from .combos import Aggregate, Caps, Combinations, Option
 from .movegen import (
     HandCards,
     Shape,
     expand_shapes,
+    extras_may_help,
     hand_cards,
     initial_enough,
+    opening_accepted,
     shape_combinations,
     shape_values,
     submultisets,
-    take_candidates,
+    take_groups,
 )
 from .rules import TRACKED_CACHE_LIMIT, Rules, remember
 from .state import HandState, Meld
@@ -51,41 +63,86 @@ PASS = Action("pass")
 ANSWERS = (Action.answer(True), Action.answer(False))
 
 
+#: Above this many choices of shapes (the product over ranks of one plus the shapes each offers), a multi-meld
+#: family is kept as a structure (``combos.Combinations``) instead of listed; below it, listing is cheaper than the
+#: structure's set-up. Tests set it to 0 to check the structure against the listing on small hands.
+STRUCTURE_ABOVE = [64]
+
+
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     """Every legal action of the seat to act, each once."""
+    return iter(listing(rules, state))
+
+
+def listing(rules: Rules, state: HandState) -> Listing:
+    """The legal actions of the seat to act, as blocks that count and index without listing every action."""
     if state.phase == "draw":
-        yield from _draw_phase(rules, state)
-        return
+        return Listing(_draw_phase(rules, state))
     if state.phase == "answer":
-        yield from (a for a in ANSWERS if bare_refusal(rules, state, state.to_act, a.kind) is None)
-        return
+        return Listing([tuple(a for a in ANSWERS if bare_refusal(rules, state, state.to_act, a.kind) is None)])
     if state.phase != "play":
-        return
+        return Listing(())
+    blocks: list[Sequence[Action] | Combinations] = []
     if bare_refusal(rules, state, state.to_act, "ask") is None:
-        yield ASK
-    listing = _Listing(rules, state)
-    yield from _melds(rules, state, listing)
-    yield from _discards(rules, state, listing)
+        blocks.append((ASK,))
+    found = _Listing(rules, state)
+    melds = _melds(rules, state, found)
+    blocks.append(melds)
+    blocks.append(_discards(rules, state, found, melds))
     if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
-        yield PASS
+        blocks.append((PASS,))
     if bare_refusal(rules, state, state.to_act, "end") is None:
-        yield END
+        blocks.append((END,))
+    return Listing(blocks)
 
 
-def _draw_phase(rules: Rules, state: HandState) -> Iterator[Action]:
+def _draw_phase(rules: Rules, state: HandState) -> list[Sequence[Action] | Combinations]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
-    values computed once, and only those they allow are checked in full."""
-    if bare_refusal(rules, state, state.to_act, "draw") is None:
-        yield DRAW
-    for action in take_candidates(rules, state, state.to_act):
-        if take_refusal(rules, state, state.to_act, action) is None and accepts_melding(rules, state, action):
-            yield action
+    values computed once, and only those they allow are checked in full; a take with further melds, before the
+    side has opened, is a family of its own (see ``_take_extras``)."""
+    seat = state.to_act
+    blocks: list[Sequence[Action] | Combinations] = []
+    if bare_refusal(rules, state, seat, "draw") is None:
+        blocks.append((DRAW,))
+    if not state.pile:
+        if take_refusal(rules, state, seat, TAKE) is None and accepts_melding(rules, state, TAKE):
+            blocks.append((TAKE,))
+        return blocks
+    team = state.side_of[seat]
+    top = state.pile[-1]
+    top_rank = rank_of(top)
+    counts = state.hands[seat]
+    matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()
+    pool = [card for card in matching if counts[card]]
+    pool += [card for card in rules.wild_cards if counts[card]]
+    initial = not state.team_opened[team]
+    plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
+    found: _Listing | None = None
+    shared: dict[tuple[int, tuple[Card, ...]], Combinations] = {}
+    for group in take_groups(rules, pool, counts, initial):
+        base = take_with(group)
+        if _take_ok(rules, state, base):
+            plain.append(base)
+        if initial and extras_may_help(rules, state, seat, base):
+            if found is None:
+                found = _Listing(rules, state)
+            extras = _take_extras(found, group, top_rank, shared)
+            if extras:
+                blocks.append(plain)
+                blocks.append(extras)
+                plain = []
+    blocks.append(plain)
+    return blocks
 
 
-def legal_melds(rules: Rules, state: HandState) -> Iterator[Action]:
+def _take_ok(rules: Rules, state: HandState, action: Action) -> bool:
+    return take_refusal(rules, state, state.to_act, action) is None and accepts_melding(rules, state, action)
+
+
+def legal_melds(rules: Rules, state: HandState) -> Sequence[Action] | Combinations:
     """The legal meld actions of the seat to act (for the binding-answer rule, which asks whether any remain)."""
     if state.phase != "play":
-        return iter(())
+        return ()
     return _melds(rules, state, _Listing(rules, state))
 
 
@@ -279,22 +336,38 @@ def _groups(hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[C
     return tuple(natural + wild + tail for natural in submultisets(hand.naturals[rank], n) for wild in wild_parts)
 
 
-def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action]:
+def _melds(rules: Rules, state: HandState, listing: _Listing) -> Sequence[Action] | Combinations:
     if not listing.action_ok("meld"):
-        return
-    initial = not state.team_opened[listing.team]
+        return ()
     hand = hand_cards(rules, state, listing.seat)
-    if not initial:
-        if listing.group_count_ok(1, False):
-            yield from _single_melds(listing, hand)
-        return
+    if state.team_opened[listing.team]:
+        return _single_melds(listing, hand) if listing.group_count_ok(1, False) else ()
     viable: dict[int, list[Shape]] = {}
     for rank in hand.meld_ranks(state.melds[listing.team]):
         found = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, True)
         if found:
             viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
     in_canonical_order = sorted(viable, key=lambda rank: sort_key(rank * 4 if rank != JOKER_RANK else JOKER))
-    for combo in shape_combinations(viable, hand.twos_total, hand.jokers, in_canonical_order):
+    if rules.twos_value is not None and _choices(viable) > STRUCTURE_ABOVE[0]:
+        return _opening_family(listing, hand, viable, in_canonical_order)
+    return list(_openings(listing, hand, viable, in_canonical_order))
+
+
+def _choices(viable: dict[int, list[Shape]]) -> int:
+    """How many choices of at most one shape per rank there are, before the wild cards' limit."""
+    total = 1
+    for shapes in viable.values():
+        total *= 1 + len(shapes)
+    return total
+
+
+def _openings(
+    listing: _Listing, hand: HandCards, viable: dict[int, list[Shape]], ranks: Sequence[int]
+) -> Iterator[Action]:
+    """The legal openings, combination by combination: each choice of shapes is judged as a whole, then
+    expanded into its cards."""
+    rules, state = listing.rules, listing.state
+    for combo in shape_combinations(viable, hand.twos_total, hand.jokers, ranks):
         if not combo or not listing.group_count_ok(len(combo), True):
             continue
         hand_after = listing.hand_size - sum(s.naturals + s.twos + s.jokers for s in combo)
@@ -319,13 +392,292 @@ def _melds(rules: Rules, state: HandState, listing: _Listing) -> Iterator[Action
             yield meld_of(groups)
 
 
-def _discards(rules: Rules, state: HandState, listing: _Listing) -> list[Action]:
+def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
+    """The shapes of one rank as ``combos.Option``s: ways to pick their naturals, points, canasta kind, verdicts."""
+    rules = listing.rules
+    out: list[Option] = []
+    for shape in shapes:
+        rank, n, t, j = shape
+        staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
+        size = n + t + j
+        kind = canasta_kind(n, t + j) if size >= rules.canasta_size[rank] else -1
+        ways = len(submultisets(hand.naturals[rank], n))
+        points = n * rules.card_value[rank * 4] if n else 0
+        out.append(Option(n, t, j, ways, points, kind, new_canasta, staying, leaving))
+    return out
+
+
+def _opening_family(
+    listing: _Listing, hand: HandCards, viable: dict[int, list[Shape]], ranks: Sequence[int]
+) -> Combinations:
+    """The legal openings as a structure, judged by ``_openings``' rules on each choice's aggregate."""
+    rules, state, seat = listing.rules, listing.state, listing.seat
+    options = [_options(listing, hand, viable[rank], True) for rank in ranks]
+    in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)
+    left = listing.hand_size - in_options - hand.twos_total - hand.jokers
+    pending = not state.last_card_bonus
+    wild_points = _wild_points(rules)
+    caps = Caps(
+        _groups_cap(lambda g: listing.group_count_ok(g, True), len(ranks)),
+        _left_cap(listing, pending, listing.hand_size),
+        _points_cap(listing, options, hand, top_points=0, taking=False),
+    )
+
+    def verdict(agg: Aggregate) -> bool:
+        if not listing.group_count_ok(agg.groups, True):
+            return False
+        hand_after = agg.left
+        if hand_after == 0:
+            ok = agg.leaving
+        elif hand_after == 1:
+            ok = agg.leaving if listing.goes_out(1, agg.made) else agg.staying
+        else:
+            ok = agg.staying
+        if not ok or not listing.ending_ok(hand_after, listing.canastas + agg.made, pending):
+            return False
+        points = _capped(agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], caps.points)
+        return opening_accepted(rules, state, seat, points, CanastaKinds(*agg.kinds), hand_after)
+
+    return Combinations(hand, ranks, options, left=left, caps=caps, verdict=verdict, build=meld_of)
+
+
+def _take_extras(
+    listing: _Listing,
+    group: tuple[Card, ...],
+    top_rank: int,
+    shared: dict[tuple[int, tuple[Card, ...]], Combinations],
+) -> Sequence[Action] | Combinations:
+    """Taking the pile with ``group`` and laying further melds from the rest of the hand (a side's opening):
+    listed when the choices are few, else a structure judged on each choice's aggregate as ``plan`` judges it.
+    Takes whose groups differ only in the natural cards' suits share one structure (``shared``)."""
+    rules, state, seat = listing.rules, listing.state, listing.seat
+
+    def build(groups: tuple[MeldGroup, ...]) -> Action:
+        return Action.take(group, groups)
+
+    wilds = tuple(c for c in group if rules.is_wild[c])
+    key = (len(group) - len(wilds), wilds)
+    known = shared.get(key)
+    if known is not None:
+        return known.rebuilt(build)
+    rest = list(state.hands[seat])
+    for card in group:
+        rest[card] -= 1
+    rest_hand = HandCards(rules, tuple(rest))
+    viable: dict[int, list[Shape]] = {}
+    for rank in rest_hand.meld_ranks(state.melds[listing.team]):
+        if rank == top_rank:
+            continue
+        found = _rank_shapes(listing, rank, rest_hand.count(rank), rest_hand.twos_total, rest_hand.jokers, True)
+        if found:
+            viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
+    ranks = sorted(viable)
+    if rules.twos_value is None or _choices(viable) <= STRUCTURE_ABOVE[0]:
+        listed: list[Action] = []
+        for combo in shape_combinations(viable, rest_hand.twos_total, rest_hand.jokers, ranks):
+            if combo:
+                listed.extend(a for a in map(build, expand_shapes(rest_hand, combo)) if _take_ok(rules, state, a))
+        return listed
+    family = shared[key] = _take_family(listing, group, top_rank, rest_hand, viable, ranks, build)
+    return family
+
+
+def _take_family(
+    listing: _Listing,
+    group: tuple[Card, ...],
+    top_rank: int,
+    rest_hand: HandCards,
+    viable: dict[int, list[Shape]],
+    ranks: Sequence[int],
+    build: Callable[[tuple[MeldGroup, ...]], Action],
+) -> Combinations:
+    """``_take_extras`` as a structure: the verdict repeats ``checks._plan_take`` on counts (tests compare the two
+    on every action of small hands)."""
+    rules, state, seat = listing.rules, listing.state, listing.seat
+    top = state.pile[-1]
+    wild_points = _wild_points(rules)
+    options = [_options(listing, rest_hand, viable[rank], True) for rank in ranks]
+    pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
+    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
+    replaced = 0
+    if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
+        replaced = min(bonus_in_pile, len(state.stock))
+    in_options = sum(rest_hand.count(rank) for rank in ranks if rank != JOKER_RANK)
+    rest_size = listing.hand_size - len(group)
+    left = len(pile_rest) - bonus_in_pile + replaced + rest_size - in_options - rest_hand.twos_total - rest_hand.jokers
+    group_wilds = sum(1 for c in group if rules.is_wild[c])
+    group_jokers = sum(1 for c in group if c == JOKER)
+    top_naturals = len(group) - group_wilds + (0 if rules.is_wild[top] else 1)
+    top_staying, top_leaving, top_canasta = listing.verdict(
+        top_rank, top_naturals, group_wilds - group_jokers, group_jokers, True
+    )
+    top_size = len(group) + 1
+    top_kind = canasta_kind(top_naturals, group_wilds) if top_size >= rules.canasta_size[top_rank] else -1
+    base_points = sum(rules.card_value[c] for c in group)
+    top_points = rules.card_value[top]
+    pending = not state.last_card_bonus
+    fields = (len(group), sum(1 for c in group if not rules.is_wild[c] and rank_of(c) == top_rank), group_wilds)
+
+    def take_allowed(extra_melds: int) -> bool:
+        return take_fields_refusal(rules, state, seat, (*fields, extra_melds, 0, 0)) is None
+
+    caps = Caps(
+        _groups_cap(take_allowed, len(ranks)),
+        _left_cap(listing, pending, rest_size + len(state.pile)),
+        _points_cap(
+            listing,
+            options,
+            rest_hand,
+            top_points=top_points,
+            taking=True,
+            base=base_points,
+            extra_kinds=[1 if top_kind == k else 0 for k in range(3)],
+        ),
+    )
+
+    def verdict(agg: Aggregate) -> bool:
+        if not take_allowed(agg.groups):
+            return False
+        hand_after = agg.left
+        canastas_after = listing.canastas + top_canasta + agg.made
+        going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
+        if not (top_leaving and agg.leaving if going_out else top_staying and agg.staying):
+            return False
+        kinds = list(agg.kinds)
+        if top_kind >= 0:
+            kinds[top_kind] += 1
+        points = base_points + agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1]
+        refusal = initial_meld_refusal(
+            rules,
+            state,
+            seat,
+            hand_points=_capped(points, caps.points),
+            top_card_points=top_points,
+            kinds=CanastaKinds(*kinds),
+            concealed_out=False,
+            concealed_by_discard=False,
+            taking_pile=True,
+        )
+        return refusal is None and listing.ending_ok(hand_after, canastas_after, pending)
+
+    return Combinations(rest_hand, ranks, options, left=left, caps=caps, verdict=verdict, build=build)
+
+
+def _wild_points(rules: Rules) -> tuple[int, int]:
+    """The points of a non-joker wild card (all alike, where a structure is used) and of a joker."""
+    return (rules.twos_value or 0, rules.card_value[JOKER])
+
+
+def _capped(value: int, cap: int | None) -> int:
+    return value if cap is None or value < cap else cap
+
+
+def _constant_from(answers: Sequence[object]) -> int:
+    """The first index from which every answer equals the last."""
+    index = len(answers) - 1
+    while index > 0 and answers[index - 1] == answers[-1]:
+        index -= 1
+    return index
+
+
+def _groups_cap(allowed: Callable[[int], bool], ranks: int) -> int | None:
+    """The number of groups from which ``allowed`` stops changing (at least 1, so no group stays apart)."""
+    answers = [allowed(g) for g in range(ranks + 1)]
+    return max(1, _constant_from(answers))
+
+
+def _left_cap(listing: _Listing, pending: bool, most: int) -> int | None:
+    """2 when keeping two cards or more is judged alike whatever the number (``go_out.keep_card`` is asked of
+    number up to ``most``), else None: the cards left are then counted exactly."""
+    rules = listing.rules
+    key = ("left-cap", most, pending)
+    known: int | bool | None = rules.shape_cache.get(key, False)
+    if known is False:
+        alike = all(
+            len({keep_card_refusal(rules, h, pending, out) for h in range(2, most + 1)}) <= 1 for out in (False, True)
+        )
+        known = remember(rules.shape_cache, key, 2 if alike else None)
+    return known
+
+
+def _points_cap(
+    listing: _Listing,
+    options: Sequence[Sequence[Option]],
+    hand: HandCards,
+    *,
+    top_points: int,
+    taking: bool,
+    base: int = 0,
+    extra_kinds: Sequence[int] = (0, 0, 0),
+) -> int | None:
+    """The points from which the initial-meld verdict stops changing, for every kind of canastas and way of going
+    out concealed the hand could give (found by asking the spec of every total the hand can reach); None where
+    some card counts negative points, since a capped sum could then fall back."""
+    rules, state, seat = listing.rules, listing.state, listing.seat
+    wild_points = _wild_points(rules)
+    gains = [o.points for opts in options for o in opts] + list(wild_points) + [base]
+    if any(g < 0 for g in gains):
+        return None
+    highest = base + sum(max((o.points for o in opts), default=0) for opts in options)
+    highest += hand.twos_total * wild_points[0] + hand.jokers * wild_points[1]
+    unit = _unit(rules)
+    # The most canastas of each kind the hand could make: one a rank with a shape of that kind (and the top card's).
+    most = [sum(1 for opts in options if any(o.kind == kind for o in opts)) + extra_kinds[kind] for kind in range(3)]
+    scores = state.team_scores
+    key = (
+        "points-cap",
+        scores[state.side_of[seat]],
+        scores[rules.score_holder[seat]],
+        top_points,
+        taking,
+        highest,
+        tuple(most),
+    )
+    known: int | bool | None = rules.shape_cache.get(key, False)
+    if known is not False:
+        return known
+    flags = ((False, False),) if taking else ((False, False), (True, False), (False, True))
+    cap = 0
+    for natural in range(most[0] + 1):
+        for mixed in range(most[1] + 1):
+            for wild in range(most[2] + 1):
+                kinds = CanastaKinds(natural, mixed, wild)
+                for concealed, by_discard in flags:
+                    answers = [
+                        initial_meld_refusal(
+                            rules,
+                            state,
+                            seat,
+                            hand_points=p,
+                            top_card_points=top_points,
+                            kinds=kinds,
+                            concealed_out=concealed,
+                            concealed_by_discard=by_discard,
+                            taking_pile=taking,
+                        )
+                        for p in range(0, highest + unit, unit)
+                    ]
+                    cap = max(cap, _constant_from(answers) * unit)
+    return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
+
+
+def _unit(rules: Rules) -> int:
+    """The greatest common divisor of the cards' points: every total the hand reaches is a multiple of it."""
+    unit = 0
+    for value in rules.card_value:
+        unit = gcd(unit, abs(value))
+    return unit or 1
+
+
+def _discards(
+    rules: Rules, state: HandState, listing: _Listing, melds: Sequence[Action] | Combinations
+) -> list[Action]:
     if not listing.action_ok("discard"):
         return []
     hand_after = listing.hand_size - 1
     if not listing.ending_ok(hand_after, listing.canastas, False):
         return []
-    can_still = state.permission == "yes" and hand_after > 0 and any(True for _ in _melds(rules, state, listing))
+    can_still = state.permission == "yes" and hand_after > 0 and bool(melds)
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []
     hand = state.hands[listing.seat]

@@ -274,8 +274,15 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    hand_after = state.hand_sizes[seat] - used
-    canastas_after = sum(kinds)  # a side that has not opened has none yet
+    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.hand_sizes[seat] - used)
+
+
+def opening_accepted(
+    rules: Rules, state: HandState, seat: int, points: int, kinds: CanastaKinds, hand_after: int
+) -> bool:
+    """The initial-meld hooks on an opening laid from hand, by its points, its canastas by kind and the cards it
+    leaves (a side that has not opened has no canasta before it)."""
+    canastas_after = sum(kinds)
     made_canasta = canastas_after > 0
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
     by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, canastas_after)
@@ -285,7 +292,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         seat,
         hand_points=points,
         top_card_points=0,
-        kinds=CanastaKinds(*kinds),
+        kinds=kinds,
         concealed_out=concealed,
         concealed_by_discard=by_discard,
         taking_pile=False,
@@ -308,10 +315,10 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     pool = [card for card in matching if counts[card]]
     pool += [card for card in rules.wild_cards if counts[card]]
     initial = not state.team_opened[team]
-    for group in _take_groups(rules, pool, counts, initial):
+    for group in take_groups(rules, pool, counts, initial):
         action = take_with(group)
         yield action
-        if initial and _extras_may_help(rules, state, seat, action):
+        if initial and extras_may_help(rules, state, seat, action):
             rest = list(state.hands[seat])
             for card in group:
                 rest[card] -= 1
@@ -324,9 +331,7 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
                         yield Action.take(group, groups)
 
 
-def _take_groups(
-    rules: Rules, pool: Sequence[Card], counts: Sequence[int], initial: bool
-) -> Iterator[tuple[Card, ...]]:
+def take_groups(rules: Rules, pool: Sequence[Card], counts: Sequence[int], initial: bool) -> Iterator[tuple[Card, ...]]:
     """The cards from hand a take may meld with the top card, in canonical order: every pair, and before the
     side has opened, every larger group with at least one natural card, since the cards of the top card's meld
     count towards the minimum (pagat S0#71)."""
@@ -351,7 +356,7 @@ def _pairs(pool: Sequence[Card], counts: Sequence[int]) -> Iterator[tuple[Card, 
             yield (first, second) if SORT_ORDER[first] <= SORT_ORDER[second] else (second, first)
 
 
-def _extras_may_help(rules: Rules, state: HandState, seat: int, base: Action) -> bool:
+def extras_may_help(rules: Rules, state: HandState, seat: int, base: Action) -> bool:
     """Whether more melds could make this take legal: only if it fails on the minimum or on cards kept."""
     try:
         plan_melding(rules, state, base, seat)

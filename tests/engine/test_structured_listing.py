@@ -1,0 +1,91 @@
+"""The structured listing (``combos.Combinations``, used where a side that has not opened holds many cards) against
+an independent slow enumeration: every candidate action (``movegen.candidates``) put to ``plan`` one by one.
+
+On hands small enough to enumerate, the structure is forced on (``legal.STRUCTURE_ABOVE`` set to 0) and must give
+the same actions in the same order as the plain listing, the same count, the same action at every index, and
+exactly the candidates ``plan`` accepts. On the big hands of the benchmark's scaling table, where enumerating is out
+of reach, sampled indices must give distinct legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from canasta_ref import Rules, load_variant
+from canasta_ref.engine import legal
+from canasta_ref.engine.combos import Combinations
+from canasta_ref.engine.judge import is_legal
+from canasta_ref.engine.movegen import candidates
+from canasta_ref.scaling import scaling_position
+
+VARIANTS = ("classic", "classic-2p", "hoyle-2p", "fournier")
+RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
+SMALL = [
+    (variant, cards, opened, phase, seed)
+    for variant in VARIANTS
+    for cards in (11, 15, 19)
+    for opened in (False, True)
+    for phase in ("draw", "play")
+    for seed in range(3)
+]
+
+
+def _forced(threshold: int) -> Iterator[None]:
+    saved = legal.STRUCTURE_ABOVE[0]
+    legal.STRUCTURE_ABOVE[0] = threshold
+    try:
+        yield
+    finally:
+        legal.STRUCTURE_ABOVE[0] = saved
+
+
+@pytest.mark.parametrize(("variant", "cards", "opened", "phase", "seed"), SMALL)
+def test_structure_agrees_with_slow_enumeration(variant: str, cards: int, opened: bool, phase: str, seed: int) -> None:
+    rules = RULES[variant]
+    game = scaling_position(rules, cards, opened=opened, phase=phase, seed=seed)  # type: ignore[arg-type]
+    state = game.state
+    for _ in _forced(10**30):
+        plain = list(legal.listing(rules, state))
+    state.derived = {}
+    for _ in _forced(0):
+        structured = legal.listing(rules, state)
+        listed = list(structured)
+        assert listed == plain, "the structure lists the same actions in the same order"
+        assert structured.count() == len(plain)
+        assert [structured[i] for i in range(len(plain))] == plain
+        if plain:
+            assert structured[-1] == plain[-1]
+        with pytest.raises(IndexError):
+            structured[len(plain)]
+    slow = {a for a in candidates(rules, state) if is_legal(rules, state, a)}
+    assert set(plain) == slow and len(plain) == len(slow), "exactly the legal candidates, each once"
+
+
+#: The draw phase at 60 cards is left out: its thousands of takes with different wild cards take seconds to count.
+BIG = [
+    (variant, cards, phase)
+    for variant in ("classic", "classic-2p")
+    for cards, phase in ((30, "draw"), (30, "play"), (45, "draw"), (45, "play"), (60, "play"))
+]
+
+
+@pytest.mark.parametrize(("variant", "cards", "phase"), BIG)
+def test_big_hands_count_and_sample_without_enumerating(variant: str, cards: int, phase: str) -> None:
+    rules = RULES[variant]
+    game = scaling_position(rules, cards, opened=False, phase=phase)  # type: ignore[arg-type]
+    legal_actions = game.legal_actions()
+    total = legal_actions.count()
+    structures = [b for b in game._listing().blocks if isinstance(b, Combinations)]
+    assert structures, "a hand this big is kept as a structure"
+    assert total > 1_000
+    rng = random.Random(cards)
+    indices = sorted({rng.randrange(total) for _ in range(25)} | {0, total - 1})
+    drawn = [legal_actions[i] for i in indices]
+    assert len(set(drawn)) == len(drawn), "distinct indices give distinct actions"
+    for action in drawn:
+        assert is_legal(rules, game.state, action), str(action)
+    sampled = legal_actions.sample(rng)
+    assert sampled in legal_actions

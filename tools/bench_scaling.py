@@ -1,0 +1,96 @@
+"""How the cost of the legal actions grows with the cards in hand: the scaling table of issue 15.
+
+    python tools/bench_scaling.py [--variant classic --variant classic-2p] [--cards 11 20 30 45 60] [--json]
+
+For each variant, hand size, side opened or not and phase (play, draw), the position of
+``canasta_ref.scaling.scaling_position`` is listed as the random policy lists it: the listing built and counted
+(``count()``), then one action drawn at random (``sample``); the median of ``--repeat`` fresh positions (new Rules
+each, so no cache carries over; the deal is the same). Beside the new figures the table gives those issue 15
+measured before the change (compiled, Classic, "over 1 s" where the old listing never finished). Figures are CPU
+time of this process, one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from canasta_ref import Rules
+from canasta_ref.engine import _native as native
+from canasta_ref.scaling import scaling_position
+from canasta_ref.spec import load_variant
+
+#: Issue 15's measurement before the change (Classic, compiled): (cards, situation) -> (actions, time).
+BEFORE = {
+    (11, "play, opened"): "19 actions, 41 us",
+    (11, "play, not opened"): "14 actions, 66 us",
+    (11, "draw, not opened"): "4 actions, 307 us",
+    (20, "play, opened"): "52 actions, 131 us",
+    (20, "play, not opened"): "145 actions, 0.8 ms",
+    (20, "draw, not opened"): "90 actions, 2.5 ms",
+    (30, "play, opened"): "234 actions, 0.4 ms",
+    (30, "play, not opened"): "over 175,000 actions, over 1 s",
+    (30, "draw, not opened"): "over 19,000, over 1 s",
+    (45, "play, opened"): "1,443 actions, 4.3 ms",
+    (45, "play, not opened"): "over 149,000, over 1 s",
+    (45, "draw, not opened"): "over 16,000, over 1 s",
+}
+
+
+def measure(variant: str, cards: int, opened: bool, phase: str, repeat: int) -> tuple[int, float, float]:
+    """(legal actions, median us to build and count, median us to draw one action)."""
+    counts, building, drawing = [], [], []
+    for _ in range(repeat):
+        rules = Rules(load_variant(variant))
+        game = scaling_position(rules, cards, opened=opened, phase=phase)  # type: ignore[arg-type]
+        start = time.process_time()
+        count = game.legal_actions().count()
+        middle = time.process_time()
+        if count:
+            game.legal_actions().sample(random.Random(cards))
+        end = time.process_time()
+        counts.append(count)
+        building.append(1e6 * (middle - start))
+        drawing.append(1e6 * (end - middle))
+    return counts[0], statistics.median(building), statistics.median(drawing)
+
+
+def _time(us: float) -> str:
+    return f"{us:,.0f} us" if us < 10_000 else f"{us / 1000:,.1f} ms" if us < 10_000_000 else f"{us / 1e6:,.1f} s"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--variant", action="append", help="variant ids (default classic and classic-2p)")
+    parser.add_argument("--cards", type=int, nargs="+", default=[11, 20, 30, 45, 60], help="hand sizes")
+    parser.add_argument("--repeat", type=int, default=3, help="fresh positions to take the median of (default 3)")
+    parser.add_argument("--json", action="store_true", help="print JSON rows instead of the table")
+    args = parser.parse_args(argv)
+    rows = []
+    for variant in args.variant or ["classic", "classic-2p"]:
+        for cards in args.cards:
+            for phase in ("play", "draw"):
+                for opened in (True, False):
+                    count, build, draw = measure(variant, cards, opened, phase, args.repeat)
+                    situation = f"{phase}, {'opened' if opened else 'not opened'}"
+                    before = BEFORE.get((cards, situation), "") if variant == "classic" else ""
+                    rows.append((variant, cards, situation, count, build, draw, before))
+    if args.json:
+        keys = ("variant", "cards", "situation", "actions", "us_count", "us_sample", "before")
+        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
+        return 0
+    print(f"canasta-ref scaling: engine {native.STATUS}, CPU time, median of {args.repeat}")
+    print("| variant | cards | situation | legal actions | build + count | one sample | before (issue 15) |")
+    print("|---|---|---|---|---|---|---|")
+    for variant, cards, situation, count, build, draw, before in rows:
+        print(f"| {variant} | {cards} | {situation} | {count:,} | {_time(build)} | {_time(draw)} | {before} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
