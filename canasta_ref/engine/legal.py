@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from math import gcd
 
+from ..errors import IllegalAction
+from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, single_meld, take_with
 from .blocks import Listing
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
@@ -33,6 +35,7 @@ from .checks import (
     keep_card_refusal,
     kind_refusal,
     merge_target,
+    plan_melding,
     table_values,
     take_fields_refusal,
     take_refusal,
@@ -43,7 +46,6 @@ from .movegen import (
     HandCards,
     Shape,
     expand_shapes,
-    extras_may_help,
     hand_cards,
     initial_enough,
     opening_accepted,
@@ -119,11 +121,13 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Sequence[Action] | Combi
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
     found: _Listing | None = None
     shared: dict[tuple[int, tuple[Card, ...]], Combinations] = {}
+    refusals: dict[tuple[int, int, int], Clause | None] = {}
     for group in take_groups(rules, pool, counts, initial):
         base = take_with(group)
-        if _take_ok(rules, state, base):
+        legal, may_help = _take_verdict(rules, state, base, top_rank, refusals)
+        if legal:
             plain.append(base)
-        if initial and extras_may_help(rules, state, seat, base):
+        if initial and may_help:
             if found is None:
                 found = _Listing(rules, state)
             extras = _take_extras(found, group, top_rank, shared)
@@ -133,6 +137,33 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Sequence[Action] | Combi
                 plain = []
     blocks.append(plain)
     return blocks
+
+
+def _take_verdict(
+    rules: Rules,
+    state: HandState,
+    base: Action,
+    top_rank: int,
+    refusals: dict[tuple[int, int, int], Clause | None],
+) -> tuple[bool, bool]:
+    """Whether a take with cards from hand alone is legal, and whether further melds could make it legal (it fails
+    only on the minimum or on cards kept: ``movegen.extras_may_help``). The ``pile.take`` clauses are asked once
+    per count of cards, naturals of the top card's rank and wild cards (``refusals``), and the take is planned
+    once."""
+    cards = base.cards
+    wilds = sum(1 for c in cards if rules.is_wild[c])
+    fields = (len(cards), sum(1 for c in cards if not rules.is_wild[c] and rank_of(c) == top_rank), wilds)
+    if fields in refusals:
+        refusal = refusals[fields]
+    else:
+        refusal = refusals[fields] = take_fields_refusal(rules, state, state.to_act, (*fields, 0, 0, 0))
+    if refusal is not None:
+        return False, False
+    try:
+        plan_melding(rules, state, base)
+    except IllegalAction as refused:
+        return False, rules.variant.clauses[refused.rule_id].hook in ("initial_meld.valid", "go_out.keep_card")
+    return True, True
 
 
 def _take_ok(rules: Rules, state: HandState, action: Action) -> bool:
@@ -684,8 +715,28 @@ def _discards(
     if not rules.clauses("discard.allowed"):
         return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card]]
     table = listing.table
-    return [
-        DISCARDS[card]
-        for card in range(CARD_TYPES)
-        if hand[card] and rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
-    ]
+    if rules.coverage is not None:  # every clause asked, as coverage records
+        return [
+            DISCARDS[card]
+            for card in range(CARD_TYPES)
+            if hand[card] and rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
+        ]
+    allowed = _discardable(rules, table, hand_after)
+    return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card] and allowed[card]]
+
+
+def _discardable(rules: Rules, table: tuple[object, ...], hand_after: int) -> tuple[bool, ...]:
+    """Per card type, whether ``discard.allowed`` lets it go: asked of every card type at once and kept for the
+    table values the hook reads and the cards left (in Classic, the same few tables all game)."""
+    key = ("discard", tuple(table[i] for i in rules.table_positions_of("discard.allowed")), hand_after)
+    known: tuple[bool, ...] | None = rules.shape_cache.get(key)
+    if known is None:
+        known = remember(
+            rules.shape_cache,
+            key,
+            tuple(
+                rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
+                for card in range(CARD_TYPES)
+            ),
+        )
+    return known
