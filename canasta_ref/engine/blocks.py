@@ -9,9 +9,63 @@ every action would.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
-from .actions import Action
+from .actions import Action, single_meld
+from .cards import Card
 from .combos import Combinations
+from .rules import TRACKED_CACHE_LIMIT, remember
+
+
+class SingleMelds:
+    """Single-group melds as the groups of each valid shape (cached per rank by the listing): counting and indexing
+    look at the groups, and an ``Action`` is made, or found in ``made``, only for the actions asked for."""
+
+    __slots__ = ("_chunks", "_made", "_total")
+
+    def __init__(self, made: dict[Any, Action]) -> None:
+        self._chunks: list[tuple[tuple[tuple[Card, ...], ...], int | None]] = []
+        self._made = made
+        self._total = 0
+
+    def add(self, groups: tuple[tuple[Card, ...], ...], label: int | None) -> None:
+        """The groups of one shape, each a legal meld action (``label``: the rank a group of wild cards joins)."""
+        self._chunks.append((groups, label))
+        self._total += len(groups)
+
+    def count(self) -> int:
+        return self._total
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __bool__(self) -> bool:
+        return self._total > 0
+
+    def __getitem__(self, index: int) -> Action:
+        if index < 0:
+            index += self._total
+        if index >= 0:
+            for groups, label in self._chunks:
+                if index < len(groups):
+                    return self._action(groups[index], label)
+                index -= len(groups)
+        raise IndexError("legal action index out of range")
+
+    def __iter__(self) -> Iterator[Action]:
+        for groups, label in self._chunks:
+            for cards in groups:
+                yield self._action(cards, label)
+
+    def _action(self, cards: tuple[Card, ...], label: int | None) -> Action:
+        key = cards if label is None else (cards, label)
+        action = self._made.get(key)
+        if action is None:
+            action = remember(self._made, key, single_meld(cards, label), TRACKED_CACHE_LIMIT)
+        return action
+
+
+Block = Sequence[Action] | Combinations | SingleMelds
 
 
 class Listing:
@@ -19,7 +73,7 @@ class Listing:
 
     __slots__ = ("_blocks", "_count")
 
-    def __init__(self, blocks: Sequence[Sequence[Action] | Combinations]) -> None:
+    def __init__(self, blocks: Sequence[Block]) -> None:
         self._blocks = [block for block in blocks if _size(block)]
         self._count = -1
 
@@ -51,11 +105,11 @@ class Listing:
             yield from block
 
     @property
-    def blocks(self) -> list[Sequence[Action] | Combinations]:
+    def blocks(self) -> list[Block]:
         """The blocks, none of them empty (for callers that treat a structure apart)."""
         return self._blocks
 
 
-def _size(block: Sequence[Action] | Combinations) -> int:
+def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, Combinations) else len(block)
+    return block.count() if isinstance(block, (Combinations, SingleMelds)) else len(block)

@@ -14,8 +14,8 @@ from math import gcd
 
 from ..errors import IllegalAction
 from ..spec.model import Clause
-from .actions import TAKE, Action, MeldGroup, meld_of, single_meld, take_with
-from .blocks import Listing
+from .actions import TAKE, Action, MeldGroup, meld_of, take_with
+from .blocks import Block, Listing, SingleMelds
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -54,7 +54,7 @@ from .movegen import (
     submultisets,
     take_groups,
 )
-from .rules import TRACKED_CACHE_LIMIT, Rules, remember
+from .rules import Rules, remember
 from .state import HandState, Meld
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
@@ -84,7 +84,7 @@ def listing(rules: Rules, state: HandState) -> Listing:
         return Listing([tuple(a for a in ANSWERS if bare_refusal(rules, state, state.to_act, a.kind) is None)])
     if state.phase != "play":
         return Listing(())
-    blocks: list[Sequence[Action] | Combinations] = []
+    blocks: list[Block] = []
     if bare_refusal(rules, state, state.to_act, "ask") is None:
         blocks.append((ASK,))
     found = _Listing(rules, state)
@@ -98,12 +98,12 @@ def listing(rules: Rules, state: HandState) -> Listing:
     return Listing(blocks)
 
 
-def _draw_phase(rules: Rules, state: HandState) -> list[Sequence[Action] | Combinations]:
+def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
     values computed once, and only those they allow are checked in full; a take with further melds, before the
     side has opened, is a family of its own (see ``_take_extras``)."""
     seat = state.to_act
-    blocks: list[Sequence[Action] | Combinations] = []
+    blocks: list[Block] = []
     if bare_refusal(rules, state, seat, "draw") is None:
         blocks.append((DRAW,))
     if not state.pile:
@@ -170,7 +170,7 @@ def _take_ok(rules: Rules, state: HandState, action: Action) -> bool:
     return take_refusal(rules, state, state.to_act, action) is None and accepts_melding(rules, state, action)
 
 
-def legal_melds(rules: Rules, state: HandState) -> Sequence[Action] | Combinations:
+def legal_melds(rules: Rules, state: HandState) -> Block:
     """The legal meld actions of the seat to act (for the binding-answer rule, which asks whether any remain)."""
     if state.phase != "play":
         return ()
@@ -304,14 +304,14 @@ def _rank_shapes(
     return known
 
 
-def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
-    """Once a side has melded: every single group that lays or extends one meld legally."""
+def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
+    """Once a side has melded: every single group that lays or extends one meld legally, kept as the valid
+    shapes' groups (an action is made only when it is asked for)."""
     state = listing.state
     hand_size = listing.hand_size
     pending = not state.last_card_bonus
     endings: dict[int, bool] = {}
-    out: list[Action] = []
-    made = listing.rules.meld_actions
+    out = SingleMelds(listing.rules.meld_actions)
     for rank in hand.meld_ranks(state.melds[listing.team]):
         for used, new_canasta, staying, leaving, label, groups in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
@@ -323,12 +323,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> list[Action]:
             if fine is None:
                 fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
             if fine:
-                for cards in groups:
-                    key = cards if label is None else (cards, label)
-                    action = made.get(key)
-                    if action is None:
-                        action = remember(made, key, single_meld(cards, label), TRACKED_CACHE_LIMIT)
-                    out.append(action)
+                out.add(groups, label)
     return out
 
 
@@ -367,7 +362,7 @@ def _groups(hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[C
     return tuple(natural + wild + tail for natural in submultisets(hand.naturals[rank], n) for wild in wild_parts)
 
 
-def _melds(rules: Rules, state: HandState, listing: _Listing) -> Sequence[Action] | Combinations:
+def _melds(rules: Rules, state: HandState, listing: _Listing) -> Block:
     if not listing.action_ok("meld"):
         return ()
     hand = hand_cards(rules, state, listing.seat)
@@ -477,7 +472,7 @@ def _take_extras(
     group: tuple[Card, ...],
     top_rank: int,
     shared: dict[tuple[int, tuple[Card, ...]], Combinations],
-) -> Sequence[Action] | Combinations:
+) -> Block:
     """Taking the pile with ``group`` and laying further melds from the rest of the hand (a side's opening):
     listed when the choices are few, else a structure judged on each choice's aggregate as ``plan`` judges it.
     Takes whose groups differ only in the natural cards' suits share one structure (``shared``)."""
@@ -700,9 +695,7 @@ def _unit(rules: Rules) -> int:
     return unit or 1
 
 
-def _discards(
-    rules: Rules, state: HandState, listing: _Listing, melds: Sequence[Action] | Combinations
-) -> list[Action]:
+def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block) -> list[Action]:
     if not listing.action_ok("discard"):
         return []
     hand_after = listing.hand_size - 1
