@@ -203,6 +203,11 @@ def speaks_position(info: EngineInfo, rules: Rules, position: Mapping[str, Any])
     return info.protocol >= 3 or not version_3_position_content(rules, position)
 
 
+#: The longest listing a generated game asks a protocol-4 engine for (``legal`` with a ``limit``); past it, the
+#: engine's count is compared with the reference's. A list so long is rare in random play; tests lower it.
+LEGAL_LIMIT = [5000]
+
+
 @dataclass(frozen=True)
 class _Caps:
     views: bool
@@ -210,6 +215,8 @@ class _Caps:
     legal: str
     rule_ids: bool
     setup_position: bool
+    #: Protocol 4: the engine answers ``legal`` with a ``limit`` (and ``count``, ``sample``).
+    sample: bool = False
 
     @staticmethod
     def of(engine: Engine) -> _Caps:
@@ -221,6 +228,7 @@ class _Caps:
             legal=legal if legal in ("list", "count") else "none",
             rule_ids=info.can("rule_ids"),
             setup_position=info.can("setup_position"),
+            sample=info.protocol >= 4 and info.can("sample"),
         )
 
 
@@ -556,7 +564,8 @@ class _Game:
         if caps.score:
             requests.append({"cmd": "score"})
         if caps.legal != "none":
-            requests.append({"cmd": "legal"})
+            # Protocol 4: past LEGAL_LIMIT[0] actions the engine answers with their count, which is compared.
+            requests.append({"cmd": "legal", "limit": LEGAL_LIMIT[0]} if caps.sample else {"cmd": "legal"})
         return requests
 
     def check_expects(self, game: Game, legal: list[Action]) -> list[_Expect]:

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
 
 from canasta_ref import Game, Rules, load_variant
+from canasta_ref.conformance import generated
+from canasta_ref.conformance.engines import InProcessEngine
+from canasta_ref.conformance.generated import run_generated_games
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.engine.actions import action_from_json
 from canasta_ref.scaling import scaling_position
@@ -98,3 +102,30 @@ def test_an_older_session_ignores_a_limit() -> None:
 def test_bad_fields_are_refused_naming_the_field(request_: dict[str, Any], field: str) -> None:
     reply = _session(4).handle({"id": 9, **request_})
     assert reply["ok"] is False and f"field {field}" in reply["error"]
+
+
+class CountsOneTooMany(ReferenceSession):
+    """Answers a ``legal`` past its limit with one action too many."""
+
+    def _cmd_legal(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        reply = super()._cmd_legal(request)
+        if reply.get("truncated"):
+            reply["count"] += 1
+        return reply
+
+
+@pytest.fixture
+def low_limit() -> Iterator[None]:
+    saved = generated.LEGAL_LIMIT[0]
+    generated.LEGAL_LIMIT[0] = 3
+    try:
+        yield
+    finally:
+        generated.LEGAL_LIMIT[0] = saved
+
+
+def test_generated_games_compare_a_long_listing_by_its_count(low_limit: None) -> None:
+    sound = run_generated_games(InProcessEngine(), 3, 0, variants=["classic"], probes=5, max_shrunk=0)
+    assert not sound.deviations, sound.report_lines()
+    wrong = run_generated_games(InProcessEngine(CountsOneTooMany()), 3, 0, variants=["classic"], probes=5, max_shrunk=0)
+    assert any(d.key.check == "legal" for d in wrong.deviations), wrong.report_lines()
