@@ -56,6 +56,7 @@ class Aggregate(NamedTuple):
     made: int  # groups that newly make a canasta
     staying: bool  # every group valid when the player keeps cards
     leaving: bool  # every group valid when the player goes out
+    tag: tuple[int, ...] = ()  # what the start state says for the verdict (a take's cards from hand, by count)
 
 
 class Caps(NamedTuple):
@@ -97,6 +98,21 @@ class Combinations:
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
         self._start = Aggregate(0, _cap(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True)
         self._count: int | None = None
+
+    def started(self, start: Aggregate, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
+        """The same options from another start state (its ``left`` and ``points`` capped here), made into actions
+        by ``build``, sharing every count and verdict: takes whose cards from hand use the same wild cards differ
+        only in what they add to the start, and their states meet once points reach the cap."""
+        twin = self.rebuilt(build)
+        caps = self._caps
+        twin._start = start._replace(left=_cap(start.left, caps.left), points=_cap(start.points, caps.points))
+        twin._count = None
+        return twin
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The ranks the options are of, in order."""
+        return self._ranks
 
     def rebuilt(self, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
         """The same choices made into actions by ``build``, sharing every count already made (for takes whose
@@ -145,14 +161,16 @@ class Combinations:
     def _finished(self, state: Aggregate) -> Aggregate:
         """The state with the wild cards left unused counted among the cards left."""
         unused = self._twos_total - sum(state.twos) + self._hand.jokers - state.jokers
-        return state._replace(left=_cap(state.left + unused, self._caps.left))
+        return _aggregate(state, _cap(state.left + unused, self._caps.left))
 
-    def _steps(self, index: int, state: Aggregate) -> Iterator[tuple[Option | None, Aggregate]]:
-        """The choices at rank ``index``, in order (None: no group of that rank), with the state after each."""
+    def _steps(self, index: int, state: Aggregate) -> list[tuple[Option | None, Aggregate]]:
+        """The choices at rank ``index``, in order (None: no group of that rank), with the state after each. A list
+        of states built as plain tuples: the counting visits thousands, and a generator or the named tuple's
+        Python-level constructor cost more than the work."""
         caps = self._caps
         rank = self._ranks[index]
         held = self._hand.count(rank) if rank != JOKER_RANK else 0
-        yield None, state._replace(left=_cap(state.left + held, caps.left))
+        steps: list[tuple[Option | None, Aggregate]] = [(None, _aggregate(state, _cap(state.left + held, caps.left)))]
         twos_left = self._twos_total - sum(state.twos)
         jokers_left = self._hand.jokers - state.jokers
         for option in self._options[index]:
@@ -162,20 +180,20 @@ class Combinations:
             if option.kind >= 0:
                 kinds = _bump(kinds, option.kind)
             twos = state.twos if not option.twos else tuple(sorted((*state.twos, option.twos), reverse=True))
-            yield (
-                option,
-                Aggregate(
-                    _cap(state.groups + 1, caps.groups),
-                    _cap(state.left + held - option.naturals, caps.left),
-                    _cap(state.points + option.points, caps.points),
-                    twos,
-                    state.jokers + option.jokers,
-                    kinds,
-                    state.made + option.new_canasta,
-                    state.staying and option.staying,
-                    state.leaving and option.leaving,
-                ),
+            after = (
+                _cap(state.groups + 1, caps.groups),
+                _cap(state.left + held - option.naturals, caps.left),
+                _cap(state.points + option.points, caps.points),
+                twos,
+                state.jokers + option.jokers,
+                kinds,
+                state.made + option.new_canasta,
+                state.staying and option.staying,
+                state.leaving and option.leaving,
+                state.tag,
             )
+            steps.append((option, _new_tuple(Aggregate, after)))
+        return steps
 
     def _twos_ways(self, pool: Pool, sizes: Sequence[int]) -> int:
         """How many ways the groups of ``sizes`` can each take their twos from ``pool``, one after another."""
@@ -259,6 +277,28 @@ class Combinations:
                 yield from self._choices(index + 1, after, chosen)
                 if option is not None:
                     chosen.pop()
+
+
+_new_tuple = tuple.__new__
+
+
+def _aggregate(state: Aggregate, left: int) -> Aggregate:
+    """``state`` with ``left`` cards left, built without the named tuple's Python-level ``_replace``."""
+    return _new_tuple(
+        Aggregate,
+        (
+            state.groups,
+            left,
+            state.points,
+            state.twos,
+            state.jokers,
+            state.kinds,
+            state.made,
+            state.staying,
+            state.leaving,
+            state.tag,
+        ),
+    )
 
 
 def _shape(rank: int, option: Option) -> Shape:

@@ -10,6 +10,7 @@ agrees with ``plan`` on every candidate of random positions.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from math import gcd
 
 from ..errors import IllegalAction
@@ -120,7 +121,7 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     initial = not state.team_opened[team]
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
     found: _Listing | None = None
-    shared: dict[tuple[int, tuple[Card, ...]], Combinations] = {}
+    shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
     for group in take_groups(rules, pool, counts, initial):
         base = take_with(group)
@@ -471,21 +472,20 @@ def _take_extras(
     listing: _Listing,
     group: tuple[Card, ...],
     top_rank: int,
-    shared: dict[tuple[int, tuple[Card, ...]], Combinations],
+    shared: dict[tuple[Card, ...], Combinations],
 ) -> Block:
     """Taking the pile with ``group`` and laying further melds from the rest of the hand (a side's opening):
     listed when the choices are few, else a structure judged on each choice's aggregate as ``plan`` judges it.
-    Takes whose groups differ only in the natural cards' suits share one structure (``shared``)."""
+    Takes whose groups use the same wild cards share one structure (``shared``), each from its own start."""
     rules, state, seat = listing.rules, listing.state, listing.seat
 
     def build(groups: tuple[MeldGroup, ...]) -> Action:
         return Action.take(group, groups)
 
     wilds = tuple(c for c in group if rules.is_wild[c])
-    key = (len(group) - len(wilds), wilds)
-    known = shared.get(key)
+    known = shared.get(wilds)
     if known is not None:
-        return known.rebuilt(build)
+        return known.started(_take_start(listing, group, top_rank, known.ranks), build)
     rest = list(state.hands[seat])
     for card in group:
         rest[card] -= 1
@@ -504,89 +504,94 @@ def _take_extras(
             if combo:
                 listed.extend(a for a in map(build, expand_shapes(rest_hand, combo)) if _take_ok(rules, state, a))
         return listed
-    family = shared[key] = _take_family(listing, group, top_rank, rest_hand, viable, ranks, build)
-    return family
+    core = shared[wilds] = _take_family(listing, wilds, top_rank, rest_hand, viable, ranks)
+    return core.started(_take_start(listing, group, top_rank, core.ranks), build)
 
 
-def _take_family(
-    listing: _Listing,
-    group: tuple[Card, ...],
-    top_rank: int,
-    rest_hand: HandCards,
-    viable: dict[int, list[Shape]],
-    ranks: Sequence[int],
-    build: Callable[[tuple[MeldGroup, ...]], Action],
-) -> Combinations:
-    """``_take_extras`` as a structure: the verdict repeats ``checks._plan_take`` on counts (tests compare the two
-    on every action of small hands)."""
+def _take_start(listing: _Listing, group: tuple[Card, ...], top_rank: int, ranks: Sequence[int]) -> Aggregate:
+    """Where a take's further melds start from: the top card's meld already laid (its points, canasta, validity),
+    the cards the take leaves besides those the options may use, and its cards from hand as ``pile.take`` counts
+    them (the tag the verdict reads)."""
     rules, state, seat = listing.rules, listing.state, listing.seat
     top = state.pile[-1]
-    wild_points = _wild_points(rules)
-    options = [_options(listing, rest_hand, viable[rank], True) for rank in ranks]
     pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
     bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
     replaced = 0
     if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
         replaced = min(bonus_in_pile, len(state.stock))
-    in_options = sum(rest_hand.count(rank) for rank in ranks if rank != JOKER_RANK)
-    rest_size = listing.hand_size - len(group)
-    left = len(pile_rest) - bonus_in_pile + replaced + rest_size - in_options - rest_hand.twos_total - rest_hand.jokers
     group_wilds = sum(1 for c in group if rules.is_wild[c])
     group_jokers = sum(1 for c in group if c == JOKER)
+    rest_size = listing.hand_size - len(group)
+    hand = hand_cards(rules, state, seat)
+    in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)  # the top card's rank is not one
+    left = len(pile_rest) - bonus_in_pile + replaced + rest_size - in_options
+    left -= hand.twos_total + hand.jokers - group_wilds
     top_naturals = len(group) - group_wilds + (0 if rules.is_wild[top] else 1)
-    top_staying, top_leaving, top_canasta = listing.verdict(
-        top_rank, top_naturals, group_wilds - group_jokers, group_jokers, True
-    )
-    top_size = len(group) + 1
-    top_kind = canasta_kind(top_naturals, group_wilds) if top_size >= rules.canasta_size[top_rank] else -1
-    base_points = sum(rules.card_value[c] for c in group)
+    staying, leaving, canasta = listing.verdict(top_rank, top_naturals, group_wilds - group_jokers, group_jokers, True)
+    kinds = [0, 0, 0]
+    if len(group) + 1 >= rules.canasta_size[top_rank]:
+        kinds[canasta_kind(top_naturals, group_wilds)] += 1
+    fields = (len(group), sum(1 for c in group if not rules.is_wild[c] and rank_of(c) == top_rank), group_wilds)
+    points = sum(rules.card_value[c] for c in group)
+    return Aggregate(0, left, points, (), 0, (kinds[0], kinds[1], kinds[2]), int(canasta), staying, leaving, fields)
+
+
+def _take_family(
+    listing: _Listing,
+    wilds: tuple[Card, ...],
+    top_rank: int,
+    rest_hand: HandCards,
+    viable: dict[int, list[Shape]],
+    ranks: Sequence[int],
+) -> Combinations:
+    """``_take_extras`` as a structure for every take whose cards from hand use the wild cards ``wilds``: the
+    verdict repeats ``checks._plan_take`` on counts (tests compare the two on every action of small hands), with
+    the take's own cards in the start state (``_take_start``)."""
+    rules, state, seat = listing.rules, listing.state, listing.seat
+    top = state.pile[-1]
+    wild_points = _wild_points(rules)
+    options = [_options(listing, rest_hand, viable[rank], True) for rank in ranks]
     top_points = rules.card_value[top]
     pending = not state.last_card_bonus
-    fields = (len(group), sum(1 for c in group if not rules.is_wild[c] and rank_of(c) == top_rank), group_wilds)
+    naturals_held = sum(1 for c in rules.natural_cards[top_rank] for _ in range(state.hands[seat][c]))
 
-    def take_allowed(extra_melds: int) -> bool:
+    def take_allowed(fields: tuple[int, ...], extra_melds: int) -> bool:
         return take_fields_refusal(rules, state, seat, (*fields, extra_melds, 0, 0)) is None
 
+    # Caps that hold for every take of these wild cards: the most natural cards, any kind of top-card canasta.
+    every_fields = [(n + len(wilds), n, len(wilds)) for n in range(naturals_held + 1)]
+    most_base = naturals_held * rules.card_value[top_rank * 4] + sum(rules.card_value[c] for c in wilds)
     caps = Caps(
-        _groups_cap(take_allowed, len(ranks)),
-        _left_cap(listing, pending, rest_size + len(state.pile)),
+        max(_groups_cap(partial(take_allowed, fields), len(ranks)) for fields in every_fields),
+        _left_cap(listing, pending, listing.hand_size + len(state.pile)),
         _points_cap(
-            listing,
-            options,
-            rest_hand,
-            top_points=top_points,
-            taking=True,
-            base=base_points,
-            extra_kinds=[1 if top_kind == k else 0 for k in range(3)],
+            listing, options, rest_hand, top_points=top_points, taking=True, base=most_base, extra_kinds=(1, 1, 1)
         ),
     )
 
     def verdict(agg: Aggregate) -> bool:
-        if not take_allowed(agg.groups):
+        if not take_allowed(agg.tag, agg.groups):
             return False
         hand_after = agg.left
-        canastas_after = listing.canastas + top_canasta + agg.made
+        canastas_after = listing.canastas + agg.made
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
-        if not (top_leaving and agg.leaving if going_out else top_staying and agg.staying):
+        if not (agg.leaving if going_out else agg.staying):
             return False
-        kinds = list(agg.kinds)
-        if top_kind >= 0:
-            kinds[top_kind] += 1
-        points = base_points + agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1]
+        points = agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1]
         refusal = initial_meld_refusal(
             rules,
             state,
             seat,
             hand_points=_capped(points, caps.points),
             top_card_points=top_points,
-            kinds=CanastaKinds(*kinds),
+            kinds=CanastaKinds(*agg.kinds),
             concealed_out=False,
             concealed_by_discard=False,
             taking_pile=True,
         )
         return refusal is None and listing.ending_ok(hand_after, canastas_after, pending)
 
-    return Combinations(rest_hand, ranks, options, left=left, caps=caps, verdict=verdict, build=build)
+    return Combinations(rest_hand, ranks, options, left=0, caps=caps, verdict=verdict, build=meld_of)
 
 
 def _wild_points(rules: Rules) -> tuple[int, int]:
@@ -606,7 +611,7 @@ def _constant_from(answers: Sequence[object]) -> int:
     return index
 
 
-def _groups_cap(allowed: Callable[[int], bool], ranks: int) -> int | None:
+def _groups_cap(allowed: Callable[[int], bool], ranks: int) -> int:
     """The number of groups from which ``allowed`` stops changing (at least 1, so no group stays apart)."""
     answers = [allowed(g) for g in range(ranks + 1)]
     return max(1, _constant_from(answers))
