@@ -16,22 +16,28 @@ from .cards import Card
 from .combos import Combinations
 from .rules import TRACKED_CACHE_LIMIT, remember
 
+#: The groups of one shape: the choices of natural cards, the choices of wild cards, and the jokers every group
+#: ends with; each natural choice with each wild choice (in that order) is one group, in canonical order.
+GroupParts = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...], tuple[Card, ...]]
+
 
 class SingleMelds:
-    """Single-group melds as the groups of each valid shape (cached per rank by the listing): counting and indexing
-    look at the groups, and an ``Action`` is made, or found in ``made``, only for the actions asked for."""
+    """Single-group melds as the parts of each valid shape's groups (cached per rank by the listing): counting and
+    indexing multiply and divide the numbers of choices, and a group is put together, and its ``Action`` made or
+    found in ``made``, only for the actions asked for."""
 
     __slots__ = ("_chunks", "_made", "_total")
 
     def __init__(self, made: dict[Any, Action]) -> None:
-        self._chunks: list[tuple[tuple[tuple[Card, ...], ...], int | None]] = []
+        self._chunks: list[tuple[GroupParts, int | None, int]] = []
         self._made = made
         self._total = 0
 
-    def add(self, groups: tuple[tuple[Card, ...], ...], label: int | None) -> None:
+    def add(self, parts: GroupParts, label: int | None) -> None:
         """The groups of one shape, each a legal meld action (``label``: the rank a group of wild cards joins)."""
-        self._chunks.append((groups, label))
-        self._total += len(groups)
+        size = len(parts[0]) * len(parts[1])
+        self._chunks.append((parts, label, size))
+        self._total += size
 
     def count(self) -> int:
         return self._total
@@ -46,16 +52,18 @@ class SingleMelds:
         if index < 0:
             index += self._total
         if index >= 0:
-            for groups, label in self._chunks:
-                if index < len(groups):
-                    return self._action(groups[index], label)
-                index -= len(groups)
+            for (naturals, wilds, tail), label, size in self._chunks:
+                if index < size:
+                    natural, wild = divmod(index, len(wilds))
+                    return self._action(naturals[natural] + wilds[wild] + tail, label)
+                index -= size
         raise IndexError("legal action index out of range")
 
     def __iter__(self) -> Iterator[Action]:
-        for groups, label in self._chunks:
-            for cards in groups:
-                yield self._action(cards, label)
+        for (naturals, wilds, tail), label, _ in self._chunks:
+            for natural in naturals:
+                for wild in wilds:
+                    yield self._action(natural + wild + tail, label)
 
     def _action(self, cards: tuple[Card, ...], label: int | None) -> Action:
         key = cards if label is None else (cards, label)

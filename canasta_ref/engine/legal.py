@@ -16,7 +16,7 @@ from math import gcd
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, Listing, SingleMelds
+from .blocks import Block, GroupParts, Listing, SingleMelds
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -314,7 +314,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
     endings: dict[int, bool] = {}
     out = SingleMelds(listing.rules.meld_actions)
     for rank in hand.meld_ranks(state.melds[listing.team]):
-        for used, new_canasta, staying, leaving, label, groups in _rank_melds(listing, hand, rank):
+        for used, new_canasta, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
             going_out = hand_after == 0 or (hand_after == 1 and listing.goes_out(1, new_canasta))
             if not (leaving if going_out else staying):
@@ -324,14 +324,14 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
             if fine is None:
                 fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
             if fine:
-                out.add(groups, label)
+                out.add(parts, label)
     return out
 
 
 #: Per shape: cards used, newly a canasta, valid keeping two cards or more, valid going out, the group's label,
 #: the groups' cards. Plain tuples of ints only: the garbage collector stops tracking them, so a large cache
 #: does not slow its collections down (named tuples and Actions would stay tracked).
-_RankMelds = tuple[tuple[int, int, bool, bool, int | None, tuple[tuple[Card, ...], ...]], ...]
+_RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
 
 
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
@@ -347,7 +347,7 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
         label = rank if rank != JOKER_RANK else None
         known = tuple(
-            (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _groups(hand, rank, n, t, j))
+            (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _parts(hand, rank, n, t, j))
             for n, t, j, staying, leaving, new_canasta in shapes
         )
         if cached:
@@ -355,12 +355,11 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     return known
 
 
-def _groups(hand: HandCards, rank: int, n: int, t: int, j: int) -> tuple[tuple[Card, ...], ...]:
-    """Every group of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, in
-    canonical order."""
-    tail = (JOKER,) * j
-    wild_parts = submultisets(hand.twos, t)
-    return tuple(natural + wild + tail for natural in submultisets(hand.naturals[rank], n) for wild in wild_parts)
+def _parts(hand: HandCards, rank: int, n: int, t: int, j: int) -> GroupParts:
+    """The groups of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, as the
+    choices of natural and of wild cards whose every pairing is one group (``blocks.SingleMelds`` pairs them only
+    for the groups asked for)."""
+    return tuple(submultisets(hand.naturals[rank], n)), tuple(submultisets(hand.twos, t)), (JOKER,) * j
 
 
 def _melds(rules: Rules, state: HandState, listing: _Listing) -> Block:
