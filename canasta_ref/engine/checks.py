@@ -610,13 +610,29 @@ def _take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, .
     """The ``pile.take`` values that describe the cards offered with the top card (the end of ``_PILE_TAKE``)."""
     top_rank = rank_of(state.pile[-1]) if state.pile else -1
     return (
-        len(action.cards),
-        sum(1 for c in action.cards if not rules.is_wild[c] and rank_of(c) == top_rank),
-        sum(1 for c in action.cards if rules.is_wild[c]),
+        *take_card_counts(rules, action.cards, top_rank),
         len(action.melds),
         sum(1 for g in action.melds if group_rank(rules, g) == top_rank),
         repeated_ranks(rules, action.melds),
     )
+
+
+def take_card_counts(rules: Rules, cards: Sequence[Card], top_rank: int) -> tuple[int, int, int]:
+    """``pile.take``'s counts of the cards from hand that meld the top card: all of them, the naturals of its rank,
+    the wild cards."""
+    naturals = sum(1 for c in cards if not rules.is_wild[c] and rank_of(c) == top_rank)
+    return len(cards), naturals, sum(1 for c in cards if rules.is_wild[c])
+
+
+def pile_to_hand(rules: Rules, state: HandState, seat: int) -> tuple[int, int]:
+    """What taking the pile puts in ``seat``'s hand besides the top card: how many cards (the rest of the pile,
+    less its bonus cards, plus those replaced from the stock), and how many bonus cards the stock replaces."""
+    pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
+    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
+    replaced = 0
+    if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
+        replaced = min(bonus_in_pile, len(state.stock))
+    return len(pile_rest) - bonus_in_pile + replaced, replaced
 
 
 def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
@@ -624,13 +640,9 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     initial = not state.team_opened[team]
     top = state.pile[-1] if state.pile else None
     top_rank = rank_of(top) if top is not None else -1
-    pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
-    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
-    replaced = 0
-    if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
-        replaced = min(bonus_in_pile, len(state.stock))
+    gained, replaced = pile_to_hand(rules, state, seat)
     used = action.all_cards()
-    hand_after = state.hand_sizes[seat] - len(used) + len(pile_rest) - bonus_in_pile + replaced
+    hand_after = state.hand_sizes[seat] - len(used) + gained
     rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from .actions import Action, MeldGroup
 from .cards import JOKER, JOKER_RANK, Card
-from .movegen import HandCards, Shape, expand_shapes, submultisets
+from .movegen import HandCards, Shape, expand_shapes, submultisets, without
 
 #: The twos still to pick from: (card, copies) pairs, in card order.
 Pool = tuple[tuple[Card, int], ...]
@@ -96,31 +96,24 @@ class Combinations:
         self._verdicts: dict[Aggregate, bool] = {}
         self._below: list[dict[Aggregate, int]] = [{} for _ in range(len(self._ranks) + 1)]
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
-        self._start = Aggregate(0, _cap(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True)
+        self._start = Aggregate(0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True)
         self._count: int | None = None
 
     def started(self, start: Aggregate, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
         """The same options from another start state (its ``left`` and ``points`` capped here), made into actions
         by ``build``, sharing every count and verdict: takes whose cards from hand use the same wild cards differ
         only in what they add to the start, and their states meet once points reach the cap."""
-        twin = self.rebuilt(build)
         caps = self._caps
-        twin._start = start._replace(left=_cap(start.left, caps.left), points=_cap(start.points, caps.points))
-        twin._count = None
+        twin = Combinations(self._hand, (), (), left=0, caps=caps, verdict=self._verdict, build=build)
+        twin._ranks, twin._options = self._ranks, self._options
+        twin._below, twin._verdicts, twin._ways = self._below, self._verdicts, self._ways
+        twin._start = start._replace(left=capped(start.left, caps.left), points=capped(start.points, caps.points))
         return twin
 
     @property
     def ranks(self) -> tuple[int, ...]:
         """The ranks the options are of, in order."""
         return self._ranks
-
-    def rebuilt(self, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
-        """The same choices made into actions by ``build``, sharing every count already made (for takes whose
-        cards from hand differ only in which natural cards of the top card's rank they are)."""
-        twin = Combinations(self._hand, (), (), left=0, caps=self._caps, verdict=self._verdict, build=build)
-        twin._ranks, twin._options, twin._start = self._ranks, self._options, self._start
-        twin._below, twin._verdicts, twin._ways = self._below, self._verdicts, self._ways
-        return twin
 
     # -- counting ---------------------------------------------------------------------------------------
     def count(self) -> int:
@@ -161,7 +154,7 @@ class Combinations:
     def _finished(self, state: Aggregate) -> Aggregate:
         """The state with the wild cards left unused counted among the cards left."""
         unused = self._twos_total - sum(state.twos) + self._hand.jokers - state.jokers
-        return _aggregate(state, _cap(state.left + unused, self._caps.left))
+        return _aggregate(state, capped(state.left + unused, self._caps.left))
 
     def _steps(self, index: int, state: Aggregate) -> list[tuple[Option | None, Aggregate]]:
         """The choices at rank ``index``, in order (None: no group of that rank), with the state after each. A list
@@ -170,7 +163,7 @@ class Combinations:
         caps = self._caps
         rank = self._ranks[index]
         held = self._hand.count(rank) if rank != JOKER_RANK else 0
-        steps: list[tuple[Option | None, Aggregate]] = [(None, _aggregate(state, _cap(state.left + held, caps.left)))]
+        steps: list[tuple[Option | None, Aggregate]] = [(None, _aggregate(state, capped(state.left + held, caps.left)))]
         twos_left = self._twos_total - sum(state.twos)
         jokers_left = self._hand.jokers - state.jokers
         for option in self._options[index]:
@@ -181,9 +174,9 @@ class Combinations:
                 kinds = _bump(kinds, option.kind)
             twos = state.twos if not option.twos else tuple(sorted((*state.twos, option.twos), reverse=True))
             after = (
-                _cap(state.groups + 1, caps.groups),
-                _cap(state.left + held - option.naturals, caps.left),
-                _cap(state.points + option.points, caps.points),
+                capped(state.groups + 1, caps.groups),
+                capped(state.left + held - option.naturals, caps.left),
+                capped(state.points + option.points, caps.points),
                 twos,
                 state.jokers + option.jokers,
                 kinds,
@@ -202,7 +195,7 @@ class Combinations:
         key = (pool, tuple(sizes))
         known = self._ways.get(key)
         if known is None:
-            known = sum(self._twos_ways(_without(pool, picked), sizes[1:]) for picked in submultisets(pool, sizes[0]))
+            known = sum(self._twos_ways(without(pool, picked), sizes[1:]) for picked in submultisets(pool, sizes[0]))
             self._ways[key] = known
         return known
 
@@ -248,7 +241,7 @@ class Combinations:
             wild: tuple[Card, ...] = ()
             if shape.twos:
                 for picked in submultisets(pool, shape.twos):
-                    after = _without(pool, picked)
+                    after = without(pool, picked)
                     below = self._twos_ways(after, sizes) * tail_ways
                     if index < below:
                         wild = picked
@@ -305,7 +298,8 @@ def _shape(rank: int, option: Option) -> Shape:
     return Shape(rank, option.naturals, option.twos, option.jokers)
 
 
-def _cap(value: int, cap: int | None) -> int:
+def capped(value: int, cap: int | None) -> int:
+    """``value``, or ``cap`` if it is reached (None: no cap)."""
     return value if cap is None or value < cap else cap
 
 
@@ -313,11 +307,3 @@ def _bump(kinds: tuple[int, int, int], kind: int) -> tuple[int, int, int]:
     counts = list(kinds)
     counts[kind] += 1
     return (counts[0], counts[1], counts[2])
-
-
-def _without(pool: Pool, picked: Sequence[Card]) -> Pool:
-    """``pool`` less the cards ``picked``, keeping its order and dropping cards none of which are left."""
-    counts = dict(pool)
-    for card in picked:
-        counts[card] -= 1
-    return tuple([(card, n) for card, n in counts.items() if n])

@@ -20,7 +20,6 @@ from .blocks import Block, GroupParts, Listing, SingleMelds
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
-    BONUS_REPLACE,
     DISCARD_ALLOWED,
     MELD_ACTION,
     MELD_VALID,
@@ -36,19 +35,20 @@ from .checks import (
     keep_card_refusal,
     kind_refusal,
     merge_target,
+    pile_to_hand,
     plan_melding,
     table_values,
+    take_card_counts,
     take_fields_refusal,
     take_refusal,
-    takes_top_only,
 )
-from .combos import Aggregate, Caps, Combinations, Option
+from .combos import Aggregate, Caps, Combinations, Option, Verdict, capped
 from .movegen import (
+    EXTRAS_MAY_LIFT,
     HandCards,
     Shape,
     expand_shapes,
     hand_cards,
-    initial_enough,
     opening_accepted,
     shape_combinations,
     shape_values,
@@ -121,6 +121,7 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     initial = not state.team_opened[team]
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
     found: _Listing | None = None
+    gained = 0
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
     for group in take_groups(rules, pool, counts, initial):
@@ -131,7 +132,8 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
         if initial and may_help:
             if found is None:
                 found = _Listing(rules, state)
-            extras = _take_extras(found, group, top_rank, shared)
+                gained = pile_to_hand(rules, state, seat)[0]
+            extras = _take_extras(found, group, top_rank, shared, gained)
             if extras:
                 blocks.append(plain)
                 blocks.append(extras)
@@ -148,12 +150,10 @@ def _take_verdict(
     refusals: dict[tuple[int, int, int], Clause | None],
 ) -> tuple[bool, bool]:
     """Whether a take with cards from hand alone is legal, and whether further melds could make it legal (it fails
-    only on the minimum or on cards kept: ``movegen.extras_may_help``). The ``pile.take`` clauses are asked once
+    only on the hooks of ``movegen.EXTRAS_MAY_LIFT``). The ``pile.take`` clauses are asked once
     per count of cards, naturals of the top card's rank and wild cards (``refusals``), and the take is planned
     once."""
-    cards = base.cards
-    wilds = sum(1 for c in cards if rules.is_wild[c])
-    fields = (len(cards), sum(1 for c in cards if not rules.is_wild[c] and rank_of(c) == top_rank), wilds)
+    fields = take_card_counts(rules, base.cards, top_rank)
     if fields in refusals:
         refusal = refusals[fields]
     else:
@@ -163,7 +163,7 @@ def _take_verdict(
     try:
         plan_melding(rules, state, base)
     except IllegalAction as refused:
-        return False, rules.variant.clauses[refused.rule_id].hook in ("initial_meld.valid", "go_out.keep_card")
+        return False, rules.variant.clauses[refused.rule_id].hook in EXTRAS_MAY_LIFT
     return True, True
 
 
@@ -220,11 +220,6 @@ class _Listing:
         """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int (-1 for
         none)."""
         return self._targets.get(rank, _NEW_MELD)
-
-    def meld_ok(self, shape: Shape, going_out: bool, initial: bool) -> tuple[bool, bool]:
-        """Whether the meld this shape makes is valid, and whether it newly becomes a canasta."""
-        staying, leaving, new_canasta = self.verdict(shape.rank, shape.naturals, shape.twos, shape.jokers, initial)
-        return (leaving if going_out else staying), new_canasta
 
     def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
@@ -390,24 +385,12 @@ def _choices(viable: dict[int, list[Shape]]) -> int:
 def _openings(
     listing: _Listing, hand: HandCards, viable: dict[int, list[Shape]], ranks: Sequence[int]
 ) -> Iterator[Action]:
-    """The legal openings, combination by combination: each choice of shapes is judged as a whole, then
-    expanded into its cards."""
+    """The legal openings, combination by combination: each choice of shapes is judged as a whole (by
+    ``_opening_verdict``, as the structure judges it), then expanded into its cards."""
     rules, state = listing.rules, listing.state
+    verdict = _opening_verdict(listing, None)
     for combo in shape_combinations(viable, hand.twos_total, hand.jokers, ranks):
-        if not combo or not listing.group_count_ok(len(combo), True):
-            continue
-        hand_after = listing.hand_size - sum(s.naturals + s.twos + s.jokers for s in combo)
-        made = 0
-        ok = True
-        for shape in combo:
-            valid, new_canasta = listing.meld_ok(shape, hand_after <= 1, True)
-            ok = ok and valid
-            made += new_canasta
-        if hand_after == 1 and not listing.goes_out(1, made):  # the last card is kept (a pass), not discarded
-            ok = all(listing.meld_ok(shape, False, True)[0] for shape in combo)
-        if not ok or not listing.ending_ok(hand_after, listing.canastas + made, not state.last_card_bonus):
-            continue
-        if not initial_enough(rules, state, listing.seat, combo):
+        if not combo or not verdict(_aggregate_of(listing, combo)):
             continue
         if rules.twos_value is None:
             yield from (
@@ -418,36 +401,49 @@ def _openings(
             yield meld_of(groups)
 
 
-def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
-    """The shapes of one rank as ``combos.Option``s: ways to pick their naturals, points, canasta kind, verdicts."""
+def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option:
+    """A shape as a ``combos.Option``: its counts, ``ways`` to pick its naturals, points, canasta kind, verdicts."""
     rules = listing.rules
-    out: list[Option] = []
-    for shape in shapes:
-        rank, n, t, j = shape
-        staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
-        size = n + t + j
-        kind = canasta_kind(n, t + j) if size >= rules.canasta_size[rank] else -1
-        ways = len(submultisets(hand.naturals[rank], n))
-        points = n * rules.card_value[rank * 4] if n else 0
-        out.append(Option(n, t, j, ways, points, kind, new_canasta, staying, leaving))
-    return out
+    rank, n, t, j = shape
+    staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
+    kind = canasta_kind(n, t + j) if n + t + j >= rules.canasta_size[rank] else -1
+    points = n * rules.card_value[rank * 4] if n else 0
+    return Option(n, t, j, ways, points, kind, new_canasta, staying, leaving)
 
 
-def _opening_family(
-    listing: _Listing, hand: HandCards, viable: dict[int, list[Shape]], ranks: Sequence[int]
-) -> Combinations:
-    """The legal openings as a structure, judged by ``_openings``' rules on each choice's aggregate."""
+def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
+    """The shapes of one rank as ``combos.Option``s."""
+    return [_option(listing, s, len(submultisets(hand.naturals[s.rank], s.naturals)), initial) for s in shapes]
+
+
+def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
+    """The exact aggregate of one choice of shapes for an opening from hand (what ``combos.Combinations`` builds
+    rank by rank, uncapped)."""
+    groups: list[Option] = [_option(listing, shape, 1, True) for shape in combo]
+    kinds = [0, 0, 0]
+    for option in groups:
+        if option.kind >= 0:
+            kinds[option.kind] += 1
+    return Aggregate(
+        len(groups),
+        listing.hand_size - sum(o.naturals + o.twos + o.jokers for o in groups),
+        sum(o.points for o in groups),
+        tuple(sorted((o.twos for o in groups if o.twos), reverse=True)),
+        sum(o.jokers for o in groups),
+        (kinds[0], kinds[1], kinds[2]),
+        sum(1 for o in groups if o.new_canasta),
+        all(o.staying for o in groups),
+        all(o.leaving for o in groups),
+    )
+
+
+def _opening_verdict(listing: _Listing, points_cap: int | None) -> Verdict:
+    """The verdict on a whole opening from hand, by its aggregate (exact, or capped at ``points_cap`` as the
+    structure caps it): the number of groups, every meld valid kept or going out, the ending, and the initial-meld
+    hooks (left to the full check of each action where twos differ in value)."""
     rules, state, seat = listing.rules, listing.state, listing.seat
-    options = [_options(listing, hand, viable[rank], True) for rank in ranks]
-    in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)
-    left = listing.hand_size - in_options - hand.twos_total - hand.jokers
     pending = not state.last_card_bonus
     wild_points = _wild_points(rules)
-    caps = Caps(
-        _groups_cap(lambda g: listing.group_count_ok(g, True), len(ranks)),
-        _left_cap(listing, pending, listing.hand_size),
-        _points_cap(listing, options, hand, top_points=0, taking=False),
-    )
 
     def verdict(agg: Aggregate) -> bool:
         if not listing.group_count_ok(agg.groups, True):
@@ -455,15 +451,33 @@ def _opening_family(
         hand_after = agg.left
         if hand_after == 0:
             ok = agg.leaving
-        elif hand_after == 1:
+        elif hand_after == 1:  # the last card is discarded going out, or kept (a pass)
             ok = agg.leaving if listing.goes_out(1, agg.made) else agg.staying
         else:
             ok = agg.staying
         if not ok or not listing.ending_ok(hand_after, listing.canastas + agg.made, pending):
             return False
-        points = _capped(agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], caps.points)
+        if rules.twos_value is None:
+            return True
+        points = capped(agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], points_cap)
         return opening_accepted(rules, state, seat, points, CanastaKinds(*agg.kinds), hand_after)
 
+    return verdict
+
+
+def _opening_family(
+    listing: _Listing, hand: HandCards, viable: dict[int, list[Shape]], ranks: Sequence[int]
+) -> Combinations:
+    """The legal openings as a structure, judged by ``_opening_verdict`` on each choice's capped aggregate."""
+    options = [_options(listing, hand, viable[rank], True) for rank in ranks]
+    in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)
+    left = listing.hand_size - in_options - hand.twos_total - hand.jokers
+    caps = Caps(
+        _groups_cap(lambda g: listing.group_count_ok(g, True), len(ranks)),
+        _left_cap(listing, not listing.state.last_card_bonus, listing.hand_size),
+        _points_cap(listing, options, hand, top_points=0, taking=False),
+    )
+    verdict = _opening_verdict(listing, caps.points)
     return Combinations(hand, ranks, options, left=left, caps=caps, verdict=verdict, build=meld_of)
 
 
@@ -472,6 +486,7 @@ def _take_extras(
     group: tuple[Card, ...],
     top_rank: int,
     shared: dict[tuple[Card, ...], Combinations],
+    gained: int,
 ) -> Block:
     """Taking the pile with ``group`` and laying further melds from the rest of the hand (a side's opening):
     listed when the choices are few, else a structure judged on each choice's aggregate as ``plan`` judges it.
@@ -484,7 +499,7 @@ def _take_extras(
     wilds = tuple(c for c in group if rules.is_wild[c])
     known = shared.get(wilds)
     if known is not None:
-        return known.started(_take_start(listing, group, top_rank, known.ranks), build)
+        return known.started(_take_start(listing, group, top_rank, known.ranks, gained), build)
     rest = list(state.hands[seat])
     for card in group:
         rest[card] -= 1
@@ -504,35 +519,32 @@ def _take_extras(
                 listed.extend(a for a in map(build, expand_shapes(rest_hand, combo)) if _take_ok(rules, state, a))
         return listed
     core = shared[wilds] = _take_family(listing, wilds, top_rank, rest_hand, viable, ranks)
-    return core.started(_take_start(listing, group, top_rank, core.ranks), build)
+    return core.started(_take_start(listing, group, top_rank, core.ranks, gained), build)
 
 
-def _take_start(listing: _Listing, group: tuple[Card, ...], top_rank: int, ranks: Sequence[int]) -> Aggregate:
-    """Where a take's further melds start from: the top card's meld already laid (its points, canasta, validity),
-    the cards the take leaves besides those the options may use, and its cards from hand as ``pile.take`` counts
-    them (the tag the verdict reads)."""
+def _take_start(
+    listing: _Listing, group: tuple[Card, ...], top_rank: int, ranks: Sequence[int], gained: int
+) -> Aggregate:
+    """Where a take's further melds start from: the top card's meld already laid (its canasta and validity; the
+    points of the cards from hand, since the top card's count apart), the cards the take leaves besides those the
+    options may use (``gained``: what the rest of the pile adds, ``checks.pile_to_hand``), and its cards from hand
+    as ``pile.take`` counts them (the tag the verdict reads)."""
     rules, state, seat = listing.rules, listing.state, listing.seat
-    top = state.pile[-1]
-    pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
-    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
-    replaced = 0
-    if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
-        replaced = min(bonus_in_pile, len(state.stock))
-    group_wilds = sum(1 for c in group if rules.is_wild[c])
-    group_jokers = sum(1 for c in group if c == JOKER)
-    rest_size = listing.hand_size - len(group)
+    fields = take_card_counts(rules, group, top_rank)
+    wilds = fields[2]
+    jokers = sum(1 for c in group if c == JOKER)
+    naturals = len(group) - wilds + (0 if rules.is_wild[state.pile[-1]] else 1)
+    top = _option(listing, Shape(top_rank, naturals, wilds - jokers, jokers), 1, True)
     hand = hand_cards(rules, state, seat)
     in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)  # the top card's rank is not one
-    left = len(pile_rest) - bonus_in_pile + replaced + rest_size - in_options
-    left -= hand.twos_total + hand.jokers - group_wilds
-    top_naturals = len(group) - group_wilds + (0 if rules.is_wild[top] else 1)
-    staying, leaving, canasta = listing.verdict(top_rank, top_naturals, group_wilds - group_jokers, group_jokers, True)
+    left = gained + listing.hand_size - len(group) - in_options - (hand.twos_total + hand.jokers - wilds)
     kinds = [0, 0, 0]
-    if len(group) + 1 >= rules.canasta_size[top_rank]:
-        kinds[canasta_kind(top_naturals, group_wilds)] += 1
-    fields = (len(group), sum(1 for c in group if not rules.is_wild[c] and rank_of(c) == top_rank), group_wilds)
+    if top.kind >= 0:
+        kinds[top.kind] += 1
     points = sum(rules.card_value[c] for c in group)
-    return Aggregate(0, left, points, (), 0, (kinds[0], kinds[1], kinds[2]), int(canasta), staying, leaving, fields)
+    return Aggregate(
+        0, left, points, (), 0, (kinds[0], kinds[1], kinds[2]), int(top.new_canasta), top.staying, top.leaving, fields
+    )
 
 
 def _take_family(
@@ -552,7 +564,7 @@ def _take_family(
     options = [_options(listing, rest_hand, viable[rank], True) for rank in ranks]
     top_points = rules.card_value[top]
     pending = not state.last_card_bonus
-    naturals_held = sum(1 for c in rules.natural_cards[top_rank] for _ in range(state.hands[seat][c]))
+    naturals_held = hand_cards(rules, state, seat).count(top_rank)
 
     def take_allowed(fields: tuple[int, ...], extra_melds: int) -> bool:
         return take_fields_refusal(rules, state, seat, (*fields, extra_melds, 0, 0)) is None
@@ -581,7 +593,7 @@ def _take_family(
             rules,
             state,
             seat,
-            hand_points=_capped(points, caps.points),
+            hand_points=capped(points, caps.points),
             top_card_points=top_points,
             kinds=CanastaKinds(*agg.kinds),
             concealed_out=False,
@@ -596,10 +608,6 @@ def _take_family(
 def _wild_points(rules: Rules) -> tuple[int, int]:
     """The points of a non-joker wild card (all alike, where a structure is used) and of a joker."""
     return (rules.twos_value or 0, rules.card_value[JOKER])
-
-
-def _capped(value: int, cap: int | None) -> int:
-    return value if cap is None or value < cap else cap
 
 
 def _constant_from(answers: Sequence[object]) -> int:

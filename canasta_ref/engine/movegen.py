@@ -216,13 +216,19 @@ def _expand(
         return out
     for natural in submultisets(naturals[shape.rank], shape.naturals):
         for wild in submultisets(twos, shape.twos):
-            pool = dict(twos)
-            for card in wild:
-                pool[card] -= 1
             group = group_of(natural + wild + jokers, label)
-            for tail in _expand(naturals, tuple([(c, n) for c, n in pool.items() if n]), rest):
+            for tail in _expand(naturals, without(twos, wild), rest):
                 out.append((group, *tail))
     return out
+
+
+def without(pool: tuple[tuple[Card, int], ...], picked: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
+    """A pool of (card, copies) less the cards ``picked``, keeping its order and dropping cards none of which are
+    left (the pool the next group of one action draws its twos from)."""
+    counts = dict(pool)
+    for card in picked:
+        counts[card] -= 1
+    return tuple([(card, n) for card, n in counts.items() if n])
 
 
 def shape_combinations(
@@ -356,13 +362,16 @@ def _pairs(pool: Sequence[Card], counts: Sequence[int]) -> Iterator[tuple[Card, 
             yield (first, second) if SORT_ORDER[first] <= SORT_ORDER[second] else (second, first)
 
 
+#: The hooks whose refusal of a take further melds may lift: the minimum, and the cards a player must keep.
+EXTRAS_MAY_LIFT = ("initial_meld.valid", "go_out.keep_card")
+
+
 def extras_may_help(rules: Rules, state: HandState, seat: int, base: Action) -> bool:
     """Whether more melds could make this take legal: only if it fails on the minimum or on cards kept."""
     try:
         plan_melding(rules, state, base, seat)
     except IllegalAction as refusal:
-        hook = rules.variant.clauses[refusal.rule_id].hook
-        return hook in ("initial_meld.valid", "go_out.keep_card")
+        return rules.variant.clauses[refusal.rule_id].hook in EXTRAS_MAY_LIFT
     return True
 
 

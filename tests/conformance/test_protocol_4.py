@@ -82,7 +82,6 @@ def test_an_older_session_refuses_them(protocol: int, request_: dict[str, Any]) 
 
 def test_an_older_session_ignores_a_limit() -> None:
     session = _session(3)
-    _big(session)
     session.game = scaling_position(RULES, 11, opened=False, phase="play")
     reply = session.handle({"id": 3, "cmd": "legal", "limit": 0})
     assert "actions" in reply and "truncated" not in reply
