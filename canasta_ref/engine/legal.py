@@ -408,7 +408,7 @@ def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option
     staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
     kind = canasta_kind(n, t + j) if n + t + j >= rules.canasta_size[rank] else -1
     points = n * rules.card_value[rank * 4] if n else 0
-    return Option(n, t, j, ways, points, kind, new_canasta, staying, leaving)
+    return _new_tuple(Option, (n, t, j, ways, points, kind, new_canasta, staying, leaving))
 
 
 def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
@@ -418,22 +418,38 @@ def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initia
 
 def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
     """The exact aggregate of one choice of shapes for an opening from hand (what ``combos.Combinations`` builds
-    rank by rank, uncapped)."""
-    groups: list[Option] = [_option(listing, shape, 1, True) for shape in combo]
+    rank by rank, uncapped), summed in one pass: the plain listing builds one for every choice."""
+    used = points = jokers = made = 0
+    twos: list[int] = []
     kinds = [0, 0, 0]
-    for option in groups:
+    staying = leaving = True
+    for shape in combo:
+        option = _option(listing, shape, 1, True)
+        used += option.naturals + option.twos + option.jokers
+        points += option.points
+        jokers += option.jokers
+        if option.twos:
+            twos.append(option.twos)
         if option.kind >= 0:
             kinds[option.kind] += 1
-    return Aggregate(
-        len(groups),
-        listing.hand_size - sum(o.naturals + o.twos + o.jokers for o in groups),
-        sum(o.points for o in groups),
-        tuple(sorted((o.twos for o in groups if o.twos), reverse=True)),
-        sum(o.jokers for o in groups),
-        (kinds[0], kinds[1], kinds[2]),
-        sum(1 for o in groups if o.new_canasta),
-        all(o.staying for o in groups),
-        all(o.leaving for o in groups),
+        made += option.new_canasta
+        staying = staying and option.staying
+        leaving = leaving and option.leaving
+    twos.sort(reverse=True)
+    return _new_tuple(
+        Aggregate,
+        (
+            len(combo),
+            listing.hand_size - used,
+            points,
+            tuple(twos),
+            jokers,
+            (kinds[0], kinds[1], kinds[2]),
+            made,
+            staying,
+            leaving,
+            (),
+        ),
     )
 
 
@@ -603,6 +619,10 @@ def _take_family(
         return refusal is None and listing.ending_ok(hand_after, canastas_after, pending)
 
     return Combinations(rest_hand, ranks, options, left=0, caps=caps, verdict=verdict, build=meld_of)
+
+
+#: Named tuples built without their Python-level constructor, which costs more than the listing's work on them.
+_new_tuple = tuple.__new__
 
 
 def _wild_points(rules: Rules) -> tuple[int, int]:
