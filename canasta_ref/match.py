@@ -73,7 +73,13 @@ def play_match(
     for number in range(max_hands):
         first = number % rules.players
         deck_seed = hand_seed(seed, number)
-        game = Game(rules, deck=deck_for_seed(rules, deck_seed), team_scores=result.totals, first_seat=first)
+        game = Game(
+            rules,
+            deck=deck_for_seed(rules, deck_seed),
+            team_scores=result.totals,
+            first_seat=first,
+            hand_number=number + 1,
+        )
         play_hand(game, bots)
         score = game.score()
         result.totals = [t + s for t, s in zip(result.totals, score.totals, strict=True)]

@@ -91,7 +91,7 @@ from .runner import (
     verdict_problem,
     view_problem,
 )
-from .session import position_from_json, version_3_position_content
+from .session import position_content_newer_than, position_from_json
 from .setup import position_json
 from .strategies import (
     Draw,
@@ -198,9 +198,9 @@ class GeneratedReport:
 
 # -- what the engine can do ----------------------------------------------------------------------------------------
 def speaks_position(info: EngineInfo, rules: Rules, position: Mapping[str, Any]) -> bool:
-    """Whether a written-out position can be sent to the engine: one speaking a version older than 3 is never
-    sent what version 3 added (a classic-3p position once its sides have formed, a wild canasta)."""
-    return info.protocol >= 3 or not version_3_position_content(rules, position)
+    """Whether a written-out position can be sent to the engine: one speaking an older version is never sent
+    what a later one added (a classic-3p position once its sides have formed, a wild canasta, a foot)."""
+    return not position_content_newer_than(info.protocol, rules, position)[1]
 
 
 #: The longest listing a generated game asks a protocol-4 engine for (``legal`` with a ``limit``); past it, the

@@ -22,7 +22,7 @@ from ..errors import CanastaError
 from ..render import source_line
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
-from .session import version_3_position_content
+from .session import position_content_newer_than
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 from .views import (
@@ -330,22 +330,24 @@ def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | N
     unheld = sorted(position_fields(scenario) & info.unheld_position_fields)
     if unheld:
         return "the engine cannot hold a position's " + ", ".join(f"'{name}'" for name in unheld)
-    newer = _version_3_content(scenario, variant) if info.protocol < 3 else []
+    since, newer = _newer_content(info.protocol, scenario, variant)
     if newer:
         return (
-            f"the engine speaks protocol {info.protocol}, whose positions have no {' or '.join(newer)} "
-            "(version 3 added it)"
+            f"the engine speaks protocol {info.protocol}, whose set-ups have no {' or '.join(newer)} "
+            f"(version {since} added it)"
         )
     if scenario.parameters and not info.can("parameters"):
         return "the engine cannot change parameters: " + ", ".join(scenario.parameters)
     return lacking_step(info, scenario)
 
 
-def _version_3_content(scenario: Scenario, variant: str) -> list[str]:
-    """What the scenario's written-out position says that only protocol 3 can (see version_3_position_content)."""
-    if not scenario.uses_position:
-        return []
-    return version_3_position_content(reference_rules(variant), scenario.setup["position"])
+def _newer_content(protocol: int, scenario: Scenario, variant: str) -> tuple[int, list[str]]:
+    """What the scenario's set-up says that ``protocol`` cannot, and the version that added it (see
+    ``session.position_content_newer_than``): its written-out position, or the fields of a dealt set-up."""
+    written = dict(scenario.setup["position"]) if scenario.uses_position else {}
+    if "hand_number" in scenario.setup:
+        written["hand_number"] = scenario.setup["hand_number"]
+    return position_content_newer_than(protocol, reference_rules(variant), written)
 
 
 def position_fields(scenario: Scenario) -> set[str]:

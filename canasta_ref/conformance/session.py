@@ -24,8 +24,8 @@ from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
-PROTOCOL_VERSION = 4
-PROTOCOLS = (1, 2, 3, 4)
+PROTOCOL_VERSION = 5
+PROTOCOLS = (1, 2, 3, 4, 5)
 #: The most actions one ``sample`` request may ask for (version 4).
 SAMPLE_LIMIT = 10_000
 VERSION = "0.1.0"
@@ -34,6 +34,22 @@ _QUOTE_CHARS = 80
 
 #: The position fields version 3 added: an engine speaking an older version is never sent them.
 VERSION_3_POSITION_FIELDS = frozenset({"sides", "awaiting_first_turn"})
+#: The set-up and position fields version 5 added (a foot, the deal's number): likewise.
+VERSION_5_POSITION_FIELDS = frozenset({"feet", "hand_number"})
+
+
+def position_content_newer_than(protocol: int, rules: Rules, position: Mapping[str, Any]) -> tuple[int, list[str]]:
+    """What a written-out position (or a set-up's fields) says that ``protocol`` cannot, and the oldest version
+    that added it: (0, []) when it says nothing newer. An engine speaking an older version is never sent it."""
+    if protocol < 3:
+        found = version_3_position_content(rules, position)
+        if found:
+            return 3, found
+    if protocol < 5:
+        found = [f"'{name}'" for name in sorted(VERSION_5_POSITION_FIELDS & set(position))]
+        if found:
+            return 5, found
+    return 0, []
 
 
 def version_3_position_content(rules: Rules, position: Mapping[str, Any]) -> list[str]:
@@ -84,6 +100,8 @@ POSITION_FIELDS = (
     "permission",
     "sides",  # version 3
     "awaiting_first_turn",  # version 3
+    "feet",  # version 5
+    "hand_number",  # version 5
 )
 
 
@@ -398,7 +416,8 @@ class ReferenceSession:
         self._recording()
         score = game.score()
         totals = [before + now for before, now in zip(game.state.team_scores, score.totals, strict=True)]
-        match_over = game.is_over and match_end(game.rules, totals, 1).over
+        # The hands played so far are this hand's number in the match (1 unless the set-up gave hand_number).
+        match_over = game.is_over and match_end(game.rules, totals, game.state.hand_number).over
         reply = {
             "ok": True,
             "over": game.is_over,
@@ -426,6 +445,7 @@ __all__ = [
     "PROTOCOLS",
     "PROTOCOL_VERSION",
     "VERSION_3_POSITION_FIELDS",
+    "VERSION_5_POSITION_FIELDS",
     "ReferenceSession",
     "checked_fixed_parameters",
     "features_newer_than",
@@ -433,5 +453,7 @@ __all__ = [
     "hello_version",
     "negate_clause",
     "negate_clauses",
+    "position_content_newer_than",
     "position_from_json",
+    "version_3_position_content",
 ]

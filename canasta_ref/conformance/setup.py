@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine.cards import Card, card_name, cards_of, parse_cards
+from ..engine.cards import Card, card_name, cards_of, counts_of, parse_cards
 from ..engine.game import Game, deck_for_seed
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -65,6 +65,14 @@ def _scores(value: Any, teams: int) -> list[int] | None:
     return value
 
 
+def _hand_number(value: Any, field: str) -> int:
+    if value is None:
+        return 1
+    if type(value) is not int or value < 1:
+        raise CanastaError(f"field '{field}': expected a deal number from 1, got {value!r}")
+    return value
+
+
 def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
     if value not in choices:
         raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {value!r}")
@@ -80,6 +88,7 @@ def game_from_setup(rules: Rules, request: Mapping[str, Any]) -> Game:
         deck=parse_cards(_text(request.get("deck", ""), "deck")),
         team_scores=_scores(request.get("team_scores"), rules.teams),
         first_seat=seat_field(request.get("first_seat", 0), rules.players, "first_seat"),
+        hand_number=_hand_number(request.get("hand_number"), "hand_number"),
     )
 
 
@@ -96,6 +105,9 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         raise CanastaError("field 'position.melds': expected a list per side of melds written as text")
     if not isinstance(bonus, list):
         raise CanastaError("field 'position.red_threes': expected a list per seat of cards as text")
+    feet = data.get("feet", [])
+    if not isinstance(feet, list):
+        raise CanastaError("field 'position.feet': expected a list per seat of the foot's cards as text")
     awaiting = data.get("awaiting_first_turn", [])
     if not isinstance(awaiting, list) or not all(type(a) is bool for a in awaiting):
         raise CanastaError("field 'position.awaiting_first_turn': expected a list of true/false values, one per seat")
@@ -113,6 +125,8 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         permission=_choice(data.get("permission", "none"), "position.permission", ("none", "yes", "no")),
         sides=_side_map(data.get("sides", [])),
         awaiting_first_turn=awaiting,
+        feet=[parse_cards(_text(t, "position.feet")) for t in feet],
+        hand_number=_hand_number(data.get("hand_number"), "position.hand_number"),
     )
 
 
@@ -130,6 +144,7 @@ def deal_request(
     *,
     parameters: Mapping[str, Any] | None = None,
     team_scores: Sequence[int] | None = None,
+    hand_number: int | None = None,
 ) -> dict[str, Any]:
     """The protocol's setup request for a hand dealt from a deck order (cards, or their text)."""
     message: dict[str, Any] = {
@@ -141,6 +156,8 @@ def deal_request(
     }
     if team_scores is not None:
         message["team_scores"] = list(team_scores)
+    if hand_number is not None:
+        message["hand_number"] = hand_number
     return message
 
 
@@ -156,8 +173,9 @@ def setup_request(
     team scores), or a deck, its order as written or the one ``rules`` shuffle a seed to."""
     if "position" in setup:
         position = dict(setup["position"])
-        if "team_scores" in setup:
-            position["team_scores"] = setup["team_scores"]
+        for name in ("team_scores", "hand_number"):
+            if name in setup:
+                position[name] = setup[name]
         return {"cmd": "setup", "variant": variant, "parameters": dict(parameters), "position": position}
     deck = setup["deck"]
     if "order" in deck:
@@ -165,7 +183,14 @@ def setup_request(
     else:
         cards = deck_for_seed(rules, deck["seed"])
     first_seat = setup.get("first_seat", 0)
-    return deal_request(variant, cards, first_seat, parameters=parameters, team_scores=setup.get("team_scores"))
+    return deal_request(
+        variant,
+        cards,
+        first_seat,
+        parameters=parameters,
+        team_scores=setup.get("team_scores"),
+        hand_number=setup.get("hand_number"),
+    )
 
 
 def position_json(
@@ -190,6 +215,10 @@ def position_json(
         written["sides"] = list(state.side_of)
     if any(state.awaiting_first_turn):  # only under a rule that lays out bonus cards at the first turn
         written["awaiting_first_turn"] = list(state.awaiting_first_turn)
+    if state.hand_number != 1:
+        written["hand_number"] = state.hand_number
+    if any(state.feet):  # only in a variant that deals a foot, until every foot is picked up
+        written["feet"] = [" ".join(card_name(c) for c in cards_of(counts_of(f))) for f in state.feet]
     return written
 
 

@@ -29,6 +29,8 @@ DEAL_HOOKS = (
     "deck.packs",
     "deck.jokers",
     "deal.hand_size",
+    "deal.foot_size",
+    "upcard.buried",
     "upcard.turn_again",
     "upcard.freezes",
     "bonus_card.at_first_turn",

@@ -15,6 +15,7 @@ PUBLIC_FIELDS = (
     "to_act",
     "phase",
     "hand_sizes",
+    "foot_sizes",  # version 5, in a variant that deals a foot
     "stock_size",
     "pile",
     "melds",
@@ -24,8 +25,8 @@ PUBLIC_FIELDS = (
 )
 #: Every field a view may have (conformance/PROTOCOL.md, `view`): any other might carry hidden cards.
 VIEW_FIELDS = frozenset({"seat", "hand", "pile_frozen", "permission", "end", *PUBLIC_FIELDS})
-#: The fields of a meld written as an object.
-MELD_FIELDS = frozenset({"cards", "canasta"})
+#: The fields of a meld written as an object ("closed" since version 5, in a variant that closes melds).
+MELD_FIELDS = frozenset({"cards", "canasta", "closed"})
 
 
 def unknown_field_problem(view: Mapping[str, Any]) -> str | None:
@@ -57,7 +58,7 @@ def view_problem(view: Mapping[str, Any], seat: int, deck_size: int, players: in
 
 def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> str | None:
     """What is wrong with the cards a view (as the engine sent it) shows, or None: its own hand must have the
-    size ``hand_sizes`` says, and hands, stock, pile, melds and bonus cards must make the whole deck."""
+    size ``hand_sizes`` says, and hands, feet, stock, pile, melds and bonus cards must make the whole deck."""
     try:
         hand = view.get("hand", [])
         hand = hand.split() if isinstance(hand, str) else list(hand)
@@ -68,7 +69,8 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
             len(m["cards"] if isinstance(m, Mapping) else str(m).split()) for side in view["melds"] for m in side
         )
         bonus = sum(len(b.split() if isinstance(b, str) else b) for b in view.get("bonus_cards", []))
-        total = sum(sizes) + int(view["stock_size"]) + len(pile) + melded + bonus
+        feet = sum(int(n) for n in view.get("foot_sizes", []))
+        total = sum(sizes) + feet + int(view["stock_size"]) + len(pile) + melded + bonus
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return f"cannot count its cards ({type(error).__name__}: {error})"
     if not 0 <= seat < len(sizes) or len(hand) != sizes[seat]:
@@ -76,7 +78,8 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
     if total != deck_size:
         return (
             f"the cards do not add up to the {deck_size} of the deck: hands {sum(sizes)} + "
-            f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
+            + (f"feet {feet} + " if feet else "")
+            + f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
         )
     return None
 

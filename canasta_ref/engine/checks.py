@@ -59,7 +59,17 @@ class Plan:
 # The questions the checks put to the spec's hooks, with the values they pass (see rules.Query).
 _ACTION_ALLOWED = Query("action.allowed", ("kind", "phase", "seat", "seat_to_act", "cards_in_hand", "last_card_bonus"))
 _KEEP_CARD = Query("go_out.keep_card", ("hand_after", "discard_pending", "may_go_out"))
-_GO_OUT_ALLOWED = Query("go_out.allowed", (*TABLE_VARIABLES, "permission", "canastas_after"))
+_GO_OUT_ALLOWED = Query(
+    "go_out.allowed",
+    (
+        *TABLE_VARIABLES,
+        "permission",
+        "canastas_after",
+        "natural_canastas_after",
+        "mixed_canastas_after",
+        "wild_canastas_after",
+    ),
+)
 _PILE_FROZEN = Query(
     "pile.frozen", (*TABLE_VARIABLES, "pile_has_wild", "pile_has_red_three", "pile_has_black_three", "upcard_froze")
 )
@@ -91,7 +101,7 @@ MELD_VALID = Query(
     ),
 )
 MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
-_MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score"))
+_MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
 _COUNT = Query(
     "initial_meld.count",
     ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas", "wild_canastas"),
@@ -100,6 +110,7 @@ _INITIAL_VALID = Query(
     "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
 )
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
+_MELD_CLOSED = Query("meld.closed", ("rank", "size", "naturals", "wilds"))
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
 ENDS_WITH_DISCARD = Query("stock.ends_with_discard", ("stock_size",))
@@ -135,6 +146,61 @@ def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
     return facts
 
 
+class CanastaKinds(NamedTuple):
+    """A side's canastas by kind: of natural cards only, of natural and wild cards, of wild cards only."""
+
+    natural: int
+    mixed: int
+    wild: int
+
+
+def canasta_kind(naturals: int, wilds: int) -> int:
+    """The index in ``CanastaKinds`` of a canasta with these cards: natural, mixed or wild."""
+    return 0 if wilds == 0 else 2 if naturals == 0 else 1
+
+
+def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
+    """How many of the melds are natural canastas, how many mixed, and how many wild."""
+    return CanastaKinds(*tally_counts(canasta_tally(rules, melds)))
+
+
+#: A side's canastas by kind packed into one int: natural, mixed and wild counts in fields of ``TALLY_BITS`` bits,
+#: lowest first. Adding canastas is adding tallies, and a tally keys a cache as it is: the listing asks "may the
+#: player go out with these canastas?" of every ending it meets, and builds no tuple to ask it.
+Tally = int
+TALLY_BITS = 12
+_TALLY_FIELD = (1 << TALLY_BITS) - 1
+
+
+def tally_of(kinds: Sequence[int]) -> Tally:
+    """The tally of canastas counted by kind (natural, mixed, wild)."""
+    return kinds[0] | kinds[1] << TALLY_BITS | kinds[2] << 2 * TALLY_BITS
+
+
+def one_canasta(kind: int) -> Tally:
+    """The tally of one canasta of ``kind`` (an index into ``CanastaKinds``; -1: none, an empty tally)."""
+    return 0 if kind < 0 else 1 << kind * TALLY_BITS
+
+
+def tally_counts(tally: Tally) -> tuple[int, int, int]:
+    """A tally's natural, mixed and wild canastas."""
+    return tally & _TALLY_FIELD, tally >> TALLY_BITS & _TALLY_FIELD, tally >> 2 * TALLY_BITS
+
+
+_MIXED = 1 << TALLY_BITS
+_WILD = 1 << 2 * TALLY_BITS
+
+
+def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
+    """The melds' canastas by kind, as a tally."""
+    tally = 0
+    sizes = rules.canasta_size
+    for meld in melds:
+        if meld.size >= sizes[meld.rank]:
+            tally += 1 if meld.wilds == 0 else _WILD if meld.naturals == 0 else _MIXED
+    return tally
+
+
 def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     """The values of the variables every hook about the table shares (``hooks.TABLE_VARIABLES``, in order)."""
     facts = derived(rules, state)
@@ -144,10 +210,15 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     known = tables[seat]
     if known is None:
         team = state.side_of[seat]
+        tally = canasta_tally(rules, state.melds[team])
+        tallies: list[int] | None = facts.get("tally")  # by seat, kept for side_tally (-1: not yet counted)
+        if tallies is None:
+            tallies = facts["tally"] = [-1] * rules.players
+        tallies[seat] = tally
         known = tables[seat] = (
             seat,
             state.team_opened[team],
-            canastas(rules, state.melds[team]),
+            (tally & _TALLY_FIELD) + (tally >> TALLY_BITS & _TALLY_FIELD) + (tally >> 2 * TALLY_BITS),
             len(state.stock),
             len(state.pile),
             state.hand_sizes[seat],
@@ -159,12 +230,32 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
 TEAM_CANASTAS = TABLE_VARIABLES.index("team_canastas")
 
 
+def side_tally(rules: Rules, state: HandState, seat: int) -> Tally:
+    """The canastas by kind of ``seat``'s side as the table stands (what going out counts when nothing is laid):
+    counted with the table values, which every decision asks for first."""
+    tallies: list[int] | None = derived(rules, state).get("tally")
+    if tallies is None or tallies[seat] < 0:
+        table_values(rules, state, seat)
+        tallies = derived(rules, state)["tally"]
+    return tallies[seat]
+
+
 def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
     """The side's meld that cards of ``rank`` would join (hook meld.merge_same_rank), or None for a new meld."""
     existing = state.meld_of_rank(team, rank)
     if existing is not None and rules.merges_same_rank[rank]:
         return existing
     return None
+
+
+def settled(rules: Rules, meld: Meld) -> Meld:
+    """``meld`` as it lies on the table: closed if hook meld.closed says so (asked only of variants with a clause
+    there, so the others build no second tuple)."""
+    if not rules.closes_melds or meld.closed:
+        return meld
+    if rules.predicate_of(_MELD_CLOSED, (RANK_NAMES[meld.rank], meld.size, meld.naturals, meld.wilds)):
+        return meld._replace(closed=True)
+    return meld
 
 
 def is_canasta(rules: Rules, meld: Meld) -> bool:
@@ -190,12 +281,14 @@ def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
     return known
 
 
-def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: int) -> Clause | None:
-    values = (*table_values(rules, state, seat), state.permission, canastas_after)
+def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: Tally) -> Clause | None:
+    counts = tally_counts(canastas_after)
+    values = (*table_values(rules, state, seat), state.permission, sum(counts), *counts)
     return rules.failing_of(_GO_OUT_ALLOWED, values)
 
 
-def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: int) -> bool:
+def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: Tally) -> bool:
+    """Whether ``seat`` may go out once its side has ``canastas_after``; cached per position."""
     facts = derived(rules, state)
     outs: dict[int, bool] | None = facts.get("out")  # by seat and canastas, packed into an int key
     if outs is None:
@@ -308,7 +401,7 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
 def _pass_refusal(rules: Rules, state: HandState, seat: int, table: tuple[Any, ...]) -> Clause | None:
     """The ``turn.pass`` clause refusing a pass (ending the turn without a discard), or None; whether the player may
     go out is asked with the canastas the side has now, since a pass lays nothing."""
-    out = may_go_out(rules, state, seat, table[TEAM_CANASTAS])
+    out = may_go_out(rules, state, seat, side_tally(rules, state, seat))
     return rules.failing_of(_PASS, (*table, state.phase, out, state.last_card_bonus))
 
 
@@ -333,8 +426,8 @@ def answerer(rules: Rules, state: HandState, seat: int) -> int:
 def effects_without_melding(state: HandState, action: Action, seat: int) -> Plan:
     """The plan of an action that lays no meld: only how many cards are left, and whether that is going out."""
     if action.kind != "discard":
-        return Plan(action, hand_after=state.hand_sizes[seat])
-    hand_after = state.hand_sizes[seat] - 1
+        return Plan(action, hand_after=state.cards_held(seat))
+    hand_after = state.cards_held(seat) - 1
     return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
 
 
@@ -354,7 +447,7 @@ def _layout(
     *,
     hand_after: int,
     initial: bool,
-) -> tuple[list[Meld], list[int], bool, int]:
+) -> tuple[list[Meld], list[int], bool, Tally]:
     """Merge the contributions into the side's melds and check every meld that changes (hook meld.valid)."""
     team = state.side_of[seat]
     current = list(state.melds[team])
@@ -400,6 +493,8 @@ def _layout(
             initial,
         )
         rules.refuse(rules.failing_of(MELD_VALID, values))
+        if rules.closes_melds:
+            result = settled(rules, result)
         if before is not None:
             current[current.index(before)] = result
             # Adding to a meld laid earlier in this same turn is still the player's own melding.
@@ -407,10 +502,10 @@ def _layout(
         else:
             current.append(result)
             created.append(rank)
-    return current, created, added_existing, canastas(rules, current)
+    return current, created, added_existing, canasta_tally(rules, current)
 
 
-def _canastas_after(rules: Rules, state: HandState, team: int, by_rank: dict[int, list[Card]]) -> int:
+def _canastas_after(rules: Rules, state: HandState, team: int, by_rank: dict[int, list[Card]]) -> Tally:
     """The side's canastas once the cards ``by_rank`` join its melds (or start new ones)."""
     current = list(state.melds[team])
     for rank, cards in by_rank.items():
@@ -419,10 +514,10 @@ def _canastas_after(rules: Rules, state: HandState, team: int, by_rank: dict[int
             current[current.index(before)] = before.plus(cards, rules.is_wild)
         else:
             current.append(Meld.build(rank, cards, rules.is_wild))
-    return canastas(rules, current)
+    return canasta_tally(rules, current)
 
 
-def goes_out_melding(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> bool:
+def goes_out_melding(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally) -> bool:
     """Whether melding down to ``hand_after`` cards is going out (``meld.valid``'s ``going_out``): an empty hand,
     or one card the discard then plays; a player who may not go out where a turn may end by passing keeps it."""
     if hand_after != 1:
@@ -471,40 +566,20 @@ def initial_meld_refusal(
     ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
     whose discard goes out concealed (the spec decides whether either waives the minimum)."""
     scores = state.team_scores
-    minimum = rules.value_of(_MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]]))
+    minimum = rules.value_of(
+        _MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]], state.hand_number)
+    )
     count = rules.value_of(_COUNT, (hand_points, top_card_points, *kinds))
     return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
 
 
-class CanastaKinds(NamedTuple):
-    """A side's canastas by kind: of natural cards only, of natural and wild cards, of wild cards only."""
-
-    natural: int
-    mixed: int
-    wild: int
-
-
-def canasta_kind(naturals: int, wilds: int) -> int:
-    """The index in ``CanastaKinds`` of a canasta with these cards: natural, mixed or wild."""
-    return 0 if wilds == 0 else 2 if naturals == 0 else 1
-
-
-def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
-    """How many of the melds are natural canastas, how many mixed, and how many wild."""
-    counts = [0, 0, 0]
-    for meld in melds:
-        if is_canasta(rules, meld):
-            counts[canasta_kind(meld.naturals, meld.wilds)] += 1
-    return CanastaKinds(*counts)
-
-
-def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int) -> None:
+def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally) -> None:
     """After melding or taking (a discard still to come): going out if the hand is empty, else keep a card."""
     rules.refuse(ending_refusal(rules, state, seat, hand_after, canastas_after, not state.last_card_bonus))
 
 
 def ending_refusal(
-    rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: int, discard_pending: bool
+    rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally, discard_pending: bool
 ) -> Clause | None:
     """The clause an action leaving ``hand_after`` cards breaks: going out (hook ``go_out.allowed``) when the hand
     empties, else the cards a player who may not go out must keep (``go_out.keep_card``); None if neither."""
@@ -530,7 +605,7 @@ def own_canasta_made(rules: Rules, state: HandState, created: Sequence[int], mel
     return any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
 
 
-def concealed_by_discard(rules: Rules, state: HandState, seat: int, made_canasta: bool, canastas_after: int) -> bool:
+def concealed_by_discard(rules: Rules, state: HandState, seat: int, made_canasta: bool, canastas_after: Tally) -> bool:
     """For melds that leave one card: whether discarding it would go out concealed (``initial_meld.valid``'s
     ``going_out_concealed_by_discard``; the spec decides whether that waives the minimum)."""
     return goes_out_concealed(rules, state, made_canasta) and may_go_out(rules, state, seat, canastas_after)
@@ -554,7 +629,7 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     )
     rules.refuse(rules.failing_of(MELD_ACTION, values))
     used = action.all_cards()
-    hand_after = state.hand_sizes[seat] - len(used)
+    hand_after = state.cards_held(seat) - len(used)
     contributions = _contributions(rules, action.melds)
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
@@ -601,7 +676,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         *(rules.top_card_values[top] if top is not None else _NO_TOP_CARD),
         existing is not None,
         existing is not None and is_canasta(rules, existing),
-        may_go_out(rules, state, seat, table[TEAM_CANASTAS]),
+        may_go_out(rules, state, seat, side_tally(rules, state, seat)),
     )
     return known
 
@@ -642,7 +717,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     top_rank = rank_of(top) if top is not None else -1
     gained, replaced = pile_to_hand(rules, state, seat)
     used = action.all_cards()
-    hand_after = state.hand_sizes[seat] - len(used) + gained
+    hand_after = state.cards_held(seat) - len(used) + gained
     rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)

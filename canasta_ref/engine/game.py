@@ -36,7 +36,7 @@ from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .sides import maybe_form_lone_hand
-from .state import HandState
+from .state import HandState, Meld
 
 
 class Event(NamedTuple):
@@ -116,6 +116,14 @@ def _event(seat: int, what: str, cards: tuple[Card, ...] = ()) -> Event:
     return tuple.__new__(Event, (seat, what, cards))
 
 
+def _meld_view(rules: Rules, meld: Meld) -> dict[str, Any]:
+    """A meld as views show it; whether it is closed only in a variant that closes melds (hook meld.closed)."""
+    shown: dict[str, Any] = {"cards": [card_name(c) for c in meld.cards], "canasta": is_canasta(rules, meld)}
+    if rules.closes_melds:
+        shown["closed"] = meld.closed
+    return shown
+
+
 def _check_deck(rules: Rules, deck: Sequence[Card]) -> None:
     expected = sorted(full_deck(rules.packs, rules.jokers_per_pack))
     if sorted(deck) != expected:
@@ -137,6 +145,7 @@ class Game:
         team_scores: Sequence[int] | None = None,
         first_seat: int = 0,
         position: Position | None = None,
+        hand_number: int = 1,
     ) -> None:
         self.rules = variant if isinstance(variant, Rules) else rules_for(variant)
         rules = self.rules
@@ -158,7 +167,10 @@ class Game:
         scores = list(team_scores) if team_scores is not None else [0] * rules.teams
         if len(scores) != rules.teams:
             raise CanastaError(f"team_scores: expected {rules.teams} scores, one per side, got {len(scores)}")
+        if type(hand_number) is not int or hand_number < 1:
+            raise CanastaError(f"hand_number: expected a deal number from 1, got {hand_number!r}")
         self.state = self._deal(list(deck), scores, first_seat, self.events)
+        self.state.hand_number = hand_number
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
@@ -169,9 +181,10 @@ class Game:
     def _deal(self, deck: list[Card], team_scores: list[int], first: int, events: list[Event]) -> HandState:
         rules = self.rules
         players = rules.players
-        if rules.hand_size * players >= len(deck):
+        if (rules.hand_size + rules.foot_size) * players >= len(deck):
             raise CanastaError(
-                f"a deal of {rules.hand_size} cards to {players} players needs more than {len(deck)} cards"
+                f"a deal of {rules.hand_size + rules.foot_size} cards to {players} players needs more than "
+                f"{len(deck)} cards"
             )
         order = [(first + i) % players for i in range(players)]
         dealt = [[0] * CARD_TYPES for _ in range(players)]
@@ -181,6 +194,14 @@ class Game:
                 dealt[seat][deck[position]] += 1
                 position += 1
         hands = [tuple(counts) for counts in dealt]
+        in_hands = position
+        # The feet are dealt after the hands, one card a seat in turn (the order is this project's convention:
+        # the sources deal them as separate piles, which gives each seat a foot just as random).
+        feet: list[list[Card]] = [[] for _ in range(players)] if rules.foot_size else []
+        for _ in range(rules.foot_size):
+            for seat in order:
+                feet[seat].append(deck[position])
+                position += 1
         stock = list(reversed(deck[position:]))
         state = HandState(
             stock=stock,
@@ -194,11 +215,12 @@ class Game:
             team_opened=[False] * rules.teams,
             seat_melded=[False] * players,
             side_of=rules.initial_sides(),
+            feet=feet,
         )
         if rules.coverage is not None:
-            for hook in ("deck.packs", "deck.jokers", "deal.hand_size"):
+            for hook in ("deck.packs", "deck.jokers", "deal.hand_size", "deal.foot_size"):
                 rules.note(hook, {})
-            for card in set(deck[:position]):
+            for card in set(deck[:in_hands]):
                 rules.note_card("bonus_card", card)
         self._turn_upcard(state, events)
         if rules.coverage is not None:
@@ -223,8 +245,16 @@ class Game:
 
     def _turn_upcard(self, state: HandState, events: list[Event]) -> None:
         rules = self.rules
+        burials = len(state.stock)  # a stock of nothing but cards to bury turns each once, then stops
         while state.stock:
             card = state.stock.pop()
+            rules.note_card("upcard.buried", card)
+            if rules.upcard_buried[card] and burials:
+                # The bottom of the stock: the seed says only "buried"; where is this project's convention.
+                burials -= 1
+                state.stock.insert(0, card)
+                events.append(_event(-1, "upcard buried in the stock", (card,)))
+                continue
             push_pile(self.rules, state, card)
             rules.note_card("upcard.freezes", card)
             rules.note_card("upcard.turn_again", card)
@@ -449,6 +479,8 @@ class Game:
             events.append(_event(seat, "takes the pile first and plays alone; the others are partners"))
         if result.going_out:
             self._go_out(state, seat, result, events)
+        elif state.feet:
+            self._pick_up_foot(state, seat, events)
 
     def _apply_meld(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
@@ -458,6 +490,8 @@ class Game:
         self._after_melding(state, seat, state.side_of[seat], result)
         if result.going_out:
             self._go_out(state, seat, result, events)
+        elif state.feet:
+            self._pick_up_foot(state, seat, events)
 
     def _after_melding(self, state: HandState, seat: int, team: int, result: Plan) -> None:
         state.team_opened[team] = True
@@ -475,6 +509,10 @@ class Game:
         if result.going_out:
             self._go_out(state, seat, result, events)
             return
+        if state.feet:
+            self._pick_up_foot(state, seat, events)
+            if state.phase == "over":
+                return
         if self.rules.penalises_turn_end:
             self._penalise_turn_end(state, seat, events)
         if not state.stock and self.rules.ends_with_discard and self.rules.predicate_of(ENDS_WITH_DISCARD, (0,)):
@@ -484,6 +522,22 @@ class Game:
         self._next_turn(state)
         if state.awaiting_first_turn:
             self._begin_first_turn(state, events)
+
+    def _pick_up_foot(self, state: HandState, seat: int, events: list[Event]) -> None:
+        """A player who has played out their hand picks up their foot and plays on from it: within the turn if
+        the hand was melded away, from the next turn if the last card was discarded. Bonus cards in the foot are
+        laid out as if drawn."""
+        foot = state.feet[seat]
+        if state.hand_sizes[seat] or not foot:
+            return
+        state.feet[seat] = []
+        state.give(seat, foot)
+        events.append(_event(seat, f"picks up the foot ({len(foot)} cards)"))
+        for card in set(foot):
+            self.rules.note_card("bonus_card", card)
+        if not self._lay_out_bonus_cards(state, seat, events):
+            events.append(_event(seat, "laid out a bonus card from the foot and the stock ran out"))
+            self._end(state, "last stock card was a bonus card")
 
     def _penalise_turn_end(self, state: HandState, seat: int, events: list[Event]) -> None:
         """Add to the side's penalty tally what the spec charges for this turn's end (hook penalty.turn_end)."""
@@ -559,13 +613,11 @@ class Game:
             "phase": state.phase,
             "hand": [card_name(c) for c in cards_of(state.hands[seat])],
             "hand_sizes": list(state.hand_sizes),
+            **({"foot_sizes": [len(f) for f in state.feet]} if state.feet else {}),
             "stock_size": len(state.stock),
             "pile": [card_name(c) for c in state.pile],
             "pile_frozen": pile_frozen(rules, state, seat),
-            "melds": [
-                [{"cards": [card_name(c) for c in m.cards], "canasta": is_canasta(rules, m)} for m in state.melds[team]]
-                for team in range(rules.teams)
-            ],
+            "melds": [[_meld_view(rules, m) for m in state.melds[team]] for team in range(rules.teams)],
             "canastas": [canastas(rules, state.melds[t]) for t in range(rules.teams)],
             "bonus_cards": [[card_name(c) for c in b] for b in state.bonus],
             "team_scores": list(state.team_scores),

@@ -68,10 +68,23 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook("deck.packs", "value", "How many 52-card packs make the deck."),
         _hook("deck.jokers", "value", "How many jokers each pack adds."),
         _hook("deal.hand_size", "value", "How many cards each player is dealt."),
+        _hook(
+            "deal.foot_size",
+            "value",
+            "How many cards each player is dealt face down as a foot, picked up when the hand is played out (no "
+            "clause: no foot). A player goes out only once the foot is picked up and played out too.",
+        ),
         _hook("card.value", "value", "The point value of a card, melded or left in hand.", _CARD),
         _hook("card.wild", "predicate", "Whether a card is wild.", rank="str"),
         _hook("upcard.turn_again", "predicate", "Whether the upcard is covered by another turned card.", _CARD),
         _hook("upcard.freezes", "predicate", "Whether a turned upcard freezes the pile.", _CARD),
+        _hook(
+            "upcard.buried",
+            "predicate",
+            "Whether a turned upcard is buried: put back at the bottom of the stock, and another card turned in its "
+            "place (asked before upcard.turn_again).",
+            _CARD,
+        ),
         # Threes.
         _hook(
             "bonus_card",
@@ -212,6 +225,16 @@ HOOKS: Final[dict[str, Hook]] = {
             repeated_ranks="int",
             initial="bool",
         ),
+        _hook(
+            "meld.closed",
+            "predicate",
+            "Whether a meld is closed: set aside, so that no card may join it and cards of its rank start a new "
+            "meld (no clause: melds stay open).",
+            rank="str",
+            size="int",
+            naturals="int",
+            wilds="int",
+        ),
         _hook("canasta.size", "value", "How many cards make a meld a canasta.", rank="str"),
         # The initial meld.
         _hook(
@@ -220,6 +243,7 @@ HOOKS: Final[dict[str, Hook]] = {
             "The count the first melds of a side must reach.",
             team_score="int",
             player_score="int",
+            hand_number="int",
         ),
         _hook(
             "initial_meld.count",
@@ -249,6 +273,9 @@ HOOKS: Final[dict[str, Hook]] = {
             _TABLE,
             permission="str",
             canastas_after="int",
+            natural_canastas_after="int",
+            mixed_canastas_after="int",
+            wild_canastas_after="int",
         ),
         _hook(
             "go_out.keep_card",
@@ -308,6 +335,7 @@ HOOKS: Final[dict[str, Hook]] = {
             "A component of a side's score for the hand.",
             melded_points="int",
             hand_points="int",
+            foot_points="int",
             natural_canastas="int",
             mixed_canastas="int",
             wild_canastas="int",

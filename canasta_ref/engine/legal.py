@@ -23,8 +23,8 @@ from .checks import (
     DISCARD_ALLOWED,
     MELD_ACTION,
     MELD_VALID,
-    TEAM_CANASTAS,
     CanastaKinds,
+    Tally,
     accepts_melding,
     bare_refusal,
     canasta_kind,
@@ -35,12 +35,15 @@ from .checks import (
     keep_card_refusal,
     kind_refusal,
     merge_target,
+    one_canasta,
     pile_to_hand,
     plan_melding,
+    side_tally,
     table_values,
     take_card_counts,
     take_fields_refusal,
     take_refusal,
+    tally_of,
 )
 from .combos import Aggregate, Caps, Combinations, Option, Verdict, capped
 from .movegen import (
@@ -181,8 +184,9 @@ def legal_melds(rules: Rules, state: HandState) -> Block:
 #: What ``_Listing.target`` gives for a rank whose cards start a new meld.
 _NEW_MELD: tuple[Meld | None, int] = (None, -1)
 
-#: A shape's meld: valid keeping two cards or more, valid going out, newly a canasta.
-_Verdict = tuple[bool, bool, bool]
+#: A shape's meld: valid keeping two cards or more, valid going out, the kind of canasta it newly makes (an index
+#: into ``checks.CanastaKinds``; -1: none).
+_Verdict = tuple[bool, bool, int]
 
 
 class _Listing:
@@ -194,8 +198,10 @@ class _Listing:
         self.seat = seat = state.to_act
         self.team = state.side_of[seat]
         self.table = table = table_values(rules, state, seat)
-        self.canastas: int = table[TEAM_CANASTAS]
-        self.hand_size = state.hand_sizes[seat]
+        #: The side's canastas by kind now, as a tally (``checks.Tally``).
+        self.tally = side_tally(rules, state, seat)
+        #: The cards the player has to play, a foot still face down included: what going out counts down.
+        self.hand_size = state.cards_held(seat)
         # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
         # hash and compare faster than nested tuples); ranks that start a new meld are absent.
         self._targets: dict[int, tuple[Meld | None, int]] = {}
@@ -208,13 +214,18 @@ class _Listing:
     def action_ok(self, kind: str) -> bool:
         return kind_refusal(self.rules, self.state, self.seat, kind) is None
 
-    def ending_ok(self, hand_after: int, canastas_after: int, discard_pending: bool) -> bool:
+    def ending_ok(self, hand_after: int, canastas_after: Tally, discard_pending: bool) -> bool:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""
         return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
-    def goes_out(self, hand_after: int, new_canastas: int) -> bool:
-        """Whether melding down to ``hand_after`` cards, making ``new_canastas``, is going out (as plan asks)."""
-        return goes_out_melding(self.rules, self.state, self.seat, hand_after, self.canastas + new_canastas)
+    def with_made(self, made: Sequence[int]) -> Tally:
+        """The side's canastas once it makes those counted by kind in ``made``."""
+        return self.tally + tally_of(made)
+
+    def goes_out(self, hand_after: int, canastas_after: Tally) -> bool:
+        """Whether melding down to ``hand_after`` cards, the side then having ``canastas_after``, is going out
+        (as plan asks)."""
+        return goes_out_melding(self.rules, self.state, self.seat, hand_after, canastas_after)
 
     def target(self, rank: int) -> tuple[Meld | None, int]:
         """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int (-1 for
@@ -260,28 +271,33 @@ class _Listing:
         rules = self.rules
         size = shape.naturals + shape.twos + shape.jokers + (before.size if before else 0)
         was_canasta = before is not None and is_canasta(rules, before)
-        new_canasta = not was_canasta and size >= rules.canasta_size[shape.rank]
+        new_kind = -1
+        if not was_canasta and size >= rules.canasta_size[shape.rank]:
+            naturals = shape.naturals + (before.naturals if before else 0)
+            new_kind = canasta_kind(naturals, size - naturals)
         staying, leaving = (
             rules.failing_of(MELD_VALID, shape_values(rules, self.table, shape, before, going_out=out, initial=initial))
             is None
             for out in (False, True)
         )
-        return staying, leaving, new_canasta
+        return staying, leaving, new_kind
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
         values = (*self.table, self.state.phase, groups, 0, initial)
         return self.rules.failing_of(MELD_ACTION, values) is None
 
 
-#: A valid shape: naturals, twos, jokers, valid keeping two cards or more, valid going out, newly a canasta.
-_RankShape = tuple[int, int, int, bool, bool, bool]
+#: A valid shape: naturals, twos, jokers, valid keeping two cards or more, valid going out, the kind of canasta it
+#: newly makes (-1: none).
+_RankShape = tuple[int, int, int, bool, bool, int]
 
 
 def _rank_shapes(
     listing: _Listing, rank: int, available: int, twos: int, jokers: int, initial: bool
 ) -> tuple[_RankShape, ...]:
     """The shapes of one rank that make a valid meld, as (naturals, twos, jokers, valid if keeping two cards or
-    more, valid if going out, newly a canasta); cached, since the same rank and counts recur from turn to turn."""
+    more, valid if going out, the kind of canasta it newly makes); cached, since the same rank and counts recur
+    from turn to turn."""
     rules = listing.rules
     key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key)
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
@@ -293,9 +309,9 @@ def _rank_shapes(
         for t in range(twos + 1):
             for j in range(jokers + 1):
                 if n + t + j:
-                    staying, leaving, new_canasta = listing.verdict_in(verdicts, rank, n, t, j, initial)
+                    staying, leaving, new_kind = listing.verdict_in(verdicts, rank, n, t, j, initial)
                     if staying or leaving:
-                        found.append((n, t, j, staying, leaving, new_canasta))
+                        found.append((n, t, j, staying, leaving, new_kind))
     known = remember(rules.rank_shape_cache, key, tuple(found))
     return known
 
@@ -309,23 +325,26 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
     endings: dict[int, bool] = {}
     out = SingleMelds(listing.rules.meld_actions)
     for rank in hand.meld_ranks(state.melds[listing.team]):
-        for used, new_canasta, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
+        for used, new_kind, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
-            going_out = hand_after == 0 or (hand_after == 1 and listing.goes_out(1, new_canasta))
+            if hand_after == 1:
+                going_out = listing.goes_out(1, listing.tally + one_canasta(new_kind))
+            else:
+                going_out = hand_after == 0
             if not (leaving if going_out else staying):
                 continue
-            ending = 2 * hand_after + new_canasta
+            ending = 4 * hand_after + new_kind + 1
             fine = endings.get(ending)
             if fine is None:
-                fine = endings[ending] = listing.ending_ok(hand_after, listing.canastas + new_canasta, pending)
+                fine = endings[ending] = listing.ending_ok(hand_after, listing.tally + one_canasta(new_kind), pending)
             if fine:
                 out.add(parts, label)
     return out
 
 
-#: Per shape: cards used, newly a canasta, valid keeping two cards or more, valid going out, the group's label,
-#: the groups' cards. Plain tuples of ints only: the garbage collector stops tracking them, so a large cache
-#: does not slow its collections down (named tuples and Actions would stay tracked).
+#: Per shape: cards used, the kind of canasta it newly makes (-1: none), valid keeping two cards or more, valid
+#: going out, the group's label, the groups' cards. Plain tuples of ints only: the garbage collector stops tracking
+#: them, so a large cache does not slow its collections down (named tuples and Actions would stay tracked).
 _RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
 
 
@@ -342,8 +361,8 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
         label = rank if rank != JOKER_RANK else None
         known = tuple(
-            (n + t + j, new_canasta, staying, leaving, label if n == 0 else None, _parts(hand, rank, n, t, j))
-            for n, t, j, staying, leaving, new_canasta in shapes
+            (n + t + j, new_kind, staying, leaving, label if n == 0 else None, _parts(hand, rank, n, t, j))
+            for n, t, j, staying, leaving, new_kind in shapes
         )
         if cached:
             remember(rules.rank_meld_cache, key, known)
@@ -405,10 +424,9 @@ def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option
     """A shape as a ``combos.Option``: its counts, ``ways`` to pick its naturals, points, canasta kind, verdicts."""
     rules = listing.rules
     rank, n, t, j = shape
-    staying, leaving, new_canasta = listing.verdict(rank, n, t, j, initial)
-    kind = canasta_kind(n, t + j) if n + t + j >= rules.canasta_size[rank] else -1
+    staying, leaving, kind = listing.verdict(rank, n, t, j, initial)
     points = n * rules.card_value[rank * 4] if n else 0
-    return _new_tuple(Option, (n, t, j, ways, points, kind, new_canasta, staying, leaving))
+    return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving))
 
 
 def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
@@ -468,10 +486,10 @@ def _opening_verdict(listing: _Listing, points_cap: int | None) -> Verdict:
         if hand_after == 0:
             ok = agg.leaving
         elif hand_after == 1:  # the last card is discarded going out, or kept (a pass)
-            ok = agg.leaving if listing.goes_out(1, agg.made) else agg.staying
+            ok = agg.leaving if listing.goes_out(1, listing.with_made(agg.kinds)) else agg.staying
         else:
             ok = agg.staying
-        if not ok or not listing.ending_ok(hand_after, listing.canastas + agg.made, pending):
+        if not ok or not listing.ending_ok(hand_after, listing.with_made(agg.kinds), pending):
             return False
         if rules.twos_value is None:
             return True
@@ -600,7 +618,7 @@ def _take_family(
         if not take_allowed(agg.tag, agg.groups):
             return False
         hand_after = agg.left
-        canastas_after = listing.canastas + agg.made
+        canastas_after = listing.with_made(agg.kinds)
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
         if not (agg.leaving if going_out else agg.staying):
             return False
@@ -731,7 +749,7 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block) -
     if not listing.action_ok("discard"):
         return []
     hand_after = listing.hand_size - 1
-    if not listing.ending_ok(hand_after, listing.canastas, False):
+    if not listing.ending_ok(hand_after, listing.tally, False):
         return []
     can_still = state.permission == "yes" and hand_after > 0 and bool(melds)
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:

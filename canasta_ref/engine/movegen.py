@@ -25,6 +25,7 @@ from .checks import (
     merge_target,
     plan_melding,
     table_values,
+    tally_of,
 )
 from .rules import Rules, remember
 from .state import HandState, Meld
@@ -280,7 +281,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.hand_sizes[seat] - used)
+    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.cards_held(seat) - used)
 
 
 def opening_accepted(
@@ -288,10 +289,9 @@ def opening_accepted(
 ) -> bool:
     """The initial-meld hooks on an opening laid from hand, by its points, its canastas by kind and the cards it
     leaves (a side that has not opened has no canasta before it)."""
-    canastas_after = sum(kinds)
-    made_canasta = canastas_after > 0
+    made_canasta = sum(kinds) > 0
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
-    by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, canastas_after)
+    by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, tally_of(kinds))
     refusal = initial_meld_refusal(
         rules,
         state,

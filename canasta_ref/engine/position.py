@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CanastaError
 from .cards import JOKER_RANK, RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
+from .checks import settled
 from .rules import Rules
 from .state import HandState, Meld, Phase
 
@@ -30,6 +31,10 @@ class Position:
     sides: Sequence[int] = ()
     #: Per seat: whether its first turn is still to come (its dealt bonus cards then wait in its hand). Empty: none.
     awaiting_first_turn: Sequence[bool] = ()
+    #: Per seat, its foot still face down (hook deal.foot_size). Empty: no seat has a foot left to pick up.
+    feet: Sequence[Sequence[Card]] = ()
+    #: Which deal of the match the position is in, from 1.
+    hand_number: int = 1
     extra: Mapping[str, object] = field(default_factory=dict)
 
 
@@ -67,12 +72,16 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             take(cards, f"melds[{team}][{index}]")
             where = f"melds[{team}][{index}]"
             rank = _meld_rank(rules, cards, where)
-            if any(meld.rank == rank for meld in melds[team]):
-                raise CanastaError(f"field '{where}': side {team} already has a meld of rank {RANK_NAMES[rank]}")
-            melds[team].append(Meld.build(rank, cards, rules.is_wild))
+            meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
+            if not meld.closed and _has_open_meld(melds[team], rank):
+                raise CanastaError(f"field '{where}': side {team} already has an open meld of rank {RANK_NAMES[rank]}")
+            melds[team].append(meld)
     bonus = [list(b) for b in position.bonus] + [[] for _ in range(players - len(position.bonus))]
     for seat, cards in enumerate(bonus):
         take(cards, f"bonus[{seat}]")
+    feet = _feet(rules, position)
+    for seat, cards in enumerate(feet):
+        take(cards, f"feet[{seat}]")
     if position.stock is not None:
         take(position.stock, "stock")
         left = sum(remaining)
@@ -101,6 +110,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         team_opened=[bool(m) for m in melds],
         seat_melded=list(position.seat_melded) or [False] * players,
         side_of=_sides(rules, position.sides),
+        feet=feet,
     )
     for card in position.pile:
         push_pile(rules, state, card)
@@ -108,7 +118,15 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
     state.melded_before_turn = state.seat_melded[position.to_act]
     state.awaiting_first_turn = list(position.awaiting_first_turn)
+    if type(position.hand_number) is not int or position.hand_number < 1:
+        raise CanastaError(f"field 'hand_number': expected a deal number from 1, got {position.hand_number!r}")
+    state.hand_number = position.hand_number
     return state, _implied_deck(position, stock_top_first)
+
+
+def _has_open_meld(melds: Sequence[Meld], rank: int) -> bool:
+    """Whether ``melds`` hold an open meld of ``rank``: a side has at most one (closed ones are set aside)."""
+    return any(meld.rank == rank and not meld.closed for meld in melds)
 
 
 def _meld_rank(rules: Rules, cards: Sequence[Card], where: str) -> int:
@@ -134,6 +152,20 @@ def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:
         if type(side) is not int or not 0 <= side < rules.teams:
             raise CanastaError(f"field 'sides[{seat}]': expected a side from 0 to {rules.teams - 1}, got {side!r}")
     return list(sides)
+
+
+def _feet(rules: Rules, position: Position) -> list[list[Card]]:
+    """The feet a position writes, checked: one per seat, and only in a variant that deals them. A variant with
+    feet always keeps one list per seat (empty once picked up), so an unwritten field means all picked up."""
+    if not rules.foot_size:
+        if any(position.feet):
+            raise CanastaError(f"field 'feet': {rules.variant.id} deals no foot")
+        return []
+    if not position.feet:
+        return [[] for _ in range(rules.players)]
+    if len(position.feet) != rules.players:
+        raise CanastaError(f"field 'feet': expected {rules.players} feet, one per seat, got {len(position.feet)}")
+    return [list(foot) for foot in position.feet]
 
 
 def _check_awaiting(rules: Rules, position: Position) -> None:
@@ -176,7 +208,7 @@ def _implied_deck(position: Position, stock: Sequence[Card]) -> list[Card]:
     for team in position.melds:
         for meld in team:
             out.extend(meld)
-    for cards in position.bonus:
+    for cards in (*position.bonus, *position.feet):
         out.extend(cards)
     out.extend(stock)
     return out

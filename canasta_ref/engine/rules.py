@@ -117,6 +117,7 @@ class Rules:
         self.packs = self.value("deck.packs", {})
         self.jokers_per_pack = self.value("deck.jokers", {})
         self.hand_size = self.value("deal.hand_size", {})
+        self.foot_size = self.value("deal.foot_size", {})
         self.draw_count = self.value("draw.count", {})
         wild_rank = [self.predicate("card.wild", {"rank": name}) for name in RANK_NAMES]
         self.is_wild = [wild_rank[rank_of(c)] for c in range(CARD_TYPES)]
@@ -137,6 +138,7 @@ class Rules:
         self.penalises_turn_end = bool(self._hooks.get("penalty.turn_end"))
         self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
         self.upcard_freezes = [self.predicate("upcard.freezes", f) for f in facts]
+        self.upcard_buried = [self.predicate("upcard.buried", f) for f in facts]
         wild_values = {self.card_value[c] for c in range(52) if self.is_wild[c]}
         self.twos_value: int | None = wild_values.pop() if len(wild_values) == 1 else 0 if not wild_values else None
         self.hand_kind = [
@@ -152,6 +154,8 @@ class Rules:
         self.count_bits: int = max(1, self.packs).bit_length()
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
+        #: Whether any clause closes melds (hook meld.closed): without one, every meld stays open, unasked.
+        self.closes_melds = bool(self._hooks.get("meld.closed"))
         self._variables: dict[str, frozenset[str]] = {}
         self._table_positions: dict[str, tuple[int, ...]] = {}
         # Per query (by Query.index): the getter of the values its clauses read (None: all of them) and the memo

@@ -72,6 +72,8 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     return {
         "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
         "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
+        # The feet still face down (hook deal.foot_size): played out hands pick them up, so they count apart.
+        "foot_points": sum(rules.card_value[c] for s in seats for c in state.feet[s]) if state.feet else 0,
         "natural_canastas": kinds.natural,
         "mixed_canastas": kinds.mixed,
         "wild_canastas": kinds.wild,

@@ -13,7 +13,8 @@ Permission = Literal["none", "yes", "no"]
 
 
 class Meld(NamedTuple):
-    """A meld on the table: a multiset of cards of one rank (plus wild cards). Immutable; additions replace it."""
+    """A meld on the table: a multiset of cards of one rank (plus wild cards). Immutable; additions replace it.
+    A ``closed`` meld (hook meld.closed) is set aside: no card joins it, and cards of its rank start a new one."""
 
     rank: int
     cards: tuple[Card, ...]
@@ -21,13 +22,14 @@ class Meld(NamedTuple):
     wilds: int
     jokers: int
     size: int
+    closed: bool = False
 
     @staticmethod
     def build(rank: int, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
         ordered = tuple(sorted(cards, key=SORT_ORDER.__getitem__))
         wilds = sum(1 for c in ordered if is_wild[c])
         jokers = sum(1 for c in ordered if c == JOKER)
-        return tuple.__new__(Meld, (rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered)))
+        return tuple.__new__(Meld, (rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered), False))
 
     def plus(self, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
         return Meld.build(self.rank, (*self.cards, *cards), is_wild)
@@ -75,6 +77,11 @@ class HandState:
     awaiting_first_turn: list[bool] = field(default_factory=list)
     #: Per side, the penalty points its players incurred in play (hook penalty.turn_end). Empty: none so far.
     penalties: list[int] = field(default_factory=list)
+    #: Per seat, its foot (hook deal.foot_size): a second hand dealt face down, which the player picks up when
+    #: the first is played out; empty once picked up. An empty list where the variant deals no foot.
+    feet: list[list[Card]] = field(default_factory=list)
+    #: Which deal of the match this is, from 1 (some variants' opening minimum goes by it).
+    hand_number: int = 1
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
     #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -122,6 +129,8 @@ class HandState:
             tuple(self.side_of),
             tuple(self.awaiting_first_turn),
             tuple(self.penalties),
+            tuple([tuple(f) for f in self.feet]) if self.feet else (),
+            self.hand_number,
         )
 
     @staticmethod
@@ -148,6 +157,11 @@ class HandState:
         self.hands[seat] = tuple(counts)
         self.hand_sizes[seat] += step * len(cards)
 
+    def cards_held(self, seat: int) -> int:
+        """The cards a seat still has to play: its hand and, until picked up, its foot. A player goes out only
+        when this reaches nothing; an emptied hand with a foot waiting picks the foot up instead."""
+        return self.hand_sizes[seat] + (len(self.feet[seat]) if self.feet else 0)
+
     def hand_cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
 
@@ -165,8 +179,9 @@ class HandState:
         return None
 
     def meld_of_rank(self, team: int, rank: int) -> Meld | None:
+        """The side's open meld of ``rank`` (closed ones are set aside), or None."""
         for meld in self.melds[team]:
-            if meld.rank == rank:
+            if meld.rank == rank and not meld.closed:
                 return meld
         return None
 
@@ -178,7 +193,7 @@ class HandState:
         for team in self.melds:
             for meld in team:
                 out.extend(meld.cards)
-        for cards in self.bonus:
+        for cards in (*self.bonus, *self.feet):
             out.extend(cards)
         return out
 
@@ -193,7 +208,7 @@ def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
 
 
 _SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
-_NESTED_LISTS = frozenset({"melds", "bonus"})
+_NESTED_LISTS = frozenset({"melds", "bonus", "feet"})
 _LISTS = frozenset(
     {
         "stock",

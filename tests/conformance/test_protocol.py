@@ -200,8 +200,8 @@ def test_a_hello_naming_no_version_is_answered_in_protocol_1(server: Server) -> 
 
 @pytest.mark.parametrize(
     "hello",
-    [{"protocol": 5}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 5, "protocols": [5, 6]}],
-    ids=["5", "text", "true", "null", "5 and 6"],
+    [{"protocol": 6}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 6, "protocols": [6, 7]}],
+    ids=["6", "text", "true", "null", "6 and 7"],
 )
 def test_a_hello_for_another_version_is_refused_with_a_sentence(server: Server, hello: dict[str, Any]) -> None:
     reply = server.ask(id=1, cmd="hello", **hello)
@@ -522,13 +522,13 @@ def hellos(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_reference_agrees_on_protocol_4() -> None:
+def test_the_reference_agrees_on_protocol_5() -> None:
     engine = SubprocessEngine(reference_command())
     try:
-        assert engine.info.protocol == 4 and engine.info.capabilities["sample"] is True
+        assert engine.info.protocol == 5 and engine.info.capabilities["sample"] is True
     finally:
         engine.close()
-    assert InProcessEngine().info.protocol == 4
+    assert InProcessEngine().info.protocol == 5
 
 
 def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
@@ -540,7 +540,7 @@ def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_
     finally:
         engine.close()
     assert hellos(log) == [
-        {"id": 1, "cmd": "hello", "protocol": 4, "protocols": [1, 2, 3, 4]},
+        {"id": 1, "cmd": "hello", "protocol": 5, "protocols": [1, 2, 3, 4, 5]},
         {"id": 2, "cmd": "hello", "protocol": 1},
     ]
 
@@ -558,11 +558,11 @@ def test_an_engine_answering_protocol_1_to_the_offer_is_greeted_once(tmp_path: P
 @pytest.mark.parametrize(
     ("options", "says", "greetings"),
     [
-        (("--speaks", "5"), "the engine speaks protocol 5, not 1", 2),
+        (("--speaks", "6"), "the engine speaks protocol 6, not 1", 2),
         (("--accept", "7"), "the handshake was refused: this engine speaks protocol 7 only", 2),
         (("--speaks", "2", "--capabilities", '{"absent_features": ["fly"]}'), "capabilities.absent_features", 1),
     ],
-    ids=["speaks 5", "refuses both", "bad protocol-2 capability"],
+    ids=["speaks 6", "refuses both", "bad protocol-2 capability"],
 )
 def test_a_handshake_that_agrees_on_no_version_fails_the_start(
     tmp_path: Path, options: tuple[str, ...], says: str, greetings: int
@@ -657,7 +657,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"fixed_parameters": {"classic": {"one_card_pile": "bogus"}}}, f"{FIXED}.classic.one_card_pile' must be a value"),
     ({"fixed_parameters": {"classic": {"match_target": "many"}}}, f"{FIXED}.classic.match_target' must be a value"),
     ({"unheld_position_fields": "stock"}, FIELDS),
-    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (awaiting_first_turn, hands, melded"),
+    ({"unheld_position_fields": ["hand"]}, f"{FIELDS} (awaiting_first_turn, feet, hand_number, hands, melded"),
 ]
 
 
@@ -901,7 +901,7 @@ def test_a_position_with_sides_is_sent_only_to_a_protocol_3_engine(protocol: int
     if protocol == 3:
         assert skip is None
     else:
-        assert skip == f"the engine speaks protocol {protocol}, whose positions have no 'sides' (version 3 added it)"
+        assert skip == f"the engine speaks protocol {protocol}, whose set-ups have no 'sides' (version 3 added it)"
 
 
 @pytest.mark.parametrize("protocol", [1, 2, 3])
@@ -912,5 +912,5 @@ def test_a_position_with_a_wild_canasta_is_sent_only_to_a_protocol_3_engine(prot
     if protocol == 3:
         assert skip is None
     else:
-        expected = f"the engine speaks protocol {protocol}, whose positions have no melds of wild cards alone"
+        expected = f"the engine speaks protocol {protocol}, whose set-ups have no melds of wild cards alone"
         assert skip == expected + " (version 3 added it)"

@@ -80,6 +80,7 @@ def _position_with_melds_and_bonus_cards() -> HandState:
 def test_copy_and_snapshot_carry_every_field() -> None:
     state = _position_with_melds_and_bonus_cards()
     assert all(state.melds) and all(state.bonus[seat] for seat in (0, 1))
+    state.feet = [[seat + 1] for seat in range(4)]  # Classic deals none: one a seat makes the field like the others
     values: dict[str, object] = {}
     for number, field in enumerate(dataclasses.fields(HandState)):
         current = getattr(state, field.name)
