@@ -70,7 +70,7 @@ _COLUMNS = (
     ("in hand", "SCORE.CARDS_IN_HAND"),
 )
 # Columns shown only for a variant that has such clauses, so other variants' sheets stay as they were.
-_OPTIONAL_COLUMNS = (("penalties", "SCORE.PENALTIES"),)
+_OPTIONAL_COLUMNS = (("in foot", "SCORE.CARDS_IN_FOOT"), ("penalties", "SCORE.PENALTIES"))
 
 
 def score_column(rule_id: str) -> str | None:

@@ -60,8 +60,9 @@ class MeldGroup(NamedTuple):
 
     @staticmethod
     def of(cards: Sequence[Card], rank: int | None = None) -> MeldGroup:
-        """A group in canonical form: a label only on a group with no natural card to name its meld."""
-        if any(rank_of(c) not in (0, JOKER_RANK) for c in cards):
+        """A group in canonical form: a label only on a group with no natural card to name its meld, and never the
+        joker rank, which a group of wild cards alone already means (one action, one text)."""
+        if rank == JOKER_RANK or any(rank_of(c) not in (0, JOKER_RANK) for c in cards):
             rank = None
         return MeldGroup(_canonical(cards), rank)
 

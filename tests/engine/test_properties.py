@@ -136,6 +136,8 @@ def hidden_shuffled(rules: Rules, state: HandState, seat: int, rnd: random.Rando
     pool: list[Card] = list(clone.stock)
     for s in others:
         pool.extend(cards_of(clone.hands[s]))
+    for foot in clone.feet:  # face down: hidden from every seat, its owner's included
+        pool.extend(foot)
     rnd.shuffle(pool)
     clone.stock = pool[: len(clone.stock)]
     at = len(clone.stock)
@@ -143,12 +145,20 @@ def hidden_shuffled(rules: Rules, state: HandState, seat: int, rnd: random.Rando
         size = clone.hand_sizes[s]
         clone.hands[s] = tuple(counts_of(pool[at : at + size]))
         at += size
+    for s, foot in enumerate(clone.feet):
+        clone.feet[s] = pool[at : at + len(foot)]
+        at += len(foot)
     assert at == len(pool)
     return clone
 
 
-def position_of(state: HandState, hands: list[list[Card]] | None = None, stock: list[Card] | None = None) -> Position:
-    """The written position of ``state`` (optionally with other hands and stock, the stock listed top first)."""
+def position_of(
+    state: HandState,
+    hands: list[list[Card]] | None = None,
+    stock: list[Card] | None = None,
+    feet: list[list[Card]] | None = None,
+) -> Position:
+    """The written position of ``state`` (optionally with other hands, stock and feet, the stock top first)."""
     return Position(
         hands=hands if hands is not None else [cards_of(h) for h in state.hands],
         pile=list(state.pile),
@@ -162,6 +172,8 @@ def position_of(state: HandState, hands: list[list[Card]] | None = None, stock: 
         seat_melded=list(state.seat_melded),
         permission=state.permission,
         sides=list(state.side_of),
+        feet=feet if feet is not None else [list(f) for f in state.feet],
+        hand_number=state.hand_number,
     )
 
 
@@ -414,7 +426,10 @@ def test_view_of_a_written_position_ignores_hidden_cards(variant: str, deal: Dea
         seat = aux.randrange(rules.players)
         shuffled = hidden_shuffled(rules, state, seat, aux)
         written = Game.from_position(
-            rules, position_of(state, [cards_of(h) for h in shuffled.hands], list(reversed(shuffled.stock)))
+            rules,
+            position_of(
+                state, [cards_of(h) for h in shuffled.hands], list(reversed(shuffled.stock)), list(shuffled.feet)
+            ),
         )
         assert written.view(seat) == game.view(seat)
 

@@ -20,7 +20,8 @@ from .spec_text import fmt_value
 
 
 def position_html(drawn: Drawn, scenario: Scenario) -> str:
-    """The starting position as a block of HTML: every hand, the pile, the melds, red threes, stock and scores."""
+    """The starting position as a block of HTML: every hand, the pile, the melds, the feet still face down, red
+    threes, stock and scores."""
     if drawn.rules is None or drawn.view is None:
         reason = html.escape(drawn.error or "")
         return f'<div class="cr-position cr-position-error">The position cannot be set up: {reason}</div>'
@@ -51,11 +52,23 @@ def position_html(drawn: Drawn, scenario: Scenario) -> str:
         for meld in melds:
             cls = "cr-meld cr-canasta" if meld["canasta"] else "cr-meld"
             badge = '<span class="cr-badge">canasta</span>' if meld["canasta"] else ""
+            if meld.get("closed"):
+                badge += '<span class="cr-badge">closed, set aside</span>'  # a variant whose canastas close
             shown.append(f'<span class="{cls}">{chips(meld["cards"])}{badge}</span>')
         body = "".join(shown) or '<span class="cr-none">none</span>'
         rows.append(
             f'<div class="cr-row cr-melds"><span class="cr-label">{side_name(rules, team)}<small>melds</small></span>'
             f'<span class="cr-cards">{body}</span></div>'
+        )
+    feet = [(seat, size) for seat, size in enumerate(view.get("foot_sizes", [])) if size]
+    if feet:  # a variant that deals a foot: its cards are face down, so only their number is drawn
+        body = " ".join(
+            f'<span class="cr-meld cr-foot">{seat_name(rules, s)}: {plural(n, "card")} face down</span>'
+            for s, n in feet
+        )
+        rows.append(
+            f'<div class="cr-row cr-feet"><span class="cr-label">Feet<small>picked up when the hand is played out'
+            f'</small></span><span class="cr-cards">{body}</span></div>'
         )
     bonus = [(seat, cards) for seat, cards in enumerate(view["bonus_cards"]) if cards]
     if bonus:
