@@ -187,17 +187,13 @@ def tally_counts(tally: Tally) -> tuple[int, int, int]:
     return tally & _TALLY_FIELD, tally >> TALLY_BITS & _TALLY_FIELD, tally >> 2 * TALLY_BITS
 
 
-_MIXED = 1 << TALLY_BITS
-_WILD = 1 << 2 * TALLY_BITS
-
-
 def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
     """The melds' canastas by kind, as a tally."""
     tally = 0
     sizes = rules.canasta_size
     for meld in melds:
         if meld.size >= sizes[meld.rank]:
-            tally += 1 if meld.wilds == 0 else _WILD if meld.naturals == 0 else _MIXED
+            tally += one_canasta(canasta_kind(meld.naturals, meld.wilds))
     return tally
 
 
@@ -218,7 +214,7 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         known = tables[seat] = (
             seat,
             state.team_opened[team],
-            (tally & _TALLY_FIELD) + (tally >> TALLY_BITS & _TALLY_FIELD) + (tally >> 2 * TALLY_BITS),
+            sum(tally_counts(tally)),
             len(state.stock),
             len(state.pile),
             state.hand_sizes[seat],

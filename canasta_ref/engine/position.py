@@ -9,7 +9,7 @@ from ..errors import CanastaError
 from .cards import JOKER_RANK, RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
 from .checks import settled
 from .rules import Rules
-from .state import HandState, Meld, Phase
+from .state import HandState, Meld, Phase, open_meld
 
 
 @dataclass
@@ -73,7 +73,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             where = f"melds[{team}][{index}]"
             rank = _meld_rank(rules, cards, where)
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
-            if not meld.closed and _has_open_meld(melds[team], rank):
+            if not meld.closed and open_meld(melds[team], rank) is not None:
                 raise CanastaError(f"field '{where}': side {team} already has an open meld of rank {RANK_NAMES[rank]}")
             melds[team].append(meld)
     bonus = [list(b) for b in position.bonus] + [[] for _ in range(players - len(position.bonus))]
@@ -122,11 +122,6 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         raise CanastaError(f"field 'hand_number': expected a deal number from 1, got {position.hand_number!r}")
     state.hand_number = position.hand_number
     return state, _implied_deck(position, stock_top_first)
-
-
-def _has_open_meld(melds: Sequence[Meld], rank: int) -> bool:
-    """Whether ``melds`` hold an open meld of ``rank``: a side has at most one (closed ones are set aside)."""
-    return any(meld.rank == rank and not meld.closed for meld in melds)
 
 
 def _meld_rank(rules: Rules, cards: Sequence[Card], where: str) -> int:

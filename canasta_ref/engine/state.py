@@ -180,10 +180,7 @@ class HandState:
 
     def meld_of_rank(self, team: int, rank: int) -> Meld | None:
         """The side's open meld of ``rank`` (closed ones are set aside), or None."""
-        for meld in self.melds[team]:
-            if meld.rank == rank and not meld.closed:
-                return meld
-        return None
+        return open_meld(self.melds[team], rank)
 
     def all_cards(self) -> list[Card]:
         """Every card of the deck wherever it lies: for conservation checks."""
@@ -196,6 +193,14 @@ class HandState:
         for cards in (*self.bonus, *self.feet):
             out.extend(cards)
         return out
+
+
+def open_meld(melds: Sequence[Meld], rank: int) -> Meld | None:
+    """The open meld of ``rank`` among a side's ``melds`` (a side has at most one; closed ones are set aside)."""
+    for meld in melds:
+        if meld.rank == rank and not meld.closed:
+            return meld
+    return None
 
 
 def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:

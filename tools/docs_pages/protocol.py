@@ -25,25 +25,11 @@ def protocol_page() -> str:
     return header("conformance/PROTOCOL.md") + _site_links(PROTOCOL.read_text(encoding="utf-8").rstrip()) + "\n"
 
 
-def protocol_4_page() -> str:
-    """Protocol version 4, still served: its links to the other versions point at the site's pages."""
-    text = _site_links(PROTOCOL_4.read_text(encoding="utf-8").rstrip())
-    return header("conformance/PROTOCOL-4.md") + text + "\n"
+#: The protocol versions still served, each with its document.
+OLDER_PROTOCOLS = {4: PROTOCOL_4, 3: PROTOCOL_3, 2: PROTOCOL_2, 1: PROTOCOL_1}
 
 
-def protocol_3_page() -> str:
-    """Protocol version 3, still served: its links to the other versions point at the site's pages."""
-    text = _site_links(PROTOCOL_3.read_text(encoding="utf-8").rstrip())
-    return header("conformance/PROTOCOL-3.md") + text + "\n"
-
-
-def protocol_2_page() -> str:
-    """Protocol version 2, still served: its links to the other versions point at the site's pages."""
-    text = _site_links(PROTOCOL_2.read_text(encoding="utf-8").rstrip())
-    return header("conformance/PROTOCOL-2.md") + text + "\n"
-
-
-def protocol_1_page() -> str:
-    """Protocol version 1, still served: its link to the current version points at the site's page."""
-    text = _site_links(PROTOCOL_1.read_text(encoding="utf-8").rstrip())
-    return header("conformance/PROTOCOL-1.md") + text + "\n"
+def older_protocol_page(version: int) -> str:
+    """An older protocol version, still served: its links to the other versions point at the site's pages."""
+    text = _site_links(OLDER_PROTOCOLS[version].read_text(encoding="utf-8").rstrip())
+    return header(f"conformance/PROTOCOL-{version}.md") + text + "\n"
