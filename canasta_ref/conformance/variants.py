@@ -37,6 +37,13 @@ DEAL_HOOKS = (
 )
 # A scenario that expects a score relies on every score clause, cited or not.
 SCORE_HOOKS = ("score.hand",)
+# A scenario that lays cards relies on what decides which meld they make or join, cited or not: whether a rank's
+# cards merge into one meld, and whether cards of several ranks make a sequence.
+MELD_IDENTITY_HOOKS = ("meld.merge_same_rank", "meld.sequence")
+# A scenario in which a player goes out relies on every condition for going out, cited or not.
+GOING_OUT_HOOKS = ("go_out.allowed",)
+#: The kinds of action that lay cards on melds.
+_LAYING = ("meld", "take", "combine")
 
 
 def reference_rules(variant_id: str) -> Rules:
@@ -66,6 +73,10 @@ def _relied_hooks(scenario: Scenario) -> tuple[str, ...]:
     hooks: tuple[str, ...] = DEAL_HOOKS if "deck" in scenario.setup else ()
     if any(step.expect.score is not None for step in scenario.steps):
         hooks += SCORE_HOOKS
+    if any(step.action.split()[0].lower() in _LAYING for step in scenario.steps if step.action.split()):
+        hooks += MELD_IDENTITY_HOOKS
+    if any(step.expect.end == "went out" for step in scenario.steps):
+        hooks += GOING_OUT_HOOKS
     return hooks
 
 

@@ -8,6 +8,12 @@ Text forms (case-insensitive on input, canonical on output)::
     take KH KS + QH QS 2C         ... laying more melds from hand with it (a side's initial meld)
     meld KH KS KD | QH QS 2C      lay one or several melds, or add to the side's melds
     meld K: 2C                    a group with no natural card names the rank of the meld it joins
+    meld @2: 7H                   ... or names the meld it joins: the side's second meld, in the order laid
+                                  (where a side may hold several melds of a rank, or sequences)
+    meld 4H 5H 6H                 a sequence, where the variant has them (hook meld.sequence)
+    take @2                       add the top discard to the side's second meld
+    take @2: KH                   ... with these cards from hand
+    combine @1 @3                 the side's third meld joins its first (where the variant allows it)
     discard 7S
     ask                           ask partner "may I go out?"
     yes / no                      partner's answer
@@ -38,8 +44,19 @@ from .cards import (
     sort_key,
 )
 
-ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass"]
-ACTION_KINDS: tuple[ActionKind, ...] = ("draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass")
+ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass", "combine"]
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    "draw",
+    "take",
+    "meld",
+    "discard",
+    "ask",
+    "yes",
+    "no",
+    "end",
+    "pass",
+    "combine",
+)
 #: The kinds of action that carry no cards.
 BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end", "pass"})
 
@@ -49,7 +66,9 @@ def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 
 class MeldGroup(NamedTuple):
-    """Cards laid together on one meld. ``rank`` is set only when no natural card says which meld it is.
+    """Cards laid together on one meld. ``rank`` is set only when no natural card says which meld it is;
+    ``target`` names the meld the cards join (the side's ``target``-th meld in the order laid, from 1), where the
+    rank alone does not say it (0: the meld of its rank, or a new one).
 
     Actions are named tuples of ints and strings: immutable, hashable and cheap to build. Being tuple
     subclasses, the garbage collector tracks them, so caches that hold them are kept small
@@ -57,23 +76,26 @@ class MeldGroup(NamedTuple):
 
     cards: tuple[Card, ...]
     rank: int | None = None
+    target: int = 0
 
     @staticmethod
-    def of(cards: Sequence[Card], rank: int | None = None) -> MeldGroup:
-        """A group in canonical form: a label only on a group with no natural card to name its meld, and never the
-        joker rank, which a group of wild cards alone already means (one action, one text)."""
-        if rank == JOKER_RANK or any(rank_of(c) not in (0, JOKER_RANK) for c in cards):
+    def of(cards: Sequence[Card], rank: int | None = None, target: int = 0) -> MeldGroup:
+        """A group in canonical form: a label only on a group with no natural card to name its meld and no meld
+        named, and never the joker rank, which a group of wild cards alone already means (one action, one text)."""
+        if target or rank == JOKER_RANK or any(rank_of(c) not in (0, JOKER_RANK) for c in cards):
             rank = None
-        return MeldGroup(_canonical(cards), rank)
+        return MeldGroup(_canonical(cards), rank, target)
 
     def __str__(self) -> str:
         text = " ".join(card_name(c) for c in self.cards)
+        if self.target:
+            return f"@{self.target}: {text}" if text else f"@{self.target}"
         return f"{RANK_NAMES[self.rank]}: {text}" if self.rank is not None else text
 
-    def sort_key(self) -> tuple[int, tuple[tuple[int, int], ...]]:
+    def sort_key(self) -> tuple[int, int, tuple[tuple[int, int], ...]]:
         keys = tuple(sort_key(c) for c in self.cards)
-        lead = sort_key(self.rank * 4)[0] if self.rank is not None else keys[0][0]
-        return (lead, keys)
+        lead = sort_key(self.rank * 4)[0] if self.rank is not None else keys[0][0] if keys else 0
+        return (self.target, lead, keys)
 
 
 class Action(NamedTuple):
@@ -82,14 +104,22 @@ class Action(NamedTuple):
     kind: ActionKind
     cards: tuple[Card, ...] = ()
     melds: tuple[MeldGroup, ...] = ()
+    #: For a take, the meld the top card joins (the side's ``target``-th, from 1; 0: by its rank, or a new one).
+    target: int = 0
 
     @classmethod
     def draw(cls) -> Action:
         return cls("draw")
 
     @classmethod
-    def take(cls, cards: Sequence[Card] = (), melds: Sequence[MeldGroup] = ()) -> Action:
-        return cls("take", _canonical(cards), _canonical_groups(melds))
+    def take(cls, cards: Sequence[Card] = (), melds: Sequence[MeldGroup] = (), target: int = 0) -> Action:
+        return cls("take", _canonical(cards), _canonical_groups(melds), target)
+
+    @classmethod
+    def combine(cls, first: int, second: int) -> Action:
+        """The side's meld number ``second`` joins its meld number ``first`` (numbered from 1, as laid)."""
+        low, high = sorted((first, second))
+        return cls("combine", (), (MeldGroup((), None, low), MeldGroup((), None, high)))
 
     @classmethod
     def meld(cls, melds: Sequence[MeldGroup]) -> Action:
@@ -122,7 +152,11 @@ class Action(NamedTuple):
         groups = " | ".join(str(g) for g in self.melds)
         if self.kind == "meld":
             return f"meld {groups}"
+        if self.kind == "combine":
+            return "combine " + " ".join(f"@{g.target}" for g in self.melds)
         text = "take"
+        if self.target:
+            text += f" @{self.target}" + (":" if self.cards else "")
         if self.cards:
             text += " " + " ".join(card_name(c) for c in self.cards)
         if self.melds:
@@ -136,6 +170,11 @@ class Action(NamedTuple):
             out["card"] = card_name(self.cards[0])
         elif self.kind == "take":
             out["cards"] = [card_name(c) for c in self.cards]
+            if self.target:
+                out["meld"] = self.target
+        elif self.kind == "combine":
+            out["melds"] = [g.target for g in self.melds]
+            return out
         if self.kind in ("take", "meld") and (self.melds or self.kind == "meld"):
             out["melds"] = [_group_json(g) for g in self.melds]
         return out
@@ -144,15 +183,15 @@ class Action(NamedTuple):
 _new_tuple = tuple.__new__
 
 
-def group_of(cards: tuple[Card, ...], rank: int | None) -> MeldGroup:
-    """``MeldGroup(cards, rank)`` for cards already in canonical order, built without the named tuple's
+def group_of(cards: tuple[Card, ...], rank: int | None, target: int = 0) -> MeldGroup:
+    """``MeldGroup(cards, rank, target)`` for cards already in canonical order, built without the named tuple's
     Python-level constructor (listings make thousands of these)."""
-    return _new_tuple(MeldGroup, (cards, rank))
+    return _new_tuple(MeldGroup, (cards, rank, target))
 
 
 def meld_of(groups: tuple[MeldGroup, ...]) -> Action:
     """``Action("meld", (), groups)`` for canonical groups in canonical order, built the same quick way."""
-    return _new_tuple(Action, ("meld", (), groups))
+    return _new_tuple(Action, ("meld", (), groups, 0))
 
 
 def single_meld(cards: tuple[Card, ...], rank: int | None) -> Action:
@@ -167,32 +206,53 @@ TAKE = Action("take")
 def take_with(cards: tuple[Card, ...]) -> Action:
     """``Action.take(cards)`` for cards already in canonical order, built without the named tuple's Python-level
     constructor (the draw phase lists one for every pair that might meld the top card)."""
-    return _new_tuple(Action, ("take", cards, ()))
+    return _new_tuple(Action, ("take", cards, (), 0))
 
 
 def _canonical_groups(groups: Sequence[MeldGroup]) -> tuple[MeldGroup, ...]:
-    return tuple(sorted((MeldGroup.of(g.cards, g.rank) for g in groups), key=MeldGroup.sort_key))
+    return tuple(sorted((MeldGroup.of(g.cards, g.rank, g.target) for g in groups), key=MeldGroup.sort_key))
 
 
 def _group_json(group: MeldGroup) -> dict[str, Any]:
     out: dict[str, Any] = {"cards": [card_name(c) for c in group.cards]}
     if group.rank is not None:
         out["rank"] = RANK_NAMES[group.rank]
+    if group.target:
+        out["meld"] = group.target
     return out
+
+
+#: The most melds a side can hold: a meld number above it is a typo, not a meld.
+MAX_MELD_NUMBER = 999
+
+
+def _meld_number(text: str, source: str, offset: int) -> int:
+    """The meld a label such as ``@2`` names: the side's melds are numbered from 1 in the order laid."""
+    digits = text[1:].strip()
+    if not digits.isdigit() or not 1 <= int(digits) <= MAX_MELD_NUMBER:
+        raise NotationError(
+            f"{text!r} does not name a meld; expected '@' and the meld's number, from 1 (as in '@2')", source, offset
+        )
+    return int(digits)
 
 
 def _parse_group(text: str, source: str, offset: int) -> MeldGroup:
     rank: int | None = None
+    target = 0
     body = text
     if ":" in text:
         head, body = text.split(":", 1)
         label_at = offset + len(head) - len(head.lstrip())
-        rank = _label_rank(head.strip(), source, label_at)
+        if head.strip().startswith("@"):
+            target = _meld_number(head.strip(), source, label_at)
+        else:
+            rank = _label_rank(head.strip(), source, label_at)
         offset += len(head) + 1
     cards = _parse_card_list(body, source, offset)
     if not cards:
         raise NotationError("a meld group needs at least one card", source, offset)
-    return _normalise_group(cards, rank, source, offset)
+    group = _normalise_group(cards, rank, source, offset)
+    return group._replace(target=target) if target else group
 
 
 _LABELS = "3, 4, 5, 6, 7, 8, 9, 10, J, Q, K or A"
@@ -258,12 +318,37 @@ def parse_action(text: str) -> Action:
         if not groups:
             raise NotationError("'meld' needs at least one group of cards", source, rest_offset)
         return Action.meld(groups)
+    if kind == "combine":
+        return _parse_combine(rest, source, rest_offset)
     head, plus, tail = rest.partition("+")
-    take_cards = _parse_card_list(head, source, rest_offset)
-    groups = _parse_groups(tail, source, rest_offset + len(head) + 1) if plus else []
+    target, head_offset = 0, rest_offset
+    if head.strip().startswith("@"):
+        label, colon, after = head.partition(":")
+        target = _meld_number(label.strip(), source, rest_offset + len(label) - len(label.lstrip()))
+        if not colon and label.strip().count(" "):
+            raise NotationError(
+                "a meld named in a take is followed by ':' before cards, as in 'take @2: KH'", source, rest_offset
+            )
+        head_offset = rest_offset + len(label) + 1
+        head = after
+    take_cards = _parse_card_list(head, source, head_offset)
+    groups = _parse_groups(tail, source, rest_offset + len(rest.partition("+")[0]) + 1) if plus else []
     if plus and not groups:
-        raise NotationError("'+' must be followed by melds", source, rest_offset + len(head))
-    return Action.take(take_cards, groups)
+        raise NotationError("'+' must be followed by melds", source, rest_offset + len(rest.partition("+")[0]))
+    return Action.take(take_cards, groups, target)
+
+
+def _parse_combine(text: str, source: str, offset: int) -> Action:
+    """``combine @1 @3``: two different melds of the side, by number."""
+    numbers: list[int] = []
+    position = offset
+    for raw in text.split(" "):
+        if raw:
+            numbers.append(_meld_number(raw, source, position))
+        position += len(raw) + 1
+    if len(numbers) != 2 or numbers[0] == numbers[1]:
+        raise NotationError("'combine' needs two different melds, such as 'combine @1 @3'", source, offset)
+    return Action.combine(numbers[0], numbers[1])
 
 
 def _parse_groups(text: str, source: str, offset: int) -> list[MeldGroup]:
@@ -288,10 +373,10 @@ def action_from_json(data: object) -> Action:
     allowed = (
         {"type"}
         if kind in BARE_KINDS
-        else {"type", "cards", "melds"}
+        else {"type", "cards", "melds", "meld"}
         if kind == "take"
         else {"type", "melds"}
-        if kind == "meld"
+        if kind in ("meld", "combine")
         else {"type", "card"}
     )
     unknown = sorted(set(data) - allowed)
@@ -303,13 +388,25 @@ def action_from_json(data: object) -> Action:
         return Action(kind)
     if kind == "discard":
         return Action.discard(_json_card(data.get("card"), "card"))
+    if kind == "combine":
+        numbers = _json_list(data.get("melds", []), "melds")
+        if len(numbers) != 2 or not all(_is_meld_number(n) for n in numbers) or numbers[0] == numbers[1]:
+            raise NotationError("field 'melds' of a 'combine' action must be two different meld numbers, from 1")
+        return Action.combine(int(str(numbers[0])), int(str(numbers[1])))
     groups = [_json_group(g, i) for i, g in enumerate(_json_list(data.get("melds", []), "melds"))]
     if kind == "meld":
         if not groups:
             raise NotationError("field 'melds' of a 'meld' action needs at least one group")
         return Action.meld(groups)
     cards = [_json_card(c, f"cards[{i}]") for i, c in enumerate(_json_list(data.get("cards", []), "cards"))]
-    return Action.take(cards, groups)
+    target = data.get("meld", 0)
+    if "meld" in data and not _is_meld_number(target):
+        raise NotationError(f"field 'meld' must be a meld number from 1 to {MAX_MELD_NUMBER}, got {target!r}")
+    return Action.take(cards, groups, int(str(target)))
+
+
+def _is_meld_number(value: object) -> bool:
+    return type(value) is int and 1 <= value <= MAX_MELD_NUMBER
 
 
 def _json_list(value: object, field: str) -> list[object]:
@@ -329,8 +426,8 @@ def _json_card(value: object, field: str) -> Card:
 
 def _json_group(value: object, index: int) -> MeldGroup:
     field = f"melds[{index}]"
-    if not isinstance(value, Mapping) or "cards" not in value or set(value) - {"cards", "rank"}:
-        raise NotationError(f"field '{field}' must be an object with 'cards' and an optional 'rank'")
+    if not isinstance(value, Mapping) or "cards" not in value or set(value) - {"cards", "rank", "meld"}:
+        raise NotationError(f"field '{field}' must be an object with 'cards' and an optional 'rank' or 'meld'")
     cards = [_json_card(c, f"{field}.cards[{i}]") for i, c in enumerate(_json_list(value["cards"], f"{field}.cards"))]
     if not cards:
         raise NotationError(f"field '{field}.cards' needs at least one card")
@@ -345,4 +442,11 @@ def _json_group(value: object, index: int) -> MeldGroup:
             raise NotationError(
                 f"field '{field}.rank': {rank_text!r} is not the rank of a meld; expected {_LABELS}"
             ) from None
-    return _normalise_group(cards, rank, "", 0)
+    target = value.get("meld", 0)
+    if "meld" in value:
+        if not _is_meld_number(target):
+            raise NotationError(f"field '{field}.meld' must be a meld number from 1 to {MAX_MELD_NUMBER}")
+        if rank is not None:
+            raise NotationError(f"field '{field}' names a meld; it takes no 'rank' as well")
+    group = _normalise_group(cards, rank, "", 0)
+    return group._replace(target=int(str(target))) if target else group

@@ -21,6 +21,13 @@ JOKER: Final = 52
 JOKER_RANK: Final = 13
 CARD_TYPES: Final = 53
 RANK_COUNT: Final = 14
+#: The rank index of a sequence meld (cards of one suit in order, hook meld.sequence): one past the joker's, so
+#: tables indexed by a meld's rank (canasta sizes) have a place for it. No card has this rank.
+SEQUENCE_RANK: Final = 14
+#: A meld's rank as its clauses read it: the card ranks, then the empty rank of a sequence.
+MELD_RANK_NAMES: Final = (*RANK_NAMES, "")
+#: Natural ranks in sequence order (threes up to aces): a sequence's cards run without a gap in this order.
+SEQUENCE_ORDER: Final = tuple(range(1, 13))
 
 _RANK_INDEX: Final = {name: i for i, name in enumerate(RANK_NAMES)}
 _SUIT_INDEX: Final = {name: i for i, name in enumerate(SUIT_NAMES)}

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause
 from .actions import ACTION_KINDS, TAKE, Action, MeldGroup
-from .cards import JOKER_RANK, RANK_NAMES, Card, rank_of
+from .cards import JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_ORDER, SEQUENCE_RANK, Card, rank_of
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
 from .state import HandState, Meld
@@ -68,6 +68,7 @@ _GO_OUT_ALLOWED = Query(
         "natural_canastas_after",
         "mixed_canastas_after",
         "wild_canastas_after",
+        "sequence_canastas_after",
     ),
 )
 _PILE_FROZEN = Query(
@@ -92,6 +93,10 @@ MELD_VALID = Query(
         "wilds",
         "jokers",
         "natural_ranks",
+        "kind",
+        "suits",
+        "consecutive",
+        "lowest",
         "is_new",
         "added",
         "added_wilds",
@@ -104,7 +109,7 @@ MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeat
 _MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
 _COUNT = Query(
     "initial_meld.count",
-    ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas", "wild_canastas"),
+    ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas"),
 )
 _INITIAL_VALID = Query(
     "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
@@ -128,6 +133,10 @@ _PILE_TAKE = Query(
         "team_has_meld_of_rank",
         "team_meld_is_canasta",
         "may_go_out",
+        "take_target",
+        "target_kind",
+        "target_is_canasta",
+        "take_sequence",
         "take_cards",
         "take_naturals",
         "take_wilds",
@@ -147,16 +156,36 @@ def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
 
 
 class CanastaKinds(NamedTuple):
-    """A side's canastas by kind: of natural cards only, of natural and wild cards, of wild cards only."""
+    """A side's canastas by kind: of natural cards only, of natural and wild cards, of wild cards only, and
+    sequences (each counted under one kind only: a sequence canasta is never also a natural one)."""
 
     natural: int
     mixed: int
     wild: int
+    sequence: int = 0
+
+
+#: The index in ``CanastaKinds`` of a sequence canasta.
+SEQUENCE_KIND = 3
+_MELD_COMBINE = Query(
+    "meld.combine",
+    (*TABLE_VARIABLES, "first_kind", "second_kind", "same_rank", "first_is_canasta", "second_is_canasta"),
+)
 
 
 def canasta_kind(naturals: int, wilds: int) -> int:
-    """The index in ``CanastaKinds`` of a canasta with these cards: natural, mixed or wild."""
+    """The index in ``CanastaKinds`` of a canasta of one rank with these cards: natural, mixed or wild."""
     return 0 if wilds == 0 else 2 if naturals == 0 else 1
+
+
+def meld_canasta_kind(meld: Meld) -> int:
+    """The index in ``CanastaKinds`` of ``meld`` as a canasta: a sequence's own kind, else by its cards."""
+    return SEQUENCE_KIND if meld.rank == SEQUENCE_RANK else canasta_kind(meld.naturals, meld.wilds)
+
+
+def meld_kind(rank: int) -> str:
+    """What ``meld.valid`` calls a meld of ``rank``: a group, wild cards alone, or a sequence."""
+    return "sequence" if rank == SEQUENCE_RANK else "wild" if rank == JOKER_RANK else "group"
 
 
 def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
@@ -173,8 +202,9 @@ _TALLY_FIELD = (1 << TALLY_BITS) - 1
 
 
 def tally_of(kinds: Sequence[int]) -> Tally:
-    """The tally of canastas counted by kind (natural, mixed, wild)."""
-    return kinds[0] | kinds[1] << TALLY_BITS | kinds[2] << 2 * TALLY_BITS
+    """The tally of canastas counted by kind (natural, mixed, wild, and sequence if given)."""
+    tally = kinds[0] | kinds[1] << TALLY_BITS | kinds[2] << 2 * TALLY_BITS
+    return tally | kinds[3] << 3 * TALLY_BITS if len(kinds) > 3 else tally
 
 
 def one_canasta(kind: int) -> Tally:
@@ -182,9 +212,14 @@ def one_canasta(kind: int) -> Tally:
     return 0 if kind < 0 else 1 << kind * TALLY_BITS
 
 
-def tally_counts(tally: Tally) -> tuple[int, int, int]:
-    """A tally's natural, mixed and wild canastas."""
-    return tally & _TALLY_FIELD, tally >> TALLY_BITS & _TALLY_FIELD, tally >> 2 * TALLY_BITS
+def tally_counts(tally: Tally) -> tuple[int, int, int, int]:
+    """A tally's natural, mixed, wild and sequence canastas."""
+    return (
+        tally & _TALLY_FIELD,
+        tally >> TALLY_BITS & _TALLY_FIELD,
+        tally >> 2 * TALLY_BITS & _TALLY_FIELD,
+        tally >> 3 * TALLY_BITS,
+    )
 
 
 def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
@@ -193,7 +228,7 @@ def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
     sizes = rules.canasta_size
     for meld in melds:
         if meld.size >= sizes[meld.rank]:
-            tally += one_canasta(canasta_kind(meld.naturals, meld.wilds))
+            tally += one_canasta(meld_canasta_kind(meld))
     return tally
 
 
@@ -249,7 +284,7 @@ def settled(rules: Rules, meld: Meld) -> Meld:
     there, so the others build no second tuple)."""
     if not rules.closes_melds or meld.closed:
         return meld
-    if rules.predicate_of(_MELD_CLOSED, (RANK_NAMES[meld.rank], meld.size, meld.naturals, meld.wilds)):
+    if rules.predicate_of(_MELD_CLOSED, (MELD_RANK_NAMES[meld.rank], meld.size, meld.naturals, meld.wilds)):
         return meld._replace(closed=True)
     return meld
 
@@ -301,8 +336,17 @@ def require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Act
     for card in action.all_cards():
         needed[card] = needed.get(card, 0) + 1
     hand = state.hands[seat]
-    held = all(hand[c] >= n for c, n in needed.items())
+    held = all(hand[c] >= n for c, n in needed.items()) and names_own_melds(state, seat, action)
     rules.refuse(action_refusal(rules, state, seat, action.kind, held))
+
+
+def names_own_melds(state: HandState, seat: int, action: Action) -> bool:
+    """Whether every meld the action names (``@N``) is one of the side's: what ``action.allowed``'s
+    ``cards_in_hand`` requires besides the cards."""
+    count = len(state.melds[state.side_of[seat]])
+    if action.target > count:
+        return False
+    return all(group.target <= count for group in action.melds)
 
 
 def action_refusal(rules: Rules, state: HandState, seat: int, kind: str, held: bool = True) -> Clause | None:
@@ -329,6 +373,8 @@ def plan_melding(rules: Rules, state: HandState, action: Action, seat: int | Non
     require_cards_in_hand(rules, state, actor, action)
     if action.kind == "take":
         result = _plan_take(rules, state, action, actor)
+    elif action.kind == "combine":
+        result = _plan_combine(rules, state, action, actor)
     else:
         result = _plan_meld(rules, state, action, actor)
     if actor == state.to_act:
@@ -349,9 +395,13 @@ def must_take_pile(rules: Rules, state: HandState, seat: int) -> bool:
     """When the stock is empty, whether the spec obliges this player to take the pile (and they can)."""
     if state.stock or not state.pile:
         return False
-    return rules.predicate_of(_MUST_TAKE, _top_card_values(rules, state, seat)) and accepts_melding(
-        rules, state, TAKE, seat
-    )
+    if not rules.predicate_of(_MUST_TAKE, _top_card_values(rules, state, seat)):
+        return False
+    if accepts_melding(rules, state, TAKE, seat):
+        return True
+    # Where the top card joins a meld only by naming it: whether it can join one of the side's melds.
+    count = len(state.melds[state.side_of[seat]]) if rules.names_melds else 0
+    return any(accepts_melding(rules, state, Action.take((), (), n), seat) for n in range(1, count + 1))
 
 
 def _top_card_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
@@ -361,8 +411,18 @@ def _top_card_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ..
     return (
         *table_values(rules, state, seat),
         pile_frozen(rules, state, seat),
-        not rules.is_wild[top] and state.meld_of_rank(team, rank_of(top)) is not None,
+        not rules.is_wild[top] and _meld_to_join(rules, state.melds[team], top),
     )
+
+
+def _meld_to_join(rules: Rules, melds: Sequence[Meld], top: Card) -> bool:
+    """Whether the side has an open meld the top card is of a kind to join: one of its rank, or, where there are
+    sequences, one of its suit (what ``top_matches_team_meld`` says; the take itself is still judged in full)."""
+    rank = rank_of(top)
+    for meld in melds:
+        if not meld.closed and (meld.rank == rank or (meld.rank == SEQUENCE_RANK and meld.cards[0] & 3 == top & 3)):
+            return True
+    return False
 
 
 def takes_top_only(rules: Rules, state: HandState, seat: int) -> bool:
@@ -427,90 +487,194 @@ def effects_without_melding(state: HandState, action: Action, seat: int) -> Plan
     return Plan(action, hand_after=hand_after, going_out=hand_after == 0, concealed=False)
 
 
-def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[tuple[int, list[Card], int]]:
-    """Each group as (rank, cards, distinct natural ranks); a group of wild cards alone has the joker rank."""
-    return [
-        (group_rank(rules, group), list(group.cards), len({rank_of(c) for c in group.cards if not rules.is_wild[c]}))
-        for group in groups
-    ]
+#: One group of an action as ``_layout`` lays it: the rank of the meld it makes (``group_rank``), its cards, how
+#: many natural ranks it holds, and the meld it names (0: none).
+Contribution = tuple[int, list[Card], int, int]
+
+
+def _contributions(rules: Rules, groups: Sequence[MeldGroup]) -> list[Contribution]:
+    """Each group as a ``Contribution``; a group of wild cards alone has the joker rank."""
+    return [(group_rank(rules, g), list(g.cards), natural_ranks(rules, g.cards), g.target) for g in groups]
+
+
+def natural_ranks(rules: Rules, cards: Sequence[Card]) -> int:
+    """How many different ranks the natural cards among ``cards`` are of."""
+    return len({rank_of(c) for c in cards if not rules.is_wild[c]})
+
+
+#: Where ``_layout`` files a group that starts a meld of its own (a key above every rank and below no meld).
+_OWN_MELD = 100
+
+
+def _placed(
+    rules: Rules, state: HandState, team: int, contributions: Sequence[Contribution]
+) -> tuple[list[int], dict[int, tuple[Meld | None, list[Card], int, int]]]:
+    """Which meld each contribution joins, gathered by meld: a named one (key ``-N``), the side's meld of its rank
+    where the spec merges that rank (key: the rank), or a new one of its own. Per key: the meld before, the cards
+    added, the most natural ranks in one group, and the rank of the meld they make."""
+    melds = state.melds[team]
+    order: list[int] = []
+    placed: dict[int, tuple[Meld | None, list[Card], int, int]] = {}
+    for index, (rank, cards, spread, target) in enumerate(contributions):
+        if target:
+            key = -target
+            before: Meld | None = melds[target - 1]
+            _refuse_named(rules, rank, before)
+        elif rules.merges_same_rank[rank]:
+            key = rank
+            before = merge_target(rules, state, team, rank)
+        else:
+            key, before = _OWN_MELD + index, None
+        known = placed.get(key)
+        if known is None:
+            order.append(key)
+            placed[key] = (before, list(cards), spread, before.rank if before is not None else rank)
+        else:
+            known[1].extend(cards)
+            placed[key] = (known[0], known[1], max(known[2], spread), known[3])
+    return order, placed
+
+
+def _refuse_named(rules: Rules, rank: int, meld: Meld | None) -> None:
+    """Refuse a group naming ``meld`` where the spec already says which meld its cards join (it merges that
+    rank: hook meld.merge_same_rank), or where the meld is closed (hook meld.closed), citing that clause."""
+    if rules.merges_same_rank[rank]:
+        rules.refuse(rules.first_clause("meld.merge_same_rank", {"rank": RANK_NAMES[rank]}))
+    if meld is not None and meld.closed:
+        rules.refuse(rules.first_clause("meld.closed", _closed_env(meld)))
+
+
+def _closed_env(meld: Meld) -> dict[str, Any]:
+    return {"rank": MELD_RANK_NAMES[meld.rank], "size": meld.size, "naturals": meld.naturals, "wilds": meld.wilds}
+
+
+def sequence_facts(meld: Meld) -> tuple[int, bool, str]:
+    """What ``meld.valid`` reads of a sequence: how many suits its natural cards show, whether their ranks run
+    without a gap or a repeat (threes up to aces), and its lowest rank's name."""
+    naturals = [c for c in meld.cards if c != 52 and rank_of(c) != 0]
+    ranks = sorted(rank_of(c) for c in naturals)
+    if not ranks:
+        return 0, True, ""
+    suits = len({c & 3 for c in naturals})
+    run = len(set(ranks)) == len(ranks) and ranks[-1] - ranks[0] + 1 == len(ranks) and ranks[0] >= SEQUENCE_ORDER[0]
+    return suits, run, RANK_NAMES[ranks[0]]
+
+
+def _meld_values(
+    rules: Rules,
+    table: tuple[Any, ...],
+    result: Meld,
+    before: Meld | None,
+    added: Sequence[Card],
+    spread: int,
+    going_out: bool,
+    initial: bool,
+) -> tuple[Any, ...]:
+    """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``."""
+    rank = result.rank
+    if rank == SEQUENCE_RANK:
+        suits, run, lowest = sequence_facts(result)
+        spread = natural_ranks(rules, result.cards)
+    else:
+        suits, run, lowest = 0, True, RANK_NAMES[rank]
+    return (
+        *table,
+        MELD_RANK_NAMES[rank],
+        result.size,
+        result.naturals,
+        result.wilds,
+        result.jokers,
+        spread,
+        meld_kind(rank),
+        suits,
+        run,
+        lowest,
+        before is None,
+        len(added),
+        sum(1 for c in added if rules.is_wild[c]),
+        before is not None and is_canasta(rules, before),
+        going_out,
+        initial,
+    )
+
+
+def _tally_with(
+    rules: Rules,
+    melds: Sequence[Meld],
+    placed: dict[int, tuple[Meld | None, list[Card], int, int]],
+    order: Sequence[int],
+    results: Sequence[Meld],
+) -> Tally:
+    """The side's canastas once ``results`` replace the melds they join (or are added as new ones)."""
+    after = list(melds)
+    for key, result in zip(order, results, strict=True):
+        before = placed[key][0]
+        if before is not None:
+            after[_place_of(melds, key, before)] = result
+        else:
+            after.append(result)
+    return canasta_tally(rules, after)
+
+
+def _place_of(melds: Sequence[Meld], key: int, before: Meld) -> int:
+    """Where the meld a contribution joins lies in the side's row: the place it names (key ``-N``), or the merge
+    target's own place (found by identity: two melds may hold the same cards)."""
+    if key < 0:
+        return -key - 1
+    for place, meld in enumerate(melds):
+        if meld is before:
+            return place
+    raise ValueError("the meld joined is not the side's")
 
 
 def _layout(
     rules: Rules,
     state: HandState,
     seat: int,
-    contributions: Sequence[tuple[int, list[Card], int]],
+    contributions: Sequence[Contribution],
     *,
     hand_after: int,
     initial: bool,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
-    """Merge the contributions into the side's melds and check every meld that changes (hook meld.valid)."""
+    """Put the contributions into the side's melds and check every meld that changes (hook meld.valid).
+    ``created`` lists the new melds' places in the side's row."""
     team = state.side_of[seat]
     current = list(state.melds[team])
-    by_rank: dict[int, list[Card]] = {}
-    spread: dict[int, int] = {}
-    order: list[int] = []
-    for rank, cards, natural_ranks in contributions:
-        if rank not in by_rank:
-            order.append(rank)
-            by_rank[rank] = []
-            spread[rank] = 0
-        by_rank[rank].extend(cards)
-        spread[rank] = max(spread[rank], natural_ranks)
-    created: list[int] = []
-    added_existing = False
-    table = table_values(rules, state, seat)
-    going_out = hand_after == 0 or (
-        hand_after == 1 and goes_out_melding(rules, state, seat, 1, _canastas_after(rules, state, team, by_rank))
-    )
-    for rank in order:
-        cards = by_rank[rank]
+    order, placed = _placed(rules, state, team, contributions)
+    results: list[Meld] = []
+    for key in order:
+        before, cards, _, rank = placed[key]
         if rules.coverage is not None:
+            if rank == SEQUENCE_RANK:
+                rules.note("meld.sequence", {})
             rules.note_rank("canasta.size", rank)
             for card in cards:
                 rules.note_rank("card.wild", rank_of(card))
-        rules.note_rank("meld.merge_same_rank", rank)
-        before = merge_target(rules, state, team, rank)
-        result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
-        added_wilds = sum(1 for c in cards if rules.is_wild[c])
-        values = (
-            *table,
-            RANK_NAMES[rank],
-            result.size,
-            result.naturals,
-            result.wilds,
-            result.jokers,
-            spread[rank],
-            before is None,
-            len(cards),
-            added_wilds,
-            before is not None and is_canasta(rules, before),
-            going_out,
-            initial,
-        )
+            rules.note_rank("meld.merge_same_rank", rank)
+        results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
+    table = table_values(rules, state, seat)
+    going_out = hand_after == 0 or (
+        hand_after == 1 and goes_out_melding(rules, state, seat, 1, _tally_with(rules, current, placed, order, results))
+    )
+    created: list[int] = []
+    added_existing = False
+    for key, result in zip(order, results, strict=True):
+        before, cards, spread, _ = placed[key]
+        if key < 0:  # a named meld: the cards joined may be of another rank than its own
+            spread = natural_ranks(rules, result.cards)
+        values = _meld_values(rules, table, result, before, cards, spread, going_out, initial)
         rules.refuse(rules.failing_of(MELD_VALID, values))
         if rules.closes_melds:
             result = settled(rules, result)
         if before is not None:
-            current[current.index(before)] = result
+            place = _place_of(state.melds[team], key, before)
+            current[place] = result
             # Adding to a meld laid earlier in this same turn is still the player's own melding.
-            added_existing = added_existing or rank not in state.created_this_turn
+            added_existing = added_existing or place not in state.created_this_turn
         else:
+            created.append(len(current))
             current.append(result)
-            created.append(rank)
     return current, created, added_existing, canasta_tally(rules, current)
-
-
-def _canastas_after(rules: Rules, state: HandState, team: int, by_rank: dict[int, list[Card]]) -> Tally:
-    """The side's canastas once the cards ``by_rank`` join its melds (or start new ones)."""
-    current = list(state.melds[team])
-    for rank, cards in by_rank.items():
-        before = merge_target(rules, state, team, rank)
-        if before is not None:
-            current[current.index(before)] = before.plus(cards, rules.is_wild)
-        else:
-            current.append(Meld.build(rank, cards, rules.is_wild))
-    return canasta_tally(rules, current)
 
 
 def goes_out_melding(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally) -> bool:
@@ -597,8 +761,9 @@ def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[i
 
 
 def own_canasta_made(rules: Rules, state: HandState, created: Sequence[int], melds: Sequence[Meld]) -> bool:
-    """Whether a canasta is among the melds the player laid this turn (``created`` now, or earlier in it)."""
-    return any(is_canasta(rules, m) for m in melds if m.rank in created or m.rank in state.created_this_turn)
+    """Whether a canasta is among the melds the player laid this turn (``created`` now, or earlier in it: places
+    in the side's row of ``melds``)."""
+    return any(is_canasta(rules, melds[i]) for i in (*created, *state.created_this_turn) if i < len(melds))
 
 
 def concealed_by_discard(rules: Rules, state: HandState, seat: int, made_canasta: bool, canastas_after: Tally) -> bool:
@@ -646,12 +811,57 @@ _NO_TOP_CARD = ("", False, False, False)
 
 def take_refusal(rules: Rules, state: HandState, seat: int, action: Action) -> Clause | None:
     """The ``pile.take`` clause refusing this take, or None (the listing asks it before planning a take)."""
-    return take_fields_refusal(rules, state, seat, _take_fields(rules, state, action))
+    target_fields = _take_target_fields(rules, state, seat, action)
+    return take_fields_refusal(rules, state, seat, _take_fields(rules, state, action), target_fields)
 
 
-def take_fields_refusal(rules: Rules, state: HandState, seat: int, fields: tuple[int, ...]) -> Clause | None:
-    """``take_refusal`` for a take described by its ``pile.take`` fields (the end of ``_PILE_TAKE``'s names)."""
-    return rules.failing_of(_PILE_TAKE, (*_take_values(rules, state, seat), *fields))
+def take_fields_refusal(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    fields: tuple[int, ...],
+    target_fields: tuple[Any, ...] | None = None,
+) -> Clause | None:
+    """``take_refusal`` for a take described by its ``pile.take`` fields (the end of ``_PILE_TAKE``'s names), and
+    by what it says of the meld the top card joins (``target_fields``; None: a take naming no meld, whose cards
+    are of the top card's rank)."""
+    if target_fields is None:
+        target_fields = _untargeted_take(rules, state, seat)
+    return rules.failing_of(_PILE_TAKE, (*_take_values(rules, state, seat), *target_fields, *fields))
+
+
+def _untargeted_take(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
+    """The target fields of ``pile.take`` for a take naming no meld, whose cards from hand are of the top card's
+    rank (or wild): the meld of that rank the top card joins, if the spec merges it; once per position."""
+    facts = derived(rules, state)
+    known: tuple[Any, ...] | None = facts.get(("take target", seat))
+    if known is None:
+        top_rank = rank_of(state.pile[-1]) if state.pile else JOKER_RANK
+        joined = merge_target(rules, state, state.side_of[seat], top_rank) if state.pile else None
+        known = facts[("take target", seat)] = _target_fields(rules, False, joined, False)
+    return known
+
+
+def _target_fields(rules: Rules, named: bool, joined: Meld | None, sequence: bool) -> tuple[Any, ...]:
+    """``pile.take``'s ``take_target``, ``target_kind``, ``target_is_canasta`` and ``take_sequence``."""
+    if joined is None:
+        return (named, "", False, sequence)
+    return (named, meld_kind(joined.rank), is_canasta(rules, joined), sequence)
+
+
+def _take_target_fields(rules: Rules, state: HandState, seat: int, action: Action) -> tuple[Any, ...]:
+    """The target fields of ``pile.take`` for this take (see ``_target_fields``)."""
+    if not state.pile:
+        return _untargeted_take(rules, state, seat)
+    top = state.pile[-1]
+    sequence = rules.sequences and natural_ranks(rules, (top, *action.cards)) > 1
+    if not action.target and not sequence:
+        return _untargeted_take(rules, state, seat)
+    melds = state.melds[state.side_of[seat]]
+    if action.target:
+        joined = melds[action.target - 1] if action.target <= len(melds) else None
+        return _target_fields(rules, True, joined, sequence)
+    return _target_fields(rules, False, None, sequence)
 
 
 def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
@@ -717,7 +927,9 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)
-    contributions.insert(0, (top_rank, [top, *action.cards], 1))
+    top_cards = [top, *action.cards]
+    top_group_rank = group_rank(rules, MeldGroup(tuple(top_cards))) if action.cards else top_rank
+    contributions.insert(0, (top_group_rank, top_cards, natural_ranks(rules, top_cards) or 1, action.target))
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
     )
@@ -729,17 +941,76 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
 
 
 def group_rank(rules: Rules, group: MeldGroup) -> int:
-    """The rank of the meld a group makes or joins: its natural cards', its label's, or the wild-meld rank."""
+    """The rank of the meld a group makes or joins: its natural cards', a sequence's (where the spec has them,
+    hook meld.sequence, and the natural cards are of several ranks), its label's, or the wild-meld rank."""
+    found = -1
     for card in group.cards:
         if not rules.is_wild[card]:
-            return rank_of(card)
+            if found < 0:
+                found = rank_of(card)
+                if not rules.sequences:
+                    return found
+            elif rank_of(card) != found:
+                return SEQUENCE_RANK
+    if found >= 0:
+        return found
     return group.rank if group.rank is not None else JOKER_RANK
 
 
 def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
-    """How many groups repeat the rank of an earlier group of the same action."""
-    ranks = [group_rank(rules, g) for g in groups]
-    return len(ranks) - len(set(ranks))
+    """How many groups of the same action repeat an earlier one's rank, or the meld it names (sequences, each a
+    meld of its own, repeat nothing)."""
+    keys = [-g.target if g.target else group_rank(rules, g) for g in groups]
+    keys = [k for k in keys if k != SEQUENCE_RANK]
+    return len(keys) - len(set(keys))
+
+
+def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+    """Two of the side's melds made one (hook meld.combine, then meld.valid on the combined meld): the cards of
+    the one that is not a canasta join the canasta (if one is), else the second's join the first. The combined
+    meld takes the first one's place, and the melds after the second move up one place."""
+    team = state.side_of[seat]
+    melds = state.melds[team]
+    first, second = (melds[group.target - 1] for group in action.melds)
+    table = table_values(rules, state, seat)
+    same_rank = first.rank == second.rank and first.rank != SEQUENCE_RANK
+    values = (
+        *table,
+        meld_kind(first.rank),
+        meld_kind(second.rank),
+        same_rank,
+        is_canasta(rules, first),
+        is_canasta(rules, second),
+    )
+    rules.refuse(rules.failing_of(_MELD_COMBINE, values))
+    for meld in (first, second):
+        if meld.closed:
+            rules.refuse(rules.first_clause("meld.closed", _closed_env(meld)))
+    joined, joining = (second, first) if is_canasta(rules, second) and not is_canasta(rules, first) else (first, second)
+    result = joined.plus(joining.cards, rules.is_wild)
+    initial = not state.team_opened[team]
+    spread = natural_ranks(rules, result.cards)
+    rules.refuse(
+        rules.failing_of(MELD_VALID, _meld_values(rules, table, result, joined, joining.cards, spread, False, initial))
+    )
+    if rules.closes_melds:
+        result = settled(rules, result)
+    after = list(melds)
+    after[action.melds[0].target - 1] = result
+    del after[action.melds[1].target - 1]
+    return Plan(action, after, [], True, state.cards_held(seat))
+
+
+def apply_combine(state: HandState, seat: int, result: Plan) -> None:
+    """Lay the combined melds, and keep the places of the melds laid this turn (``created_this_turn``) right: the
+    second meld's place is gone (its cards are in the first's), the places after it move up one."""
+    state.melds[state.side_of[seat]] = result.melds
+    first, second = (group.target - 1 for group in result.action.melds)
+    created = state.created_this_turn
+    moved = [i - 1 if i > second else i for i in created if i != second]
+    if second in created and first not in moved:
+        moved.append(first)
+    state.created_this_turn = moved
 
 
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from ..errors import CanastaError
 from ..spec.model import Variant
-from .actions import BARE_KINDS, Action
+from .actions import BARE_KINDS, Action, MeldGroup
 from .blocks import Listing
 from .cards import CARD_TYPES, Card, card_name, cards_of, format_cards, full_deck
 from .checks import (
@@ -21,11 +21,13 @@ from .checks import (
     LAST_CARD_BONUS_ENDS,
     Plan,
     answerer,
+    apply_combine,
     apply_meld,
     canastas,
     concealed_now,
     derived,
     is_canasta,
+    meld_kind,
     must_take_pile,
     pile_frozen,
     takes_top_only,
@@ -116,11 +118,18 @@ def _event(seat: int, what: str, cards: tuple[Card, ...] = ()) -> Event:
     return tuple.__new__(Event, (seat, what, cards))
 
 
+def _meld_event(seat: int, group: MeldGroup) -> Event:
+    """What a group laid says in the log: the meld it joins, where the action names one."""
+    return _event(seat, f"adds to meld @{group.target}" if group.target else "melds", group.cards)
+
+
 def _meld_view(rules: Rules, meld: Meld) -> dict[str, Any]:
     """A meld as views show it; whether it is closed only in a variant that closes melds (hook meld.closed)."""
     shown: dict[str, Any] = {"cards": [card_name(c) for c in meld.cards], "canasta": is_canasta(rules, meld)}
     if rules.closes_melds:
         shown["closed"] = meld.closed
+    if rules.names_melds:
+        shown["kind"] = meld_kind(meld.rank)
     return shown
 
 
@@ -392,6 +401,10 @@ class Game:
             self._apply_end(seat, result, events)
         elif kind == "pass":
             self._apply_pass(seat, events)
+        elif kind == "combine":
+            apply_combine(self.state, seat, result)
+            first, second = (group.target for group in result.action.melds)
+            events.append(_event(seat, f"combines meld {second} into meld {first}"))
         else:
             raise CanastaError(f"unknown kind of action {kind!r}")
 
@@ -442,14 +455,18 @@ class Game:
         top_only = takes_top_only(rules, state, seat)
         rest = [] if top_only else state.pile[:-1]
         apply_meld(rules, state, seat, result)
+        onto = f" onto meld @{result.action.target}" if result.action.target else ""
         if result.action.cards:
             events.append(
-                _event(seat, f"takes the pile, melding its top card {card_name(top)} with", result.action.cards)
+                _event(seat, f"takes the pile, melding its top card {card_name(top)}{onto} with", result.action.cards)
             )
+        elif onto:
+            joined = f"meld @{result.action.target}"
+            events.append(_event(seat, f"takes the pile, adding its top card {card_name(top)} to {joined}"))
         else:
             events.append(_event(seat, f"takes the pile, adding its top card {card_name(top)} to the side's meld"))
         for group in result.action.melds:
-            events.append(_event(seat, "melds", group.cards))
+            events.append(_meld_event(seat, group))
         if top_only:
             _lift_top_card(rules, state)
             events.append(_event(seat, "takes only the top card; the rest stays as the pile"))
@@ -486,7 +503,7 @@ class Game:
         state = self.state
         apply_meld(self.rules, state, seat, result)
         for group in result.action.melds:
-            events.append(_event(seat, "melds", group.cards))
+            events.append(_meld_event(seat, group))
         self._after_melding(state, seat, state.side_of[seat], result)
         if result.going_out:
             self._go_out(state, seat, result, events)

@@ -74,7 +74,15 @@ HOOKS: Final[dict[str, Hook]] = {
             "How many cards each player is dealt face down as a foot, picked up when the hand is played out (no "
             "clause: no foot). A player goes out only once the foot is picked up and played out too.",
         ),
-        _hook("card.value", "value", "The point value of a card, melded or left in hand.", _CARD),
+        _hook(
+            "card.value",
+            "value",
+            "The point value of a card: melded (``melded``), or left in hand at the end (not ``melded``; "
+            "``anyone_went_out``: the hand ended by a player going out).",
+            _CARD,
+            melded="bool",
+            anyone_went_out="bool",
+        ),
         _hook("card.wild", "predicate", "Whether a card is wild.", rank="str"),
         _hook("upcard.turn_again", "predicate", "Whether the upcard is covered by another turned card.", _CARD),
         _hook("upcard.freezes", "predicate", "Whether a turned upcard freezes the pile.", _CARD),
@@ -115,7 +123,8 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "action.allowed",
             "require",
-            "Who may act, and which kinds of action fit the phase of the turn.",
+            "Who may act, and which kinds of action fit the phase of the turn (``cards_in_hand``: the cards the "
+            "action lays are in the player's hand, and the melds it names are the side's).",
             kind="str",
             phase="str",
             seat="int",
@@ -169,6 +178,10 @@ HOOKS: Final[dict[str, Hook]] = {
             take_wilds="int",
             team_has_meld_of_rank="bool",
             team_meld_is_canasta="bool",
+            take_target="bool",
+            target_kind="str",
+            target_is_canasta="bool",
+            take_sequence="bool",
             extra_melds="int",
             extra_of_top_rank="int",
             extra_repeated_ranks="int",
@@ -202,6 +215,10 @@ HOOKS: Final[dict[str, Hook]] = {
             wilds="int",
             jokers="int",
             natural_ranks="int",
+            kind="str",
+            suits="int",
+            consecutive="bool",
+            lowest="str",
             is_new="bool",
             added="int",
             added_wilds="int",
@@ -212,8 +229,27 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "meld.merge_same_rank",
             "predicate",
-            "Whether a new meld of a rank the side already has is merged into it.",
+            "Whether a new meld of a rank the side already has is merged into it (no clause: it starts a meld of "
+            "its own, and cards join an existing meld only by naming it, as in 'meld @2: KH').",
             rank="str",
+        ),
+        _hook(
+            "meld.sequence",
+            "predicate",
+            'Whether a group of natural cards of several ranks is a sequence meld (kind "sequence", judged by '
+            "meld.valid) rather than a group of one rank (no clause: never, and meld.valid sees a group).",
+        ),
+        _hook(
+            "meld.combine",
+            "require",
+            "Whether two of the side's melds may be combined, the second's cards joining the first (meld.valid is "
+            "asked of the combined meld too).",
+            _TABLE,
+            first_kind="str",
+            second_kind="str",
+            same_rank="bool",
+            first_is_canasta="bool",
+            second_is_canasta="bool",
         ),
         _hook(
             "meld.action",
@@ -235,7 +271,13 @@ HOOKS: Final[dict[str, Hook]] = {
             naturals="int",
             wilds="int",
         ),
-        _hook("canasta.size", "value", "How many cards make a meld a canasta.", rank="str"),
+        _hook(
+            "canasta.size",
+            "value",
+            "How many cards make a meld a canasta (a sequence's rank is empty).",
+            rank="str",
+            kind="str",
+        ),
         # The initial meld.
         _hook(
             "initial_meld.minimum",
@@ -254,6 +296,7 @@ HOOKS: Final[dict[str, Hook]] = {
             natural_canastas="int",
             mixed_canastas="int",
             wild_canastas="int",
+            sequence_canastas="int",
         ),
         _hook(
             "initial_meld.valid",
@@ -276,6 +319,7 @@ HOOKS: Final[dict[str, Hook]] = {
             natural_canastas_after="int",
             mixed_canastas_after="int",
             wild_canastas_after="int",
+            sequence_canastas_after="int",
         ),
         _hook(
             "go_out.keep_card",
@@ -339,6 +383,7 @@ HOOKS: Final[dict[str, Hook]] = {
             natural_canastas="int",
             mixed_canastas="int",
             wild_canastas="int",
+            sequence_canastas="int",
             canastas="int",
             red_threes="int",
             team_has_melded="bool",

@@ -56,7 +56,7 @@ def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
     them, and the rest need no rule asked again."""
     if rules.coverage is not None:
         return plan(rules, state, action)
-    if action.kind in ("meld", "take"):
+    if action.kind in ("meld", "take", "combine"):
         known: Plan | None = derived(rules, state).get(("plan", action))
         return known if known is not None else plan(rules, state, action)
     return effects_without_melding(state, action, state.to_act)

@@ -58,6 +58,7 @@ from .movegen import (
     submultisets,
     take_groups,
 )
+from .named import play_actions, take_actions, take_openings_with_sequences
 from .rules import Rules, remember
 from .state import HandState, Meld
 
@@ -94,6 +95,8 @@ def listing(rules: Rules, state: HandState) -> Listing:
     found = _Listing(rules, state)
     melds = _melds(rules, state, found)
     blocks.append(melds)
+    if rules.names_melds and found.action_ok("meld"):
+        blocks.append(play_actions(rules, state, state.team_opened[found.team]))
     blocks.append(_discards(rules, state, found, melds))
     if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
         blocks.append((PASS,))
@@ -141,7 +144,11 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
                 blocks.append(plain)
                 blocks.append(extras)
                 plain = []
+            if rules.sequences:
+                plain.extend(take_openings_with_sequences(rules, state, group, top_rank))
     blocks.append(plain)
+    if rules.names_melds:
+        blocks.append(take_actions(rules, state))
     return blocks
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from ..errors import IllegalAction
 from .actions import TAKE, Action, MeldGroup, group_of, take_with
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SORT_ORDER, Card, rank_of
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SEQUENCE_RANK, SORT_ORDER, Card, rank_of
 from .checks import (
     MELD_VALID,
     CanastaKinds,
@@ -126,7 +126,7 @@ class HandCards:
         if not melds:
             return [*self.ranks, JOKER_RANK] if wilds else list(self.ranks)
         ranks = set(self.ranks)
-        ranks.update(m.rank for m in melds)
+        ranks.update(m.rank for m in melds if m.rank != SEQUENCE_RANK)  # sequences are joined by naming them
         if wilds:
             ranks.add(JOKER_RANK)
         return sorted(ranks)
@@ -155,6 +155,10 @@ def shape_values(
         wilds + (before.wilds if before else 0),
         shape.jokers + (before.jokers if before else 0),
         1 if shape.naturals else 0,
+        "wild" if shape.rank == JOKER_RANK else "group",
+        0,
+        True,
+        RANK_NAMES[shape.rank],
         before is None,
         shape.naturals + wilds,
         wilds,
@@ -171,7 +175,7 @@ def _shape_ok(rules: Rules, table: tuple[Any, ...], shape: Shape, before: Meld |
     )
 
 
-def _shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial: bool) -> dict[int, list[Shape]]:
+def group_shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, initial: bool) -> dict[int, list[Shape]]:
     """Valid group shapes per rank (wild-only groups under the joker rank)."""
     team = state.side_of[seat]
     table = table_values(rules, state, seat)
@@ -252,7 +256,7 @@ def meld_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     team = state.side_of[seat]
     initial = not state.team_opened[team]
     hand = HandCards(rules, state.hands[seat])
-    per_rank = _shapes(rules, state, seat, hand, initial)
+    per_rank = group_shapes(rules, state, seat, hand, initial)
     if not initial:
         for shapes in per_rank.values():
             for shape in shapes:
@@ -269,7 +273,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     """The spec's initial-meld check on counts alone; exact for the hooks it asks."""
     points = 0
     used = 0
-    kinds = [0, 0, 0]  # canastas made, by kind (checks.canasta_kind)
+    kinds = [0, 0, 0, 0]  # canastas made, by kind (checks.canasta_kind)
     for shape in combo:
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
@@ -329,7 +333,7 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
             for card in group:
                 rest[card] -= 1
             rest_hand = HandCards(rules, tuple(rest))
-            per_rank = _shapes(rules, state, seat, rest_hand, initial)
+            per_rank = group_shapes(rules, state, seat, rest_hand, initial)
             per_rank.pop(top_rank, None)
             for combo in shape_combinations(per_rank, rest_hand.twos_total, rest_hand.jokers, sorted(per_rank)):
                 if combo:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import CanastaError
-from .cards import JOKER_RANK, RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
+from .cards import JOKER_RANK, RANK_NAMES, SEQUENCE_RANK, Card, card_name, counts_of, full_deck, rank_of
 from .checks import settled
 from .rules import Rules
 from .state import HandState, Meld, Phase, open_meld
@@ -73,7 +73,8 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             where = f"melds[{team}][{index}]"
             rank = _meld_rank(rules, cards, where)
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
-            if not meld.closed and open_meld(melds[team], rank) is not None:
+            merged = rules.merges_same_rank[rank]
+            if merged and not meld.closed and open_meld(melds[team], rank) is not None:
                 raise CanastaError(f"field '{where}': side {team} already has an open meld of rank {RANK_NAMES[rank]}")
             melds[team].append(meld)
     bonus = [list(b) for b in position.bonus] + [[] for _ in range(players - len(position.bonus))]
@@ -125,14 +126,17 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
 
 
 def _meld_rank(rules: Rules, cards: Sequence[Card], where: str) -> int:
-    """The rank of a written meld: its natural cards' (exactly one rank), or the wild-meld rank for wild cards
-    alone (whether the variant allows such a meld is its rules' matter, as for every written meld)."""
+    """The rank of a written meld: its natural cards' (exactly one rank), the sequence rank for natural cards of
+    several ranks where the variant has sequences (hook meld.sequence), or the wild-meld rank for wild cards alone
+    (whether the variant allows such a meld is its rules' matter, as for every written meld)."""
     if not cards:
         raise CanastaError(f"field '{where}': a meld needs at least one card")
     ranks = {rank_of(c) for c in cards if not rules.is_wild[c]}
     if not ranks:
         return JOKER_RANK
     if len(ranks) != 1:
+        if rules.sequences:
+            return SEQUENCE_RANK
         raise CanastaError(f"field '{where}': a meld needs natural cards of exactly one rank, or wild cards alone")
     return ranks.pop()
 

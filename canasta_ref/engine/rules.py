@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import IllegalAction
 from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
-from .cards import CARD_TYPES, JOKER, RANK_NAMES, rank_of
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, rank_of
 from .hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES
 
 
@@ -124,7 +124,13 @@ class Rules:
         self._card_facts = facts = [self._facts_of(c) for c in range(CARD_TYPES)]
         #: Each card's facts as values in ``hooks.CARD_VARIABLES`` order, for Queries.
         self.card_values = [tuple(f[name] for name in CARD_VARIABLES) for f in facts]
-        self.card_value = [self.value("card.value", f) for f in facts]
+        #: Each card's value melded, and left in hand at the end (hook card.value's ``melded``): by whether the
+        #: hand ended with a player going out (``held_values[anyone_went_out]``).
+        self.card_value = [self.value("card.value", {**f, "melded": True, "anyone_went_out": False}) for f in facts]
+        self.held_values = [
+            [self.value("card.value", {**f, "melded": False, "anyone_went_out": out}) for f in facts]
+            for out in (False, True)
+        ]
         #: What ``pile.take`` asks of the top card: its rank's name, whether it is wild, a black three, a red three.
         self.top_card_values = [
             (f["rank"], bool(f["is_wild"]), bool(f["is_black_three"]), bool(f["is_red_three"])) for f in facts
@@ -152,8 +158,19 @@ class Rules:
         self.wild_cards = tuple(c for c in range(CARD_TYPES) if self.hand_kind[c] in (2, 3))
         #: Bits that hold how many copies of one card a hand has (at most one per pack).
         self.count_bits: int = max(1, self.packs).bit_length()
+        #: By a meld's rank; sequences never merge by rank (each is its own meld).
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
-        self.canasta_size = [self.value("canasta.size", {"rank": name}) for name in RANK_NAMES]
+        self.merges_same_rank.append(False)
+        #: By a meld's rank (``cards.MELD_RANK_NAMES``: the card ranks, then a sequence's).
+        self.canasta_size = [
+            self.value("canasta.size", {"rank": name, "kind": _meld_kind_of(rank)})
+            for rank, name in enumerate(MELD_RANK_NAMES)
+        ]
+        #: Whether groups of natural cards of several ranks are sequence melds (hook meld.sequence).
+        self.sequences = self.predicate("meld.sequence", {})
+        #: Whether a side may come to hold two open melds of one rank, so that an action must name the meld its
+        #: cards join: a rank that meld.merge_same_rank does not merge (then also combining melds may be legal).
+        self.names_melds = self.sequences or not all(self.merges_same_rank[: JOKER_RANK + 1])
         #: Whether any clause closes melds (hook meld.closed): without one, every meld stays open, unasked.
         self.closes_melds = bool(self._hooks.get("meld.closed"))
         self._variables: dict[str, frozenset[str]] = {}
@@ -223,7 +240,7 @@ class Rules:
 
     def note_rank(self, hook: str, rank: int) -> None:
         if self.coverage is not None:
-            self.note(hook, {"rank": RANK_NAMES[rank]})
+            self.note(hook, {"rank": MELD_RANK_NAMES[rank], "kind": _meld_kind_of(rank)})
 
     def table_positions_of(self, hook: str) -> tuple[int, ...]:
         """Where the table-wide variables (seat, stock size, ...) that a hook's clauses read are among
@@ -236,6 +253,16 @@ class Rules:
 
     def clauses(self, hook: str) -> tuple[Clause, ...]:
         return self._hooks.get(hook, ())
+
+    def first_clause(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
+        """The first clause of a ``predicate`` hook that says yes in ``env``: the rule to cite when that yes is
+        what refuses an action (a named meld that the spec's merge rule, or its closing rule, already decides)."""
+        for clause in self._hooks.get(hook, ()):
+            if clause.evaluate(env):
+                if self.coverage is not None:
+                    self.coverage.record(clause.id, "true")
+                return clause
+        return None
 
     def failing(self, hook: str, env: Mapping[str, Any]) -> Clause | None:
         """The first clause of a ``require`` hook that does not hold, or None."""
@@ -336,3 +363,8 @@ class Rules:
             if self.coverage is not None:
                 self.coverage.record(clause.id, "evaluated")
         return out
+
+
+def _meld_kind_of(rank: int) -> str:
+    """The kind of a meld of ``rank``: a sequence, wild cards alone, or a group of one rank."""
+    return "sequence" if rank == SEQUENCE_RANK else "wild" if rank == JOKER_RANK else "group"

@@ -69,14 +69,22 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     melds = state.melds[team]
     kinds = canasta_kinds(rules, melds)
     went_out = state.went_out is not None and state.side_of[state.went_out] == team
+    held_value = rules.held_values[state.went_out is not None]
     return {
         "melded_points": sum(rules.card_value[c] for m in melds for c in m.cards),
-        "hand_points": sum(rules.card_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
+        # Cards left in hand count at their value held (hook card.value, not melded).
+        "hand_points": sum(held_value[c] * state.hands[s][c] for s in seats for c in range(CARD_TYPES)),
         # The feet still face down (hook deal.foot_size): played out hands pick them up, so they count apart.
-        "foot_points": sum(rules.card_value[c] for s in seats for c in state.feet[s]) if state.feet else 0,
+        "foot_points": sum(held_value[c] for s in seats for c in state.feet[s]) if state.feet else 0,
         "natural_canastas": kinds.natural,
         "mixed_canastas": kinds.mixed,
         "wild_canastas": kinds.wild,
+        # Only where sequences can be laid, or a clause reads it: older variants' score facts stay as they were.
+        **(
+            {"sequence_canastas": kinds.sequence}
+            if rules.sequences or "sequence_canastas" in rules.variables_of("score.hand")
+            else {}
+        ),
         "canastas": sum(kinds),
         "red_threes": sum(len(state.bonus[s]) for s in seats),
         "team_has_melded": state.team_opened[team],
@@ -119,7 +127,9 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
     sides = []
     if rules.coverage is not None:
         for card in set(state.all_cards()):
-            rules.note_card("card.value", card)
+            for melded in (True, False):
+                facts = {**rules.card_facts(card), "melded": melded, "anyone_went_out": state.went_out is not None}
+                rules.note("card.value", facts)
     for team in range(rules.teams):
         facts = side_facts(rules, state, team)
         sides.append(SideScore(team, rules.components("score.hand", facts), facts))

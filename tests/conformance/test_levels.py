@@ -44,9 +44,15 @@ steps:
 """
 
 
+#: Where melds have an identity (Samba's family), two groups of a rank are two melds and a take names the meld the
+#: top card joins, a rule Bicycle gives: Classic's conventions for writing one play one way are not theirs.
+NAMED_MELDS_CONVENTION = CONVENTION - {"MELD.ONE_GROUP_PER_RANK", "PILE.TAKE.EXTRA_RANK", "PILE.TAKE.ONTO_MELD"}
+
+
 @pytest.mark.parametrize("variant", list_variants())
 def test_the_notation_clauses_are_the_conventions(variant: str) -> None:
     spec = load_variant(variant)
+    conventions = CONVENTION if "samba" not in spec.lineage else NAMED_MELDS_CONVENTION
     # Asking partner once a turn, and (three players, six players) whom to ask, are the project's conventions;
     # two players have no partner to ask.
     asking = {
@@ -54,7 +60,7 @@ def test_the_notation_clauses_are_the_conventions(variant: str) -> None:
         for rule in ("GO_OUT.ASK.ONCE_A_TURN", "GO_OUT.ASK.PARTNER", "GO_OUT.ASK.WHO_ANSWERS")
         if rule in spec.clauses
     }
-    assert {rule for rule in spec.clauses if spec.is_convention(rule)} == CONVENTION | asking
+    assert {rule for rule in spec.clauses if spec.is_convention(rule)} == conventions | asking
     assert not spec.is_convention("PILE.TAKE.FROZEN")  # sourced by pagat
     assert not spec.is_convention("NO.SUCH.RULE")
 
@@ -92,7 +98,9 @@ def test_no_bundled_must_scenario_expects_a_conventional_refusal() -> None:
         scenario.id
         for scenario in scenarios
         for step in scenario.steps
-        if step.expect.rule in CONVENTION and scenario.level == "must"
+        if scenario.level == "must"
+        and step.expect.rule is not None
+        and any(load_variant(v).is_convention(step.expect.rule) for v in scenario.variants)
     ]
     assert conventional == []
     # ...and each convention is still exercised, as implementation-defined.

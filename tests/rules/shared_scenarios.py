@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from clause_kit import ClauseLog, act, cards, child_spec, dealt, table
 
-from canasta_ref import Game, Rules, parse_card
+from canasta_ref import Game, IllegalAction, Rules, parse_card
 from canasta_ref.bots import GreedyBot
 from canasta_ref.engine.cards import JOKER
 from canasta_ref.match import play_match
@@ -317,6 +317,21 @@ def no_pass(c: Ctx) -> None:
     log.refuses(game, "pass", "TURN.NO_PASS")
     log.allows(game, "discard 5S", "TURN.NO_PASS")
     assert game.state.to_act == 1 and game.state.phase == "draw"
+
+
+@scenario
+def no_combine(c: Ctx) -> None:
+    log, rules = c.log, c.rules
+    # A side's melds of a rank are one meld, so two melds are never combined; naming a meld is refused too, since
+    # the rank already says which meld cards join (MELD.MERGE).
+    assert "combine" in rules.refused_kinds  # refused outright, so the listing never offers it
+    game = table(rules, hands={0: "9C 9D 5S KC"}, melds={0: ["KH KS KD", "QH QS QD"]}, phase="play")
+    log.refuses(game, "combine @1 @2", "TURN.NO_COMBINE")
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(act("meld @1: KC"))
+    assert refused.value.rule_id == "MELD.MERGE"
+    log.allows(game, "meld KC", "TURN.NO_COMBINE")
+    assert [len(m.cards) for m in game.state.melds[0]] == [4, 3]
 
 
 @scenario

@@ -1,0 +1,279 @@
+"""The actions of variants whose melds have an identity: groups that name the meld they join, sequences, and
+combining two melds (Samba's family). ``legal`` lists rank groups by shape; this module adds what a shape cannot
+say, candidate by candidate, each decided by ``checks.plan_melding`` itself, so nothing here restates a rule.
+
+The candidates are generated structurally: a meld is joined by cards of its rank (or wild cards), a sequence is
+made or extended by cards of one suit whose ranks run on without a gap (wild cards may be added; the spec decides
+whether they may). A variant whose sequences may have gaps would need a wider generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from ..errors import IllegalAction
+from .actions import Action, MeldGroup
+from .cards import JOKER_RANK, SEQUENCE_ORDER, SEQUENCE_RANK, Card, make_card
+from .checks import natural_ranks, plan_melding
+from .movegen import HandCards, expand_shapes, group_shapes, hand_cards, shape_combinations, submultisets
+from .rules import Rules
+from .state import HandState, Meld
+
+#: The longest run of one suit the generator looks for (no variant's sequence is longer).
+LONGEST_RUN = 13
+
+
+def _legal(rules: Rules, state: HandState, action: Action) -> bool:
+    try:
+        plan_melding(rules, state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _wild_choices(rules: Rules, counts: Sequence[int]) -> list[tuple[Card, ...]]:
+    """Every multiset of the wild cards held (the empty one first)."""
+    items = tuple((card, counts[card]) for card in rules.wild_cards if counts[card])
+    held = sum(n for _, n in items)
+    out: list[tuple[Card, ...]] = []
+    for size in range(held + 1):
+        out.extend(submultisets(items, size))
+    return out
+
+
+def _runs(rules: Rules, counts: Sequence[int], suit: int, low: int, high: int) -> list[tuple[Card, ...]]:
+    """The runs of natural cards held of ``suit`` that lie within ranks ``low``..``high`` (sequence order),
+    one card a rank, two cards at least."""
+    out: list[tuple[Card, ...]] = []
+    ranks = [r for r in SEQUENCE_ORDER if low <= r <= high]
+    for start in range(len(ranks)):
+        run: list[Card] = []
+        for rank in ranks[start : start + LONGEST_RUN]:
+            card = make_card(rank, suit)
+            if not counts[card] or rules.is_wild[card]:
+                break
+            run.append(card)
+            if len(run) >= 2:
+                out.append(tuple(run))
+    return out
+
+
+def _extensions(rules: Rules, counts: Sequence[int], meld: Meld, extra: Card | None = None) -> list[tuple[Card, ...]]:
+    """The cards held that extend a sequence at either end without a gap (``extra``: a card not from hand, the
+    top discard, which must then be among them and is left out of the result)."""
+    naturals = [c for c in meld.cards if not rules.is_wild[c]]
+    if not naturals:
+        return []
+    suit = naturals[0] & 3
+    ranks = sorted(c >> 2 for c in naturals)
+    low, high = ranks[0], ranks[-1]
+
+    def chain(step: int, start: int) -> list[list[Card]]:
+        chains: list[list[Card]] = [[]]
+        cards: list[Card] = []
+        used_extra = False
+        rank = start
+        while rank in SEQUENCE_ORDER:
+            card = make_card(rank, suit)
+            if extra is not None and card == extra and not used_extra:
+                used_extra = True
+            elif not counts[card] or rules.is_wild[card]:
+                break
+            cards.append(card)
+            chains.append(list(cards))
+            rank += step
+        return chains
+
+    out: list[tuple[Card, ...]] = []
+    for below in chain(-1, low - 1):
+        for above in chain(1, high + 1):
+            cards = below + above
+            if not cards:
+                continue
+            if extra is not None:
+                if extra not in cards:
+                    continue
+                cards.remove(extra)
+            out.append(tuple(cards))
+    return out
+
+
+def _joining(
+    rules: Rules, counts: Sequence[int], meld: Meld, wilds: list[tuple[Card, ...]]
+) -> Iterator[tuple[Card, ...]]:
+    """Candidate cards from hand to lay on one of the side's melds (one group, at least one card)."""
+    if meld.rank == SEQUENCE_RANK:
+        for cards in [(), *_extensions(rules, counts, meld)]:
+            for wild in wilds:
+                if cards or wild:
+                    yield cards + wild
+        return
+    naturals = rules.natural_cards[meld.rank] if meld.rank != JOKER_RANK else ()
+    items = tuple((c, counts[c]) for c in naturals if counts[c])
+    held = sum(n for _, n in items)
+    for size in range(held + 1):
+        for natural in submultisets(items, size):
+            for wild in wilds:
+                if natural or wild:
+                    yield natural + wild
+
+
+def _new_sequences(rules: Rules, counts: Sequence[int], wilds: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+    """Candidate new sequences from hand: runs of one suit, with any wild cards held."""
+    out: list[tuple[Card, ...]] = []
+    for suit in range(4):
+        for run in _runs(rules, counts, suit, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
+            out.extend(run + wild for wild in wilds)
+    return out
+
+
+def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
+    """The legal meld and combine actions that name a meld or lay a sequence, in the play phase. Openings of
+    rank groups alone are ``legal``'s; those with sequences are here."""
+    if not rules.names_melds:
+        return []
+    seat = state.to_act
+    counts = state.hands[seat]
+    wilds = _wild_choices(rules, counts)
+    melds = state.melds[state.side_of[seat]]
+    found: list[Action] = []
+    if opened:
+        for number, meld in enumerate(melds, start=1):
+            if meld.closed:
+                continue
+            for cards in _joining(rules, counts, meld, wilds):
+                found.append(Action.meld([MeldGroup.of(cards, None, number)]))
+        for cards in _new_sequences(rules, counts, wilds):
+            found.append(Action.meld([MeldGroup.of(cards)]))
+        for first in range(1, len(melds) + 1):
+            for second in range(first + 1, len(melds) + 1):
+                found.append(Action.combine(first, second))
+    elif rules.sequences:
+        found.extend(_openings_with_sequences(rules, state, counts, -1, lambda groups: Action.meld(groups)))
+    return [action for action in found if _legal(rules, state, action)]
+
+
+def _openings_with_sequences(
+    rules: Rules,
+    state: HandState,
+    counts: Sequence[int],
+    exclude_rank: int,
+    build: Callable[[list[MeldGroup]], Action],
+) -> Iterator[Action]:
+    """Candidate openings laying one sequence or more, with any choice of rank groups from the rest of the hand
+    (``exclude_rank``: a rank the groups may not be of, the top card's in a take; -1: none)."""
+    wilds = _wild_choices(rules, counts)
+    for sequences in _sequence_sets(rules, list(counts), wilds):
+        rest = list(counts)
+        for cards in sequences:
+            for card in cards:
+                rest[card] -= 1
+        hand = HandCards(rules, tuple(rest))
+        per_rank = group_shapes(rules, state, state.to_act, hand, True)
+        per_rank.pop(exclude_rank, None)
+        sequence_groups = [MeldGroup.of(cards) for cards in sequences]
+        for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
+            for groups in expand_shapes(hand, combo):
+                yield build([*sequence_groups, *groups])
+
+
+def _sequence_sets(rules: Rules, counts: list[int], wilds: list[tuple[Card, ...]]) -> Iterator[list[tuple[Card, ...]]]:
+    """Every non-empty multiset of candidate sequences the hand can lay at once, each once."""
+    candidates = _new_sequences(rules, counts, wilds)
+
+    def sets(start: int) -> Iterator[list[tuple[Card, ...]]]:
+        for index in range(start, len(candidates)):
+            cards = candidates[index]
+            if any(counts[c] < cards.count(c) for c in set(cards)):
+                continue
+            for card in cards:
+                counts[card] -= 1
+            yield [cards]
+            for rest in sets(index):
+                yield [cards, *rest]
+            for card in cards:
+                counts[card] += 1
+
+    yield from sets(0)
+
+
+def take_actions(rules: Rules, state: HandState) -> list[Action]:
+    """The legal takes that name a meld for the top card, or make a sequence of it, in the draw phase."""
+    if not rules.names_melds or not state.pile:
+        return []
+    seat = state.to_act
+    counts = state.hands[seat]
+    top = state.pile[-1]
+    team = state.side_of[seat]
+    melds = state.melds[team]
+    wilds = _wild_choices(rules, counts)
+    found: list[Action] = []
+    for number, meld in enumerate(melds, start=1):
+        if meld.closed:
+            continue
+        if meld.rank == SEQUENCE_RANK:
+            for cards in _extensions(rules, counts, meld, top):
+                for wild in wilds:
+                    found.append(Action.take(cards + wild, (), number))
+            for wild in wilds:
+                found.append(Action.take(wild, (), number))
+        elif rules.is_wild[top] or top >> 2 == meld.rank or meld.rank == JOKER_RANK:
+            for cards in _joining(rules, counts, meld, wilds):
+                found.append(Action.take(cards, (), number))
+            found.append(Action.take((), (), number))
+    if rules.sequences and not rules.is_wild[top] and top >> 2 in SEQUENCE_ORDER:
+        for run in _runs(rules, _with(counts, top), top & 3, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
+            if top not in run:
+                continue
+            from_hand = list(run)
+            from_hand.remove(top)
+            for wild in wilds:
+                base = Action.take(tuple(from_hand) + wild)
+                found.append(base)
+                if not state.team_opened[team]:
+                    found.extend(_take_extras(rules, state, counts, base.cards))
+    return [action for action in dict.fromkeys(found) if _legal(rules, state, action)]
+
+
+def _with(counts: Sequence[int], card: Card) -> list[int]:
+    out = list(counts)
+    out[card] += 1
+    return out
+
+
+def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tuple[Card, ...]) -> list[Action]:
+    """Candidate takes melding the top card with ``base`` from hand and laying further melds from the rest of the
+    hand: rank groups alone, or one sequence or more with any rank groups."""
+    rest = list(counts)
+    for card in base:
+        rest[card] -= 1
+    hand = HandCards(rules, tuple(rest))
+    per_rank = group_shapes(rules, state, state.to_act, hand, True)
+    found = [
+        Action.take(base, groups)
+        for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank))
+        if combo
+        for groups in expand_shapes(hand, combo)
+    ]
+    found.extend(_openings_with_sequences(rules, state, rest, -1, lambda groups: Action.take(base, groups)))
+    return found
+
+
+def take_openings_with_sequences(rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int) -> list[Action]:
+    """Before the side has opened: takes melding the top card with ``base`` from hand and laying one sequence or
+    more (and any rank groups but of the top card's rank) from the rest of the hand."""
+    if not rules.sequences:
+        return []
+    counts = list(state.hands[state.to_act])
+    for card in base:
+        counts[card] -= 1
+    found = _openings_with_sequences(rules, state, counts, top_rank, lambda groups: Action.take(base, groups))
+    return [action for action in found if _legal(rules, state, action)]
+
+
+def is_sequence(rules: Rules, cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` would make a sequence meld (several natural ranks, where the spec has sequences)."""
+    return rules.sequences and natural_ranks(rules, cards) > 1
+
+
+__all__ = ["hand_cards", "is_sequence", "play_actions", "take_actions", "take_openings_with_sequences"]
