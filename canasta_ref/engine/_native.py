@@ -25,6 +25,7 @@ MODULES = (
     "movegen",
     "combos",
     "blocks",
+    "named",
     "legal",
     "judge",
     "game",

@@ -560,7 +560,7 @@ def sequence_facts(meld: Meld) -> tuple[int, bool, str]:
     return suits, run, RANK_NAMES[ranks[0]]
 
 
-def _meld_values(
+def meld_values(
     rules: Rules,
     table: tuple[Any, ...],
     result: Meld,
@@ -662,7 +662,7 @@ def _layout(
         before, cards, spread, _ = placed[key]
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)
-        values = _meld_values(rules, table, result, before, cards, spread, going_out, initial)
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial)
         rules.refuse(rules.failing_of(MELD_VALID, values))
         if rules.closes_melds:
             result = settled(rules, result)
@@ -973,16 +973,7 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     melds = state.melds[team]
     first, second = (melds[group.target - 1] for group in action.melds)
     table = table_values(rules, state, seat)
-    same_rank = first.rank == second.rank and first.rank != SEQUENCE_RANK
-    values = (
-        *table,
-        meld_kind(first.rank),
-        meld_kind(second.rank),
-        same_rank,
-        is_canasta(rules, first),
-        is_canasta(rules, second),
-    )
-    rules.refuse(rules.failing_of(_MELD_COMBINE, values))
+    rules.refuse(combine_refusal(rules, state, seat, first, second))
     for meld in (first, second):
         if meld.closed:
             rules.refuse(rules.first_clause("meld.closed", _closed_env(meld)))
@@ -991,7 +982,7 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     initial = not state.team_opened[team]
     spread = natural_ranks(rules, result.cards)
     rules.refuse(
-        rules.failing_of(MELD_VALID, _meld_values(rules, table, result, joined, joining.cards, spread, False, initial))
+        rules.failing_of(MELD_VALID, meld_values(rules, table, result, joined, joining.cards, spread, False, initial))
     )
     if rules.closes_melds:
         result = settled(rules, result)
@@ -999,6 +990,20 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     after[action.melds[0].target - 1] = result
     del after[action.melds[1].target - 1]
     return Plan(action, after, [], True, state.cards_held(seat))
+
+
+def combine_refusal(rules: Rules, state: HandState, seat: int, first: Meld, second: Meld) -> Clause | None:
+    """The ``meld.combine`` clause refusing to combine two of the side's melds, or None (the listing asks it of
+    every pair before planning one)."""
+    values = (
+        *table_values(rules, state, seat),
+        meld_kind(first.rank),
+        meld_kind(second.rank),
+        first.rank == second.rank and first.rank != SEQUENCE_RANK,
+        is_canasta(rules, first),
+        is_canasta(rules, second),
+    )
+    return rules.failing_of(_MELD_COMBINE, values)
 
 
 def apply_combine(state: HandState, seat: int, result: Plan) -> None:

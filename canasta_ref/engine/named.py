@@ -10,12 +10,33 @@ whether they may). A variant whose sequences may have gaps would need a wider ge
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..errors import IllegalAction
 from .actions import Action, MeldGroup
 from .cards import JOKER_RANK, SEQUENCE_ORDER, SEQUENCE_RANK, Card, make_card
-from .checks import natural_ranks, plan_melding
-from .movegen import HandCards, expand_shapes, group_shapes, hand_cards, shape_combinations, submultisets
+from .checks import (
+    MELD_VALID,
+    SEQUENCE_KIND,
+    CanastaKinds,
+    canasta_kind,
+    combine_refusal,
+    group_rank,
+    meld_values,
+    natural_ranks,
+    plan_melding,
+    table_values,
+    take_refusal,
+)
+from .movegen import (
+    HandCards,
+    expand_shapes,
+    group_shapes,
+    hand_cards,
+    opening_accepted,
+    shape_combinations,
+    submultisets,
+)
 from .rules import Rules
 from .state import HandState, Meld
 
@@ -24,6 +45,10 @@ LONGEST_RUN = 13
 
 
 def _legal(rules: Rules, state: HandState, action: Action) -> bool:
+    """Whether ``plan`` accepts a meld, take or combine of the seat to act; a take is first put to the
+    ``pile.take`` clauses alone, which refuse most candidates for less than a whole plan."""
+    if action.kind == "take" and take_refusal(rules, state, state.to_act, action) is not None:
+        return False
     try:
         plan_melding(rules, state, action)
     except IllegalAction:
@@ -118,13 +143,37 @@ def _joining(
                     yield natural + wild
 
 
-def _new_sequences(rules: Rules, counts: Sequence[int], wilds: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
-    """Candidate new sequences from hand: runs of one suit, with any wild cards held."""
+def _new_sequences(
+    rules: Rules, state: HandState, counts: Sequence[int], wilds: list[tuple[Card, ...]]
+) -> list[tuple[Card, ...]]:
+    """Candidate new sequences from hand: runs of one suit, with any wild cards held, each valid as a new meld
+    on its own (hook meld.valid, kept or going out): one that is not is part of no legal action."""
+    seat = state.to_act
+    table = table_values(rules, state, seat)
+    initial = not state.team_opened[state.side_of[seat]]
     out: list[tuple[Card, ...]] = []
     for suit in range(4):
         for run in _runs(rules, counts, suit, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
-            out.extend(run + wild for wild in wilds)
+            for wild in wilds:
+                meld = Meld.build(SEQUENCE_RANK, run + wild, rules.is_wild)
+                if any(
+                    rules.failing_of(MELD_VALID, meld_values(rules, table, meld, None, meld.cards, 0, leaving, initial))
+                    is None
+                    for leaving in (False, True)
+                ):
+                    out.append(run + wild)
     return out
+
+
+def _valid_after(rules: Rules, table: tuple[Any, ...], meld: Meld, cards: tuple[Card, ...]) -> bool:
+    """Whether ``meld`` with ``cards`` added passes hook meld.valid, kept or going out (as plan asks it of a
+    named meld): a candidate it refuses either way is never legal, and costs no plan."""
+    result = meld.plus(cards, rules.is_wild)
+    spread = natural_ranks(rules, result.cards)
+    return any(
+        rules.failing_of(MELD_VALID, meld_values(rules, table, result, meld, cards, spread, leaving, False)) is None
+        for leaving in (False, True)
+    )
 
 
 def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
@@ -138,19 +187,44 @@ def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
     melds = state.melds[state.side_of[seat]]
     found: list[Action] = []
     if opened:
+        table = table_values(rules, state, seat)
         for number, meld in enumerate(melds, start=1):
             if meld.closed:
                 continue
             for cards in _joining(rules, counts, meld, wilds):
-                found.append(Action.meld([MeldGroup.of(cards, None, number)]))
-        for cards in _new_sequences(rules, counts, wilds):
+                if _valid_after(rules, table, meld, cards):
+                    found.append(Action.meld([MeldGroup.of(cards, None, number)]))
+        for cards in _new_sequences(rules, state, counts, wilds):
             found.append(Action.meld([MeldGroup.of(cards)]))
         for first in range(1, len(melds) + 1):
             for second in range(first + 1, len(melds) + 1):
-                found.append(Action.combine(first, second))
+                if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
+                    found.append(Action.combine(first, second))
     elif rules.sequences:
-        found.extend(_openings_with_sequences(rules, state, counts, -1, lambda groups: Action.meld(groups)))
+        openings = _openings_with_sequences(rules, state, counts, -1, lambda groups: Action.meld(groups))
+        found.extend(action for action in openings if _enough_to_open(rules, state, action))
     return [action for action in found if _legal(rules, state, action)]
+
+
+def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
+    """The initial-meld hooks on an opening laid from hand, judged from its cards alone (``opening_accepted``,
+    as plan judges them): most candidate openings fall short of the minimum, and this costs far less than a plan.
+    """
+    seat = state.to_act
+    points = used = 0
+    melds: dict[int, list[Card]] = {}  # the melds the groups make: a rank's merge into one where the spec says so
+    for index, group in enumerate(action.melds):
+        used += len(group.cards)
+        points += sum(rules.card_value[c] for c in group.cards)
+        rank = group_rank(rules, group)
+        melds.setdefault(rank if rules.merges_same_rank[rank] else -1 - index, []).extend(group.cards)
+    kinds = [0, 0, 0, 0]
+    for key, cards in melds.items():
+        rank = key if key >= 0 else group_rank(rules, action.melds[-1 - key])
+        if len(cards) >= rules.canasta_size[rank]:
+            naturals = sum(1 for c in cards if not rules.is_wild[c])
+            kinds[SEQUENCE_KIND if rank == SEQUENCE_RANK else canasta_kind(naturals, len(cards) - naturals)] += 1
+    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.cards_held(seat) - used)
 
 
 def _openings_with_sequences(
@@ -163,7 +237,7 @@ def _openings_with_sequences(
     """Candidate openings laying one sequence or more, with any choice of rank groups from the rest of the hand
     (``exclude_rank``: a rank the groups may not be of, the top card's in a take; -1: none)."""
     wilds = _wild_choices(rules, counts)
-    for sequences in _sequence_sets(rules, list(counts), wilds):
+    for sequences in _sequence_sets(rules, state, list(counts), wilds):
         rest = list(counts)
         for cards in sequences:
             for card in cards:
@@ -177,9 +251,11 @@ def _openings_with_sequences(
                 yield build([*sequence_groups, *groups])
 
 
-def _sequence_sets(rules: Rules, counts: list[int], wilds: list[tuple[Card, ...]]) -> Iterator[list[tuple[Card, ...]]]:
+def _sequence_sets(
+    rules: Rules, state: HandState, counts: list[int], wilds: list[tuple[Card, ...]]
+) -> Iterator[list[tuple[Card, ...]]]:
     """Every non-empty multiset of candidate sequences the hand can lay at once, each once."""
-    candidates = _new_sequences(rules, counts, wilds)
+    candidates = _new_sequences(rules, state, counts, wilds)
 
     def sets(start: int) -> Iterator[list[tuple[Card, ...]]]:
         for index in range(start, len(candidates)):
