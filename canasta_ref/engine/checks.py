@@ -966,9 +966,9 @@ def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
 
 
 def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
-    """Two of the side's melds made one (hook meld.combine, then meld.valid on the combined meld): the cards of
-    the one that is not a canasta join the canasta (if one is), else the second's join the first. The combined
-    meld takes the first one's place, and the melds after the second move up one place."""
+    """Two of the side's melds made one (hook meld.combine, then meld.valid on the combined meld as one meld's
+    cards joining the other, see ``_combined_into``). The combined meld takes the first one's place, and the melds
+    after the second move up one place."""
     team = state.side_of[seat]
     melds = state.melds[team]
     first, second = (melds[group.target - 1] for group in action.melds)
@@ -977,7 +977,7 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     for meld in (first, second):
         if meld.closed:
             rules.refuse(rules.first_clause("meld.closed", _closed_env(meld)))
-    joined, joining = (second, first) if is_canasta(rules, second) and not is_canasta(rules, first) else (first, second)
+    joined, joining = _combined_into(rules, first, second)
     result = joined.plus(joining.cards, rules.is_wild)
     initial = not state.team_opened[team]
     spread = natural_ranks(rules, result.cards)
@@ -990,6 +990,15 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     after[action.melds[0].target - 1] = result
     del after[action.melds[1].target - 1]
     return Plan(action, after, [], True, state.cards_held(seat))
+
+
+def _combined_into(rules: Rules, first: Meld, second: Meld) -> tuple[Meld, Meld]:
+    """Which of two melds combined is joined, and which joins it: the cards join a canasta (of two canastas, the
+    one with fewer wild cards: a natural canasta is never the one that joins a mixed one), else the first meld."""
+    first_canasta, second_canasta = is_canasta(rules, first), is_canasta(rules, second)
+    if second_canasta and (not first_canasta or second.wilds < first.wilds):
+        return second, first
+    return first, second
 
 
 def combine_refusal(rules: Rules, state: HandState, seat: int, first: Meld, second: Meld) -> Clause | None:

@@ -182,10 +182,16 @@ def _take_ok(rules: Rules, state: HandState, action: Action) -> bool:
 
 
 def legal_melds(rules: Rules, state: HandState) -> Block:
-    """The legal meld actions of the seat to act (for the binding-answer rule, which asks whether any remain)."""
+    """The legal meld actions of the seat to act (for the binding-answer rule, which asks whether any remain),
+    named melds and sequences included where the variant has them."""
     if state.phase != "play":
         return ()
-    return _melds(rules, state, _Listing(rules, state))
+    listing = _Listing(rules, state)
+    melds = _melds(rules, state, listing)
+    if melds or not rules.names_melds or not listing.action_ok("meld"):
+        return melds
+    opened = state.team_opened[listing.team]
+    return [action for action in play_actions(rules, state, opened) if action.kind == "meld"]
 
 
 #: What ``_Listing.target`` gives for a rank whose cards start a new meld.

@@ -193,3 +193,20 @@ def test_the_named_meld_grows_even_when_another_holds_the_same_cards() -> None:
     game.undo()
     game.apply(parse_action("meld @1: KC"))
     assert [len(m.cards) for m in game.state.melds[0]] == [4, 3]
+
+
+def test_a_natural_canasta_never_joins_a_mixed_one_whichever_was_laid_first() -> None:
+    mixed, natural = "KH KH KS KS KD 2C 2D", "KD KD KC KC KC KH KS"
+    for melds in ([mixed, "4S 5S 6S", natural], [natural, "4S 5S 6S", mixed]):
+        game = game_at(SAMBA, "9C 9D", melds)
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(parse_action("combine @1 @3"))
+        assert refused.value.rule_id == "MELD.CANASTA.NO_WILD_ADDED"
+
+
+def test_a_yes_binds_the_player_to_add_to_a_named_meld_before_discarding() -> None:
+    game = game_at(SAMBA, "8H KC 9D", ["AH AS AD AC AH AS AD", "5H 6H 7H", "KD KS KH"])
+    game.state.permission = "yes"
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(parse_action("discard 9D"))
+    assert refused.value.rule_id == "GO_OUT.ANSWER_BINDING"
