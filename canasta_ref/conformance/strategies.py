@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from ..engine.actions import Action, MeldGroup
 from ..engine.cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
 from ..engine.game import Game, deck_for_seed
-from ..engine.movegen import candidates
+from ..engine.named import candidates
 from ..engine.rules import Rules, rules_for
 from ..errors import IllegalAction
 from ..spec import list_variants

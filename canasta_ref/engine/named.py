@@ -10,6 +10,7 @@ whether they may). A variant whose sequences may have gaps would need a wider ge
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from ..errors import IllegalAction
@@ -36,7 +37,9 @@ from .movegen import (
     opening_accepted,
     shape_combinations,
     submultisets,
+    take_groups,
 )
+from .movegen import candidates as movegen_candidates
 from .rules import Rules
 from .state import HandState, Meld
 
@@ -179,6 +182,11 @@ def _valid_after(rules: Rules, table: tuple[Any, ...], meld: Meld, cards: tuple[
 def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
     """The legal meld and combine actions that name a meld or lay a sequence, in the play phase. Openings of
     rank groups alone are ``legal``'s; those with sequences are here."""
+    return [action for action in _play_candidates(rules, state, opened) if _legal(rules, state, action)]
+
+
+def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Action]:
+    """Candidates for ``play_actions``: each refused by no hook asked so far (it may still be illegal)."""
     if not rules.names_melds:
         return []
     seat = state.to_act
@@ -203,7 +211,7 @@ def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
     elif rules.sequences:
         openings = _openings_with_sequences(rules, state, counts, -1, lambda groups: Action.meld(groups))
         found.extend(action for action in openings if _enough_to_open(rules, state, action))
-    return [action for action in found if _legal(rules, state, action)]
+    return found
 
 
 def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
@@ -275,6 +283,11 @@ def _sequence_sets(
 
 def take_actions(rules: Rules, state: HandState) -> list[Action]:
     """The legal takes that name a meld for the top card, or make a sequence of it, in the draw phase."""
+    return [action for action in _take_candidates(rules, state) if _legal(rules, state, action)]
+
+
+def _take_candidates(rules: Rules, state: HandState) -> list[Action]:
+    """Candidates for ``take_actions``, each once."""
     if not rules.names_melds or not state.pile:
         return []
     seat = state.to_act
@@ -308,7 +321,7 @@ def take_actions(rules: Rules, state: HandState) -> list[Action]:
                 found.append(base)
                 if not state.team_opened[team]:
                     found.extend(_take_extras(rules, state, counts, base.cards))
-    return [action for action in dict.fromkeys(found) if _legal(rules, state, action)]
+    return list(dict.fromkeys(found))
 
 
 def _with(counts: Sequence[int], card: Card) -> list[int]:
@@ -345,6 +358,39 @@ def take_openings_with_sequences(rules: Rules, state: HandState, base: tuple[Car
         counts[card] -= 1
     found = _openings_with_sequences(rules, state, counts, top_rank, lambda groups: Action.take(base, groups))
     return [action for action in found if _legal(rules, state, action)]
+
+
+def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
+    """Every action that might be legal now (``movegen.candidates``), with the named melds, sequences and
+    combinations of variants that have them: what the tests judge one by one against the listing."""
+    yield from movegen_candidates(rules, state)
+    if not rules.names_melds:
+        return
+    if state.phase == "play":
+        opened = state.team_opened[state.side_of[state.to_act]]
+        yield from _play_candidates(rules, state, opened)
+    elif state.phase == "draw":
+        yield from _take_candidates(rules, state)
+        if rules.sequences and state.pile and not state.team_opened[state.side_of[state.to_act]]:
+            yield from _take_opening_candidates(rules, state)
+
+
+def _take_opening_candidates(rules: Rules, state: HandState) -> Iterator[Action]:
+    """Opening takes with a natural pair (or more of the top card's rank) and one sequence or more."""
+    top = state.pile[-1]
+    counts = state.hands[state.to_act]
+    pool = [c for c in rules.natural_cards[top >> 2] if counts[c]] if not rules.is_wild[top] else []
+    pool += [c for c in rules.wild_cards if counts[c]]
+    for base in take_groups(rules, pool, counts, True):
+        rest = list(counts)
+        for card in base:
+            rest[card] -= 1
+        yield from _openings_with_sequences(rules, state, rest, top >> 2, partial(_take_building, base))
+
+
+def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
+    """A take melding the top card with ``base`` and laying ``groups`` from hand."""
+    return Action.take(base, groups)
 
 
 def is_sequence(rules: Rules, cards: Sequence[Card]) -> bool:

@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from canasta_ref import Action, Game, IllegalAction, MeldGroup, Rules, list_variants, load_variant
 from canasta_ref.bots import RandomBot
 from canasta_ref.engine.cards import Card, cards_of, counts_of, full_deck, rank_of
-from canasta_ref.engine.movegen import candidates
+from canasta_ref.engine.named import candidates
 from canasta_ref.engine.position import Position
 from canasta_ref.engine.state import HandState
 from canasta_ref.errors import CanastaError

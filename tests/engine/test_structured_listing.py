@@ -18,7 +18,7 @@ from canasta_ref import Rules, load_variant
 from canasta_ref.engine import legal
 from canasta_ref.engine.combos import Combinations
 from canasta_ref.engine.judge import is_legal
-from canasta_ref.engine.movegen import candidates
+from canasta_ref.engine.named import candidates
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = ("classic", "classic-2p", "hoyle-2p", "fournier")
