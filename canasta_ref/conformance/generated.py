@@ -48,7 +48,9 @@ on (it stops after five such games in a row).
 What an engine declares in protocol 2 is respected: actions of a feature it lacks are neither sent nor expected,
 the parameters it fixes are set on the reference too, and an action the reference refuses only by its own
 notation (a clause whose every source is the project's convention) is neither sent as a move meant to be refused
-nor held against an engine that lists it.
+nor held against an engine that lists it. An engine speaking a version older than 6 plays no variant whose melds
+must be named (``Rules.names_melds``: sequences, or several melds of one rank), which its actions cannot do: the
+run leaves those variants out, saying so; nor is it sent a move meant to be refused that names a meld.
 
 The same seed gives the same games whatever else the process has imported (Hypothesis's habit of mixing in
 numbers found in local source files is switched off during the run). Requests to a subprocess engine are
@@ -88,10 +90,17 @@ from .runner import (
     failure_status,
     normalise_view,
     normalised_or_none,
+    unnamed_melds,
     verdict_problem,
     view_problem,
 )
-from .session import position_content_newer_than, position_from_json
+from .session import (
+    NAMED_MELDS_SINCE,
+    action_newer_than,
+    position_content_newer_than,
+    position_from_json,
+    variant_newer_than,
+)
 from .setup import position_json
 from .strategies import (
     Draw,
@@ -199,7 +208,7 @@ class GeneratedReport:
 # -- what the engine can do ----------------------------------------------------------------------------------------
 def speaks_position(info: EngineInfo, rules: Rules, position: Mapping[str, Any]) -> bool:
     """Whether a written-out position can be sent to the engine: one speaking an older version is never sent
-    what a later one added (a classic-3p position once its sides have formed, a wild canasta, a foot)."""
+    what a later one added (a classic-3p position once its sides have formed, a wild canasta, a foot, a sequence)."""
     return not position_content_newer_than(info.protocol, rules, position)[1]
 
 
@@ -650,7 +659,8 @@ class _Game:
 
     def moves(self, legal: list[Action], players: int) -> list[Move]:
         """The next step's moves: a legal action (perhaps first sent for a wrong seat), or one meant to be refused.
-        A move of a feature the engine lacks, or one the reference refuses only by its own notation, is not sent."""
+        A move of a feature the engine lacks, one its version cannot write (naming a meld, before version 6), or one
+        the reference refuses only by its own notation, is not sent."""
         runner, pick, ref = self.runner, self.pick, self.ref
         mode = pick(0, 99)
         if legal and mode < 100 - runner.illegal:
@@ -661,7 +671,11 @@ class _Game:
                 moves.append(Move(action, wrong, "wrong seat"))
             return [*moves, Move(action)]
         move = draw_illegal(pick, ref, legal)
-        if runner.info.lacks_action(move.action.kind) or runner.conventional_refusal(ref, move):
+        if (
+            runner.info.lacks_action(move.action.kind)
+            or action_newer_than(runner.info.protocol, move.action)
+            or runner.conventional_refusal(ref, move)
+        ):
             return []
         return [move]
 
@@ -764,10 +778,18 @@ def _quick_key(action: Mapping[str, Any]) -> tuple[Any, ...]:
     if "card" in action:
         cards = [action["card"]]
     groups = action.get("melds") or ()
+    if action["type"] == "combine":  # version 6: two meld numbers
+        return ("combine", tuple(sorted(groups)))
     return (
         action["type"],
+        action.get("meld", 0),  # version 6: the meld a take's top card joins
         tuple(sorted(c.upper() for c in cards or ())),
-        tuple(sorted((tuple(sorted(c.upper() for c in g["cards"])), str(g.get("rank", "")).upper()) for g in groups)),
+        tuple(
+            sorted(
+                (tuple(sorted(c.upper() for c in g["cards"])), str(g.get("rank", "")).upper(), g.get("meld", 0))
+                for g in groups
+            )
+        ),
     )
 
 
@@ -970,14 +992,24 @@ def run_generated_games(
     report = GeneratedReport(seed=seed, requested=games)
     started = time.monotonic()
     label = f"generated-{seed}" if seed >= 0 else f"generated-m{-seed}"
-    playable = [v for v in list_variants() if v in engine.info.variants and (not variants or v in variants)]
+    played = [v for v in list_variants() if v in engine.info.variants and (not variants or v in variants)]
+    # A variant whose melds must be named is not played by an engine whose version cannot name them.
+    unnamed = [v for v in played if variant_newer_than(engine.info.protocol, reference_rules(v))]
+    playable = [v for v in played if v not in unnamed]
+    too_old = (
+        f"the engine speaks protocol {engine.info.protocol}, {unnamed_melds(*unnamed)} (version {NAMED_MELDS_SINCE} "
+        "added it)"
+        if unnamed
+        else ""
+    )
     if not playable or games <= 0:
         if games > 0:
             wanted = ", ".join(variants) if variants else "any bundled variant"
-            report.results.append(
-                Result(label, ",".join(variants or []) or "-", "skipped", f"the engine plays none of: {wanted}")
-            )
+            message = too_old or f"the engine plays none of: {wanted}"
+            report.results.append(Result(label, ",".join(variants or []) or "-", "skipped", message))
         return report
+    if too_old:
+        report.notes.append(f"not played: {too_old}")
     runner = _Runner(
         engine,
         playable,

@@ -52,7 +52,8 @@ from ..resources import spec_dir
 from ..spec import list_variants
 from .engines import Engine, EngineFailure, excerpt
 from .report import few
-from .runner import Result, action_text, deal_request, failure_result
+from .runner import Result, action_text, deal_request, failure_result, unnamed_melds
+from .session import variant_newer_than
 from .variants import reference_rules
 
 #: At most this many first actions are shown in a divide.
@@ -296,6 +297,10 @@ def run_perft(engine: Engine, perft: PerftFile) -> Result:
     info = engine.info
     if perft.variant not in info.variants:
         return Result(**base, status="skipped", message=f"the engine does not play {perft.variant}")
+    since = variant_newer_than(info.protocol, reference_rules(perft.variant))
+    if since:
+        why = f"the engine speaks protocol {info.protocol}, {unnamed_melds(perft.variant)}"
+        return Result(**base, status="skipped", message=f"{why} (version {since} added it)")
     if info.capabilities.get("legal") != "list":
         return Result(**base, status="skipped", message='deal-perft needs an engine that lists legal actions ("list")')
     try:

@@ -22,7 +22,7 @@ from ..errors import CanastaError
 from ..render import source_line
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
-from .session import position_content_newer_than
+from .session import action_newer_than, position_content_newer_than, variant_newer_than
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 from .views import (
@@ -320,11 +320,26 @@ def engine_rules(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
     return _with_fixed(info, scenario, variant)
 
 
+#: What an engine speaking a version older than 6 (session.NAMED_MELDS_SINCE) cannot do: name a meld.
+UNNAMED = "whose actions cannot name a meld"
+
+
+def unnamed_melds(*variants: str) -> str:
+    """Why an engine speaking an older version is not run in variants whose melds must be named."""
+    if len(variants) == 1:
+        return f"{UNNAMED}, as {variants[0]}'s must"
+    return f"{UNNAMED}, as those of {', '.join(variants[:-1])} and {variants[-1]} must"
+
+
 def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | None:
-    """Why the engine cannot run the scenario at all (None when it can try): a variant it does not play, a set-up
-    it cannot make, parameters it cannot change, an action of a feature it lacks."""
+    """Why the engine cannot run the scenario at all (None when it can try): a variant it does not play (or its
+    version cannot), a set-up it cannot make, parameters it cannot change, an action its version cannot write or
+    of a feature it lacks."""
     if variant not in info.variants:
         return f"the engine does not play {variant}"
+    since = variant_newer_than(info.protocol, case_rules(scenario, variant))
+    if since:
+        return f"the engine speaks protocol {info.protocol}, {unnamed_melds(variant)} (version {since} added it)"
     if scenario.uses_position and not info.can("setup_position"):
         return "the engine cannot set up a written-out position"
     unheld = sorted(position_fields(scenario) & info.unheld_position_fields)
@@ -338,7 +353,18 @@ def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | N
         )
     if scenario.parameters and not info.can("parameters"):
         return "the engine cannot change parameters: " + ", ".join(scenario.parameters)
-    return lacking_step(info, scenario)
+    return newer_step(info, scenario) or lacking_step(info, scenario)
+
+
+def newer_step(info: EngineInfo, scenario: Scenario) -> str | None:
+    """E.g. "the engine speaks protocol 5, whose actions cannot name a meld: step 2 `combine @1 @2` (version 6
+    added it)" (None when every step's action is one of the engine's version)."""
+    for number, step in enumerate(scenario.steps, 1):
+        since = action_newer_than(info.protocol, parse_action(step.action))
+        if since:
+            where = f"step {number} `{step.action}`"
+            return f"the engine speaks protocol {info.protocol}, {UNNAMED}: {where} (version {since} added it)"
+    return None
 
 
 def _newer_content(protocol: int, scenario: Scenario, variant: str) -> tuple[int, list[str]]:
@@ -551,7 +577,14 @@ class _Case:
             took = "took it" if engine_took else "did not take it" if engine_took is False else "answered so"
             why = "cannot undo it nor" if engine_took else "cannot"
             return self._lost(f"{where}: the engine {took} and {why} be set up at the reference's position")
-        reply = self.engine.request(self._position_request())
+        request = self._position_request()
+        since, newer = position_content_newer_than(self.info.protocol, self.rules, request["position"])
+        if newer:
+            return self._lost(
+                f"{where}: the reference's position has {' or '.join(newer)}, which the engine's protocol "
+                f"{self.info.protocol} cannot set up (version {since} added it)"
+            )
+        reply = self.engine.request(request)
         if reply.get("ok"):
             return True
         return self._lost(
@@ -608,7 +641,8 @@ class _Case:
             for text in expect.legal_includes
         ]
         checks += [
-            _Check("legal_excludes", partial(_excludes, where, text), skip=none) for text in expect.legal_excludes
+            _Check("legal_excludes", partial(_excludes, where, text), skip=none or self._newer("legal_excludes", text))
+            for text in expect.legal_excludes
         ]
         if expect.legal_count is not None:
             count = expect.legal_count
@@ -617,7 +651,15 @@ class _Case:
 
     def _lacking(self, text: str) -> str | None:
         feature = feature_lacking(self.info, parse_action(text).kind)
-        return f"legal_includes (the engine has no {feature})" if feature else None
+        if feature:
+            return f"legal_includes (the engine has no {feature})"
+        return self._newer("legal_includes", text)
+
+    def _newer(self, check: str, text: str) -> str | None:
+        """Why a check of an action's legality cannot be asked of the engine: its version cannot write the action."""
+        if action_newer_than(self.info.protocol, parse_action(text)):
+            return f"{check} (the engine speaks protocol {self.info.protocol}, {UNNAMED})"
+        return None
 
     def _uncountable(self) -> str | None:
         """Why the engine's count of legal actions cannot match the reference's: it includes actions of a
@@ -885,6 +927,7 @@ __all__ = [
     "feature_lacking",
     "format_deck",
     "lacking_step",
+    "newer_step",
     "normalise_view",
     "normalised_or_none",
     "position_fields",
@@ -893,6 +936,7 @@ __all__ = [
     "run_suite",
     "setup_message",
     "unknown_field_problem",
+    "unnamed_melds",
     "up_front_skip",
     "verdict_problem",
     "view_problem",

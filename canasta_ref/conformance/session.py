@@ -14,18 +14,20 @@ import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..engine.actions import action_from_json
-from ..engine.cards import parse_cards
+from ..engine.actions import Action, action_from_json
+from ..engine.cards import JOKER_RANK, parse_cards, rank_of
+from ..engine.checks import settled
 from ..engine.game import Game
 from ..engine.rules import Coverage, Rules, rules_for
+from ..engine.state import Meld
 from ..errors import CanastaError, IllegalAction
 from ..match import match_end
 from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
-PROTOCOL_VERSION = 5
-PROTOCOLS = (1, 2, 3, 4, 5)
+PROTOCOL_VERSION = 6
+PROTOCOLS = (1, 2, 3, 4, 5, 6)
 #: The most actions one ``sample`` request may ask for (version 4).
 SAMPLE_LIMIT = 10_000
 VERSION = "0.1.0"
@@ -36,6 +38,10 @@ _QUOTE_CHARS = 80
 VERSION_3_POSITION_FIELDS = frozenset({"sides", "awaiting_first_turn"})
 #: The set-up and position fields version 5 added (a foot, the deal's number): likewise.
 VERSION_5_POSITION_FIELDS = frozenset({"feet", "hand_number"})
+#: The version that gave melds an identity: actions naming a meld (``meld @2: 7H``, ``take @2``, ``combine @1 @3``),
+#: sequence melds, a side's several open melds of one rank, and the ``kind`` of a view's meld. An engine speaking an
+#: older version is never sent any of them, nor run in a variant whose melds must be named (Rules.names_melds).
+NAMED_MELDS_SINCE = 6
 
 
 def position_content_newer_than(protocol: int, rules: Rules, position: Mapping[str, Any]) -> tuple[int, list[str]]:
@@ -49,6 +55,10 @@ def position_content_newer_than(protocol: int, rules: Rules, position: Mapping[s
         found = [f"'{name}'" for name in sorted(VERSION_5_POSITION_FIELDS & set(position))]
         if found:
             return 5, found
+    if protocol < NAMED_MELDS_SINCE:
+        found = version_6_position_content(rules, position)
+        if found:
+            return NAMED_MELDS_SINCE, found
     return 0, []
 
 
@@ -67,6 +77,51 @@ def version_3_position_content(rules: Rules, position: Mapping[str, Any]) -> lis
             found.append("melds of wild cards alone")
             break
     return found
+
+
+def version_6_position_content(rules: Rules, position: Mapping[str, Any]) -> list[str]:
+    """What a written-out position says that only version 6 can: a sequence meld (natural cards of several ranks,
+    in a variant with sequences), or two open melds of one rank on a side (in a variant that does not merge them).
+    Elsewhere such melds are the set-up's error to report, not a version's."""
+    if not rules.names_melds:
+        return []
+    found: list[str] = []
+    sides = position.get("melds")
+    for side in sides if isinstance(sides, list) else ():
+        open_ranks: set[int] = set()
+        for text in side if isinstance(side, list) else ():
+            try:
+                cards = parse_cards(text) if isinstance(text, str) else []
+            except CanastaError:
+                continue
+            ranks = {rank_of(card) for card in cards if not rules.is_wild[card]}
+            if len(ranks) > 1:
+                if rules.sequences and "sequence melds" not in found:
+                    found.append("sequence melds")
+                continue
+            rank = ranks.pop() if ranks else JOKER_RANK
+            if not cards or settled(rules, Meld.build(rank, cards, rules.is_wild)).closed:
+                continue
+            if rank in open_ranks and "two open melds of one rank on a side" not in found:
+                found.append("two open melds of one rank on a side")
+            open_ranks.add(rank)
+    return found
+
+
+def variant_newer_than(protocol: int, rules: Rules) -> int:
+    """The version a variant needs that ``protocol`` is older than (0: none): one whose melds have an identity
+    (Rules.names_melds: sequences, or several melds of one rank) needs version 6, whose actions can name a meld."""
+    return NAMED_MELDS_SINCE if protocol < NAMED_MELDS_SINCE and rules.names_melds else 0
+
+
+def names_a_meld(action: Action) -> bool:
+    """Whether an action names one of the side's melds by its number (``@2``), as a combine does: version 6's."""
+    return action.kind == "combine" or bool(action.target) or any(group.target for group in action.melds)
+
+
+def action_newer_than(protocol: int, action: Action) -> int:
+    """The version an action needs that ``protocol`` is older than (0: none): naming a meld needs version 6."""
+    return NAMED_MELDS_SINCE if protocol < NAMED_MELDS_SINCE and names_a_meld(action) else 0
 
 
 #: Protocol 2's optional features, each with the action types that only it has.
@@ -152,7 +207,8 @@ def hello_version(request: Mapping[str, Any]) -> int:
     asked = f"protocol {_quote(request.get('protocol'))}"
     if "protocols" in request:
         asked += f", protocols {_quote(offered)}"
-    raise CanastaError(f"this engine speaks protocol 1, 2, 3 or 4, and the hello offers none of them ({asked})")
+    spoken_here = ", ".join(map(str, PROTOCOLS[:-1])) + f" or {PROTOCOLS[-1]}"
+    raise CanastaError(f"this engine speaks protocol {spoken_here}, and the hello offers none of them ({asked})")
 
 
 def _feature_actions(features: Collection[str]) -> frozenset[str]:
@@ -327,6 +383,13 @@ class ReferenceSession:
         if clash:
             return {"ok": False, "skip": clash}
         rules = self.rules_for(str(variant), parameters)
+        since = variant_newer_than(self._protocol, rules)
+        if since:  # listed in every version's hello, as every variant is, but played only in a version that can
+            return {
+                "ok": False,
+                "skip": f"{variant}'s melds are named by number, which protocol {since} added; "
+                f"this session speaks {self._protocol}",
+            }
         self._record(rules)  # the deal itself exercises rules (upcard, red threes, hand size)
         self.game = game_from_setup(rules, request)
         return {"ok": True}
@@ -347,6 +410,12 @@ class ReferenceSession:
     def _cmd_apply(self, request: Mapping[str, Any]) -> dict[str, Any]:
         game = self._need_game()
         action = action_from_json(request.get("action"))
+        since = action_newer_than(self._protocol, action)
+        if since:
+            raise CanastaError(
+                f"field 'action': `{action}` names a meld, which protocol {since} added; this session speaks "
+                f"{self._protocol}"
+            )
         seat = request.get("seat")
         if seat is not None:
             seat = seat_field(seat, game.rules.players, "seat")
@@ -441,19 +510,24 @@ class ReferenceSession:
 __all__ = [
     "FEATURE_ACTIONS",
     "FEATURE_SINCE",
+    "NAMED_MELDS_SINCE",
     "POSITION_FIELDS",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
     "VERSION_3_POSITION_FIELDS",
     "VERSION_5_POSITION_FIELDS",
     "ReferenceSession",
+    "action_newer_than",
     "checked_fixed_parameters",
     "features_newer_than",
     "game_from_setup",
     "hello_version",
+    "names_a_meld",
     "negate_clause",
     "negate_clauses",
     "position_content_newer_than",
     "position_from_json",
+    "variant_newer_than",
     "version_3_position_content",
+    "version_6_position_content",
 ]

@@ -25,8 +25,9 @@ PUBLIC_FIELDS = (
 )
 #: Every field a view may have (conformance/PROTOCOL.md, `view`): any other might carry hidden cards.
 VIEW_FIELDS = frozenset({"seat", "hand", "pile_frozen", "permission", "end", *PUBLIC_FIELDS})
-#: The fields of a meld written as an object ("closed" since version 5, in a variant that closes melds).
-MELD_FIELDS = frozenset({"cards", "canasta", "closed"})
+#: The fields of a meld written as an object ("closed" since version 5, in a variant that closes melds; "kind" since
+#: version 6, in a variant whose melds are named).
+MELD_FIELDS = frozenset({"cards", "canasta", "closed", "kind"})
 
 
 def unknown_field_problem(view: Mapping[str, Any]) -> str | None:

@@ -200,12 +200,12 @@ def test_a_hello_naming_no_version_is_answered_in_protocol_1(server: Server) -> 
 
 @pytest.mark.parametrize(
     "hello",
-    [{"protocol": 6}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 6, "protocols": [6, 7]}],
-    ids=["6", "text", "true", "null", "6 and 7"],
+    [{"protocol": 7}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 7, "protocols": [7, 8]}],
+    ids=["7", "text", "true", "null", "7 and 8"],
 )
 def test_a_hello_for_another_version_is_refused_with_a_sentence(server: Server, hello: dict[str, Any]) -> None:
     reply = server.ask(id=1, cmd="hello", **hello)
-    assert reply["ok"] is False and "speaks protocol 1, 2, 3 or 4" in reply["error"]
+    assert reply["ok"] is False and "speaks protocol 1, 2, 3, 4, 5 or 6" in reply["error"]
     assert "protocol" not in reply
     assert server.alive()
 
@@ -522,13 +522,13 @@ def hellos(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_reference_agrees_on_protocol_5() -> None:
+def test_the_reference_agrees_on_protocol_6() -> None:
     engine = SubprocessEngine(reference_command())
     try:
-        assert engine.info.protocol == 5 and engine.info.capabilities["sample"] is True
+        assert engine.info.protocol == 6 and engine.info.capabilities["sample"] is True
     finally:
         engine.close()
-    assert InProcessEngine().info.protocol == 5
+    assert InProcessEngine().info.protocol == 6
 
 
 def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
@@ -540,7 +540,7 @@ def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_
     finally:
         engine.close()
     assert hellos(log) == [
-        {"id": 1, "cmd": "hello", "protocol": 5, "protocols": [1, 2, 3, 4, 5]},
+        {"id": 1, "cmd": "hello", "protocol": 6, "protocols": [1, 2, 3, 4, 5, 6]},
         {"id": 2, "cmd": "hello", "protocol": 1},
     ]
 
@@ -558,11 +558,11 @@ def test_an_engine_answering_protocol_1_to_the_offer_is_greeted_once(tmp_path: P
 @pytest.mark.parametrize(
     ("options", "says", "greetings"),
     [
-        (("--speaks", "6"), "the engine speaks protocol 6, not 1", 2),
+        (("--speaks", "7"), "the engine speaks protocol 7, not 1", 2),
         (("--accept", "7"), "the handshake was refused: this engine speaks protocol 7 only", 2),
         (("--speaks", "2", "--capabilities", '{"absent_features": ["fly"]}'), "capabilities.absent_features", 1),
     ],
-    ids=["speaks 6", "refuses both", "bad protocol-2 capability"],
+    ids=["speaks 7", "refuses both", "bad protocol-2 capability"],
 )
 def test_a_handshake_that_agrees_on_no_version_fails_the_start(
     tmp_path: Path, options: tuple[str, ...], says: str, greetings: int
@@ -642,6 +642,8 @@ def test_unheld_position_fields_are_read() -> None:
 
 
 FIXED = "'capabilities.fixed_parameters"
+#: The first variant the engine lists (its messages name it first).
+FIRST = list_variants()[0]
 FEATURES = "'capabilities.absent_features' must be a list of the protocol's optional features"
 FIELDS = "'capabilities.unheld_position_fields' must be a list of the protocol's position fields"
 BAD_V2: list[tuple[dict[str, Any], str]] = [
@@ -651,7 +653,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"absent_features": ["fly"]}, f"{FEATURES} (ask, end, pass), got 'fly'"),
     ({"absent_features": [1]}, FEATURES),
     ({"fixed_parameters": []}, f"{FIXED}' must be an object of variant ids"),
-    ({"fixed_parameters": {"pinochle": {}}}, f"{FIXED}' must be keyed by variants the engine lists (classic, "),
+    ({"fixed_parameters": {"pinochle": {}}}, f"{FIXED}' must be keyed by variants the engine lists ({FIRST}, "),
     ({"fixed_parameters": {"classic": "forbid"}}, f"{FIXED}.classic' must be an object"),
     ({"fixed_parameters": {"classic": {"nope": 1}}}, f"{FIXED}.classic' must be parameters of classic, got 'nope'"),
     ({"fixed_parameters": {"classic": {"one_card_pile": "bogus"}}}, f"{FIXED}.classic.one_card_pile' must be a value"),
@@ -774,7 +776,7 @@ def test_scores_with_totals_only_are_declared_and_sent_without_parts() -> None:
     [
         (("--fixed-parameter", "one_card_pil=forbid"), "--fixed-parameter: expected NAME=VALUE"),
         (("--fixed-parameter", "one_card_pile"), "--fixed-parameter: expected NAME=VALUE"),
-        (("--fixed-parameter", "one_card_pile=bogus"), "fixed parameter one_card_pile='bogus' in classic"),
+        (("--fixed-parameter", "one_card_pile=bogus"), f"fixed parameter one_card_pile='bogus' in {FIRST}"),
         (("--fixed-parameter", "x=1", "--fixed-parameter", "x=2"), "--fixed-parameter: expected NAME=VALUE"),
         (
             ("--fixed-parameter", "one_card_pile=forbid", "--fixed-parameter", "one_card_pile=allow"),
