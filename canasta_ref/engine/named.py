@@ -33,7 +33,6 @@ from .movegen import (
     HandCards,
     expand_shapes,
     group_shapes,
-    hand_cards,
     opening_accepted,
     shape_combinations,
     submultisets,
@@ -393,9 +392,4 @@ def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
     return Action.take(base, groups)
 
 
-def is_sequence(rules: Rules, cards: Sequence[Card]) -> bool:
-    """Whether ``cards`` would make a sequence meld (several natural ranks, where the spec has sequences)."""
-    return rules.sequences and natural_ranks(rules, cards) > 1
-
-
-__all__ = ["hand_cards", "is_sequence", "play_actions", "take_actions", "take_openings_with_sequences"]
+__all__ = ["candidates", "play_actions", "take_actions", "take_openings_with_sequences"]

@@ -18,6 +18,9 @@ from .markup import code, md, plural, rel
 from .model import Drawn, Site
 from .spec_text import fmt_value
 
+#: How a meld's kind is drawn, where actions name melds (a group of one rank needs no word).
+_KIND_NAMES = {"sequence": "sequence", "wild": "wild cards"}
+
 
 def position_html(drawn: Drawn, scenario: Scenario) -> str:
     """The starting position as a block of HTML: every hand, the pile, the melds, the feet still face down, red
@@ -49,12 +52,17 @@ def position_html(drawn: Drawn, scenario: Scenario) -> str:
     )
     for team, melds in enumerate(view["melds"]):
         shown = []
-        for meld in melds:
+        for number, meld in enumerate(melds, start=1):
             cls = "cr-meld cr-canasta" if meld["canasta"] else "cr-meld"
             badge = '<span class="cr-badge">canasta</span>' if meld["canasta"] else ""
             if meld.get("closed"):
                 badge += '<span class="cr-badge">closed, set aside</span>'  # a variant whose canastas close
-            shown.append(f'<span class="{cls}">{chips(meld["cards"])}{badge}</span>')
+            lead = ""
+            if "kind" in meld:  # a variant whose actions name melds: each meld's number, and what kind it is
+                lead = f'<span class="cr-badge cr-meld-number">@{number}</span>'
+                if meld["kind"] != "group":
+                    badge += f'<span class="cr-badge">{_KIND_NAMES[meld["kind"]]}</span>'
+            shown.append(f'<span class="{cls}">{lead}{chips(meld["cards"])}{badge}</span>')
         body = "".join(shown) or '<span class="cr-none">none</span>'
         rows.append(
             f'<div class="cr-row cr-melds"><span class="cr-label">{side_name(rules, team)}<small>melds</small></span>'
