@@ -58,7 +58,7 @@ from .movegen import (
     submultisets,
     take_groups,
 )
-from .named import play_actions, take_actions, take_openings_with_sequences
+from .named import play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
 from .state import HandState, Meld
 
@@ -147,8 +147,8 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
                 blocks.append(plain)
                 blocks.append(extras)
                 plain = []
-            if rules.sequences:
-                plain.extend(take_openings_with_sequences(rules, state, group, top_rank))
+            if rules.names_melds:
+                plain.extend(take_openings_with_extras(rules, state, group, top_rank))
     blocks.append(plain)
     if rules.names_melds:
         blocks.append(take_actions(rules, state))

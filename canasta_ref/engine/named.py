@@ -17,6 +17,7 @@ from ..errors import IllegalAction
 from .actions import Action, MeldGroup
 from .cards import JOKER_RANK, SEQUENCE_ORDER, SEQUENCE_RANK, Card, make_card
 from .checks import (
+    MELD_ACTION,
     MELD_VALID,
     SEQUENCE_KIND,
     CanastaKinds,
@@ -31,6 +32,7 @@ from .checks import (
 )
 from .movegen import (
     HandCards,
+    Shape,
     expand_shapes,
     group_shapes,
     opening_accepted,
@@ -207,9 +209,9 @@ def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Actio
             for second in range(first + 1, len(melds) + 1):
                 if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
                     found.append(Action.combine(first, second))
-    elif rules.sequences:
-        openings = _openings_with_sequences(rules, state, counts, -1, lambda groups: Action.meld(groups))
-        found.extend(action for action in openings if _enough_to_open(rules, state, action))
+    elif rules.sequences or _repeats_allowed(rules, state):
+        openings = _openings_with_extras(rules, state, counts, -1, lambda groups: Action.meld(groups))
+        found.extend(dict.fromkeys(action for action in openings if _enough_to_open(rules, state, action)))
     return found
 
 
@@ -234,35 +236,50 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
     return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.cards_held(seat) - used)
 
 
-def _openings_with_sequences(
+def _openings_with_extras(
     rules: Rules,
     state: HandState,
     counts: Sequence[int],
-    exclude_rank: int,
+    top_rank: int,
     build: Callable[[list[MeldGroup]], Action],
 ) -> Iterator[Action]:
-    """Candidate openings laying one sequence or more, with any choice of rank groups from the rest of the hand
-    (``exclude_rank``: a rank the groups may not be of, the top card's in a take; -1: none)."""
+    """Candidate openings that a choice of one shape per rank cannot write: one sequence or more, or a second
+    group of a rank (where the spec lets one action lay two melds of a rank, or a take lay a further meld of the
+    top card's rank, ``top_rank``; -1 for none), with any choice of rank groups from the rest of the hand. A
+    second group of a rank comes with a group of that rank in the choice (or is of the top card's rank)."""
     wilds = _wild_choices(rules, counts)
-    for sequences in _sequence_sets(rules, state, list(counts), wilds):
+    for extras in _extra_sets(rules, state, list(counts), wilds, top_rank):
         rest = list(counts)
-        for cards in sequences:
+        for cards in extras:
             for card in cards:
                 rest[card] -= 1
         hand = HandCards(rules, tuple(rest))
         per_rank = group_shapes(rules, state, state.to_act, hand, True)
-        per_rank.pop(exclude_rank, None)
-        sequence_groups = [MeldGroup.of(cards) for cards in sequences]
+        extra_groups = [MeldGroup.of(cards) for cards in extras]
+        repeated = {group_rank(rules, g) for g in extra_groups} - {SEQUENCE_RANK, top_rank}
         for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
+            if repeated and not repeated <= {shape.rank for shape in combo}:
+                continue
             for groups in expand_shapes(hand, combo):
-                yield build([*sequence_groups, *groups])
+                yield build([*extra_groups, *groups])
 
 
-def _sequence_sets(
-    rules: Rules, state: HandState, counts: list[int], wilds: list[tuple[Card, ...]]
+def _extra_sets(
+    rules: Rules, state: HandState, counts: list[int], wilds: list[tuple[Card, ...]], top_rank: int
 ) -> Iterator[list[tuple[Card, ...]]]:
-    """Every non-empty multiset of candidate sequences the hand can lay at once, each once."""
-    candidates = _new_sequences(rules, state, counts, wilds)
+    """Every non-empty multiset of extra melds (``_openings_with_extras``) the hand can lay at once, each once:
+    candidate sequences, and where the spec allows repeated ranks in one action, single rank groups of the ranks
+    the hand holds enough of for two groups (or, in a take, of the top card's rank)."""
+    candidates = _new_sequences(rules, state, counts, wilds) if rules.sequences else []
+    if _repeats_allowed(rules, state):
+        hand = HandCards(rules, tuple(counts))
+        for rank, shapes in group_shapes(rules, state, state.to_act, hand, True).items():
+            fewest = min(_held_by(rank, shape) for shape in shapes)
+            held = hand.count(rank) if rank != JOKER_RANK else hand.twos_total + hand.jokers
+            if held < (fewest if rank == top_rank else 2 * fewest):
+                continue
+            for shape in shapes:
+                candidates.extend(groups[0].cards for groups in expand_shapes(hand, [shape]))
 
     def sets(start: int) -> Iterator[list[tuple[Card, ...]]]:
         for index in range(start, len(candidates)):
@@ -278,6 +295,18 @@ def _sequence_sets(
                 counts[card] += 1
 
     yield from sets(0)
+
+
+def _held_by(rank: int, shape: Shape) -> int:
+    """The cards of a group's kind that a shape uses: its natural cards, or for wild cards alone all of them."""
+    return shape.naturals if rank != JOKER_RANK else shape.twos + shape.jokers
+
+
+def _repeats_allowed(rules: Rules, state: HandState) -> bool:
+    """Whether hook meld.action lets an opening lay two groups of one rank (asked as plan asks it)."""
+    seat = state.to_act
+    values = (*table_values(rules, state, seat), "play", 2, 1, True)
+    return rules.failing_of(MELD_ACTION, values) is None
 
 
 def take_actions(rules: Rules, state: HandState) -> list[Action]:
@@ -343,20 +372,21 @@ def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tu
         if combo
         for groups in expand_shapes(hand, combo)
     ]
-    found.extend(_openings_with_sequences(rules, state, rest, -1, lambda groups: Action.take(base, groups)))
+    found.extend(_openings_with_extras(rules, state, rest, -1, lambda groups: Action.take(base, groups)))
     return found
 
 
-def take_openings_with_sequences(rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int) -> list[Action]:
-    """Before the side has opened: takes melding the top card with ``base`` from hand and laying one sequence or
-    more (and any rank groups but of the top card's rank) from the rest of the hand."""
-    if not rules.sequences:
+def take_openings_with_extras(rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int) -> list[Action]:
+    """Before the side has opened: takes melding the top card with ``base`` from hand and laying melds from the
+    rest of the hand that a choice of one shape per rank other than the top card's cannot write
+    (``_openings_with_extras``)."""
+    if not rules.names_melds:
         return []
     counts = list(state.hands[state.to_act])
     for card in base:
         counts[card] -= 1
-    found = _openings_with_sequences(rules, state, counts, top_rank, lambda groups: Action.take(base, groups))
-    return [action for action in found if _legal(rules, state, action)]
+    found = _openings_with_extras(rules, state, counts, top_rank, lambda groups: Action.take(base, groups))
+    return [action for action in dict.fromkeys(found) if _legal(rules, state, action)]
 
 
 def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -370,7 +400,7 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
         yield from _play_candidates(rules, state, opened)
     elif state.phase == "draw":
         yield from _take_candidates(rules, state)
-        if rules.sequences and state.pile and not state.team_opened[state.side_of[state.to_act]]:
+        if state.pile and not state.team_opened[state.side_of[state.to_act]]:
             yield from _take_opening_candidates(rules, state)
 
 
@@ -384,7 +414,7 @@ def _take_opening_candidates(rules: Rules, state: HandState) -> Iterator[Action]
         rest = list(counts)
         for card in base:
             rest[card] -= 1
-        yield from _openings_with_sequences(rules, state, rest, top >> 2, partial(_take_building, base))
+        yield from _openings_with_extras(rules, state, rest, top >> 2, partial(_take_building, base))
 
 
 def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
@@ -392,4 +422,4 @@ def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
     return Action.take(base, groups)
 
 
-__all__ = ["candidates", "play_actions", "take_actions", "take_openings_with_sequences"]
+__all__ = ["candidates", "play_actions", "take_actions", "take_openings_with_extras"]

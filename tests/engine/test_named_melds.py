@@ -127,7 +127,13 @@ def test_single_melds_and_combines_of_an_opened_side_are_listed_exactly(
     assert listed(game, ("meld", "combine")) == brute_play(game)
 
 
-CLOSED = ["4H 5H 6H KC KD KS 2C", "9S 10S JS QS KS AS 7D", "4H 5H 6H 4S 5S 6S JK 2D", "7C 7D 7H 8H 9H 10H"]
+CLOSED = [
+    "4H 5H 6H KC KD KS 2C",
+    "9S 10S JS QS KS AS 7D",
+    "4H 5H 6H 4S 5S 6S JK 2D",
+    "7C 7D 7H 8H 9H 10H",
+    "KC KD KS KH KC KD 9S 8D",  # two melds of kings in one opening
+]
 
 
 @pytest.mark.parametrize("hand", CLOSED)
@@ -144,6 +150,7 @@ TAKES = [
     ("5H 6H 9C 9D 9S", [], "8C 7H"),
     ("5H 6H 8H 9C 9D 9S", [], "8C 7H"),
     ("9C 9D 10H JH QH KH AH", [], "8C 9S"),
+    ("9C 9D 9H 9C 9D 9H 5C", [], "8C 9S"),  # a further meld of the top card's rank
 ]
 
 
