@@ -223,13 +223,30 @@ def tally_counts(tally: Tally) -> tuple[int, int, int, int]:
 
 
 def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
-    """The melds' canastas by kind, as a tally."""
+    """The melds' canastas by kind, as a tally (``meld_canasta_kind`` written out: every position asks it)."""
     tally = 0
     sizes = rules.canasta_size
     for meld in melds:
         if meld.size >= sizes[meld.rank]:
-            tally += one_canasta(meld_canasta_kind(meld))
+            if meld.rank == SEQUENCE_RANK:
+                tally += 1 << 3 * TALLY_BITS
+            elif meld.wilds == 0:
+                tally += 1
+            elif meld.naturals == 0:
+                tally += 1 << 2 * TALLY_BITS
+            else:
+                tally += 1 << TALLY_BITS
     return tally
+
+
+def _tally_size(tally: Tally) -> int:
+    """How many canastas a tally counts, of every kind."""
+    return (
+        (tally & _TALLY_FIELD)
+        + (tally >> TALLY_BITS & _TALLY_FIELD)
+        + (tally >> 2 * TALLY_BITS & _TALLY_FIELD)
+        + (tally >> 3 * TALLY_BITS)
+    )
 
 
 def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
@@ -249,7 +266,7 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         known = tables[seat] = (
             seat,
             state.team_opened[team],
-            sum(tally_counts(tally)),
+            _tally_size(tally) if tally else 0,
             len(state.stock),
             len(state.pile),
             state.hand_sizes[seat],
@@ -824,22 +841,15 @@ def take_fields_refusal(
 ) -> Clause | None:
     """``take_refusal`` for a take described by its ``pile.take`` fields (the end of ``_PILE_TAKE``'s names), and
     by what it says of the meld the top card joins (``target_fields``; None: a take naming no meld, whose cards
-    are of the top card's rank)."""
-    if target_fields is None:
-        target_fields = _untargeted_take(rules, state, seat)
-    return rules.failing_of(_PILE_TAKE, (*_take_values(rules, state, seat), *target_fields, *fields))
+    are of the top card's rank, as ``_take_values`` ends)."""
+    start = _take_values(rules, state, seat)
+    if target_fields is not None:
+        start = (*start[:_TARGET_AT], *target_fields)
+    return rules.failing_of(_PILE_TAKE, (*start, *fields))
 
 
-def _untargeted_take(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
-    """The target fields of ``pile.take`` for a take naming no meld, whose cards from hand are of the top card's
-    rank (or wild): the meld of that rank the top card joins, if the spec merges it; once per position."""
-    facts = derived(rules, state)
-    known: tuple[Any, ...] | None = facts.get(("take target", seat))
-    if known is None:
-        top_rank = rank_of(state.pile[-1]) if state.pile else JOKER_RANK
-        joined = merge_target(rules, state, state.side_of[seat], top_rank) if state.pile else None
-        known = facts[("take target", seat)] = _target_fields(rules, False, joined, False)
-    return known
+#: Where the target fields (``_target_fields``) begin among ``_take_values``.
+_TARGET_AT = _PILE_TAKE.names.index("take_target")
 
 
 def _target_fields(rules: Rules, named: bool, joined: Meld | None, sequence: bool) -> tuple[Any, ...]:
@@ -849,24 +859,24 @@ def _target_fields(rules: Rules, named: bool, joined: Meld | None, sequence: boo
     return (named, meld_kind(joined.rank), is_canasta(rules, joined), sequence)
 
 
-def _take_target_fields(rules: Rules, state: HandState, seat: int, action: Action) -> tuple[Any, ...]:
-    """The target fields of ``pile.take`` for this take (see ``_target_fields``)."""
-    if not state.pile:
-        return _untargeted_take(rules, state, seat)
+def _take_target_fields(rules: Rules, state: HandState, seat: int, action: Action) -> tuple[Any, ...] | None:
+    """The target fields of ``pile.take`` for this take (see ``_target_fields``); None for a take naming no meld
+    whose cards are of the top card's rank (those ``_take_values`` ends with)."""
+    if not state.pile or not (action.target or rules.sequences):
+        return None
     top = state.pile[-1]
     sequence = rules.sequences and natural_ranks(rules, (top, *action.cards)) > 1
-    if not action.target and not sequence:
-        return _untargeted_take(rules, state, seat)
+    if not action.target:
+        return _target_fields(rules, False, None, True) if sequence else None
     melds = state.melds[state.side_of[seat]]
-    if action.target:
-        joined = melds[action.target - 1] if action.target <= len(melds) else None
-        return _target_fields(rules, True, joined, sequence)
-    return _target_fields(rules, False, None, sequence)
+    joined = melds[action.target - 1] if action.target <= len(melds) else None
+    return _target_fields(rules, True, joined, sequence)
 
 
 def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
-    """The ``pile.take`` values that do not depend on the cards offered: the table, the pile and the side (the
-    start of ``_PILE_TAKE``'s names); once per position."""
+    """The ``pile.take`` values that do not depend on the cards offered: the table, the pile and the side, then
+    the target fields of a take naming no meld (the meld of the top card's rank it joins, if the spec merges
+    that rank): the start of ``_PILE_TAKE``'s names; once per position."""
     facts = derived(rules, state)
     known: tuple[Any, ...] | None = facts.get(("take", seat))
     if known is not None:
@@ -874,6 +884,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     team = state.side_of[seat]
     top = state.pile[-1] if state.pile else None
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
+    joined = merge_target(rules, state, team, rank_of(top)) if top is not None else None
     table = table_values(rules, state, seat)
     known = facts[("take", seat)] = (
         *table,
@@ -883,6 +894,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         existing is not None,
         existing is not None and is_canasta(rules, existing),
         may_go_out(rules, state, seat, side_tally(rules, state, seat)),
+        *_target_fields(rules, False, joined, False),
     )
     return known
 

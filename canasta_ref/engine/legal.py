@@ -99,8 +99,7 @@ def listing(rules: Rules, state: HandState) -> Listing:
     if rules.names_melds and found.action_ok("meld"):
         named = play_actions(rules, state, state.team_opened[found.team])
         blocks.append(named)
-    can_meld = bool(melds) or any(action.kind == "meld" for action in named)
-    blocks.append(_discards(rules, state, found, can_meld))
+    blocks.append(_discards(rules, state, found, melds, named))
     if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
         blocks.append((PASS,))
     if bare_refusal(rules, state, state.to_act, "end") is None:
@@ -761,15 +760,17 @@ def _unit(rules: Rules) -> int:
     return unit or 1
 
 
-def _discards(rules: Rules, state: HandState, listing: _Listing, can_meld: bool) -> list[Action]:
-    """The legal discards; ``can_meld``: whether a meld action is legal (a binding "yes" forbids discarding
-    then)."""
+def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Sequence[Action]) -> list[Action]:
+    """The legal discards, given the legal meld actions (``melds`` of rank groups, ``named`` of named melds and
+    sequences): a binding "yes" forbids discarding while one is left."""
     if not listing.action_ok("discard"):
         return []
     hand_after = listing.hand_size - 1
     if not listing.ending_ok(hand_after, listing.tally, False):
         return []
-    can_still = state.permission == "yes" and hand_after > 0 and can_meld
+    can_still = (
+        state.permission == "yes" and hand_after > 0 and (bool(melds) or any(action.kind == "meld" for action in named))
+    )
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []
     hand = state.hands[listing.seat]
