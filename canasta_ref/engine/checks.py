@@ -615,6 +615,60 @@ def meld_values(
     )
 
 
+def _layout_one(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    team: int,
+    contribution: Contribution,
+    *,
+    hand_after: int,
+    initial: bool,
+) -> tuple[list[Meld], list[int], bool, Tally]:
+    """``_layout`` of one group, the usual action, written out without the gathering of several: every meld
+    action applied and every take listed plans one."""
+    rank, cards, spread, target = contribution
+    melds = state.melds[team]
+    before: Meld | None
+    if target:
+        key, before = -target, melds[target - 1]
+        _refuse_named(rules, rank, before)
+        rank = before.rank
+    elif rules.merges_same_rank[rank]:
+        key, before = rank, merge_target(rules, state, team, rank)
+    else:
+        key, before = _OWN_MELD, None
+    if rules.coverage is not None:
+        if rank == SEQUENCE_RANK:
+            rules.note("meld.sequence", {})
+        rules.note_rank("canasta.size", rank)
+        for card in cards:
+            rules.note_rank("card.wild", rank_of(card))
+        rules.note_rank("meld.merge_same_rank", rank)
+    result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
+    current = list(melds)
+    place = _place_of(melds, key, before) if before is not None else len(current)
+    if before is not None:
+        current[place] = result
+    else:
+        current.append(result)
+    table = table_values(rules, state, seat)
+    going_out = hand_after == 0 or (
+        hand_after == 1 and goes_out_melding(rules, state, seat, 1, canasta_tally(rules, current))
+    )
+    if key < 0:  # a named meld: the cards joined may be of another rank than its own
+        spread = natural_ranks(rules, result.cards)
+    rules.refuse(
+        rules.failing_of(MELD_VALID, meld_values(rules, table, result, before, cards, spread, going_out, initial))
+    )
+    if rules.closes_melds:
+        current[place] = settled(rules, result)
+    if before is not None:
+        # Adding to a meld laid earlier in this same turn is still the player's own melding.
+        return current, [], place not in state.created_this_turn, canasta_tally(rules, current)
+    return current, [place], False, canasta_tally(rules, current)
+
+
 def _tally_with(
     rules: Rules,
     melds: Sequence[Meld],
@@ -656,6 +710,8 @@ def _layout(
     """Put the contributions into the side's melds and check every meld that changes (hook meld.valid).
     ``created`` lists the new melds' places in the side's row."""
     team = state.side_of[seat]
+    if len(contributions) == 1:
+        return _layout_one(rules, state, seat, team, contributions[0], hand_after=hand_after, initial=initial)
     current = list(state.melds[team])
     order, placed = _placed(rules, state, team, contributions)
     results: list[Meld] = []
@@ -940,8 +996,9 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)
     top_cards = [top, *action.cards]
-    top_group_rank = group_rank(rules, MeldGroup(tuple(top_cards))) if action.cards else top_rank
-    contributions.insert(0, (top_group_rank, top_cards, natural_ranks(rules, top_cards) or 1, action.target))
+    spread = natural_ranks(rules, top_cards) if rules.sequences and action.cards else 1
+    top_group_rank = SEQUENCE_RANK if spread > 1 else top_rank
+    contributions.insert(0, (top_group_rank, top_cards, spread or 1, action.target))
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
     )
@@ -972,6 +1029,8 @@ def group_rank(rules: Rules, group: MeldGroup) -> int:
 def repeated_ranks(rules: Rules, groups: Sequence[MeldGroup]) -> int:
     """How many groups of the same action repeat an earlier one's rank, or the meld it names (sequences, each a
     meld of its own, repeat nothing)."""
+    if not groups:
+        return 0
     keys = [-g.target if g.target else group_rank(rules, g) for g in groups]
     keys = [k for k in keys if k != SEQUENCE_RANK]
     return len(keys) - len(set(keys))
