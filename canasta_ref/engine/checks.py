@@ -615,6 +615,17 @@ def meld_values(
     )
 
 
+def _note_laid(rules: Rules, rank: int, cards: Sequence[Card]) -> None:
+    """Record, for rule coverage, the decisions read from tables computed at load time about cards laid on a meld
+    of ``rank``: whether it is a sequence, its canasta size, which cards are wild, whether its rank merges."""
+    if rank == SEQUENCE_RANK:
+        rules.note("meld.sequence", {})
+    rules.note_rank("canasta.size", rank)
+    for card in cards:
+        rules.note_rank("card.wild", rank_of(card))
+    rules.note_rank("meld.merge_same_rank", rank)
+
+
 def _layout_one(
     rules: Rules,
     state: HandState,
@@ -639,12 +650,7 @@ def _layout_one(
     else:
         key, before = _OWN_MELD, None
     if rules.coverage is not None:
-        if rank == SEQUENCE_RANK:
-            rules.note("meld.sequence", {})
-        rules.note_rank("canasta.size", rank)
-        for card in cards:
-            rules.note_rank("card.wild", rank_of(card))
-        rules.note_rank("meld.merge_same_rank", rank)
+        _note_laid(rules, rank, cards)
     result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
     current = list(melds)
     place = _place_of(melds, key, before) if before is not None else len(current)
@@ -718,12 +724,7 @@ def _layout(
     for key in order:
         before, cards, _, rank = placed[key]
         if rules.coverage is not None:
-            if rank == SEQUENCE_RANK:
-                rules.note("meld.sequence", {})
-            rules.note_rank("canasta.size", rank)
-            for card in cards:
-                rules.note_rank("card.wild", rank_of(card))
-            rules.note_rank("meld.merge_same_rank", rank)
+            _note_laid(rules, rank, cards)
         results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
     table = table_values(rules, state, seat)
     going_out = hand_after == 0 or (
