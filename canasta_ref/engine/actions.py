@@ -320,8 +320,8 @@ def parse_action(text: str) -> Action:
         return Action.meld(groups)
     if kind == "combine":
         return _parse_combine(rest, source, rest_offset)
-    head, plus, tail = rest.partition("+")
-    target, head_offset = 0, rest_offset
+    before_plus, plus, tail = rest.partition("+")
+    head, target, head_offset = before_plus, 0, rest_offset
     if head.strip().startswith("@"):
         label, colon, after = head.partition(":")
         target = _meld_number(label.strip(), source, rest_offset + len(label) - len(label.lstrip()))
@@ -332,9 +332,9 @@ def parse_action(text: str) -> Action:
         head_offset = rest_offset + len(label) + 1
         head = after
     take_cards = _parse_card_list(head, source, head_offset)
-    groups = _parse_groups(tail, source, rest_offset + len(rest.partition("+")[0]) + 1) if plus else []
+    groups = _parse_groups(tail, source, rest_offset + len(before_plus) + 1) if plus else []
     if plus and not groups:
-        raise NotationError("'+' must be followed by melds", source, rest_offset + len(rest.partition("+")[0]))
+        raise NotationError("'+' must be followed by melds", source, rest_offset + len(before_plus))
     return Action.take(take_cards, groups, target)
 
 
@@ -389,24 +389,25 @@ def action_from_json(data: object) -> Action:
     if kind == "discard":
         return Action.discard(_json_card(data.get("card"), "card"))
     if kind == "combine":
-        numbers = _json_list(data.get("melds", []), "melds")
-        if len(numbers) != 2 or not all(_is_meld_number(n) for n in numbers) or numbers[0] == numbers[1]:
+        numbers = [_meld_number_of(n) for n in _json_list(data.get("melds", []), "melds")]
+        if len(numbers) != 2 or numbers[0] is None or numbers[1] is None or numbers[0] == numbers[1]:
             raise NotationError("field 'melds' of a 'combine' action must be two different meld numbers, from 1")
-        return Action.combine(int(str(numbers[0])), int(str(numbers[1])))
+        return Action.combine(numbers[0], numbers[1])
     groups = [_json_group(g, i) for i, g in enumerate(_json_list(data.get("melds", []), "melds"))]
     if kind == "meld":
         if not groups:
             raise NotationError("field 'melds' of a 'meld' action needs at least one group")
         return Action.meld(groups)
     cards = [_json_card(c, f"cards[{i}]") for i, c in enumerate(_json_list(data.get("cards", []), "cards"))]
-    target = data.get("meld", 0)
-    if "meld" in data and not _is_meld_number(target):
-        raise NotationError(f"field 'meld' must be a meld number from 1 to {MAX_MELD_NUMBER}, got {target!r}")
-    return Action.take(cards, groups, int(str(target)))
+    target = _meld_number_of(data["meld"]) if "meld" in data else 0
+    if target is None:
+        raise NotationError(f"field 'meld' must be a meld number from 1 to {MAX_MELD_NUMBER}, got {data['meld']!r}")
+    return Action.take(cards, groups, target)
 
 
-def _is_meld_number(value: object) -> bool:
-    return type(value) is int and 1 <= value <= MAX_MELD_NUMBER
+def _meld_number_of(value: object) -> int | None:
+    """A JSON meld number (an int from 1), or None for anything else."""
+    return value if type(value) is int and 1 <= value <= MAX_MELD_NUMBER else None
 
 
 def _json_list(value: object, field: str) -> list[object]:
@@ -442,11 +443,10 @@ def _json_group(value: object, index: int) -> MeldGroup:
             raise NotationError(
                 f"field '{field}.rank': {rank_text!r} is not the rank of a meld; expected {_LABELS}"
             ) from None
-    target = value.get("meld", 0)
-    if "meld" in value:
-        if not _is_meld_number(target):
-            raise NotationError(f"field '{field}.meld' must be a meld number from 1 to {MAX_MELD_NUMBER}")
-        if rank is not None:
-            raise NotationError(f"field '{field}' names a meld; it takes no 'rank' as well")
+    target = _meld_number_of(value["meld"]) if "meld" in value else 0
+    if target is None:
+        raise NotationError(f"field '{field}.meld' must be a meld number from 1 to {MAX_MELD_NUMBER}")
+    if target and rank is not None:
+        raise NotationError(f"field '{field}' names a meld; it takes no 'rank' as well")
     group = _normalise_group(cards, rank, "", 0)
-    return group._replace(target=int(str(target))) if target else group
+    return group._replace(target=target) if target else group

@@ -565,10 +565,10 @@ def _closed_env(meld: Meld) -> dict[str, Any]:
     return {"rank": MELD_RANK_NAMES[meld.rank], "size": meld.size, "naturals": meld.naturals, "wilds": meld.wilds}
 
 
-def sequence_facts(meld: Meld) -> tuple[int, bool, str]:
+def sequence_facts(rules: Rules, meld: Meld) -> tuple[int, bool, str]:
     """What ``meld.valid`` reads of a sequence: how many suits its natural cards show, whether their ranks run
     without a gap or a repeat (threes up to aces), and its lowest rank's name."""
-    naturals = [c for c in meld.cards if c != 52 and rank_of(c) != 0]
+    naturals = [c for c in meld.cards if not rules.is_wild[c]]
     ranks = sorted(rank_of(c) for c in naturals)
     if not ranks:
         return 0, True, ""
@@ -590,7 +590,7 @@ def meld_values(
     """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``."""
     rank = result.rank
     if rank == SEQUENCE_RANK:
-        suits, run, lowest = sequence_facts(result)
+        suits, run, lowest = sequence_facts(rules, result)
         spread = natural_ranks(rules, result.cards)
     else:
         suits, run, lowest = 0, True, RANK_NAMES[rank]

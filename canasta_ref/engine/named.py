@@ -15,13 +15,11 @@ from typing import Any
 
 from ..errors import IllegalAction
 from .actions import Action, MeldGroup
-from .cards import JOKER_RANK, SEQUENCE_ORDER, SEQUENCE_RANK, Card, make_card
+from .cards import JOKER_RANK, SEQUENCE_ORDER, SEQUENCE_RANK, Card, make_card, rank_of
 from .checks import (
     MELD_ACTION,
     MELD_VALID,
-    SEQUENCE_KIND,
-    CanastaKinds,
-    canasta_kind,
+    canasta_kinds,
     combine_refusal,
     group_rank,
     meld_values,
@@ -94,7 +92,7 @@ def _extensions(rules: Rules, counts: Sequence[int], meld: Meld, extra: Card | N
     if not naturals:
         return []
     suit = naturals[0] & 3
-    ranks = sorted(c >> 2 for c in naturals)
+    ranks = sorted(rank_of(c) for c in naturals)
     low, high = ranks[0], ranks[-1]
 
     def chain(step: int, start: int) -> list[list[Card]]:
@@ -160,22 +158,31 @@ def _new_sequences(
         for run in _runs(rules, counts, suit, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
             for wild in wilds:
                 meld = Meld.build(SEQUENCE_RANK, run + wild, rules.is_wild)
-                if any(
-                    rules.failing_of(MELD_VALID, meld_values(rules, table, meld, None, meld.cards, 0, leaving, initial))
-                    is None
-                    for leaving in (False, True)
-                ):
+                if _valid_either_way(rules, table, meld, None, meld.cards, 0, initial):
                     out.append(run + wild)
     return out
 
 
 def _valid_after(rules: Rules, table: tuple[Any, ...], meld: Meld, cards: tuple[Card, ...]) -> bool:
-    """Whether ``meld`` with ``cards`` added passes hook meld.valid, kept or going out (as plan asks it of a
-    named meld): a candidate it refuses either way is never legal, and costs no plan."""
+    """Whether ``meld`` with ``cards`` added passes hook meld.valid (as plan asks it of a named meld): a
+    candidate it refuses is never legal, and costs no plan."""
     result = meld.plus(cards, rules.is_wild)
-    spread = natural_ranks(rules, result.cards)
+    return _valid_either_way(rules, table, result, meld, cards, natural_ranks(rules, result.cards), False)
+
+
+def _valid_either_way(
+    rules: Rules,
+    table: tuple[Any, ...],
+    result: Meld,
+    before: Meld | None,
+    cards: Sequence[Card],
+    spread: int,
+    initial: bool,
+) -> bool:
+    """Whether hook meld.valid accepts ``result`` kept or going out (the listing knows only that a plan will say
+    which)."""
     return any(
-        rules.failing_of(MELD_VALID, meld_values(rules, table, result, meld, cards, spread, leaving, False)) is None
+        rules.failing_of(MELD_VALID, meld_values(rules, table, result, before, cards, spread, leaving, initial)) is None
         for leaving in (False, True)
     )
 
@@ -222,18 +229,16 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
     seat = state.to_act
     points = used = 0
     melds: dict[int, list[Card]] = {}  # the melds the groups make: a rank's merge into one where the spec says so
+    ranks: dict[int, int] = {}
     for index, group in enumerate(action.melds):
         used += len(group.cards)
         points += sum(rules.card_value[c] for c in group.cards)
         rank = group_rank(rules, group)
-        melds.setdefault(rank if rules.merges_same_rank[rank] else -1 - index, []).extend(group.cards)
-    kinds = [0, 0, 0, 0]
-    for key, cards in melds.items():
-        rank = key if key >= 0 else group_rank(rules, action.melds[-1 - key])
-        if len(cards) >= rules.canasta_size[rank]:
-            naturals = sum(1 for c in cards if not rules.is_wild[c])
-            kinds[SEQUENCE_KIND if rank == SEQUENCE_RANK else canasta_kind(naturals, len(cards) - naturals)] += 1
-    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.cards_held(seat) - used)
+        key = rank if rules.merges_same_rank[rank] else -1 - index
+        melds.setdefault(key, []).extend(group.cards)
+        ranks[key] = rank
+    kinds = canasta_kinds(rules, [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()])
+    return opening_accepted(rules, state, seat, points, kinds, state.cards_held(seat) - used)
 
 
 def _openings_with_extras(
@@ -334,11 +339,11 @@ def _take_candidates(rules: Rules, state: HandState) -> list[Action]:
                     found.append(Action.take(cards + wild, (), number))
             for wild in wilds:
                 found.append(Action.take(wild, (), number))
-        elif rules.is_wild[top] or top >> 2 == meld.rank or meld.rank == JOKER_RANK:
+        elif rules.is_wild[top] or rank_of(top) == meld.rank or meld.rank == JOKER_RANK:
             for cards in _joining(rules, counts, meld, wilds):
                 found.append(Action.take(cards, (), number))
             found.append(Action.take((), (), number))
-    if rules.sequences and not rules.is_wild[top] and top >> 2 in SEQUENCE_ORDER:
+    if rules.sequences and not rules.is_wild[top] and rank_of(top) in SEQUENCE_ORDER:
         for run in _runs(rules, _with(counts, top), top & 3, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
             if top not in run:
                 continue
@@ -408,13 +413,13 @@ def _take_opening_candidates(rules: Rules, state: HandState) -> Iterator[Action]
     """Opening takes with a natural pair (or more of the top card's rank) and one sequence or more."""
     top = state.pile[-1]
     counts = state.hands[state.to_act]
-    pool = [c for c in rules.natural_cards[top >> 2] if counts[c]] if not rules.is_wild[top] else []
+    pool = [c for c in rules.natural_cards[rank_of(top)] if counts[c]] if not rules.is_wild[top] else []
     pool += [c for c in rules.wild_cards if counts[c]]
     for base in take_groups(rules, pool, counts, True):
         rest = list(counts)
         for card in base:
             rest[card] -= 1
-        yield from _openings_with_extras(rules, state, rest, top >> 2, partial(_take_building, base))
+        yield from _openings_with_extras(rules, state, rest, rank_of(top), partial(_take_building, base))
 
 
 def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:

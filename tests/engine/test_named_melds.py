@@ -217,3 +217,18 @@ def test_a_yes_binds_the_player_to_add_to_a_named_meld_before_discarding() -> No
     with pytest.raises(IllegalAction) as refused:
         game.apply(parse_action("discard 9D"))
     assert refused.value.rule_id == "GO_OUT.ANSWER_BINDING"
+
+
+#: How many legal actions the brute force finds in each small case above (the same in both variants): the
+#: comparisons above would pass on empty listings, so the cases must keep offering something to compare.
+BRUTE_COUNTS = ([11, 28, 18, 3], [1, 3, 12, 0, 10], [2, 1, 2, 0, 0, 5, 38])
+
+
+@pytest.mark.parametrize("variant", [SAMBA, BOLIVIA], ids=["samba", "bolivia"])
+def test_the_small_cases_offer_legal_actions_to_compare(variant: object) -> None:
+    found = (
+        [len(brute_play(game_at(variant, hand, melds))) for hand, melds in OPENED],
+        [len(brute_play(game_at(variant, hand))) for hand in CLOSED],
+        [len(brute_take(game_at(variant, hand, melds, phase="draw", pile=pile))) for hand, melds, pile in TAKES],
+    )
+    assert found == BRUTE_COUNTS
