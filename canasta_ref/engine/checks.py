@@ -608,11 +608,21 @@ def meld_values(
         lowest,
         before is None,
         len(added),
-        sum(1 for c in added if rules.is_wild[c]),
+        wilds_among(rules, added),
         before is not None and is_canasta(rules, before),
         going_out,
         initial,
     )
+
+
+def wilds_among(rules: Rules, cards: Sequence[Card]) -> int:
+    """How many of ``cards`` are wild (a loop: the compiled engine builds a generator for ``sum`` over one)."""
+    wilds = 0
+    is_wild = rules.is_wild
+    for card in cards:
+        if is_wild[card]:
+            wilds += 1
+    return wilds
 
 
 def _note_laid(rules: Rules, rank: int, cards: Sequence[Card]) -> None:
@@ -659,9 +669,8 @@ def _layout_one(
     else:
         current.append(result)
     table = table_values(rules, state, seat)
-    going_out = hand_after == 0 or (
-        hand_after == 1 and goes_out_melding(rules, state, seat, 1, canasta_tally(rules, current))
-    )
+    tally = side_tally(rules, state, seat) - _canasta_of(rules, before) + _canasta_of(rules, result)
+    going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, tally))
     if key < 0:  # a named meld: the cards joined may be of another rank than its own
         spread = natural_ranks(rules, result.cards)
     rules.refuse(
@@ -671,8 +680,15 @@ def _layout_one(
         current[place] = settled(rules, result)
     if before is not None:
         # Adding to a meld laid earlier in this same turn is still the player's own melding.
-        return current, [], place not in state.created_this_turn, canasta_tally(rules, current)
-    return current, [place], False, canasta_tally(rules, current)
+        return current, [], place not in state.created_this_turn, tally
+    return current, [place], False, tally
+
+
+def _canasta_of(rules: Rules, meld: Meld | None) -> Tally:
+    """The tally of ``meld`` alone: one canasta of its kind, or none (a meld smaller than a canasta, or no meld)."""
+    if meld is None or meld.size < rules.canasta_size[meld.rank]:
+        return 0
+    return one_canasta(meld_canasta_kind(meld))
 
 
 def _tally_with(
@@ -941,7 +957,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     team = state.side_of[seat]
     top = state.pile[-1] if state.pile else None
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
-    joined = merge_target(rules, state, team, rank_of(top)) if top is not None else None
+    joined = existing if top is not None and rules.merges_same_rank[rank_of(top)] else None  # merge_target's
     table = table_values(rules, state, seat)
     known = facts[("take", seat)] = (
         *table,
@@ -950,7 +966,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         *(rules.top_card_values[top] if top is not None else _NO_TOP_CARD),
         existing is not None,
         existing is not None and is_canasta(rules, existing),
-        may_go_out(rules, state, seat, side_tally(rules, state, seat)),
+        rules.reads("pile.take", "may_go_out") and may_go_out(rules, state, seat, side_tally(rules, state, seat)),
         *_target_fields(rules, False, joined, False),
     )
     return known
@@ -959,6 +975,8 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
 def _take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, ...]:
     """The ``pile.take`` values that describe the cards offered with the top card (the end of ``_PILE_TAKE``)."""
     top_rank = rank_of(state.pile[-1]) if state.pile else -1
+    if not action.melds:
+        return (*take_card_counts(rules, action.cards, top_rank), 0, 0, 0)
     return (
         *take_card_counts(rules, action.cards, top_rank),
         len(action.melds),
@@ -970,19 +988,31 @@ def _take_fields(rules: Rules, state: HandState, action: Action) -> tuple[int, .
 def take_card_counts(rules: Rules, cards: Sequence[Card], top_rank: int) -> tuple[int, int, int]:
     """``pile.take``'s counts of the cards from hand that meld the top card: all of them, the naturals of its rank,
     the wild cards."""
-    naturals = sum(1 for c in cards if not rules.is_wild[c] and rank_of(c) == top_rank)
-    return len(cards), naturals, sum(1 for c in cards if rules.is_wild[c])
+    naturals = wilds = 0
+    is_wild = rules.is_wild
+    for card in cards:
+        if is_wild[card]:
+            wilds += 1
+        elif rank_of(card) == top_rank:
+            naturals += 1
+    return len(cards), naturals, wilds
 
 
 def pile_to_hand(rules: Rules, state: HandState, seat: int) -> tuple[int, int]:
     """What taking the pile puts in ``seat``'s hand besides the top card: how many cards (the rest of the pile,
     less its bonus cards, plus those replaced from the stock), and how many bonus cards the stock replaces."""
-    pile_rest = [] if takes_top_only(rules, state, seat) else state.pile[:-1]
-    bonus_in_pile = sum(1 for c in pile_rest if rules.is_bonus[c])
+    if takes_top_only(rules, state, seat):
+        return 0, 0
+    pile = state.pile
+    is_bonus = rules.is_bonus
+    bonus_in_pile = 0
+    for place in range(len(pile) - 1):  # the rest of the pile, under the top card
+        if is_bonus[pile[place]]:
+            bonus_in_pile += 1
     replaced = 0
     if bonus_in_pile and rules.predicate_of(BONUS_REPLACE, (True, len(state.stock))):
         replaced = min(bonus_in_pile, len(state.stock))
-    return len(pile_rest) - bonus_in_pile + replaced, replaced
+    return max(len(pile) - 1, 0) - bonus_in_pile + replaced, replaced
 
 
 def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
@@ -1090,7 +1120,7 @@ def combine_refusal(rules: Rules, state: HandState, seat: int, first: Meld, seco
 def apply_combine(state: HandState, seat: int, result: Plan) -> None:
     """Lay the combined melds, and keep the places of the melds laid this turn (``created_this_turn``) right: the
     second meld's place is gone (its cards are in the first's), the places after it move up one."""
-    state.melds[state.side_of[seat]] = result.melds
+    state.melds[state.side_of[seat]] = tuple(result.melds)
     first, second = (group.target - 1 for group in result.action.melds)
     created = state.created_this_turn
     moved = [i - 1 if i > second else i for i in created if i != second]
@@ -1102,4 +1132,4 @@ def apply_combine(state: HandState, seat: int, result: Plan) -> None:
 def apply_meld(rules: Rules, state: HandState, seat: int, result: Plan) -> None:
     """Move the cards a meld or take lays from the hand to the side's melds, as planned."""
     state.take_away(seat, result.action.all_cards())
-    state.melds[state.side_of[seat]] = result.melds
+    state.melds[state.side_of[seat]] = tuple(result.melds)

@@ -161,7 +161,8 @@ class Game:
         self.seed = seed
         self.events: list[Event] = []
         self.history: list[Action] = []
-        self._stack: list[tuple[tuple[Any, ...], int]] = []  # position snapshots and event counts
+        self._stack: list[tuple[Any, ...]] = []  # a snapshot of the position before each action
+        self._event_counts: list[int] = []  # and how many events there were (a list apart: no tuple to track)
         if position is not None:
             self.state, position_deck = build_state(rules, position)
             self.deck = tuple(position_deck)
@@ -206,10 +207,10 @@ class Game:
         in_hands = position
         # The feet are dealt after the hands, one card a seat in turn (the order is this project's convention:
         # the sources deal them as separate piles, which gives each seat a foot just as random).
-        feet: list[list[Card]] = [[] for _ in range(players)] if rules.foot_size else []
+        dealt_feet: list[list[Card]] = [[] for _ in range(players)] if rules.foot_size else []
         for _ in range(rules.foot_size):
             for seat in order:
-                feet[seat].append(deck[position])
+                dealt_feet[seat].append(deck[position])
                 position += 1
         stock = list(reversed(deck[position:]))
         state = HandState(
@@ -217,14 +218,14 @@ class Game:
             pile=[],
             hands=hands,
             hand_sizes=[rules.hand_size] * players,
-            melds=[[] for _ in range(rules.teams)],
-            bonus=[[] for _ in range(players)],
+            melds=[() for _ in range(rules.teams)],
+            bonus=[() for _ in range(players)],
             team_scores=team_scores,
             to_act=first,
             team_opened=[False] * rules.teams,
             seat_melded=[False] * players,
             side_of=rules.initial_sides(),
-            feet=feet,
+            feet=[tuple(foot) for foot in dealt_feet],
         )
         if rules.coverage is not None:
             for hook in ("deck.packs", "deck.jokers", "deal.hand_size", "deal.foot_size"):
@@ -284,7 +285,7 @@ class Game:
             for card in found:
                 count = state.hands[seat][card]
                 state.take_away(seat, (card,) * count)
-                state.bonus[seat].extend([card] * count)
+                state.bonus[seat] += (card,) * count
                 events.append(_event(seat, "lays out", (card,) * count))
                 if not rules.predicate_of(BONUS_REPLACE, (False, len(state.stock))):
                     continue
@@ -373,7 +374,8 @@ class Game:
             result = plan_checked(self.rules, self.state, action)
         else:
             result = plan(self.rules, self.state, action, seat)
-        self._stack.append((self.state.snapshot(), len(self.events)))
+        self._stack.append(self.state.snapshot())
+        self._event_counts.append(len(self.events))
         actor = self.state.to_act
         events: list[Event] = []
         self._carry_out(action.kind, actor, result, events)
@@ -416,9 +418,8 @@ class Game:
         """Take back the last action, restoring the exact prior state."""
         if not self._stack:
             raise CanastaError("there is no action to undo")
-        snapshot, events = self._stack.pop()
-        self.state = HandState.restore(snapshot)
-        del self.events[events:]
+        self.state = HandState.restore(self._stack.pop())
+        del self.events[self._event_counts.pop() :]
         return self.history.pop()
 
     def pop(self) -> Action:
@@ -478,7 +479,7 @@ class Game:
         for card in rest:
             rules.note_card("bonus_card", card)
             if rules.is_bonus[card]:
-                state.bonus[seat].append(card)
+                state.bonus[seat] += (card,)
                 events.append(_event(seat, "lays out from the pile", (card,)))
             else:
                 picked.append(card)
@@ -547,7 +548,7 @@ class Game:
         foot = state.feet[seat]
         if state.hand_sizes[seat] or not foot:
             return
-        state.feet[seat] = []
+        state.feet[seat] = ()
         state.give(seat, foot)
         events.append(_event(seat, f"picks up the foot ({len(foot)} cards)"))
         for card in set(foot):

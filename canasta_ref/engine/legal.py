@@ -34,7 +34,6 @@ from .checks import (
     is_canasta,
     keep_card_refusal,
     kind_refusal,
-    merge_target,
     one_canasta,
     pile_to_hand,
     plan_melding,
@@ -220,8 +219,9 @@ class _Listing:
         # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
         # hash and compare faster than nested tuples); ranks that start a new meld are absent.
         self._targets: dict[int, tuple[Meld | None, int]] = {}
-        for meld in state.melds[self.team]:
-            if meld.rank not in self._targets and merge_target(rules, state, self.team, meld.rank) is meld:
+        merges = rules.merges_same_rank
+        for meld in state.melds[self.team]:  # the first open meld of a merging rank is its merge target
+            if merges[meld.rank] and not meld.closed and meld.rank not in self._targets:
                 counts = meld.naturals | meld.wilds << 16 | meld.jokers << 32 | meld.size << 48
                 self._targets[meld.rank] = (meld, counts)
         self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))

@@ -103,15 +103,15 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         pile=[],
         hands=[tuple(counts_of(h)) for h in position.hands],
         hand_sizes=[len(h) for h in position.hands],
-        melds=melds,
-        bonus=bonus,
+        melds=[tuple(side) for side in melds],
+        bonus=[tuple(cards) for cards in bonus],
         team_scores=scores,
         to_act=position.to_act,
         phase=position.phase,
         team_opened=[bool(m) for m in melds],
         seat_melded=list(position.seat_melded) or [False] * players,
         side_of=_sides(rules, position.sides),
-        feet=feet,
+        feet=[tuple(foot) for foot in feet],
     )
     for card in position.pile:
         push_pile(rules, state, card)

@@ -222,6 +222,12 @@ class Rules:
             known = self._variables[hook] = frozenset().union(*(c.reads for c in self._hooks.get(hook, ())))
         return known
 
+    def reads(self, hook: str, name: str) -> bool:
+        """Whether any clause of ``hook`` reads the variable ``name``. A value no clause reads is left out of the
+        cache key (``_bind``) and cannot change an answer, so a caller may skip computing it when it costs more
+        than this question (whether the player could go out, for ``pile.take``)."""
+        return name in self.variables_of(hook)
+
     def note(self, hook: str, env: Mapping[str, Any]) -> None:
         """Record, for rule coverage, a decision the engine read from a table computed at load time."""
         if self.coverage is None:

@@ -37,7 +37,7 @@ def form_lone_hand(rules: Rules, state: HandState, lone: int) -> None:
     for side in joined[1:]:
         for meld in state.melds[side]:
             _pool(rules, state, target, meld)
-        state.melds[side] = []
+        state.melds[side] = ()
         state.team_opened[target] = state.team_opened[target] or state.team_opened[side]
         state.team_opened[side] = False
     for seat in others:
@@ -52,4 +52,4 @@ def _pool(rules: Rules, state: HandState, side: int, meld: Meld) -> None:
         melds.append(meld)
     else:
         melds[melds.index(same)] = same.plus(meld.cards, rules.is_wild)
-    state.melds[side] = melds
+    state.melds[side] = tuple(melds)

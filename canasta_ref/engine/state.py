@@ -27,8 +27,12 @@ class Meld(NamedTuple):
     @staticmethod
     def build(rank: int, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
         ordered = tuple(sorted(cards, key=SORT_ORDER.__getitem__))
-        wilds = sum(1 for c in ordered if is_wild[c])
-        jokers = sum(1 for c in ordered if c == JOKER)
+        wilds = jokers = 0
+        for card in ordered:
+            if is_wild[card]:
+                wilds += 1
+            if card == JOKER:
+                jokers += 1
         return tuple.__new__(Meld, (rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered), False))
 
     def plus(self, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
@@ -45,8 +49,10 @@ class HandState:
     #: one in), so an undo snapshot shares them instead of copying four hands an action.
     hands: list[tuple[int, ...]]
     hand_sizes: list[int]
-    melds: list[list[Meld]]
-    bonus: list[list[Card]]
+    #: Each side's melds, in the order they were laid; each seat's bonus cards laid out. Tuples, replaced and never
+    #: changed in place, like the hands, and shared by undo snapshots.
+    melds: list[tuple[Meld, ...]]
+    bonus: list[tuple[Card, ...]]
     team_scores: list[int]
     to_act: int
     phase: Phase = "draw"
@@ -78,8 +84,9 @@ class HandState:
     #: Per side, the penalty points its players incurred in play (hook penalty.turn_end). Empty: none so far.
     penalties: list[int] = field(default_factory=list)
     #: Per seat, its foot (hook deal.foot_size): a second hand dealt face down, which the player picks up when
-    #: the first is played out; empty once picked up. An empty list where the variant deals no foot.
-    feet: list[list[Card]] = field(default_factory=list)
+    #: the first is played out; empty once picked up. An empty list where the variant deals no foot. Tuples, like
+    #: the hands.
+    feet: list[tuple[Card, ...]] = field(default_factory=list)
     #: Which deal of the match this is, from 1 (some variants' opening minimum goes by it).
     hand_number: int = 1
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
@@ -91,28 +98,44 @@ class HandState:
         return HandState.restore(self.snapshot())
 
     def snapshot(self) -> tuple[Any, ...]:
-        """The position as plain values, for the undo stack. Hands are immutable tuples and are shared, not
-        copied. The long card lists (stock, pile) are packed into byte arrays, which the garbage collector does not
-        track, and the rest into tuples (of plain values, which it stops tracking after one look, or of the
-        immutable melds): a snapshot per action would otherwise make every collection walk the whole history.
-        Short lists (hand sizes, bonus cards) are tuples: building a byte array costs more than a tuple's one look.
-        Every field is named, in order (a test round-trips a position with every field changed)."""
+        """The position as plain values, for the undo stack, in as few objects the garbage collector tracks as
+        can be: a snapshot is kept per action for the rest of the hand, and every tracked object kept brings the
+        next collection nearer. Hands, melds, bonus cards and feet are immutable tuples and are shared, not
+        copied; the long card lists (stock, pile) are packed into byte arrays, which are not tracked; the short
+        lists of numbers (hand sizes, scores, flags by seat or side) go into one flat tuple, each after its length.
+        ``restore`` reads the fields back in the order of ``_SNAPSHOT_LAYOUT`` (a test round-trips a position with
+        every field changed)."""
         return (
             _packed(self.stock),
             _packed(self.pile),
             tuple(self.hands),
-            tuple(self.hand_sizes),
-            tuple([tuple(m) for m in self.melds]),
-            tuple([tuple(b) for b in self.bonus]),
-            tuple(self.team_scores),
+            tuple(self.melds),
+            tuple(self.bonus),
+            tuple(self.feet) if self.feet else (),
+            (
+                len(self.hand_sizes),
+                *self.hand_sizes,
+                len(self.team_scores),
+                *self.team_scores,
+                len(self.team_opened),
+                *self.team_opened,
+                len(self.seat_melded),
+                *self.seat_melded,
+                len(self.created_this_turn),
+                *self.created_this_turn,
+                len(self.side_of),
+                *self.side_of,
+                len(self.awaiting_first_turn),
+                *self.awaiting_first_turn,
+                len(self.penalties),
+                *self.penalties,
+            ),
             self.to_act,
             self.phase,
             self.pile_wilds,
             self.pile_red_threes,
             self.pile_black_threes,
             self.upcard_froze,
-            tuple(self.team_opened),
-            tuple(self.seat_melded),
             self.permission,
             self.asker,
             self.melded_this_turn,
@@ -120,27 +143,33 @@ class HandState:
             self.took_pile_this_turn,
             self.added_to_existing_this_turn,
             self.melded_before_turn,
-            tuple(self.created_this_turn),
             self.end_reason,
             self.went_out,
             self.concealed,
             self.last_card_bonus,
             self.turns,
-            tuple(self.side_of),
-            tuple(self.awaiting_first_turn),
-            tuple(self.penalties),
-            tuple([tuple(f) for f in self.feet]) if self.feet else (),
             self.hand_number,
         )
 
     @staticmethod
     def restore(snapshot: tuple[Any, ...]) -> HandState:
-        """The position a ``snapshot`` was taken of (its values are in field order)."""
-        values: list[Any] = [
-            [list(inner) for inner in value] if name in _NESTED_LISTS else list(value) if name in _LISTS else value
-            for name, value in zip(_SNAPSHOT_FIELDS, snapshot, strict=True)
-        ]
-        return HandState(*values)
+        """The position a ``snapshot`` was taken of."""
+        values: dict[str, Any] = {
+            "stock": list(snapshot[0]),
+            "pile": list(snapshot[1]),
+            "hands": list(snapshot[2]),
+            "melds": list(snapshot[3]),
+            "bonus": list(snapshot[4]),
+            "feet": list(snapshot[5]),
+        }
+        numbers = snapshot[6]
+        at = 0
+        for name in _NUMBER_LISTS:
+            end = at + 1 + numbers[at]
+            values[name] = list(numbers[at + 1 : end])
+            at = end
+        values.update(zip(_SCALARS, snapshot[7:], strict=True))
+        return HandState(**values)
 
     def give(self, seat: int, cards: Sequence[Card]) -> None:
         """Put ``cards`` into a seat's hand."""
@@ -212,20 +241,17 @@ def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
         return tuple(values)
 
 
-_SNAPSHOT_FIELDS = tuple(f.name for f in fields(HandState) if f.name != "derived")
-_NESTED_LISTS = frozenset({"melds", "bonus", "feet"})
-_LISTS = frozenset(
-    {
-        "stock",
-        "pile",
-        "hands",
-        "hand_sizes",
-        "team_scores",
-        "team_opened",
-        "seat_melded",
-        "created_this_turn",
-        "side_of",
-        "awaiting_first_turn",
-        "penalties",
-    }
+#: The lists of numbers and flags a snapshot packs into one flat tuple, in its order.
+_NUMBER_LISTS = (
+    "hand_sizes",
+    "team_scores",
+    "team_opened",
+    "seat_melded",
+    "created_this_turn",
+    "side_of",
+    "awaiting_first_turn",
+    "penalties",
 )
+_LISTS = frozenset({"stock", "pile", "hands", "melds", "bonus", "feet", *_NUMBER_LISTS})
+#: The fields a snapshot keeps as they are, after its lists, in field order.
+_SCALARS = tuple(f.name for f in fields(HandState) if f.name != "derived" and f.name not in _LISTS)

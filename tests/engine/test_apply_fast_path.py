@@ -80,7 +80,7 @@ def _position_with_melds_and_bonus_cards() -> HandState:
 def test_copy_and_snapshot_carry_every_field() -> None:
     state = _position_with_melds_and_bonus_cards()
     assert all(state.melds) and all(state.bonus[seat] for seat in (0, 1))
-    state.feet = [[seat + 1] for seat in range(4)]  # Classic deals none: one a seat makes the field like the others
+    state.feet = [(seat + 1,) for seat in range(4)]  # Classic deals none: one a seat makes the field like the others
     values: dict[str, object] = {}
     for number, field in enumerate(dataclasses.fields(HandState)):
         current = getattr(state, field.name)
@@ -93,7 +93,7 @@ def test_copy_and_snapshot_carry_every_field() -> None:
         elif isinstance(current, int):
             values[field.name] = current + 100 + number
         elif isinstance(current, list) and current and isinstance(current[0], (list, tuple)):
-            # One list (or, for hands, tuple) per seat or side (hands, melds, bonus cards): every inner one changes
+            # One tuple per seat or side (hands, melds, bonus cards, feet): every inner one changes
             # too, by repeating its first item (a count, a Meld, a card) or, where it is empty, adding a number.
             kind = type(current[0])
             values[field.name] = [kind([*inner, inner[0] if inner else number]) for inner in current]

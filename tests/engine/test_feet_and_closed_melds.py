@@ -135,7 +135,7 @@ def test_melding_the_whole_hand_picks_up_the_foot_and_the_turn_goes_on(rules: Ru
     state = game.state
     assert state.phase == "play" and state.to_act == 0 and not game.is_over
     assert _names(cards_of(state.hands[0])) == "6H 8C 9C 9D 9S"
-    assert state.feet[0] == [] and game.view(0)["foot_sizes"] == [0, 5, 0, 0]
+    assert state.feet[0] == () and game.view(0)["foot_sizes"] == [0, 5, 0, 0]
     assert any("picks up the foot" in str(e) for e in events)
     game.apply(parse_action("meld 9C 9D 9S"))
     assert game.legal_actions().count() > 0
@@ -147,7 +147,7 @@ def test_discarding_the_last_card_picks_up_the_foot_for_the_next_turn(rules: Rul
     assert not plan.going_out and plan.hand_after == 5
     game.apply(parse_action("discard KH"))
     assert not game.is_over and game.state.to_act == 1 and game.state.phase == "draw"
-    assert game.state.hand_sizes[0] == 5 and game.state.feet[0] == []
+    assert game.state.hand_sizes[0] == 5 and game.state.feet[0] == ()
 
 
 def test_with_the_foot_played_an_empty_hand_goes_out_by_the_contract(rules: Rules) -> None:

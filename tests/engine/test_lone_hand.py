@@ -30,7 +30,7 @@ def test_the_first_take_makes_the_lone_hand_and_pools_the_partners_melds() -> No
     game.apply(parse_action("take KC KD"))
     state = game.state
     assert state.side_of == [0, 1, 0]
-    assert state.melds[2] == [] and state.team_opened == [True, True, False]
+    assert state.melds[2] == () and state.team_opened == [True, True, False]
     assert sorted(m.size for m in state.melds[0]) == [3, 3, 6]  # the two melds of sevens merged
 
 

@@ -125,6 +125,7 @@ def with_state(game: Game, state: HandState) -> Game:
     other.history = list(game.history)
     other.events = list(game.events)
     other._stack = []
+    other._event_counts = []
     return other
 
 
@@ -146,7 +147,7 @@ def hidden_shuffled(rules: Rules, state: HandState, seat: int, rnd: random.Rando
         clone.hands[s] = tuple(counts_of(pool[at : at + size]))
         at += size
     for s, foot in enumerate(clone.feet):
-        clone.feet[s] = pool[at : at + len(foot)]
+        clone.feet[s] = tuple(pool[at : at + len(foot)])
         at += len(foot)
     assert at == len(pool)
     return clone

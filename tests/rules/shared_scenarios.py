@@ -243,7 +243,7 @@ def red_threes_dealt_are_laid_out_and_replaced(c: Ctx) -> None:
         lambda: dealt(rules, hands={0: "3D 5C", 1: "3H 3D"}, upcards="9S", stock_top="6C 7C 8C 4C"),
     )
     size = rules.hand_size
-    assert game.state.bonus[0] == cards("3D")
+    assert list(game.state.bonus[0]) == cards("3D")
     assert sorted(game.state.bonus[1]) == same("3D 3H")
     assert game.state.hand_sizes[:2] == [size, size]
     assert cards("6C")[0] in game.hand_of(0)
@@ -261,7 +261,7 @@ def red_three_drawn_is_laid_out_and_replaced(c: Ctx) -> None:
     game = table(rules, hands={0: "9C 9D"}, melds={0: ["KH KS KD"]}, stock_top="3H 6C 7C 8C")
     stock_before = len(game.state.stock)
     log.truth(rules, "RED3.REPLACE", True, lambda: game.apply(act("draw")))
-    assert game.state.bonus[0] == cards("3H")
+    assert list(game.state.bonus[0]) == cards("3H")
     assert sorted(game.hand_of(0)) == same("9C 9D " + " ".join(["6C", "7C", "8C"][:n]))
     assert len(game.state.stock) == stock_before - n - 1
     assert game.state.phase == "play" and not game.is_over
@@ -274,7 +274,7 @@ def black_three_drawn_stays_in_hand(c: Ctx) -> None:
         assert not log.predicate(rules, "bonus_card", rules.card_facts(parse_card(name)), "RED3.LAY_OUT", False)
     game = table(rules, hands={0: "9C 9D"}, stock_top="3C 3S 6C")
     game.apply(act("draw"))
-    assert game.state.bonus[0] == []
+    assert game.state.bonus[0] == ()
     assert cards("3C")[0] in game.hand_of(0)
 
 
@@ -284,7 +284,7 @@ def red_three_from_the_pile_is_laid_out_not_replaced(c: Ctx) -> None:
     game = table(rules, hands={0: "KH KS 9C"}, pile="5C 3D 4C KD", melds={0: ["AH AS AD"]}, stock_top="6C")
     stock_before = list(game.state.stock)
     log.truth(rules, "RED3.REPLACE", False, lambda: log.allows(game, "take KH KS", "PILE.TAKE.FROZEN"))
-    assert game.state.bonus[0] == cards("3D")
+    assert list(game.state.bonus[0]) == cards("3D")
     assert sorted(game.hand_of(0)) == same("9C 5C 4C")
     assert game.state.stock == stock_before, "a red three from the pile is not replaced"
     assert meld_cards(game, 0, "KD") == same("KD KH KS")
@@ -295,7 +295,7 @@ def red_three_as_last_stock_card_ends_play(c: Ctx) -> None:
     log, rules = c.log, c.rules
     game = table(rules, hands={0: "9C 9D 5S"}, melds={0: ["KH KS KD"]}, stock="3D")
     log.truth(rules, "RED3.LAST_STOCK_CARD", True, lambda: game.apply(act("draw")))
-    assert game.state.bonus[0] == cards("3D")
+    assert list(game.state.bonus[0]) == cards("3D")
     assert game.is_over and game.state.end_reason == "last stock card was a bonus card"
     assert game.state.went_out is None
     log.refuses(game, "discard 5S", "TURN.HAND_OVER")
@@ -305,7 +305,7 @@ def red_three_as_last_stock_card_ends_play(c: Ctx) -> None:
     game = table(rules, hands={0: "9C 9D 5S"}, melds={0: ["KH KS KD"]}, stock="3D 6C 7C 8C")
     game.apply(act("draw"))
     assert not game.is_over and game.state.phase == "play"
-    assert game.state.bonus[0] == cards("3D")
+    assert list(game.state.bonus[0]) == cards("3D")
 
 
 @scenario
@@ -345,7 +345,7 @@ def last_red_three_meld_then_end(c: Ctx) -> None:
     later = c.child("last-red-three-meld", last_card_red_three="meld_then_end")
     game = table(later, hands={0: "9C 9D 9S 5S"}, melds={0: ["KH KS KD"]}, stock="3D")
     log.truth(later, "RED3.LAST_STOCK_CARD", False, lambda: game.apply(act("draw")))
-    assert not game.is_over and game.state.phase == "play" and game.state.bonus[0] == cards("3D")
+    assert not game.is_over and game.state.phase == "play" and list(game.state.bonus[0]) == cards("3D")
     log.refuses(game, "discard 5S", "RED3.LAST_STOCK_CARD.NO_DISCARD")
     log.allows(game, "meld 9C 9D 9S", "RED3.LAST_STOCK_CARD.NO_DISCARD")
     log.refuses(game, "discard 5S", "RED3.LAST_STOCK_CARD.NO_DISCARD")
@@ -717,7 +717,7 @@ def pile_frozen_by_red_three(c: Ctx) -> None:
     assert log.truth(rules, "PILE.FROZEN.RED_THREE", True, game.pile_frozen)
     log.refuses(game, "take KH 2D", "PILE.TAKE.FROZEN")
     log.allows(game, "take KH KS", "PILE.TAKE.FROZEN")
-    assert game.state.bonus[0] == cards("3H")
+    assert list(game.state.bonus[0]) == cards("3H")
     # The upcard froze the pile (a red three turned and covered by the next card, as the deal does).
     game = table(rules, hands={0: "KH KS 2D 9C"}, pile="5C KD", melds={0: ["AH AS AD"]}, upcard_froze=True)
     assert log.truth(rules, "PILE.FROZEN.RED_THREE", True, game.pile_frozen)

@@ -75,7 +75,7 @@ def test_one_card_left_counts_as_a_full_draw() -> None:
 def test_red_three_among_the_last_two_cards_ends_play() -> None:
     game = table(RULES, hands={0: "9C 9D 5S"}, melds={0: ["KH KS KD"]}, stock="6C 3H")
     LOG.truth(RULES, "RED3.LAST_STOCK_CARD", True, lambda: game.apply(act("draw")))
-    assert game.state.bonus[0] == cards("3H") and cards("6C")[0] in game.hand_of(0)
+    assert list(game.state.bonus[0]) == cards("3H") and cards("6C")[0] in game.hand_of(0)
     assert game.is_over and game.state.end_reason == "last stock card was a bonus card"
 
 
