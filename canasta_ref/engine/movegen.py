@@ -86,6 +86,8 @@ class HandCards:
         self.naturals: list[tuple[tuple[Card, int], ...]] = [()] * ranks
         #: The ranks of which the hand holds natural cards, in rank order.
         self.ranks: list[int] = []
+        #: The same ranks as bits of one int (bit ``rank``), which ``meld_ranks`` merges with the melds' ranks.
+        self.rank_bits = 0
         bits = rules.count_bits
         for rank in range(ranks):
             items: list[tuple[Card, int]] | None = None
@@ -103,6 +105,7 @@ class HandCards:
                 self.natural_counts[rank] = total
                 self.codes[rank] = code
                 self.ranks.append(rank)
+                self.rank_bits |= 1 << rank
         twos: list[tuple[Card, int]] = []
         self.jokers = self.twos_total = self.twos_code = 0
         for index, card in enumerate(rules.wild_cards):
@@ -125,11 +128,13 @@ class HandCards:
         wilds = self.twos_total + self.jokers > 0
         if not melds:
             return [*self.ranks, JOKER_RANK] if wilds else list(self.ranks)
-        ranks = set(self.ranks)
-        ranks.update(m.rank for m in melds if m.rank != SEQUENCE_RANK)  # sequences are joined by naming them
+        bits = self.rank_bits
+        for meld in melds:
+            if meld.rank != SEQUENCE_RANK:  # sequences are joined by naming them
+                bits |= 1 << meld.rank
         if wilds:
-            ranks.add(JOKER_RANK)
-        return sorted(ranks)
+            bits |= 1 << JOKER_RANK
+        return [rank for rank in range(JOKER_RANK + 1) if bits >> rank & 1]
 
 
 def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:
