@@ -9,7 +9,9 @@ policy: ``random.Random(seed).choice(game.legal_actions())``, which asks the lis
 second come from a pass with no clock read inside the loop; a second pass over the same games times the listing of
 the legal actions (by phase) and ``apply`` apart (their figures include the clock reads around them). Both are
 timed on the wall clock or (``--clock cpu``) on this process's CPU time, which is steadier when other work shares
-the machine. Loading is timed cold (the first load in this process: building the rule grammar, reading and checking
+the machine. The untimed pass also reports the garbage collector's share of its wall time and its
+collections by generation (``gc.callbacks``): a cost the engine's allocations cause that no profile of its
+functions shows. Loading is timed cold (the first load in this process: building the rule grammar, reading and checking
 the YAML, compiling every clause) and warm (the median of repeated loads after ``canasta_ref.spec.clear_cache()``,
 with the grammar built and the expression caches of ``canasta_ref.lang`` kept). The report says which engine ran: the
 mypyc-compiled modules (``tools/build_native.py``, built by ``tools/setup.sh``) or pure Python
@@ -19,6 +21,7 @@ mypyc-compiled modules (``tools/build_native.py``, built by ``tools/setup.sh``) 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -62,6 +65,9 @@ class Result:
     policy: str = "index"
     #: Per phase (draw, play with the side opened or not, answer): listings, seconds listing, actions listed.
     phases: dict[str, list[float]] = field(default_factory=dict)
+    #: Of the median untimed pass: wall seconds spent in the garbage collector, and its collections by generation.
+    gc_seconds: float = 0.0
+    gc_collections: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @property
     def hands_per_second(self) -> float:
@@ -121,6 +127,7 @@ class Result:
             "cpu_seconds",
             "listing_seconds",
             "apply_seconds",
+            "gc_seconds",
         ):
             out[name] = round(float(getattr(self, name)), 6)
         return out
@@ -159,14 +166,49 @@ def play(result: Result, variant: str) -> None:
     otherwise count against the engine: a CPU-clock read is a system call, about 0.6 us, some 8 % of a hand on the
     CPU clock."""
     clock = CLOCKS[result.clock]
-    passes = [_untimed_pass(result, Rules(load_variant(variant)), clock) for _ in range(result.repeats)]
+    passes: list[tuple[float, float, float, int, dict[str, int], GcTimes]] = []
+    for _ in range(result.repeats):
+        rules = Rules(load_variant(variant))
+        with GcTimer() as collector:
+            run = _untimed_pass(result, rules, clock)
+        passes.append((*run, collector.times))
     result.run_seconds = [seconds for seconds, *_ in passes]
     median = sorted(passes, key=lambda run: run[0])[(len(passes) - 1) // 2]
-    result.seconds, result.wall_seconds, result.cpu_seconds, result.actions, result.end_reasons = median
+    result.seconds, result.wall_seconds, result.cpu_seconds, result.actions, result.end_reasons, gc_times = median
+    result.gc_seconds, result.gc_collections = gc_times.seconds, list(gc_times.collections)
     timed = _timed_pass(result, Rules(load_variant(variant)), clock)
     if any(run[3] != timed[0] for run in passes):
         raise RuntimeError(f"the passes played different numbers of actions ({timed[0]} timed): not reproducible")
     _, result.legal_listed, result.listing_seconds, result.apply_seconds = timed
+
+
+@dataclass
+class GcTimes:
+    seconds: float = 0.0
+    collections: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+
+class GcTimer:
+    """Within its ``with`` block, the wall time the garbage collector spends collecting, by ``gc.callbacks``: a
+    share of the loop the engine's allocations cause but no profile of its functions shows."""
+
+    def __init__(self) -> None:
+        self.times = GcTimes()
+        self._started = 0.0
+
+    def __enter__(self) -> GcTimer:
+        gc.callbacks.append(self._observe)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.times.seconds += time.perf_counter() - self._started
+        self.times.collections[info["generation"]] += 1
 
 
 def _untimed_pass(
@@ -252,6 +294,11 @@ def table(result: Result) -> str:
         ("us per apply", f"{result.us_per_apply:,.1f}"),
         ("actions per hand (average)", f"{result.actions_per_hand:,.1f}"),
         ("legal actions per listing (average)", f"{result.legal_per_listing:,.1f}"),
+        (
+            "garbage collection, % of the loop's wall time",
+            f"{100 * result.gc_seconds / result.wall_seconds if result.wall_seconds else 0.0:,.1f}",
+        ),
+        ("  collections by generation (0 / 1 / 2)", " / ".join(str(n) for n in result.gc_collections)),
         ("load variant, cold: first load (ms)", f"{result.load_cold_ms:,.1f}"),
         (f"load variant, warm: median of {result.warm_loads} (ms)", f"{result.load_warm_ms:,.1f}"),
     ]
