@@ -996,12 +996,7 @@ def run_generated_games(
     # A variant whose melds must be named is not played by an engine whose version cannot name them.
     unnamed = [v for v in played if variant_newer_than(engine.info.protocol, reference_rules(v))]
     playable = [v for v in played if v not in unnamed]
-    too_old = (
-        f"the engine speaks protocol {engine.info.protocol}, {unnamed_melds(*unnamed)} (version {NAMED_MELDS_SINCE} "
-        "added it)"
-        if unnamed
-        else ""
-    )
+    too_old = unnamed_melds(engine.info.protocol, NAMED_MELDS_SINCE, *unnamed) if unnamed else ""
     if not playable or games <= 0:
         if games > 0:
             wanted = ", ".join(variants) if variants else "any bundled variant"

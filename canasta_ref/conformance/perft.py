@@ -299,8 +299,7 @@ def run_perft(engine: Engine, perft: PerftFile) -> Result:
         return Result(**base, status="skipped", message=f"the engine does not play {perft.variant}")
     since = variant_newer_than(info.protocol, reference_rules(perft.variant))
     if since:
-        why = f"the engine speaks protocol {info.protocol}, {unnamed_melds(perft.variant)}"
-        return Result(**base, status="skipped", message=f"{why} (version {since} added it)")
+        return Result(**base, status="skipped", message=unnamed_melds(info.protocol, since, perft.variant))
     if info.capabilities.get("legal") != "list":
         return Result(**base, status="skipped", message='deal-perft needs an engine that lists legal actions ("list")')
     try:

@@ -324,11 +324,14 @@ def engine_rules(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
 UNNAMED = "whose actions cannot name a meld"
 
 
-def unnamed_melds(*variants: str) -> str:
-    """Why an engine speaking an older version is not run in variants whose melds must be named."""
+def unnamed_melds(protocol: int, since: int, *variants: str) -> str:
+    """Why an engine speaking an older version is not run in variants whose melds must be named: e.g. "the engine
+    speaks protocol 5, whose actions cannot name a meld, as samba's must (version 6 added it)"."""
     if len(variants) == 1:
-        return f"{UNNAMED}, as {variants[0]}'s must"
-    return f"{UNNAMED}, as those of {', '.join(variants[:-1])} and {variants[-1]} must"
+        whose = f"as {variants[0]}'s must"
+    else:
+        whose = f"as those of {', '.join(variants[:-1])} and {variants[-1]} must"
+    return f"the engine speaks protocol {protocol}, {UNNAMED}, {whose} (version {since} added it)"
 
 
 def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | None:
@@ -339,7 +342,7 @@ def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | N
         return f"the engine does not play {variant}"
     since = variant_newer_than(info.protocol, case_rules(scenario, variant))
     if since:
-        return f"the engine speaks protocol {info.protocol}, {unnamed_melds(variant)} (version {since} added it)"
+        return unnamed_melds(info.protocol, since, variant)
     if scenario.uses_position and not info.can("setup_position"):
         return "the engine cannot set up a written-out position"
     unheld = sorted(position_fields(scenario) & info.unheld_position_fields)

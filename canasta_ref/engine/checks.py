@@ -223,20 +223,18 @@ def tally_counts(tally: Tally) -> tuple[int, int, int, int]:
 
 
 def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
-    """The melds' canastas by kind, as a tally (``meld_canasta_kind`` written out: every position asks it)."""
+    """The melds' canastas by kind, as a tally."""
     tally = 0
-    sizes = rules.canasta_size
     for meld in melds:
-        if meld.size >= sizes[meld.rank]:
-            if meld.rank == SEQUENCE_RANK:
-                tally += 1 << 3 * TALLY_BITS
-            elif meld.wilds == 0:
-                tally += 1
-            elif meld.naturals == 0:
-                tally += 1 << 2 * TALLY_BITS
-            else:
-                tally += 1 << TALLY_BITS
+        tally += _canasta_of(rules, meld)
     return tally
+
+
+def _canasta_of(rules: Rules, meld: Meld | None) -> Tally:
+    """The tally of ``meld`` alone: one canasta of its kind, or none (a meld smaller than a canasta, or no meld)."""
+    if meld is None or meld.size < rules.canasta_size[meld.rank]:
+        return 0
+    return one_canasta(meld_canasta_kind(meld))
 
 
 def _tally_size(tally: Tally) -> int:
@@ -266,7 +264,7 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         known = tables[seat] = (
             seat,
             state.team_opened[team],
-            _tally_size(tally) if tally else 0,
+            _tally_size(tally),
             len(state.stock),
             len(state.pile),
             state.hand_sizes[seat],
@@ -684,13 +682,6 @@ def _layout_one(
     return current, [place], False, tally
 
 
-def _canasta_of(rules: Rules, meld: Meld | None) -> Tally:
-    """The tally of ``meld`` alone: one canasta of its kind, or none (a meld smaller than a canasta, or no meld)."""
-    if meld is None or meld.size < rules.canasta_size[meld.rank]:
-        return 0
-    return one_canasta(meld_canasta_kind(meld))
-
-
 def _tally_with(
     rules: Rules,
     melds: Sequence[Meld],
@@ -966,7 +957,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         *(rules.top_card_values[top] if top is not None else _NO_TOP_CARD),
         existing is not None,
         existing is not None and is_canasta(rules, existing),
-        rules.reads("pile.take", "may_go_out") and may_go_out(rules, state, seat, side_tally(rules, state, seat)),
+        rules.reads(_PILE_TAKE.hook, "may_go_out") and may_go_out(rules, state, seat, side_tally(rules, state, seat)),
         *_target_fields(rules, False, joined, False),
     )
     return known

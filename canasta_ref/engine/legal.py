@@ -56,6 +56,7 @@ from .movegen import (
     shape_values,
     submultisets,
     take_groups,
+    take_pool,
 )
 from .named import play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
@@ -122,9 +123,7 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     top = state.pile[-1]
     top_rank = rank_of(top)
     counts = state.hands[seat]
-    matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()
-    pool = [card for card in matching if counts[card]]
-    pool += [card for card in rules.wild_cards if counts[card]]
+    pool = take_pool(rules, counts, top)
     initial = not state.team_opened[team]
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
     found: _Listing | None = None

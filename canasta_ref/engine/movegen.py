@@ -325,12 +325,8 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
     top_rank = rank_of(top)
     yield TAKE
     counts = state.hands[seat]
-    # The cards held that can meld the top card, in card order: its rank's naturals, then wild cards.
-    matching = rules.natural_cards[top_rank] if not rules.is_wild[top] else ()
-    pool = [card for card in matching if counts[card]]
-    pool += [card for card in rules.wild_cards if counts[card]]
     initial = not state.team_opened[team]
-    for group in take_groups(rules, pool, counts, initial):
+    for group in take_groups(rules, take_pool(rules, counts, top), counts, initial):
         action = take_with(group)
         yield action
         if initial and extras_may_help(rules, state, seat, action):
@@ -344,6 +340,14 @@ def take_candidates(rules: Rules, state: HandState, seat: int) -> Iterator[Actio
                 if combo:
                     for groups in expand_shapes(rest_hand, combo):
                         yield Action.take(group, groups)
+
+
+def take_pool(rules: Rules, counts: Sequence[int], top: Card) -> list[Card]:
+    """The cards held that can meld the top card ``top``, in card order: its rank's naturals, then wild cards."""
+    matching = rules.natural_cards[rank_of(top)] if not rules.is_wild[top] else ()
+    pool = [card for card in matching if counts[card]]
+    pool += [card for card in rules.wild_cards if counts[card]]
+    return pool
 
 
 def take_groups(rules: Rules, pool: Sequence[Card], counts: Sequence[int], initial: bool) -> Iterator[tuple[Card, ...]]:

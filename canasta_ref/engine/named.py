@@ -37,6 +37,7 @@ from .movegen import (
     shape_combinations,
     submultisets,
     take_groups,
+    take_pool,
 )
 from .movegen import candidates as movegen_candidates
 from .rules import Rules
@@ -217,7 +218,7 @@ def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Actio
                 if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
                     found.append(Action.combine(first, second))
     elif rules.sequences or _repeats_allowed(rules, state):
-        openings = _openings_with_extras(rules, state, counts, -1, lambda groups: Action.meld(groups))
+        openings = _openings_with_extras(rules, state, counts, -1, Action.meld)
         found.extend(dict.fromkeys(action for action in openings if _enough_to_open(rules, state, action)))
     return found
 
@@ -377,7 +378,7 @@ def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tu
         if combo
         for groups in expand_shapes(hand, combo)
     ]
-    found.extend(_openings_with_extras(rules, state, rest, -1, lambda groups: Action.take(base, groups)))
+    found.extend(_openings_with_extras(rules, state, rest, -1, partial(_take_building, base)))
     return found
 
 
@@ -390,7 +391,7 @@ def take_openings_with_extras(rules: Rules, state: HandState, base: tuple[Card, 
     counts = list(state.hands[state.to_act])
     for card in base:
         counts[card] -= 1
-    found = _openings_with_extras(rules, state, counts, top_rank, lambda groups: Action.take(base, groups))
+    found = _openings_with_extras(rules, state, counts, top_rank, partial(_take_building, base))
     return [action for action in dict.fromkeys(found) if _legal(rules, state, action)]
 
 
@@ -413,9 +414,7 @@ def _take_opening_candidates(rules: Rules, state: HandState) -> Iterator[Action]
     """Opening takes with a natural pair (or more of the top card's rank) and one sequence or more."""
     top = state.pile[-1]
     counts = state.hands[state.to_act]
-    pool = [c for c in rules.natural_cards[rank_of(top)] if counts[c]] if not rules.is_wild[top] else []
-    pool += [c for c in rules.wild_cards if counts[c]]
-    for base in take_groups(rules, pool, counts, True):
+    for base in take_groups(rules, take_pool(rules, counts, top), counts, True):
         rest = list(counts)
         for card in base:
             rest[card] -= 1

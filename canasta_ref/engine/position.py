@@ -77,7 +77,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             if merged and not meld.closed and open_meld(melds[team], rank) is not None:
                 raise CanastaError(f"field '{where}': side {team} already has an open meld of rank {RANK_NAMES[rank]}")
             melds[team].append(meld)
-    bonus = [list(b) for b in position.bonus] + [[] for _ in range(players - len(position.bonus))]
+    bonus = [tuple(b) for b in position.bonus] + [() for _ in range(players - len(position.bonus))]
     for seat, cards in enumerate(bonus):
         take(cards, f"bonus[{seat}]")
     feet = _feet(rules, position)
@@ -104,14 +104,14 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         hands=[tuple(counts_of(h)) for h in position.hands],
         hand_sizes=[len(h) for h in position.hands],
         melds=[tuple(side) for side in melds],
-        bonus=[tuple(cards) for cards in bonus],
+        bonus=bonus,
         team_scores=scores,
         to_act=position.to_act,
         phase=position.phase,
         team_opened=[bool(m) for m in melds],
         seat_melded=list(position.seat_melded) or [False] * players,
         side_of=_sides(rules, position.sides),
-        feet=[tuple(foot) for foot in feet],
+        feet=feet,
     )
     for card in position.pile:
         push_pile(rules, state, card)
@@ -153,18 +153,18 @@ def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:
     return list(sides)
 
 
-def _feet(rules: Rules, position: Position) -> list[list[Card]]:
+def _feet(rules: Rules, position: Position) -> list[tuple[Card, ...]]:
     """The feet a position writes, checked: one per seat, and only in a variant that deals them. A variant with
-    feet always keeps one list per seat (empty once picked up), so an unwritten field means all picked up."""
+    feet always keeps one per seat (empty once picked up), so an unwritten field means all picked up."""
     if not rules.foot_size:
         if any(position.feet):
             raise CanastaError(f"field 'feet': {rules.variant.id} deals no foot")
         return []
     if not position.feet:
-        return [[] for _ in range(rules.players)]
+        return [() for _ in range(rules.players)]
     if len(position.feet) != rules.players:
         raise CanastaError(f"field 'feet': expected {rules.players} feet, one per seat, got {len(position.feet)}")
-    return [list(foot) for foot in position.feet]
+    return [tuple(foot) for foot in position.feet]
 
 
 def _check_awaiting(rules: Rules, position: Position) -> None:

@@ -103,8 +103,9 @@ class HandState:
         next collection nearer. Hands, melds, bonus cards and feet are immutable tuples and are shared, not
         copied; the long card lists (stock, pile) are packed into byte arrays, which are not tracked; the short
         lists of numbers (hand sizes, scores, flags by seat or side) go into one flat tuple, each after its length.
-        ``restore`` reads the fields back in the order of ``_SNAPSHOT_LAYOUT`` (a test round-trips a position with
-        every field changed)."""
+        The fields are written out in the order of ``_NUMBER_LISTS`` and ``_SCALARS``, which ``restore`` reads
+        (getters built from those names cost half as much again); a test round-trips a position with every field
+        changed."""
         return (
             _packed(self.stock),
             _packed(self.pile),
