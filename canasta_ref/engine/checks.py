@@ -13,7 +13,16 @@ from typing import Any, NamedTuple
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause
 from .actions import ACTION_KINDS, TAKE, Action, MeldGroup
-from .cards import JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_ORDER, SEQUENCE_RANK, Card, rank_of
+from .cards import (
+    CARD_TYPES,
+    JOKER_RANK,
+    MELD_RANK_NAMES,
+    RANK_NAMES,
+    SEQUENCE_ORDER,
+    SEQUENCE_RANK,
+    Card,
+    rank_of,
+)
 from .hooks import CARD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
 from .state import HandState, Meld
@@ -78,8 +87,12 @@ _MUST_TAKE = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_ma
 _TOP_ONLY = Query("pile.take_top_only", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
 _DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pile"))
 _PASS = Query("turn.pass", (*TABLE_VARIABLES, "phase", "may_go_out", "last_card_bonus"))
-_ASK = Query("go_out.ask", (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "has_partner"))
-DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after"))
+_ASK = Query(
+    "go_out.ask",
+    (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "asked_this_hand", "has_partner"),
+)
+DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after", "canasta_of_rank"))
+DISCARD_PREFERRED = Query("discard.preferred", DISCARD_ALLOWED.names)
 _ANSWERER = Query("go_out.answerer", ("seat",))
 ANSWER_BINDING = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
 #: ``meld.valid``: the table, then the variables of the meld a group makes (``_layout``, ``movegen.shape_values``).
@@ -103,6 +116,9 @@ MELD_VALID = Query(
         "was_canasta",
         "going_out",
         "initial",
+        "other_canasta_of_rank",
+        "other_natural_canasta_of_rank",
+        "team_wild_meld_open",
     ),
 )
 MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
@@ -245,6 +261,86 @@ def _tally_size(tally: Tally) -> int:
         + (tally >> 2 * TALLY_BITS & _TALLY_FIELD)
         + (tally >> 3 * TALLY_BITS)
     )
+
+
+class RankFacts(NamedTuple):
+    """What some rules read of the whole table about the rank of a meld or a discard: which ranks are "dead"
+    because a side has completed a canasta of them, and whether the player's side has a wild meld still short
+    of a canasta (Modern American). Ranks are bits of an int, rank ``r`` at bit ``r``."""
+
+    other_canastas: int  # ranks of which another side has a canasta
+    other_natural_canastas: int  # ranks of which another side has a natural canasta
+    any_canastas: int  # ranks of which any side, the player's own included, has a canasta
+    wild_meld_open: bool  # the player's side has a wild meld smaller than a canasta
+
+    def of(self, rank: int) -> tuple[bool, bool, bool]:
+        """``meld.valid``'s values for a meld of ``rank``, in ``MELD_VALID``'s order."""
+        return bool(self.other_canastas >> rank & 1), bool(self.other_natural_canastas >> rank & 1), self.wild_meld_open
+
+    def canasta_of(self, rank: int) -> bool:
+        """Whether any side has a canasta of ``rank`` (``discard.allowed``'s ``canasta_of_rank``)."""
+        return bool(self.any_canastas >> rank & 1)
+
+
+#: The facts of a table no clause asks about: nothing is computed for them.
+NO_RANK_FACTS = RankFacts(0, 0, 0, False)
+
+
+def rank_facts(rules: Rules, state: HandState, seat: int) -> RankFacts:
+    """The ``RankFacts`` of the table for ``seat``'s side (kept with the position's derived facts)."""
+    if not rules.reads_rank_facts:
+        return NO_RANK_FACTS
+    facts = derived(rules, state)
+    team = state.side_of[seat]
+    known: RankFacts | None = facts.get(("rank facts", team))
+    if known is None:
+        others = naturals = every = 0
+        wild_open = False
+        for side, melds in enumerate(state.melds):
+            for meld in melds:
+                if not is_canasta(rules, meld):
+                    wild_open = wild_open or (side == team and meld.rank == JOKER_RANK)
+                    continue
+                bit = 1 << meld.rank
+                every |= bit
+                if side != team:
+                    others |= bit
+                    if meld.wilds == 0:
+                        naturals |= bit
+        known = facts[("rank facts", team)] = RankFacts(others, naturals, every, wild_open)
+    return known
+
+
+def discard_values(
+    rules: Rules, table: tuple[Any, ...], card: Card, hand_after: int, facts: RankFacts
+) -> tuple[Any, ...]:
+    """The values of ``discard.allowed`` and ``discard.preferred`` for discarding ``card``."""
+    return (*table, *rules.card_values[card], hand_after, facts.canasta_of(rank_of(card)))
+
+
+def discard_refusal(rules: Rules, state: HandState, seat: int, card: Card) -> Clause | None:
+    """The clause refusing ``seat``'s discard of ``card``: ``discard.allowed``'s, or ``discard.preferred``'s when
+    the player holds another card both let go (the card is passed over only while there is an alternative)."""
+    hand_after = state.cards_held(seat) - 1
+    table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
+    values = discard_values(rules, table, card, hand_after, facts)
+    refusal = rules.failing_of(DISCARD_ALLOWED, values)
+    if refusal is not None or not rules.clauses("discard.preferred"):
+        return refusal
+    passed_over = rules.failing_of(DISCARD_PREFERRED, values)
+    if passed_over is None:
+        return None
+    hand = state.hands[seat]
+    for other in range(CARD_TYPES):
+        if hand[other] and other != card:
+            other_values = discard_values(rules, table, other, hand_after, facts)
+            if (
+                rules.failing_of(DISCARD_ALLOWED, other_values) is None
+                and rules.failing_of(DISCARD_PREFERRED, other_values) is None
+            ):
+                return passed_over
+    return None
 
 
 def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
@@ -464,6 +560,7 @@ def bare_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
         state.phase,
         state.melded_this_turn or state.took_pile_this_turn,
         state.asked_this_turn,
+        bool(state.asked_in_hand >> seat & 1),
         state.partner_of(seat) is not None,
     )
     return rules.failing_of(_ASK, values)
@@ -584,6 +681,7 @@ def meld_values(
     spread: int,
     going_out: bool,
     initial: bool,
+    facts: RankFacts,
 ) -> tuple[Any, ...]:
     """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``."""
     rank = result.rank
@@ -610,6 +708,7 @@ def meld_values(
         before is not None and is_canasta(rules, before),
         going_out,
         initial,
+        *facts.of(rank),
     )
 
 
@@ -667,13 +766,13 @@ def _layout_one(
     else:
         current.append(result)
     table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
     tally = side_tally(rules, state, seat) - _canasta_of(rules, before) + _canasta_of(rules, result)
     going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, tally))
     if key < 0:  # a named meld: the cards joined may be of another rank than its own
         spread = natural_ranks(rules, result.cards)
-    rules.refuse(
-        rules.failing_of(MELD_VALID, meld_values(rules, table, result, before, cards, spread, going_out, initial))
-    )
+    values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+    rules.refuse(rules.failing_of(MELD_VALID, values))
     if rules.closes_melds:
         current[place] = settled(rules, result)
     if before is not None:
@@ -734,6 +833,7 @@ def _layout(
             _note_laid(rules, rank, cards)
         results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
     table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
     going_out = hand_after == 0 or (
         hand_after == 1 and goes_out_melding(rules, state, seat, 1, _tally_with(rules, current, placed, order, results))
     )
@@ -743,7 +843,7 @@ def _layout(
         before, cards, spread, _ = placed[key]
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)
-        values = meld_values(rules, table, result, before, cards, spread, going_out, initial)
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
         rules.refuse(rules.failing_of(MELD_VALID, values))
         if rules.closes_melds:
             result = settled(rules, result)
@@ -1066,6 +1166,7 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     melds = state.melds[team]
     first, second = (melds[group.target - 1] for group in action.melds)
     table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
     rules.refuse(combine_refusal(rules, state, seat, first, second))
     for meld in (first, second):
         if meld.closed:
@@ -1074,9 +1175,8 @@ def _plan_combine(rules: Rules, state: HandState, action: Action, seat: int) -> 
     result = joined.plus(joining.cards, rules.is_wild)
     initial = not state.team_opened[team]
     spread = natural_ranks(rules, result.cards)
-    rules.refuse(
-        rules.failing_of(MELD_VALID, meld_values(rules, table, result, joined, joining.cards, spread, False, initial))
-    )
+    values = meld_values(rules, table, result, joined, joining.cards, spread, False, initial, facts)
+    rules.refuse(rules.failing_of(MELD_VALID, values))
     if rules.closes_melds:
         result = settled(rules, result)
     after = list(melds)

@@ -585,6 +585,7 @@ class Game:
     def _apply_ask(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
         state.asked_this_turn = True
+        state.asked_in_hand |= 1 << seat
         state.asker = seat
         state.phase = "answer"
         state.to_act = answerer(self.rules, state, seat)

@@ -41,6 +41,12 @@ _TABLE: Final[dict[str, VarType]] = {
 TABLE_VARIABLES: Final = tuple(_TABLE)
 #: The variables of hooks about one card, in a fixed order.
 CARD_VARIABLES: Final = tuple(_CARD)
+#: The variables, by hook, that ask what the sides' canastas make of a rank (``checks.RankFacts``).
+RANK_FACT_VARIABLES: Final[dict[str, tuple[str, ...]]] = {
+    "meld.valid": ("other_canasta_of_rank", "other_natural_canasta_of_rank", "team_wild_meld_open"),
+    "discard.allowed": ("canasta_of_rank",),
+    "discard.preferred": ("canasta_of_rank",),
+}
 
 
 @dataclass(frozen=True)
@@ -207,7 +213,10 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "meld.valid",
             "require",
-            "Whether a meld (new, or an existing one after cards are added) is allowed.",
+            "Whether a meld (new, or an existing one after cards are added) is allowed. "
+            "``other_canasta_of_rank``: another side has completed a canasta of the meld's rank "
+            "(``other_natural_canasta_of_rank``: a natural one), which some rules make a dead rank; "
+            "``team_wild_meld_open``: the side has a meld of wild cards still short of a canasta.",
             _TABLE,
             rank="str",
             size="int",
@@ -225,6 +234,9 @@ HOOKS: Final[dict[str, Hook]] = {
             was_canasta="bool",
             going_out="bool",
             initial="bool",
+            other_canasta_of_rank="bool",
+            other_natural_canasta_of_rank="bool",
+            team_wild_meld_open="bool",
         ),
         _hook(
             "meld.merge_same_rank",
@@ -332,11 +344,13 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "go_out.ask",
             "require",
-            "Whether the player may ask partner for permission to go out now.",
+            "Whether the player may ask partner for permission to go out now (``asked_this_hand``: this player "
+            "has asked before in this hand).",
             _TABLE,
             phase="str",
             melded_this_turn="bool",
             asked_this_turn="bool",
+            asked_this_hand="bool",
             has_partner="bool",
         ),
         _hook(
@@ -367,10 +381,23 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "discard.allowed",
             "require",
-            "Whether this card may be discarded.",
+            "Whether this card may be discarded (``canasta_of_rank``: some side, the player's own included, has "
+            "completed a canasta of the card's rank).",
             _CARD,
             _TABLE,
             hand_after="int",
+            canasta_of_rank="bool",
+        ),
+        _hook(
+            "discard.preferred",
+            "require",
+            "Which discards come before others: a card these clauses refuse may still be discarded, but only "
+            "when every card the player holds that discard.allowed lets go is refused here too (rules that say "
+            '"unless you have no legal alternative"). No clause: every card discard.allowed lets go.',
+            _CARD,
+            _TABLE,
+            hand_after="int",
+            canasta_of_rank="bool",
         ),
         # Scoring, per side.
         _hook(

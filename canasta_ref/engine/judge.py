@@ -11,16 +11,15 @@ from ..errors import IllegalAction
 from .actions import BARE_KINDS, Action
 from .checks import (
     ANSWER_BINDING,
-    DISCARD_ALLOWED,
     Plan,
     bare_refusal,
     derived,
+    discard_refusal,
     effects_without_melding,
     ending_refusal,
     plan_melding,
     require_cards_in_hand,
     side_tally,
-    table_values,
 )
 from .legal import legal_melds
 from .rules import Rules
@@ -68,10 +67,8 @@ def can_still_meld(rules: Rules, state: HandState) -> bool:
 
 
 def _check_discard(rules: Rules, state: HandState, action: Action, seat: int) -> None:
-    card = action.cards[0]
     hand_after = state.cards_held(seat) - 1
-    table = table_values(rules, state, seat)
-    rules.refuse(rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)))
+    rules.refuse(discard_refusal(rules, state, seat, action.cards[0]))
     rules.refuse(ending_refusal(rules, state, seat, hand_after, side_tally(rules, state, seat), False))
     can_still = state.permission == "yes" and hand_after > 0 and can_still_meld(rules, state)
     rules.refuse(rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)))

@@ -21,13 +21,16 @@ from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
     DISCARD_ALLOWED,
+    DISCARD_PREFERRED,
     MELD_ACTION,
     MELD_VALID,
     CanastaKinds,
+    RankFacts,
     Tally,
     accepts_melding,
     bare_refusal,
     canasta_kind,
+    discard_values,
     ending_refusal,
     goes_out_melding,
     initial_meld_refusal,
@@ -37,6 +40,7 @@ from .checks import (
     one_canasta,
     pile_to_hand,
     plan_melding,
+    rank_facts,
     side_tally,
     table_values,
     take_card_counts,
@@ -59,7 +63,7 @@ from .movegen import (
     take_pool,
 )
 from .named import play_actions, take_actions, take_openings_with_extras
-from .rules import Rules, remember
+from .rules import Query, Rules, remember
 from .state import HandState, Meld
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
@@ -224,6 +228,8 @@ class _Listing:
                 counts = meld.naturals | meld.wilds << 16 | meld.jokers << 32 | meld.size << 48
                 self._targets[meld.rank] = (meld, counts)
         self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
+        #: What the sides' canastas make of each rank (dead ranks, an open wild meld), where a clause reads it.
+        self.rank_facts = rank_facts(rules, state, seat)
 
     def action_ok(self, kind: str) -> bool:
         return kind_refusal(self.rules, self.state, self.seat, kind) is None
@@ -246,6 +252,11 @@ class _Listing:
         none)."""
         return self._targets.get(rank, _NEW_MELD)
 
+    def rank_key(self, rank: int) -> tuple[bool, bool, bool] | None:
+        """What ``meld.valid`` reads of the table about ``rank`` (``checks.RankFacts``), for cache keys; None
+        where no clause reads it."""
+        return self.rank_facts.of(rank) if self.rules.reads_rank_facts else None
+
     def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
         cached per rank, meld joined and table, then per shape."""
@@ -256,7 +267,7 @@ class _Listing:
         rules = self.rules
         if rules.coverage is not None:
             return None
-        key = (rank, self.target(rank)[1], initial, self.table_key)
+        key = (rank, self.target(rank)[1], initial, self.table_key, self.rank_key(rank))
         verdicts: dict[tuple[int, int, int], _Verdict] | None = rules.shape_cache.get(key)
         if verdicts is None:
             verdicts = remember(rules.shape_cache, key, {})
@@ -281,7 +292,7 @@ class _Listing:
             verdicts[shape] = known
         return known
 
-    def _judge(self, shape: Shape, before: Meld | None, initial: bool) -> _Verdict:
+    def _judge(self, shape: Shape, before: Meld | None, opening: bool) -> _Verdict:
         rules = self.rules
         size = shape.naturals + shape.twos + shape.jokers + (before.size if before else 0)
         was_canasta = before is not None and is_canasta(rules, before)
@@ -290,11 +301,15 @@ class _Listing:
             naturals = shape.naturals + (before.naturals if before else 0)
             new_kind = canasta_kind(naturals, size - naturals)
         staying, leaving = (
-            rules.failing_of(MELD_VALID, shape_values(rules, self.table, shape, before, going_out=out, initial=initial))
-            is None
+            rules.failing_of(MELD_VALID, self._shape_values(shape, before, going_out=out, initial=opening)) is None
             for out in (False, True)
         )
         return staying, leaving, new_kind
+
+    def _shape_values(self, shape: Shape, before: Meld | None, *, going_out: bool, initial: bool) -> tuple[object, ...]:
+        """``movegen.shape_values`` with this listing's table and rank facts."""
+        rules, table, facts = self.rules, self.table, self.rank_facts
+        return shape_values(rules, table, shape, before, facts, going_out=going_out, initial=initial)
 
     def group_count_ok(self, groups: int, initial: bool) -> bool:
         values = (*self.table, self.state.phase, groups, 0, initial)
@@ -313,7 +328,7 @@ def _rank_shapes(
     more, valid if going out, the kind of canasta it newly makes); cached, since the same rank and counts recur
     from turn to turn."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key)
+    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key, listing.rank_key(rank))
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
@@ -773,30 +788,37 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []
     hand = state.hands[listing.seat]
-    if not rules.clauses("discard.allowed"):
+    preferring = bool(rules.clauses("discard.preferred"))
+    if not rules.clauses("discard.allowed") and not preferring:
         return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card]]
-    table = listing.table
-    if rules.coverage is not None:  # every clause asked, as coverage records
-        return [
-            DISCARDS[card]
-            for card in range(CARD_TYPES)
-            if hand[card] and rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
-        ]
-    allowed = _discardable(rules, table, hand_after)
+    facts = rank_facts(rules, state, listing.seat)
+    allowed = _discardable(rules, DISCARD_ALLOWED, listing.table, hand_after, facts)
+    if preferring:
+        preferred = _discardable(rules, DISCARD_PREFERRED, listing.table, hand_after, facts)
+        if any(hand[card] and allowed[card] and preferred[card] for card in range(CARD_TYPES)):
+            allowed = tuple(a and p for a, p in zip(allowed, preferred, strict=True))
     return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card] and allowed[card]]
 
 
-def _discardable(rules: Rules, table: tuple[object, ...], hand_after: int) -> tuple[bool, ...]:
-    """Per card type, whether ``discard.allowed`` lets it go: asked of every card type at once and kept for the
-    table values the hook reads and the cards left (in Classic, the same few tables all game)."""
-    key = ("discard", tuple(table[i] for i in rules.table_positions_of("discard.allowed")), hand_after)
+def _discardable(
+    rules: Rules, query: Query, table: tuple[object, ...], hand_after: int, facts: RankFacts
+) -> tuple[bool, ...]:
+    """Per card type, whether the ``query``'s hook (``discard.allowed`` or ``discard.preferred``) lets it go: asked
+    of every card type at once and kept for the table values the hook reads, the cards left and the ranks with a
+    canasta (in Classic, the same few tables all game). With coverage on, every clause is asked each time."""
+    if rules.coverage is not None:
+        return tuple(
+            rules.failing_of(query, discard_values(rules, table, card, hand_after, facts)) is None
+            for card in range(CARD_TYPES)
+        )
+    key = (query.hook, tuple(table[i] for i in rules.table_positions_of(query.hook)), hand_after, facts.any_canastas)
     known: tuple[bool, ...] | None = rules.shape_cache.get(key)
     if known is None:
         known = remember(
             rules.shape_cache,
             key,
             tuple(
-                rules.failing_of(DISCARD_ALLOWED, (*table, *rules.card_values[card], hand_after)) is None
+                rules.failing_of(query, discard_values(rules, table, card, hand_after, facts)) is None
                 for card in range(CARD_TYPES)
             ),
         )

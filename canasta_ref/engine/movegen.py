@@ -16,6 +16,7 @@ from .cards import CARD_TYPES, JOKER, JOKER_RANK, RANK_NAMES, SEQUENCE_RANK, SOR
 from .checks import (
     MELD_VALID,
     CanastaKinds,
+    RankFacts,
     canasta_kind,
     concealed_by_discard,
     derived,
@@ -24,6 +25,7 @@ from .checks import (
     is_canasta,
     merge_target,
     plan_melding,
+    rank_facts,
     table_values,
     tally_of,
 )
@@ -147,7 +149,14 @@ def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:
 
 
 def shape_values(
-    rules: Rules, table: tuple[Any, ...], shape: Shape, before: Meld | None, *, going_out: bool, initial: bool
+    rules: Rules,
+    table: tuple[Any, ...],
+    shape: Shape,
+    before: Meld | None,
+    facts: RankFacts,
+    *,
+    going_out: bool,
+    initial: bool,
 ) -> tuple[Any, ...]:
     """The ``meld.valid`` values (``checks.MELD_VALID``) for the meld that ``shape`` makes (alone, or joining
     ``before``), after the table's."""
@@ -170,12 +179,16 @@ def shape_values(
         before is not None and is_canasta(rules, before),
         going_out,
         initial,
+        *facts.of(shape.rank),
     )
 
 
-def _shape_ok(rules: Rules, table: tuple[Any, ...], shape: Shape, before: Meld | None, initial: bool) -> bool:
+def _shape_ok(
+    rules: Rules, table: tuple[Any, ...], facts: RankFacts, shape: Shape, before: Meld | None, initial: bool
+) -> bool:
     return any(
-        rules.failing_of(MELD_VALID, shape_values(rules, table, shape, before, going_out=out, initial=initial)) is None
+        rules.failing_of(MELD_VALID, shape_values(rules, table, shape, before, facts, going_out=out, initial=initial))
+        is None
         for out in (False, True)
     )
 
@@ -184,6 +197,7 @@ def group_shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, ini
     """Valid group shapes per rank (wild-only groups under the joker rank)."""
     team = state.side_of[seat]
     table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
     out: dict[int, list[Shape]] = {}
     for rank in hand.meld_ranks(state.melds[team]):
         available = hand.count(rank) if rank != JOKER_RANK else 0
@@ -195,7 +209,7 @@ def group_shapes(rules: Rules, state: HandState, seat: int, hand: HandCards, ini
                     if naturals + twos + jokers == 0:
                         continue
                     shape = Shape(rank, naturals, twos, jokers)
-                    if _shape_ok(rules, table, shape, before, initial):
+                    if _shape_ok(rules, table, facts, shape, before, initial):
                         found.append(shape)
         if found:
             out[rank] = found

@@ -19,12 +19,14 @@ from .cards import JOKER_RANK, SEQUENCE_ORDER, SEQUENCE_RANK, Card, make_card, r
 from .checks import (
     MELD_ACTION,
     MELD_VALID,
+    RankFacts,
     canasta_kinds,
     combine_refusal,
     group_rank,
     meld_values,
     natural_ranks,
     plan_melding,
+    rank_facts,
     table_values,
     take_refusal,
 )
@@ -153,27 +155,29 @@ def _new_sequences(
     on its own (hook meld.valid, kept or going out): one that is not is part of no legal action."""
     seat = state.to_act
     table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
     initial = not state.team_opened[state.side_of[seat]]
     out: list[tuple[Card, ...]] = []
     for suit in range(4):
         for run in _runs(rules, counts, suit, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
             for wild in wilds:
                 meld = Meld.build(SEQUENCE_RANK, run + wild, rules.is_wild)
-                if _valid_either_way(rules, table, meld, None, meld.cards, 0, initial):
+                if _valid_either_way(rules, table, facts, meld, None, meld.cards, 0, initial):
                     out.append(run + wild)
     return out
 
 
-def _valid_after(rules: Rules, table: tuple[Any, ...], meld: Meld, cards: tuple[Card, ...]) -> bool:
+def _valid_after(rules: Rules, table: tuple[Any, ...], facts: RankFacts, meld: Meld, cards: tuple[Card, ...]) -> bool:
     """Whether ``meld`` with ``cards`` added passes hook meld.valid (as plan asks it of a named meld): a
     candidate it refuses is never legal, and costs no plan."""
     result = meld.plus(cards, rules.is_wild)
-    return _valid_either_way(rules, table, result, meld, cards, natural_ranks(rules, result.cards), False)
+    return _valid_either_way(rules, table, facts, result, meld, cards, natural_ranks(rules, result.cards), False)
 
 
 def _valid_either_way(
     rules: Rules,
     table: tuple[Any, ...],
+    facts: RankFacts,
     result: Meld,
     before: Meld | None,
     cards: Sequence[Card],
@@ -183,7 +187,8 @@ def _valid_either_way(
     """Whether hook meld.valid accepts ``result`` kept or going out (the listing knows only that a plan will say
     which)."""
     return any(
-        rules.failing_of(MELD_VALID, meld_values(rules, table, result, before, cards, spread, leaving, initial)) is None
+        rules.failing_of(MELD_VALID, meld_values(rules, table, result, before, cards, spread, leaving, initial, facts))
+        is None
         for leaving in (False, True)
     )
 
@@ -205,11 +210,12 @@ def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Actio
     found: list[Action] = []
     if opened:
         table = table_values(rules, state, seat)
+        facts = rank_facts(rules, state, seat)
         for number, meld in enumerate(melds, start=1):
             if meld.closed:
                 continue
             for cards in _joining(rules, counts, meld, wilds):
-                if _valid_after(rules, table, meld, cards):
+                if _valid_after(rules, table, facts, meld, cards):
                     found.append(Action.meld([MeldGroup.of(cards, None, number)]))
         for cards in _new_sequences(rules, state, counts, wilds):
             found.append(Action.meld([MeldGroup.of(cards)]))

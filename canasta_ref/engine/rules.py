@@ -11,7 +11,7 @@ from ..errors import IllegalAction
 from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, rank_of
-from .hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES
+from .hooks import CARD_VARIABLES, HOOKS, RANK_FACT_VARIABLES, TABLE_VARIABLES
 
 
 class Coverage:
@@ -174,6 +174,11 @@ class Rules:
         #: Whether any clause closes melds (hook meld.closed): without one, every meld stays open, unasked.
         self.closes_melds = bool(self._hooks.get("meld.closed"))
         self._variables: dict[str, frozenset[str]] = {}
+        #: Whether any clause reads what a side's canastas make of a rank (``hooks.RANK_FACT_VARIABLES``: dead
+        #: ranks, an open wild meld): without one, those facts are never computed.
+        self.reads_rank_facts = any(
+            self.reads(hook, name) for hook, names in RANK_FACT_VARIABLES.items() for name in names
+        )
         self._table_positions: dict[str, tuple[int, ...]] = {}
         # Per query (by Query.index): the getter of the values its clauses read (None: all of them) and the memo
         # of answers; None for a hook with no clauses; _UNBOUND until first asked.

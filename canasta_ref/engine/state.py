@@ -66,6 +66,9 @@ class HandState:
     asker: int = -1
     melded_this_turn: bool = False
     asked_this_turn: bool = False
+    #: The seats that have asked "may I go out?" in this hand, as bits (seat s is bit s): some rules allow one
+    #: question a hand, not one a turn.
+    asked_in_hand: int = 0
     took_pile_this_turn: bool = False
     added_to_existing_this_turn: bool = False
     melded_before_turn: bool = False
@@ -141,6 +144,7 @@ class HandState:
             self.asker,
             self.melded_this_turn,
             self.asked_this_turn,
+            self.asked_in_hand,
             self.took_pile_this_turn,
             self.added_to_existing_this_turn,
             self.melded_before_turn,
