@@ -380,10 +380,19 @@ _RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     """The single groups of one rank that make a valid meld, grouped by shape (see ``_RankMelds``): the valid
     shapes filled with the hand's cards. Cached on everything they depend on: the rank, the meld they join, the
-    hand's cards of that rank and its wild cards, and the table values ``meld.valid`` reads; one look-up a rank
-    is what most listings cost, since a hand changes by a card or two between them."""
+    hand's cards of that rank and its wild cards, the table values ``meld.valid`` reads and what the sides'
+    canastas make of the rank (``rank_key``); one look-up a rank is what most listings cost, since a hand changes
+    by a card or two between them."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], hand.codes[rank], hand.twos_code, hand.jokers, listing.table_key)
+    key = (
+        rank,
+        listing.target(rank)[1],
+        hand.codes[rank],
+        hand.twos_code,
+        hand.jokers,
+        listing.table_key,
+        listing.rank_key(rank),
+    )
     cached = rules.coverage is None
     known: _RankMelds | None = rules.rank_meld_cache.get(key) if cached else None
     if known is None:

@@ -138,6 +138,15 @@ def test_no_wild_card_elsewhere_while_the_sides_wild_meld_is_open(wild_meld_firs
     assert _refused_by(game, "meld QC 2H") is None
 
 
+def test_a_listing_judged_before_the_wild_meld_was_laid_is_not_reused_after(wild_meld_first: Variant) -> None:
+    """The listing caches a rank's valid groups across positions: the rank facts are part of the key, so the
+    same hand, meld and table values with the wild meld now open are judged again."""
+    before = _game(wild_meld_first, "QC 2H 5H 9H", theirs=["JH JS JD"], ours=["QH QS QD"])
+    assert _refused_by(before, "meld QC 2H") is None
+    after = _game(wild_meld_first, "QC 2H 5H 9H", theirs=["JH JS JD"], ours=["QH QS QD", "2C 2D JK"])
+    assert _refused_by(after, "meld QC 2H") == "MELD.WILD.OPEN_FIRST"
+
+
 def test_a_dead_card_goes_onto_an_empty_pile_only_without_an_alternative(dead_last_on_empty: Variant) -> None:
     game = _game(dead_last_on_empty, "KH 5C", theirs=[MIXED_KINGS])
     assert _refused_by(game, "discard KH") == "DISCARD.DEAD_ON_EMPTY"
