@@ -36,7 +36,7 @@ DEAL_HOOKS = (
     "bonus_card.at_first_turn",
 )
 # A scenario that expects a score relies on every score clause, cited or not.
-SCORE_HOOKS = ("score.hand",)
+SCORE_HOOKS = ("score.hand", "score.meld", "score.held")
 # A scenario that lays cards relies on what decides which meld they make or join, cited or not: whether a rank's
 # cards merge into one meld, and whether cards of several ranks make a sequence.
 MELD_IDENTITY_HOOKS = ("meld.merge_same_rank", "meld.sequence")

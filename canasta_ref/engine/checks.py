@@ -188,6 +188,11 @@ def meld_kind(rank: int) -> str:
     return "sequence" if rank == SEQUENCE_RANK else "wild" if rank == JOKER_RANK else "group"
 
 
+def meld_variable_values(rank: int, size: int, naturals: int, wilds: int, jokers: int) -> tuple[Any, ...]:
+    """The values of ``hooks.MELD_VARIABLES`` for a meld of ``rank`` with these cards."""
+    return (MELD_RANK_NAMES[rank], meld_kind(rank), size, naturals, wilds, wilds - jokers, jokers)
+
+
 def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
     """How many of the melds are natural canastas, how many mixed, and how many wild."""
     return CanastaKinds(*tally_counts(canasta_tally(rules, melds)))
