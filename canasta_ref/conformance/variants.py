@@ -41,7 +41,7 @@ SCORE_HOOKS = ("score.hand", "score.meld", "score.held")
 # cards merge into one meld, and whether cards of several ranks make a sequence.
 MELD_IDENTITY_HOOKS = ("meld.merge_same_rank", "meld.sequence")
 # A scenario in which a player goes out relies on every condition for going out, cited or not.
-GOING_OUT_HOOKS = ("go_out.allowed",)
+GOING_OUT_HOOKS = ("go_out.allowed", "meld.must_complete")
 #: The kinds of action that lay cards on melds.
 _LAYING = ("meld", "take", "combine")
 

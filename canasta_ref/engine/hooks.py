@@ -286,6 +286,14 @@ HOOKS: Final[dict[str, Hook]] = {
             wilds="int",
         ),
         _hook(
+            "meld.must_complete",
+            "predicate",
+            "Whether a meld must be made a canasta before its side may go out (sevens, pure aces, wild cards alone "
+            "in Modern American): go_out.allowed's ``incomplete_required_melds_after`` counts the side's melds this "
+            "marks that are not canastas. ``kind`` is meld.valid's (group, wild, sequence). No clause: none.",
+            _MELD,
+        ),
+        _hook(
             "canasta.size",
             "value",
             "How many cards make a meld a canasta (a sequence's rank is empty).",
@@ -326,7 +334,9 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "go_out.allowed",
             "require",
-            "Whether the player may go out now.",
+            "Whether the player may go out now; the ``_after`` counts are of the side's melds once the action "
+            "judged is made (``incomplete_required_melds_after``: melds that hook meld.must_complete marks and that "
+            "are not canastas).",
             _TABLE,
             permission="str",
             canastas_after="int",
@@ -334,6 +344,7 @@ HOOKS: Final[dict[str, Hook]] = {
             mixed_canastas_after="int",
             wild_canastas_after="int",
             sequence_canastas_after="int",
+            incomplete_required_melds_after="int",
         ),
         _hook(
             "go_out.keep_card",
