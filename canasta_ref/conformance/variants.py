@@ -36,12 +36,12 @@ DEAL_HOOKS = (
     "bonus_card.at_first_turn",
 )
 # A scenario that expects a score relies on every score clause, cited or not.
-SCORE_HOOKS = ("score.hand",)
+SCORE_HOOKS = ("score.hand", "score.meld", "score.held")
 # A scenario that lays cards relies on what decides which meld they make or join, cited or not: whether a rank's
 # cards merge into one meld, and whether cards of several ranks make a sequence.
 MELD_IDENTITY_HOOKS = ("meld.merge_same_rank", "meld.sequence")
 # A scenario in which a player goes out relies on every condition for going out, cited or not.
-GOING_OUT_HOOKS = ("go_out.allowed",)
+GOING_OUT_HOOKS = ("go_out.allowed", "meld.must_complete")
 #: The kinds of action that lay cards on melds.
 _LAYING = ("meld", "take", "combine")
 

@@ -23,7 +23,7 @@ from .cards import (
     Card,
     rank_of,
 )
-from .hooks import CARD_VARIABLES, TABLE_VARIABLES
+from .hooks import CARD_VARIABLES, MELD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
 from .state import HandState, Meld
 
@@ -78,6 +78,7 @@ _GO_OUT_ALLOWED = Query(
         "mixed_canastas_after",
         "wild_canastas_after",
         "sequence_canastas_after",
+        "incomplete_required_melds_after",
     ),
 )
 _PILE_FROZEN = Query(
@@ -132,6 +133,7 @@ _INITIAL_VALID = Query(
 )
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 _MELD_CLOSED = Query("meld.closed", ("rank", "size", "naturals", "wilds"))
+_MUST_COMPLETE = Query("meld.must_complete", MELD_VARIABLES)
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
 ENDS_WITH_DISCARD = Query("stock.ends_with_discard", ("stock_size",))
@@ -204,17 +206,28 @@ def meld_kind(rank: int) -> str:
     return "sequence" if rank == SEQUENCE_RANK else "wild" if rank == JOKER_RANK else "group"
 
 
+def meld_variable_values(rank: int, size: int, naturals: int, wilds: int, jokers: int) -> tuple[Any, ...]:
+    """The values of ``hooks.MELD_VARIABLES`` for a meld of ``rank`` with these cards."""
+    return (MELD_RANK_NAMES[rank], meld_kind(rank), size, naturals, wilds, wilds - jokers, jokers)
+
+
 def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
     """How many of the melds are natural canastas, how many mixed, and how many wild."""
     return CanastaKinds(*tally_counts(canasta_tally(rules, melds)))
 
 
-#: A side's canastas by kind packed into one int: natural, mixed and wild counts in fields of ``TALLY_BITS`` bits,
-#: lowest first. Adding canastas is adding tallies, and a tally keys a cache as it is: the listing asks "may the
-#: player go out with these canastas?" of every ending it meets, and builds no tuple to ask it.
+#: A side's canastas by kind packed into one int: natural, mixed, wild and sequence counts in fields of
+#: ``TALLY_BITS`` bits, lowest first, then its melds that must still be made canastas before it may go out (hook
+#: meld.must_complete; counted only where go_out.allowed reads them, see ``Rules.tracks_must_complete``). Adding
+#: canastas is adding tallies, and a tally keys a cache as it is: the listing asks "may the player go out with these
+#: canastas?" of every ending it meets, and builds no tuple to ask it.
 Tally = int
 TALLY_BITS = 12
 _TALLY_FIELD = (1 << TALLY_BITS) - 1
+#: Where a tally counts the melds that must still be completed (one past the sequence canastas).
+_UNFINISHED_SHIFT = 4 * TALLY_BITS
+#: The tally of one meld that must still be completed.
+ONE_UNFINISHED: Tally = 1 << _UNFINISHED_SHIFT
 
 
 def tally_of(kinds: Sequence[int]) -> Tally:
@@ -234,8 +247,13 @@ def tally_counts(tally: Tally) -> tuple[int, int, int, int]:
         tally & _TALLY_FIELD,
         tally >> TALLY_BITS & _TALLY_FIELD,
         tally >> 2 * TALLY_BITS & _TALLY_FIELD,
-        tally >> 3 * TALLY_BITS,
+        tally >> 3 * TALLY_BITS & _TALLY_FIELD,
     )
+
+
+def tally_unfinished(tally: Tally) -> int:
+    """A tally's melds that must still be completed (go_out.allowed's ``incomplete_required_melds_after``)."""
+    return tally >> _UNFINISHED_SHIFT
 
 
 def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
@@ -247,10 +265,28 @@ def canasta_tally(rules: Rules, melds: Sequence[Meld]) -> Tally:
 
 
 def _canasta_of(rules: Rules, meld: Meld | None) -> Tally:
-    """The tally of ``meld`` alone: one canasta of its kind, or none (a meld smaller than a canasta, or no meld)."""
-    if meld is None or meld.size < rules.canasta_size[meld.rank]:
+    """The tally of ``meld`` alone: one canasta of its kind, or none (a meld smaller than a canasta, or no meld);
+    a meld smaller than a canasta counts as one to complete where the spec says so (``unfinished_of``)."""
+    if meld is None:
         return 0
+    if meld.size < rules.canasta_size[meld.rank]:
+        return unfinished_of(rules, meld) if rules.tracks_must_complete else 0
     return one_canasta(meld_canasta_kind(meld))
+
+
+def unfinished_tally(rules: Rules, rank: int, size: int, naturals: int, wilds: int, jokers: int) -> Tally:
+    """The tally of a meld of these cards as one the side must still complete before going out: ``ONE_UNFINISHED``
+    if it is smaller than a canasta and hook meld.must_complete marks it, else nothing. Asked only where
+    ``Rules.tracks_must_complete``: other variants count no such melds and ask no such question."""
+    if size >= rules.canasta_size[rank]:
+        return 0
+    values = meld_variable_values(rank, size, naturals, wilds, jokers)
+    return ONE_UNFINISHED if rules.predicate_of(_MUST_COMPLETE, values) else 0
+
+
+def unfinished_of(rules: Rules, meld: Meld) -> Tally:
+    """``unfinished_tally`` of a meld on the table."""
+    return unfinished_tally(rules, meld.rank, meld.size, meld.naturals, meld.wilds, meld.jokers)
 
 
 def _tally_size(tally: Tally) -> int:
@@ -259,7 +295,7 @@ def _tally_size(tally: Tally) -> int:
         (tally & _TALLY_FIELD)
         + (tally >> TALLY_BITS & _TALLY_FIELD)
         + (tally >> 2 * TALLY_BITS & _TALLY_FIELD)
-        + (tally >> 3 * TALLY_BITS)
+        + (tally >> 3 * TALLY_BITS & _TALLY_FIELD)
     )
 
 
@@ -425,7 +461,13 @@ def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
 
 def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: Tally) -> Clause | None:
     counts = tally_counts(canastas_after)
-    values = (*table_values(rules, state, seat), state.permission, sum(counts), *counts)
+    values = (
+        *table_values(rules, state, seat),
+        state.permission,
+        sum(counts),
+        *counts,
+        tally_unfinished(canastas_after),
+    )
     return rules.failing_of(_GO_OUT_ALLOWED, values)
 
 

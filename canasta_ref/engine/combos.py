@@ -30,8 +30,9 @@ Pool = tuple[tuple[Card, int], ...]
 
 class Option(NamedTuple):
     """One valid shape of a rank: its counts, the ways to pick its natural cards, its natural cards' points, the
-    kind of canasta it is alone (``checks.canasta_kind``, or -1), whether it newly makes a canasta, and whether its
-    meld is valid kept and going out."""
+    kind of canasta it is alone (``checks.canasta_kind``, or -1), whether it newly makes a canasta, whether its
+    meld is valid kept and going out, and what it adds to the side's melds to complete before going out (in
+    ``checks.Tally`` units; 0 where the spec counts none)."""
 
     naturals: int
     twos: int
@@ -42,6 +43,7 @@ class Option(NamedTuple):
     new_canasta: bool
     staying: bool
     leaving: bool
+    unfinished: int
 
 
 class Aggregate(NamedTuple):
@@ -57,6 +59,7 @@ class Aggregate(NamedTuple):
     staying: bool  # every group valid when the player keeps cards
     leaving: bool  # every group valid when the player goes out
     tag: tuple[int, ...] = ()  # what the start state says for the verdict (a take's cards from hand, by count)
+    unfinished: int = 0  # the options' sum of ``Option.unfinished``
 
 
 class Caps(NamedTuple):
@@ -184,6 +187,7 @@ class Combinations:
                 state.staying and option.staying,
                 state.leaving and option.leaving,
                 state.tag,
+                state.unfinished + option.unfinished,
             )
             steps.append((option, _new_tuple(Aggregate, after)))
         return steps
@@ -290,6 +294,7 @@ def _aggregate(state: Aggregate, left: int) -> Aggregate:
             state.staying,
             state.leaving,
             state.tag,
+            state.unfinished,
         ),
     )
 

@@ -27,6 +27,18 @@ _CARD: Final[dict[str, VarType]] = {
     "is_black_three": "bool",
 }
 
+#: What hooks about one meld read of it: ``rank`` as ``meld.valid`` names it ("JK" for wild cards alone, "" for a
+#: sequence), its kind, and its cards by sort. ``twos`` are its wild cards other than jokers.
+_MELD: Final[dict[str, VarType]] = {
+    "rank": "str",
+    "kind": "str",
+    "size": "int",
+    "naturals": "int",
+    "wilds": "int",
+    "twos": "int",
+    "jokers": "int",
+}
+
 _TABLE: Final[dict[str, VarType]] = {
     "seat": "int",
     "team_has_melded": "bool",
@@ -41,6 +53,8 @@ _TABLE: Final[dict[str, VarType]] = {
 TABLE_VARIABLES: Final = tuple(_TABLE)
 #: The variables of hooks about one card, in a fixed order.
 CARD_VARIABLES: Final = tuple(_CARD)
+#: The variables of hooks about one meld's cards, in a fixed order (``checks.meld_values_of``).
+MELD_VARIABLES: Final = tuple(_MELD)
 #: The variables, by hook, that ask what the sides' canastas make of a rank (``checks.RankFacts``).
 RANK_FACT_VARIABLES: Final[dict[str, tuple[str, ...]]] = {
     "meld.valid": ("other_canasta_of_rank", "other_natural_canasta_of_rank", "team_wild_meld_open"),
@@ -284,6 +298,14 @@ HOOKS: Final[dict[str, Hook]] = {
             wilds="int",
         ),
         _hook(
+            "meld.must_complete",
+            "predicate",
+            "Whether a meld must be made a canasta before its side may go out (sevens, pure aces, wild cards alone "
+            "in Modern American): go_out.allowed's ``incomplete_required_melds_after`` counts the side's melds this "
+            "marks that are not canastas. ``kind`` is meld.valid's (group, wild, sequence). No clause: none.",
+            _MELD,
+        ),
+        _hook(
             "canasta.size",
             "value",
             "How many cards make a meld a canasta (a sequence's rank is empty).",
@@ -324,7 +346,9 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "go_out.allowed",
             "require",
-            "Whether the player may go out now.",
+            "Whether the player may go out now; the ``_after`` counts are of the side's melds once the action "
+            "judged is made (``incomplete_required_melds_after``: melds that hook meld.must_complete marks and that "
+            "are not canastas).",
             _TABLE,
             permission="str",
             canastas_after="int",
@@ -332,6 +356,7 @@ HOOKS: Final[dict[str, Hook]] = {
             mixed_canastas_after="int",
             wild_canastas_after="int",
             sequence_canastas_after="int",
+            incomplete_required_melds_after="int",
         ),
         _hook(
             "go_out.keep_card",
@@ -403,7 +428,8 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "score.hand",
             "value",
-            "A component of a side's score for the hand.",
+            "A component of a side's score for the hand. ``red_threes`` counts every bonus card the side laid out, "
+            "``red_bonus_cards`` and ``black_bonus_cards`` those of each colour (threes scored by colour).",
             melded_points="int",
             hand_points="int",
             foot_points="int",
@@ -424,6 +450,31 @@ HOOKS: Final[dict[str, Hook]] = {
             most_black_threes_held="int",
             bonus_cards_held="int",
             penalties="int",
+            red_bonus_cards="int",
+            black_bonus_cards="int",
+        ),
+        _hook(
+            "score.meld",
+            "value",
+            "A component of a side's score for the hand, asked of each of the side's melds and summed over them "
+            "under the clause's id (a sevens canasta, an incomplete wild meld). ``kind`` is meld.valid's (group, "
+            "wild, sequence); ``team_canastas``: the side's canastas; ``went_out``: the side went out.",
+            _MELD,
+            is_canasta="bool",
+            team_canastas="int",
+            went_out="bool",
+        ),
+        _hook(
+            "score.held",
+            "value",
+            "A component of a side's score for the hand, asked for each of its players and each rank of which "
+            "the player is left holding cards (``count`` of them; ``rank`` as card.value names it, a foot not "
+            "included), and summed under the clause's id. ``went_out``: the side went out; ``anyone_went_out``: "
+            "the hand ended by a player going out.",
+            rank="str",
+            count="int",
+            went_out="bool",
+            anyone_went_out="bool",
         ),
         # Penalties of play.
         _hook(

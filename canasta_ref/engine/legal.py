@@ -47,6 +47,8 @@ from .checks import (
     take_fields_refusal,
     take_refusal,
     tally_of,
+    unfinished_of,
+    unfinished_tally,
 )
 from .combos import Aggregate, Caps, Combinations, Option, Verdict, capped
 from .movegen import (
@@ -202,8 +204,9 @@ def legal_melds(rules: Rules, state: HandState) -> Block:
 _NEW_MELD: tuple[Meld | None, int] = (None, -1)
 
 #: A shape's meld: valid keeping two cards or more, valid going out, the kind of canasta it newly makes (an index
-#: into ``checks.CanastaKinds``; -1: none).
-_Verdict = tuple[bool, bool, int]
+#: into ``checks.CanastaKinds``; -1: none), and how it changes the side's melds to complete before going out (a
+#: ``checks.Tally``: ``ONE_UNFINISHED`` for a meld it starts, minus that for one it completes; 0 where untracked).
+_Verdict = tuple[bool, bool, int, int]
 
 
 class _Listing:
@@ -238,9 +241,10 @@ class _Listing:
         """Going out (if the hand empties) and keeping a card, as plan checks them."""
         return ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, discard_pending) is None
 
-    def with_made(self, made: Sequence[int]) -> Tally:
-        """The side's canastas once it makes those counted by kind in ``made``."""
-        return self.tally + tally_of(made)
+    def with_made(self, made: Sequence[int], unfinished: Tally) -> Tally:
+        """The side's canastas once it makes those counted by kind in ``made``, its melds to complete changed by
+        ``unfinished``."""
+        return self.tally + tally_of(made) + unfinished
 
     def goes_out(self, hand_after: int, canastas_after: Tally) -> bool:
         """Whether melding down to ``hand_after`` cards, the side then having ``canastas_after``, is going out
@@ -304,7 +308,8 @@ class _Listing:
             rules.failing_of(MELD_VALID, self._shape_values(shape, before, going_out=out, initial=opening)) is None
             for out in (False, True)
         )
-        return staying, leaving, new_kind
+        unfinished = _unfinished_change(rules, shape, before) if rules.tracks_must_complete else 0
+        return staying, leaving, new_kind, unfinished
 
     def _shape_values(self, shape: Shape, before: Meld | None, *, going_out: bool, initial: bool) -> tuple[object, ...]:
         """``movegen.shape_values`` with this listing's table and rank facts."""
@@ -316,9 +321,21 @@ class _Listing:
         return self.rules.failing_of(MELD_ACTION, values) is None
 
 
+def _unfinished_change(rules: Rules, shape: Shape, before: Meld | None) -> Tally:
+    """How a group of ``shape`` joining ``before`` (or alone) changes the side's melds to complete before going out,
+    as a tally (see ``_Verdict``)."""
+    size = shape.naturals + shape.twos + shape.jokers
+    naturals, jokers = shape.naturals, shape.jokers
+    was = 0
+    if before is not None:
+        size, naturals, jokers = size + before.size, naturals + before.naturals, jokers + before.jokers
+        was = unfinished_of(rules, before)
+    return unfinished_tally(rules, shape.rank, size, naturals, size - naturals, jokers) - was
+
+
 #: A valid shape: naturals, twos, jokers, valid keeping two cards or more, valid going out, the kind of canasta it
-#: newly makes (-1: none).
-_RankShape = tuple[int, int, int, bool, bool, int]
+#: newly makes (-1: none), its change to the melds to complete (see ``_Verdict``).
+_RankShape = tuple[int, int, int, bool, bool, int, int]
 
 
 def _rank_shapes(
@@ -338,9 +355,9 @@ def _rank_shapes(
         for t in range(twos + 1):
             for j in range(jokers + 1):
                 if n + t + j:
-                    staying, leaving, new_kind = listing.verdict_in(verdicts, rank, n, t, j, initial)
+                    staying, leaving, new_kind, unfinished = listing.verdict_in(verdicts, rank, n, t, j, initial)
                     if staying or leaving:
-                        found.append((n, t, j, staying, leaving, new_kind))
+                        found.append((n, t, j, staying, leaving, new_kind, unfinished))
     known = remember(rules.rank_shape_cache, key, tuple(found))
     return known
 
@@ -354,26 +371,29 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
     endings: dict[int, bool] = {}
     out = SingleMelds(listing.rules.meld_actions)
     for rank in hand.meld_ranks(state.melds[listing.team]):
-        for used, new_kind, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
+        for used, made, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
-            if hand_after == 1:
-                going_out = listing.goes_out(1, listing.tally + one_canasta(new_kind))
-            else:
-                going_out = hand_after == 0
+            canastas_after = listing.tally + made
+            going_out = listing.goes_out(1, canastas_after) if hand_after == 1 else hand_after == 0
             if not (leaving if going_out else staying):
                 continue
-            ending = 4 * hand_after + new_kind + 1
+            ending = made * _ENDING_STRIDE + hand_after
             fine = endings.get(ending)
             if fine is None:
-                fine = endings[ending] = listing.ending_ok(hand_after, listing.tally + one_canasta(new_kind), pending)
+                fine = endings[ending] = listing.ending_ok(hand_after, canastas_after, pending)
             if fine:
                 out.add(parts, label)
     return out
 
 
-#: Per shape: cards used, the kind of canasta it newly makes (-1: none), valid keeping two cards or more, valid
-#: going out, the group's label, the groups' cards. Plain tuples of ints only: the garbage collector stops tracking
-#: them, so a large cache does not slow its collections down (named tuples and Actions would stay tracked).
+#: More cards than any deck holds: an ending (the cards left, and what the group adds to the side's tally) as one
+#: int key, small enough to stay a machine int when compiled.
+_ENDING_STRIDE = 1 << 10
+
+#: Per shape: cards used, what it adds to the side's tally (``checks.Tally``: the canasta it newly makes, its change
+#: to the melds to complete), valid keeping two cards or more, valid going out, the group's label, the groups'
+#: cards. Plain tuples of ints only: the garbage collector stops tracking them, so a large cache does not slow its
+#: collections down (named tuples and Actions would stay tracked).
 _RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
 
 
@@ -399,8 +419,15 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
         label = rank if rank != JOKER_RANK else None
         known = tuple(
-            (n + t + j, new_kind, staying, leaving, label if n == 0 else None, _parts(hand, rank, n, t, j))
-            for n, t, j, staying, leaving, new_kind in shapes
+            (
+                n + t + j,
+                one_canasta(new_kind) + unfinished,
+                staying,
+                leaving,
+                label if n == 0 else None,
+                _parts(hand, rank, n, t, j),
+            )
+            for n, t, j, staying, leaving, new_kind, unfinished in shapes
         )
         if cached:
             remember(rules.rank_meld_cache, key, known)
@@ -462,9 +489,9 @@ def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option
     """A shape as a ``combos.Option``: its counts, ``ways`` to pick its naturals, points, canasta kind, verdicts."""
     rules = listing.rules
     rank, n, t, j = shape
-    staying, leaving, kind = listing.verdict(rank, n, t, j, initial)
+    staying, leaving, kind, unfinished = listing.verdict(rank, n, t, j, initial)
     points = n * rules.card_value[rank * 4] if n else 0
-    return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving))
+    return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving, unfinished))
 
 
 def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
@@ -475,7 +502,7 @@ def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initia
 def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
     """The exact aggregate of one choice of shapes for an opening from hand (what ``combos.Combinations`` builds
     rank by rank, uncapped), summed in one pass: the plain listing builds one for every choice."""
-    used = points = jokers = made = 0
+    used = points = jokers = made = unfinished = 0
     twos: list[int] = []
     kinds = [0, 0, 0]
     staying = leaving = True
@@ -489,6 +516,7 @@ def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
         if option.kind >= 0:
             kinds[option.kind] += 1
         made += option.new_canasta
+        unfinished += option.unfinished
         staying = staying and option.staying
         leaving = leaving and option.leaving
     twos.sort(reverse=True)
@@ -505,6 +533,7 @@ def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
             staying,
             leaving,
             (),
+            unfinished,
         ),
     )
 
@@ -521,18 +550,19 @@ def _opening_verdict(listing: _Listing, points_cap: int | None) -> Verdict:
         if not listing.group_count_ok(agg.groups, True):
             return False
         hand_after = agg.left
+        canastas_after = listing.with_made(agg.kinds, agg.unfinished)
         if hand_after == 0:
             ok = agg.leaving
         elif hand_after == 1:  # the last card is discarded going out, or kept (a pass)
-            ok = agg.leaving if listing.goes_out(1, listing.with_made(agg.kinds)) else agg.staying
+            ok = agg.leaving if listing.goes_out(1, canastas_after) else agg.staying
         else:
             ok = agg.staying
-        if not ok or not listing.ending_ok(hand_after, listing.with_made(agg.kinds), pending):
+        if not ok or not listing.ending_ok(hand_after, canastas_after, pending):
             return False
         if rules.twos_value is None:
             return True
         points = capped(agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], points_cap)
-        return opening_accepted(rules, state, seat, points, CanastaKinds(*agg.kinds), hand_after)
+        return opening_accepted(rules, state, seat, points, tally_of(agg.kinds) + agg.unfinished, hand_after)
 
     return verdict
 
@@ -615,7 +645,17 @@ def _take_start(
         kinds[top.kind] += 1
     points = sum(rules.card_value[c] for c in group)
     return Aggregate(
-        0, left, points, (), 0, (kinds[0], kinds[1], kinds[2]), int(top.new_canasta), top.staying, top.leaving, fields
+        0,
+        left,
+        points,
+        (),
+        0,
+        (kinds[0], kinds[1], kinds[2]),
+        int(top.new_canasta),
+        top.staying,
+        top.leaving,
+        fields,
+        top.unfinished,
     )
 
 
@@ -656,7 +696,7 @@ def _take_family(
         if not take_allowed(agg.tag, agg.groups):
             return False
         hand_after = agg.left
-        canastas_after = listing.with_made(agg.kinds)
+        canastas_after = listing.with_made(agg.kinds, agg.unfinished)
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
         if not (agg.leaving if going_out else agg.staying):
             return False

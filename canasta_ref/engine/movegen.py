@@ -17,6 +17,7 @@ from .checks import (
     MELD_VALID,
     CanastaKinds,
     RankFacts,
+    Tally,
     canasta_kind,
     concealed_by_discard,
     derived,
@@ -27,7 +28,9 @@ from .checks import (
     plan_melding,
     rank_facts,
     table_values,
+    tally_counts,
     tally_of,
+    unfinished_tally,
 )
 from .rules import Rules, remember
 from .state import HandState, Meld
@@ -293,6 +296,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     points = 0
     used = 0
     kinds = [0, 0, 0, 0]  # canastas made, by kind (checks.canasta_kind)
+    unfinished = 0  # the melds it lays that must still be completed, as a tally (checks.unfinished_tally)
     for shape in combo:
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
@@ -301,20 +305,23 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         used += size
         if size >= rules.canasta_size[shape.rank]:
             kinds[canasta_kind(shape.naturals, shape.twos + shape.jokers)] += 1
+        elif rules.tracks_must_complete:
+            wilds = shape.twos + shape.jokers
+            unfinished += unfinished_tally(rules, shape.rank, size, shape.naturals, wilds, shape.jokers)
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.cards_held(seat) - used)
+    return opening_accepted(rules, state, seat, points, tally_of(kinds) + unfinished, state.cards_held(seat) - used)
 
 
-def opening_accepted(
-    rules: Rules, state: HandState, seat: int, points: int, kinds: CanastaKinds, hand_after: int
-) -> bool:
-    """The initial-meld hooks on an opening laid from hand, by its points, its canastas by kind and the cards it
-    leaves (a side that has not opened has no canasta before it)."""
+def opening_accepted(rules: Rules, state: HandState, seat: int, points: int, made: Tally, hand_after: int) -> bool:
+    """The initial-meld hooks on an opening laid from hand, by its points, what it lays as a tally (its canastas by
+    kind, and its melds to complete before going out) and the cards it leaves (a side that has not opened has no
+    meld before it)."""
+    kinds = CanastaKinds(*tally_counts(made))
     made_canasta = sum(kinds) > 0
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
-    by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, tally_of(kinds))
+    by_discard = hand_after == 1 and concealed_by_discard(rules, state, seat, made_canasta, made)
     refusal = initial_meld_refusal(
         rules,
         state,

@@ -20,7 +20,7 @@ from .checks import (
     MELD_ACTION,
     MELD_VALID,
     RankFacts,
-    canasta_kinds,
+    canasta_tally,
     combine_refusal,
     group_rank,
     meld_values,
@@ -244,8 +244,8 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
         key = rank if rules.merges_same_rank[rank] else -1 - index
         melds.setdefault(key, []).extend(group.cards)
         ranks[key] = rank
-    kinds = canasta_kinds(rules, [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()])
-    return opening_accepted(rules, state, seat, points, kinds, state.cards_held(seat) - used)
+    made = canasta_tally(rules, [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()])
+    return opening_accepted(rules, state, seat, points, made, state.cards_held(seat) - used)
 
 
 def _openings_with_extras(

@@ -180,6 +180,11 @@ class Rules:
             self.reads(hook, name) for hook, names in RANK_FACT_VARIABLES.items() for name in names
         )
         self._table_positions: dict[str, tuple[int, ...]] = {}
+        #: Whether a side's melds that must be completed before it goes out are counted (hook meld.must_complete,
+        #: read by go_out.allowed as ``incomplete_required_melds_after``): without both, no meld is asked about.
+        self.tracks_must_complete = bool(self._hooks.get("meld.must_complete")) and self.reads(
+            "go_out.allowed", "incomplete_required_melds_after"
+        )
         # Per query (by Query.index): the getter of the values its clauses read (None: all of them) and the memo
         # of answers; None for a hook with no clauses; _UNBOUND until first asked.
         self._queries: list[_Binding | _Unbound | None] = []

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_TYPES, Card, is_red, rank_from_name, rank_of
-from .checks import canasta_kinds
+from .cards import CARD_TYPES, JOKER, RANK_COUNT, RANK_NAMES, Card, is_red, rank_from_name, rank_of
+from .checks import canasta_kinds, is_canasta, meld_variable_values
+from .hooks import MELD_VARIABLES
 from .rules import Rules
-from .state import HandState
+from .state import HandState, Meld
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,73 @@ def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
         # Only possible where dealt bonus cards wait for the holder's first turn and the hand ends before it.
         "bonus_cards_held": sum(state.hands[s][c] for s in seats for c in rules.bonus_cards),
         "penalties": state.penalties[team] if state.penalties else 0,
+        **_bonus_colour_facts(rules, state, seats),
     }
+
+
+def _bonus_colour_facts(rules: Rules, state: HandState, seats: list[int]) -> dict[str, int]:
+    """The side's laid-out bonus cards of each colour (threes scored by colour), each only where a clause reads
+    it: older variants' score facts stay as they were."""
+    read = rules.variables_of("score.hand")
+    laid = [card for seat in seats for card in state.bonus[seat]]
+    facts: dict[str, int] = {}
+    if "red_bonus_cards" in read:
+        facts["red_bonus_cards"] = sum(1 for card in laid if is_red(card))
+    if "black_bonus_cards" in read:
+        facts["black_bonus_cards"] = sum(1 for card in laid if card != JOKER and not is_red(card))
+    return facts
+
+
+def meld_facts(rules: Rules, meld: Meld, side: dict[str, Any]) -> dict[str, Any]:
+    """The variables of the ``score.meld`` hook for one of a side's melds, given the side's ``score.hand`` facts."""
+    values = meld_variable_values(meld.rank, meld.size, meld.naturals, meld.wilds, meld.jokers)
+    facts = dict(zip(MELD_VARIABLES, values, strict=True))
+    facts["is_canasta"] = is_canasta(rules, meld)
+    facts["team_canastas"] = side["canastas"]
+    facts["went_out"] = side["went_out"]
+    return facts
+
+
+def meld_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) -> dict[str, int]:
+    """Each ``score.meld`` clause's points summed over the side's melds, by clause id (none without a clause)."""
+    parts = dict.fromkeys((clause.id for clause in rules.clauses("score.meld")), 0)
+    if parts:
+        for meld in state.melds[team]:
+            _add(parts, rules.components("score.meld", meld_facts(rules, meld, side)))
+    return parts
+
+
+def held_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) -> dict[str, int]:
+    """Each ``score.held`` clause's points summed over the side's players and the ranks each is left holding, by
+    clause id (none without a clause)."""
+    parts = dict.fromkeys((clause.id for clause in rules.clauses("score.held")), 0)
+    if not parts:
+        return parts
+    for seat in state.seats_of(team):
+        for rank, count in enumerate(_held_by_rank(state.hands[seat])):
+            if count:
+                facts = {
+                    "rank": RANK_NAMES[rank],
+                    "count": count,
+                    "went_out": side["went_out"],
+                    "anyone_went_out": side["anyone_went_out"],
+                }
+                _add(parts, rules.components("score.held", facts))
+    return parts
+
+
+def _held_by_rank(hand: tuple[int, ...]) -> list[int]:
+    """A hand's cards counted by rank (jokers last)."""
+    counts = [0] * RANK_COUNT
+    for card in range(CARD_TYPES):
+        counts[rank_of(card)] += hand[card]
+    return counts
+
+
+def _add(parts: dict[str, int], more: dict[str, int]) -> None:
+    """Add one evaluation's points to the running parts, clause by clause."""
+    for clause_id, points in more.items():
+        parts[clause_id] += points
 
 
 def player_facts(state: HandState, seat: int, side: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +199,12 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
                 rules.note("card.value", facts)
     for team in range(rules.teams):
         facts = side_facts(rules, state, team)
-        sides.append(SideScore(team, rules.components("score.hand", facts), facts))
+        parts = {
+            **rules.components("score.hand", facts),
+            **meld_parts(rules, state, team, facts),
+            **held_parts(rules, state, team, facts),
+        }
+        sides.append(SideScore(team, parts, facts))
     if not rules.scores_players and not rules.forms_sides:
         return HandScore(tuple(sides), state.end_reason)
     players = tuple(
