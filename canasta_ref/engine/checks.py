@@ -129,8 +129,27 @@ _COUNT = Query(
     ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas"),
 )
 _INITIAL_VALID = Query(
-    "initial_meld.valid", ("count", "minimum", "going_out_concealed", "going_out_concealed_by_discard", "taking_pile")
+    "initial_meld.valid",
+    (
+        "count",
+        "minimum",
+        "going_out_concealed",
+        "going_out_concealed_by_discard",
+        "taking_pile",
+        "clean_meld",
+        "wild_meld",
+        "three_naturals_meld",
+        "natural_canastas",
+        "mixed_canastas",
+        "wild_canastas",
+    ),
 )
+#: What an opening's melds are made of, as bits (``initial_meld.valid``'s composition variables, in their order).
+CLEAN_MELD = 1  # a meld of three or more natural cards and no wild card
+WILD_MELD = 2  # a meld of wild cards alone
+THREE_NATURALS_MELD = 4  # a meld with three or more natural cards
+#: Every composition an opening can have: the values the listing's caps are judged over.
+COMPOSITIONS = range(8)
 _CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 _MELD_CLOSED = Query("meld.closed", ("rank", "size", "naturals", "wilds"))
 _MUST_COMPLETE = Query("meld.must_complete", MELD_VARIABLES)
@@ -908,6 +927,25 @@ def goes_out_melding(rules: Rules, state: HandState, seat: int, hand_after: int,
     return "pass" in rules.refused_kinds or may_go_out(rules, state, seat, canastas_after)
 
 
+def composition_of(rank: int, naturals: int, wilds: int) -> int:
+    """What one meld of an opening is, as ``CLEAN_MELD``, ``WILD_MELD`` and ``THREE_NATURALS_MELD`` bits."""
+    if rank == JOKER_RANK:
+        return WILD_MELD
+    if naturals < 3:
+        return 0
+    return THREE_NATURALS_MELD | (CLEAN_MELD if wilds == 0 else 0)
+
+
+def melds_composition(rules: Rules, melds: Sequence[Meld]) -> int:
+    """What an opening's melds are made of, as bits (0 where no clause asks: ``Rules.reads_composition``)."""
+    if not rules.reads_composition:
+        return 0
+    bits = 0
+    for meld in melds:
+        bits |= composition_of(meld.rank, meld.naturals, meld.wilds)
+    return bits
+
+
 def _initial_meld(
     rules: Rules,
     state: HandState,
@@ -929,6 +967,7 @@ def _initial_meld(
         concealed_out=concealed_out,
         concealed_by_discard=concealed_by_discard,
         taking_pile=top_card is not None,
+        composition=melds_composition(rules, melds),
     )
     rules.refuse(refusal)
 
@@ -944,16 +983,31 @@ def initial_meld_refusal(
     concealed_out: bool,
     concealed_by_discard: bool,
     taking_pile: bool,
+    composition: int = 0,
 ) -> Clause | None:
     """The clause a side's first melds break (hooks ``initial_meld.minimum``, ``.count``, ``.valid``), or None.
     ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
-    whose discard goes out concealed (the spec decides whether either waives the minimum)."""
+    whose discard goes out concealed (the spec decides whether either waives the minimum); ``composition``: what
+    the melds are made of (``melds_composition``)."""
     scores = state.team_scores
     minimum = rules.value_of(
         _MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]], state.hand_number)
     )
     count = rules.value_of(_COUNT, (hand_points, top_card_points, *kinds))
-    return rules.failing_of(_INITIAL_VALID, (count, minimum, concealed_out, concealed_by_discard, taking_pile))
+    values = (
+        count,
+        minimum,
+        concealed_out,
+        concealed_by_discard,
+        taking_pile,
+        bool(composition & CLEAN_MELD),
+        bool(composition & WILD_MELD),
+        bool(composition & THREE_NATURALS_MELD),
+        kinds[0],
+        kinds[1],
+        kinds[2],
+    )
+    return rules.failing_of(_INITIAL_VALID, values)
 
 
 def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally) -> None:

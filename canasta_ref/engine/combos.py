@@ -44,6 +44,7 @@ class Option(NamedTuple):
     staying: bool
     leaving: bool
     unfinished: int
+    composition: int  # what its meld is made of (``checks.composition_of``; 0 where no clause asks)
 
 
 class Aggregate(NamedTuple):
@@ -60,6 +61,7 @@ class Aggregate(NamedTuple):
     leaving: bool  # every group valid when the player goes out
     tag: tuple[int, ...] = ()  # what the start state says for the verdict (a take's cards from hand, by count)
     unfinished: int = 0  # the options' sum of ``Option.unfinished``
+    composition: int = 0  # the options' ``Option.composition`` bits, together
 
 
 class Caps(NamedTuple):
@@ -188,6 +190,7 @@ class Combinations:
                 state.leaving and option.leaving,
                 state.tag,
                 state.unfinished + option.unfinished,
+                state.composition | option.composition,
             )
             steps.append((option, _new_tuple(Aggregate, after)))
         return steps
@@ -295,6 +298,7 @@ def _aggregate(state: Aggregate, left: int) -> Aggregate:
             state.leaving,
             state.tag,
             state.unfinished,
+            state.composition,
         ),
     )
 

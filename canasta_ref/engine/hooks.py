@@ -55,6 +55,8 @@ TABLE_VARIABLES: Final = tuple(_TABLE)
 CARD_VARIABLES: Final = tuple(_CARD)
 #: The variables of hooks about one meld's cards, in a fixed order (``checks.meld_values_of``).
 MELD_VARIABLES: Final = tuple(_MELD)
+#: The variables of ``initial_meld.valid`` that ask what an opening's melds are made of (``checks.composition_of``).
+COMPOSITION_VARIABLES: Final = ("clean_meld", "wild_meld", "three_naturals_meld")
 #: The variables, by hook, that ask what the sides' canastas make of a rank (``checks.RankFacts``).
 RANK_FACT_VARIABLES: Final[dict[str, tuple[str, ...]]] = {
     "meld.valid": ("other_canasta_of_rank", "other_natural_canasta_of_rank", "team_wild_meld_open"),
@@ -335,12 +337,21 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "initial_meld.valid",
             "require",
-            "Whether the first melds of a side are enough.",
+            "Whether the first melds of a side are enough. What they are made of, for rules that ask for a kind "
+            "of meld among them: ``clean_meld``, a meld of three or more natural cards and no wild card; "
+            "``wild_meld``, a meld of wild cards alone; ``three_naturals_meld``, a meld with three or more natural "
+            "cards; and the canastas they lay, by kind (the pile's top card is in its meld, as laid).",
             count="int",
             minimum="int",
             going_out_concealed="bool",
             going_out_concealed_by_discard="bool",
             taking_pile="bool",
+            clean_meld="bool",
+            wild_meld="bool",
+            three_naturals_meld="bool",
+            natural_canastas="int",
+            mixed_canastas="int",
+            wild_canastas="int",
         ),
         # Going out.
         _hook(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from itertools import product
 from math import gcd
 
 from ..errors import IllegalAction
@@ -20,6 +21,7 @@ from .blocks import Block, GroupParts, Listing, SingleMelds
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
+    COMPOSITIONS,
     DISCARD_ALLOWED,
     DISCARD_PREFERRED,
     MELD_ACTION,
@@ -30,6 +32,7 @@ from .checks import (
     accepts_melding,
     bare_refusal,
     canasta_kind,
+    composition_of,
     discard_values,
     ending_refusal,
     goes_out_melding,
@@ -491,7 +494,8 @@ def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option
     rank, n, t, j = shape
     staying, leaving, kind, unfinished = listing.verdict(rank, n, t, j, initial)
     points = n * rules.card_value[rank * 4] if n else 0
-    return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving, unfinished))
+    composition = composition_of(rank, n, t + j) if rules.reads_composition else 0
+    return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving, unfinished, composition))
 
 
 def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initial: bool) -> list[Option]:
@@ -502,7 +506,7 @@ def _options(listing: _Listing, hand: HandCards, shapes: Sequence[Shape], initia
 def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
     """The exact aggregate of one choice of shapes for an opening from hand (what ``combos.Combinations`` builds
     rank by rank, uncapped), summed in one pass: the plain listing builds one for every choice."""
-    used = points = jokers = made = unfinished = 0
+    used = points = jokers = made = unfinished = composition = 0
     twos: list[int] = []
     kinds = [0, 0, 0]
     staying = leaving = True
@@ -517,6 +521,7 @@ def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
             kinds[option.kind] += 1
         made += option.new_canasta
         unfinished += option.unfinished
+        composition |= option.composition
         staying = staying and option.staying
         leaving = leaving and option.leaving
     twos.sort(reverse=True)
@@ -534,6 +539,7 @@ def _aggregate_of(listing: _Listing, combo: Sequence[Shape]) -> Aggregate:
             leaving,
             (),
             unfinished,
+            composition,
         ),
     )
 
@@ -562,7 +568,8 @@ def _opening_verdict(listing: _Listing, points_cap: int | None) -> Verdict:
         if rules.twos_value is None:
             return True
         points = capped(agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], points_cap)
-        return opening_accepted(rules, state, seat, points, tally_of(agg.kinds) + agg.unfinished, hand_after)
+        made = tally_of(agg.kinds) + agg.unfinished
+        return opening_accepted(rules, state, seat, points, made, hand_after, agg.composition)
 
     return verdict
 
@@ -656,6 +663,7 @@ def _take_start(
         top.leaving,
         fields,
         top.unfinished,
+        top.composition,
     )
 
 
@@ -711,6 +719,7 @@ def _take_family(
             concealed_out=False,
             concealed_by_discard=False,
             taking_pile=True,
+            composition=agg.composition,
         )
         return refusal is None and listing.ending_ok(hand_after, canastas_after, pending)
 
@@ -791,12 +800,13 @@ def _points_cap(
     if known is not False:
         return known
     flags = ((False, False),) if taking else ((False, False), (True, False), (False, True))
+    compositions = COMPOSITIONS if rules.reads_composition else (0,)
     cap = 0
     for natural in range(most[0] + 1):
         for mixed in range(most[1] + 1):
             for wild in range(most[2] + 1):
                 kinds = CanastaKinds(natural, mixed, wild)
-                for concealed, by_discard in flags:
+                for (concealed, by_discard), composition in product(flags, compositions):
                     answers = [
                         initial_meld_refusal(
                             rules,
@@ -808,6 +818,7 @@ def _points_cap(
                             concealed_out=concealed,
                             concealed_by_discard=by_discard,
                             taking_pile=taking,
+                            composition=composition,
                         )
                         for p in range(0, highest + unit, unit)
                     ]

@@ -19,6 +19,7 @@ from .checks import (
     RankFacts,
     Tally,
     canasta_kind,
+    composition_of,
     concealed_by_discard,
     derived,
     goes_out_concealed,
@@ -297,6 +298,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     used = 0
     kinds = [0, 0, 0, 0]  # canastas made, by kind (checks.canasta_kind)
     unfinished = 0  # the melds it lays that must still be completed, as a tally (checks.unfinished_tally)
+    composition = 0  # what its melds are made of (checks.composition_of)
     for shape in combo:
         if shape.naturals:
             points += shape.naturals * rules.card_value[shape.rank * 4]
@@ -308,16 +310,21 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
         elif rules.tracks_must_complete:
             wilds = shape.twos + shape.jokers
             unfinished += unfinished_tally(rules, shape.rank, size, shape.naturals, wilds, shape.jokers)
+        if rules.reads_composition:
+            composition |= composition_of(shape.rank, shape.naturals, shape.twos + shape.jokers)
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    return opening_accepted(rules, state, seat, points, tally_of(kinds) + unfinished, state.cards_held(seat) - used)
+    hand_after = state.cards_held(seat) - used
+    return opening_accepted(rules, state, seat, points, tally_of(kinds) + unfinished, hand_after, composition)
 
 
-def opening_accepted(rules: Rules, state: HandState, seat: int, points: int, made: Tally, hand_after: int) -> bool:
+def opening_accepted(
+    rules: Rules, state: HandState, seat: int, points: int, made: Tally, hand_after: int, composition: int
+) -> bool:
     """The initial-meld hooks on an opening laid from hand, by its points, what it lays as a tally (its canastas by
-    kind, and its melds to complete before going out) and the cards it leaves (a side that has not opened has no
-    meld before it)."""
+    kind, and its melds to complete before going out), the cards it leaves (a side that has not opened has no
+    meld before it) and what its melds are made of (``checks.melds_composition``)."""
     kinds = CanastaKinds(*tally_counts(made))
     made_canasta = sum(kinds) > 0
     concealed = hand_after == 0 and goes_out_concealed(rules, state, made_canasta)
@@ -332,6 +339,7 @@ def opening_accepted(rules: Rules, state: HandState, seat: int, points: int, mad
         concealed_out=concealed,
         concealed_by_discard=by_discard,
         taking_pile=False,
+        composition=composition,
     )
     return refusal is None
 

@@ -24,6 +24,7 @@ from .checks import (
     combine_refusal,
     group_rank,
     meld_values,
+    melds_composition,
     natural_ranks,
     plan_melding,
     rank_facts,
@@ -244,8 +245,10 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
         key = rank if rules.merges_same_rank[rank] else -1 - index
         melds.setdefault(key, []).extend(group.cards)
         ranks[key] = rank
-    made = canasta_tally(rules, [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()])
-    return opening_accepted(rules, state, seat, points, made, state.cards_held(seat) - used)
+    laid = [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()]
+    made = canasta_tally(rules, laid)
+    hand_after = state.cards_held(seat) - used
+    return opening_accepted(rules, state, seat, points, made, hand_after, melds_composition(rules, laid))
 
 
 def _openings_with_extras(

@@ -11,7 +11,7 @@ from ..errors import IllegalAction
 from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, rank_of
-from .hooks import CARD_VARIABLES, HOOKS, RANK_FACT_VARIABLES, TABLE_VARIABLES
+from .hooks import CARD_VARIABLES, COMPOSITION_VARIABLES, HOOKS, RANK_FACT_VARIABLES, TABLE_VARIABLES
 
 
 class Coverage:
@@ -179,6 +179,9 @@ class Rules:
         self.reads_rank_facts = any(
             self.reads(hook, name) for hook, names in RANK_FACT_VARIABLES.items() for name in names
         )
+        #: Whether an ``initial_meld.valid`` clause asks what the opening's melds are made of: without one, the
+        #: listing's structures carry no composition and every opening is alike in it.
+        self.reads_composition = any(self.reads("initial_meld.valid", name) for name in COMPOSITION_VARIABLES)
         self._table_positions: dict[str, tuple[int, ...]] = {}
         #: Whether a side's melds that must be completed before it goes out are counted (hook meld.must_complete,
         #: read by go_out.allowed as ``incomplete_required_melds_after``): without both, no meld is asked about.
