@@ -6,21 +6,17 @@ against a case it rewards or allows and one it penalises or refuses; Classic its
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
+from listing_kit import each_listing, forced_structure, legal_by_plan, refusal
 
 from canasta_ref import Game, load_variant, parse_action
-from canasta_ref.engine import legal
 from canasta_ref.engine.cards import parse_cards
-from canasta_ref.engine.judge import is_legal
-from canasta_ref.engine.named import candidates
 from canasta_ref.engine.position import Position
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.engine.scoring import meld_facts, score_hand, side_facts
-from canasta_ref.errors import IllegalAction
 
 #: MAC's scoring clauses (rules matrix section 2.5), on Classic: every three a bonus card, wild melds allowed.
 SCORING = """\
@@ -310,48 +306,22 @@ def test_classic_sees_none_of_the_new_facts_or_parts() -> None:
 # -- meld.must_complete and going out ----------------------------------------------------------------------------
 
 
-def _refusal(game: Game, text: str) -> str | None:
-    try:
-        game.check(parse_action(text))
-    except IllegalAction as refused:
-        return refused.rule_id
-    return None
-
-
-def _listing_is_the_legal_candidates(rules: Rules, game: Game) -> set[Any]:
-    """The listing, checked against every candidate put to plan one by one; returned as a set of actions."""
-    state = game.state
-    listed = list(legal.listing(rules, state))
-    slow = {a for a in candidates(rules, state) if is_legal(rules, state, a)}
-    assert set(listed) == slow and len(listed) == len(slow)
-    return slow
-
-
-def _forced_structure() -> Iterator[None]:
-    saved = legal.STRUCTURE_ABOVE[0]
-    legal.STRUCTURE_ABOVE[0] = 0
-    try:
-        yield
-    finally:
-        legal.STRUCTURE_ABOVE[0] = saved
-
-
 def test_an_incomplete_sevens_meld_blocks_going_out(mac: Rules, lenient: Rules) -> None:
     melds = [["KC KD KH KS KC KD KH", "7C 7D 7H"], ["QC QD QH"]]
     game = _game(mac, ["9C", "5C", "5D", "5H"], melds)
-    assert _refusal(game, "discard 9C") == "GO_OUT.COMPLETE_FIRST"
-    assert parse_action("discard 9C") not in _listing_is_the_legal_candidates(mac, game)
+    assert refusal(game, "discard 9C") == "GO_OUT.COMPLETE_FIRST"
+    assert parse_action("discard 9C") not in legal_by_plan(mac, game)
     other = _game(lenient, ["9C", "5C", "5D", "5H"], melds)
-    assert _refusal(other, "discard 9C") is None
-    assert parse_action("discard 9C") in _listing_is_the_legal_candidates(lenient, other)
+    assert refusal(other, "discard 9C") is None
+    assert parse_action("discard 9C") in legal_by_plan(lenient, other)
 
 
 def test_completing_the_sevens_lets_the_side_go_out(mac: Rules) -> None:
     game = _game(mac, ["7C 7D 7S 7S 9C", "5C", "5D", "5H"], [["KC KD KH KS KC KD KH", "7C 7D 7H"], ["QC QD QH"]])
-    legal_now = _listing_is_the_legal_candidates(mac, game)
+    legal_now = legal_by_plan(mac, game)
     assert parse_action("meld 7C 7D 7S 7S") in legal_now
     game.apply(parse_action("meld 7C 7D 7S 7S"))
-    assert _refusal(game, "discard 9C") is None
+    assert refusal(game, "discard 9C") is None
     game.apply(parse_action("discard 9C"))
     assert game.is_over and score_hand(mac, game.state).sides[0].parts["SCORE.SEVENS"] == 2500
 
@@ -360,37 +330,31 @@ def test_melding_out_with_sevens_left_incomplete_is_refused(mac: Rules, lenient:
     melds = [["KC KD KH KS KC KD KH", "7C 7D 7H"], ["QC QD QH"]]
     hands = ["7S 7S 7D", "5C", "5D", "5H"]
     game = _game(mac, hands, melds)
-    assert _refusal(game, "meld 7S 7S 7D") == "GO_OUT.COMPLETE_FIRST"  # six sevens, and no card left
-    assert parse_action("meld 7S 7S 7D") not in _listing_is_the_legal_candidates(mac, game)
-    assert _refusal(_game(lenient, hands, melds), "meld 7S 7S 7D") is None
+    assert refusal(game, "meld 7S 7S 7D") == "GO_OUT.COMPLETE_FIRST"  # six sevens, and no card left
+    assert parse_action("meld 7S 7S 7D") not in legal_by_plan(mac, game)
+    assert refusal(_game(lenient, hands, melds), "meld 7S 7S 7D") is None
 
 
 def test_pure_aces_block_but_dirty_aces_do_not(mac: Rules) -> None:
     canasta = "KC KD KH KS KC KD KH"
     pure = _game(mac, ["9C", "5C", "5D", "5H"], [[canasta, "AC AD AH"], ["QC QD QH"]])
-    assert _refusal(pure, "discard 9C") == "GO_OUT.COMPLETE_FIRST"
+    assert refusal(pure, "discard 9C") == "GO_OUT.COMPLETE_FIRST"
     dirty = _game(mac, ["9C", "5C", "5D", "5H"], [[canasta, "AC AD AH 2C"], ["QC QD QH"]])
-    assert _refusal(dirty, "discard 9C") is None
+    assert refusal(dirty, "discard 9C") is None
 
 
 def test_an_incomplete_wild_meld_blocks_until_completed(mac: Rules, lenient: Rules) -> None:
     melds = [["KC KD KH KS KC KD KH", "2C 2D 2H JK"], ["QC QD QH"]]
     short = ["2S JK 9C", "5C", "5D", "5H"]
     game = _game(mac, short, melds)
-    assert _refusal(game, "meld 2S JK") == "GO_OUT.KEEP_CARD"  # six wild cards: may not go out, so keeps two
-    assert parse_action("meld 2S JK") not in _listing_is_the_legal_candidates(mac, game)
-    assert parse_action("meld 2S JK") in _listing_is_the_legal_candidates(lenient, _game(lenient, short, melds))
+    assert refusal(game, "meld 2S JK") == "GO_OUT.KEEP_CARD"  # six wild cards: may not go out, so keeps two
+    assert parse_action("meld 2S JK") not in legal_by_plan(mac, game)
+    assert parse_action("meld 2S JK") in legal_by_plan(lenient, _game(lenient, short, melds))
     game = _game(mac, ["2S 2S JK 9C", "5C", "5D", "5H"], melds)
-    assert parse_action("meld 2S 2S JK") in _listing_is_the_legal_candidates(mac, game)
+    assert parse_action("meld 2S 2S JK") in legal_by_plan(mac, game)
     game.apply(parse_action("meld 2S 2S JK"))
     game.apply(parse_action("discard 9C"))
     assert game.is_over and score_hand(mac, game.state).sides[0].parts["SCORE.WILD_MELD"] == 2000
-
-
-def _each_listing() -> Iterator[None]:
-    """Once with the plain listing of openings, once with the structure (``combos.Combinations``) forced on."""
-    yield
-    yield from _forced_structure()
 
 
 @pytest.mark.parametrize(
@@ -406,19 +370,19 @@ def test_an_opening_leaving_its_sevens_incomplete_may_not_go_out(
     """Melding out, or down to the card to discard, with three sevens laid: refused, and not listed."""
     hands = [hand, "5C", "5D", "5H"]
     out = parse_action("meld KH KS KD KC KH KS KD | 7C 7D 7S")
-    for _ in _each_listing():
-        legal_now = _listing_is_the_legal_candidates(mac, _game(mac, hands, opened=False))
+    for _ in each_listing():
+        legal_now = legal_by_plan(mac, _game(mac, hands, opened=False))
         assert out not in legal_now and parse_action("meld KH KS KD KC KH KS KD") in legal_now
-        assert out in _listing_is_the_legal_candidates(lenient, _game(lenient, hands, opened=False))
-    assert _refusal(_game(mac, hands, opened=False), str(out)) == rule
+        assert out in legal_by_plan(lenient, _game(lenient, hands, opened=False))
+    assert refusal(_game(mac, hands, opened=False), str(out)) == rule
 
 
 def test_an_opening_that_completes_its_sevens_may_go_out(mac: Rules) -> None:
     hands = ["7C 7D 7S 7H 7C 7D 7S KC KD KH 9C", "5C", "5D", "5H"]
     out = parse_action("meld 7C 7D 7S 7H 7C 7D 7S | KC KD KH")
-    for _ in _each_listing():
+    for _ in each_listing():
         game = _game(mac, hands, opened=False)
-        assert out in _listing_is_the_legal_candidates(mac, game)
+        assert out in legal_by_plan(mac, game)
     game.apply(out)
     game.apply(parse_action("discard 9C"))
     assert game.is_over and score_hand(mac, game.state).sides[0].parts["SCORE.SEVENS"] == 2500
@@ -433,9 +397,9 @@ def test_an_opening_take_leaving_its_sevens_incomplete_may_not_go_out(mac: Rules
     side could go out, but not with three sevens laid (the take's own meld, ``combos``' start state)."""
     hands = ["7C 7D KC KD KH KS KC KD KH", "5C", "5D", "5H"]
     take = parse_action("take 7C 7D + KC KD KH KS KC KD KH")
-    for _ in _forced_structure():
+    for _ in forced_structure():
         game = _game(mac, hands, opened=False, phase="draw", pile="4D 7H")
-        assert take not in _listing_is_the_legal_candidates(mac, game)
+        assert take not in legal_by_plan(mac, game)
         other = _game(lenient, hands, opened=False, phase="draw", pile="4D 7H")
-        assert take in _listing_is_the_legal_candidates(lenient, other)
-    assert _refusal(_game(mac, hands, opened=False, phase="draw", pile="4D 7H"), str(take)) == "GO_OUT.KEEP_CARD"
+        assert take in legal_by_plan(lenient, other)
+    assert refusal(_game(mac, hands, opened=False, phase="draw", pile="4D 7H"), str(take)) == "GO_OUT.KEEP_CARD"

@@ -5,21 +5,16 @@ Each case is judged the same by ``plan`` and by the listing, plain and as a stru
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from listing_kit import each_listing, legal_by_plan, refusal
 
 from canasta_ref import Game, load_variant, parse_action
-from canasta_ref.engine import legal
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.checks import CLEAN_MELD, THREE_NATURALS_MELD, WILD_MELD, composition_of
-from canasta_ref.engine.judge import is_legal
-from canasta_ref.engine.named import candidates
 from canasta_ref.engine.position import Position
 from canasta_ref.engine.rules import Rules, rules_for
-from canasta_ref.errors import IllegalAction
 
 SPEC = """\
 spec: 1
@@ -71,34 +66,6 @@ def _game(rules: Rules, north: str, *, phase: str = "play", pile: str = "8S") ->
     return Game.from_position(rules, position)
 
 
-def _refusal(game: Game, text: str) -> str | None:
-    try:
-        game.check(parse_action(text))
-    except IllegalAction as refused:
-        return refused.rule_id
-    return None
-
-
-def _legal(rules: Rules, game: Game) -> set[Any]:
-    """The listing, checked against every candidate put to plan one by one."""
-    state = game.state
-    listed = list(legal.listing(rules, state))
-    slow = {a for a in candidates(rules, state) if is_legal(rules, state, a)}
-    assert set(listed) == slow and len(listed) == len(slow)
-    return slow
-
-
-def _each_listing() -> Iterator[None]:
-    """Once with the plain listing of openings, once with the structure forced on."""
-    yield
-    saved = legal.STRUCTURE_ABOVE[0]
-    legal.STRUCTURE_ABOVE[0] = 0
-    try:
-        yield
-    finally:
-        legal.STRUCTURE_ABOVE[0] = saved
-
-
 def test_what_a_meld_is_made_of() -> None:
     king, joker = 11, 13
     assert composition_of(king, 3, 0) == CLEAN_MELD | THREE_NATURALS_MELD
@@ -115,43 +82,43 @@ def test_what_a_meld_is_made_of() -> None:
     ],
 )
 def test_an_opening_needs_a_natural_meld(clean: Rules, north: str, opening: str, allowed: bool) -> None:
-    for _ in _each_listing():
-        assert (parse_action(opening) in _legal(clean, _game(clean, north))) is allowed
+    for _ in each_listing():
+        assert (parse_action(opening) in legal_by_plan(clean, _game(clean, north))) is allowed
     expected = None if allowed else "INITIAL_MELD.COMPOSITION"
-    assert _refusal(_game(clean, north), opening) == expected
+    assert refusal(_game(clean, north), opening) == expected
     classic = rules_for(load_variant("classic"))
-    assert _refusal(_game(classic, north), opening) is None
+    assert refusal(_game(classic, north), opening) is None
 
 
 def test_a_meld_of_three_naturals_with_a_wild_card_is_enough_for_the_lenient_rule(
     clean: Rules, three_naturals: Rules
 ) -> None:
     north, opening = "KC KD KH 2C QC QD 2D 9C 9D", "meld KC KD KH 2C | QC QD 2D"
-    for _ in _each_listing():
-        assert parse_action(opening) in _legal(three_naturals, _game(three_naturals, north))
-        assert parse_action(opening) not in _legal(clean, _game(clean, north))
+    for _ in each_listing():
+        assert parse_action(opening) in legal_by_plan(three_naturals, _game(three_naturals, north))
+        assert parse_action(opening) not in legal_by_plan(clean, _game(clean, north))
 
 
 def test_a_natural_canasta_opens_below_the_minimum(clean: Rules) -> None:
     """Seven fours are 35 points, below Classic's 50, but a natural canasta (and a natural meld)."""
     north = "4C 4D 4H 4S 4C 4D 4H 9C 9D"
-    for _ in _each_listing():
-        legal_now = _legal(clean, _game(clean, north))
+    for _ in each_listing():
+        legal_now = legal_by_plan(clean, _game(clean, north))
         assert parse_action("meld 4C 4D 4H 4S 4C 4D 4H") in legal_now
         assert parse_action("meld 4C 4D 4H 4S 4C 4D") not in legal_now
-    assert _refusal(_game(clean, north), "meld 4C 4D 4H 4S 4C 4D") == "INITIAL_MELD.REQUIRED"
+    assert refusal(_game(clean, north), "meld 4C 4D 4H 4S 4C 4D") == "INITIAL_MELD.REQUIRED"
 
 
 def test_a_take_whose_pair_and_top_card_make_the_natural_meld(clean: Rules) -> None:
     """Taking the pile with a natural pair: the top card's meld, as laid, is the natural meld of three."""
     north = "KC KD QC QD 2D 9C 9D"
     take = parse_action("take KC KD + QC QD 2D")
-    for _ in _each_listing():
-        assert take in _legal(clean, _game(clean, north, phase="draw", pile="5S KH"))
-    assert _refusal(_game(clean, north, phase="draw", pile="5S KH"), str(take)) is None
+    for _ in each_listing():
+        assert take in legal_by_plan(clean, _game(clean, north, phase="draw", pile="5S KH"))
+    assert refusal(_game(clean, north, phase="draw", pile="5S KH"), str(take)) is None
     wild_pair = "KC 2C QC QD 2D 9C 9D"
     dirty = parse_action("take KC 2C + QC QD 2D")
-    assert _refusal(_game(clean, wild_pair, phase="draw", pile="5S KH"), str(dirty)) is not None
+    assert refusal(_game(clean, wild_pair, phase="draw", pile="5S KH"), str(dirty)) is not None
 
 
 def test_classic_reads_no_composition(clean: Rules) -> None:

@@ -1,0 +1,48 @@
+"""Helpers for engine tests that judge an action both ways: by ``plan`` and by the listing, plain and as a
+structure (``combos.Combinations``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from canasta_ref import Game, parse_action
+from canasta_ref.engine import legal
+from canasta_ref.engine.judge import is_legal
+from canasta_ref.engine.named import candidates
+from canasta_ref.engine.rules import Rules
+from canasta_ref.errors import IllegalAction
+
+
+def refusal(game: Game, text: str) -> str | None:
+    """The id of the rule refusing the action ``text`` in ``game``, or None if it is legal."""
+    try:
+        game.check(parse_action(text))
+    except IllegalAction as refused:
+        return refused.rule_id
+    return None
+
+
+def legal_by_plan(rules: Rules, game: Game) -> set[Any]:
+    """The listing, checked against every candidate put to plan one by one; returned as a set of actions."""
+    state = game.state
+    listed = list(legal.listing(rules, state))
+    slow = {a for a in candidates(rules, state) if is_legal(rules, state, a)}
+    assert set(listed) == slow and len(listed) == len(slow)
+    return slow
+
+
+def forced_structure() -> Iterator[None]:
+    """Once, with multi-meld families always kept as a structure, however few their choices."""
+    saved = legal.STRUCTURE_ABOVE[0]
+    legal.STRUCTURE_ABOVE[0] = 0
+    try:
+        yield
+    finally:
+        legal.STRUCTURE_ABOVE[0] = saved
+
+
+def each_listing() -> Iterator[None]:
+    """Once with the plain listing of openings, once with the structure forced on."""
+    yield
+    yield from forced_structure()
