@@ -23,6 +23,7 @@ from .checks import (
     initial_meld_refusal,
     is_canasta,
     merge_target,
+    opening_bonus,
     plan_melding,
     table_values,
     tally_of,
@@ -290,7 +291,8 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), state.cards_held(seat) - used)
+    left = state.cards_held(seat) - used + opening_bonus(rules, state, seat)
+    return opening_accepted(rules, state, seat, points, CanastaKinds(*kinds), left)
 
 
 def opening_accepted(

@@ -24,6 +24,7 @@ from .checks import (
     group_rank,
     meld_values,
     natural_ranks,
+    opening_bonus,
     plan_melding,
     table_values,
     take_refusal,
@@ -239,7 +240,9 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
         melds.setdefault(key, []).extend(group.cards)
         ranks[key] = rank
     kinds = canasta_kinds(rules, [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()])
-    return opening_accepted(rules, state, seat, points, kinds, state.cards_held(seat) - used)
+    return opening_accepted(
+        rules, state, seat, points, kinds, state.cards_held(seat) - used + opening_bonus(rules, state, seat)
+    )
 
 
 def _openings_with_extras(
