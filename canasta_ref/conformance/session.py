@@ -157,8 +157,6 @@ POSITION_FIELDS = (
     "awaiting_first_turn",  # version 3
     "feet",  # version 5
     "hand_number",  # version 5
-    "talons",  # in a variant with talons (hook bonus_draw.from_talons)
-    "bonus_draws_owed",  # in a variant with bonus draws (hook bonus_draw.count)
 )
 
 
