@@ -108,6 +108,14 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
     feet = data.get("feet", [])
     if not isinstance(feet, list):
         raise CanastaError("field 'position.feet': expected a list per seat of the foot's cards as text")
+    talons = data.get("talons", [])
+    if not isinstance(talons, list):
+        raise CanastaError(
+            "field 'position.talons': expected a list of the talons' cards as text, the next taken first"
+        )
+    owed = data.get("bonus_draws_owed", [])
+    if not isinstance(owed, list) or not all(type(n) is int for n in owed):
+        raise CanastaError("field 'position.bonus_draws_owed': expected a list of whole numbers, one per seat")
     awaiting = data.get("awaiting_first_turn", [])
     if not isinstance(awaiting, list) or not all(type(a) is bool for a in awaiting):
         raise CanastaError("field 'position.awaiting_first_turn': expected a list of true/false values, one per seat")
@@ -126,6 +134,8 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         sides=_side_map(data.get("sides", [])),
         awaiting_first_turn=awaiting,
         feet=[parse_cards(_text(t, "position.feet")) for t in feet],
+        talons=[parse_cards(_text(t, "position.talons")) for t in talons],
+        bonus_draws_owed=owed,
         hand_number=_hand_number(data.get("hand_number"), "position.hand_number"),
     )
 
@@ -219,6 +229,10 @@ def position_json(
         written["hand_number"] = state.hand_number
     if any(state.feet):  # only in a variant that deals a foot, until every foot is picked up
         written["feet"] = [" ".join(card_name(c) for c in cards_of(counts_of(f))) for f in state.feet]
+    if state.talons:  # only in a variant that sets talons aside, until every one is taken
+        written["talons"] = [" ".join(card_name(c) for c in talon) for talon in state.talons]
+    if any(state.bonus_draws_owed):  # only in a variant with bonus draws, while one is owed
+        written["bonus_draws_owed"] = list(state.bonus_draws_owed)
     return written
 
 

@@ -24,12 +24,17 @@ def _fixed_parameters(scenario: Scenario) -> tuple[str, ...]:
 
 
 # Hooks that decide the deal from a deck order (which upcards are covered or freeze, when dealt bonus cards are laid
-# out): a dealt scenario relies on all their clauses, cited or not.
+# out, whether an upcard is turned, which cards are set aside as talons and where the turn card lies): a dealt
+# scenario relies on all their clauses, cited or not.
 DEAL_HOOKS = (
     "deck.packs",
     "deck.jokers",
     "deal.hand_size",
     "deal.foot_size",
+    "deal.no_upcard",
+    "bonus_draw.from_talons",
+    "bonus_draw.count",
+    "stock.turn_card_depth",
     "upcard.buried",
     "upcard.turn_again",
     "upcard.freezes",

@@ -16,6 +16,9 @@ PUBLIC_FIELDS = (
     "phase",
     "hand_sizes",
     "foot_sizes",  # version 5, in a variant that deals a foot
+    "talon_sizes",  # in a variant with talons (hook bonus_draw.from_talons)
+    "turn_card_drawn",  # in a variant with a turn card (hook stock.turn_card_depth)
+    "bonus_draws_owed",  # in a variant with bonus draws for the initial meld (hook bonus_draw.count)
     "stock_size",
     "pile",
     "melds",
@@ -59,7 +62,7 @@ def view_problem(view: Mapping[str, Any], seat: int, deck_size: int, players: in
 
 def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> str | None:
     """What is wrong with the cards a view (as the engine sent it) shows, or None: its own hand must have the
-    size ``hand_sizes`` says, and hands, feet, stock, pile, melds and bonus cards must make the whole deck."""
+    size ``hand_sizes`` says, and hands, feet, talons, stock, pile, melds and bonus cards must make the whole deck."""
     try:
         hand = view.get("hand", [])
         hand = hand.split() if isinstance(hand, str) else list(hand)
@@ -71,7 +74,8 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
         )
         bonus = sum(len(b.split() if isinstance(b, str) else b) for b in view.get("bonus_cards", []))
         feet = sum(int(n) for n in view.get("foot_sizes", []))
-        total = sum(sizes) + feet + int(view["stock_size"]) + len(pile) + melded + bonus
+        talons = sum(int(n) for n in view.get("talon_sizes", []))
+        total = sum(sizes) + feet + talons + int(view["stock_size"]) + len(pile) + melded + bonus
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return f"cannot count its cards ({type(error).__name__}: {error})"
     if not 0 <= seat < len(sizes) or len(hand) != sizes[seat]:
@@ -80,6 +84,7 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
         return (
             f"the cards do not add up to the {deck_size} of the deck: hands {sum(sizes)} + "
             + (f"feet {feet} + " if feet else "")
+            + (f"talons {talons} + " if talons else "")
             + f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
         )
     return None

@@ -156,6 +156,7 @@ _MUST_COMPLETE = Query("meld.must_complete", MELD_VARIABLES)
 BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
 ENDS_WITH_DISCARD = Query("stock.ends_with_discard", ("stock_size",))
+_BONUS_DRAW_COUNT = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before"))
 #: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
 _PILE_TAKE = Query(
     "pile.take",
@@ -652,6 +653,34 @@ def answerer(rules: Rules, state: HandState, seat: int) -> int:
     return chosen
 
 
+def cards_above_turn_card(rules: Rules, state: HandState) -> int:
+    """The stock's cards a bonus draw may take: those above the turn card (none once it is drawn, hook
+    stock.turn_card_depth), or the whole stock where there is no turn card."""
+    depth = rules.turn_card_depth
+    if not depth:
+        return len(state.stock)
+    return max(0, len(state.stock) - depth - 1)
+
+
+def turn_card_drawn(rules: Rules, state: HandState) -> bool:
+    """Whether the turn card has left the stock: the stock only shrinks from the top, so its size tells."""
+    return bool(rules.turn_card_depth) and len(state.stock) <= rules.turn_card_depth
+
+
+def opening_bonus(rules: Rules, state: HandState, seat: int) -> int:
+    """The bonus cards ``seat`` earns if it makes its side's initial meld now (hook bonus_draw.count): under
+    talons, the size of the next talon not yet claimed; else the count, cut to the cards above the turn card.
+    Nothing once the side has melded: the plan of an opening adds this to the cards the player still has."""
+    if not rules.draws_bonus or state.team_opened[state.side_of[seat]]:
+        return 0
+    if rules.bonus_from_talons:
+        claimed = sum(1 for owed in state.bonus_draws_owed if owed)
+        return len(state.talons[claimed]) if claimed < len(state.talons) else 0
+    opened = sum(1 for melded in state.team_opened if melded)
+    count = rules.value_of(_BONUS_DRAW_COUNT, (opened == 0, opened))
+    return max(0, min(count, cards_above_turn_card(rules, state)))
+
+
 def effects_without_melding(state: HandState, action: Action, seat: int) -> Plan:
     """The plan of an action that lays no meld: only how many cards are left, and whether that is going out."""
     if action.kind != "discard":
@@ -1067,7 +1096,7 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     )
     rules.refuse(rules.failing_of(MELD_ACTION, values))
     used = action.all_cards()
-    hand_after = state.cards_held(seat) - len(used)
+    hand_after = state.cards_held(seat) - len(used) + opening_bonus(rules, state, seat)
     contributions = _contributions(rules, action.melds)
     melds, created, added, canastas_after = _layout(
         rules, state, seat, contributions, hand_after=hand_after, initial=initial
@@ -1209,7 +1238,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     top_rank = rank_of(top) if top is not None else -1
     gained, replaced = pile_to_hand(rules, state, seat)
     used = action.all_cards()
-    hand_after = state.cards_held(seat) - len(used) + gained
+    hand_after = state.cards_held(seat) - len(used) + gained + opening_bonus(rules, state, seat)
     rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)

@@ -24,13 +24,16 @@ from .checks import (
     apply_combine,
     apply_meld,
     canastas,
+    cards_above_turn_card,
     concealed_now,
     derived,
     is_canasta,
     meld_kind,
     must_take_pile,
+    opening_bonus,
     pile_frozen,
     takes_top_only,
+    turn_card_drawn,
 )
 from .judge import is_legal, plan, plan_checked
 from .legal import listing
@@ -191,9 +194,10 @@ class Game:
     def _deal(self, deck: list[Card], team_scores: list[int], first: int, events: list[Event]) -> HandState:
         rules = self.rules
         players = rules.players
-        if (rules.hand_size + rules.foot_size) * players >= len(deck):
+        if (rules.hand_size + rules.foot_size) * players + sum(rules.talon_sizes) >= len(deck):
+            set_aside = f" and talons of {sum(rules.talon_sizes)}" if rules.talon_sizes else ""
             raise CanastaError(
-                f"a deal of {rules.hand_size + rules.foot_size} cards to {players} players needs more than "
+                f"a deal of {rules.hand_size + rules.foot_size} cards to {players} players{set_aside} needs more than "
                 f"{len(deck)} cards"
             )
         order = [(first + i) % players for i in range(players)]
@@ -212,6 +216,12 @@ class Game:
             for seat in order:
                 dealt_feet[seat].append(deck[position])
                 position += 1
+        # The talons follow, the first side to meld's first (the sources set them aside "during the deal"; when
+        # is this project's convention).
+        talons: list[tuple[Card, ...]] = []
+        for size in rules.talon_sizes:
+            talons.append(tuple(deck[position : position + size]))
+            position += size
         stock = list(reversed(deck[position:]))
         state = HandState(
             stock=stock,
@@ -226,13 +236,17 @@ class Game:
             seat_melded=[False] * players,
             side_of=rules.initial_sides(),
             feet=[tuple(foot) for foot in dealt_feet],
+            talons=talons,
         )
         if rules.coverage is not None:
-            for hook in ("deck.packs", "deck.jokers", "deal.hand_size", "deal.foot_size"):
+            for hook in ("deck.packs", "deck.jokers", "deal.hand_size", "deal.foot_size", "deal.no_upcard"):
+                rules.note(hook, {})
+            for hook in ("stock.turn_card_depth", "bonus_draw.from_talons"):
                 rules.note(hook, {})
             for card in set(deck[:in_hands]):
                 rules.note_card("bonus_card", card)
-        self._turn_upcard(state, events)
+        if not rules.no_upcard:
+            self._turn_upcard(state, events)
         if rules.coverage is not None:
             rules.note("bonus_card.at_first_turn", {})
         if rules.bonus_at_first_turn:
@@ -299,6 +313,30 @@ class Game:
                     drawn = state.stock.pop()
                     state.give(seat, (drawn,))
                     events.append(_event(seat, "replaces with", (drawn,)))
+                    self._announce_turn_card(state, seat, events)
+                    if self._last_card_kept(state, (drawn,), seat, events):
+                        return False
+
+    def _announce_turn_card(self, state: HandState, seat: int, events: list[Event]) -> None:
+        """After a card leaves the stock: if it was the turn card (hook stock.turn_card_depth), its drawer announces
+        it, so that everyone knows the bonus draws are over (the stock shrinks by one card at a time, so the turn
+        card is the one that left it at exactly ``depth`` cards)."""
+        depth = self.rules.turn_card_depth
+        if depth and len(state.stock) == depth:
+            events.append(_event(seat, f"draws the turn card: {depth} cards are left and no bonus cards"))
+
+    def _last_card_kept(self, state: HandState, drawn: Sequence[Card], seat: int, events: list[Event]) -> bool:
+        """Whether the draw that emptied the stock ends play with its last card, a bonus card, kept in the hand
+        (hook stock.last_card_bonus_kept); the caller then ends play."""
+        rules = self.rules
+        if state.stock or not drawn or not rules.last_card_bonus_kept:
+            return False
+        rules.note_card("bonus_card", drawn[-1])
+        if not rules.is_bonus[drawn[-1]]:
+            return False
+        rules.note("stock.last_card_bonus_kept", {})
+        events.append(_event(seat, "drew a bonus card as the last card of the stock: it stays in hand"))
+        return True
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -444,6 +482,11 @@ class Game:
         state.give(seat, drawn)
         events.append(_event(seat, "draws", tuple(drawn)))
         state.phase = "play"
+        if rules.turn_card_depth:
+            self._announce_turn_card(state, seat, events)
+        if rules.last_card_bonus_kept and self._last_card_kept(state, drawn, seat, events):
+            self._end(state, "last stock card was a bonus card")
+            return
         if not self._lay_out_bonus_cards(state, seat, events):
             events.append(_event(seat, "drew a bonus card as the last card of the stock"))
             self._end(state, "last stock card was a bonus card")
@@ -454,6 +497,7 @@ class Game:
         team = state.side_of[seat]
         top = state.pile[-1]
         top_only = takes_top_only(rules, state, seat)
+        earned = opening_bonus(rules, state, seat)  # as the plan counted it, before the replacements below
         rest = [] if top_only else state.pile[:-1]
         apply_meld(rules, state, seat, result)
         onto = f" onto meld @{result.action.target}" if result.action.target else ""
@@ -488,30 +532,40 @@ class Game:
             drawn = state.stock.pop()
             state.give(seat, (drawn,))
             events.append(_event(seat, "replaces with", (drawn,)))
+            self._announce_turn_card(state, seat, events)
         if not top_only:
             events.append(_event(seat, f"picks up {len(rest)} card{'s' if len(rest) != 1 else ''}"))
-        self._after_melding(state, seat, team, result)
+        self._after_melding(state, seat, team, result, earned, events)
         state.took_pile_this_turn = True
         state.phase = "play"
         if rules.forms_sides and maybe_form_lone_hand(rules, state, seat, "take"):
             events.append(_event(seat, "takes the pile first and plays alone; the others are partners"))
-        if result.going_out:
-            self._go_out(state, seat, result, events)
-        elif state.feet:
-            self._pick_up_foot(state, seat, events)
+        self._after_hand_shrinks(state, seat, result, events)
 
     def _apply_meld(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
+        earned = opening_bonus(self.rules, state, seat)
         apply_meld(self.rules, state, seat, result)
         for group in result.action.melds:
             events.append(_meld_event(seat, group))
-        self._after_melding(state, seat, state.side_of[seat], result)
+        self._after_melding(state, seat, state.side_of[seat], result, earned, events)
+        self._after_hand_shrinks(state, seat, result, events)
+
+    def _after_hand_shrinks(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
+        """After a meld or take: going out, or playing on from what the emptied hand was owed (the foot, bonus
+        cards for the initial meld) within the turn, as there is no card left to discard."""
         if result.going_out:
             self._go_out(state, seat, result, events)
         elif state.feet:
             self._pick_up_foot(state, seat, events)
+        elif state.bonus_draws_owed and state.bonus_draws_owed[seat] and not state.hand_sizes[seat]:
+            self._draw_bonus(state, seat, events)
 
-    def _after_melding(self, state: HandState, seat: int, team: int, result: Plan) -> None:
+    def _after_melding(
+        self, state: HandState, seat: int, team: int, result: Plan, earned: int, events: list[Event]
+    ) -> None:
+        if earned:
+            self._owe_bonus(state, seat, earned, events)
         state.team_opened[team] = True
         state.seat_melded[seat] = True
         state.melded_this_turn = True
@@ -540,6 +594,46 @@ class Game:
         self._next_turn(state)
         if state.awaiting_first_turn:
             self._begin_first_turn(state, events)
+        if state.bonus_draws_owed and state.phase != "over" and state.bonus_draws_owed[state.to_act]:
+            self._draw_bonus(state, state.to_act, events)
+
+    def _owe_bonus(self, state: HandState, seat: int, earned: int, events: list[Event]) -> None:
+        """The player who makes the side's initial meld is owed bonus cards (hook bonus_draw.count), drawn at the
+        start of their next turn."""
+        if not state.bonus_draws_owed:
+            state.bonus_draws_owed = [0] * self.rules.players
+        state.bonus_draws_owed[seat] = earned
+        source = "talon" if state.talons else "stock"
+        events.append(_event(seat, f"earns {earned} bonus cards from the {source} for the initial meld"))
+
+    def _draw_bonus(self, state: HandState, seat: int, events: list[Event]) -> None:
+        """Give a seat the bonus cards it is owed for its side's initial meld: its talon, or cards from above the
+        turn card (fewer if the turn card has come nearer meanwhile); bonus cards among them are laid out as if
+        drawn."""
+        rules = self.rules
+        owed = state.bonus_draws_owed[seat]
+        state.bonus_draws_owed[seat] = 0
+        if rules.bonus_from_talons:
+            drawn = list(state.talons.pop(0))
+            state.give(seat, drawn)
+            events.append(_event(seat, f"takes the talon ({len(drawn)} cards)", tuple(drawn)))
+        else:
+            drawn = [state.stock.pop() for _ in range(min(owed, cards_above_turn_card(rules, state)))]
+            state.give(seat, drawn)
+            if drawn:
+                events.append(_event(seat, "draws bonus cards for the initial meld", tuple(drawn)))
+            if len(drawn) < owed:
+                events.append(
+                    _event(seat, f"draws {len(drawn)} of the {owed} bonus cards: no more lie above the turn card")
+                )
+            if self._last_card_kept(state, drawn, seat, events):
+                self._end(state, "last stock card was a bonus card")
+                return
+        for card in set(drawn):
+            rules.note_card("bonus_card", card)
+        if not self._lay_out_bonus_cards(state, seat, events):
+            events.append(_event(seat, "laid out a bonus card and the stock ran out"))
+            self._end(state, "last stock card was a bonus card")
 
     def _pick_up_foot(self, state: HandState, seat: int, events: list[Event]) -> None:
         """A player who has played out their hand picks up their foot and plays on from it: within the turn if
@@ -581,6 +675,8 @@ class Game:
         """End the turn without a discard (Hoyle's "pass the discard"): the player keeps the card."""
         events.append(_event(seat, "passes: ends the turn without discarding"))
         self._next_turn(self.state)
+        if self.state.bonus_draws_owed and self.state.bonus_draws_owed[self.state.to_act]:
+            self._draw_bonus(self.state, self.state.to_act, events)
 
     def _apply_ask(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
@@ -639,10 +735,25 @@ class Game:
             "melds": [[_meld_view(rules, m) for m in state.melds[team]] for team in range(rules.teams)],
             "canastas": [canastas(rules, state.melds[t]) for t in range(rules.teams)],
             "bonus_cards": [[card_name(c) for c in b] for b in state.bonus],
+            **self._bonus_draw_view(),
             "team_scores": list(state.team_scores),
             "permission": state.permission,
             "end": state.end_reason,
         }
+
+    def _bonus_draw_view(self) -> dict[str, Any]:
+        """What everyone sees of the initial meld's bonus cards, in a variant that has them: whether the turn card
+        has been drawn, the talons' sizes (face down), and the bonus cards each seat is owed."""
+        rules = self.rules
+        state = self.state
+        shown: dict[str, Any] = {}
+        if rules.turn_card_depth:
+            shown["turn_card_drawn"] = turn_card_drawn(rules, state)
+        if rules.bonus_from_talons:
+            shown["talon_sizes"] = [len(talon) for talon in state.talons]
+        if rules.draws_bonus:
+            shown["bonus_draws_owed"] = list(state.bonus_draws_owed) or [0] * rules.players
+        return shown
 
     def score(self) -> HandScore:
         """The hand's score per side, broken down by the clause behind each part."""

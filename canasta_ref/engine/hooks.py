@@ -97,6 +97,22 @@ HOOKS: Final[dict[str, Hook]] = {
             "clause: no foot). A player goes out only once the foot is picked up and played out too.",
         ),
         _hook(
+            "deal.no_upcard",
+            "predicate",
+            "Whether no card is turned up after the deal, so that the pile starts empty and the first player simply "
+            "draws (no clause: an upcard is turned, and upcard.* decide what follows).",
+        ),
+        _hook(
+            "stock.turn_card_depth",
+            "value",
+            "How many cards lie below the turn card, the card of the stock that marks the end of the bonus draws "
+            "(hook bonus_draw.count): once it is drawn, no bonus card may be drawn, and a bonus draw takes only "
+            "cards lying above it. It is counted in the stock as it stands after the deal (an upcard buried at the "
+            "bottom lies below it too). The player who draws it announces it to everyone (an event; views say "
+            "``turn_card_drawn``). No clause, or 0: no turn card, and bonus draws may take the stock down to its "
+            "last card.",
+        ),
+        _hook(
             "card.value",
             "value",
             "The point value of a card: melded (``melded``), or left in hand at the end (not ``melded``; "
@@ -140,6 +156,38 @@ HOOKS: Final[dict[str, Hook]] = {
             "predicate",
             "Whether drawing a bonus card as the last stock card ends play at once.",
             stock_size="int",
+        ),
+        _hook(
+            "stock.last_card_bonus_kept",
+            "predicate",
+            "Whether a bonus card drawn as the last card of the stock stays in the hand, play ending at once, rather "
+            "than being laid out (the cards of that draw all stay in the hand; what a bonus card held at the end "
+            "counts is card.value's matter, with ``melded`` false). Asked before stock.last_card_bonus_ends.",
+        ),
+        # Bonus cards for the initial meld.
+        _hook(
+            "bonus_draw.count",
+            "value",
+            "How many bonus cards the player who makes their side's initial meld draws (no clause: none). They are "
+            "drawn from the stock at the start of that player's next turn, before the turn's draw or take, or at "
+            "once if the player melds their hand away (as Hand and Foot's foot is picked up), and until then they "
+            "count among the cards the player still has to play: emptying the hand after the initial meld is not "
+            "going out. The count is fixed when the meld is made, at no more than the cards then lying above the "
+            "turn card (hook stock.turn_card_depth); when the bonus is drawn, again only cards above the turn card "
+            "are taken, so a bonus the turn card overtook meanwhile is cut short (this project's reading). Under "
+            "bonus_draw.from_talons the counts are the talons' sizes instead. ``first_side_to_meld``: no other "
+            "side has made its initial meld; ``sides_melded_before``: how many have.",
+            first_side_to_meld="bool",
+            sides_melded_before="int",
+        ),
+        _hook(
+            "bonus_draw.from_talons",
+            "predicate",
+            "Whether the bonus cards of the initial meld (hook bonus_draw.count) come from talons: packets dealt "
+            "face down after the hands (and feet), one per side, sized by bonus_draw.count for the first, second, "
+            "... side to meld. The player who makes a side's initial meld claims the next talon and takes it into "
+            "the hand at the start of their next turn, as a bonus draw would be drawn; views show the talons' sizes "
+            "(no clause: bonus cards are drawn from the stock).",
         ),
         # The turn.
         _hook(

@@ -41,6 +41,7 @@ from .checks import (
     keep_card_refusal,
     kind_refusal,
     one_canasta,
+    opening_bonus,
     pile_to_hand,
     plan_melding,
     rank_facts,
@@ -223,8 +224,12 @@ class _Listing:
         self.table = table = table_values(rules, state, seat)
         #: The side's canastas by kind now, as a tally (``checks.Tally``).
         self.tally = side_tally(rules, state, seat)
-        #: The cards the player has to play, a foot still face down included: what going out counts down.
-        self.hand_size = state.cards_held(seat)
+        #: The cards the player has to play, a foot still face down and bonus cards owed included: what going out
+        #: counts down, and what a discard leaves one fewer of.
+        self.held = state.cards_held(seat)
+        #: The same for a meld or take, which for a side not yet melded is its initial meld, and may earn bonus
+        #: cards the player then plays on with (hook bonus_draw.count).
+        self.hand_size = self.held + opening_bonus(rules, state, seat)
         # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
         # hash and compare faster than nested tuples); ranks that start a new meld are absent.
         self._targets: dict[int, tuple[Meld | None, int]] = {}
@@ -839,7 +844,7 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     sequences): a binding "yes" forbids discarding while one is left."""
     if not listing.action_ok("discard"):
         return []
-    hand_after = listing.hand_size - 1
+    hand_after = listing.held - 1
     if not listing.ending_ok(hand_after, listing.tally, False):
         return []
     can_still = (

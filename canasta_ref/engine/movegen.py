@@ -26,6 +26,7 @@ from .checks import (
     initial_meld_refusal,
     is_canasta,
     merge_target,
+    opening_bonus,
     plan_melding,
     rank_facts,
     table_values,
@@ -315,7 +316,7 @@ def initial_enough(rules: Rules, state: HandState, seat: int, combo: Sequence[Sh
     if rules.twos_value is None:
         return True  # twos of different values: leave the decision to the full check
     points += sum(s.twos for s in combo) * rules.twos_value
-    hand_after = state.cards_held(seat) - used
+    hand_after = state.cards_held(seat) - used + opening_bonus(rules, state, seat)
     return opening_accepted(rules, state, seat, points, tally_of(kinds) + unfinished, hand_after, composition)
 
 

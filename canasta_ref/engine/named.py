@@ -26,6 +26,7 @@ from .checks import (
     meld_values,
     melds_composition,
     natural_ranks,
+    opening_bonus,
     plan_melding,
     rank_facts,
     table_values,
@@ -247,7 +248,7 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
         ranks[key] = rank
     laid = [Meld.build(ranks[key], cards, rules.is_wild) for key, cards in melds.items()]
     made = canasta_tally(rules, laid)
-    hand_after = state.cards_held(seat) - used
+    hand_after = state.cards_held(seat) - used + opening_bonus(rules, state, seat)
     return opening_accepted(rules, state, seat, points, made, hand_after, melds_composition(rules, laid))
 
 

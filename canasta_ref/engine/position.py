@@ -33,6 +33,11 @@ class Position:
     awaiting_first_turn: Sequence[bool] = ()
     #: Per seat, its foot still face down (hook deal.foot_size). Empty: no seat has a foot left to pick up.
     feet: Sequence[Sequence[Card]] = ()
+    #: The talons still face down (hook bonus_draw.from_talons), the next taken first. Empty: none left.
+    talons: Sequence[Sequence[Card]] = ()
+    #: Per seat, the bonus cards it earned with its side's initial meld and draws at the start of its next turn
+    #: (hook bonus_draw.count). Empty: none owed. Whether the turn card has been drawn follows from the stock's size.
+    bonus_draws_owed: Sequence[int] = ()
     #: Which deal of the match the position is in, from 1.
     hand_number: int = 1
     extra: Mapping[str, object] = field(default_factory=dict)
@@ -83,6 +88,9 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     feet = _feet(rules, position)
     for seat, cards in enumerate(feet):
         take(cards, f"feet[{seat}]")
+    talons = _talons(rules, position)
+    for index, cards in enumerate(talons):
+        take(cards, f"talons[{index}]")
     if position.stock is not None:
         take(position.stock, "stock")
         left = sum(remaining)
@@ -112,6 +120,8 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         seat_melded=list(position.seat_melded) or [False] * players,
         side_of=_sides(rules, position.sides),
         feet=feet,
+        talons=talons,
+        bonus_draws_owed=_bonus_draws_owed(rules, position, talons, [bool(m) for m in melds]),
     )
     for card in position.pile:
         push_pile(rules, state, card)
@@ -167,6 +177,71 @@ def _feet(rules: Rules, position: Position) -> list[tuple[Card, ...]]:
     return [tuple(foot) for foot in position.feet]
 
 
+def _talons(rules: Rules, position: Position) -> list[tuple[Card, ...]]:
+    """The talons a position writes, checked: only in a variant that sets them aside, at most one per side."""
+    if not position.talons:
+        return []
+    if not rules.bonus_from_talons:
+        raise CanastaError(f"field 'talons': {rules.variant.id} sets no talons aside")
+    if len(position.talons) > rules.teams:
+        raise CanastaError(
+            f"field 'talons': expected at most {rules.teams} talons, one per side, got {len(position.talons)}"
+        )
+    for index, talon in enumerate(position.talons):
+        if not talon:
+            raise CanastaError(f"field 'talons[{index}]': a talon still face down has cards (leave out a taken one)")
+    return [tuple(talon) for talon in position.talons]
+
+
+def _bonus_draws_owed(
+    rules: Rules, position: Position, talons: Sequence[Sequence[Card]], opened: Sequence[bool]
+) -> list[int]:
+    """The bonus cards owed a position writes, checked against what could have earned them: a variant with bonus
+    draws, a seat whose side has melded, a turn not yet begun (it begins with the bonus draw), and under talons
+    the talon each owed seat takes, in the order their turns come, the seat to act last."""
+    owed = position.bonus_draws_owed
+    if not any(owed):
+        return []
+    if not rules.draws_bonus:
+        raise CanastaError(f"field 'bonus_draws_owed': {rules.variant.id} draws no bonus cards for the initial meld")
+    if len(owed) != rules.players:
+        raise CanastaError(f"field 'bonus_draws_owed': expected {rules.players} counts, one per seat, got {len(owed)}")
+    sides = _sides(rules, position.sides)
+    for seat, count in enumerate(owed):
+        if type(count) is not int or count < 0:
+            raise CanastaError(f"field 'bonus_draws_owed[{seat}]': expected a number of cards, got {count!r}")
+        if count and not opened[sides[seat]]:
+            raise CanastaError(
+                f"field 'bonus_draws_owed[{seat}]': seat {seat}'s side has no meld, so it made no initial meld"
+            )
+    to_act = position.to_act
+    if owed[to_act] and (position.phase == "draw" or not position.hands[to_act]):
+        raise CanastaError(
+            f"field 'bonus_draws_owed[{to_act}]': seat {to_act} is to act with an empty hand or yet to draw, so it "
+            "has drawn its bonus cards"
+        )
+    if rules.bonus_from_talons:
+        _check_talon_claims(rules, owed, to_act, talons)
+    return list(owed)
+
+
+def _check_talon_claims(rules: Rules, owed: Sequence[int], to_act: int, talons: Sequence[Sequence[Card]]) -> None:
+    """Under talons, each owed seat takes the next talon when its turn comes: the seats after the one to act
+    first, in turn order, and the seat to act (which claimed one this turn) last; their counts are those talons'
+    sizes."""
+    order = [(to_act + step) % rules.players for step in range(1, rules.players + 1)]
+    claimants = [seat for seat in order if owed[seat]]
+    if len(claimants) > len(talons):
+        raise CanastaError(
+            f"field 'bonus_draws_owed': {len(claimants)} seats are owed a talon but {len(talons)} are left"
+        )
+    for seat, talon in zip(claimants, talons, strict=False):
+        if owed[seat] != len(talon):
+            raise CanastaError(
+                f"field 'bonus_draws_owed[{seat}]': seat {seat} takes a talon of {len(talon)} cards, not {owed[seat]}"
+            )
+
+
 def _check_awaiting(rules: Rules, position: Position) -> None:
     """``awaiting_first_turn`` fits only a variant whose bonus cards wait for the first turn, and never the seat
     to act, whose turn has begun (its bonus cards are laid out)."""
@@ -207,7 +282,7 @@ def _implied_deck(position: Position, stock: Sequence[Card]) -> list[Card]:
     for team in position.melds:
         for meld in team:
             out.extend(meld)
-    for cards in (*position.bonus, *position.feet):
+    for cards in (*position.bonus, *position.feet, *position.talons):
         out.extend(cards)
     out.extend(stock)
     return out

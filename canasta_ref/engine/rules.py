@@ -7,7 +7,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import IllegalAction
+from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, rank_of
@@ -140,6 +140,18 @@ class Rules:
         self.bonus_cards = tuple(c for c in range(CARD_TYPES) if self.is_bonus[c])
         #: Whether dealt bonus cards wait for their holder's first turn (``Game`` lays them out then).
         self.bonus_at_first_turn = self.predicate("bonus_card.at_first_turn", {})
+        #: Whether the deal turns no upcard, the pile starting empty (hook deal.no_upcard).
+        self.no_upcard = self.predicate("deal.no_upcard", {})
+        #: How many cards lie below the turn card after the deal; 0: no turn card (hook stock.turn_card_depth).
+        self.turn_card_depth = self._count("stock.turn_card_depth")
+        #: Whether a bonus card drawn as the stock's last card stays in hand, ending play (stock.last_card_bonus_kept).
+        self.last_card_bonus_kept = self.predicate("stock.last_card_bonus_kept", {})
+        #: Whether making a side's initial meld earns bonus cards (hook bonus_draw.count), and whether they come
+        #: from talons dealt face down (bonus_draw.from_talons) rather than from the stock.
+        self.draws_bonus = bool(self._hooks.get("bonus_draw.count"))
+        self.bonus_from_talons = self.predicate("bonus_draw.from_talons", {})
+        #: The talons' sizes, the first side to meld's first: one per side under bonus_draw.from_talons, else none.
+        self.talon_sizes = self._talon_sizes()
         #: Whether any clause penalises the end of a turn: without one, turns end with no penalty asked for.
         self.penalises_turn_end = bool(self._hooks.get("penalty.turn_end"))
         self.upcard_turns_again = [self.predicate("upcard.turn_again", f) for f in facts]
@@ -205,6 +217,29 @@ class Rules:
         """The kinds some ``action.allowed`` clause reading only ``kind`` refuses (decided once, at binding)."""
         clauses = [c for c in self._hooks.get("action.allowed", ()) if c.reads <= {"kind"}]
         return frozenset(k for k in ACTION_KINDS if any(not c.evaluate({"kind": k}) for c in clauses))
+
+    def _count(self, hook: str) -> int:
+        """A value hook read once, at binding, that must be a number of cards: a negative one is the spec's error."""
+        count = self.value(hook, {})
+        if count < 0:
+            ids = ", ".join(clause.id for clause in self.clauses(hook))
+            raise CanastaError(f"{self.variant.id}: {hook} ({ids}) gives {count}, not a number of cards")
+        return count
+
+    def _talon_sizes(self) -> tuple[int, ...]:
+        """Under bonus_draw.from_talons, each side's talon by the order the sides meld in (bonus_draw.count with
+        that many sides melded before); a talon rule without a count is the spec's error, not a silent no-op."""
+        if not self.bonus_from_talons:
+            return ()
+        if not self.draws_bonus:
+            raise CanastaError(f"{self.variant.id}: bonus_draw.from_talons needs bonus_draw.count to size the talons")
+        sizes = []
+        for before in range(self.teams):
+            size = self.value("bonus_draw.count", {"first_side_to_meld": before == 0, "sides_melded_before": before})
+            if size < 0:
+                raise CanastaError(f"{self.variant.id}: bonus_draw.count gives a talon of {size} cards")
+            sizes.append(size)
+        return tuple(sizes)
 
     def initial_sides(self) -> list[int]:
         """Each seat's side at the deal: seat s plays for side s mod teams (so partners sit opposite)."""

@@ -90,6 +90,12 @@ class HandState:
     #: the first is played out; empty once picked up. An empty list where the variant deals no foot. Tuples, like
     #: the hands.
     feet: list[tuple[Card, ...]] = field(default_factory=list)
+    #: The talons still face down (hook bonus_draw.from_talons), in the order the sides claim them: the first one is
+    #: the next taken, claimed or not. Empty where the variant sets none aside, or once all are taken.
+    talons: list[tuple[Card, ...]] = field(default_factory=list)
+    #: Per seat, the bonus cards it earned by making its side's initial meld and draws at the start of its next
+    #: turn (hook bonus_draw.count; under talons, the size of the talon it claimed). Empty: none owed so far.
+    bonus_draws_owed: list[int] = field(default_factory=list)
     #: Which deal of the match this is, from 1 (some variants' opening minimum goes by it).
     hand_number: int = 1
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
@@ -103,7 +109,7 @@ class HandState:
     def snapshot(self) -> tuple[Any, ...]:
         """The position as plain values, for the undo stack, in as few objects the garbage collector tracks as
         can be: a snapshot is kept per action for the rest of the hand, and every tracked object kept brings the
-        next collection nearer. Hands, melds, bonus cards and feet are immutable tuples and are shared, not
+        next collection nearer. Hands, melds, bonus cards, feet and talons are immutable tuples and are shared, not
         copied; the long card lists (stock, pile) are packed into byte arrays, which are not tracked; the short
         lists of numbers (hand sizes, scores, flags by seat or side) go into one flat tuple, each after its length.
         The fields are written out in the order of ``_NUMBER_LISTS`` and ``_SCALARS``, which ``restore`` reads
@@ -116,6 +122,7 @@ class HandState:
             tuple(self.melds),
             tuple(self.bonus),
             tuple(self.feet) if self.feet else (),
+            tuple(self.talons) if self.talons else (),
             (
                 len(self.hand_sizes),
                 *self.hand_sizes,
@@ -133,6 +140,8 @@ class HandState:
                 *self.awaiting_first_turn,
                 len(self.penalties),
                 *self.penalties,
+                len(self.bonus_draws_owed),
+                *self.bonus_draws_owed,
             ),
             self.to_act,
             self.phase,
@@ -166,14 +175,15 @@ class HandState:
             "melds": list(snapshot[3]),
             "bonus": list(snapshot[4]),
             "feet": list(snapshot[5]),
+            "talons": list(snapshot[6]),
         }
-        numbers = snapshot[6]
+        numbers = snapshot[7]
         at = 0
         for name in _NUMBER_LISTS:
             end = at + 1 + numbers[at]
             values[name] = list(numbers[at + 1 : end])
             at = end
-        values.update(zip(_SCALARS, snapshot[7:], strict=True))
+        values.update(zip(_SCALARS, snapshot[8:], strict=True))
         return HandState(**values)
 
     def give(self, seat: int, cards: Sequence[Card]) -> None:
@@ -193,8 +203,10 @@ class HandState:
 
     def cards_held(self, seat: int) -> int:
         """The cards a seat still has to play: its hand and, until picked up, its foot. A player goes out only
-        when this reaches nothing; an emptied hand with a foot waiting picks the foot up instead."""
-        return self.hand_sizes[seat] + (len(self.feet[seat]) if self.feet else 0)
+        when this reaches nothing; an emptied hand with a foot waiting picks the foot up instead. Bonus cards owed
+        for the initial meld count too: they are the player's to play on with (hook bonus_draw.count)."""
+        held = self.hand_sizes[seat] + (len(self.feet[seat]) if self.feet else 0)
+        return held + self.bonus_draws_owed[seat] if self.bonus_draws_owed else held
 
     def hand_cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -224,7 +236,7 @@ class HandState:
         for team in self.melds:
             for meld in team:
                 out.extend(meld.cards)
-        for cards in (*self.bonus, *self.feet):
+        for cards in (*self.bonus, *self.feet, *self.talons):
             out.extend(cards)
         return out
 
@@ -256,7 +268,8 @@ _NUMBER_LISTS = (
     "side_of",
     "awaiting_first_turn",
     "penalties",
+    "bonus_draws_owed",
 )
-_LISTS = frozenset({"stock", "pile", "hands", "melds", "bonus", "feet", *_NUMBER_LISTS})
+_LISTS = frozenset({"stock", "pile", "hands", "melds", "bonus", "feet", "talons", *_NUMBER_LISTS})
 #: The fields a snapshot keeps as they are, after its lists, in field order.
 _SCALARS = tuple(f.name for f in fields(HandState) if f.name != "derived" and f.name not in _LISTS)

@@ -81,6 +81,7 @@ def test_copy_and_snapshot_carry_every_field() -> None:
     state = _position_with_melds_and_bonus_cards()
     assert all(state.melds) and all(state.bonus[seat] for seat in (0, 1))
     state.feet = [(seat + 1,) for seat in range(4)]  # Classic deals none: one a seat makes the field like the others
+    state.talons = [(5, 6, 7, 8), (9, 10, 11)]  # nor sets talons aside
     values: dict[str, object] = {}
     for number, field in enumerate(dataclasses.fields(HandState)):
         current = getattr(state, field.name)
