@@ -375,28 +375,37 @@ def discard_values(
 
 
 def discard_refusal(rules: Rules, state: HandState, seat: int, card: Card) -> Clause | None:
-    """The clause refusing ``seat``'s discard of ``card``: ``discard.allowed``'s, or ``discard.preferred``'s when
-    the player holds another card both let go (the card is passed over only while there is an alternative)."""
+    """The clause refusing ``seat``'s discard of ``card``: ``discard.allowed``'s, or the ``discard.preferred``
+    clause that passes it over while the player holds a card that stands better (``discard_standing``)."""
     hand_after = state.cards_held(seat) - 1
     table = table_values(rules, state, seat)
     facts = rank_facts(rules, state, seat)
     values = discard_values(rules, table, card, hand_after, facts)
     refusal = rules.failing_of(DISCARD_ALLOWED, values)
-    if refusal is not None or not rules.clauses("discard.preferred"):
+    preferences = rules.clauses("discard.preferred")
+    if refusal is not None or not preferences:
         return refusal
     passed_over = rules.failing_of(DISCARD_PREFERRED, values)
     if passed_over is None:
         return None
+    standing = preferences.index(passed_over)
     hand = state.hands[seat]
     for other in range(CARD_TYPES):
         if hand[other] and other != card:
             other_values = discard_values(rules, table, other, hand_after, facts)
-            if (
-                rules.failing_of(DISCARD_ALLOWED, other_values) is None
-                and rules.failing_of(DISCARD_PREFERRED, other_values) is None
-            ):
+            allowed = rules.failing_of(DISCARD_ALLOWED, other_values) is None
+            if allowed and discard_standing(rules, preferences, other_values) > standing:
                 return passed_over
     return None
+
+
+def discard_standing(rules: Rules, preferences: Sequence[Clause], values: tuple[Any, ...]) -> int:
+    """How well a discard stands by hook ``discard.preferred``, whose clauses come strongest first: the place of
+    the first clause that passes it over, or the number of clauses if none does. A player discards a card of the
+    best standing among those ``discard.allowed`` lets go (a wild card goes before nothing, a seven onto an empty
+    pile before a wild card: the order of the spec's clauses says which)."""
+    passed_over = rules.failing_of(DISCARD_PREFERRED, values)
+    return len(preferences) if passed_over is None else preferences.index(passed_over)
 
 
 def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:

@@ -475,9 +475,10 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "discard.preferred",
             "require",
-            "Which discards come before others: a card these clauses refuse may still be discarded, but only "
-            "when every card the player holds that discard.allowed lets go is refused here too (rules that say "
-            '"unless you have no legal alternative"). No clause: every card discard.allowed lets go.',
+            "Which discards come before others, strongest clause first: a card these clauses refuse may still be "
+            "discarded, but only when every card the player holds that discard.allowed lets go is refused here "
+            'too, by the same clause or an earlier one (rules that say "unless you have no legal alternative"; '
+            "a card no clause refuses stands best). No clause: every card discard.allowed lets go.",
             _CARD,
             _TABLE,
             hand_after="int",

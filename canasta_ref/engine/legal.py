@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import product
 from math import gcd
+from typing import Any, TypeVar
 
 from ..errors import IllegalAction
 from ..spec.model import Clause
@@ -23,7 +24,6 @@ from .checks import (
     ANSWER_BINDING,
     COMPOSITIONS,
     DISCARD_ALLOWED,
-    DISCARD_PREFERRED,
     MELD_ACTION,
     MELD_VALID,
     CanastaKinds,
@@ -33,6 +33,7 @@ from .checks import (
     bare_refusal,
     canasta_kind,
     composition_of,
+    discard_standing,
     discard_values,
     ending_refusal,
     goes_out_melding,
@@ -69,7 +70,7 @@ from .movegen import (
     take_pool,
 )
 from .named import play_actions, take_actions, take_openings_with_extras
-from .rules import Query, Rules, remember
+from .rules import Rules, remember
 from .state import HandState, Meld
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
@@ -731,6 +732,8 @@ def _take_family(
     return Combinations(rest_hand, ranks, options, left=0, caps=caps, verdict=verdict, build=meld_of)
 
 
+_T = TypeVar("_T")
+
 #: Named tuples built without their Python-level constructor, which costs more than the listing's work on them.
 _new_tuple = tuple.__new__
 
@@ -857,34 +860,44 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     if not rules.clauses("discard.allowed") and not preferring:
         return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card]]
     facts = rank_facts(rules, state, listing.seat)
-    allowed = _discardable(rules, DISCARD_ALLOWED, listing.table, hand_after, facts)
+    allowed = _per_card(rules, "allowed", _allowed, listing.table, hand_after, facts)
     if preferring:
-        preferred = _discardable(rules, DISCARD_PREFERRED, listing.table, hand_after, facts)
-        if any(hand[card] and allowed[card] and preferred[card] for card in range(CARD_TYPES)):
-            allowed = tuple(a and p for a, p in zip(allowed, preferred, strict=True))
+        standings = _per_card(rules, "standing", _standing, listing.table, hand_after, facts)
+        best = max((standings[card] for card in range(CARD_TYPES) if hand[card] and allowed[card]), default=0)
+        allowed = tuple(a and standing == best for a, standing in zip(allowed, standings, strict=True))
     return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card] and allowed[card]]
 
 
-def _discardable(
-    rules: Rules, query: Query, table: tuple[object, ...], hand_after: int, facts: RankFacts
-) -> tuple[bool, ...]:
-    """Per card type, whether the ``query``'s hook (``discard.allowed`` or ``discard.preferred``) lets it go: asked
-    of every card type at once and kept for the table values the hook reads, the cards left and the ranks with a
-    canasta (in Classic, the same few tables all game). With coverage on, every clause is asked each time."""
+def _allowed(rules: Rules, values: tuple[Any, ...]) -> bool:
+    """Whether ``discard.allowed`` lets a card go."""
+    return rules.failing_of(DISCARD_ALLOWED, values) is None
+
+
+def _standing(rules: Rules, values: tuple[Any, ...]) -> int:
+    """A card's standing by ``discard.preferred`` (``checks.discard_standing``)."""
+    return discard_standing(rules, rules.clauses("discard.preferred"), values)
+
+
+def _per_card(
+    rules: Rules,
+    name: str,
+    judge: Callable[[Rules, tuple[Any, ...]], _T],
+    table: tuple[Any, ...],
+    hand_after: int,
+    facts: RankFacts,
+) -> tuple[_T, ...]:
+    """``judge`` (``_allowed`` or ``_standing``) of every card type at once, kept for the table values the discard
+    hooks read, the cards left and the ranks with a canasta (in Classic, the same few tables all game). With
+    coverage on, every clause is asked each time."""
     if rules.coverage is not None:
-        return tuple(
-            rules.failing_of(query, discard_values(rules, table, card, hand_after, facts)) is None
-            for card in range(CARD_TYPES)
-        )
-    key = (query.hook, tuple(table[i] for i in rules.table_positions_of(query.hook)), hand_after, facts.any_canastas)
-    known: tuple[bool, ...] | None = rules.shape_cache.get(key)
+        return tuple(judge(rules, discard_values(rules, table, card, hand_after, facts)) for card in range(CARD_TYPES))
+    positions = rules.table_positions_of("discard.allowed") + rules.table_positions_of("discard.preferred")
+    key = ("discard", name, tuple(table[i] for i in positions), hand_after, facts.any_canastas)
+    known: tuple[_T, ...] | None = rules.shape_cache.get(key)
     if known is None:
         known = remember(
             rules.shape_cache,
             key,
-            tuple(
-                rules.failing_of(query, discard_values(rules, table, card, hand_after, facts)) is None
-                for card in range(CARD_TYPES)
-            ),
+            tuple(judge(rules, discard_values(rules, table, card, hand_after, facts)) for card in range(CARD_TYPES)),
         )
     return known

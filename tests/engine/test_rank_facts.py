@@ -163,3 +163,45 @@ def test_the_sides_own_canasta_makes_its_rank_dead_for_discards(dead_last_on_emp
     assert (
         _refused_by(_game(CLASSIC, "QC 5C", theirs=["JH JS JD"], ours=["QH QS QD QC QH QS QD"]), "discard QC") is None
     )
+
+
+TIERED = """\
+spec: 1
+id: tiered
+name: tiered
+description: Classic with two discard preferences, the stronger first.
+extends: classic
+rules:
+  - id: DISCARD.WILD
+    section: turn
+    title: Wild cards last
+    text: A wild card is discarded only when nothing else may go.
+    sources: [{source: canasta-ref, quote: "A rule under test."}]
+    hook: discard.preferred
+    require: not is_wild
+  - id: DISCARD.SEVENS
+    section: turn
+    title: Sevens onto an empty pile only without an alternative
+    text: Onto an empty pile a seven is discarded only when nothing else may go.
+    sources: [{source: canasta-ref, quote: "A rule under test."}]
+    hook: discard.preferred
+    require: pile_size > 0 or rank != "7"
+"""
+
+
+@pytest.fixture
+def tiered(tmp_path: Path) -> Variant:
+    spec = tmp_path / "tiered.yaml"
+    spec.write_text(TIERED, encoding="utf-8")
+    return load_variant(spec)
+
+
+def test_an_earlier_preference_outranks_a_later_one(tiered: Variant) -> None:
+    """A wild card and a seven are each passed over; the seven, refused only by the weaker rule, goes first."""
+    game = _game(tiered, "2C 7C", theirs=["JH JS JD"])
+    assert _refused_by(game, "discard 2C") == "DISCARD.WILD"
+    assert _refused_by(game, "discard 7C") is None
+    game = _game(tiered, "2C 7C 5H", theirs=["JH JS JD"])
+    assert _refused_by(game, "discard 7C") == "DISCARD.SEVENS" and _refused_by(game, "discard 5H") is None
+    wild_only = _game(tiered, "2C 2D", theirs=["JH JS JD"])
+    assert _refused_by(wild_only, "discard 2C") is None
