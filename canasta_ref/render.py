@@ -61,7 +61,7 @@ def score_rows(rules: Rules, record: HandRecord) -> list[tuple[str, dict[str, in
     return rows
 
 
-# The score sheet's columns, each with the prefix of the score.hand clause ids it adds up; the rest is "other".
+# The score sheet's columns, each with the prefix of the score clause ids it adds up; the rest is "other".
 _COLUMNS = (
     ("melded", "SCORE.MELDED_CARDS"),
     ("canastas", "SCORE.CANASTA."),
@@ -70,17 +70,23 @@ _COLUMNS = (
     ("in hand", "SCORE.CARDS_IN_HAND"),
 )
 # Columns shown only for a variant that has such clauses, so other variants' sheets stay as they were.
-_OPTIONAL_COLUMNS = (("in foot", "SCORE.CARDS_IN_FOOT"), ("penalties", "SCORE.PENALTIES"))
+_OPTIONAL_COLUMNS = (
+    ("threes", "SCORE.THREES"),
+    ("in foot", "SCORE.CARDS_IN_FOOT"),
+    ("penalties", "SCORE.PENALTIES"),
+)
+#: The hooks whose clauses' points make up a side's score for the hand.
+_SCORE_HOOKS = ("score.hand", "score.meld", "score.held")
 
 
 def score_column(rule_id: str) -> str | None:
-    """The score sheet column a score.hand clause's points go to, or None for "other"."""
+    """The score sheet column a score clause's points go to, or None for "other"."""
     return next((column for column, prefix in _COLUMNS + _OPTIONAL_COLUMNS if rule_id.startswith(prefix)), None)
 
 
 def _columns(rules: Rules) -> tuple[tuple[str, str], ...]:
     """The score sheet's columns for a variant: the usual ones, and the optional ones its clauses use."""
-    ids = [c.id for c in rules.variant.by_hook("score.hand")]
+    ids = [c.id for hook in _SCORE_HOOKS for c in rules.variant.by_hook(hook)]
     return _COLUMNS + tuple(c for c in _OPTIONAL_COLUMNS if any(i.startswith(c[1]) for i in ids))
 
 

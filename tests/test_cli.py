@@ -113,7 +113,8 @@ def test_legal_counts_the_actions() -> None:
 @pytest.mark.parametrize("variant_id", list_variants())
 def test_every_score_clause_has_a_score_sheet_column(variant_id: str) -> None:
     """The score sheet's columns match clause ids by prefix: a renamed clause must not fall into "other"."""
-    clauses = load_variant(variant_id).by_hook("score.hand")
+    variant = load_variant(variant_id)
+    clauses = [c for hook in ("score.hand", "score.meld", "score.held") for c in variant.by_hook(hook)]
     assert clauses
     assert [c.id for c in clauses if score_column(c.id) is None] == []
 

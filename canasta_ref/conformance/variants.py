@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..engine.rules import Rules, rules_for
 from ..spec import Variant, list_variants, load_variant
+from .inheritance import excluded
 from .scenario import Scenario
 from .setup import with_parameters
 
@@ -86,7 +87,8 @@ def _relied_hooks(scenario: Scenario) -> tuple[str, ...]:
 
 
 def applies_to(scenario: Scenario, variant_id: str) -> bool:
-    """True if ``variant_id`` is a listed variant, or extends one without changing what the scenario relies on."""
+    """True if ``variant_id`` is a listed variant, or extends one without changing what the scenario relies on
+    (and without listing it in ``conformance/not-inherited.yaml``, see ``inheritance``)."""
     variant = load_variant(variant_id)
     for base_id in scenario.variants:
         if base_id == variant_id:
@@ -99,7 +101,7 @@ def applies_to(scenario: Scenario, variant_id: str) -> bool:
         if not all(_same_hook(hook, variant, base) for hook in _relied_hooks(scenario)):
             continue
         if all(_same_rule(rule, variant, base) for rule in scenario.rules):
-            return True
+            return excluded(scenario.id, variant.lineage, base_id) is None
     return False
 
 

@@ -175,6 +175,8 @@ def position_of(
         sides=list(state.side_of),
         feet=feet if feet is not None else [list(f) for f in state.feet],
         hand_number=state.hand_number,
+        talons=[list(t) for t in state.talons],
+        bonus_draws_owed=list(state.bonus_draws_owed),
     )
 
 

@@ -33,20 +33,23 @@ TAKE_OPPONENT_HANDS = (
 
 
 def _opening_position(rules: Rules) -> Game:
-    """Seat 0 to meld (it has drawn) holding 5H 5S 5D JK; no side has melded yet."""
-    hands = [parse_cards("5H 5S 5D JK 9C 10D JS QH KC AD 4C 6D")]
+    """Seat 0 to meld (it has drawn) holding 5H 5S 5D JK and four aces; no side has melded yet. The aces are a
+    natural meld worth 80, which makes every variant's opening with the fives enough (Modern American's 125, and
+    its natural meld)."""
+    hands = [parse_cards("5H 5S 5D JK AH AS AD AC 9C 10D JS QH KC 4C 6D")]
     hands += [parse_cards(text) for text in OTHER_HANDS[: rules.players - 1]]
     return Game.from_position(rules, Position(hands=hands, pile=parse_cards("4C"), phase="play"))
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if "MELD.ONE_GROUP_PER_RANK" in RULES[v].variant.clauses])
 def test_a_meld_split_into_groups_of_one_rank_is_listed_or_refused(variant: str) -> None:
-    """``meld 5H 5S | 5: JK`` lays the same cards as ``meld 5H 5S JK`` in two groups of one rank: the rules
-    refuse it (MELD.ONE_GROUP_PER_RANK), so ``in`` and iterating legal_actions() must agree that it is not listed.
+    """``meld AH AS AD AC | 5H 5S | 5: JK`` lays the same cards as ``meld AH AS AD AC | 5H 5S JK`` with the fives
+    in two groups of one rank: the rules refuse it (MELD.ONE_GROUP_PER_RANK), so ``in`` and iterating
+    legal_actions() must agree that it is not listed.
     """
     game = _opening_position(RULES[variant])
-    split = parse_action("meld 5H 5S | 5: JK")
-    whole = parse_action("meld 5H 5S JK")
+    split = parse_action("meld AH AS AD AC | 5H 5S | 5: JK")
+    whole = parse_action("meld AH AS AD AC | 5H 5S JK")
     assert whole in list(game.legal_actions())
     assert (split in game.legal_actions()) == (split in list(game.legal_actions())), (
         f"{split}: is_legal says {game.is_legal(split)}, but iterating legal_actions() does not give it"
