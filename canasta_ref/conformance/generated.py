@@ -95,7 +95,6 @@ from .runner import (
     view_problem,
 )
 from .session import (
-    NAMED_MELDS_SINCE,
     action_newer_than,
     position_content_newer_than,
     position_from_json,
@@ -993,10 +992,14 @@ def run_generated_games(
     started = time.monotonic()
     label = f"generated-{seed}" if seed >= 0 else f"generated-m{-seed}"
     played = [v for v in list_variants() if v in engine.info.variants and (not variants or v in variants)]
-    # A variant whose melds must be named is not played by an engine whose version cannot name them.
-    unnamed = [v for v in played if variant_newer_than(engine.info.protocol, reference_rules(v))]
-    playable = [v for v in played if v not in unnamed]
-    too_old = unnamed_melds(engine.info.protocol, NAMED_MELDS_SINCE, *unnamed) if unnamed else ""
+    # A variant that needs a newer version (melds named, bonus cards for the initial meld) is not played by an
+    # engine speaking an older one; each version's variants are named apart.
+    needs = {v: variant_newer_than(engine.info.protocol, reference_rules(v)) for v in played}
+    playable = [v for v in played if not needs[v]]
+    too_old = "; ".join(
+        unnamed_melds(engine.info.protocol, since, *[v for v in played if needs[v] == since])
+        for since in sorted(set(needs.values()) - {0})
+    )
     if not playable or games <= 0:
         if games > 0:
             wanted = ", ".join(variants) if variants else "any bundled variant"

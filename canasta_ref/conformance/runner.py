@@ -22,7 +22,7 @@ from ..errors import CanastaError
 from ..render import source_line
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
-from .session import action_newer_than, position_content_newer_than, variant_newer_than
+from .session import VARIANT_NEEDS, action_newer_than, position_content_newer_than, variant_newer_than
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 from .views import (
@@ -325,13 +325,15 @@ UNNAMED = "whose actions cannot name a meld"
 
 
 def unnamed_melds(protocol: int, since: int, *variants: str) -> str:
-    """Why an engine speaking an older version is not run in variants whose melds must be named: e.g. "the engine
-    speaks protocol 5, whose actions cannot name a meld, as samba's must (version 6 added it)"."""
+    """Why an engine speaking an older version is not run in variants that need a newer one (``since``, as
+    ``session.variant_newer_than`` says): e.g. "the engine speaks protocol 5, whose actions cannot name a meld, as
+    samba's must (version 6 added it)"."""
     if len(variants) == 1:
         whose = f"as {variants[0]}'s must"
     else:
         whose = f"as those of {', '.join(variants[:-1])} and {variants[-1]} must"
-    return f"the engine speaks protocol {protocol}, {UNNAMED}, {whose} (version {since} added it)"
+    cannot = VARIANT_NEEDS.get(since, UNNAMED)
+    return f"the engine speaks protocol {protocol}, {cannot}, {whose} (version {since} added it)"
 
 
 def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | None:

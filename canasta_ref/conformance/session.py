@@ -26,8 +26,8 @@ from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
-PROTOCOL_VERSION = 6
-PROTOCOLS = (1, 2, 3, 4, 5, 6)
+PROTOCOL_VERSION = 7
+PROTOCOLS = (1, 2, 3, 4, 5, 6, 7)
 #: The most actions one ``sample`` request may ask for (version 4).
 SAMPLE_LIMIT = 10_000
 VERSION = "0.1.0"
@@ -42,6 +42,17 @@ VERSION_5_POSITION_FIELDS = frozenset({"feet", "hand_number"})
 #: sequence melds, a side's several open melds of one rank, and the ``kind`` of a view's meld. An engine speaking an
 #: older version is never sent any of them, nor run in a variant whose melds must be named (Rules.names_melds).
 NAMED_MELDS_SINCE = 6
+#: The version that added the initial meld's bonus cards (hooks bonus_draw.count, bonus_draw.from_talons,
+#: stock.turn_card_depth): a position's talons and bonus cards owed, and a view's turn card, talons and bonus
+#: cards owed. An engine speaking an older version is never sent them, nor run in a variant that deals them.
+BONUS_DRAWS_SINCE = 7
+#: The position fields version 7 added.
+VERSION_7_POSITION_FIELDS = frozenset({"talons", "bonus_draws_owed"})
+#: What an engine speaking a version older than each of these cannot do, as a skip message says it.
+VARIANT_NEEDS = {
+    NAMED_MELDS_SINCE: "whose actions cannot name a meld",
+    BONUS_DRAWS_SINCE: "whose positions and views cannot hold the initial meld's bonus cards",
+}
 
 
 def position_content_newer_than(protocol: int, rules: Rules, position: Mapping[str, Any]) -> tuple[int, list[str]]:
@@ -59,6 +70,10 @@ def position_content_newer_than(protocol: int, rules: Rules, position: Mapping[s
         found = version_6_position_content(rules, position)
         if found:
             return NAMED_MELDS_SINCE, found
+    if protocol < BONUS_DRAWS_SINCE:
+        found = [f"'{name}'" for name in sorted(VERSION_7_POSITION_FIELDS & set(position))]
+        if found:
+            return BONUS_DRAWS_SINCE, found
     return 0, []
 
 
@@ -110,8 +125,21 @@ def version_6_position_content(rules: Rules, position: Mapping[str, Any]) -> lis
 
 def variant_newer_than(protocol: int, rules: Rules) -> int:
     """The version a variant needs that ``protocol`` is older than (0: none): one whose melds have an identity
-    (Rules.names_melds: sequences, or several melds of one rank) needs version 6, whose actions can name a meld."""
-    return NAMED_MELDS_SINCE if protocol < NAMED_MELDS_SINCE and rules.names_melds else 0
+    (Rules.names_melds: sequences, or several melds of one rank) needs version 6, whose actions can name a meld;
+    one that deals bonus cards for the initial meld (Rules.draws_bonus) needs version 7, whose positions and views
+    hold them."""
+    if protocol < NAMED_MELDS_SINCE and rules.names_melds:
+        return NAMED_MELDS_SINCE
+    if protocol < BONUS_DRAWS_SINCE and rules.draws_bonus:
+        return BONUS_DRAWS_SINCE
+    return 0
+
+
+#: Why a session speaking an older version does not set a variant up, by the version it needs.
+_SETUP_NEEDS = {
+    NAMED_MELDS_SINCE: "{variant}'s melds are named by number",
+    BONUS_DRAWS_SINCE: "{variant} deals bonus cards for the initial meld",
+}
 
 
 def names_a_meld(action: Action) -> bool:
@@ -385,11 +413,8 @@ class ReferenceSession:
         rules = self.rules_for(str(variant), parameters)
         since = variant_newer_than(self._protocol, rules)
         if since:  # listed in every version's hello, as every variant is, but played only in a version that can
-            return {
-                "ok": False,
-                "skip": f"{variant}'s melds are named by number, which protocol {since} added; "
-                f"this session speaks {self._protocol}",
-            }
+            needs = _SETUP_NEEDS[since].format(variant=variant)
+            return {"ok": False, "skip": f"{needs}, which protocol {since} added; this session speaks {self._protocol}"}
         self._record(rules)  # the deal itself exercises rules (upcard, red threes, hand size)
         self.game = game_from_setup(rules, request)
         return {"ok": True}
@@ -508,14 +533,17 @@ class ReferenceSession:
 
 
 __all__ = [
+    "BONUS_DRAWS_SINCE",
     "FEATURE_ACTIONS",
     "FEATURE_SINCE",
     "NAMED_MELDS_SINCE",
     "POSITION_FIELDS",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
+    "VARIANT_NEEDS",
     "VERSION_3_POSITION_FIELDS",
     "VERSION_5_POSITION_FIELDS",
+    "VERSION_7_POSITION_FIELDS",
     "ReferenceSession",
     "action_newer_than",
     "checked_fixed_parameters",

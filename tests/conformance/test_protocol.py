@@ -200,12 +200,12 @@ def test_a_hello_naming_no_version_is_answered_in_protocol_1(server: Server) -> 
 
 @pytest.mark.parametrize(
     "hello",
-    [{"protocol": 7}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 7, "protocols": [7, 8]}],
-    ids=["7", "text", "true", "null", "7 and 8"],
+    [{"protocol": 8}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 8, "protocols": [8, 9]}],
+    ids=["8", "text", "true", "null", "8 and 9"],
 )
 def test_a_hello_for_another_version_is_refused_with_a_sentence(server: Server, hello: dict[str, Any]) -> None:
     reply = server.ask(id=1, cmd="hello", **hello)
-    assert reply["ok"] is False and "speaks protocol 1, 2, 3, 4, 5 or 6" in reply["error"]
+    assert reply["ok"] is False and "speaks protocol 1, 2, 3, 4, 5, 6 or 7" in reply["error"]
     assert "protocol" not in reply
     assert server.alive()
 
@@ -522,13 +522,13 @@ def hellos(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_reference_agrees_on_protocol_6() -> None:
+def test_the_reference_agrees_on_protocol_7() -> None:
     engine = SubprocessEngine(reference_command())
     try:
-        assert engine.info.protocol == 6 and engine.info.capabilities["sample"] is True
+        assert engine.info.protocol == 7 and engine.info.capabilities["sample"] is True
     finally:
         engine.close()
-    assert InProcessEngine().info.protocol == 6
+    assert InProcessEngine().info.protocol == 7
 
 
 def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
@@ -540,7 +540,7 @@ def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_
     finally:
         engine.close()
     assert hellos(log) == [
-        {"id": 1, "cmd": "hello", "protocol": 6, "protocols": [1, 2, 3, 4, 5, 6]},
+        {"id": 1, "cmd": "hello", "protocol": 7, "protocols": [1, 2, 3, 4, 5, 6, 7]},
         {"id": 2, "cmd": "hello", "protocol": 1},
     ]
 
@@ -558,11 +558,11 @@ def test_an_engine_answering_protocol_1_to_the_offer_is_greeted_once(tmp_path: P
 @pytest.mark.parametrize(
     ("options", "says", "greetings"),
     [
-        (("--speaks", "7"), "the engine speaks protocol 7, not 1", 2),
-        (("--accept", "7"), "the handshake was refused: this engine speaks protocol 7 only", 2),
+        (("--speaks", "8"), "the engine speaks protocol 8, not 1", 2),
+        (("--accept", "8"), "the handshake was refused: this engine speaks protocol 8 only", 2),
         (("--speaks", "2", "--capabilities", '{"absent_features": ["fly"]}'), "capabilities.absent_features", 1),
     ],
-    ids=["speaks 7", "refuses both", "bad protocol-2 capability"],
+    ids=["speaks 8", "refuses both", "bad protocol-2 capability"],
 )
 def test_a_handshake_that_agrees_on_no_version_fails_the_start(
     tmp_path: Path, options: tuple[str, ...], says: str, greetings: int
