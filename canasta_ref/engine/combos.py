@@ -98,6 +98,9 @@ class Combinations:
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
         self._start = Aggregate(0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True)
         self._count: int | None = None
+        self._ends: dict[Aggregate, int] | None = None
+        self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
+        self._joined_verdicts: dict[Aggregate, bool] = {}
 
     def started(self, start: Aggregate, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
         """The same options from another start state (its ``left`` and ``points`` capped here), made into actions
@@ -199,6 +202,58 @@ class Combinations:
             self._ways[key] = known
         return known
 
+    # -- counting from many starts at once ------------------------------------------------------------
+    def count_from(self, start: Aggregate, pool: Pool, jokers: int) -> int:
+        """How many choices complete ``start`` for a hand that holds only the twos ``pool`` and ``jokers`` of this
+        structure's wild cards (a take's cards from hand used the others), as ``started`` would count them: one
+        pass over the end states (``_ends_for``), where a recursion a start would cost what the whole count costs.
+        The structure's start must be empty (no cards left, no points), and its caps must hold for every start."""
+        caps = self._caps
+        unused_twos = sum(n for _, n in pool)
+        total = 0
+        for end, ways in self._ends_for(pool).items():
+            if end.jokers > jokers:
+                continue
+            unused = unused_twos - sum(end.twos) + jokers - end.jokers
+            joined = _joined(start, end, caps, unused)
+            accepted = self._joined_verdicts.get(joined)
+            if accepted is None:
+                accepted = self._joined_verdicts[joined] = joined.groups > 0 and self._verdict(joined)
+            if accepted:
+                total += ways
+        return total
+
+    def _ends_for(self, pool: Pool) -> dict[Aggregate, int]:
+        """The end states with their ways for a hand whose twos are ``pool``: the ways to pick the natural cards
+        times the ways to pick the twos, the twos then kept as their total alone (all the verdict reads), which
+        merges end states that differ only in how the twos split between groups."""
+        known = self._ends_by_pool.get(pool)
+        if known is not None:
+            return known
+        if self._ends is None:
+            self._ends = self._forward()
+        merged: dict[Aggregate, int] = {}
+        for end, ways in self._ends.items():
+            twos = self._twos_ways(pool, end.twos)
+            if twos:
+                key = _with_twos(end, (sum(end.twos),) if end.twos else ())
+                merged[key] = merged.get(key, 0) + ways * twos
+        self._ends_by_pool[pool] = merged
+        return merged
+
+    def _forward(self) -> dict[Aggregate, int]:
+        """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
+        recursion run forwards, so that the states do not depend on where a caller starts."""
+        layer: dict[Aggregate, int] = {self._start: 1}
+        for index in range(len(self._ranks)):
+            following: dict[Aggregate, int] = {}
+            for state, ways in layer.items():
+                for option, after in self._steps(index, state):
+                    reached = ways * option.ways if option is not None else ways
+                    following[after] = following.get(after, 0) + reached
+            layer = following
+        return layer
+
     # -- indexing and iterating -------------------------------------------------------------------------
     def __getitem__(self, index: int) -> Action:
         total = self.count()
@@ -290,6 +345,48 @@ def _aggregate(state: Aggregate, left: int) -> Aggregate:
             state.staying,
             state.leaving,
             state.tag,
+        ),
+    )
+
+
+def _with_twos(state: Aggregate, twos: tuple[int, ...]) -> Aggregate:
+    """``state`` with other sizes of twos groups, built without the named tuple's Python-level ``_replace``."""
+    return _new_tuple(
+        Aggregate,
+        (
+            state.groups,
+            state.left,
+            state.points,
+            twos,
+            state.jokers,
+            state.kinds,
+            state.made,
+            state.staying,
+            state.leaving,
+            state.tag,
+        ),
+    )
+
+
+def _joined(start: Aggregate, end: Aggregate, caps: Caps, unused: int) -> Aggregate:
+    """The finished state of a choice made from ``start`` that, made from an empty start, ends in ``end`` (with
+    ``unused`` wild cards left over): every count adds up, capped as the recursion caps it (no count falls, so
+    capping the parts first changes no capped sum)."""
+    kinds = start.kinds
+    more = end.kinds
+    return _new_tuple(
+        Aggregate,
+        (
+            capped(start.groups + end.groups, caps.groups),
+            capped(start.left + end.left + unused, caps.left),
+            capped(start.points + end.points, caps.points),
+            end.twos,
+            start.jokers + end.jokers,
+            (kinds[0] + more[0], kinds[1] + more[1], kinds[2] + more[2]),
+            start.made + end.made,
+            start.staying and end.staying,
+            start.leaving and end.leaving,
+            start.tag,
         ),
     )
 
