@@ -16,8 +16,8 @@ from math import gcd
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, SingleMelds
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
+from .blocks import Block, GroupParts, Listing, SingleMelds, TakeGroups
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, SORT_ORDER, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
     DISCARD_ALLOWED,
@@ -44,7 +44,7 @@ from .checks import (
     take_refusal,
     tally_of,
 )
-from .combos import Aggregate, Caps, Combinations, Option, Verdict, capped
+from .combos import Aggregate, Caps, Combinations, Option, Pool, Verdict, capped
 from .movegen import (
     EXTRAS_MAY_LIFT,
     HandCards,
@@ -57,6 +57,7 @@ from .movegen import (
     submultisets,
     take_groups,
     take_pool,
+    without,
 )
 from .named import play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
@@ -74,6 +75,11 @@ ANSWERS = (Action.answer(True), Action.answer(False))
 #: family is kept as a structure (``combos.Combinations``) instead of listed; below it, listing is cheaper than the
 #: structure's set-up. Tests set it to 0 to check the structure against the listing on small hands.
 STRUCTURE_ABOVE = [64]
+
+#: Above this many choices of cards from hand that meld the pile's top card (the product over the card types held
+#: of one plus the copies), a side that has not opened has its takes kept as ``blocks.TakeGroups``, counted by
+#: shape; below it, planning each take group is cheaper. Tests set it to 0 as they set ``STRUCTURE_ABOVE``.
+TAKE_STRUCTURE_ABOVE = [8]
 
 
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -126,6 +132,8 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     pool = take_pool(rules, counts, top)
     initial = not state.team_opened[team]
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
+    if initial and _takes_by_shape(rules, counts, pool):
+        return [*blocks, plain, _TakeShapes(rules, state, pool).groups()]
     found: _Listing | None = None
     gained = 0
     shared: dict[tuple[Card, ...], Combinations] = {}
@@ -150,6 +158,127 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     if rules.names_melds:
         blocks.append(take_actions(rules, state))
     return blocks
+
+
+def _takes_by_shape(rules: Rules, counts: Sequence[int], pool: Sequence[Card]) -> bool:
+    """Whether a side that has not opened has its takes counted by shape (``_TakeShapes``): where the take groups
+    are many, and a structure holds their further melds (twos all of one value; no named melds, which are
+    listed take by take)."""
+    if rules.twos_value is None or rules.names_melds:
+        return False
+    choices = 1
+    for card in pool:
+        choices *= 1 + counts[card]
+    return choices > TAKE_STRUCTURE_ABOVE[0]
+
+
+class _TakeShapes:
+    """A side's takes before it has opened, judged by shape: a take group's verdict and the number of its takes
+    with further melds hang only on its counts of natural, two and joker cards and on the twos it leaves, so each
+    is worked out once per such shape (the further melds counted from one structure over the whole hand, see
+    ``Combinations.count_from``), and ``blocks.TakeGroups`` puts them in ``take_groups`` order."""
+
+    def __init__(self, rules: Rules, state: HandState, pool: Sequence[Card]) -> None:
+        self.rules = rules
+        self.state = state
+        counts = state.hands[state.to_act]
+        self.top_rank = rank_of(state.pile[-1])
+        self.naturals: Pool = tuple((c, counts[c]) for c in pool if not rules.is_wild[c])
+        self.wilds: Pool = tuple((c, counts[c]) for c in pool if rules.is_wild[c])
+        self.twos: Pool = tuple((c, n) for c, n in self.wilds if c != JOKER)
+        self.jokers = counts[JOKER] if rules.is_wild[JOKER] else 0
+        self._listing: _Listing | None = None
+        self._gained = 0
+        self._verdicts: dict[tuple[int, int, int], tuple[bool, bool]] = {}
+        self._refusals: dict[tuple[int, int, int], Clause | None] = {}
+        self._extras: dict[tuple[int, int, int, Pool], int] = {}
+        self._whole: Combinations | None = None
+        self._shared: dict[tuple[Card, ...], Combinations] = {}
+
+    def groups(self) -> TakeGroups:
+        return TakeGroups(self.naturals, self.wilds, self.weight, self.group_actions)
+
+    def listing(self) -> _Listing:
+        """The facts of the listing, made when a take could be helped by further melds."""
+        if self._listing is None:
+            self._listing = _Listing(self.rules, self.state)
+            self._gained = pile_to_hand(self.rules, self.state, self.state.to_act)[0]
+        return self._listing
+
+    def weight(self, naturals: int, wilds: tuple[Card, ...]) -> int:
+        """The legal actions of a take group with ``naturals`` natural cards and the wild cards ``wilds``: the
+        take alone, and its takes with further melds."""
+        group = _sample_group(self.naturals, naturals, wilds)
+        alone, may_help = self.verdict(group)
+        if not may_help:
+            return int(alone)
+        twos = sum(1 for c in wilds if c != JOKER)
+        jokers = len(wilds) - twos
+        left = _alike_pool(without(self.twos, [c for c in wilds if c != JOKER]))
+        key = (naturals, twos, jokers, left)
+        extras = self._extras.get(key)
+        if extras is None:
+            whole = self.whole()
+            start = _take_start(self.listing(), group, self.top_rank, whole.ranks, self._gained)
+            extras = self._extras[key] = whole.count_from(start, left, self.jokers - jokers)
+        return int(alone) + extras
+
+    def verdict(self, group: tuple[Card, ...]) -> tuple[bool, bool]:
+        """``_take_verdict`` of a take group, once per shape."""
+        shape = _wild_shape(self.rules, group)
+        known = self._verdicts.get(shape)
+        if known is None:
+            known = _take_verdict(self.rules, self.state, take_with(group), self.top_rank, self._refusals)
+            self._verdicts[shape] = known
+        return known
+
+    def group_actions(self, group: tuple[Card, ...]) -> Listing:
+        """A take group's actions as the plain listing gives them: the take alone, then with further melds."""
+        alone, may_help = self.verdict(group)
+        blocks: list[Block] = [(take_with(group),)] if alone else []
+        if may_help:
+            listing = self.listing()
+            blocks.append(_take_extras(listing, group, self.top_rank, self._shared, self._gained))
+        return Listing(blocks)
+
+    def whole(self) -> Combinations:
+        """The further melds of a take from the whole hand's other ranks and wild cards, from an empty start,
+        with caps that hold for every take group: what ``weight`` counts every group's further melds from."""
+        if self._whole is None:
+            listing = self.listing()
+            hand = hand_cards(self.rules, self.state, listing.seat)
+            viable = _viable(listing, hand, self.top_rank)
+            ranks = sorted(viable)
+            held_wilds = tuple(c for c, n in self.wilds for _ in range(n))
+            family = _take_family(listing, held_wilds, self.top_rank, hand, viable, ranks, every_wild_count=True)
+            self._whole = family
+        return self._whole
+
+
+def _alike_pool(pool: Pool) -> Pool:
+    """A pool of twos with the same copies as ``pool``, most copies first, whatever the cards: every way of picking
+    twos from it is counted alike (the number of ways hangs on the copies alone), so takes that leave different
+    twos of the same copies share one count."""
+    copies = sorted((n for _, n in pool), reverse=True)
+    return tuple((card, n) for card, n in enumerate(copies))
+
+
+def _sample_group(naturals: Pool, count: int, wilds: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A take group with ``count`` of the natural cards ``naturals`` and the wild cards ``wilds`` (its first choice
+    of natural cards), in canonical order."""
+    natural = submultisets(naturals, count)[0]
+    return tuple(sorted(natural + wilds, key=SORT_ORDER.__getitem__))
+
+
+def _wild_shape(rules: Rules, group: tuple[Card, ...]) -> tuple[int, int, int]:
+    """A take group's natural, two and joker cards, counted."""
+    wild = jokers = 0
+    for card in group:
+        if rules.is_wild[card]:
+            wild += 1
+            if card == JOKER:
+                jokers += 1
+    return len(group) - wild, wild - jokers, jokers
 
 
 def _take_verdict(
@@ -552,13 +681,7 @@ def _take_extras(
     for card in group:
         rest[card] -= 1
     rest_hand = HandCards(rules, tuple(rest))
-    viable: dict[int, list[Shape]] = {}
-    for rank in rest_hand.meld_ranks(state.melds[listing.team]):
-        if rank == top_rank:
-            continue
-        found = _rank_shapes(listing, rank, rest_hand.count(rank), rest_hand.twos_total, rest_hand.jokers, True)
-        if found:
-            viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
+    viable = _viable(listing, rest_hand, top_rank)
     ranks = sorted(viable)
     if rules.twos_value is None or _choices(viable) <= STRUCTURE_ABOVE[0]:
         listed: list[Action] = []
@@ -568,6 +691,19 @@ def _take_extras(
         return listed
     core = shared[wilds] = _take_family(listing, wilds, top_rank, rest_hand, viable, ranks)
     return core.started(_take_start(listing, group, top_rank, core.ranks, gained), build)
+
+
+def _viable(listing: _Listing, hand: HandCards, top_rank: int) -> dict[int, list[Shape]]:
+    """The valid shapes of further melds in an opening take, by rank: every rank the hand could lay but the top
+    card's."""
+    viable: dict[int, list[Shape]] = {}
+    for rank in hand.meld_ranks(listing.state.melds[listing.team]):
+        if rank == top_rank:
+            continue
+        found = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, True)
+        if found:
+            viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
+    return viable
 
 
 def _take_start(
@@ -602,10 +738,13 @@ def _take_family(
     rest_hand: HandCards,
     viable: dict[int, list[Shape]],
     ranks: Sequence[int],
+    *,
+    every_wild_count: bool = False,
 ) -> Combinations:
     """``_take_extras`` as a structure for every take whose cards from hand use the wild cards ``wilds``: the
     verdict repeats ``checks._plan_take`` on counts (tests compare the two on every action of small hands), with
-    the take's own cards in the start state (``_take_start``)."""
+    the take's own cards in the start state (``_take_start``). With ``every_wild_count``, ``wilds`` are all the
+    wild cards held and the caps hold for takes using any number of them (``Combinations.count_from``)."""
     rules, state, seat = listing.rules, listing.state, listing.seat
     top = state.pile[-1]
     wild_points = _wild_points(rules)
@@ -618,7 +757,8 @@ def _take_family(
         return take_fields_refusal(rules, state, seat, (*fields, extra_melds, 0, 0)) is None
 
     # Caps that hold for every take of these wild cards: the most natural cards, any kind of top-card canasta.
-    every_fields = [(n + len(wilds), n, len(wilds)) for n in range(naturals_held + 1)]
+    wild_counts = range(len(wilds) + 1) if every_wild_count else (len(wilds),)
+    every_fields = [(n + w, n, w) for n in range(naturals_held + 1) for w in wild_counts]
     most_base = naturals_held * rules.card_value[top_rank * 4] + sum(rules.card_value[c] for c in wilds)
     caps = Caps(
         max(_groups_cap(partial(take_allowed, fields), len(ranks)) for fields in every_fields),
