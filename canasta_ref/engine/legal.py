@@ -132,10 +132,13 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     pool = take_pool(rules, counts, top)
     initial = not state.team_opened[team]
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
-    if initial and _takes_by_shape(rules, counts, pool):
-        return [*blocks, plain, _TakeShapes(rules, state, pool).groups()]
     found: _Listing | None = None
     gained = 0
+    if initial and _takes_by_shape(rules, counts, pool):
+        takes = _TakeShapes(rules, state, pool)
+        if takes.many_further_melds():
+            return [*blocks, plain, takes.groups()]
+        found, gained = takes.listing(), takes.gained
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
     for group in take_groups(rules, pool, counts, initial):
@@ -188,21 +191,39 @@ class _TakeShapes:
         self.twos: Pool = tuple((c, n) for c, n in self.wilds if c != JOKER)
         self.jokers = counts[JOKER] if rules.is_wild[JOKER] else 0
         self._listing: _Listing | None = None
-        self._gained = 0
+        #: What taking the pile adds to the hand besides the top card (``checks.pile_to_hand``), once ``listing`` ran.
+        self.gained = 0
         self._verdicts: dict[tuple[int, int, int], tuple[bool, bool]] = {}
         self._refusals: dict[tuple[int, int, int], Clause | None] = {}
         self._extras: dict[tuple[int, int, int, Pool], int] = {}
+        self._further: dict[int, tuple[_RankShape, ...]] | None = None
         self._whole: Combinations | None = None
         self._shared: dict[tuple[Card, ...], Combinations] = {}
 
     def groups(self) -> TakeGroups:
         return TakeGroups(self.naturals, self.wilds, self.weight, self.group_actions)
 
+    def many_further_melds(self) -> bool:
+        """Whether the whole hand offers the further melds enough choices for a structure (as ``_take_extras``
+        decides for one take): where it does not, every take's further melds are listed for less than setting a
+        structure up, and the plain listing is cheaper."""
+        choices = 1
+        for shapes in self.further_shapes().values():
+            choices *= 1 + len(shapes)
+        return choices > STRUCTURE_ABOVE[0]
+
+    def further_shapes(self) -> dict[int, tuple[_RankShape, ...]]:
+        """The valid shapes of further melds from the whole hand, by rank (``_further_shapes``)."""
+        if self._further is None:
+            listing = self.listing()
+            self._further = _further_shapes(listing, hand_cards(self.rules, self.state, listing.seat), self.top_rank)
+        return self._further
+
     def listing(self) -> _Listing:
         """The facts of the listing, made when a take could be helped by further melds."""
         if self._listing is None:
             self._listing = _Listing(self.rules, self.state)
-            self._gained = pile_to_hand(self.rules, self.state, self.state.to_act)[0]
+            self.gained = pile_to_hand(self.rules, self.state, self.state.to_act)[0]
         return self._listing
 
     def weight(self, naturals: int, wilds: tuple[Card, ...]) -> int:
@@ -219,7 +240,7 @@ class _TakeShapes:
         extras = self._extras.get(key)
         if extras is None:
             whole = self.whole()
-            start = _take_start(self.listing(), group, self.top_rank, whole.ranks, self._gained)
+            start = _take_start(self.listing(), group, self.top_rank, whole.ranks, self.gained)
             extras = self._extras[key] = whole.count_from(start, left, self.jokers - jokers)
         return int(alone) + extras
 
@@ -238,7 +259,7 @@ class _TakeShapes:
         blocks: list[Block] = [(take_with(group),)] if alone else []
         if may_help:
             listing = self.listing()
-            blocks.append(_take_extras(listing, group, self.top_rank, self._shared, self._gained))
+            blocks.append(_take_extras(listing, group, self.top_rank, self._shared, self.gained))
         return Listing(blocks)
 
     def whole(self) -> Combinations:
@@ -247,11 +268,11 @@ class _TakeShapes:
         if self._whole is None:
             listing = self.listing()
             hand = hand_cards(self.rules, self.state, listing.seat)
-            viable = _viable(listing, hand, self.top_rank)
-            ranks = sorted(viable)
+            viable = {rank: _shapes_of(rank, found) for rank, found in self.further_shapes().items()}
             held_wilds = tuple(c for c, n in self.wilds for _ in range(n))
-            family = _take_family(listing, held_wilds, self.top_rank, hand, viable, ranks, every_wild_count=True)
-            self._whole = family
+            self._whole = _take_family(
+                listing, held_wilds, self.top_rank, hand, viable, sorted(viable), every_wild_count=True
+            )
         return self._whole
 
 
@@ -694,16 +715,26 @@ def _take_extras(
 
 
 def _viable(listing: _Listing, hand: HandCards, top_rank: int) -> dict[int, list[Shape]]:
-    """The valid shapes of further melds in an opening take, by rank: every rank the hand could lay but the top
-    card's."""
-    viable: dict[int, list[Shape]] = {}
+    """The valid shapes of further melds in an opening take, by rank (``_further_shapes``), as ``Shape``s."""
+    return {rank: _shapes_of(rank, found) for rank, found in _further_shapes(listing, hand, top_rank).items()}
+
+
+def _further_shapes(listing: _Listing, hand: HandCards, top_rank: int) -> dict[int, tuple[_RankShape, ...]]:
+    """The valid shapes of further melds in an opening take, by rank (``_rank_shapes``): every rank the hand could
+    lay but the top card's."""
+    further: dict[int, tuple[_RankShape, ...]] = {}
     for rank in hand.meld_ranks(listing.state.melds[listing.team]):
         if rank == top_rank:
             continue
         found = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, True)
         if found:
-            viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
-    return viable
+            further[rank] = found
+    return further
+
+
+def _shapes_of(rank: int, found: Sequence[_RankShape]) -> list[Shape]:
+    """A rank's valid shapes (``_rank_shapes``) as ``Shape``s."""
+    return [Shape(rank, n, t, j) for n, t, j, *_ in found]
 
 
 def _take_start(
