@@ -10,6 +10,11 @@ that use them, which is what the number of ways to pick them depends on), the ca
 every group is valid kept and going out. From the counts below every state, the ``n``-th action (in the order
 the plain enumeration gives) is found by descending the ranks, and iterating costs what it yields.
 
+Taking the pile before opening adds the take's own group, chosen among many (every choice of natural and wild
+cards that melds the top card), each a start state of its own. ``count_from`` counts them all from one forward
+pass over the whole hand: the states after the last rank do not depend on the start, so each start costs a pass
+over those end states, not a recursion; only the take a caller indexes gets a recursion from its own start.
+
 Design notes (issue 15): the alternative, an opening built in steps within the turn, would have changed what an
 action is, and so the perft counts, the protocol and every engine's notion of a legal move; a structure over the
 same actions keeps all of them and makes ``count``, ``in`` and a uniform sample cheap.
