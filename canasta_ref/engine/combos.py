@@ -211,8 +211,9 @@ class Combinations:
     def count_from(self, start: Aggregate, pool: Pool, jokers: int) -> int:
         """How many choices complete ``start`` for a hand that holds only the twos ``pool`` and ``jokers`` of this
         structure's wild cards (a take's cards from hand used the others), as ``started`` would count them: one
-        pass over the end states (``_ends_for``), where a recursion a start would cost what the whole count costs.
-        The structure's start must be empty (no cards left, no points), and its caps must hold for every start."""
+        pass over the end states (``_ends_for``) instead of a recursion per start, each as dear as the whole count.
+        The structure's start must be empty (no cards left, no points), its caps must hold for every start, and its
+        verdict must read the twos' total alone (as the take verdict does)."""
         caps = self._caps
         unused_twos = sum(n for _, n in pool)
         total = 0

@@ -116,7 +116,8 @@ def listing(rules: Rules, state: HandState) -> Listing:
 def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
     values computed once, and only those they allow are checked in full; a take with further melds, before the
-    side has opened, is a family of its own (see ``_take_extras``)."""
+    side has opened, is a family of its own (see ``_take_extras``). Where such takes are many, they are counted
+    by shape instead (``_TakeShapes``), in the same order."""
     seat = state.to_act
     blocks: list[Block] = []
     if bare_refusal(rules, state, seat, "draw") is None:
@@ -229,24 +230,24 @@ class _TakeShapes:
     def weight(self, naturals: int, wilds: tuple[Card, ...]) -> int:
         """The legal actions of a take group with ``naturals`` natural cards and the wild cards ``wilds``: the
         take alone, and its takes with further melds."""
-        group = _sample_group(self.naturals, naturals, wilds)
+        group = _first_group(self.naturals, naturals, wilds)
         alone, may_help = self.verdict(group)
         if not may_help:
             return int(alone)
         twos = sum(1 for c in wilds if c != JOKER)
         jokers = len(wilds) - twos
-        left = _alike_pool(without(self.twos, [c for c in wilds if c != JOKER]))
-        key = (naturals, twos, jokers, left)
+        twos_left = _alike_pool(without(self.twos, [c for c in wilds if c != JOKER]))
+        key = (naturals, twos, jokers, twos_left)
         extras = self._extras.get(key)
         if extras is None:
             whole = self.whole()
             start = _take_start(self.listing(), group, self.top_rank, whole.ranks, self.gained)
-            extras = self._extras[key] = whole.count_from(start, left, self.jokers - jokers)
+            extras = self._extras[key] = whole.count_from(start, twos_left, self.jokers - jokers)
         return int(alone) + extras
 
     def verdict(self, group: tuple[Card, ...]) -> tuple[bool, bool]:
         """``_take_verdict`` of a take group, once per shape."""
-        shape = _wild_shape(self.rules, group)
+        shape = _group_shape(self.rules, group)
         known = self._verdicts.get(shape)
         if known is None:
             known = _take_verdict(self.rules, self.state, take_with(group), self.top_rank, self._refusals)
@@ -284,14 +285,14 @@ def _alike_pool(pool: Pool) -> Pool:
     return tuple((card, n) for card, n in enumerate(copies))
 
 
-def _sample_group(naturals: Pool, count: int, wilds: tuple[Card, ...]) -> tuple[Card, ...]:
-    """A take group with ``count`` of the natural cards ``naturals`` and the wild cards ``wilds`` (its first choice
-    of natural cards), in canonical order."""
+def _first_group(naturals: Pool, count: int, wilds: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The first take group (in ``take_groups`` order) with ``count`` of the natural cards ``naturals`` and the wild
+    cards ``wilds``: the one judged for every group of its shape."""
     natural = submultisets(naturals, count)[0]
     return tuple(sorted(natural + wilds, key=SORT_ORDER.__getitem__))
 
 
-def _wild_shape(rules: Rules, group: tuple[Card, ...]) -> tuple[int, int, int]:
+def _group_shape(rules: Rules, group: tuple[Card, ...]) -> tuple[int, int, int]:
     """A take group's natural, two and joker cards, counted."""
     wild = jokers = 0
     for card in group:
