@@ -8,12 +8,13 @@ every action would.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .actions import Action, single_meld
-from .cards import Card
-from .combos import Combinations
+from .cards import SORT_ORDER, Card
+from .combos import Combinations, Pool
+from .movegen import submultisets
 from .rules import TRACKED_CACHE_LIMIT, remember
 
 #: The groups of one shape: the choices of natural cards, the choices of wild cards, and the jokers every group
@@ -73,7 +74,94 @@ class SingleMelds:
         return action
 
 
-Block = Sequence[Action] | Combinations | SingleMelds
+#: The actions of take groups with so many natural cards and these wild cards (each group alike).
+TakeWeight = Callable[[int, tuple[Card, ...]], int]
+
+
+class TakeGroups:
+    """Takes of the pile by a side that has not opened, in ``movegen.take_groups`` order: every group of cards from
+    hand that melds the top card, each group's actions (``group_actions``: the take alone, then with further melds)
+    together. That order lists, for each size, the choices of natural cards, and with each the choices of wild
+    cards; since the count of a group's actions hangs on its number of natural cards and its wild cards alone
+    (``weight``), each run of groups with the same natural cards is counted by counts, and a group's actions are
+    made only for the actions asked for."""
+
+    __slots__ = ("_group_actions", "_parts", "_runs", "_total")
+
+    def __init__(
+        self, naturals: Pool, wilds: Pool, weight: TakeWeight, group_actions: Callable[[tuple[Card, ...]], Listing]
+    ) -> None:
+        self._group_actions = group_actions
+        #: Per number of natural and of wild cards: each choice of wild cards with its groups' weight.
+        self._parts: dict[tuple[int, int], list[tuple[tuple[Card, ...], int]]] = {}
+        #: The runs with actions, in order: the natural cards, the number of wild cards, the run's weight.
+        self._runs: list[tuple[tuple[Card, ...], int, int]] = []
+        wilds_held = sum(n for _, n in wilds)
+        held = sum(n for _, n in naturals) + wilds_held
+        natural_choices = _natural_choices(naturals, held)
+        for size in range(2, held + 1):
+            for natural in natural_choices:
+                m = len(natural)
+                k = size - m
+                if k < 0 or k > wilds_held or (m == 0 and size > 2):  # beyond a pair, a group has a natural card
+                    continue
+                parts = self._parts.get((m, k))
+                if parts is None:
+                    parts = self._parts[(m, k)] = [(w, weight(m, w)) for w in submultisets(wilds, k)]
+                run = sum(w for _, w in parts)
+                if run:
+                    self._runs.append((natural, k, run))
+        self._total = sum(run for _, _, run in self._runs)
+
+    def count(self) -> int:
+        return self._total
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __bool__(self) -> bool:
+        return self._total > 0
+
+    def __getitem__(self, index: int) -> Action:
+        if index < 0:
+            index += self._total
+        if index >= 0:
+            for natural, k, run in self._runs:
+                if index < run:
+                    for wild, weight in self._parts[(len(natural), k)]:
+                        if index < weight:
+                            return self._group_actions(_group(natural, wild))[index]
+                        index -= weight
+                index -= run
+        raise IndexError("legal action index out of range")
+
+    def __iter__(self) -> Iterator[Action]:
+        for natural, k, _ in self._runs:
+            for wild, weight in self._parts[(len(natural), k)]:
+                if weight:
+                    yield from self._group_actions(_group(natural, wild))
+
+
+def _natural_choices(items: Pool, most: int) -> list[tuple[Card, ...]]:
+    """Every choice of at most ``most`` of the cards ``items``, in the order ``movegen.submultisets`` gives the
+    choices of a group's first cards: most copies of the first card first."""
+    if not items:
+        return [()]
+    (card, available), rest = items[0], items[1:]
+    out: list[tuple[Card, ...]] = []
+    for take in range(min(available, most), -1, -1):
+        head = (card,) * take
+        for tail in _natural_choices(rest, most - take):
+            out.append(head + tail)
+    return out
+
+
+def _group(natural: tuple[Card, ...], wild: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A take group's cards in canonical order, as ``movegen.take_groups`` gives them."""
+    return tuple(sorted(natural + wild, key=SORT_ORDER.__getitem__))
+
+
+Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups
 
 
 class Listing:
@@ -120,4 +208,4 @@ class Listing:
 
 def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, (Combinations, SingleMelds)) else len(block)
+    return block.count() if isinstance(block, (Combinations, SingleMelds, TakeGroups)) else len(block)

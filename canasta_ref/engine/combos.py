@@ -10,6 +10,11 @@ that use them, which is what the number of ways to pick them depends on), the ca
 every group is valid kept and going out. From the counts below every state, the ``n``-th action (in the order
 the plain enumeration gives) is found by descending the ranks, and iterating costs what it yields.
 
+Taking the pile before opening adds the take's own group, chosen among many (every choice of natural and wild
+cards that melds the top card), each a start state of its own. ``count_from`` counts them all from one forward
+pass over the whole hand: the states after the last rank do not depend on the start, so each start costs a pass
+over those end states, not a recursion; only the take a caller indexes gets a recursion from its own start.
+
 Design notes (issue 15): the alternative, an opening built in steps within the turn, would have changed what an
 action is, and so the perft counts, the protocol and every engine's notion of a legal move; a structure over the
 same actions keeps all of them and makes ``count``, ``in`` and a uniform sample cheap.
@@ -103,6 +108,9 @@ class Combinations:
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
         self._start = Aggregate(0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True)
         self._count: int | None = None
+        self._ends: dict[Aggregate, int] | None = None
+        self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
+        self._joined_verdicts: dict[Aggregate, bool] = {}
 
     def started(self, start: Aggregate, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
         """The same options from another start state (its ``left`` and ``points`` capped here), made into actions
@@ -206,6 +214,59 @@ class Combinations:
             self._ways[key] = known
         return known
 
+    # -- counting from many starts at once ------------------------------------------------------------
+    def count_from(self, start: Aggregate, pool: Pool, jokers: int) -> int:
+        """How many choices complete ``start`` for a hand that holds only the twos ``pool`` and ``jokers`` of this
+        structure's wild cards (a take's cards from hand used the others), as ``started`` would count them: one
+        pass over the end states (``_ends_for``) instead of a recursion per start, each as dear as the whole count.
+        The structure's start must be empty (no cards left, no points), its caps must hold for every start, and its
+        verdict must read the twos' total alone (as the take verdict does)."""
+        caps = self._caps
+        unused_twos = sum(n for _, n in pool)
+        total = 0
+        for end, ways in self._ends_for(pool).items():
+            if end.jokers > jokers:
+                continue
+            unused = unused_twos - sum(end.twos) + jokers - end.jokers
+            joined = _joined(start, end, caps, unused)
+            accepted = self._joined_verdicts.get(joined)
+            if accepted is None:
+                accepted = self._joined_verdicts[joined] = joined.groups > 0 and self._verdict(joined)
+            if accepted:
+                total += ways
+        return total
+
+    def _ends_for(self, pool: Pool) -> dict[Aggregate, int]:
+        """The end states with their ways for a hand whose twos are ``pool``: the ways to pick the natural cards
+        times the ways to pick the twos, the twos then kept as their total alone (all the verdict reads), which
+        merges end states that differ only in how the twos split between groups."""
+        known = self._ends_by_pool.get(pool)
+        if known is not None:
+            return known
+        if self._ends is None:
+            self._ends = self._forward()
+        merged: dict[Aggregate, int] = {}
+        for end, ways in self._ends.items():
+            twos = self._twos_ways(pool, end.twos)
+            if twos:
+                key = _with_twos(end, (sum(end.twos),) if end.twos else ())
+                merged[key] = merged.get(key, 0) + ways * twos
+        self._ends_by_pool[pool] = merged
+        return merged
+
+    def _forward(self) -> dict[Aggregate, int]:
+        """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
+        recursion run forwards, so that the states do not depend on where a caller starts."""
+        layer: dict[Aggregate, int] = {self._start: 1}
+        for index in range(len(self._ranks)):
+            following: dict[Aggregate, int] = {}
+            for state, ways in layer.items():
+                for option, after in self._steps(index, state):
+                    reached = ways * option.ways if option is not None else ways
+                    following[after] = following.get(after, 0) + reached
+            layer = following
+        return layer
+
     # -- indexing and iterating -------------------------------------------------------------------------
     def __getitem__(self, index: int) -> Action:
         total = self.count()
@@ -299,6 +360,52 @@ def _aggregate(state: Aggregate, left: int) -> Aggregate:
             state.tag,
             state.unfinished,
             state.composition,
+        ),
+    )
+
+
+def _with_twos(state: Aggregate, twos: tuple[int, ...]) -> Aggregate:
+    """``state`` with other sizes of twos groups, built without the named tuple's Python-level ``_replace``."""
+    return _new_tuple(
+        Aggregate,
+        (
+            state.groups,
+            state.left,
+            state.points,
+            twos,
+            state.jokers,
+            state.kinds,
+            state.made,
+            state.staying,
+            state.leaving,
+            state.tag,
+            state.unfinished,
+            state.composition,
+        ),
+    )
+
+
+def _joined(start: Aggregate, end: Aggregate, caps: Caps, unused: int) -> Aggregate:
+    """The finished state of a choice made from ``start`` that, made from an empty start, ends in ``end`` (with
+    ``unused`` wild cards left over): every count adds up, capped as the recursion caps it (no count falls, so
+    capping the parts first changes no capped sum)."""
+    kinds = start.kinds
+    more = end.kinds
+    return _new_tuple(
+        Aggregate,
+        (
+            capped(start.groups + end.groups, caps.groups),
+            capped(start.left + end.left + unused, caps.left),
+            capped(start.points + end.points, caps.points),
+            end.twos,
+            start.jokers + end.jokers,
+            (kinds[0] + more[0], kinds[1] + more[1], kinds[2] + more[2]),
+            start.made + end.made,
+            start.staying and end.staying,
+            start.leaving and end.leaving,
+            start.tag,
+            start.unfinished + end.unfinished,
+            start.composition | end.composition,
         ),
     )
 

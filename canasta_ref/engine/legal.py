@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, SingleMelds
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
+from .blocks import Block, GroupParts, Listing, SingleMelds, TakeGroups
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, SORT_ORDER, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
     COMPOSITIONS,
@@ -55,7 +55,7 @@ from .checks import (
     unfinished_of,
     unfinished_tally,
 )
-from .combos import Aggregate, Caps, Combinations, Option, Verdict, capped
+from .combos import Aggregate, Caps, Combinations, Option, Pool, Verdict, capped
 from .movegen import (
     EXTRAS_MAY_LIFT,
     HandCards,
@@ -68,6 +68,7 @@ from .movegen import (
     submultisets,
     take_groups,
     take_pool,
+    without,
 )
 from .named import play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
@@ -85,6 +86,11 @@ ANSWERS = (Action.answer(True), Action.answer(False))
 #: family is kept as a structure (``combos.Combinations``) instead of listed; below it, listing is cheaper than the
 #: structure's set-up. Tests set it to 0 to check the structure against the listing on small hands.
 STRUCTURE_ABOVE = [64]
+
+#: Above this many choices of cards from hand that meld the pile's top card (the product over the card types held
+#: of one plus the copies), a side that has not opened has its takes kept as ``blocks.TakeGroups``, counted by
+#: shape; below it, planning each take group is cheaper. Tests set it to 0 as they set ``STRUCTURE_ABOVE``.
+TAKE_STRUCTURE_ABOVE = [8]
 
 
 def legal_actions(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -121,7 +127,8 @@ def listing(rules: Rules, state: HandState) -> Listing:
 def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     """Drawing, and taking the pile: each take is first put to the ``pile.take`` clauses with the pile's
     values computed once, and only those they allow are checked in full; a take with further melds, before the
-    side has opened, is a family of its own (see ``_take_extras``)."""
+    side has opened, is a family of its own (see ``_take_extras``). Where such takes are many, they are counted
+    by shape instead (``_TakeShapes``), in the same order."""
     seat = state.to_act
     blocks: list[Block] = []
     if bare_refusal(rules, state, seat, "draw") is None:
@@ -139,6 +146,11 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
     found: _Listing | None = None
     gained = 0
+    if initial and _takes_by_shape(rules, counts, pool):
+        takes = _TakeShapes(rules, state, pool)
+        if takes.many_further_melds():
+            return [*blocks, plain, takes.groups()]
+        found, gained = takes.listing(), takes.gained
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
     for group in take_groups(rules, pool, counts, initial):
@@ -161,6 +173,145 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     if rules.names_melds:
         blocks.append(take_actions(rules, state))
     return blocks
+
+
+def _takes_by_shape(rules: Rules, counts: Sequence[int], pool: Sequence[Card]) -> bool:
+    """Whether a side that has not opened has its takes counted by shape (``_TakeShapes``): where the take groups
+    are many, and a structure holds their further melds (twos all of one value; no named melds, which are
+    listed take by take)."""
+    if rules.twos_value is None or rules.names_melds:
+        return False
+    choices = 1
+    for card in pool:
+        choices *= 1 + counts[card]
+    return choices > TAKE_STRUCTURE_ABOVE[0]
+
+
+class _TakeShapes:
+    """A side's takes before it has opened, judged by shape: a take group's verdict and the number of its takes
+    with further melds hang only on its counts of natural, two and joker cards and on the twos it leaves, so each
+    is worked out once per such shape (the further melds counted from one structure over the whole hand, see
+    ``Combinations.count_from``), and ``blocks.TakeGroups`` puts them in ``take_groups`` order."""
+
+    def __init__(self, rules: Rules, state: HandState, pool: Sequence[Card]) -> None:
+        self.rules = rules
+        self.state = state
+        counts = state.hands[state.to_act]
+        self.top_rank = rank_of(state.pile[-1])
+        self.naturals: Pool = tuple((c, counts[c]) for c in pool if not rules.is_wild[c])
+        self.wilds: Pool = tuple((c, counts[c]) for c in pool if rules.is_wild[c])
+        self.twos: Pool = tuple((c, n) for c, n in self.wilds if c != JOKER)
+        self.jokers = counts[JOKER] if rules.is_wild[JOKER] else 0
+        self._listing: _Listing | None = None
+        #: What taking the pile adds to the hand besides the top card (``checks.pile_to_hand``), once ``listing`` ran.
+        self.gained = 0
+        self._verdicts: dict[tuple[int, int, int], tuple[bool, bool]] = {}
+        self._refusals: dict[tuple[int, int, int], Clause | None] = {}
+        self._extras: dict[tuple[int, int, int, Pool], int] = {}
+        self._further: dict[int, tuple[_RankShape, ...]] | None = None
+        self._whole: Combinations | None = None
+        self._shared: dict[tuple[Card, ...], Combinations] = {}
+
+    def groups(self) -> TakeGroups:
+        return TakeGroups(self.naturals, self.wilds, self.weight, self.group_actions)
+
+    def many_further_melds(self) -> bool:
+        """Whether the whole hand offers the further melds enough choices for a structure (as ``_take_extras``
+        decides for one take): where it does not, every take's further melds are listed for less than setting a
+        structure up, and the plain listing is cheaper."""
+        choices = 1
+        for shapes in self.further_shapes().values():
+            choices *= 1 + len(shapes)
+        return choices > STRUCTURE_ABOVE[0]
+
+    def further_shapes(self) -> dict[int, tuple[_RankShape, ...]]:
+        """The valid shapes of further melds from the whole hand, by rank (``_further_shapes``)."""
+        if self._further is None:
+            listing = self.listing()
+            self._further = _further_shapes(listing, hand_cards(self.rules, self.state, listing.seat), self.top_rank)
+        return self._further
+
+    def listing(self) -> _Listing:
+        """The facts of the listing, made when a take could be helped by further melds."""
+        if self._listing is None:
+            self._listing = _Listing(self.rules, self.state)
+            self.gained = pile_to_hand(self.rules, self.state, self.state.to_act)[0]
+        return self._listing
+
+    def weight(self, naturals: int, wilds: tuple[Card, ...]) -> int:
+        """The legal actions of a take group with ``naturals`` natural cards and the wild cards ``wilds``: the
+        take alone, and its takes with further melds."""
+        group = _first_group(self.naturals, naturals, wilds)
+        alone, may_help = self.verdict(group)
+        if not may_help:
+            return int(alone)
+        twos = sum(1 for c in wilds if c != JOKER)
+        jokers = len(wilds) - twos
+        twos_left = _alike_pool(without(self.twos, [c for c in wilds if c != JOKER]))
+        key = (naturals, twos, jokers, twos_left)
+        extras = self._extras.get(key)
+        if extras is None:
+            whole = self.whole()
+            start = _take_start(self.listing(), group, self.top_rank, whole.ranks, self.gained)
+            extras = self._extras[key] = whole.count_from(start, twos_left, self.jokers - jokers)
+        return int(alone) + extras
+
+    def verdict(self, group: tuple[Card, ...]) -> tuple[bool, bool]:
+        """``_take_verdict`` of a take group, once per shape."""
+        shape = _group_shape(self.rules, group)
+        known = self._verdicts.get(shape)
+        if known is None:
+            known = _take_verdict(self.rules, self.state, take_with(group), self.top_rank, self._refusals)
+            self._verdicts[shape] = known
+        return known
+
+    def group_actions(self, group: tuple[Card, ...]) -> Listing:
+        """A take group's actions as the plain listing gives them: the take alone, then with further melds."""
+        alone, may_help = self.verdict(group)
+        blocks: list[Block] = [(take_with(group),)] if alone else []
+        if may_help:
+            listing = self.listing()
+            blocks.append(_take_extras(listing, group, self.top_rank, self._shared, self.gained))
+        return Listing(blocks)
+
+    def whole(self) -> Combinations:
+        """The further melds of a take from the whole hand's other ranks and wild cards, from an empty start,
+        with caps that hold for every take group: what ``weight`` counts every group's further melds from."""
+        if self._whole is None:
+            listing = self.listing()
+            hand = hand_cards(self.rules, self.state, listing.seat)
+            viable = {rank: _shapes_of(rank, found) for rank, found in self.further_shapes().items()}
+            held_wilds = tuple(c for c, n in self.wilds for _ in range(n))
+            self._whole = _take_family(
+                listing, held_wilds, self.top_rank, hand, viable, sorted(viable), every_wild_count=True
+            )
+        return self._whole
+
+
+def _alike_pool(pool: Pool) -> Pool:
+    """A pool of twos with the same copies as ``pool``, most copies first, whatever the cards: every way of picking
+    twos from it is counted alike (the number of ways hangs on the copies alone), so takes that leave different
+    twos of the same copies share one count."""
+    copies = sorted((n for _, n in pool), reverse=True)
+    return tuple((card, n) for card, n in enumerate(copies))
+
+
+def _first_group(naturals: Pool, count: int, wilds: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The first take group (in ``take_groups`` order) with ``count`` of the natural cards ``naturals`` and the wild
+    cards ``wilds``: the one judged for every group of its shape."""
+    natural = submultisets(naturals, count)[0]
+    return tuple(sorted(natural + wilds, key=SORT_ORDER.__getitem__))
+
+
+def _group_shape(rules: Rules, group: tuple[Card, ...]) -> tuple[int, int, int]:
+    """A take group's natural, two and joker cards, counted."""
+    wild = jokers = 0
+    for card in group:
+        if rules.is_wild[card]:
+            wild += 1
+            if card == JOKER:
+                jokers += 1
+    return len(group) - wild, wild - jokers, jokers
 
 
 def _take_verdict(
@@ -619,13 +770,7 @@ def _take_extras(
     for card in group:
         rest[card] -= 1
     rest_hand = HandCards(rules, tuple(rest))
-    viable: dict[int, list[Shape]] = {}
-    for rank in rest_hand.meld_ranks(state.melds[listing.team]):
-        if rank == top_rank:
-            continue
-        found = _rank_shapes(listing, rank, rest_hand.count(rank), rest_hand.twos_total, rest_hand.jokers, True)
-        if found:
-            viable[rank] = [Shape(rank, n, t, j) for n, t, j, *_ in found]
+    viable = _viable(listing, rest_hand, top_rank)
     ranks = sorted(viable)
     if rules.twos_value is None or _choices(viable) <= STRUCTURE_ABOVE[0]:
         listed: list[Action] = []
@@ -635,6 +780,29 @@ def _take_extras(
         return listed
     core = shared[wilds] = _take_family(listing, wilds, top_rank, rest_hand, viable, ranks)
     return core.started(_take_start(listing, group, top_rank, core.ranks, gained), build)
+
+
+def _viable(listing: _Listing, hand: HandCards, top_rank: int) -> dict[int, list[Shape]]:
+    """The valid shapes of further melds in an opening take, by rank (``_further_shapes``), as ``Shape``s."""
+    return {rank: _shapes_of(rank, found) for rank, found in _further_shapes(listing, hand, top_rank).items()}
+
+
+def _further_shapes(listing: _Listing, hand: HandCards, top_rank: int) -> dict[int, tuple[_RankShape, ...]]:
+    """The valid shapes of further melds in an opening take, by rank (``_rank_shapes``): every rank the hand could
+    lay but the top card's."""
+    further: dict[int, tuple[_RankShape, ...]] = {}
+    for rank in hand.meld_ranks(listing.state.melds[listing.team]):
+        if rank == top_rank:
+            continue
+        found = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, True)
+        if found:
+            further[rank] = found
+    return further
+
+
+def _shapes_of(rank: int, found: Sequence[_RankShape]) -> list[Shape]:
+    """A rank's valid shapes (``_rank_shapes``) as ``Shape``s."""
+    return [Shape(rank, n, t, j) for n, t, j, *_ in found]
 
 
 def _take_start(
@@ -680,10 +848,13 @@ def _take_family(
     rest_hand: HandCards,
     viable: dict[int, list[Shape]],
     ranks: Sequence[int],
+    *,
+    every_wild_count: bool = False,
 ) -> Combinations:
     """``_take_extras`` as a structure for every take whose cards from hand use the wild cards ``wilds``: the
     verdict repeats ``checks._plan_take`` on counts (tests compare the two on every action of small hands), with
-    the take's own cards in the start state (``_take_start``)."""
+    the take's own cards in the start state (``_take_start``). With ``every_wild_count``, ``wilds`` are all the
+    wild cards held and the caps hold for takes using any number of them (``Combinations.count_from``)."""
     rules, state, seat = listing.rules, listing.state, listing.seat
     top = state.pile[-1]
     wild_points = _wild_points(rules)
@@ -696,7 +867,8 @@ def _take_family(
         return take_fields_refusal(rules, state, seat, (*fields, extra_melds, 0, 0)) is None
 
     # Caps that hold for every take of these wild cards: the most natural cards, any kind of top-card canasta.
-    every_fields = [(n + len(wilds), n, len(wilds)) for n in range(naturals_held + 1)]
+    wild_counts = range(len(wilds) + 1) if every_wild_count else (len(wilds),)
+    every_fields = [(n + w, n, w) for n in range(naturals_held + 1) for w in wild_counts]
     most_base = naturals_held * rules.card_value[top_rank * 4] + sum(rules.card_value[c] for c in wilds)
     caps = Caps(
         max(_groups_cap(partial(take_allowed, fields), len(ranks)) for fields in every_fields),

@@ -24,22 +24,26 @@ def refusal(game: Game, text: str) -> str | None:
 
 
 def legal_by_plan(rules: Rules, game: Game) -> set[Any]:
-    """The listing, checked against every candidate put to plan one by one; returned as a set of actions."""
+    """The listing, checked against every candidate put to plan one by one, and its count against both; returned
+    as a set of actions."""
     state = game.state
-    listed = list(legal.listing(rules, state))
+    listing = legal.listing(rules, state)
+    listed = list(listing)
     slow = {a for a in candidates(rules, state) if is_legal(rules, state, a)}
     assert set(listed) == slow and len(listed) == len(slow)
+    assert listing.count() == len(slow), "the count agrees with the actions listed"
     return slow
 
 
 def forced_structure() -> Iterator[None]:
-    """Once, with multi-meld families always kept as a structure, however few their choices."""
-    saved = legal.STRUCTURE_ABOVE[0]
-    legal.STRUCTURE_ABOVE[0] = 0
+    """Once, with multi-meld families and a side's takes before opening always kept as structures, however few
+    their choices."""
+    saved = legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0]
+    legal.STRUCTURE_ABOVE[0] = legal.TAKE_STRUCTURE_ABOVE[0] = 0
     try:
         yield
     finally:
-        legal.STRUCTURE_ABOVE[0] = saved
+        legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0] = saved
 
 
 def each_listing() -> Iterator[None]:

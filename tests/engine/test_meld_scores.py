@@ -403,3 +403,15 @@ def test_an_opening_take_leaving_its_sevens_incomplete_may_not_go_out(mac: Rules
         other = _game(lenient, hands, opened=False, phase="draw", pile="4D 7H")
         assert take in legal_by_plan(lenient, other)
     assert refusal(_game(mac, hands, opened=False, phase="draw", pile="4D 7H"), str(take)) == "GO_OUT.KEEP_CARD"
+
+
+def test_an_opening_take_whose_further_sevens_stay_incomplete_may_not_go_out(mac: Rules, lenient: Rules) -> None:
+    """The take's own meld is a canasta of kings; the sevens laid beside it are the further melds (the structure's
+    end states, ``combos.Combinations.count_from``), and they stay short of a canasta: the side may not go out, so
+    the take, which leaves one card, is refused."""
+    hands = ["KC KD KS KH KC KD 7C 7D 7S 9C", "5C", "5D", "5H"]
+    take = parse_action("take KC KD KS KH KC KD + 7C 7D 7S")
+    for _ in each_listing():
+        assert take not in legal_by_plan(mac, _game(mac, hands, opened=False, phase="draw", pile="KH"))
+        assert take in legal_by_plan(lenient, _game(lenient, hands, opened=False, phase="draw", pile="KH"))
+    assert refusal(_game(mac, hands, opened=False, phase="draw", pile="KH"), str(take)) == "GO_OUT.KEEP_CARD"

@@ -1,10 +1,12 @@
 """The structured listing (``combos.Combinations``, used where a side that has not opened holds many cards) against
 an independent slow enumeration: every candidate action (``movegen.candidates``) put to ``plan`` one by one.
 
-On hands small enough to enumerate, the structure is forced on (``legal.STRUCTURE_ABOVE`` set to 0) and must give
-the same actions in the same order as the plain listing, the same count, the same action at every index, and
-exactly the candidates ``plan`` accepts. On the big hands of the benchmark's scaling table, where enumerating is out
-of reach, sampled indices must give distinct legal actions.
+On hands small enough to enumerate, the structures are forced on (``legal.STRUCTURE_ABOVE`` and
+``legal.TAKE_STRUCTURE_ABOVE`` set to 0) and must give the same actions in the same order as the plain listing, the
+same count, the same action at every index, and exactly the candidates ``plan`` accepts; the takes of a side that has
+not opened, counted by shape (``blocks.TakeGroups``), are checked on their own against the same enumeration. On the
+big hands of the benchmark's scaling table, where enumerating is out of reach, sampled indices must give distinct
+legal actions.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import pytest
 
 from canasta_ref import Rules, load_variant
 from canasta_ref.engine import legal
+from canasta_ref.engine.blocks import TakeGroups
 from canasta_ref.engine.combos import Combinations
 from canasta_ref.engine.judge import is_legal
 from canasta_ref.engine.named import candidates
 from canasta_ref.scaling import scaling_position
 
-VARIANTS = ("classic", "classic-2p", "hoyle-2p", "fournier")
+VARIANTS = ("classic", "classic-2p", "hoyle-2p", "fournier", "modern-american")
 RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
 SMALL = [
     (variant, cards, opened, phase, seed)
@@ -34,12 +37,12 @@ SMALL = [
 
 
 def _forced(threshold: int) -> Iterator[None]:
-    saved = legal.STRUCTURE_ABOVE[0]
-    legal.STRUCTURE_ABOVE[0] = threshold
+    saved = legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0]
+    legal.STRUCTURE_ABOVE[0] = legal.TAKE_STRUCTURE_ABOVE[0] = threshold
     try:
         yield
     finally:
-        legal.STRUCTURE_ABOVE[0] = saved
+        legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0] = saved
 
 
 @pytest.mark.parametrize(("variant", "cards", "opened", "phase", "seed"), SMALL)
@@ -64,11 +67,35 @@ def test_structure_agrees_with_slow_enumeration(variant: str, cards: int, opened
     assert set(plain) == slow and len(plain) == len(slow), "exactly the legal candidates, each once"
 
 
-#: The draw phase at 60 cards is left out: its thousands of takes with different wild cards take seconds to count.
+#: Positions of a side that has not opened, to draw, whose takes are checked on their own.
+DRAW_NOT_OPENED = [(variant, cards, seed) for variant in VARIANTS for cards in (11, 15, 19) for seed in range(4)]
+
+
+@pytest.mark.parametrize(("variant", "cards", "seed"), DRAW_NOT_OPENED)
+def test_takes_by_shape_agree_with_slow_enumeration(variant: str, cards: int, seed: int) -> None:
+    """A side that has not opened, to draw: the takes counted by shape are exactly the legal takes with cards from
+    hand that the slow enumeration finds, each at one index."""
+    rules = RULES[variant]
+    state = scaling_position(rules, cards, opened=False, phase="draw", seed=seed).state
+    for _ in _forced(0):
+        blocks = [b for b in legal.listing(rules, state).blocks if isinstance(b, TakeGroups)]
+    slow = {a for a in candidates(rules, state) if a.kind == "take" and a.cards and is_legal(rules, state, a)}
+    if not blocks:
+        assert not slow or rules.names_melds or rules.twos_value is None or not state.pile
+        return
+    (takes,) = blocks
+    assert takes.count() == len(slow), "as many takes as the slow enumeration finds"
+    indexed = [takes[i] for i in range(takes.count())]
+    assert set(indexed) == slow and len(set(indexed)) == len(indexed), "every legal take at exactly one index"
+    assert list(takes) == indexed, "indexing and iterating agree"
+
+
+#: The benchmark's big hands of a side that has not opened, in both phases.
 BIG = [
     (variant, cards, phase)
     for variant in ("classic", "classic-2p")
-    for cards, phase in ((30, "draw"), (30, "play"), (45, "draw"), (45, "play"), (60, "play"))
+    for cards in (30, 45, 60)
+    for phase in ("draw", "play")
 ]
 
 
@@ -78,7 +105,7 @@ def test_big_hands_count_and_sample_without_enumerating(variant: str, cards: int
     game = scaling_position(rules, cards, opened=False, phase=phase)  # type: ignore[arg-type]
     legal_actions = game.legal_actions()
     total = legal_actions.count()
-    structures = [b for b in game._listing().blocks if isinstance(b, Combinations)]
+    structures = [b for b in game._listing().blocks if isinstance(b, (Combinations, TakeGroups))]
     assert structures, "a hand this big is kept as a structure"
     assert total > 1_000
     rng = random.Random(cards)
