@@ -24,7 +24,6 @@ from .checks import (
     apply_combine,
     apply_meld,
     canastas,
-    cards_above_turn_card,
     concealed_now,
     derived,
     is_canasta,
@@ -317,6 +316,12 @@ class Game:
                     if self._last_card_kept(state, (drawn,), seat, events):
                         return False
 
+    def _announce_turn_card_among(self, state: HandState, seat: int, drawn: int, events: list[Event]) -> None:
+        """After ``drawn`` cards left the stock at once: if the turn card was among them, its drawer announces it."""
+        depth = self.rules.turn_card_depth
+        if depth and len(state.stock) <= depth < len(state.stock) + drawn:
+            events.append(_event(seat, f"draws the turn card: {depth} cards are left and no bonus cards"))
+
     def _announce_turn_card(self, state: HandState, seat: int, events: list[Event]) -> None:
         """After a card leaves the stock: if it was the turn card (hook stock.turn_card_depth), its drawer announces
         it, so that everyone knows the bonus draws are over (the stock shrinks by one card at a time, so the turn
@@ -607,9 +612,11 @@ class Game:
         events.append(_event(seat, f"earns {earned} bonus cards from the {source} for the initial meld"))
 
     def _draw_bonus(self, state: HandState, seat: int, events: list[Event]) -> None:
-        """Give a seat the bonus cards it is owed for its side's initial meld: its talon, or cards from above the
-        turn card (fewer if the turn card has come nearer meanwhile); bonus cards among them are laid out as if
-        drawn."""
+        """Give a seat the bonus cards it is owed for its side's initial meld: its talon, or cards from the stock
+        (fewer only if the stock runs out first); bonus cards among them are laid out as if drawn. The turn card
+        ends the earning of bonus cards, not the drawing of those earned before it (pagat S0#154 sets the
+        condition at the initial meld): a player who discarded their last card on the strength of the bonus is
+        never left unable to play."""
         rules = self.rules
         owed = state.bonus_draws_owed[seat]
         state.bonus_draws_owed[seat] = 0
@@ -618,14 +625,13 @@ class Game:
             state.give(seat, drawn)
             events.append(_event(seat, f"takes the talon ({len(drawn)} cards)", tuple(drawn)))
         else:
-            drawn = [state.stock.pop() for _ in range(min(owed, cards_above_turn_card(rules, state)))]
+            drawn = [state.stock.pop() for _ in range(min(owed, len(state.stock)))]
             state.give(seat, drawn)
             if drawn:
                 events.append(_event(seat, "draws bonus cards for the initial meld", tuple(drawn)))
+                self._announce_turn_card_among(state, seat, len(drawn), events)
             if len(drawn) < owed:
-                events.append(
-                    _event(seat, f"draws {len(drawn)} of the {owed} bonus cards: no more lie above the turn card")
-                )
+                events.append(_event(seat, f"draws {len(drawn)} of the {owed} bonus cards: the stock is empty"))
             if self._last_card_kept(state, drawn, seat, events):
                 self._end(state, "last stock card was a bonus card")
                 return

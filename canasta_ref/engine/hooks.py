@@ -106,11 +106,11 @@ HOOKS: Final[dict[str, Hook]] = {
             "stock.turn_card_depth",
             "value",
             "How many cards lie below the turn card, the card of the stock that marks the end of the bonus draws "
-            "(hook bonus_draw.count): once it is drawn, no bonus card may be drawn, and a bonus draw takes only "
-            "cards lying above it. It is counted in the stock as it stands after the deal (an upcard buried at the "
-            "bottom lies below it too). The player who draws it announces it to everyone (an event; views say "
-            "``turn_card_drawn``). No clause, or 0: no turn card, and bonus draws may take the stock down to its "
-            "last card.",
+            "(hook bonus_draw.count): once it is drawn, no initial meld earns bonus cards, and no more are earned "
+            "than the cards lying above it. It is counted in the stock as it stands after the deal (an upcard "
+            "buried at the bottom lies below it too). The player who draws it announces it to everyone (an event; "
+            "views say ``turn_card_drawn``). No clause, or 0: no turn card, and bonus draws may take the stock "
+            "down to its last card.",
         ),
         _hook(
             "card.value",
@@ -173,8 +173,8 @@ HOOKS: Final[dict[str, Hook]] = {
             "once if the player melds their hand away (as Hand and Foot's foot is picked up), and until then they "
             "count among the cards the player still has to play: emptying the hand after the initial meld is not "
             "going out. The count is fixed when the meld is made, at no more than the cards then lying above the "
-            "turn card (hook stock.turn_card_depth); when the bonus is drawn, again only cards above the turn card "
-            "are taken, so a bonus the turn card overtook meanwhile is cut short (this project's reading). Under "
+            "turn card (hook stock.turn_card_depth); the cards earned are drawn even if the turn card is drawn "
+            "meanwhile, since the condition is on the meld (pagat S0#154; this project's reading). Under "
             "bonus_draw.from_talons the counts are the talons' sizes instead. ``first_side_to_meld``: no other "
             "side has made its initial meld; ``sides_melded_before``: how many have.",
             first_side_to_meld="bool",

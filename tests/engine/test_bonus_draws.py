@@ -200,7 +200,10 @@ def test_after_the_turn_card_no_bonus_is_earned_and_its_drawer_announces_it(mode
     assert game.state.bonus_draws_owed == []
 
 
-def test_the_bonus_is_cut_to_the_cards_above_the_turn_card(modern: Rules) -> None:
+def test_the_bonus_is_cut_to_the_cards_above_the_turn_card_when_earned(modern: Rules) -> None:
+    """Two cards lie above the turn card when North opens: North earns two, and draws them at the next turn
+    although the turn card has been drawn meanwhile (the condition is on the meld, S0#154), so North, who
+    discarded the last card on the strength of the bonus, has cards to play."""
     game = _game(modern, OPENER, stock_size=11)  # two cards lie above the turn card
     _play(game, "meld KH KS KD | QH QS QD")
     assert game.state.bonus_draws_owed == [2, 0, 0, 0]
@@ -210,8 +213,10 @@ def test_the_bonus_is_cut_to_the_cards_above_the_turn_card(modern: Rules) -> Non
     assert len(game.state.stock) == 9
     _draw_and_discard(game)  # seat 3 draws the turn card
     assert game.view(0)["turn_card_drawn"] is True
-    assert game.state.hand_sizes[0] == 0 and game.state.bonus_draws_owed == [0, 0, 0, 0]
-    assert any(event.what == "draws 0 of the 2 bonus cards: no more lie above the turn card" for event in game.events)
+    assert game.state.to_act == 0 and game.state.hand_sizes[0] == 2 and game.state.bonus_draws_owed == [0, 0, 0, 0]
+    assert game.events[-1].what == "draws bonus cards for the initial meld" and len(game.events[-1].cards) == 2
+    _play(game, "draw")
+    assert len(game.legal_actions()) > 0
 
 
 def test_melding_the_hand_away_after_the_initial_meld_draws_the_bonus_at_once(modern: Rules) -> None:
