@@ -390,9 +390,13 @@ class _Listing:
             if merges[meld.rank] and not meld.closed and meld.rank not in self._targets:
                 counts = meld.naturals | meld.wilds << 16 | meld.jokers << 32 | meld.size << 48
                 self._targets[meld.rank] = (meld, counts)
-        self.table_key = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
         #: What the sides' canastas make of each rank (dead ranks, an open wild meld), where a clause reads it.
         self.rank_facts = rank_facts(rules, state, seat)
+        #: What the meld verdicts of this table are cached on: the table values ``meld.valid`` reads, and the
+        #: rank facts where a clause reads them (whole, so that no key is built a rank at a time).
+        self.table_key: tuple[object, ...] = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
+        if rules.reads_rank_facts:
+            self.table_key = (*self.table_key, self.rank_facts)
 
     def action_ok(self, kind: str) -> bool:
         return kind_refusal(self.rules, self.state, self.seat, kind) is None
@@ -416,11 +420,6 @@ class _Listing:
         none)."""
         return self._targets.get(rank, _NEW_MELD)
 
-    def rank_key(self, rank: int) -> tuple[bool, bool, bool] | None:
-        """What ``meld.valid`` reads of the table about ``rank`` (``checks.RankFacts``), for cache keys; None
-        where no clause reads it."""
-        return self.rank_facts.of(rank) if self.rules.reads_rank_facts else None
-
     def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
         cached per rank, meld joined and table, then per shape."""
@@ -431,7 +430,7 @@ class _Listing:
         rules = self.rules
         if rules.coverage is not None:
             return None
-        key = (rank, self.target(rank)[1], initial, self.table_key, self.rank_key(rank))
+        key = (rank, self.target(rank)[1], initial, self.table_key)
         verdicts: dict[tuple[int, int, int], _Verdict] | None = rules.shape_cache.get(key)
         if verdicts is None:
             verdicts = remember(rules.shape_cache, key, {})
@@ -505,7 +504,7 @@ def _rank_shapes(
     more, valid if going out, the kind of canasta it newly makes); cached, since the same rank and counts recur
     from turn to turn."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key, listing.rank_key(rank))
+    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key)
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
@@ -560,19 +559,10 @@ _RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     """The single groups of one rank that make a valid meld, grouped by shape (see ``_RankMelds``): the valid
     shapes filled with the hand's cards. Cached on everything they depend on: the rank, the meld they join, the
-    hand's cards of that rank and its wild cards, the table values ``meld.valid`` reads and what the sides'
-    canastas make of the rank (``rank_key``); one look-up a rank is what most listings cost, since a hand changes
-    by a card or two between them."""
+    hand's cards of that rank and its wild cards, and the table (``_Listing.table_key``); one look-up a rank is
+    what most listings cost, since a hand changes by a card or two between them."""
     rules = listing.rules
-    key = (
-        rank,
-        listing.target(rank)[1],
-        hand.codes[rank],
-        hand.twos_code,
-        hand.jokers,
-        listing.table_key,
-        listing.rank_key(rank),
-    )
+    key = (rank, listing.target(rank)[1], hand.codes[rank], hand.twos_code, hand.jokers, listing.table_key)
     cached = rules.coverage is None
     known: _RankMelds | None = rules.rank_meld_cache.get(key) if cached else None
     if known is None:
