@@ -22,23 +22,13 @@ from .rules import TRACKED_CACHE_LIMIT, remember
 GroupParts = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...], tuple[Card, ...]]
 
 
-class SingleMelds:
-    """Single-group melds as the parts of each valid shape's groups (cached per rank by the listing): counting and
-    indexing multiply and divide the numbers of choices, and a group is put together, and its ``Action`` made or
-    found in ``made``, only for the actions asked for."""
+class CountedBlock:
+    """A block that knows its number of actions without making them (``_total``, kept by the subclass)."""
 
-    __slots__ = ("_chunks", "_made", "_total")
+    __slots__ = ("_total",)
 
-    def __init__(self, made: dict[Any, Action]) -> None:
-        self._chunks: list[tuple[GroupParts, int | None, int]] = []
-        self._made = made
+    def __init__(self) -> None:
         self._total = 0
-
-    def add(self, parts: GroupParts, label: int | None) -> None:
-        """The groups of one shape, each a legal meld action (``label``: the rank a group of wild cards joins)."""
-        size = len(parts[0]) * len(parts[1])
-        self._chunks.append((parts, label, size))
-        self._total += size
 
     def count(self) -> int:
         return self._total
@@ -48,6 +38,25 @@ class SingleMelds:
 
     def __bool__(self) -> bool:
         return self._total > 0
+
+
+class SingleMelds(CountedBlock):
+    """Single-group melds as the parts of each valid shape's groups (cached per rank by the listing): counting and
+    indexing multiply and divide the numbers of choices, and a group is put together, and its ``Action`` made or
+    found in ``made``, only for the actions asked for."""
+
+    __slots__ = ("_chunks", "_made")
+
+    def __init__(self, made: dict[Any, Action]) -> None:
+        super().__init__()
+        self._chunks: list[tuple[GroupParts, int | None, int]] = []
+        self._made = made
+
+    def add(self, parts: GroupParts, label: int | None) -> None:
+        """The groups of one shape, each a legal meld action (``label``: the rank a group of wild cards joins)."""
+        size = len(parts[0]) * len(parts[1])
+        self._chunks.append((parts, label, size))
+        self._total += size
 
     def __getitem__(self, index: int) -> Action:
         if index < 0:
@@ -78,7 +87,7 @@ class SingleMelds:
 TakeWeight = Callable[[int, tuple[Card, ...]], int]
 
 
-class TakeGroups:
+class TakeGroups(CountedBlock):
     """Takes of the pile by a side that has not opened, in ``movegen.take_groups`` order: every group of cards from
     hand that melds the top card, each group's actions (``group_actions``: the take alone, then with further melds)
     together. That order lists, for each size, the choices of natural cards, and with each the choices of wild
@@ -86,11 +95,12 @@ class TakeGroups:
     (``weight``), each run of groups with the same natural cards is counted by counts, and a group's actions are
     made only for the actions asked for."""
 
-    __slots__ = ("_group_actions", "_parts", "_runs", "_total")
+    __slots__ = ("_group_actions", "_parts", "_runs")
 
     def __init__(
         self, naturals: Pool, wilds: Pool, weight: TakeWeight, group_actions: Callable[[tuple[Card, ...]], Listing]
     ) -> None:
+        super().__init__()
         self._group_actions = group_actions
         #: Per number of natural and of wild cards: each choice of wild cards with its groups' weight.
         self._parts: dict[tuple[int, int], list[tuple[tuple[Card, ...], int]]] = {}
@@ -113,15 +123,6 @@ class TakeGroups:
                     self._runs.append((natural, k, run))
         self._total = sum(run for _, _, run in self._runs)
 
-    def count(self) -> int:
-        return self._total
-
-    def __len__(self) -> int:
-        return self._total
-
-    def __bool__(self) -> bool:
-        return self._total > 0
-
     def __getitem__(self, index: int) -> Action:
         if index < 0:
             index += self._total
@@ -130,7 +131,7 @@ class TakeGroups:
                 if index < run:
                     for wild, weight in self._parts[(len(natural), k)]:
                         if index < weight:
-                            return self._group_actions(_group(natural, wild))[index]
+                            return self._group_actions(take_group(natural, wild))[index]
                         index -= weight
                 index -= run
         raise IndexError("legal action index out of range")
@@ -139,7 +140,7 @@ class TakeGroups:
         for natural, k, _ in self._runs:
             for wild, weight in self._parts[(len(natural), k)]:
                 if weight:
-                    yield from self._group_actions(_group(natural, wild))
+                    yield from self._group_actions(take_group(natural, wild))
 
 
 def _natural_choices(items: Pool, most: int) -> list[tuple[Card, ...]]:
@@ -156,7 +157,7 @@ def _natural_choices(items: Pool, most: int) -> list[tuple[Card, ...]]:
     return out
 
 
-def _group(natural: tuple[Card, ...], wild: tuple[Card, ...]) -> tuple[Card, ...]:
+def take_group(natural: tuple[Card, ...], wild: tuple[Card, ...]) -> tuple[Card, ...]:
     """A take group's cards in canonical order, as ``movegen.take_groups`` gives them."""
     return tuple(sorted(natural + wild, key=SORT_ORDER.__getitem__))
 
@@ -208,4 +209,4 @@ class Listing:
 
 def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, (Combinations, SingleMelds, TakeGroups)) else len(block)
+    return block.count() if isinstance(block, (Combinations, CountedBlock)) else len(block)

@@ -663,8 +663,8 @@ def answerer(rules: Rules, state: HandState, seat: int) -> int:
 
 
 def cards_above_turn_card(rules: Rules, state: HandState) -> int:
-    """The stock's cards a bonus draw may take: those above the turn card (none once it is drawn, hook
-    stock.turn_card_depth), or the whole stock where there is no turn card."""
+    """The most bonus cards an initial meld may earn now: the stock's cards above the turn card (none once it is
+    drawn, hook stock.turn_card_depth), or the whole stock where there is no turn card."""
     depth = rules.turn_card_depth
     if not depth:
         return len(state.stock)

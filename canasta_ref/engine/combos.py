@@ -167,7 +167,7 @@ class Combinations:
     def _finished(self, state: Aggregate) -> Aggregate:
         """The state with the wild cards left unused counted among the cards left."""
         unused = self._twos_total - sum(state.twos) + self._hand.jokers - state.jokers
-        return _aggregate(state, capped(state.left + unused, self._caps.left))
+        return _with(state, capped(state.left + unused, self._caps.left), state.twos)
 
     def _steps(self, index: int, state: Aggregate) -> list[tuple[Option | None, Aggregate]]:
         """The choices at rank ``index``, in order (None: no group of that rank), with the state after each. A list
@@ -176,7 +176,9 @@ class Combinations:
         caps = self._caps
         rank = self._ranks[index]
         held = self._hand.count(rank) if rank != JOKER_RANK else 0
-        steps: list[tuple[Option | None, Aggregate]] = [(None, _aggregate(state, capped(state.left + held, caps.left)))]
+        steps: list[tuple[Option | None, Aggregate]] = [
+            (None, _with(state, capped(state.left + held, caps.left), state.twos))
+        ]
         twos_left = self._twos_total - sum(state.twos)
         jokers_left = self._hand.jokers - state.jokers
         for option in self._options[index]:
@@ -249,7 +251,7 @@ class Combinations:
         for end, ways in self._ends.items():
             twos = self._twos_ways(pool, end.twos)
             if twos:
-                key = _with_twos(end, (sum(end.twos),) if end.twos else ())
+                key = _with(end, end.left, (sum(end.twos),) if end.twos else ())
                 merged[key] = merged.get(key, 0) + ways * twos
         self._ends_by_pool[pool] = merged
         return merged
@@ -343,34 +345,14 @@ class Combinations:
 _new_tuple = tuple.__new__
 
 
-def _aggregate(state: Aggregate, left: int) -> Aggregate:
-    """``state`` with ``left`` cards left, built without the named tuple's Python-level ``_replace``."""
+def _with(state: Aggregate, left: int, twos: tuple[int, ...]) -> Aggregate:
+    """``state`` with ``left`` cards left and twos groups of the sizes ``twos``, built without the named tuple's
+    Python-level ``_replace``."""
     return _new_tuple(
         Aggregate,
         (
             state.groups,
             left,
-            state.points,
-            state.twos,
-            state.jokers,
-            state.kinds,
-            state.made,
-            state.staying,
-            state.leaving,
-            state.tag,
-            state.unfinished,
-            state.composition,
-        ),
-    )
-
-
-def _with_twos(state: Aggregate, twos: tuple[int, ...]) -> Aggregate:
-    """``state`` with other sizes of twos groups, built without the named tuple's Python-level ``_replace``."""
-    return _new_tuple(
-        Aggregate,
-        (
-            state.groups,
-            state.left,
             state.points,
             twos,
             state.jokers,

@@ -262,9 +262,19 @@ class Game:
         if not state.awaiting_first_turn[seat]:
             return
         state.awaiting_first_turn[seat] = False
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out")
+
+    def _lay_out_or_end(self, state: HandState, seat: int, events: list[Event], ending: str) -> None:
+        """Lay out the bonus cards a player has just received; if the stock runs out replacing them, say so
+        (``ending``) and end play."""
         if not self._lay_out_bonus_cards(state, seat, events):
-            events.append(_event(seat, "laid out a bonus card and the stock ran out"))
+            events.append(_event(seat, ending))
             self._end(state, "last stock card was a bonus card")
+
+    def _note_received(self, cards: Sequence[Card]) -> None:
+        """Record, for rule coverage, that each card a player received was asked whether it is a bonus card."""
+        for card in set(cards):
+            self.rules.note_card("bonus_card", card)
 
     def _turn_upcard(self, state: HandState, events: list[Event]) -> None:
         rules = self.rules
@@ -316,18 +326,11 @@ class Game:
                     if self._last_card_kept(state, (drawn,), seat, events):
                         return False
 
-    def _announce_turn_card_among(self, state: HandState, seat: int, drawn: int, events: list[Event]) -> None:
-        """After ``drawn`` cards left the stock at once: if the turn card was among them, its drawer announces it."""
+    def _announce_turn_card(self, state: HandState, seat: int, events: list[Event], drawn: int = 1) -> None:
+        """After ``drawn`` cards left the top of the stock at once: if the turn card (hook stock.turn_card_depth)
+        was among them, its drawer announces it, so that everyone knows no more bonus cards are earned."""
         depth = self.rules.turn_card_depth
         if depth and len(state.stock) <= depth < len(state.stock) + drawn:
-            events.append(_event(seat, f"draws the turn card: {depth} cards are left and no bonus cards"))
-
-    def _announce_turn_card(self, state: HandState, seat: int, events: list[Event]) -> None:
-        """After a card leaves the stock: if it was the turn card (hook stock.turn_card_depth), its drawer announces
-        it, so that everyone knows the bonus draws are over (the stock shrinks by one card at a time, so the turn
-        card is the one that left it at exactly ``depth`` cards)."""
-        depth = self.rules.turn_card_depth
-        if depth and len(state.stock) == depth:
             events.append(_event(seat, f"draws the turn card: {depth} cards are left and no bonus cards"))
 
     def _last_card_kept(self, state: HandState, drawn: Sequence[Card], seat: int, events: list[Event]) -> bool:
@@ -487,14 +490,11 @@ class Game:
         state.give(seat, drawn)
         events.append(_event(seat, "draws", tuple(drawn)))
         state.phase = "play"
-        if rules.turn_card_depth:
-            self._announce_turn_card(state, seat, events)
+        self._announce_turn_card(state, seat, events, len(drawn))
         if rules.last_card_bonus_kept and self._last_card_kept(state, drawn, seat, events):
             self._end(state, "last stock card was a bonus card")
             return
-        if not self._lay_out_bonus_cards(state, seat, events):
-            events.append(_event(seat, "drew a bonus card as the last card of the stock"))
-            self._end(state, "last stock card was a bonus card")
+        self._lay_out_or_end(state, seat, events, "drew a bonus card as the last card of the stock")
 
     def _apply_take(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
@@ -608,7 +608,7 @@ class Game:
         if not state.bonus_draws_owed:
             state.bonus_draws_owed = [0] * self.rules.players
         state.bonus_draws_owed[seat] = earned
-        source = "talon" if state.talons else "stock"
+        source = "talon" if self.rules.bonus_from_talons else "stock"
         events.append(_event(seat, f"earns {earned} bonus cards from the {source} for the initial meld"))
 
     def _draw_bonus(self, state: HandState, seat: int, events: list[Event]) -> None:
@@ -629,17 +629,14 @@ class Game:
             state.give(seat, drawn)
             if drawn:
                 events.append(_event(seat, "draws bonus cards for the initial meld", tuple(drawn)))
-                self._announce_turn_card_among(state, seat, len(drawn), events)
+                self._announce_turn_card(state, seat, events, len(drawn))
             if len(drawn) < owed:
                 events.append(_event(seat, f"draws {len(drawn)} of the {owed} bonus cards: the stock is empty"))
             if self._last_card_kept(state, drawn, seat, events):
                 self._end(state, "last stock card was a bonus card")
                 return
-        for card in set(drawn):
-            rules.note_card("bonus_card", card)
-        if not self._lay_out_bonus_cards(state, seat, events):
-            events.append(_event(seat, "laid out a bonus card and the stock ran out"))
-            self._end(state, "last stock card was a bonus card")
+        self._note_received(drawn)
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out")
 
     def _pick_up_foot(self, state: HandState, seat: int, events: list[Event]) -> None:
         """A player who has played out their hand picks up their foot and plays on from it: within the turn if
@@ -651,11 +648,8 @@ class Game:
         state.feet[seat] = ()
         state.give(seat, foot)
         events.append(_event(seat, f"picks up the foot ({len(foot)} cards)"))
-        for card in set(foot):
-            self.rules.note_card("bonus_card", card)
-        if not self._lay_out_bonus_cards(state, seat, events):
-            events.append(_event(seat, "laid out a bonus card from the foot and the stock ran out"))
-            self._end(state, "last stock card was a bonus card")
+        self._note_received(foot)
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card from the foot and the stock ran out")
 
     def _penalise_turn_end(self, state: HandState, seat: int, events: list[Event]) -> None:
         """Add to the side's penalty tally what the spec charges for this turn's end (hook penalty.turn_end)."""

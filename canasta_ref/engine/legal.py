@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, SingleMelds, TakeGroups
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, SORT_ORDER, Card, rank_of, sort_key
+from .blocks import Block, GroupParts, Listing, SingleMelds, TakeGroups, take_group
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
     COMPOSITIONS,
@@ -299,8 +299,7 @@ def _alike_pool(pool: Pool) -> Pool:
 def _first_group(naturals: Pool, count: int, wilds: tuple[Card, ...]) -> tuple[Card, ...]:
     """The first take group (in ``take_groups`` order) with ``count`` of the natural cards ``naturals`` and the wild
     cards ``wilds``: the one judged for every group of its shape."""
-    natural = submultisets(naturals, count)[0]
-    return tuple(sorted(natural + wilds, key=SORT_ORDER.__getitem__))
+    return take_group(submultisets(naturals, count)[0], wilds)
 
 
 def _group_shape(rules: Rules, group: tuple[Card, ...]) -> tuple[int, int, int]:
@@ -1021,7 +1020,7 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     preferring = bool(rules.clauses("discard.preferred"))
     if not rules.clauses("discard.allowed") and not preferring:
         return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card]]
-    facts = rank_facts(rules, state, listing.seat)
+    facts = listing.rank_facts
     allowed = _per_card(rules, "allowed", _allowed, listing.table, hand_after, facts)
     if preferring:
         standings = _per_card(rules, "standing", _standing, listing.table, hand_after, facts)

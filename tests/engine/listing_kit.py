@@ -1,17 +1,25 @@
-"""Helpers for engine tests that judge an action both ways: by ``plan`` and by the listing, plain and as a
-structure (``combos.Combinations``)."""
+"""Helpers for engine tests: a variant written for one test, and an action judged both ways, by ``plan`` and by
+the listing, plain and as a structure (``combos.Combinations``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from canasta_ref import Game, parse_action
+from canasta_ref import Game, Variant, load_variant, parse_action
 from canasta_ref.engine import legal
 from canasta_ref.engine.judge import is_legal
 from canasta_ref.engine.named import candidates
 from canasta_ref.engine.rules import Rules
 from canasta_ref.errors import IllegalAction
+
+
+def written_variant(folder: Path, name: str, text: str) -> Variant:
+    """The variant of the spec ``text``, written to ``folder`` as ``name``.yaml and loaded as a user's would be."""
+    path = folder / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_variant(path)
 
 
 def refusal(game: Game, text: str) -> str | None:

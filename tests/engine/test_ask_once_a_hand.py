@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from listing_kit import written_variant
 
 from canasta_ref import Game, IllegalAction, Variant, load_variant, parse_action
 from canasta_ref.engine.cards import card_name
@@ -29,9 +30,7 @@ rules:
 
 @pytest.fixture
 def once_a_hand(tmp_path: Path) -> Variant:
-    spec = tmp_path / "ask-once-a-hand.yaml"
-    spec.write_text(ONCE_A_HAND, encoding="utf-8")
-    return load_variant(spec)
+    return written_variant(tmp_path, "ask-once-a-hand", ONCE_A_HAND)
 
 
 def _draw_and_discard(game: Game) -> None:

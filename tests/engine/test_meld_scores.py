@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from listing_kit import each_listing, forced_structure, legal_by_plan, refusal
+from listing_kit import each_listing, forced_structure, legal_by_plan, refusal, written_variant
 
 from canasta_ref import Game, load_variant, parse_action
 from canasta_ref.engine.cards import parse_cards
@@ -122,9 +122,7 @@ rules:
 
 
 def _rules(folder: Path, name: str, body: str) -> Rules:
-    path = folder / f"{name}.yaml"
-    path.write_text(HEAD.format(id=name) + body, encoding="utf-8")
-    return rules_for(load_variant(path))
+    return rules_for(written_variant(folder, name, HEAD.format(id=name) + body))
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from listing_kit import each_listing, legal_by_plan, refusal
+from listing_kit import each_listing, legal_by_plan, refusal, written_variant
 
 from canasta_ref import Game, load_variant, parse_action
 from canasta_ref.engine.cards import parse_cards
@@ -42,9 +42,7 @@ rules:
 
 
 def _rules(folder: Path, name: str, composition: str) -> Rules:
-    path = folder / f"{name}.yaml"
-    path.write_text(SPEC.format(id=name, composition=composition), encoding="utf-8")
-    return rules_for(load_variant(path))
+    return rules_for(written_variant(folder, name, SPEC.format(id=name, composition=composition)))
 
 
 @pytest.fixture(scope="module")

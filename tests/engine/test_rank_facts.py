@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from listing_kit import written_variant
 
 from canasta_ref import Game, IllegalAction, Variant, load_variant, parse_action
 from canasta_ref.engine.cards import parse_cards, rank_of
@@ -36,11 +37,8 @@ CLASSIC = load_variant("classic")
 
 
 def _variant(tmp_path: Path, rule: str, section: str, hook: str, expression: str) -> Variant:
-    spec = tmp_path / "child.yaml"
-    spec.write_text(
-        _HEADER.format(id="child", rule=rule, section=section, hook=hook, expression=expression), encoding="utf-8"
-    )
-    return load_variant(spec)
+    text = _HEADER.format(id="child", rule=rule, section=section, hook=hook, expression=expression)
+    return written_variant(tmp_path, "child", text)
 
 
 @pytest.fixture
@@ -191,9 +189,7 @@ rules:
 
 @pytest.fixture
 def tiered(tmp_path: Path) -> Variant:
-    spec = tmp_path / "tiered.yaml"
-    spec.write_text(TIERED, encoding="utf-8")
-    return load_variant(spec)
+    return written_variant(tmp_path, "tiered", TIERED)
 
 
 def test_an_earlier_preference_outranks_a_later_one(tiered: Variant) -> None:
