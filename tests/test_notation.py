@@ -98,6 +98,8 @@ CANONICAL = {
     "meld ah ad 2s 2s | 4c 4c 4d | 10h 10s jk": "meld 4C 4C 4D | 10H 10S JK | AD AH 2S 2S",
     "discard 10s": "discard 10S",
     "discard jk": "discard JK",
+    "declare straight": "declare straight",
+    "Declare  Wild_Pairs ": "declare wild_pairs",
 }
 
 
@@ -124,6 +126,8 @@ def test_json_forms() -> None:
     }
     assert action_from_json({"type": "take", "cards": ["ks", "KH"]}) == parse_action("take KH KS")
     assert action_from_json({"type": "take"}) == Action.take()
+    assert parse_action("declare straight").to_json() == {"type": "declare", "hand": "straight"}
+    assert action_from_json({"type": "declare", "hand": "Straight"}) == Action.declare("straight")
 
 
 MULTISET_EQUAL = [
@@ -297,6 +301,8 @@ TEXT_CASES: dict[str, str] = {
     "bare_verb_with_cards": "draw KH",
     "meld_without_groups": "meld",
     "empty_action": "",
+    "declare_without_a_name": "declare",
+    "declare_two_words": "declare wild pairs",
 }
 JSON_CASES: dict[str, Any] = {
     "json_wrong_type_card": {"type": "discard", "card": 7},
@@ -309,6 +315,8 @@ JSON_CASES: dict[str, Any] = {
     "json_unknown_type": {"type": "fold"},
     "json_not_an_object": ["draw"],
     "json_bad_rank": {"type": "meld", "melds": [{"cards": ["2C"], "rank": "Z"}]},
+    "json_declare_without_a_hand": {"type": "declare"},
+    "json_declare_with_cards": {"type": "declare", "hand": "straight", "cards": ["2C"]},
 }
 
 

@@ -178,8 +178,16 @@ FEATURE_NAMES = {
     "ask": "partner permission",
     "end": "ending a hand without a discard",
     "pass": "passing the discard",
+    "declare": "special hands",
 }
-ACTION_VERBS = {"ask": "asks", "yes": "answers yes", "no": "answers no", "end": "ends the hand", "pass": "passes"}
+ACTION_VERBS = {
+    "ask": "asks",
+    "yes": "answers yes",
+    "no": "answers no",
+    "end": "ends the hand",
+    "pass": "passes",
+    "declare": "declares a special hand",
+}
 
 NO_VIEWS = "views (the engine has no 'views')"
 NO_SCORE = "score (the engine has no 'score')"

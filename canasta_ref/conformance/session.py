@@ -26,8 +26,8 @@ from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
-PROTOCOL_VERSION = 7
-PROTOCOLS = (1, 2, 3, 4, 5, 6, 7)
+PROTOCOL_VERSION = 8
+PROTOCOLS = (1, 2, 3, 4, 5, 6, 7, 8)
 #: The most actions one ``sample`` request may ask for (version 4).
 SAMPLE_LIMIT = 10_000
 VERSION = "0.1.0"
@@ -48,6 +48,10 @@ NAMED_MELDS_SINCE = 6
 BONUS_DRAWS_SINCE = 7
 #: The position fields version 7 added.
 VERSION_7_POSITION_FIELDS = frozenset({"talons", "bonus_draws_owed"})
+#: The version that added special hands (hook special_hand.shape): the action ``declare`` (an optional feature,
+#: ``declare``) and a view's ``special_hand``. An engine speaking an older version has no such action: it is
+#: neither sent one nor offered one in ``legal``, and it still plays the variant's other actions.
+SPECIAL_HANDS_SINCE = 8
 #: What an engine speaking a version older than each of these cannot do, as a skip message says it.
 VARIANT_NEEDS = {
     NAMED_MELDS_SINCE: "whose actions cannot name a meld",
@@ -157,10 +161,11 @@ FEATURE_ACTIONS: dict[str, frozenset[str]] = {
     "ask": frozenset({"ask", "yes", "no"}),
     "end": frozenset({"end"}),
     "pass": frozenset({"pass"}),
+    "declare": frozenset({"declare"}),
 }
 #: The features a later version added, with that version: an engine speaking an older one has none of their
 #: actions, and is neither sent them nor offered them in ``legal``.
-FEATURE_SINCE: dict[str, int] = {"pass": 3}
+FEATURE_SINCE: dict[str, int] = {"pass": 3, "declare": SPECIAL_HANDS_SINCE}
 
 
 def features_newer_than(protocol: int) -> frozenset[str]:

@@ -25,6 +25,7 @@ PUBLIC_FIELDS = (
     "canastas",
     "bonus_cards",
     "team_scores",
+    "special_hand",  # version 8, once a special hand ends the hand (hook special_hand.shape)
 )
 #: Every field a view may have (conformance/PROTOCOL.md, `view`): any other might carry hidden cards.
 VIEW_FIELDS = frozenset({"seat", "hand", "pile_frozen", "permission", "end", *PUBLIC_FIELDS})
@@ -75,7 +76,9 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
         bonus = sum(len(b.split() if isinstance(b, str) else b) for b in view.get("bonus_cards", []))
         feet = sum(int(n) for n in view.get("foot_sizes", []))
         talons = sum(int(n) for n in view.get("talon_sizes", []))
-        total = sum(sizes) + feet + talons + int(view["stock_size"]) + len(pile) + melded + bonus
+        special = view.get("special_hand")
+        declared = len(special["cards"]) if isinstance(special, Mapping) else 0
+        total = sum(sizes) + feet + talons + int(view["stock_size"]) + len(pile) + melded + bonus + declared
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return f"cannot count its cards ({type(error).__name__}: {error})"
     if not 0 <= seat < len(sizes) or len(hand) != sizes[seat]:
@@ -85,7 +88,9 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
             f"the cards do not add up to the {deck_size} of the deck: hands {sum(sizes)} + "
             + (f"feet {feet} + " if feet else "")
             + (f"talons {talons} + " if talons else "")
-            + f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus} = {total}"
+            + f"stock {view['stock_size']} + pile {len(pile)} + melds {melded} + bonus cards {bonus}"
+            + (f" + special hand {declared}" if declared else "")
+            + f" = {total}"
         )
     return None
 
@@ -110,6 +115,8 @@ def normalise_field(key: str, value: Any) -> Any:
         value = value.split()
     if key in _CARD_LIST_FIELDS and isinstance(value, list):
         return sorted(str(c).upper() for c in value)
+    if key == "special_hand" and isinstance(value, dict) and "cards" in value:
+        return {**value, "cards": normalise_field("hand", value["cards"])}
     if key == "pile" and isinstance(value, str):
         return value.upper().split()
     if key == "melds" and isinstance(value, list):

@@ -21,6 +21,8 @@ Text forms (case-insensitive on input, canonical on output)::
                                   where the variant lets the player meld first)
     pass                          end the turn without discarding, keeping the last card (Hoyle's "pass the
                                   discard", where the variant allows it)
+    declare straight              lay the whole hand down as a special hand, named as its variant names it
+                                  (hook special_hand.shape), ending the hand
 
 Two actions are the same when they have the same kind and the same multisets of cards in each role; the order of
 cards within a group and the order of groups do not matter, so each action has exactly one canonical text.
@@ -28,6 +30,7 @@ cards within a group and the order of groups do not matter, so each action has e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
@@ -44,7 +47,7 @@ from .cards import (
     sort_key,
 )
 
-ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass", "combine"]
+ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass", "combine", "declare"]
 ACTION_KINDS: tuple[ActionKind, ...] = (
     "draw",
     "take",
@@ -56,6 +59,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
     "end",
     "pass",
     "combine",
+    "declare",
 )
 #: The kinds of action that carry no cards.
 BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end", "pass"})
@@ -106,6 +110,8 @@ class Action(NamedTuple):
     melds: tuple[MeldGroup, ...] = ()
     #: For a take, the meld the top card joins (the side's ``target``-th, from 1; 0: by its rank, or a new one).
     target: int = 0
+    #: For a declaration, the special hand it names (lower case, as its clause's id ends); '' for the others.
+    hand: str = ""
 
     @classmethod
     def draw(cls) -> Action:
@@ -120,6 +126,11 @@ class Action(NamedTuple):
         """The side's meld number ``second`` joins its meld number ``first`` (numbered from 1, as laid)."""
         low, high = sorted((first, second))
         return cls("combine", (), (MeldGroup((), None, low), MeldGroup((), None, high)))
+
+    @classmethod
+    def declare(cls, hand: str) -> Action:
+        """Lay the whole hand down as the special hand ``hand`` (``declare straight``)."""
+        return cls("declare", hand=hand)
 
     @classmethod
     def meld(cls, melds: Sequence[MeldGroup]) -> Action:
@@ -149,6 +160,8 @@ class Action(NamedTuple):
             return self.kind
         if self.kind == "discard":
             return f"discard {card_name(self.cards[0])}"
+        if self.kind == "declare":
+            return f"declare {self.hand}"
         groups = " | ".join(str(g) for g in self.melds)
         if self.kind == "meld":
             return f"meld {groups}"
@@ -175,6 +188,9 @@ class Action(NamedTuple):
         elif self.kind == "combine":
             out["melds"] = [g.target for g in self.melds]
             return out
+        elif self.kind == "declare":
+            out["hand"] = self.hand
+            return out
         if self.kind in ("take", "meld") and (self.melds or self.kind == "meld"):
             out["melds"] = [_group_json(g) for g in self.melds]
         return out
@@ -191,7 +207,7 @@ def group_of(cards: tuple[Card, ...], rank: int | None, target: int = 0) -> Meld
 
 def meld_of(groups: tuple[MeldGroup, ...]) -> Action:
     """``Action("meld", (), groups)`` for canonical groups in canonical order, built the same quick way."""
-    return _new_tuple(Action, ("meld", (), groups, 0))
+    return _new_tuple(Action, ("meld", (), groups, 0, ""))
 
 
 def single_meld(cards: tuple[Card, ...], rank: int | None) -> Action:
@@ -206,7 +222,7 @@ TAKE = Action("take")
 def take_with(cards: tuple[Card, ...]) -> Action:
     """``Action.take(cards)`` for cards already in canonical order, built without the named tuple's Python-level
     constructor (the draw phase lists one for every pair that might meld the top card)."""
-    return _new_tuple(Action, ("take", cards, (), 0))
+    return _new_tuple(Action, ("take", cards, (), 0, ""))
 
 
 def _canonical_groups(groups: Sequence[MeldGroup]) -> tuple[MeldGroup, ...]:
@@ -320,6 +336,8 @@ def parse_action(text: str) -> Action:
         return Action.meld(groups)
     if kind == "combine":
         return _parse_combine(rest, source, rest_offset)
+    if kind == "declare":
+        return Action.declare(_hand_name(rest.strip(), source, rest_offset + len(rest) - len(rest.lstrip())))
     before_plus, plus, tail = rest.partition("+")
     head, target, head_offset = before_plus, 0, rest_offset
     if head.strip().startswith("@"):
@@ -351,6 +369,20 @@ def _parse_combine(text: str, source: str, offset: int) -> Action:
     return Action.combine(numbers[0], numbers[1])
 
 
+_HAND_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _hand_name(text: str, source: str = "", offset: int | None = None) -> str:
+    """The special hand a declaration names: one word of letters, digits and '_' (``straight``, ``wild_pairs``),
+    read in lower case."""
+    name = text.lower()
+    if not _HAND_NAME.fullmatch(name):
+        raise NotationError(
+            f"'declare' needs the name of a special hand, one word such as 'straight', got {text!r}", source, offset
+        )
+    return name
+
+
 def _parse_groups(text: str, source: str, offset: int) -> list[MeldGroup]:
     groups: list[MeldGroup] = []
     position = offset
@@ -373,6 +405,8 @@ def action_from_json(data: object) -> Action:
     allowed = (
         {"type"}
         if kind in BARE_KINDS
+        else {"type", "hand"}
+        if kind == "declare"
         else {"type", "cards", "melds", "meld"}
         if kind == "take"
         else {"type", "melds"}
@@ -388,6 +422,11 @@ def action_from_json(data: object) -> Action:
         return Action(kind)
     if kind == "discard":
         return Action.discard(_json_card(data.get("card"), "card"))
+    if kind == "declare":
+        hand = data.get("hand")
+        if not isinstance(hand, str):
+            raise NotationError(f"field 'hand' of a 'declare' action must be a special hand's name, got {hand!r}")
+        return Action.declare(_hand_name(hand))
     if kind == "combine":
         numbers = [_meld_number_of(n) for n in _json_list(data.get("melds", []), "melds")]
         if len(numbers) != 2 or numbers[0] is None or numbers[1] is None or numbers[0] == numbers[1]:

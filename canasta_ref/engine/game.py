@@ -40,6 +40,7 @@ from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .sides import maybe_form_lone_hand
+from .special import declared_cards
 from .state import HandState, Meld
 
 
@@ -367,9 +368,16 @@ class Game:
         return known
 
     def bare_legal_actions(self) -> list[Action]:
-        """The legal actions that carry no cards (draw, ask, answers, end, pass): few, and listed apart."""
+        """The legal actions that lay no cards of their own choosing (draw, ask, answers, end, pass, declaring a
+        special hand): few, and listed apart."""
         blocks = self._listing().blocks
-        return [a for block in blocks if isinstance(block, (tuple, list)) for a in block if a.kind in BARE_KINDS]
+        return [
+            a
+            for block in blocks
+            if isinstance(block, (tuple, list))
+            for a in block
+            if a.kind in BARE_KINDS or a.kind == "declare"
+        ]
 
     def _issued(self) -> list[Action]:
         """The actions the listing handed out for this position: ``apply`` need not check them again (a
@@ -449,6 +457,8 @@ class Game:
             self._apply_end(seat, result, events)
         elif kind == "pass":
             self._apply_pass(seat, events)
+        elif kind == "declare":
+            self._apply_declare(seat, result.action.hand, events)
         elif kind == "combine":
             apply_combine(self.state, seat, result)
             first, second = (group.target for group in result.action.melds)
@@ -704,6 +714,18 @@ class Game:
         state.melded_before_turn = state.seat_melded[state.to_act]
         state.turns += 1
 
+    def _apply_declare(self, seat: int, hand: str, events: list[Event]) -> None:
+        """Lay the whole hand down as a special hand: the hand ends, and the side scores the special hand alone
+        (hook special_hand.score)."""
+        state = self.state
+        cards = declared_cards(state.hands[seat])
+        state.take_away(seat, cards)
+        state.special_hand = hand
+        state.special_cards = cards
+        state.went_out = seat
+        events.append(_event(seat, f"declares the special hand {hand}", cards))
+        self._end(state, "special hand")
+
     def _go_out(self, state: HandState, seat: int, result: Plan, events: list[Event]) -> None:
         state.went_out = seat
         state.concealed = concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
@@ -739,7 +761,16 @@ class Game:
             "team_scores": list(state.team_scores),
             "permission": state.permission,
             "end": state.end_reason,
+            **self._special_hand_view(),
         }
+
+    def _special_hand_view(self) -> dict[str, Any]:
+        """The special hand that ended the hand, which everyone sees laid down; nothing before one is declared."""
+        state = self.state
+        if not state.special_hand:
+            return {}
+        cards = [card_name(c) for c in state.special_cards]
+        return {"special_hand": {"seat": state.went_out, "hand": state.special_hand, "cards": cards}}
 
     def _bonus_draw_view(self) -> dict[str, Any]:
         """What everyone sees of the initial meld's bonus cards, in a variant that has them: whether the turn card

@@ -57,12 +57,31 @@ CARD_VARIABLES: Final = tuple(_CARD)
 MELD_VARIABLES: Final = tuple(_MELD)
 #: The variables of ``initial_meld.valid`` that ask what an opening's melds are made of (``checks.composition_of``).
 COMPOSITION_VARIABLES: Final = ("clean_meld", "wild_meld", "three_naturals_meld")
+#: The variables of ``special_hand.shape``: what a whole hand is made of (``special.shape_values``).
+SHAPE_VARIABLES: Final = (
+    "hand_size",
+    "ranks",
+    "shape",
+    "natural_shape",
+    "wild_shape",
+    "twos",
+    "jokers",
+    "threes",
+    "sevens",
+    "aces",
+)
 #: The variables, by hook, that ask what the sides' canastas make of a rank (``checks.RankFacts``).
 RANK_FACT_VARIABLES: Final[dict[str, tuple[str, ...]]] = {
     "meld.valid": ("other_canasta_of_rank", "other_natural_canasta_of_rank", "team_wild_meld_open"),
     "discard.allowed": ("canasta_of_rank",),
     "discard.preferred": ("canasta_of_rank",),
 }
+
+
+def special_hand_name(clause_id: str) -> str:
+    """The name a special hand is declared by (``declare wild_pairs``): the last part of the id of its
+    ``special_hand.shape`` clause, in lower case."""
+    return clause_id.rsplit(".", 1)[-1].lower()
 
 
 @dataclass(frozen=True)
@@ -436,6 +455,45 @@ HOOKS: Final[dict[str, Hook]] = {
             asked_this_turn="bool",
             asked_this_hand="bool",
             has_partner="bool",
+        ),
+        # Special hands.
+        _hook(
+            "special_hand.allowed",
+            "require",
+            "Whether the player may declare a special hand now (action ``declare``): ``hand`` is the name the "
+            "declaration gives, ``known`` whether the variant has a special hand of that name (hook "
+            "special_hand.shape).",
+            _TABLE,
+            phase="str",
+            hand="str",
+            known="bool",
+        ),
+        _hook(
+            "special_hand.shape",
+            "predicate",
+            "What one special hand is made of: one clause a hand, named by the last part of its id in lower case "
+            "(a clause SPECIAL.WILD_PAIRS is declared as ``declare wild_pairs``). A declaration is judged by the "
+            "clause of the hand it names alone, on the player's whole hand: ``ranks``, the ranks held (threes, twos "
+            "and jokers each a rank of their own); ``shape``, the sizes of the groups of each rank held, largest "
+            'first, joined by "-" ("4-3-3-2-2"); ``natural_shape``, the same of the natural ranks (four to ace); '
+            '``wild_shape``, of the twos and of the jokers ("2" for a pair of twos or of jokers, "" for none).',
+            hand_size="int",
+            ranks="int",
+            shape="str",
+            natural_shape="str",
+            wild_shape="str",
+            twos="int",
+            jokers="int",
+            threes="int",
+            sevens="int",
+            aces="int",
+        ),
+        _hook(
+            "special_hand.score",
+            "value",
+            "What a special hand scores its side (``hand``: its name). The side that declared it scores this "
+            "instead of its score for the hand (every score.* component); the other sides score as usual.",
+            hand="str",
         ),
         _hook(
             "go_out.answerer",

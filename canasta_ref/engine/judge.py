@@ -17,12 +17,15 @@ from .checks import (
     discard_refusal,
     effects_without_melding,
     ending_refusal,
+    kind_refusal,
     plan_melding,
     require_cards_in_hand,
     side_tally,
+    table_values,
 )
 from .legal import legal_melds
 from .rules import Rules
+from .special import declare_refusal
 from .state import HandState
 
 
@@ -37,6 +40,10 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
         require_cards_in_hand(rules, state, actor, action)
         _check_discard(rules, state, action, actor)
         return effects_without_melding(state, action, actor)
+    if kind == "declare":
+        rules.refuse(kind_refusal(rules, state, actor, kind))
+        rules.refuse(declare_refusal(rules, state, actor, action.hand, table_values(rules, state, actor)))
+        return Plan(action, hand_after=0, going_out=True)
     return plan_melding(rules, state, action, seat)
 
 
@@ -58,6 +65,8 @@ def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
     if action.kind in ("meld", "take", "combine"):
         known: Plan | None = derived(rules, state).get(("plan", action))
         return known if known is not None else plan(rules, state, action)
+    if action.kind == "declare":
+        return Plan(action, hand_after=0, going_out=True)
     return effects_without_melding(state, action, state.to_act)
 
 

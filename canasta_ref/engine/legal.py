@@ -72,6 +72,7 @@ from .movegen import (
 )
 from .named import play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
+from .special import declarations
 from .state import HandState, Meld
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
@@ -121,6 +122,8 @@ def listing(rules: Rules, state: HandState) -> Listing:
         blocks.append((PASS,))
     if bare_refusal(rules, state, state.to_act, "end") is None:
         blocks.append((END,))
+    if rules.special_hands and kind_refusal(rules, state, state.to_act, "declare") is None:
+        blocks.append(declarations(rules, state, table_values(rules, state, state.to_act)))
     return Listing(blocks)
 
 

@@ -443,3 +443,5 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     yield from discard_candidates(state, seat)
     yield Action("end")
     yield Action("pass")
+    for hand in rules.special_hands:
+        yield Action.declare(hand)

@@ -9,6 +9,7 @@ from .cards import CARD_TYPES, JOKER, RANK_COUNT, RANK_NAMES, Card, is_red, rank
 from .checks import canasta_kinds, is_canasta, meld_variable_values
 from .hooks import MELD_VARIABLES
 from .rules import Rules
+from .special import special_hand_score
 from .state import HandState, Meld
 
 
@@ -197,13 +198,18 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
             for melded in (True, False):
                 facts = {**rules.card_facts(card), "melded": melded, "anyone_went_out": state.went_out is not None}
                 rules.note("card.value", facts)
+    # A side that declared a special hand scores it instead of everything else (hook special_hand.score).
+    declarer = state.side_of[state.went_out] if state.special_hand and state.went_out is not None else -1
     for team in range(rules.teams):
         facts = side_facts(rules, state, team)
-        parts = {
-            **rules.components("score.hand", facts),
-            **meld_parts(rules, state, team, facts),
-            **held_parts(rules, state, team, facts),
-        }
+        if team == declarer:
+            parts = dict(special_hand_score(rules, state.special_hand))
+        else:
+            parts = {
+                **rules.components("score.hand", facts),
+                **meld_parts(rules, state, team, facts),
+                **held_parts(rules, state, team, facts),
+            }
         sides.append(SideScore(team, parts, facts))
     if not rules.scores_players and not rules.forms_sides:
         return HandScore(tuple(sides), state.end_reason)

@@ -98,6 +98,10 @@ class HandState:
     bonus_draws_owed: list[int] = field(default_factory=list)
     #: Which deal of the match this is, from 1 (some variants' opening minimum goes by it).
     hand_number: int = 1
+    #: The special hand that ended the hand (hook special_hand.shape), by name, and its cards as laid down, in card
+    #: order; '' and () otherwise. Its declarer is ``went_out``.
+    special_hand: str = ""
+    special_cards: tuple[Card, ...] = ()
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
     #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -163,6 +167,8 @@ class HandState:
             self.last_card_bonus,
             self.turns,
             self.hand_number,
+            self.special_hand,
+            self.special_cards,
         )
 
     @staticmethod
@@ -236,7 +242,7 @@ class HandState:
         for team in self.melds:
             for meld in team:
                 out.extend(meld.cards)
-        for cards in (*self.bonus, *self.feet, *self.talons):
+        for cards in (*self.bonus, *self.feet, *self.talons, self.special_cards):
             out.extend(cards)
         return out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from ..engine.hooks import special_hand_name
 from ..errors import Location, SpecError
 from .layers import Flat
 from .model import Clause, Parameter
@@ -44,6 +45,7 @@ def consistency_problems(
     """What cannot work together; each points at the value set last among those involved (see ``_blame``)."""
     blame = _Blame(parameters, lineage)
     problems = _seat_problems(parameters, blame) + _lone_hand_problems(parameters, clauses, blame)
+    problems += _special_hand_problems(clauses, blame)
     sizes: dict[str, int] = {}
     for hook, (low, high) in ENGINE_LIMITS.items():
         chosen = [clause for clause in clauses.values() if clause.hook == hook]
@@ -89,6 +91,25 @@ def _lone_hand_problems(
         f"({players} players, {teams} sides)"
     )
     return [(blame.of(chosen, ["players", "teams"]), message)]
+
+
+def _special_hand_problems(clauses: Mapping[str, Clause], blame: _Blame) -> list[Problem]:
+    """A special hand is declared by the last part of its clause's id: two ``special_hand.shape`` clauses may
+    not share it, or a declaration could not say which it means."""
+    named: dict[str, Clause] = {}
+    problems: list[Problem] = []
+    for clause in clauses.values():
+        if clause.hook != "special_hand.shape":
+            continue
+        name = special_hand_name(clause.id)
+        first = named.setdefault(name, clause)
+        if first is not clause:
+            message = (
+                f"special_hand.shape clauses {first.id} and {clause.id} both name the special hand {name!r} "
+                "(a hand is declared by the last part of its clause's id)"
+            )
+            problems.append((blame.of([clause]), message))
+    return problems
 
 
 def _deal_problems(

@@ -200,12 +200,12 @@ def test_a_hello_naming_no_version_is_answered_in_protocol_1(server: Server) -> 
 
 @pytest.mark.parametrize(
     "hello",
-    [{"protocol": 8}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 8, "protocols": [8, 9]}],
-    ids=["8", "text", "true", "null", "8 and 9"],
+    [{"protocol": 9}, {"protocol": "2"}, {"protocol": True}, {"protocol": None}, {"protocol": 9, "protocols": [9, 10]}],
+    ids=["9", "text", "true", "null", "9 and 10"],
 )
 def test_a_hello_for_another_version_is_refused_with_a_sentence(server: Server, hello: dict[str, Any]) -> None:
     reply = server.ask(id=1, cmd="hello", **hello)
-    assert reply["ok"] is False and "speaks protocol 1, 2, 3, 4, 5, 6 or 7" in reply["error"]
+    assert reply["ok"] is False and "speaks protocol 1, 2, 3, 4, 5, 6, 7 or 8" in reply["error"]
     assert "protocol" not in reply
     assert server.alive()
 
@@ -522,13 +522,13 @@ def hellos(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_reference_agrees_on_protocol_7() -> None:
+def test_the_reference_agrees_on_protocol_8() -> None:
     engine = SubprocessEngine(reference_command())
     try:
-        assert engine.info.protocol == 7 and engine.info.capabilities["sample"] is True
+        assert engine.info.protocol == 8 and engine.info.capabilities["sample"] is True
     finally:
         engine.close()
-    assert InProcessEngine().info.protocol == 7
+    assert InProcessEngine().info.protocol == 8
 
 
 def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_in_protocol_1(tmp_path: Path) -> None:
@@ -540,7 +540,7 @@ def test_the_runner_offers_every_version_then_greets_a_strict_protocol_1_engine_
     finally:
         engine.close()
     assert hellos(log) == [
-        {"id": 1, "cmd": "hello", "protocol": 7, "protocols": [1, 2, 3, 4, 5, 6, 7]},
+        {"id": 1, "cmd": "hello", "protocol": 8, "protocols": [1, 2, 3, 4, 5, 6, 7, 8]},
         {"id": 2, "cmd": "hello", "protocol": 1},
     ]
 
@@ -558,11 +558,11 @@ def test_an_engine_answering_protocol_1_to_the_offer_is_greeted_once(tmp_path: P
 @pytest.mark.parametrize(
     ("options", "says", "greetings"),
     [
-        (("--speaks", "8"), "the engine speaks protocol 8, not 1", 2),
-        (("--accept", "8"), "the handshake was refused: this engine speaks protocol 8 only", 2),
+        (("--speaks", "9"), "the engine speaks protocol 9, not 1", 2),
+        (("--accept", "9"), "the handshake was refused: this engine speaks protocol 9 only", 2),
         (("--speaks", "2", "--capabilities", '{"absent_features": ["fly"]}'), "capabilities.absent_features", 1),
     ],
-    ids=["speaks 8", "refuses both", "bad protocol-2 capability"],
+    ids=["speaks 9", "refuses both", "bad protocol-2 capability"],
 )
 def test_a_handshake_that_agrees_on_no_version_fails_the_start(
     tmp_path: Path, options: tuple[str, ...], says: str, greetings: int
@@ -584,10 +584,15 @@ def v2_hello(**capabilities: Any) -> dict[str, Any]:
 
 
 def test_a_plain_protocol_2_hello_declares_no_limit() -> None:
-    """No limit but version 3's feature pass, which a version-2 engine cannot have."""
+    """No limit but the features later versions added, pass (3) and declare (8), which a version-2 engine cannot
+    have."""
     info = engine_info(v2_hello())
     assert info.protocol == 2 and info.score_parts is True
-    assert (info.absent_features, info.unheld_position_fields, info.fixed_parameters) == ({"pass"}, frozenset(), {})
+    assert (info.absent_features, info.unheld_position_fields, info.fixed_parameters) == (
+        {"pass", "declare"},
+        frozenset(),
+        {},
+    )
     assert "absent_features" not in v2_hello()["capabilities"]
 
 
@@ -618,7 +623,7 @@ def test_scores_with_totals_only_keep_the_score_capability() -> None:
 
 def test_absent_features_name_the_actions_the_engine_lacks() -> None:
     info = engine_info(v2_hello(absent_features=["ask"]))
-    assert info.absent_features == {"ask", "pass"}  # pass: a version-3 action
+    assert info.absent_features == {"ask", "pass", "declare"}  # pass: a version-3 action; declare: version 8
     assert info.lacks_action("ask") and info.lacks_action("yes") and info.lacks_action("no")
     assert not info.lacks_action("end") and not info.lacks_action("draw")
 
@@ -650,7 +655,7 @@ BAD_V2: list[tuple[dict[str, Any], str]] = [
     ({"score": "parts"}, "'capabilities.score' must be true, false or \"totals\", got 'parts'"),
     ({"score": 1}, "'capabilities.score' must be true, false or \"totals\", got 1"),
     ({"absent_features": "ask"}, FEATURES),
-    ({"absent_features": ["fly"]}, f"{FEATURES} (ask, end, pass), got 'fly'"),
+    ({"absent_features": ["fly"]}, f"{FEATURES} (ask, declare, end, pass), got 'fly'"),
     ({"absent_features": [1]}, FEATURES),
     ({"fixed_parameters": []}, f"{FIXED}' must be an object of variant ids"),
     ({"fixed_parameters": {"pinochle": {}}}, f"{FIXED}' must be keyed by variants the engine lists ({FIRST}, "),
@@ -677,7 +682,7 @@ def test_protocol_1_ignores_protocol_2_capabilities_but_not_a_score_of_totals() 
     v1 = ReferenceSession().handle({"cmd": "hello", "protocol": 1})
     odd = {"absent_features": "nonsense", "fixed_parameters": 7, "unheld_position_fields": ["hand"]}
     info = engine_info({**v1, "capabilities": {**v1["capabilities"], **odd}})
-    assert info.protocol == 1 and info.absent_features == {"pass"} and not info.fixed_parameters
+    assert info.protocol == 1 and info.absent_features == {"pass", "declare"} and not info.fixed_parameters
     with pytest.raises(EngineFailure) as failure:
         engine_info({**v1, "capabilities": {**v1["capabilities"], "score": "totals"}})
     assert "'capabilities.score' must be true or false, got 'totals'" in failure.value.detail

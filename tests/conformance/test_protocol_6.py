@@ -130,10 +130,10 @@ def _melds_of(session: ReferenceSession, seat: int = 0) -> list[list[dict[str, A
     [
         ({"protocol": 6, "protocols": [1, 2, 3, 4, 5, 6]}, 6),
         ({"protocol": 6}, 6),
-        ({"protocol": 8, "protocols": [5, 6, 8]}, 6),
+        ({"protocol": 9, "protocols": [5, 6, 9]}, 6),
         ({"protocol": 5, "protocols": [1, 2, 3, 4, 5]}, 5),
     ],
-    ids=["up to 6", "6 alone", "6 of 5, 6 and 8", "up to 5"],
+    ids=["up to 6", "6 alone", "6 of 5, 6 and 9", "up to 5"],
 )
 def test_hello_negotiates_version_6(hello: dict[str, Any], spoken: int) -> None:
     reply = ReferenceSession().handle({"id": 1, "cmd": "hello", **hello})
@@ -143,7 +143,7 @@ def test_hello_negotiates_version_6(hello: dict[str, Any], spoken: int) -> None:
 def test_the_runner_greets_in_version_6() -> None:
     session = Speaks(6)
     assert InProcessEngine(session).info.protocol == 6
-    assert session.requests[0] == {"cmd": "hello", "protocol": 7, "protocols": [1, 2, 3, 4, 5, 6, 7]}
+    assert session.requests[0] == {"cmd": "hello", "protocol": 8, "protocols": [1, 2, 3, 4, 5, 6, 7, 8]}
 
 
 # -- version 6: the actions naming melds, through their JSON forms --------------------------------------------

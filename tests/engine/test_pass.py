@@ -44,9 +44,9 @@ def test_pass_takes_no_cards_or_fields() -> None:
 
 def test_kinds_refused_outright_are_found_at_binding() -> None:
     assert "pass" in Rules(load_variant("classic")).refused_kinds
-    assert Rules(load_variant("classic-2p")).refused_kinds == {"ask", "pass", "combine"}  # no partner to ask
+    assert Rules(load_variant("classic-2p")).refused_kinds == {"ask", "pass", "combine", "declare"}  # no partner to ask
     # The clauses that refuse some passes read more than the kind.
-    assert Rules(load_variant("hoyle-2p")).refused_kinds == {"ask", "combine"}
+    assert Rules(load_variant("hoyle-2p")).refused_kinds == {"ask", "combine", "declare"}
 
 
 def test_hoyle_passes_with_one_card_and_too_few_canastas() -> None:

@@ -178,6 +178,20 @@ def test_the_deck_hooks_are_checked_when_a_clause_computes_them(write: Write) ->
     assert error.reason == "deck.packs comes to 2000000; the engine plays 1 to 10"
 
 
+def test_two_special_hands_of_one_name_are_refused_at_the_second(write: Write) -> None:
+    clause = (
+        "  - id: {id}\n    section: going-out\n    title: t\n    text: t\n"
+        "    sources: [{{source: pagat, quote: q}}]\n    hook: special_hand.shape\n    when: ranks == 14\n"
+    )
+    text = HEAD + "rules:\n" + clause.format(id="HOUSE.STRAIGHT") + clause.format(id="MINE.STRAIGHT")
+    path = write(text)
+    error = only_error(path)
+    assert "HOUSE.STRAIGHT and MINE.STRAIGHT both name the special hand 'straight'" in error.reason
+    assert error.location is not None
+    assert path.read_text().splitlines()[error.location.line - 1].strip() == "when: ranks == 14"
+    assert error.location.line - 1 > text.splitlines().index("  - id: MINE.STRAIGHT")  # at the second clause
+
+
 def test_a_derived_variant_is_checked_as_a_spec_is() -> None:
     classic = load_variant("classic")
     with pytest.raises(SpecError, match="teams must be from 2 to 6"):

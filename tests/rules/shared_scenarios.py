@@ -335,6 +335,19 @@ def no_combine(c: Ctx) -> None:
 
 
 @scenario
+@needs("TURN.NO_SPECIAL_HANDS")
+def no_special_hands(c: Ctx) -> None:
+    log, rules = c.log, c.rules
+    # A hand ends by going out or by the stock running out: declaring a special hand is refused outright, even
+    # with a hand of fourteen cards of one shape or another.
+    assert "declare" in rules.refused_kinds and not rules.special_hands
+    game = table(rules, hands={0: "4C 4D 5C 5D 6C 6D 8C 8D 9C 9D 10C 10D JC JD"}, phase="play")
+    log.refuses(game, "declare pairs", "TURN.NO_SPECIAL_HANDS")
+    assert not any(action.kind == "declare" for action in game.legal_actions())
+    log.allows(game, "discard 4C", "TURN.NO_SPECIAL_HANDS")
+
+
+@scenario
 def last_red_three_meld_then_end(c: Ctx) -> None:
     log, rules = c.log, c.rules
     # A turn normally ends with a discard: ending it without one is refused.

@@ -20,6 +20,7 @@ STATIC_NAV_TAIL: list[tuple[str, Any]] = [
             ("The spec format", "spec-format.md"),
             ("The scenario format", "scenario-format.md"),
             ("The engine protocol", "protocol.md"),
+            ("The engine protocol, version 7", "protocol-7.md"),
             ("The engine protocol, version 6", "protocol-6.md"),
             ("The engine protocol, version 5", "protocol-5.md"),
             ("The engine protocol, version 4", "protocol-4.md"),

@@ -1,13 +1,14 @@
-"""The engine protocol pages: conformance/PROTOCOL.md and PROTOCOL-6.md to PROTOCOL-1.md copied, their links to
+"""The engine protocol pages: conformance/PROTOCOL.md and PROTOCOL-7.md to PROTOCOL-1.md copied, their links to
 each other fixed."""
 
 from __future__ import annotations
 
 from .markup import header
-from .paths import PROTOCOL, PROTOCOL_1, PROTOCOL_2, PROTOCOL_3, PROTOCOL_4, PROTOCOL_5, PROTOCOL_6
+from .paths import PROTOCOL, PROTOCOL_1, PROTOCOL_2, PROTOCOL_3, PROTOCOL_4, PROTOCOL_5, PROTOCOL_6, PROTOCOL_7
 
 _LINKS = {
     "(PROTOCOL.md)": "(protocol.md)",
+    "(PROTOCOL-7.md)": "(protocol-7.md)",
     "(PROTOCOL-6.md)": "(protocol-6.md)",
     "(PROTOCOL-5.md)": "(protocol-5.md)",
     "(PROTOCOL-4.md)": "(protocol-4.md)",
@@ -28,7 +29,15 @@ def protocol_page() -> str:
 
 
 #: The protocol versions still served, each with its document.
-OLDER_PROTOCOLS = {6: PROTOCOL_6, 5: PROTOCOL_5, 4: PROTOCOL_4, 3: PROTOCOL_3, 2: PROTOCOL_2, 1: PROTOCOL_1}
+OLDER_PROTOCOLS = {
+    7: PROTOCOL_7,
+    6: PROTOCOL_6,
+    5: PROTOCOL_5,
+    4: PROTOCOL_4,
+    3: PROTOCOL_3,
+    2: PROTOCOL_2,
+    1: PROTOCOL_1,
+}
 
 
 def older_protocol_page(version: int) -> str:
