@@ -48,6 +48,8 @@ class GreedyBot:
         phase = game.state.phase
         if phase == "answer":
             return Action.answer(True)
+        if phase == "keep":  # keeping a three for a straight is a long shot
+            return Action("layout")
         if phase == "draw":
             takes = by_kind.get("take", [])
             if takes:

@@ -49,13 +49,16 @@ BONUS_DRAWS_SINCE = 7
 #: The position fields version 7 added.
 VERSION_7_POSITION_FIELDS = frozenset({"talons", "bonus_draws_owed"})
 #: The version that added special hands (hook special_hand.shape): the action ``declare`` (an optional feature,
-#: ``declare``) and a view's ``special_hand``. An engine speaking an older version has no such action: it is
-#: neither sent one nor offered one in ``legal``, and it still plays the variant's other actions.
+#: ``declare``) and a view's ``special_hand``; and a turn that waits for a player to keep a bonus card or lay them
+#: out (hook bonus_card.keep: phase ``keep``, actions ``keep`` and ``layout``). An engine speaking an older version
+#: is neither sent a declaration nor offered one in ``legal``, and is not run in a variant where a player may keep
+#: a bonus card.
 SPECIAL_HANDS_SINCE = 8
 #: What an engine speaking a version older than each of these cannot do, as a skip message says it.
 VARIANT_NEEDS = {
     NAMED_MELDS_SINCE: "whose actions cannot name a meld",
     BONUS_DRAWS_SINCE: "whose positions and views cannot hold the initial meld's bonus cards",
+    SPECIAL_HANDS_SINCE: "whose turns cannot wait for a bonus card to be kept or laid out",
 }
 
 
@@ -131,11 +134,14 @@ def variant_newer_than(protocol: int, rules: Rules) -> int:
     """The version a variant needs that ``protocol`` is older than (0: none): one whose melds have an identity
     (Rules.names_melds: sequences, or several melds of one rank) needs version 6, whose actions can name a meld;
     one that deals bonus cards for the initial meld (Rules.draws_bonus) needs version 7, whose positions and views
-    hold them."""
+    hold them; one where a player may keep a bonus card (Rules.keeps_bonus) needs version 8, whose turns wait for
+    that choice."""
     if protocol < NAMED_MELDS_SINCE and rules.names_melds:
         return NAMED_MELDS_SINCE
     if protocol < BONUS_DRAWS_SINCE and rules.draws_bonus:
         return BONUS_DRAWS_SINCE
+    if protocol < SPECIAL_HANDS_SINCE and rules.keeps_bonus:
+        return SPECIAL_HANDS_SINCE
     return 0
 
 
@@ -143,6 +149,7 @@ def variant_newer_than(protocol: int, rules: Rules) -> int:
 _SETUP_NEEDS = {
     NAMED_MELDS_SINCE: "{variant}'s melds are named by number",
     BONUS_DRAWS_SINCE: "{variant} deals bonus cards for the initial meld",
+    SPECIAL_HANDS_SINCE: "in {variant} a player may keep a bonus card",
 }
 
 

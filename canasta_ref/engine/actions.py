@@ -23,6 +23,9 @@ Text forms (case-insensitive on input, canonical on output)::
                                   discard", where the variant allows it)
     declare straight              lay the whole hand down as a special hand, named as its variant names it
                                   (hook special_hand.shape), ending the hand
+    keep 3C                       keep this bonus card in hand and lay out the others just received, where the
+                                  variant lets a player keep one (hook bonus_card.keep)
+    layout                        ... or lay them all out, keeping none
 
 Two actions are the same when they have the same kind and the same multisets of cards in each role; the order of
 cards within a group and the order of groups do not matter, so each action has exactly one canonical text.
@@ -47,7 +50,9 @@ from .cards import (
     sort_key,
 )
 
-ActionKind = Literal["draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass", "combine", "declare"]
+ActionKind = Literal[
+    "draw", "take", "meld", "discard", "ask", "yes", "no", "end", "pass", "combine", "declare", "keep", "layout"
+]
 ACTION_KINDS: tuple[ActionKind, ...] = (
     "draw",
     "take",
@@ -60,9 +65,11 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
     "pass",
     "combine",
     "declare",
+    "keep",
+    "layout",
 )
 #: The kinds of action that carry no cards.
-BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end", "pass"})
+BARE_KINDS = frozenset({"draw", "ask", "yes", "no", "end", "pass", "layout"})
 
 
 def _canonical(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -158,8 +165,8 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         if self.kind in BARE_KINDS:
             return self.kind
-        if self.kind == "discard":
-            return f"discard {card_name(self.cards[0])}"
+        if self.kind in ("discard", "keep"):
+            return f"{self.kind} {card_name(self.cards[0])}"
         if self.kind == "declare":
             return f"declare {self.hand}"
         groups = " | ".join(str(g) for g in self.melds)
@@ -179,7 +186,7 @@ class Action(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The JSON form: ``{"type": "meld", "melds": [{"cards": ["KH", "KS", "KD"]}]}``."""
         out: dict[str, Any] = {"type": self.kind}
-        if self.kind == "discard":
+        if self.kind in ("discard", "keep"):
             out["card"] = card_name(self.cards[0])
         elif self.kind == "take":
             out["cards"] = [card_name(c) for c in self.cards]
@@ -324,11 +331,12 @@ def parse_action(text: str) -> Action:
         if rest.strip():
             raise NotationError(f"'{kind}' takes nothing after it", source, rest_offset)
         return Action(kind)
-    if kind == "discard":
+    if kind in ("discard", "keep"):
         cards = _parse_card_list(rest, source, rest_offset)
         if len(cards) != 1:
-            raise NotationError("'discard' needs exactly one card, such as 'discard 7S'", source, rest_offset)
-        return Action.discard(cards[0])
+            example = "discard 7S" if kind == "discard" else "keep 3C"
+            raise NotationError(f"'{kind}' needs exactly one card, such as '{example}'", source, rest_offset)
+        return Action(kind, (cards[0],))
     if kind == "meld":
         groups = _parse_groups(rest, source, rest_offset)
         if not groups:
@@ -420,8 +428,8 @@ def action_from_json(data: object) -> Action:
         )
     if kind in BARE_KINDS:
         return Action(kind)
-    if kind == "discard":
-        return Action.discard(_json_card(data.get("card"), "card"))
+    if kind in ("discard", "keep"):
+        return Action(kind, (_json_card(data.get("card"), "card"),))
     if kind == "declare":
         hand = data.get("hand")
         if not isinstance(hand, str):

@@ -95,6 +95,7 @@ _ASK = Query(
 DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after", "canasta_of_rank"))
 DISCARD_PREFERRED = Query("discard.preferred", DISCARD_ALLOWED.names)
 _ANSWERER = Query("go_out.answerer", ("seat",))
+_KEEP_BONUS = Query("bonus_card.keep", ("team_has_melded",))
 ANSWER_BINDING = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
 #: ``meld.valid``: the table, then the variables of the meld a group makes (``_layout``, ``movegen.shape_values``).
 MELD_VALID = Query(
@@ -688,6 +689,21 @@ def opening_bonus(rules: Rules, state: HandState, seat: int) -> int:
     opened = sum(1 for melded in state.team_opened if melded)
     count = rules.value_of(_BONUS_DRAW_COUNT, (opened == 0, opened))
     return max(0, min(count, cards_above_turn_card(rules, state)))
+
+
+def may_keep_bonus(rules: Rules, state: HandState, seat: int) -> bool:
+    """Whether ``seat`` may keep a bonus card it receives instead of laying it out (hook bonus_card.keep)."""
+    return rules.predicate_of(_KEEP_BONUS, (state.team_opened[state.side_of[seat]],))
+
+
+def keep_refusal(rules: Rules, state: HandState, seat: int, card: Card) -> Clause | None:
+    """The clause refusing ``seat`` to keep ``card``, or None: only a bonus card is kept, by the rule that lets a
+    player keep one (the first ``bonus_card.keep`` clause: none to cite where no clause lets anyone keep, and then
+    the phase never comes)."""
+    if rules.is_bonus[card]:
+        return None
+    clauses = rules.clauses("bonus_card.keep")
+    return clauses[0] if clauses else None
 
 
 def effects_without_melding(state: HandState, action: Action, seat: int) -> Plan:

@@ -27,6 +27,7 @@ from .checks import (
     concealed_now,
     derived,
     is_canasta,
+    may_keep_bonus,
     meld_kind,
     must_take_pile,
     opening_bonus,
@@ -263,12 +264,15 @@ class Game:
         if not state.awaiting_first_turn[seat]:
             return
         state.awaiting_first_turn[seat] = False
-        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out")
+        dealt = cards_of(state.hands[seat])
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out", dealt)
 
-    def _lay_out_or_end(self, state: HandState, seat: int, events: list[Event], ending: str) -> None:
-        """Lay out the bonus cards a player has just received; if the stock runs out replacing them, say so
-        (``ending``) and end play."""
-        if not self._lay_out_bonus_cards(state, seat, events):
+    def _lay_out_or_end(
+        self, state: HandState, seat: int, events: list[Event], ending: str, received: Sequence[Card] = ()
+    ) -> None:
+        """Lay out the bonus cards a player has just ``received`` (and any held); if the stock runs out replacing
+        them, say so (``ending``) and end play."""
+        if not self._lay_out_bonus_cards(state, seat, events, received):
             events.append(_event(seat, ending))
             self._end(state, "last stock card was a bonus card")
 
@@ -298,34 +302,73 @@ class Game:
             if not rules.upcard_turns_again[card]:
                 break
 
-    def _lay_out_bonus_cards(self, state: HandState, seat: int, events: list[Event]) -> bool:
-        """Lay out bonus cards (red threes) from a hand and replace them; False if play must end."""
+    def _lay_out_bonus_cards(
+        self, state: HandState, seat: int, events: list[Event], received: Sequence[Card] = ()
+    ) -> bool:
+        """Lay out bonus cards (red threes) from a hand and replace them; False if play must end. Where the player
+        may keep one of the cards just ``received`` (hook bonus_card.keep), play waits for that choice instead
+        (phase keep), and a card kept before stays in hand until then."""
         rules = self.rules
         while True:
+            if rules.keeps_bonus and may_keep_bonus(rules, state, seat):
+                if any(rules.is_bonus[card] for card in received):
+                    state.resume_phase = state.phase
+                    state.phase = "keep"
+                return True
             hand = state.hands[seat]
-            found = [c for c in rules.bonus_cards if hand[c]]
+            found = [card for card in rules.bonus_cards for _ in range(hand[card])]
             if not found:
                 return True
-            for card in found:
-                count = state.hands[seat][card]
-                state.take_away(seat, (card,) * count)
-                state.bonus[seat] += (card,) * count
-                events.append(_event(seat, "lays out", (card,) * count))
-                if not rules.predicate_of(BONUS_REPLACE, (False, len(state.stock))):
-                    continue
-                for _ in range(count):
-                    if not state.stock:
-                        if rules.predicate_of(LAST_CARD_BONUS_ENDS, (0,)):
-                            return False
-                        state.last_card_bonus = True
-                        events.append(_event(seat, "drew a bonus card as the last card of the stock: no discard"))
-                        break
-                    drawn = state.stock.pop()
-                    state.give(seat, (drawn,))
-                    events.append(_event(seat, "replaces with", (drawn,)))
-                    self._announce_turn_card(state, seat, events)
-                    if self._last_card_kept(state, (drawn,), seat, events):
-                        return False
+            replacements = self._lay_out(state, seat, found, events)
+            if replacements is None:
+                return False
+            received = replacements
+
+    def _lay_out(self, state: HandState, seat: int, cards: Sequence[Card], events: list[Event]) -> list[Card] | None:
+        """Lay out these bonus cards from a hand and draw their replacements (hook bonus_card.replace); the cards
+        drawn, or None if play must end."""
+        rules = self.rules
+        replacements: list[Card] = []
+        for card in sorted(set(cards), key=cards.index):
+            count = cards.count(card)
+            state.take_away(seat, (card,) * count)
+            state.bonus[seat] += (card,) * count
+            events.append(_event(seat, "lays out", (card,) * count))
+            if not rules.predicate_of(BONUS_REPLACE, (False, len(state.stock))):
+                continue
+            for _ in range(count):
+                if not state.stock:
+                    if rules.predicate_of(LAST_CARD_BONUS_ENDS, (0,)):
+                        return None
+                    state.last_card_bonus = True
+                    events.append(_event(seat, "drew a bonus card as the last card of the stock: no discard"))
+                    break
+                drawn = state.stock.pop()
+                state.give(seat, (drawn,))
+                replacements.append(drawn)
+                events.append(_event(seat, "replaces with", (drawn,)))
+                self._announce_turn_card(state, seat, events)
+                if self._last_card_kept(state, (drawn,), seat, events):
+                    return None
+        return replacements
+
+    def _apply_keep(self, seat: int, action: Action, events: list[Event]) -> None:
+        """The player's choice while play waits on bonus cards: keep one in hand (``keep``), laying out the
+        others, or lay them all out (``layout``); then the turn goes on where it stood."""
+        state = self.state
+        rules = self.rules
+        state.phase = state.resume_phase
+        hand = state.hands[seat]
+        cards = [card for card in rules.bonus_cards for _ in range(hand[card])]
+        if action.kind == "keep":
+            cards.remove(action.cards[0])
+            events.append(_event(seat, "keeps a bonus card in hand"))
+        replacements = self._lay_out(state, seat, cards, events) if cards else []
+        if replacements is None:
+            events.append(_event(seat, "laid out a bonus card and the stock ran out"))
+            self._end(state, "last stock card was a bonus card")
+            return
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out", replacements)
 
     def _announce_turn_card(self, state: HandState, seat: int, events: list[Event], drawn: int = 1) -> None:
         """After ``drawn`` cards left the top of the stock at once: if the turn card (hook stock.turn_card_depth)
@@ -457,6 +500,8 @@ class Game:
             self._apply_end(seat, result, events)
         elif kind == "pass":
             self._apply_pass(seat, events)
+        elif kind == "keep" or kind == "layout":
+            self._apply_keep(seat, result.action, events)
         elif kind == "declare":
             self._apply_declare(seat, result.action.hand, events)
         elif kind == "combine":
@@ -504,7 +549,7 @@ class Game:
         if rules.last_card_bonus_kept and self._last_card_kept(state, drawn, seat, events):
             self._end(state, "last stock card was a bonus card")
             return
-        self._lay_out_or_end(state, seat, events, "drew a bonus card as the last card of the stock")
+        self._lay_out_or_end(state, seat, events, "drew a bonus card as the last card of the stock", drawn)
 
     def _apply_take(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
@@ -646,7 +691,7 @@ class Game:
                 self._end(state, "last stock card was a bonus card")
                 return
         self._note_received(drawn)
-        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out")
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out", drawn)
 
     def _pick_up_foot(self, state: HandState, seat: int, events: list[Event]) -> None:
         """A player who has played out their hand picks up their foot and plays on from it: within the turn if
@@ -659,7 +704,7 @@ class Game:
         state.give(seat, foot)
         events.append(_event(seat, f"picks up the foot ({len(foot)} cards)"))
         self._note_received(foot)
-        self._lay_out_or_end(state, seat, events, "laid out a bonus card from the foot and the stock ran out")
+        self._lay_out_or_end(state, seat, events, "laid out a bonus card from the foot and the stock ran out", foot)
 
     def _penalise_turn_end(self, state: HandState, seat: int, events: list[Event]) -> None:
         """Add to the side's penalty tally what the spec charges for this turn's end (hook penalty.turn_end)."""

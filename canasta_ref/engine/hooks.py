@@ -122,6 +122,17 @@ HOOKS: Final[dict[str, Hook]] = {
             "draws (no clause: an upcard is turned, and upcard.* decide what follows).",
         ),
         _hook(
+            "bonus_card.keep",
+            "predicate",
+            "Whether a player who has just received bonus cards in play (those dealt, at the first turn; one drawn, "
+            "or drawn to replace another) may keep one of them in hand instead of laying it out (``team_has_melded``: "
+            "the player's side has melded). Play then waits for the player's choice, in phase ``keep``: ``keep`` a "
+            "card, laying out the others, or ``layout`` them all. A player keeps one at most: a card kept before is "
+            "one of those to choose from. Once no clause allows keeping, a kept card is laid out with the next ones "
+            "received, or at the player's next draw.",
+            team_has_melded="bool",
+        ),
+        _hook(
             "stock.turn_card_depth",
             "value",
             "How many cards lie below the turn card, the card of the stock that marks the end of the bonus draws "

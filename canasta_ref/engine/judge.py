@@ -17,6 +17,7 @@ from .checks import (
     discard_refusal,
     effects_without_melding,
     ending_refusal,
+    keep_refusal,
     kind_refusal,
     plan_melding,
     require_cards_in_hand,
@@ -39,6 +40,10 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
     if kind == "discard":
         require_cards_in_hand(rules, state, actor, action)
         _check_discard(rules, state, action, actor)
+        return effects_without_melding(state, action, actor)
+    if kind == "keep":
+        require_cards_in_hand(rules, state, actor, action)
+        rules.refuse(keep_refusal(rules, state, actor, action.cards[0]))
         return effects_without_melding(state, action, actor)
     if kind == "declare":
         rules.refuse(kind_refusal(rules, state, actor, kind))

@@ -80,6 +80,7 @@ DRAW = Action.draw()
 ASK = Action.ask()
 END = Action("end")
 PASS = Action("pass")
+LAYOUT = Action("layout")
 ANSWERS = (Action.answer(True), Action.answer(False))
 
 
@@ -105,6 +106,8 @@ def listing(rules: Rules, state: HandState) -> Listing:
         return Listing(_draw_phase(rules, state))
     if state.phase == "answer":
         return Listing([tuple(a for a in ANSWERS if bare_refusal(rules, state, state.to_act, a.kind) is None)])
+    if state.phase == "keep":
+        return Listing([_keep_choices(rules, state)])
     if state.phase != "play":
         return Listing(())
     blocks: list[Block] = []
@@ -125,6 +128,18 @@ def listing(rules: Rules, state: HandState) -> Listing:
     if rules.special_hands and kind_refusal(rules, state, state.to_act, "declare") is None:
         blocks.append(declarations(rules, state, table_values(rules, state, state.to_act)))
     return Listing(blocks)
+
+
+def _keep_choices(rules: Rules, state: HandState) -> list[Action]:
+    """While play waits on bonus cards (phase keep): keeping each kind of bonus card held, then laying all out."""
+    seat = state.to_act
+    hand = state.hands[seat]
+    choices: list[Action] = []
+    if kind_refusal(rules, state, seat, "keep") is None:
+        choices = [Action("keep", (card,)) for card in rules.bonus_cards if hand[card]]
+    if bare_refusal(rules, state, seat, "layout") is None:
+        choices.append(LAYOUT)
+    return choices
 
 
 def _draw_phase(rules: Rules, state: HandState) -> list[Block]:

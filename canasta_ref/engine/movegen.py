@@ -434,6 +434,10 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
         yield Action.answer(True)
         yield Action.answer(False)
         return
+    if state.phase == "keep":
+        yield from (Action("keep", (card,)) for card in range(CARD_TYPES) if state.hands[seat][card])
+        yield Action("layout")
+        return
     if state.phase == "draw":
         yield Action.draw()
         yield from take_candidates(rules, state, seat)

@@ -147,6 +147,8 @@ class Rules:
         self.bonus_cards = tuple(c for c in range(CARD_TYPES) if self.is_bonus[c])
         #: Whether dealt bonus cards wait for their holder's first turn (``Game`` lays them out then).
         self.bonus_at_first_turn = self.predicate("bonus_card.at_first_turn", {})
+        #: Whether a player may keep a bonus card received in play instead of laying it out (hook bonus_card.keep).
+        self.keeps_bonus = bool(self._hooks.get("bonus_card.keep"))
         #: Whether the deal turns no upcard, the pile starting empty (hook deal.no_upcard).
         self.no_upcard = self.predicate("deal.no_upcard", {})
         #: How many cards lie below the turn card after the deal; 0: no turn card (hook stock.turn_card_depth).

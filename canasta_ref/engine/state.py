@@ -8,7 +8,7 @@ from typing import Any, Literal, NamedTuple
 
 from .cards import JOKER, SORT_ORDER, Card, cards_of
 
-Phase = Literal["draw", "play", "answer", "over"]
+Phase = Literal["draw", "play", "answer", "keep", "over"]
 Permission = Literal["none", "yes", "no"]
 
 
@@ -102,6 +102,9 @@ class HandState:
     #: order; '' and () otherwise. Its declarer is ``went_out``.
     special_hand: str = ""
     special_cards: tuple[Card, ...] = ()
+    #: While play waits for a player to keep a bonus card or lay them out (phase ``keep``, hook bonus_card.keep):
+    #: the phase the turn goes back to then.
+    resume_phase: Phase = "draw"
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
     #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -169,6 +172,7 @@ class HandState:
             self.hand_number,
             self.special_hand,
             self.special_cards,
+            self.resume_phase,
         )
 
     @staticmethod

@@ -33,7 +33,8 @@ def test_hello_negotiates_version_7() -> None:
 
 def test_a_variant_dealing_bonus_cards_needs_version_7() -> None:
     assert variant_newer_than(6, reference_rules(MAC)) == 7
-    assert variant_newer_than(7, reference_rules(MAC)) == 0
+    assert variant_newer_than(7, reference_rules(MAC)) == 8  # a player may keep a three: version 8's
+    assert variant_newer_than(8, reference_rules(MAC)) == 0
     assert variant_newer_than(6, reference_rules("classic")) == 0
     assert variant_newer_than(5, reference_rules("samba")) == 6  # the older need is named first
 
@@ -57,7 +58,7 @@ def test_a_version_6_session_does_not_set_the_variant_up() -> None:
         "skip": "modern-american deals bonus cards for the initial meld, which protocol 7 added; this session speaks 6",
     }
     session = ReferenceSession()
-    session.handle({"id": 1, "cmd": "hello", "protocol": 7, "protocols": [1, 2, 3, 4, 5, 6, 7]})
+    session.handle({"id": 1, "cmd": "hello", "protocol": 8, "protocols": [1, 2, 3, 4, 5, 6, 7, 8]})
     assert session.handle(_deal())["ok"] is True
 
 

@@ -1,7 +1,8 @@
-"""Protocol version 8: special hands (Modern American's straight, pairs, garbage...). The action ``declare``, an
-optional feature an engine may declare absent, and a view's ``special_hand``; an engine speaking an older version
-has no such action: it is never sent one nor offered one in ``legal``, and a scenario that declares is skipped for
-it, while it still plays every variant."""
+"""Protocol version 8: special hands (Modern American's straight, pairs, garbage...) and keeping a three for one.
+The action ``declare``, an optional feature an engine may declare absent, and a view's ``special_hand``; an engine
+without it is never sent a declaration nor offered one in ``legal``, and a scenario that declares is skipped for it.
+A turn may wait for a player to keep a bonus card or lay them out (phase ``keep``): an engine speaking version 7 or
+older is not run in a variant where that happens (Modern American)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from broken_engines.kit import CANASTA_REF_PATH
 from canasta_ref.conformance.engines import InProcessEngine, engine_info
 from canasta_ref.conformance.runner import run_case, up_front_skip
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
-from canasta_ref.conformance.session import FEATURE_SINCE, ReferenceSession, features_newer_than
+from canasta_ref.conformance.session import FEATURE_SINCE, ReferenceSession, features_newer_than, variant_newer_than
+from canasta_ref.conformance.variants import reference_rules
 from canasta_ref.conformance.views import view_problem
 from canasta_ref.engine.actions import action_from_json, parse_action
 
@@ -75,25 +77,30 @@ def _hello(protocol: int) -> dict[str, Any]:
     return {"id": 1, "cmd": "hello", "protocol": protocol, "protocols": list(range(1, protocol + 1))}
 
 
-def _session(protocol: int) -> ReferenceSession:
-    session = ReferenceSession()
+def _session(protocol: int = 8, absent: frozenset[str] = frozenset()) -> ReferenceSession:
+    session = ReferenceSession(absent_features=absent)
     reply = session.handle(_hello(protocol))
     assert reply["ok"] and reply["protocol"] == protocol
     assert session.handle({"cmd": "setup", "variant": MAC, "position": POSITION}) == {"ok": True}
     return session
 
 
-class Speaks7(ReferenceSession):
-    """The reference answering every hello in version 7, keeping every request it is sent."""
+NO_DECLARE = frozenset({"declare"})
 
-    def __init__(self) -> None:
-        super().__init__()
+
+class Recording(ReferenceSession):
+    """The reference answering every hello in ``protocol``, without the features ``absent``, keeping every request
+    it is sent."""
+
+    def __init__(self, protocol: int, absent: frozenset[str] = frozenset()) -> None:
+        super().__init__(absent_features=absent)
+        self.protocol = protocol
         self.requests: list[dict[str, Any]] = []
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         self.requests.append(json.loads(json.dumps(request)))
         if request.get("cmd") == "hello":
-            request = {**request, **_hello(7)}
+            request = {**request, **_hello(self.protocol)}
         return super().handle(request)
 
 
@@ -122,8 +129,8 @@ def test_declare_is_a_version_8_feature() -> None:
     assert older.protocol == 7 and "declare" in older.absent_features and older.lacks_action("declare")
     newer = engine_info(ReferenceSession().handle(_hello(8)))
     assert newer.protocol == 8 and not newer.absent_features and not newer.lacks_action("declare")
-    # A version-7 engine is still run in every variant, Modern American included.
-    assert MAC in older.variants
+    # A version-7 engine is not run in Modern American, where a turn may wait for a three to be kept.
+    assert variant_newer_than(7, reference_rules(MAC)) == 8 and variant_newer_than(8, reference_rules(MAC)) == 0
 
 
 # -- the action ------------------------------------------------------------------------------------------------
@@ -159,8 +166,8 @@ def test_speaking_8_a_straight_is_listed_declared_and_scored() -> None:
     assert "SCORE.CARDS_IN_HAND" in score["parts"][1]  # the other side scores as usual
 
 
-def test_speaking_7_a_declaration_is_neither_listed_nor_accepted() -> None:
-    session = _session(7)
+def test_without_the_feature_a_declaration_is_neither_listed_nor_accepted() -> None:
+    session = _session(absent=NO_DECLARE)
     listed = session.handle({"cmd": "legal"})["actions"]
     assert listed and all(a["type"] != "declare" for a in listed)
     drawn = session.handle({"cmd": "sample", "n": 200, "seed": 3})["actions"]
@@ -170,13 +177,13 @@ def test_speaking_7_a_declaration_is_neither_listed_nor_accepted() -> None:
     assert "no 'declare' action" in reply["message"]
     view = session.handle({"cmd": "view", "seat": 0})["view"]
     assert view["phase"] == "play" and view["end"] is None and "special_hand" not in view
-    # The refusal left the hand as it was: the session speaking 8 declares from the same position.
+    # The refusal left the hand as it was: the session with the feature declares from the same position.
     assert _session(8).handle({"cmd": "apply", "action": DECLARE})["accepted"] is True
 
 
-def test_speaking_7_the_count_leaves_declarations_out() -> None:
+def test_without_the_feature_the_count_leaves_declarations_out() -> None:
     """`count` and `sample`'s count are the length of the listing without declarations, as `legal` is."""
-    session = _session(7)
+    session = _session(absent=NO_DECLARE)
     listed = session.handle({"cmd": "legal"})["actions"]
     assert session.handle({"cmd": "count"})["count"] == len(listed)
     assert session.handle({"cmd": "sample", "n": 1})["count"] == len(listed)
@@ -184,16 +191,16 @@ def test_speaking_7_the_count_leaves_declarations_out() -> None:
     assert plain.handle({"cmd": "count"})["count"] == len(listed) + 1
 
 
-def test_canasta_ref_serve_speaking_7_refuses_a_declaration_as_an_absent_feature() -> None:
+def test_canasta_ref_serve_without_the_feature_refuses_a_declaration() -> None:
     lines = [
-        _hello(7),
+        _hello(8),
         {"id": 2, "cmd": "setup", "variant": MAC, "position": POSITION},
         {"id": 3, "cmd": "legal"},
         {"id": 4, "cmd": "apply", "action": DECLARE},
         {"id": 5, "cmd": "quit"},
     ]
     done = subprocess.run(
-        [CANASTA_REF_PATH, "serve"],
+        [CANASTA_REF_PATH, "serve", "--absent-feature", "declare"],
         input="".join(json.dumps(line) + "\n" for line in lines),
         capture_output=True,
         text=True,
@@ -201,10 +208,20 @@ def test_canasta_ref_serve_speaking_7_refuses_a_declaration_as_an_absent_feature
     )
     assert done.returncode == 0, done.stderr
     hello, setup, legal, apply, _ = (json.loads(line) for line in done.stdout.splitlines())
-    assert hello["protocol"] == 7 and MAC in hello["variants"] and setup["ok"] is True
+    assert hello["protocol"] == 8 and MAC in hello["variants"] and setup["ok"] is True
     assert legal["actions"] and DECLARE not in legal["actions"]
     assert (apply["accepted"], apply["rule"]) == (False, None)
     assert "no 'declare' action (a feature it declares absent)" in apply["message"]
+
+
+def test_a_session_speaking_7_does_not_set_modern_american_up() -> None:
+    session = ReferenceSession()
+    assert session.handle(_hello(7))["protocol"] == 7
+    reply = session.handle({"cmd": "setup", "variant": MAC, "position": POSITION})
+    assert reply == {
+        "ok": False,
+        "skip": "in modern-american a player may keep a bonus card, which protocol 8 added; this session speaks 7",
+    }
 
 
 def test_serve_may_declare_the_feature_absent_in_version_8() -> None:
@@ -222,17 +239,25 @@ def test_serve_may_declare_the_feature_absent_in_version_8() -> None:
 
 
 # -- the runner ------------------------------------------------------------------------------------------------
-def test_a_scenario_that_declares_is_skipped_for_an_engine_speaking_7(tmp_path: Path) -> None:
+def test_a_scenario_that_declares_is_skipped_for_an_engine_without_the_feature(tmp_path: Path) -> None:
     scenario = _scenario(tmp_path)
-    old = Speaks7()
-    engine = InProcessEngine(old)
-    assert engine.info.protocol == 7 and "declare" in engine.info.absent_features
+    engine = InProcessEngine(Recording(8, NO_DECLARE))
+    assert engine.info.protocol == 8 and "declare" in engine.info.absent_features
     why = up_front_skip(engine.info, scenario, MAC)
-    assert why is not None and why.startswith("the engine has no ") and "declare" in why and "step 1" in why
+    assert why == "the engine has no special hands: step 1 declares a special hand"
     result = run_case(engine, scenario, MAC)
     assert result.status == "skipped" and result.message == why
-    assert not any(r.get("cmd") == "apply" and r["action"].get("type") == "declare" for r in old.requests)
-    # The engine speaking 8 plays it, its view's special hand and its score compared.
+    session = engine.session
+    assert isinstance(session, Recording)
+    assert not any(r.get("cmd") == "apply" and r["action"].get("type") == "declare" for r in session.requests)
+    # The engine with the feature plays it, its view's special hand and its score compared.
     assert up_front_skip(InProcessEngine().info, scenario, MAC) is None
     passed = run_case(InProcessEngine(), scenario, MAC)
     assert passed.status == "passed", passed.message
+
+
+def test_an_engine_speaking_7_skips_modern_american(tmp_path: Path) -> None:
+    engine = InProcessEngine(Recording(7))
+    assert engine.info.protocol == 7
+    why = up_front_skip(engine.info, _scenario(tmp_path), MAC)
+    assert why is not None and "whose turns cannot wait for a bonus card to be kept or laid out" in why

@@ -335,7 +335,7 @@ def no_combine(c: Ctx) -> None:
 
 
 @scenario
-@needs("TURN.NO_SPECIAL_HANDS")
+@needs("TURN.NO_SPECIAL_HANDS", "TURN.BONUS_CHOICE")
 def no_special_hands(c: Ctx) -> None:
     log, rules = c.log, c.rules
     # A hand ends by going out or by the stock running out: declaring a special hand is refused outright, even
@@ -344,7 +344,11 @@ def no_special_hands(c: Ctx) -> None:
     game = table(rules, hands={0: "4C 4D 5C 5D 6C 6D 8C 8D 9C 9D 10C 10D JC JD"}, phase="play")
     log.refuses(game, "declare pairs", "TURN.NO_SPECIAL_HANDS")
     assert not any(action.kind == "declare" for action in game.legal_actions())
+    # Nor is a card kept back for one: bonus cards are laid out as they come, so there is never a choice to make.
+    log.refuses(game, "keep 4C", "TURN.BONUS_CHOICE")
+    log.refuses(game, "layout", "TURN.BONUS_CHOICE")
     log.allows(game, "discard 4C", "TURN.NO_SPECIAL_HANDS")
+    log.allows(game, "draw", "TURN.BONUS_CHOICE")
 
 
 @scenario
