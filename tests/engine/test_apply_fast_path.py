@@ -101,8 +101,12 @@ def test_copy_and_snapshot_carry_every_field() -> None:
             values[field.name].append(kind([number]))
         elif isinstance(current, list):
             values[field.name] = [*current, number]
+        elif isinstance(current, tuple):  # the cards of a special hand laid down
+            values[field.name] = (*current, number)
         else:
-            values[field.name] = {"phase": "over", "permission": "yes"}.get(field.name, f"changed {number}")
+            values[field.name] = {"phase": "over", "permission": "yes", "resume_phase": "play"}.get(
+                field.name, f"changed {number}"
+            )
     changed = dataclasses.replace(state, **values)
     for field in dataclasses.fields(HandState):
         if field.name != "derived":

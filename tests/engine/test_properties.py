@@ -416,7 +416,7 @@ def test_view_of_a_written_position_ignores_hidden_cards(variant: str, deal: Dea
 
     def step(game: Game, legal: list[Action]) -> None:
         state = game.state
-        if state.phase == "answer":  # a written position has no question pending: it is refused
+        if state.phase in ("answer", "keep"):  # a written position has no question or choice pending: refused
             with pytest.raises(CanastaError):
                 Game.from_position(rules, position_of(state))
             return
