@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, SingleMelds, TakeGroups, take_group
+from .blocks import Block, GroupParts, Listing, MeldChunk, SingleMelds, TakeGroups, meld_chunk, take_group
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -396,6 +396,20 @@ class _Listing:
         self.table_key: tuple[object, ...] = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
         if rules.reads_rank_facts:
             self.table_key = (*self.table_key, self.rank_facts)
+        self._rank_meld_memo: dict[int, _RankMelds] | None = None
+
+    def rank_meld_memo(self) -> dict[int, _RankMelds] | None:
+        """``_rank_melds``'s memo for this table (``table_key``), fetched once a listing; None with coverage on (every
+        verdict is judged)."""
+        rules = self.rules
+        if rules.coverage is not None:
+            return None
+        if self._rank_meld_memo is None:
+            memo: dict[int, _RankMelds] | None = rules.rank_meld_cache.get(self.table_key)
+            if memo is None:
+                memo = remember(rules.rank_meld_cache, self.table_key, {})
+            self._rank_meld_memo = memo
+        return self._rank_meld_memo
 
     def action_ok(self, kind: str) -> bool:
         return kind_refusal(self.rules, self.state, self.seat, kind) is None
@@ -529,7 +543,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
     endings: dict[int, bool] = {}
     out = SingleMelds(listing.rules.meld_actions)
     for rank in hand.meld_ranks(state.melds[listing.team]):
-        for used, made, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
+        for used, made, staying, leaving, chunk in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
             canastas_after = listing.tally + made
             going_out = listing.goes_out(1, canastas_after) if hand_after == 1 else hand_after == 0
@@ -540,7 +554,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
             if fine is None:
                 fine = endings[ending] = listing.ending_ok(hand_after, canastas_after, pending)
             if fine:
-                out.add(parts, label)
+                out.add(chunk)
     return out
 
 
@@ -549,10 +563,11 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
 _ENDING_STRIDE = 1 << 10
 
 #: Per shape: cards used, what it adds to the side's tally (``checks.Tally``: the canasta it newly makes, its change
-#: to the melds to complete), valid keeping two cards or more, valid going out, the group's label, the groups'
-#: cards. Plain tuples of ints only: the garbage collector stops tracking them, so a large cache does not slow its
-#: collections down (named tuples and Actions would stay tracked).
-_RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
+#: to the melds to complete), valid keeping two cards or more, valid going out, and the groups as
+#: ``blocks.SingleMelds`` keeps them (their parts and label, and how many they are). Plain tuples of ints only: the
+#: garbage collector stops tracking them, so a large cache does not slow its collections down (named tuples and
+#: Actions would stay tracked).
+_RankMelds = tuple[tuple[int, int, bool, bool, MeldChunk], ...]
 
 
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
@@ -561,9 +576,9 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     hand's cards of that rank and its wild cards, and the table (``_Listing.table_key``); one look-up a rank is
     what most listings cost, since a hand changes by a card or two between them."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], hand.codes[rank], hand.twos_code, hand.jokers, listing.table_key)
-    cached = rules.coverage is None
-    known: _RankMelds | None = rules.rank_meld_cache.get(key) if cached else None
+    memo = listing.rank_meld_memo()
+    key = _rank_meld_key(rules, listing.target(rank)[1], hand, rank)
+    known: _RankMelds | None = memo.get(key) if memo is not None else None
     if known is None:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
         label = rank if rank != JOKER_RANK else None
@@ -573,14 +588,27 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
                 one_canasta(new_kind) + unfinished,
                 staying,
                 leaving,
-                label if n == 0 else None,
-                _parts(hand, rank, n, t, j),
+                meld_chunk(_parts(hand, rank, n, t, j), label if n == 0 else None),
             )
             for n, t, j, staying, leaving, new_kind, unfinished in shapes
         )
-        if cached:
-            remember(rules.rank_meld_cache, key, known)
+        if memo is not None:
+            remember(memo, key, known)
     return known
+
+
+def _rank_meld_key(rules: Rules, target: int, hand: HandCards, rank: int) -> int:
+    """``_rank_melds``'s key within a table's memo, packed into one int (no tuple to build and hash a rank): the
+    packed counts of the meld joined (-1: none) above the hand's code for the rank, its twos' code, its jokers and
+    the rank, each in a field as wide as its largest value (``Rules.hand_key_bits``), so different keys never
+    meet."""
+    code_bits, twos_bits, joker_bits = rules.hand_key_bits
+    key = (target << code_bits | hand.codes[rank]) << twos_bits | hand.twos_code
+    return ((key << joker_bits | hand.jokers) << _RANK_BITS) | rank
+
+
+#: Bits that hold a meld's rank (``cards.MELD_RANK_NAMES``: below 32).
+_RANK_BITS = 5
 
 
 def _parts(hand: HandCards, rank: int, n: int, t: int, j: int) -> GroupParts:

@@ -42,7 +42,9 @@ def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = CACHE_LIM
 
 
 #: What ``Rules._asked`` is asked for: the failing clause, a predicate, a value.
-_FAILING, _PREDICATE, _VALUE = 0, 1, 2
+_FAILING = 0
+_PREDICATE = 1
+_VALUE = 2
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -170,6 +172,18 @@ class Rules:
         self.wild_cards = tuple(c for c in range(CARD_TYPES) if self.hand_kind[c] in (2, 3))
         #: Bits that hold how many copies of one card a hand has (at most one per pack).
         self.count_bits: int = max(1, self.packs).bit_length()
+        #: Per rank, a hand's natural cards of that rank by their code (``movegen.HandCards.codes``): the (card,
+        #: copies) pairs and their total, made once per code instead of at every listing.
+        self.natural_pools: list[dict[int, tuple[tuple[tuple[int, int], ...], int]]] = [{} for _ in RANK_NAMES]
+        #: The same for the non-joker wild cards, by ``HandCards.twos_code``.
+        self.wild_pools: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
+        #: The widths of the fields of a hand's key for one rank's melds (``legal._rank_meld_key``): a rank's code (a
+        #: card a suit), the twos' code (a card a wild card) and the jokers held (at most the deck's).
+        self.hand_key_bits = (
+            4 * self.count_bits,
+            self.count_bits * len(self.wild_cards),
+            max(1, self.packs * self.jokers_per_pack).bit_length(),
+        )
         #: By a meld's rank; sequences never merge by rank (each is its own meld).
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.merges_same_rank.append(False)
@@ -207,6 +221,7 @@ class Rules:
         # untracks, or dicts of them (shape verdicts by rank, then by shape).
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
+        #: ``legal._rank_melds``'s memos, one per table key.
         self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
         #: checks.kind_refusal's tables: action.allowed for every kind, by phase, seat, seat to act, last card.
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
