@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import product
 from math import gcd
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..errors import IllegalAction
 from ..spec.model import Clause
@@ -560,7 +560,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
 
 #: More cards than any deck holds: an ending (the cards left, and what the group adds to the side's tally) as one
 #: int key, small enough to stay a machine int when compiled.
-_ENDING_STRIDE = 1 << 10
+_ENDING_STRIDE: Final = 1 << 10
 
 #: Per shape: cards used, what it adds to the side's tally (``checks.Tally``: the canasta it newly makes, its change
 #: to the melds to complete), valid keeping two cards or more, valid going out, and the groups as
@@ -608,7 +608,7 @@ def _rank_meld_key(rules: Rules, target: int, hand: HandCards, rank: int) -> int
 
 
 #: Bits that hold a meld's rank (``cards.MELD_RANK_NAMES``: below 32).
-_RANK_BITS = 5
+_RANK_BITS: Final = 5
 
 
 def _parts(hand: HandCards, rank: int, n: int, t: int, j: int) -> GroupParts:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause, Variant
@@ -42,9 +42,9 @@ def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = CACHE_LIM
 
 
 #: What ``Rules._asked`` is asked for: the failing clause, a predicate, a value.
-_FAILING = 0
-_PREDICATE = 1
-_VALUE = 2
+_FAILING: Final = 0
+_PREDICATE: Final = 1
+_VALUE: Final = 2
 
 
 def rules_for(variant: Variant) -> Rules:
