@@ -382,12 +382,14 @@ class _Listing:
         #: cards the player then plays on with (hook bonus_draw.count).
         self.hand_size = self.held + opening_bonus(rules, state, seat)
         # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
-        # hash and compare faster than nested tuples); ranks that start a new meld are absent.
+        # hash and compare faster than nested tuples; fields as wide as the deck, so that in a deck of two packs
+        # the keys built on it stay machine ints when compiled); ranks that start a new meld are absent.
         self._targets: dict[int, tuple[Meld | None, int]] = {}
         merges = rules.merges_same_rank
+        bits = rules.meld_count_bits
         for meld in state.melds[self.team]:  # the first open meld of a merging rank is its merge target
             if merges[meld.rank] and not meld.closed and meld.rank not in self._targets:
-                counts = meld.naturals | meld.wilds << 16 | meld.jokers << 32 | meld.size << 48
+                counts = meld.naturals | (meld.wilds | (meld.jokers | meld.size << bits) << bits) << bits
                 self._targets[meld.rank] = (meld, counts)
         #: What the sides' canastas make of each rank (dead ranks, an open wild meld), where a clause reads it.
         self.rank_facts = rank_facts(rules, state, seat)
@@ -599,11 +601,11 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
 
 def _rank_meld_key(rules: Rules, target: int, hand: HandCards, rank: int) -> int:
     """``_rank_melds``'s key within a table's memo, packed into one int (no tuple to build and hash a rank): the
-    packed counts of the meld joined (-1: none) above the hand's code for the rank, its twos' code, its jokers and
-    the rank, each in a field as wide as its largest value (``Rules.hand_key_bits``), so different keys never
-    meet."""
+    packed counts of the meld joined plus one (0: none) above the hand's code for the rank, its twos' code, its
+    jokers and the rank, each in a field as wide as its largest value (``Rules.hand_key_bits``), so different keys
+    never meet."""
     code_bits, twos_bits, joker_bits = rules.hand_key_bits
-    key = (target << code_bits | hand.codes[rank]) << twos_bits | hand.twos_code
+    key = ((target + 1) << code_bits | hand.codes[rank]) << twos_bits | hand.twos_code
     return ((key << joker_bits | hand.jokers) << _RANK_BITS) | rank
 
 

@@ -126,7 +126,7 @@ class HandCards:
     def count(self, rank: int) -> int:
         return self.natural_counts[rank]
 
-    def meld_ranks(self, melds: Sequence[Meld]) -> list[int]:
+    def meld_ranks(self, melds: tuple[Meld, ...]) -> list[int]:
         """The ranks a group could be laid in: the hand's natural ranks, the side's melds', and the
         wild-meld rank when the hand holds wild cards; in rank order."""
         wilds = self.twos_total + self.jokers > 0

@@ -10,7 +10,7 @@ from typing import Any, Final
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, rank_of
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, full_deck, rank_of
 from .hooks import CARD_VARIABLES, COMPOSITION_VARIABLES, HOOKS, RANK_FACT_VARIABLES, TABLE_VARIABLES
 
 
@@ -177,6 +177,8 @@ class Rules:
         self.natural_pools: list[dict[int, tuple[tuple[tuple[int, int], ...], int]]] = [{} for _ in RANK_NAMES]
         #: The same for the non-joker wild cards, by ``HandCards.twos_code``.
         self.wild_pools: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
+        #: Bits that hold a count of a meld's cards (at most the deck's), where the listing packs a meld's counts.
+        self.meld_count_bits: int = len(full_deck(self.packs, self.jokers_per_pack)).bit_length()
         #: The widths of the fields of a hand's key for one rank's melds (``legal._rank_meld_key``): a rank's code (a
         #: card a suit), the twos' code (a card a wild card) and the jokers held (at most the deck's).
         self.hand_key_bits = (
