@@ -19,7 +19,7 @@ from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
 from .blocks import Block, GroupParts, Listing, MeldChunk, SingleMelds, TakeGroups, meld_chunk, take_group
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
     COMPOSITIONS,
@@ -355,9 +355,6 @@ def legal_melds(rules: Rules, state: HandState) -> Block:
     return [action for action in play_actions(rules, state, opened) if action.kind == "meld"]
 
 
-#: What ``_Listing.target`` gives for a rank whose cards start a new meld.
-_NEW_MELD: tuple[Meld | None, int] = (None, -1)
-
 #: A shape's meld: valid keeping two cards or more, valid going out, the kind of canasta it newly makes (an index
 #: into ``checks.CanastaKinds``; -1: none), and how it changes the side's melds to complete before going out (a
 #: ``checks.Tally``: ``ONE_UNFINISHED`` for a meld it starts, minus that for one it completes; 0 where untracked).
@@ -381,16 +378,19 @@ class _Listing:
         #: The same for a meld or take, which for a side not yet melded is its initial meld, and may earn bonus
         #: cards the player then plays on with (hook bonus_draw.count).
         self.hand_size = self.held + opening_bonus(rules, state, seat)
-        # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
-        # hash and compare faster than nested tuples; fields as wide as the deck, so that in a deck of two packs
-        # the keys built on it stay machine ints when compiled); ranks that start a new meld are absent.
-        self._targets: dict[int, tuple[Meld | None, int]] = {}
+        # The side's melds that cards join, by rank (None: the cards start a new meld), and their counts packed into
+        # one int as a cache key (-1: none; ints hash and compare faster than nested tuples, and fields as wide as
+        # the deck keep the keys built on it machine ints when compiled). Two lists indexed by rank: cheaper to
+        # read, a rank at a time, than a dict of pairs.
+        self._target_melds: list[Meld | None] = [None] * (SEQUENCE_RANK + 1)
+        self._target_codes: list[int] = [-1] * (SEQUENCE_RANK + 1)
         merges = rules.merges_same_rank
         bits = rules.meld_count_bits
         for meld in state.melds[self.team]:  # the first open meld of a merging rank is its merge target
-            if merges[meld.rank] and not meld.closed and meld.rank not in self._targets:
+            if merges[meld.rank] and not meld.closed and self._target_melds[meld.rank] is None:
+                self._target_melds[meld.rank] = meld
                 counts = meld.naturals | (meld.wilds | (meld.jokers | meld.size << bits) << bits) << bits
-                self._targets[meld.rank] = (meld, counts)
+                self._target_codes[meld.rank] = counts
         #: What the sides' canastas make of each rank (dead ranks, an open wild meld), where a clause reads it.
         self.rank_facts = rank_facts(rules, state, seat)
         #: What the meld verdicts of this table are cached on: the table values ``meld.valid`` reads, and the
@@ -430,10 +430,13 @@ class _Listing:
         (as plan asks)."""
         return goes_out_melding(self.rules, self.state, self.seat, hand_after, canastas_after)
 
-    def target(self, rank: int) -> tuple[Meld | None, int]:
-        """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int (-1 for
-        none)."""
-        return self._targets.get(rank, _NEW_MELD)
+    def target(self, rank: int) -> Meld | None:
+        """The side's meld that cards of ``rank`` join, or None."""
+        return self._target_melds[rank]
+
+    def target_code(self, rank: int) -> int:
+        """The counts of the side's meld that cards of ``rank`` join, packed into one int (-1 for none)."""
+        return self._target_codes[rank]
 
     def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
@@ -445,7 +448,7 @@ class _Listing:
         rules = self.rules
         if rules.coverage is not None:
             return None
-        key = (rank, self.target(rank)[1], initial, self.table_key)
+        key = (rank, self.target_code(rank), initial, self.table_key)
         verdicts: dict[tuple[int, int, int], _Verdict] | None = rules.shape_cache.get(key)
         if verdicts is None:
             verdicts = remember(rules.shape_cache, key, {})
@@ -462,11 +465,11 @@ class _Listing:
     ) -> _Verdict:
         """``verdict``, given the rank's cache (``verdicts``), for callers that ask of many shapes."""
         if verdicts is None:
-            return self._judge(Shape(rank, naturals, twos, jokers), self.target(rank)[0], initial)
+            return self._judge(Shape(rank, naturals, twos, jokers), self.target(rank), initial)
         shape = (naturals, twos, jokers)
         known = verdicts.get(shape)
         if known is None:
-            known = self._judge(Shape(rank, naturals, twos, jokers), self.target(rank)[0], initial)
+            known = self._judge(Shape(rank, naturals, twos, jokers), self.target(rank), initial)
             verdicts[shape] = known
         return known
 
@@ -519,7 +522,7 @@ def _rank_shapes(
     more, valid if going out, the kind of canasta it newly makes); cached, since the same rank and counts recur
     from turn to turn."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key)
+    key = (rank, listing.target_code(rank), available, twos, jokers, initial, listing.table_key)
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
@@ -579,7 +582,7 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     what most listings cost, since a hand changes by a card or two between them."""
     rules = listing.rules
     memo = listing.rank_meld_memo()
-    key = _rank_meld_key(rules, listing.target(rank)[1], hand, rank)
+    key = _rank_meld_key(rules, listing.target_code(rank), hand, rank)
     known: _RankMelds | None = memo.get(key) if memo is not None else None
     if known is None:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)

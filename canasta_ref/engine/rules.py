@@ -69,6 +69,8 @@ class _Unbound:
 
 
 _UNBOUND = _Unbound()
+#: What a memo holds for a question not asked yet (None is an answer: no clause refuses).
+_MISSING: Final = object()
 _Binding = tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]]
 
 
@@ -374,10 +376,10 @@ class Rules:
             return self._answer(question, query.hook, query.env(values))
         project, memo = bound
         key = values if project is None else project(values)
-        try:
-            return memo[key]
-        except KeyError:
-            return remember(memo, key, self._answer(question, query.hook, query.env(values)))
+        known = memo.get(key, _MISSING)  # not memo[key]: a KeyError costs a compiled build a traceback a miss
+        if known is _MISSING:
+            known = remember(memo, key, self._answer(question, query.hook, query.env(values)))
+        return known
 
     def _answer(self, question: int, hook: str, env: Mapping[str, Any]) -> Any:
         if question == _FAILING:
