@@ -620,7 +620,7 @@ def _parts(hand: HandCards, rank: int, n: int, t: int, j: int) -> GroupParts:
     """The groups of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, as the
     choices of natural and of wild cards whose every pairing is one group (``blocks.SingleMelds`` pairs them only
     for the groups asked for)."""
-    return tuple(submultisets(hand.naturals[rank], n)), tuple(submultisets(hand.twos, t)), (JOKER,) * j
+    return submultisets(hand.naturals[rank], n), submultisets(hand.twos, t), (JOKER,) * j
 
 
 def _melds(rules: Rules, state: HandState, listing: _Listing) -> Block:

@@ -47,13 +47,14 @@ class Shape(NamedTuple):
     jokers: int
 
 
-def submultisets(items: tuple[tuple[Card, int], ...], size: int) -> list[tuple[Card, ...]]:
+def submultisets(items: tuple[tuple[Card, int], ...], size: int) -> tuple[tuple[Card, ...], ...]:
     """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once, in a
-    fixed order; cached (treat the list as read-only), since the same few cards of a rank recur all game."""
+    fixed order; cached, since the same few cards of a rank recur all game. A tuple, so that the listing's caches
+    hold it as it is, with no copy made at each miss."""
     key = (items, size)
     known = _SUBMULTISETS.get(key)
     if known is None:
-        known = remember(_SUBMULTISETS, key, _submultisets(items, size))
+        known = remember(_SUBMULTISETS, key, tuple(_submultisets(items, size)))
     return known
 
 
@@ -76,7 +77,7 @@ def _submultisets(items: tuple[tuple[Card, int], ...], size: int) -> list[tuple[
     return out
 
 
-_SUBMULTISETS: dict[tuple[tuple[tuple[Card, int], ...], int], list[tuple[Card, ...]]] = {}
+_SUBMULTISETS: dict[tuple[tuple[tuple[Card, int], ...], int], tuple[tuple[Card, ...], ...]] = {}
 
 
 class HandCards:
