@@ -229,6 +229,8 @@ class Rules:
         self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
         #: checks.kind_refusal's tables: action.allowed for every kind, by phase, seat, seat to act, last card.
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
+        #: checks.keep_card_refusal's table: go_out.keep_card by the cards left, a discard pending and may go out.
+        self.keep_card_refusals: dict[int, Clause | None] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
 
