@@ -40,6 +40,20 @@ class CountedBlock:
         return self._total > 0
 
 
+#: The groups of one shape as ``SingleMelds`` keeps them: their parts (``GroupParts``), the label of a group of wild
+#: cards (the rank it joins), and how many groups (actions) they make. Typed as a tuple of any length on purpose: the
+#: compiled build copies a value of a fixed-length tuple type into a C struct when it reads one from a container, and
+#: makes a new tuple of it when it stores it in another, which every listing would pay a shape at a time; a tuple of
+#: this type passes as it is.
+MeldChunk = tuple[Any, ...]
+
+
+def meld_chunk(parts: GroupParts, label: int | None) -> MeldChunk:
+    """The ``MeldChunk`` of one shape's groups (built once, where the listing caches the shape's groups, so a
+    listing that keeps them allocates nothing for them)."""
+    return (parts, label, len(parts[0]) * len(parts[1]))
+
+
 class SingleMelds(CountedBlock):
     """Single-group melds as the parts of each valid shape's groups (cached per rank by the listing): counting and
     indexing multiply and divide the numbers of choices, and a group is put together, and its ``Action`` made or
@@ -49,31 +63,36 @@ class SingleMelds(CountedBlock):
 
     def __init__(self, made: dict[Any, Action]) -> None:
         super().__init__()
-        self._chunks: list[tuple[GroupParts, int | None, int]] = []
+        self._chunks: list[MeldChunk] = []
         self._made = made
 
-    def add(self, parts: GroupParts, label: int | None) -> None:
-        """The groups of one shape, each a legal meld action (``label``: the rank a group of wild cards joins)."""
-        size = len(parts[0]) * len(parts[1])
-        self._chunks.append((parts, label, size))
+    def add(self, chunk: MeldChunk) -> None:
+        """The groups of one shape, each a legal meld action."""
+        size: int = chunk[2]
+        self._chunks.append(chunk)
         self._total += size
 
     def __getitem__(self, index: int) -> Action:
         if index < 0:
             index += self._total
         if index >= 0:
-            for (naturals, wilds, tail), label, size in self._chunks:
+            for chunk in self._chunks:
+                size: int = chunk[2]
                 if index < size:
+                    parts: GroupParts = chunk[0]
+                    naturals, wilds, tail = parts
                     natural, wild = divmod(index, len(wilds))
-                    return self._action(naturals[natural] + wilds[wild] + tail, label)
+                    return self._action(naturals[natural] + wilds[wild] + tail, chunk[1])
                 index -= size
         raise IndexError("legal action index out of range")
 
     def __iter__(self) -> Iterator[Action]:
-        for (naturals, wilds, tail), label, _ in self._chunks:
+        for chunk in self._chunks:
+            parts: GroupParts = chunk[0]
+            naturals, wilds, tail = parts
             for natural in naturals:
                 for wild in wilds:
-                    yield self._action(natural + wild + tail, label)
+                    yield self._action(natural + wild + tail, chunk[1])
 
     def _action(self, cards: tuple[Card, ...], label: int | None) -> Action:
         key = cards if label is None else (cards, label)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause
@@ -67,8 +67,8 @@ class Plan:
 
 # The questions the checks put to the spec's hooks, with the values they pass (see rules.Query).
 _ACTION_ALLOWED = Query("action.allowed", ("kind", "phase", "seat", "seat_to_act", "cards_in_hand", "last_card_bonus"))
-_KEEP_CARD = Query("go_out.keep_card", ("hand_after", "discard_pending", "may_go_out"))
-_GO_OUT_ALLOWED = Query(
+_KEEP_CARD: Final = Query("go_out.keep_card", ("hand_after", "discard_pending", "may_go_out"))
+_GO_OUT_ALLOWED: Final = Query(
     "go_out.allowed",
     (
         *TABLE_VARIABLES,
@@ -81,24 +81,24 @@ _GO_OUT_ALLOWED = Query(
         "incomplete_required_melds_after",
     ),
 )
-_PILE_FROZEN = Query(
+_PILE_FROZEN: Final = Query(
     "pile.frozen", (*TABLE_VARIABLES, "pile_has_wild", "pile_has_red_three", "pile_has_black_three", "upcard_froze")
 )
-_MUST_TAKE = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
-_TOP_ONLY = Query("pile.take_top_only", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
+_MUST_TAKE: Final = Query("stock_empty.must_take", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
+_TOP_ONLY: Final = Query("pile.take_top_only", (*TABLE_VARIABLES, "frozen", "top_matches_team_meld"))
 _DRAW_ALLOWED = Query("draw.allowed", (*TABLE_VARIABLES, "phase", "must_take_pile"))
 _PASS = Query("turn.pass", (*TABLE_VARIABLES, "phase", "may_go_out", "last_card_bonus"))
 _ASK = Query(
     "go_out.ask",
     (*TABLE_VARIABLES, "phase", "melded_this_turn", "asked_this_turn", "asked_this_hand", "has_partner"),
 )
-DISCARD_ALLOWED = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after", "canasta_of_rank"))
-DISCARD_PREFERRED = Query("discard.preferred", DISCARD_ALLOWED.names)
+DISCARD_ALLOWED: Final = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after", "canasta_of_rank"))
+DISCARD_PREFERRED: Final = Query("discard.preferred", DISCARD_ALLOWED.names)
 _ANSWERER = Query("go_out.answerer", ("seat",))
 _KEEP_BONUS = Query("bonus_card.keep", ("team_has_melded",))
-ANSWER_BINDING = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
+ANSWER_BINDING: Final = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
 #: ``meld.valid``: the table, then the variables of the meld a group makes (``_layout``, ``movegen.shape_values``).
-MELD_VALID = Query(
+MELD_VALID: Final = Query(
     "meld.valid",
     (
         *TABLE_VARIABLES,
@@ -123,13 +123,13 @@ MELD_VALID = Query(
         "team_wild_meld_open",
     ),
 )
-MELD_ACTION = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
-_MINIMUM = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
-_COUNT = Query(
+MELD_ACTION: Final = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
+_MINIMUM: Final = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
+_COUNT: Final = Query(
     "initial_meld.count",
     ("hand_points", "top_card_points", "natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas"),
 )
-_INITIAL_VALID = Query(
+_INITIAL_VALID: Final = Query(
     "initial_meld.valid",
     (
         "count",
@@ -146,20 +146,20 @@ _INITIAL_VALID = Query(
     ),
 )
 #: What an opening's melds are made of, as bits (``initial_meld.valid``'s composition variables, in their order).
-CLEAN_MELD = 1  # a meld of three or more natural cards and no wild card
-WILD_MELD = 2  # a meld of wild cards alone
-THREE_NATURALS_MELD = 4  # a meld with three or more natural cards
+CLEAN_MELD: Final = 1  # a meld of three or more natural cards and no wild card
+WILD_MELD: Final = 2  # a meld of wild cards alone
+THREE_NATURALS_MELD: Final = 4  # a meld with three or more natural cards
 #: Every composition an opening can have: the values the listing's caps are judged over.
 COMPOSITIONS = range(8)
-_CONCEALED = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
-_MELD_CLOSED = Query("meld.closed", ("rank", "size", "naturals", "wilds"))
-_MUST_COMPLETE = Query("meld.must_complete", MELD_VARIABLES)
-BONUS_REPLACE = Query("bonus_card.replace", ("from_pile", "stock_size"))
-LAST_CARD_BONUS_ENDS = Query("stock.last_card_bonus_ends", ("stock_size",))
-ENDS_WITH_DISCARD = Query("stock.ends_with_discard", ("stock_size",))
-_BONUS_DRAW_COUNT = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before"))
+_CONCEALED: Final = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
+_MELD_CLOSED: Final = Query("meld.closed", ("rank", "size", "naturals", "wilds"))
+_MUST_COMPLETE: Final = Query("meld.must_complete", MELD_VARIABLES)
+BONUS_REPLACE: Final = Query("bonus_card.replace", ("from_pile", "stock_size"))
+LAST_CARD_BONUS_ENDS: Final = Query("stock.last_card_bonus_ends", ("stock_size",))
+ENDS_WITH_DISCARD: Final = Query("stock.ends_with_discard", ("stock_size",))
+_BONUS_DRAW_COUNT: Final = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before"))
 #: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
-_PILE_TAKE = Query(
+_PILE_TAKE: Final = Query(
     "pile.take",
     (
         *TABLE_VARIABLES,
@@ -205,8 +205,8 @@ class CanastaKinds(NamedTuple):
 
 
 #: The index in ``CanastaKinds`` of a sequence canasta.
-SEQUENCE_KIND = 3
-_MELD_COMBINE = Query(
+SEQUENCE_KIND: Final = 3
+_MELD_COMBINE: Final = Query(
     "meld.combine",
     (*TABLE_VARIABLES, "first_kind", "second_kind", "same_rank", "first_is_canasta", "second_is_canasta"),
 )
@@ -243,12 +243,12 @@ def canasta_kinds(rules: Rules, melds: Sequence[Meld]) -> CanastaKinds:
 #: canastas is adding tallies, and a tally keys a cache as it is: the listing asks "may the player go out with these
 #: canastas?" of every ending it meets, and builds no tuple to ask it.
 Tally = int
-TALLY_BITS = 12
-_TALLY_FIELD = (1 << TALLY_BITS) - 1
+TALLY_BITS: Final = 12
+_TALLY_FIELD: Final = (1 << TALLY_BITS) - 1
 #: Where a tally counts the melds that must still be completed (one past the sequence canastas).
-_UNFINISHED_SHIFT = 4 * TALLY_BITS
+_UNFINISHED_SHIFT: Final = 4 * TALLY_BITS
 #: The tally of one meld that must still be completed.
-ONE_UNFINISHED: Tally = 1 << _UNFINISHED_SHIFT
+ONE_UNFINISHED: Final[Tally] = 1 << _UNFINISHED_SHIFT
 
 
 def tally_of(kinds: Sequence[int]) -> Tally:
@@ -730,7 +730,7 @@ def natural_ranks(rules: Rules, cards: Sequence[Card]) -> int:
 
 
 #: Where ``_layout`` files a group that starts a meld of its own (a key above every rank and below no meld).
-_OWN_MELD = 100
+_OWN_MELD: Final = 100
 
 
 def _placed(
@@ -1082,8 +1082,17 @@ def ending_refusal(
 
 
 def keep_card_refusal(rules: Rules, hand_after: int, discard_pending: bool, may_go_out: bool) -> Clause | None:
-    """The ``go_out.keep_card`` clause refusing an action that leaves ``hand_after`` cards, or None."""
-    return rules.failing_of(_KEEP_CARD, (hand_after, discard_pending, may_go_out))
+    """The ``go_out.keep_card`` clause refusing an action that leaves ``hand_after`` cards, or None. The listing
+    asks it of every ending it meets, two a position on average: Rules keeps the answers in a table keyed by one
+    int, which costs a fraction of the query's tuple and projection (with coverage on, the clauses are asked every
+    time)."""
+    if rules.coverage is not None:
+        return rules.failing_of(_KEEP_CARD, (hand_after, discard_pending, may_go_out))
+    key = hand_after * 4 + discard_pending * 2 + may_go_out
+    table = rules.keep_card_refusals
+    if key not in table:
+        table[key] = rules.failing_of(_KEEP_CARD, (hand_after, discard_pending, may_go_out))
+    return table[key]
 
 
 def concealed_now(rules: Rules, state: HandState, seat: int, created: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -1137,7 +1146,7 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
 
 
 #: The top-card values of ``pile.take`` when the pile is empty.
-_NO_TOP_CARD = ("", False, False, False)
+_NO_TOP_CARD: Final = ("", False, False, False)
 
 
 def take_refusal(rules: Rules, state: HandState, seat: int, action: Action) -> Clause | None:
@@ -1163,7 +1172,7 @@ def take_fields_refusal(
 
 
 #: Where the target fields (``_target_fields``) begin among ``_take_values``.
-_TARGET_AT = _PILE_TAKE.names.index("take_target")
+_TARGET_AT: Final = _PILE_TAKE.names.index("take_target")
 
 
 def _target_fields(rules: Rules, named: bool, joined: Meld | None, sequence: bool) -> tuple[Any, ...]:

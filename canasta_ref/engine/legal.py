@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import product
 from math import gcd
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, SingleMelds, TakeGroups, take_group
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, Card, rank_of, sort_key
+from .blocks import Block, GroupParts, Listing, MeldChunk, SingleMelds, TakeGroups, meld_chunk, take_group
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
     COMPOSITIONS,
@@ -373,9 +373,6 @@ def legal_melds(rules: Rules, state: HandState) -> Block:
     return [action for action in play_actions(rules, state, opened) if action.kind == "meld"]
 
 
-#: What ``_Listing.target`` gives for a rank whose cards start a new meld.
-_NEW_MELD: tuple[Meld | None, int] = (None, -1)
-
 #: A shape's meld: valid keeping two cards or more, valid going out, the kind of canasta it newly makes (an index
 #: into ``checks.CanastaKinds``; -1: none), and how it changes the side's melds to complete before going out (a
 #: ``checks.Tally``: ``ONE_UNFINISHED`` for a meld it starts, minus that for one it completes; 0 where untracked).
@@ -399,14 +396,19 @@ class _Listing:
         #: The same for a meld or take, which for a side not yet melded is its initial meld, and may earn bonus
         #: cards the player then plays on with (hook bonus_draw.count).
         self.hand_size = self.held + opening_bonus(rules, state, seat)
-        # The side's melds that cards join, by rank, with their counts packed into one int as a cache key (ints
-        # hash and compare faster than nested tuples); ranks that start a new meld are absent.
-        self._targets: dict[int, tuple[Meld | None, int]] = {}
+        # The side's melds that cards join, by rank (None: the cards start a new meld), and their counts packed into
+        # one int as a cache key (-1: none; ints hash and compare faster than nested tuples, and fields as wide as
+        # the deck keep the keys built on it machine ints when compiled). Two lists indexed by rank: cheaper to
+        # read, a rank at a time, than a dict of pairs.
+        self._target_melds: list[Meld | None] = [None] * (SEQUENCE_RANK + 1)
+        self._target_codes: list[int] = [-1] * (SEQUENCE_RANK + 1)
         merges = rules.merges_same_rank
+        bits = rules.meld_count_bits
         for meld in state.melds[self.team]:  # the first open meld of a merging rank is its merge target
-            if merges[meld.rank] and not meld.closed and meld.rank not in self._targets:
-                counts = meld.naturals | meld.wilds << 16 | meld.jokers << 32 | meld.size << 48
-                self._targets[meld.rank] = (meld, counts)
+            if merges[meld.rank] and not meld.closed and self._target_melds[meld.rank] is None:
+                self._target_melds[meld.rank] = meld
+                counts = meld.naturals | (meld.wilds | (meld.jokers | meld.size << bits) << bits) << bits
+                self._target_codes[meld.rank] = counts
         #: What the sides' canastas make of each rank (dead ranks, an open wild meld), where a clause reads it.
         self.rank_facts = rank_facts(rules, state, seat)
         #: What the meld verdicts of this table are cached on: the table values ``meld.valid`` reads, and the
@@ -414,6 +416,20 @@ class _Listing:
         self.table_key: tuple[object, ...] = tuple(table[i] for i in rules.table_positions_of("meld.valid"))
         if rules.reads_rank_facts:
             self.table_key = (*self.table_key, self.rank_facts)
+        self._rank_meld_memo: dict[int, _RankMelds] | None = None
+
+    def rank_meld_memo(self) -> dict[int, _RankMelds] | None:
+        """``_rank_melds``'s memo for this table (``table_key``), fetched once a listing; None with coverage on (every
+        verdict is judged)."""
+        rules = self.rules
+        if rules.coverage is not None:
+            return None
+        if self._rank_meld_memo is None:
+            memo: dict[int, _RankMelds] | None = rules.rank_meld_cache.get(self.table_key)
+            if memo is None:
+                memo = remember(rules.rank_meld_cache, self.table_key, {})
+            self._rank_meld_memo = memo
+        return self._rank_meld_memo
 
     def action_ok(self, kind: str) -> bool:
         return kind_refusal(self.rules, self.state, self.seat, kind) is None
@@ -432,10 +448,13 @@ class _Listing:
         (as plan asks)."""
         return goes_out_melding(self.rules, self.state, self.seat, hand_after, canastas_after)
 
-    def target(self, rank: int) -> tuple[Meld | None, int]:
-        """The side's meld that cards of ``rank`` join (or None), and its counts packed into one int (-1 for
-        none)."""
-        return self._targets.get(rank, _NEW_MELD)
+    def target(self, rank: int) -> Meld | None:
+        """The side's meld that cards of ``rank`` join, or None."""
+        return self._target_melds[rank]
+
+    def target_code(self, rank: int) -> int:
+        """The counts of the side's meld that cards of ``rank`` join, packed into one int (-1 for none)."""
+        return self._target_codes[rank]
 
     def verdict(self, rank: int, naturals: int, twos: int, jokers: int, initial: bool) -> _Verdict:
         """Hook ``meld.valid`` on the meld a group of this shape makes, kept and going out (see ``_Verdict``);
@@ -447,7 +466,7 @@ class _Listing:
         rules = self.rules
         if rules.coverage is not None:
             return None
-        key = (rank, self.target(rank)[1], initial, self.table_key)
+        key = (rank, self.target_code(rank), initial, self.table_key)
         verdicts: dict[tuple[int, int, int], _Verdict] | None = rules.shape_cache.get(key)
         if verdicts is None:
             verdicts = remember(rules.shape_cache, key, {})
@@ -464,11 +483,11 @@ class _Listing:
     ) -> _Verdict:
         """``verdict``, given the rank's cache (``verdicts``), for callers that ask of many shapes."""
         if verdicts is None:
-            return self._judge(Shape(rank, naturals, twos, jokers), self.target(rank)[0], initial)
+            return self._judge(Shape(rank, naturals, twos, jokers), self.target(rank), initial)
         shape = (naturals, twos, jokers)
         known = verdicts.get(shape)
         if known is None:
-            known = self._judge(Shape(rank, naturals, twos, jokers), self.target(rank)[0], initial)
+            known = self._judge(Shape(rank, naturals, twos, jokers), self.target(rank), initial)
             verdicts[shape] = known
         return known
 
@@ -521,7 +540,7 @@ def _rank_shapes(
     more, valid if going out, the kind of canasta it newly makes); cached, since the same rank and counts recur
     from turn to turn."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], available, twos, jokers, initial, listing.table_key)
+    key = (rank, listing.target_code(rank), available, twos, jokers, initial, listing.table_key)
     known: tuple[_RankShape, ...] | None = rules.rank_shape_cache.get(key) if rules.coverage is None else None
     if known is not None:
         return known
@@ -547,7 +566,7 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
     endings: dict[int, bool] = {}
     out = SingleMelds(listing.rules.meld_actions)
     for rank in hand.meld_ranks(state.melds[listing.team]):
-        for used, made, staying, leaving, label, parts in _rank_melds(listing, hand, rank):
+        for used, made, staying, leaving, chunk in _rank_melds(listing, hand, rank):
             hand_after = hand_size - used
             canastas_after = listing.tally + made
             going_out = listing.goes_out(1, canastas_after) if hand_after == 1 else hand_after == 0
@@ -558,19 +577,20 @@ def _single_melds(listing: _Listing, hand: HandCards) -> SingleMelds:
             if fine is None:
                 fine = endings[ending] = listing.ending_ok(hand_after, canastas_after, pending)
             if fine:
-                out.add(parts, label)
+                out.add(chunk)
     return out
 
 
 #: More cards than any deck holds: an ending (the cards left, and what the group adds to the side's tally) as one
 #: int key, small enough to stay a machine int when compiled.
-_ENDING_STRIDE = 1 << 10
+_ENDING_STRIDE: Final = 1 << 10
 
 #: Per shape: cards used, what it adds to the side's tally (``checks.Tally``: the canasta it newly makes, its change
-#: to the melds to complete), valid keeping two cards or more, valid going out, the group's label, the groups'
-#: cards. Plain tuples of ints only: the garbage collector stops tracking them, so a large cache does not slow its
-#: collections down (named tuples and Actions would stay tracked).
-_RankMelds = tuple[tuple[int, int, bool, bool, int | None, GroupParts], ...]
+#: to the melds to complete), valid keeping two cards or more, valid going out, and the groups as
+#: ``blocks.SingleMelds`` keeps them (their parts and label, and how many they are). Plain tuples of ints only: the
+#: garbage collector stops tracking them, so a large cache does not slow its collections down (named tuples and
+#: Actions would stay tracked).
+_RankMelds = tuple[tuple[int, int, bool, bool, MeldChunk], ...]
 
 
 def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
@@ -579,9 +599,9 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
     hand's cards of that rank and its wild cards, and the table (``_Listing.table_key``); one look-up a rank is
     what most listings cost, since a hand changes by a card or two between them."""
     rules = listing.rules
-    key = (rank, listing.target(rank)[1], hand.codes[rank], hand.twos_code, hand.jokers, listing.table_key)
-    cached = rules.coverage is None
-    known: _RankMelds | None = rules.rank_meld_cache.get(key) if cached else None
+    memo = listing.rank_meld_memo()
+    key = _rank_meld_key(rules, listing.target_code(rank), hand, rank)
+    known: _RankMelds | None = memo.get(key) if memo is not None else None
     if known is None:
         shapes = _rank_shapes(listing, rank, hand.count(rank), hand.twos_total, hand.jokers, False)
         label = rank if rank != JOKER_RANK else None
@@ -591,21 +611,34 @@ def _rank_melds(listing: _Listing, hand: HandCards, rank: int) -> _RankMelds:
                 one_canasta(new_kind) + unfinished,
                 staying,
                 leaving,
-                label if n == 0 else None,
-                _parts(hand, rank, n, t, j),
+                meld_chunk(_parts(hand, rank, n, t, j), label if n == 0 else None),
             )
             for n, t, j, staying, leaving, new_kind, unfinished in shapes
         )
-        if cached:
-            remember(rules.rank_meld_cache, key, known)
+        if memo is not None:
+            remember(memo, key, known)
     return known
+
+
+def _rank_meld_key(rules: Rules, target: int, hand: HandCards, rank: int) -> int:
+    """``_rank_melds``'s key within a table's memo, packed into one int (no tuple to build and hash a rank): the
+    packed counts of the meld joined plus one (0: none) above the hand's code for the rank, its twos' code, its
+    jokers and the rank, each in a field as wide as its largest value (``Rules.hand_key_bits``), so different keys
+    never meet."""
+    code_bits, twos_bits, joker_bits = rules.hand_key_bits
+    key = ((target + 1) << code_bits | hand.codes[rank]) << twos_bits | hand.twos_code
+    return ((key << joker_bits | hand.jokers) << _RANK_BITS) | rank
+
+
+#: Bits that hold a meld's rank (``cards.MELD_RANK_NAMES``: below 32).
+_RANK_BITS: Final = 5
 
 
 def _parts(hand: HandCards, rank: int, n: int, t: int, j: int) -> GroupParts:
     """The groups of ``n`` of the hand's natural cards of ``rank``, ``t`` of its wild cards and ``j`` jokers, as the
     choices of natural and of wild cards whose every pairing is one group (``blocks.SingleMelds`` pairs them only
     for the groups asked for)."""
-    return tuple(submultisets(hand.naturals[rank], n)), tuple(submultisets(hand.twos, t)), (JOKER,) * j
+    return submultisets(hand.naturals[rank], n), submultisets(hand.twos, t), (JOKER,) * j
 
 
 def _melds(rules: Rules, state: HandState, listing: _Listing) -> Block:

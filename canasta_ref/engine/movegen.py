@@ -47,13 +47,14 @@ class Shape(NamedTuple):
     jokers: int
 
 
-def submultisets(items: tuple[tuple[Card, int], ...], size: int) -> list[tuple[Card, ...]]:
+def submultisets(items: tuple[tuple[Card, int], ...], size: int) -> tuple[tuple[Card, ...], ...]:
     """Every multiset of exactly ``size`` cards drawn from (card, copies available) pairs, each once, in a
-    fixed order; cached (treat the list as read-only), since the same few cards of a rank recur all game."""
+    fixed order; cached, since the same few cards of a rank recur all game. A tuple, so that the listing's caches
+    hold it as it is, with no copy made at each miss."""
     key = (items, size)
     known = _SUBMULTISETS.get(key)
     if known is None:
-        known = remember(_SUBMULTISETS, key, _submultisets(items, size))
+        known = remember(_SUBMULTISETS, key, tuple(_submultisets(items, size)))
     return known
 
 
@@ -76,7 +77,7 @@ def _submultisets(items: tuple[tuple[Card, int], ...], size: int) -> list[tuple[
     return out
 
 
-_SUBMULTISETS: dict[tuple[tuple[tuple[Card, int], ...], int], list[tuple[Card, ...]]] = {}
+_SUBMULTISETS: dict[tuple[tuple[tuple[Card, int], ...], int], tuple[tuple[Card, ...], ...]] = {}
 
 
 class HandCards:
@@ -87,6 +88,7 @@ class HandCards:
 
     def __init__(self, rules: Rules, counts: tuple[int, ...]) -> None:
         natural_cards = rules.natural_cards
+        pools = rules.natural_pools
         ranks = len(natural_cards)
         self.natural_counts: list[int] = [0] * ranks
         self.codes: list[int] = [0] * ranks
@@ -97,39 +99,35 @@ class HandCards:
         self.rank_bits = 0
         bits = rules.count_bits
         for rank in range(ranks):
-            items: list[tuple[Card, int]] | None = None
-            total = code = 0
+            code = 0
             for card in natural_cards[rank]:
-                n = counts[card]
-                if n:
-                    if items is None:
-                        items = []
-                    items.append((card, n))
-                    total += n
-                    code |= n << bits * (card & 3)
-            if items is not None:
-                self.naturals[rank] = tuple(items)
-                self.natural_counts[rank] = total
+                code |= counts[card] << bits * (card & 3)
+            if code:
+                known = pools[rank].get(code)
+                if known is None:
+                    known = pools[rank][code] = _natural_pool(natural_cards[rank], code, bits)
+                self.naturals[rank], self.natural_counts[rank] = known
                 self.codes[rank] = code
                 self.ranks.append(rank)
                 self.rank_bits |= 1 << rank
-        twos: list[tuple[Card, int]] = []
-        self.jokers = self.twos_total = self.twos_code = 0
+        self.jokers = twos_code = 0
         for index, card in enumerate(rules.wild_cards):
             n = counts[card]
             if n:
                 if card == JOKER:
                     self.jokers = n
                 else:
-                    twos.append((card, n))
-                    self.twos_total += n
-                    self.twos_code |= n << bits * index
-        self.twos = tuple(twos)
+                    twos_code |= n << bits * index
+        self.twos_code = twos_code
+        twos = rules.wild_pools.get(twos_code)
+        if twos is None:
+            twos = rules.wild_pools[twos_code] = _wild_pool(rules.wild_cards, twos_code, bits)
+        self.twos, self.twos_total = twos
 
     def count(self, rank: int) -> int:
         return self.natural_counts[rank]
 
-    def meld_ranks(self, melds: Sequence[Meld]) -> list[int]:
+    def meld_ranks(self, melds: tuple[Meld, ...]) -> list[int]:
         """The ranks a group could be laid in: the hand's natural ranks, the side's melds', and the
         wild-meld rank when the hand holds wild cards; in rank order."""
         wilds = self.twos_total + self.jokers > 0
@@ -142,6 +140,28 @@ class HandCards:
         if wilds:
             bits |= 1 << JOKER_RANK
         return [rank for rank in range(JOKER_RANK + 1) if bits >> rank & 1]
+
+
+def _natural_pool(cards: Sequence[Card], code: int, bits: int) -> tuple[tuple[tuple[Card, int], ...], int]:
+    """The (card, copies) pairs of a rank's natural ``cards`` that a hand's ``code`` for the rank holds (``bits``
+    bits a card, at the card's suit), and their total: kept per rank and code (``Rules.natural_pools``), since the
+    same few codes recur all game and every listing sorts a hand."""
+    mask = (1 << bits) - 1
+    items = tuple((card, code >> bits * (card & 3) & mask) for card in cards if code >> bits * (card & 3) & mask)
+    return items, sum(n for _, n in items)
+
+
+def _wild_pool(wild_cards: Sequence[Card], code: int, bits: int) -> tuple[tuple[tuple[Card, int], ...], int]:
+    """The (card, copies) pairs of the non-joker wild cards that a hand's ``twos_code`` holds (``bits`` bits a card,
+    at its place among ``wild_cards``), and their total: kept per code (``Rules.wild_pools``), like
+    ``_natural_pool``."""
+    mask = (1 << bits) - 1
+    items = tuple(
+        (card, code >> bits * index & mask)
+        for index, card in enumerate(wild_cards)
+        if card != JOKER and code >> bits * index & mask
+    )
+    return items, sum(n for _, n in items)
 
 
 def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..errors import CanastaError, IllegalAction
 from ..spec.model import Clause, Variant
 from .actions import ACTION_KINDS, Action
-from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, rank_of
+from .cards import CARD_TYPES, JOKER, JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, SEQUENCE_RANK, full_deck, rank_of
 from .hooks import (
     CARD_VARIABLES,
     COMPOSITION_VARIABLES,
@@ -49,7 +49,9 @@ def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = CACHE_LIM
 
 
 #: What ``Rules._asked`` is asked for: the failing clause, a predicate, a value.
-_FAILING, _PREDICATE, _VALUE = 0, 1, 2
+_FAILING: Final = 0
+_PREDICATE: Final = 1
+_VALUE: Final = 2
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -74,6 +76,8 @@ class _Unbound:
 
 
 _UNBOUND = _Unbound()
+#: What a memo holds for a question not asked yet (None is an answer: no clause refuses).
+_MISSING: Final = object()
 _Binding = tuple[Callable[[tuple[Any, ...]], Any] | None, dict[Any, Any]]
 
 
@@ -179,6 +183,20 @@ class Rules:
         self.wild_cards = tuple(c for c in range(CARD_TYPES) if self.hand_kind[c] in (2, 3))
         #: Bits that hold how many copies of one card a hand has (at most one per pack).
         self.count_bits: int = max(1, self.packs).bit_length()
+        #: Per rank, a hand's natural cards of that rank by their code (``movegen.HandCards.codes``): the (card,
+        #: copies) pairs and their total, made once per code instead of at every listing.
+        self.natural_pools: list[dict[int, tuple[tuple[tuple[int, int], ...], int]]] = [{} for _ in RANK_NAMES]
+        #: The same for the non-joker wild cards, by ``HandCards.twos_code``.
+        self.wild_pools: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
+        #: Bits that hold a count of a meld's cards (at most the deck's), where the listing packs a meld's counts.
+        self.meld_count_bits: int = len(full_deck(self.packs, self.jokers_per_pack)).bit_length()
+        #: The widths of the fields of a hand's key for one rank's melds (``legal._rank_meld_key``): a rank's code (a
+        #: card a suit), the twos' code (a card a wild card) and the jokers held (at most the deck's).
+        self.hand_key_bits = (
+            4 * self.count_bits,
+            self.count_bits * len(self.wild_cards),
+            max(1, self.packs * self.jokers_per_pack).bit_length(),
+        )
         #: By a meld's rank; sequences never merge by rank (each is its own meld).
         self.merges_same_rank = [self.predicate("meld.merge_same_rank", {"rank": name}) for name in RANK_NAMES]
         self.merges_same_rank.append(False)
@@ -216,9 +234,12 @@ class Rules:
         # untracks, or dicts of them (shape verdicts by rank, then by shape).
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
         self.rank_shape_cache: dict[tuple[Any, ...], Any] = {}
+        #: ``legal._rank_melds``'s memos, one per table key.
         self.rank_meld_cache: dict[tuple[Any, ...], Any] = {}
         #: checks.kind_refusal's tables: action.allowed for every kind, by phase, seat, seat to act, last card.
         self.kind_refusals: dict[tuple[Any, ...], Any] = {}
+        #: checks.keep_card_refusal's table: go_out.keep_card by the cards left, a discard pending and may go out.
+        self.keep_card_refusals: dict[int, Clause | None] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
         #: The special hands a player may declare, by name (hook special_hand.shape), and the verdicts of their
@@ -384,10 +405,10 @@ class Rules:
             return self._answer(question, query.hook, query.env(values))
         project, memo = bound
         key = values if project is None else project(values)
-        try:
-            return memo[key]
-        except KeyError:
-            return remember(memo, key, self._answer(question, query.hook, query.env(values)))
+        known = memo.get(key, _MISSING)  # not memo[key]: a KeyError costs a compiled build a traceback a miss
+        if known is _MISSING:
+            known = remember(memo, key, self._answer(question, query.hook, query.env(values)))
+        return known
 
     def _answer(self, question: int, hook: str, env: Mapping[str, Any]) -> Any:
         if question == _FAILING:

@@ -36,7 +36,36 @@ class Meld(NamedTuple):
         return tuple.__new__(Meld, (rank, ordered, len(ordered) - wilds, wilds, jokers, len(ordered), False))
 
     def plus(self, cards: Sequence[Card], is_wild: Sequence[bool]) -> Meld:
-        return Meld.build(self.rank, (*self.cards, *cards), is_wild)
+        """This meld with ``cards`` added: the new cards sorted and counted alone, then merged into the sorted
+        cards already there (a take or a meld adds a card or two to a meld of many)."""
+        added = Meld.build(self.rank, cards, is_wild)
+        return tuple.__new__(
+            Meld,
+            (
+                self.rank,
+                _merged(self.cards, added.cards),
+                self.naturals + added.naturals,
+                self.wilds + added.wilds,
+                self.jokers + added.jokers,
+                self.size + added.size,
+                False,
+            ),
+        )
+
+
+def _merged(first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Two tuples of cards in ``SORT_ORDER`` as one, in that order (those of ``first`` before equal ones of
+    ``second``, as a stable sort of the two joined would place them)."""
+    out: list[Card] = []
+    at = 0
+    for card in second:
+        place = SORT_ORDER[card]
+        while at < len(first) and SORT_ORDER[first[at]] <= place:
+            out.append(first[at])
+            at += 1
+        out.append(card)
+    out.extend(first[at:])
+    return tuple(out)
 
 
 @dataclass
