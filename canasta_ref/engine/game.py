@@ -631,6 +631,10 @@ class Game:
         state.melded_this_turn = True
         state.added_to_existing_this_turn = state.added_to_existing_this_turn or result.added_existing
         state.created_this_turn = [*state.created_this_turn, *result.created]
+        if self.rules.keeps_bonus and any(state.hands[seat][card] for card in self.rules.bonus_cards):
+            # A bonus card kept while the side had not melded (hook bonus_card.keep) goes down once it has: the
+            # player who melds lays it out at once, and is never left holding a card it may not play.
+            self._lay_out_or_end(state, seat, events, "laid out a kept bonus card and the stock ran out")
 
     def _apply_discard(self, seat: int, result: Plan, events: list[Event]) -> None:
         state = self.state
