@@ -77,7 +77,8 @@ def conservation_problem(view: Mapping[str, Any], seat: int, deck_size: int) -> 
         feet = sum(int(n) for n in view.get("foot_sizes", []))
         talons = sum(int(n) for n in view.get("talon_sizes", []))
         special = view.get("special_hand")
-        declared = len(special["cards"]) if isinstance(special, Mapping) else 0
+        laid = special["cards"] if isinstance(special, Mapping) else []
+        declared = len(laid.split() if isinstance(laid, str) else laid)
         total = sum(sizes) + feet + talons + int(view["stock_size"]) + len(pile) + melded + bonus + declared
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return f"cannot count its cards ({type(error).__name__}: {error})"

@@ -95,7 +95,7 @@ _ASK = Query(
 DISCARD_ALLOWED: Final = Query("discard.allowed", (*TABLE_VARIABLES, *CARD_VARIABLES, "hand_after", "canasta_of_rank"))
 DISCARD_PREFERRED: Final = Query("discard.preferred", DISCARD_ALLOWED.names)
 _ANSWERER = Query("go_out.answerer", ("seat",))
-_KEEP_BONUS = Query("bonus_card.keep", ("team_has_melded",))
+_KEEP_BONUS: Final = Query("bonus_card.keep", ("team_has_melded",))
 ANSWER_BINDING: Final = Query("go_out.answer_binding", ("permission", "hand_after", "can_still_meld"))
 #: ``meld.valid``: the table, then the variables of the meld a group makes (``_layout``, ``movegen.shape_values``).
 MELD_VALID: Final = Query(

@@ -273,8 +273,12 @@ class Game:
         """Lay out the bonus cards a player has just ``received`` (and any held); if the stock runs out replacing
         them, say so (``ending``) and end play."""
         if not self._lay_out_bonus_cards(state, seat, events, received):
-            events.append(_event(seat, ending))
-            self._end(state, "last stock card was a bonus card")
+            self._stock_ran_out(state, seat, events, ending)
+
+    def _stock_ran_out(self, state: HandState, seat: int, events: list[Event], ending: str) -> None:
+        """Play ends because laying out a bonus card emptied the stock; ``ending`` says how."""
+        events.append(_event(seat, ending))
+        self._end(state, "last stock card was a bonus card")
 
     def _note_received(self, cards: Sequence[Card]) -> None:
         """Record, for rule coverage, that each card a player received was asked whether it is a bonus card."""
@@ -315,8 +319,7 @@ class Game:
                     state.resume_phase = state.phase
                     state.phase = "keep"
                 return True
-            hand = state.hands[seat]
-            found = [card for card in rules.bonus_cards for _ in range(hand[card])]
+            found = self._bonus_cards_held(state, seat)
             if not found:
                 return True
             replacements = self._lay_out(state, seat, found, events)
@@ -329,7 +332,7 @@ class Game:
         drawn, or None if play must end."""
         rules = self.rules
         replacements: list[Card] = []
-        for card in sorted(set(cards), key=cards.index):
+        for card in dict.fromkeys(cards):  # each kind once, in the order given
             count = cards.count(card)
             state.take_away(seat, (card,) * count)
             state.bonus[seat] += (card,) * count
@@ -356,19 +359,22 @@ class Game:
         """The player's choice while play waits on bonus cards: keep one in hand (``keep``), laying out the
         others, or lay them all out (``layout``); then the turn goes on where it stood."""
         state = self.state
-        rules = self.rules
         state.phase = state.resume_phase
-        hand = state.hands[seat]
-        cards = [card for card in rules.bonus_cards for _ in range(hand[card])]
+        cards = self._bonus_cards_held(state, seat)
         if action.kind == "keep":
             cards.remove(action.cards[0])
             events.append(_event(seat, "keeps a bonus card in hand"))
+        ending = "laid out a bonus card and the stock ran out"
         replacements = self._lay_out(state, seat, cards, events) if cards else []
         if replacements is None:
-            events.append(_event(seat, "laid out a bonus card and the stock ran out"))
-            self._end(state, "last stock card was a bonus card")
-            return
-        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out", replacements)
+            self._stock_ran_out(state, seat, events, ending)
+        else:
+            self._lay_out_or_end(state, seat, events, ending, replacements)
+
+    def _bonus_cards_held(self, state: HandState, seat: int) -> list[Card]:
+        """The bonus cards in a seat's hand, a copy each, in card order."""
+        hand = state.hands[seat]
+        return [card for card in self.rules.bonus_cards for _ in range(hand[card])]
 
     def _announce_turn_card(self, state: HandState, seat: int, events: list[Event], drawn: int = 1) -> None:
         """After ``drawn`` cards left the top of the stock at once: if the turn card (hook stock.turn_card_depth)
@@ -631,9 +637,11 @@ class Game:
         state.melded_this_turn = True
         state.added_to_existing_this_turn = state.added_to_existing_this_turn or result.added_existing
         state.created_this_turn = [*state.created_this_turn, *result.created]
-        if self.rules.keeps_bonus and any(state.hands[seat][card] for card in self.rules.bonus_cards):
-            # A bonus card kept while the side had not melded (hook bonus_card.keep) goes down once it has: the
-            # player who melds lays it out at once, and is never left holding a card it may not play.
+        rules = self.rules
+        if rules.keeps_bonus and not may_keep_bonus(rules, state, seat) and self._bonus_cards_held(state, seat):
+            # A bonus card kept while the rules allowed it (hook bonus_card.keep) goes down once they no longer do,
+            # as the side melds: the player who melds lays it out at once, and is never left holding a card it may
+            # not play.
             self._lay_out_or_end(state, seat, events, "laid out a kept bonus card and the stock ran out")
 
     def _apply_discard(self, seat: int, result: Plan, events: list[Event]) -> None:

@@ -48,7 +48,7 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
     if kind == "declare":
         rules.refuse(kind_refusal(rules, state, actor, kind))
         rules.refuse(declare_refusal(rules, state, actor, action.hand, table_values(rules, state, actor)))
-        return Plan(action, hand_after=0, going_out=True)
+        return _declaring(action)
     return plan_melding(rules, state, action, seat)
 
 
@@ -71,8 +71,13 @@ def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
         known: Plan | None = derived(rules, state).get(("plan", action))
         return known if known is not None else plan(rules, state, action)
     if action.kind == "declare":
-        return Plan(action, hand_after=0, going_out=True)
+        return _declaring(action)
     return effects_without_melding(state, action, state.to_act)
+
+
+def _declaring(action: Action) -> Plan:
+    """The plan of a special hand's declaration: the whole hand goes down, and the hand ends."""
+    return Plan(action, hand_after=0, going_out=True)
 
 
 def can_still_meld(rules: Rules, state: HandState) -> bool:

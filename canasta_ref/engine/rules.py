@@ -242,29 +242,17 @@ class Rules:
         self.keep_card_refusals: dict[int, Clause | None] = {}
         #: Single-group meld actions by their cards (and label), listed again whenever the same group is legal.
         self.meld_actions: dict[Any, Action] = {}
-        #: The special hands a player may declare, by name (hook special_hand.shape), and the verdicts of their
-        #: clauses on hands already asked about.
-        self.special_hands = self._special_hands()
+        #: The special hands a player may declare, by name (hook special_hand.shape; the loader refuses two clauses
+        #: of one name), and the verdicts of their clauses on hands already asked about.
+        self.special_hands = {
+            special_hand_name(clause.id): clause for clause in self._hooks.get("special_hand.shape", ())
+        }
         self.shape_verdicts: dict[tuple[str, tuple[int, ...]], bool] = {}
 
     def _kinds_refused_outright(self) -> frozenset[str]:
         """The kinds some ``action.allowed`` clause reading only ``kind`` refuses (decided once, at binding)."""
         clauses = [c for c in self._hooks.get("action.allowed", ()) if c.reads <= {"kind"}]
         return frozenset(k for k in ACTION_KINDS if any(not c.evaluate({"kind": k}) for c in clauses))
-
-    def _special_hands(self) -> dict[str, Clause]:
-        """Each ``special_hand.shape`` clause by the name its hand is declared by (``special_hand_name``); two
-        clauses of one name are the spec's error."""
-        hands: dict[str, Clause] = {}
-        for clause in self._hooks.get("special_hand.shape", ()):
-            name = special_hand_name(clause.id)
-            if name in hands:
-                raise CanastaError(
-                    f"{self.variant.id}: special_hand.shape clauses {hands[name].id} and {clause.id} both name the "
-                    f"special hand {name!r}"
-                )
-            hands[name] = clause
-        return hands
 
     def _count(self, hook: str) -> int:
         """A value hook read once, at binding, that must be a number of cards: a negative one is the spec's error."""

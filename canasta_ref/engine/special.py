@@ -64,12 +64,16 @@ def shape_values(rules: Rules, counts: Sequence[int]) -> dict[str, Any]:
 def declare_refusal(rules: Rules, state: HandState, seat: int, hand: str, table: tuple[Any, ...]) -> Clause | None:
     """The clause refusing ``seat`` a declaration of the special hand ``hand`` now, or None: first
     ``special_hand.allowed``, then the hand's own ``special_hand.shape`` clause, asked of the whole hand."""
-    hands = rules.special_hands
-    clause = hands.get(hand)
-    refusal = rules.failing_of(_ALLOWED, (*table, state.phase, hand, clause is not None))
+    clause = rules.special_hands.get(hand)
+    refusal = _allowed_refusal(rules, state, hand, clause is not None, table)
     if refusal is not None or clause is None:
         return refusal
     return None if _has_shape(rules, clause, state.hands[seat]) else clause
+
+
+def _allowed_refusal(rules: Rules, state: HandState, hand: str, known: bool, table: tuple[Any, ...]) -> Clause | None:
+    """The ``special_hand.allowed`` clause refusing a declaration of ``hand`` now, or None."""
+    return rules.failing_of(_ALLOWED, (*table, state.phase, hand, known))
 
 
 def _has_shape(rules: Rules, clause: Clause, counts: tuple[int, ...]) -> bool:
@@ -86,11 +90,25 @@ def _has_shape(rules: Rules, clause: Clause, counts: tuple[int, ...]) -> bool:
 
 
 def declarations(rules: Rules, state: HandState, table: tuple[Any, ...]) -> list[Action]:
-    """The special hands the seat to act may declare now, in spec order."""
-    seat = state.to_act
-    return [
-        Action.declare(name) for name in rules.special_hands if declare_refusal(rules, state, seat, name, table) is None
-    ]
+    """The special hands the seat to act may declare now, in spec order. Every play listing of a variant with
+    special hands asks this, and mostly the answer is no for a reason that is not the hand's (the side has
+    melded, the hand is not fourteen cards): a refusal by a clause that reads neither the hand's name nor whether
+    it is known refuses them all, and the others are not asked."""
+    counts = state.hands[state.to_act]
+    out: list[Action] = []
+    for name, clause in rules.special_hands.items():
+        refusal = _allowed_refusal(rules, state, name, True, table)
+        if refusal is not None:
+            if refusal.reads.isdisjoint(_NAMING):
+                return []
+            continue
+        if _has_shape(rules, clause, counts):
+            out.append(Action.declare(name))
+    return out
+
+
+#: The ``special_hand.allowed`` variables that tell one declaration from another.
+_NAMING = frozenset({"hand", "known"})
 
 
 def special_hand_score(rules: Rules, hand: str) -> Mapping[str, int]:

@@ -209,6 +209,7 @@ def test_canasta_ref_serve_without_the_feature_refuses_a_declaration() -> None:
     assert done.returncode == 0, done.stderr
     hello, setup, legal, apply, _ = (json.loads(line) for line in done.stdout.splitlines())
     assert hello["protocol"] == 8 and MAC in hello["variants"] and setup["ok"] is True
+    assert hello["capabilities"]["absent_features"] == ["declare"]  # declared absent in the handshake
     assert legal["actions"] and DECLARE not in legal["actions"]
     assert (apply["accepted"], apply["rule"]) == (False, None)
     assert "no 'declare' action (a feature it declares absent)" in apply["message"]
@@ -222,20 +223,6 @@ def test_a_session_speaking_7_does_not_set_modern_american_up() -> None:
         "ok": False,
         "skip": "in modern-american a player may keep a bonus card, which protocol 8 added; this session speaks 7",
     }
-
-
-def test_serve_may_declare_the_feature_absent_in_version_8() -> None:
-    lines = [_hello(8), {"id": 2, "cmd": "quit"}]
-    done = subprocess.run(
-        [CANASTA_REF_PATH, "serve", "--absent-feature", "declare"],
-        input="".join(json.dumps(line) + "\n" for line in lines),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    hello = json.loads(done.stdout.splitlines()[0])
-    assert hello["protocol"] == 8 and hello["capabilities"]["absent_features"] == ["declare"]
 
 
 # -- the runner ------------------------------------------------------------------------------------------------
