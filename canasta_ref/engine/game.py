@@ -477,7 +477,8 @@ class Game:
             result = plan_checked(self.rules, self.state, action)
         else:
             result = plan(self.rules, self.state, action, seat)
-        self._stack.append(self.state.snapshot())
+        stack = self._stack
+        stack.append(self.state.snapshot(stack[-1] if stack else None))
         self._event_counts.append(len(self.events))
         actor = self.state.to_act
         events: list[Event] = []

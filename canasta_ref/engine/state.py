@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from .cards import JOKER, SORT_ORDER, Card, cards_of
 
@@ -142,43 +142,25 @@ class HandState:
         """A copy sharing nothing mutable (hands and melds are immutable and shared); computed facts are not copied."""
         return HandState.restore(self.snapshot())
 
-    def snapshot(self) -> tuple[Any, ...]:
+    def snapshot(self, previous: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
         """The position as plain values, for the undo stack, in as few objects the garbage collector tracks as
         can be: a snapshot is kept per action for the rest of the hand, and every tracked object kept brings the
-        next collection nearer. Hands, melds, bonus cards, feet and talons are immutable tuples and are shared, not
-        copied; the long card lists (stock, pile) are packed into byte arrays, which are not tracked; the short
-        lists of numbers (hand sizes, scores, flags by seat or side) go into one flat tuple, each after its length.
-        The fields are written out in the order of ``_NUMBER_LISTS`` and ``_SCALARS``, which ``restore`` reads
-        (getters built from those names cost half as much again); a test round-trips a position with every field
-        changed."""
+        next collection nearer (a collection cost random play more than the copying did). Hands, melds, bonus
+        cards, feet and talons are immutable tuples and are shared, not copied; where they are all the same objects
+        as in ``previous`` (the snapshot taken before the last action), its tuple of them is shared too, so most
+        actions add none. The long card lists (stock, pile) are packed into byte arrays, which are not tracked. The
+        scalars follow, in the order of ``_SCALARS``; then the short lists of numbers (hand sizes, scores, flags by
+        seat or side), each after its length, in the order of ``_NUMBER_LISTS``: all in the one tuple, which
+        ``restore`` reads (getters built from those names cost half as much again); a test round-trips a position
+        with every field changed."""
         return (
             _packed(self.stock),
             _packed(self.pile),
-            tuple(self.hands),
-            tuple(self.melds),
-            tuple(self.bonus),
+            _shared(self.hands, previous, 2),
+            _shared(self.melds, previous, 3),
+            _shared(self.bonus, previous, 4),
             tuple(self.feet) if self.feet else (),
             tuple(self.talons) if self.talons else (),
-            (
-                len(self.hand_sizes),
-                *self.hand_sizes,
-                len(self.team_scores),
-                *self.team_scores,
-                len(self.team_opened),
-                *self.team_opened,
-                len(self.seat_melded),
-                *self.seat_melded,
-                len(self.created_this_turn),
-                *self.created_this_turn,
-                len(self.side_of),
-                *self.side_of,
-                len(self.awaiting_first_turn),
-                *self.awaiting_first_turn,
-                len(self.penalties),
-                *self.penalties,
-                len(self.bonus_draws_owed),
-                *self.bonus_draws_owed,
-            ),
             self.to_act,
             self.phase,
             self.pile_wilds,
@@ -202,6 +184,24 @@ class HandState:
             self.special_hand,
             self.special_cards,
             self.resume_phase,
+            len(self.hand_sizes),
+            *self.hand_sizes,
+            len(self.team_scores),
+            *self.team_scores,
+            len(self.team_opened),
+            *self.team_opened,
+            len(self.seat_melded),
+            *self.seat_melded,
+            len(self.created_this_turn),
+            *self.created_this_turn,
+            len(self.side_of),
+            *self.side_of,
+            len(self.awaiting_first_turn),
+            *self.awaiting_first_turn,
+            len(self.penalties),
+            *self.penalties,
+            len(self.bonus_draws_owed),
+            *self.bonus_draws_owed,
         )
 
     @staticmethod
@@ -216,13 +216,12 @@ class HandState:
             "feet": list(snapshot[5]),
             "talons": list(snapshot[6]),
         }
-        numbers = snapshot[7]
-        at = 0
+        values.update(zip(_SCALARS, snapshot[_SCALARS_AT:_NUMBERS_AT], strict=True))
+        at = _NUMBERS_AT
         for name in _NUMBER_LISTS:
-            end = at + 1 + numbers[at]
-            values[name] = list(numbers[at + 1 : end])
+            end = at + 1 + snapshot[at]
+            values[name] = list(snapshot[at + 1 : end])
             at = end
-        values.update(zip(_SCALARS, snapshot[8:], strict=True))
         return HandState(**values)
 
     def give(self, seat: int, cards: Sequence[Card]) -> None:
@@ -288,6 +287,19 @@ def open_meld(melds: Sequence[Meld], rank: int) -> Meld | None:
     return None
 
 
+def _shared(items: list[Any], previous: tuple[Any, ...] | None, at: int) -> tuple[Any, ...]:
+    """``tuple(items)``, or the equal tuple at ``previous[at]`` when it holds the very same objects (no new object
+    for the undo stack to keep)."""
+    if previous is not None:
+        known: tuple[Any, ...] = previous[at]
+        if len(known) == len(items):
+            for mine, theirs in zip(items, known, strict=True):
+                if mine is not theirs:
+                    return tuple(items)
+            return known
+    return tuple(items)
+
+
 def _packed(values: Sequence[int]) -> bytearray | tuple[int, ...]:
     """Small non-negative ints (cards, counts) as a ``bytearray`` (untracked, and quicker to build from a list
     than ``bytes``); anything else as a tuple, so nothing is lost."""
@@ -312,3 +324,6 @@ _NUMBER_LISTS = (
 _LISTS = frozenset({"stock", "pile", "hands", "melds", "bonus", "feet", "talons", *_NUMBER_LISTS})
 #: The fields a snapshot keeps as they are, after its lists, in field order.
 _SCALARS = tuple(f.name for f in fields(HandState) if f.name != "derived" and f.name not in _LISTS)
+#: Where a snapshot's scalars begin (after the seven card lists), and where its lists of numbers begin.
+_SCALARS_AT: Final = 7
+_NUMBERS_AT: Final = _SCALARS_AT + len(_SCALARS)
