@@ -43,15 +43,26 @@ def legal_by_plan(rules: Rules, game: Game) -> set[Any]:
     return slow
 
 
-def forced_structure() -> Iterator[None]:
-    """Once, with multi-meld families and a side's takes before opening always kept as structures, however few
-    their choices."""
-    saved = legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0]
-    legal.STRUCTURE_ABOVE[0] = legal.TAKE_STRUCTURE_ABOVE[0] = 0
+#: The listing's thresholds between a plain list and a structure (``legal``), each a one-item list tests may set.
+THRESHOLDS = (legal.STRUCTURE_ABOVE, legal.TAKE_STRUCTURE_ABOVE, legal.TAKE_EXTRAS_STRUCTURE_ABOVE)
+
+
+def thresholds(value: int) -> Iterator[None]:
+    """Once, with every threshold set to ``value`` (0: structures always; huge: plain lists always)."""
+    saved = [knob[0] for knob in THRESHOLDS]
+    for knob in THRESHOLDS:
+        knob[0] = value
     try:
         yield
     finally:
-        legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0] = saved
+        for knob, before in zip(THRESHOLDS, saved, strict=True):
+            knob[0] = before
+
+
+def forced_structure() -> Iterator[None]:
+    """Once, with multi-meld families and a side's takes before opening always kept as structures, however few
+    their choices."""
+    yield from thresholds(0)
 
 
 def each_listing() -> Iterator[None]:

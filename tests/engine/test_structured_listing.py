@@ -1,20 +1,20 @@
 """The structured listing (``combos.Combinations``, used where a side that has not opened holds many cards) against
 an independent slow enumeration: every candidate action (``movegen.candidates``) put to ``plan`` one by one.
 
-On hands small enough to enumerate, the structures are forced on (``legal.STRUCTURE_ABOVE`` and
-``legal.TAKE_STRUCTURE_ABOVE`` set to 0) and must give the same actions in the same order as the plain listing, the
-same count, the same action at every index, and exactly the candidates ``plan`` accepts; the takes of a side that has
-not opened, counted by shape (``blocks.TakeGroups``), are checked on their own against the same enumeration. On the
-big hands of the benchmark's scaling table, where enumerating is out of reach, sampled indices must give distinct
-legal actions.
+On hands small enough to enumerate, the structures are forced on (``listing_kit.THRESHOLDS`` set to 0) and must give
+the same actions in the same order as the plain listing (every threshold raised out of reach), the same count, the
+same action at every index, and exactly the candidates ``plan`` accepts; the takes of a side that has not opened,
+counted by shape (``blocks.TakeGroups``), are checked on their own against the same enumeration. On the big hands
+of the benchmark's scaling table, where enumerating is out of reach, sampled indices must give distinct legal
+actions.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
+from listing_kit import thresholds
 
 from canasta_ref import Rules, load_variant
 from canasta_ref.engine import legal
@@ -36,24 +36,15 @@ SMALL = [
 ]
 
 
-def _forced(threshold: int) -> Iterator[None]:
-    saved = legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0]
-    legal.STRUCTURE_ABOVE[0] = legal.TAKE_STRUCTURE_ABOVE[0] = threshold
-    try:
-        yield
-    finally:
-        legal.STRUCTURE_ABOVE[0], legal.TAKE_STRUCTURE_ABOVE[0] = saved
-
-
 @pytest.mark.parametrize(("variant", "cards", "opened", "phase", "seed"), SMALL)
 def test_structure_agrees_with_slow_enumeration(variant: str, cards: int, opened: bool, phase: str, seed: int) -> None:
     rules = RULES[variant]
     game = scaling_position(rules, cards, opened=opened, phase=phase, seed=seed)  # type: ignore[arg-type]
     state = game.state
-    for _ in _forced(10**30):
+    for _ in thresholds(10**30):
         plain = list(legal.listing(rules, state))
     state.derived = {}
-    for _ in _forced(0):
+    for _ in thresholds(0):
         structured = legal.listing(rules, state)
         listed = list(structured)
         assert listed == plain, "the structure lists the same actions in the same order"
@@ -77,7 +68,7 @@ def test_takes_by_shape_agree_with_slow_enumeration(variant: str, cards: int, se
     hand that the slow enumeration finds, each at one index."""
     rules = RULES[variant]
     state = scaling_position(rules, cards, opened=False, phase="draw", seed=seed).state
-    for _ in _forced(0):
+    for _ in thresholds(0):
         blocks = [b for b in legal.listing(rules, state).blocks if isinstance(b, TakeGroups)]
     slow = {a for a in candidates(rules, state) if a.kind == "take" and a.cards and is_legal(rules, state, a)}
     if not blocks:
