@@ -905,7 +905,8 @@ def _tally_with(
 ) -> Tally:
     """The side's canastas once ``results`` replace the melds they join (or are added as new ones)."""
     after = list(melds)
-    for key, result in zip(order, results, strict=True):
+    for i in range(len(order)):  # indexed, not zipped: a compiled zip(strict=True) is a generic call
+        key, result = order[i], results[i]
         before = placed[key][0]
         if before is not None:
             after[_place_of(melds, key, before)] = result
@@ -954,7 +955,8 @@ def _layout(
     )
     created: list[int] = []
     added_existing = False
-    for key, result in zip(order, results, strict=True):
+    for i in range(len(order)):  # as in _tally_with
+        key, result = order[i], results[i]
         before, cards, spread, _ = placed[key]
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)

@@ -1083,7 +1083,7 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     if preferring:
         standings = _per_card(rules, "standing", _standing, listing.table, hand_after, facts)
         best = max((standings[card] for card in range(CARD_TYPES) if hand[card] and allowed[card]), default=0)
-        allowed = tuple(a and standing == best for a, standing in zip(allowed, standings, strict=True))
+        allowed = tuple(allowed[card] and standings[card] == best for card in range(CARD_TYPES))
     return [DISCARDS[card] for card in range(CARD_TYPES) if hand[card] and allowed[card]]
 
 

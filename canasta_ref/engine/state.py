@@ -293,8 +293,8 @@ def _shared(items: list[Any], previous: tuple[Any, ...] | None, at: int) -> tupl
     if previous is not None:
         known: tuple[Any, ...] = previous[at]
         if len(known) == len(items):
-            for mine, theirs in zip(items, known, strict=True):
-                if mine is not theirs:
+            for i in range(len(items)):  # indexed, not zipped: a compiled zip is a generic call, dearer than the copy
+                if items[i] is not known[i]:
                     return tuple(items)
             return known
     return tuple(items)
