@@ -25,7 +25,7 @@ from .cards import (
 )
 from .hooks import CARD_VARIABLES, MELD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
-from .state import HandState, Meld
+from .state import PILE_FROZEN, RANK_FACTS, SIDE_TALLY, TABLE_VALUES, TAKE_VALUES, Facts, HandState, Meld
 
 
 @dataclass(init=False)
@@ -186,11 +186,11 @@ _PILE_TAKE: Final = Query(
 )
 
 
-def derived(rules: Rules, state: HandState) -> dict[Any, Any]:
+def derived(rules: Rules, state: HandState) -> Facts:
     """The facts already computed from this position with these rules (see ``HandState.derived``)."""
     facts = state.derived
-    if facts.get("rules") is not rules:
-        facts = state.derived = {"rules": rules}
+    if facts is None or facts.rules is not rules:
+        facts = state.derived = Facts(rules, len(state.side_of))
     return facts
 
 
@@ -349,7 +349,7 @@ def rank_facts(rules: Rules, state: HandState, seat: int) -> RankFacts:
         return NO_RANK_FACTS
     facts = derived(rules, state)
     team = state.side_of[seat]
-    known: RankFacts | None = facts.get(("rank facts", team))
+    known: RankFacts | None = facts.at(RANK_FACTS, team)
     if known is None:
         others = naturals = every = 0
         wild_open = False
@@ -364,7 +364,8 @@ def rank_facts(rules: Rules, state: HandState, seat: int) -> RankFacts:
                     others |= bit
                     if meld.wilds == 0:
                         naturals |= bit
-        known = facts[("rank facts", team)] = RankFacts(others, naturals, every, wild_open)
+        known = RankFacts(others, naturals, every, wild_open)
+        facts.keep(RANK_FACTS, team, known)
     return known
 
 
@@ -412,18 +413,12 @@ def discard_standing(rules: Rules, preferences: Sequence[Clause], values: tuple[
 def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     """The values of the variables every hook about the table shares (``hooks.TABLE_VARIABLES``, in order)."""
     facts = derived(rules, state)
-    tables: list[tuple[Any, ...] | None] | None = facts.get("table")  # by seat: no key tuple to build and hash
-    if tables is None:
-        tables = facts["table"] = [None] * rules.players
-    known = tables[seat]
+    known: tuple[Any, ...] | None = facts.at(TABLE_VALUES, seat)
     if known is None:
         team = state.side_of[seat]
         tally = canasta_tally(rules, state.melds[team])
-        tallies: list[int] | None = facts.get("tally")  # by seat, kept for side_tally (-1: not yet counted)
-        if tallies is None:
-            tallies = facts["tally"] = [-1] * rules.players
-        tallies[seat] = tally
-        known = tables[seat] = (
+        facts.keep(SIDE_TALLY, seat, tally)  # for side_tally
+        known = (
             seat,
             state.team_opened[team],
             _tally_size(tally),
@@ -431,6 +426,7 @@ def table_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
             len(state.pile),
             state.hand_sizes[seat],
         )
+        facts.keep(TABLE_VALUES, seat, known)
     return known
 
 
@@ -441,11 +437,12 @@ TEAM_CANASTAS = TABLE_VARIABLES.index("team_canastas")
 def side_tally(rules: Rules, state: HandState, seat: int) -> Tally:
     """The canastas by kind of ``seat``'s side as the table stands (what going out counts when nothing is laid):
     counted with the table values, which every decision asks for first."""
-    tallies: list[int] | None = derived(rules, state).get("tally")
-    if tallies is None or tallies[seat] < 0:
+    facts = derived(rules, state)
+    known: Tally | None = facts.at(SIDE_TALLY, seat)
+    if known is None:
         table_values(rules, state, seat)
-        tallies = derived(rules, state)["tally"]
-    return tallies[seat]
+        known = facts.at(SIDE_TALLY, seat)
+    return known
 
 
 def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld | None:
@@ -476,7 +473,7 @@ def canastas(rules: Rules, melds: Sequence[Meld]) -> int:
 
 def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
     facts = derived(rules, state)
-    known: bool | None = facts.get(("frozen", seat)) if rules.coverage is None else None
+    known: bool | None = facts.at(PILE_FROZEN, seat) if rules.coverage is None else None
     if known is None:
         values = (
             *table_values(rules, state, seat),
@@ -485,7 +482,8 @@ def pile_frozen(rules: Rules, state: HandState, seat: int) -> bool:
             state.pile_black_threes > 0,
             state.upcard_froze,
         )
-        known = facts[("frozen", seat)] = rules.predicate_of(_PILE_FROZEN, values)
+        known = rules.predicate_of(_PILE_FROZEN, values)
+        facts.keep(PILE_FROZEN, seat, known)
     return known
 
 
@@ -504,9 +502,9 @@ def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: T
 def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: Tally) -> bool:
     """Whether ``seat`` may go out once its side has ``canastas_after``; cached per position."""
     facts = derived(rules, state)
-    outs: dict[int, bool] | None = facts.get("out")  # by seat and canastas, packed into an int key
+    outs = facts.out
     if outs is None:
-        outs = facts["out"] = {}
+        outs = facts.out = {}
     key = canastas_after * rules.players + seat
     known = outs.get(key) if rules.coverage is None else None
     if known is None:
@@ -560,8 +558,11 @@ def plan_melding(rules: Rules, state: HandState, action: Action, seat: int | Non
         result = _plan_combine(rules, state, action, actor)
     else:
         result = _plan_meld(rules, state, action, actor)
-    if actor == state.to_act:
-        derived(rules, state)[("plan", action)] = result  # the listing checked it: apply need not plan again
+    if actor == state.to_act:  # the listing checked it: apply need not plan it again
+        facts = derived(rules, state)
+        if facts.plans is None:
+            facts.plans = {}
+        facts.plans[id(action)] = (action, result)
     return result
 
 
@@ -1203,7 +1204,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     the target fields of a take naming no meld (the meld of the top card's rank it joins, if the spec merges
     that rank): the start of ``_PILE_TAKE``'s names; once per position."""
     facts = derived(rules, state)
-    known: tuple[Any, ...] | None = facts.get(("take", seat))
+    known: tuple[Any, ...] | None = facts.at(TAKE_VALUES, seat)
     if known is not None:
         return known
     team = state.side_of[seat]
@@ -1211,7 +1212,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
     existing = state.meld_of_rank(team, rank_of(top)) if top is not None else None
     joined = existing if top is not None and rules.merges_same_rank[rank_of(top)] else None  # merge_target's
     table = table_values(rules, state, seat)
-    known = facts[("take", seat)] = (
+    known = (
         *table,
         state.phase,
         pile_frozen(rules, state, seat),
@@ -1221,6 +1222,7 @@ def _take_values(rules: Rules, state: HandState, seat: int) -> tuple[Any, ...]:
         rules.reads(_PILE_TAKE.hook, "may_go_out") and may_go_out(rules, state, seat, side_tally(rules, state, seat)),
         *_target_fields(rules, False, joined, False),
     )
+    facts.keep(TAKE_VALUES, seat, known)
     return known
 
 

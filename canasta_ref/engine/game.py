@@ -411,9 +411,9 @@ class Game:
     def _listing(self) -> Listing:
         """The position's legal actions as blocks, built once per position."""
         facts = derived(self.rules, self.state)
-        known: Listing | None = facts.get("listing")
+        known: Listing | None = facts.listing
         if known is None:
-            known = facts["listing"] = listing(self.rules, self.state)
+            known = facts.listing = listing(self.rules, self.state)
         return known
 
     def bare_legal_actions(self) -> list[Action]:
@@ -432,9 +432,9 @@ class Game:
         """The actions the listing handed out for this position: ``apply`` need not check them again (a
         position that changes meanwhile gets new facts, so nothing stale is kept)."""
         facts = derived(self.rules, self.state)
-        issued: list[Action] | None = facts.get("listed")
-        if issued is None:
-            issued = facts["listed"] = []
+        if facts.listed is None:
+            facts.listed = []
+        issued: list[Action] = facts.listed
         return issued
 
     def _list_legal(self) -> Iterator[Action]:
@@ -444,8 +444,8 @@ class Game:
             yield action
 
     def _was_listed(self, action: Action) -> bool:
-        listed: list[Action] = derived(self.rules, self.state).get("listed", [])
-        return any(a is action for a in listed)
+        listed: list[Action] | None = derived(self.rules, self.state).listed
+        return listed is not None and any(a is action for a in listed)
 
     def _seat(self, seat: object) -> int:
         """``seat`` if the game has it: a seat that does not exist is the caller's mistake, not an illegal
@@ -483,7 +483,7 @@ class Game:
         actor = self.state.to_act
         events: list[Event] = []
         self._carry_out(action.kind, actor, result, events)
-        self.state.derived = {}  # a new position: nothing computed from the old one holds
+        self.state.derived = None  # a new position: nothing computed from the old one holds
         self.history.append(action)
         self.events.extend(events)
         return events

@@ -68,8 +68,9 @@ def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
     if rules.coverage is not None:
         return plan(rules, state, action)
     if action.kind in ("meld", "take", "combine"):
-        known: Plan | None = derived(rules, state).get(("plan", action))
-        return known if known is not None else plan(rules, state, action)
+        plans = derived(rules, state).plans
+        known = plans.get(id(action)) if plans is not None else None
+        return known[1] if known is not None and known[0] is action else plan(rules, state, action)
     if action.kind == "declare":
         return _declaring(action)
     return effects_without_melding(state, action, state.to_act)

@@ -35,7 +35,7 @@ from .checks import (
     unfinished_tally,
 )
 from .rules import Rules, remember
-from .state import HandState, Meld
+from .state import HAND_CARDS, HandState, Meld
 
 
 class Shape(NamedTuple):
@@ -167,9 +167,10 @@ def _wild_pool(wild_cards: Sequence[Card], code: int, bits: int) -> tuple[tuple[
 def hand_cards(rules: Rules, state: HandState, seat: int) -> HandCards:
     """The seat's hand sorted as HandCards, once per position (treat it as read-only)."""
     facts = derived(rules, state)
-    known: HandCards | None = facts.get(("hand", seat))
+    known: HandCards | None = facts.at(HAND_CARDS, seat)
     if known is None:
-        known = facts[("hand", seat)] = HandCards(rules, state.hands[seat])
+        known = HandCards(rules, state.hands[seat])
+        facts.keep(HAND_CARDS, seat, known)
     return known
 
 

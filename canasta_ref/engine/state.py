@@ -68,6 +68,48 @@ def _merged(first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[Card, ..
     return tuple(out)
 
 
+#: The kinds of fact kept by seat in ``Facts.slots``: the table values (``checks.table_values``), the side's
+#: canastas as a tally, whether the pile is frozen for the seat, the ``pile.take`` values that do not depend on the
+#: cards offered, the hand sorted (``movegen.HandCards``); and by side, the ``checks.RankFacts``.
+TABLE_VALUES: Final = 0
+SIDE_TALLY: Final = 1
+PILE_FROZEN: Final = 2
+TAKE_VALUES: Final = 3
+HAND_CARDS: Final = 4
+RANK_FACTS: Final = 5
+_FACT_KINDS: Final = 6
+
+
+class Facts:
+    """What has been computed from one position under one set of rules (``HandState.derived``): every listing reads
+    a dozen of these, and a slot costs less to reach than a dict keyed by strings and tuples. The facts by seat (or
+    side) share one list, ``slots``, a kind of fact to each stretch of ``players`` places (``TABLE`` and the other
+    kinds below; None: not yet computed), so that a position costs two objects, not one a kind. ``checks`` fills
+    and reads them (types it cannot name here, for want of an import circle, are Any)."""
+
+    def __init__(self, rules: object, players: int) -> None:
+        #: The rules the facts were computed under: facts of other rules are never read.
+        self.rules = rules
+        self.players = players
+        self.slots: list[Any] = [None] * (players * _FACT_KINDS)
+        #: Whether a seat may go out with a tally, keyed by the tally and the seat packed into an int.
+        self.out: dict[int, bool] | None = None
+        #: The plans of the melds and takes the listing checked, by the action's identity (with the action kept,
+        #: so that an identity is never reused while its plan is here): apply need not plan them again.
+        self.plans: dict[int, tuple[Any, Any]] | None = None
+        #: The legal actions (``blocks.Listing``), and those handed out to the caller.
+        self.listing: Any = None
+        self.listed: list[Any] | None = None
+
+    def at(self, kind: int, seat: int) -> Any:
+        """The fact of ``kind`` for ``seat`` (or side), None if not yet computed."""
+        return self.slots[kind * self.players + seat]
+
+    def keep(self, kind: int, seat: int, value: Any) -> None:
+        """Set the fact of ``kind`` for ``seat`` (or side)."""
+        self.slots[kind * self.players + seat] = value
+
+
 @dataclass
 class HandState:
     """Everything about a hand in progress. ``copy`` is cheap enough to snapshot before every action."""
@@ -135,8 +177,8 @@ class HandState:
     #: the phase the turn goes back to then.
     resume_phase: Phase = "draw"
     #: Facts computed from this position (the table variables, whether the pile is frozen, ...), kept while it
-    #: stands: ``Game.apply`` gives the changed position a new, empty dict; copies start empty.
-    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: stands: ``Game.apply`` clears them for the changed position; copies start without.
+    derived: Facts | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> HandState:
         """A copy sharing nothing mutable (hands and melds are immutable and shared); computed facts are not copied."""

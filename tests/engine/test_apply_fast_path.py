@@ -52,8 +52,9 @@ def test_an_action_from_an_iteration_left_unfinished_applies_as_plan_says() -> N
     first = next(iter(game.legal_actions()))
     # The listing is built whole before it hands out an action, so an iteration stopped early still hands out
     # only legal actions of this very position, and only those are trusted.
-    assert any(a is first for a in game.state.derived["listed"])
-    assert "listing" in game.state.derived
+    facts = game.state.derived
+    assert facts is not None and facts.listing is not None and facts.listed is not None
+    assert any(a is first for a in facts.listed)
     # Applied as the same action read from text is on a twin game (checked in full): same events, same position.
     assert game.apply(first) == twin.apply(parse_action(str(first)))
     assert game.state == twin.state
@@ -131,6 +132,25 @@ def test_copy_and_snapshot_carry_every_field() -> None:
                         inner.append(inner[0] if inner else 0)
                 value.append(value[0])
         assert changed.snapshot() == before
+
+
+def test_a_snapshot_shares_with_the_previous_one_only_what_is_the_same() -> None:
+    """The undo stack's snapshots share the tuples of hands, melds and bonus cards an action left as they were,
+    and never one it changed; each restores its own position exactly."""
+    state = _position_with_melds_and_bonus_cards()
+    first = state.snapshot()
+    state.pile.append(state.stock.pop())
+    state.hands[1] = (*state.hands[1][:-1], state.hands[1][-1] + 1)
+    second = state.snapshot(first)
+    assert second[3] is first[3] and second[4] is first[4], "melds and bonus cards unchanged: shared"
+    assert second[2] is not first[2] and second[2][1] is state.hands[1], "a hand changed: a new tuple of hands"
+    assert HandState.restore(second) == state
+    state.melds[0] = state.melds[0][:-1]
+    third = state.snapshot(second)
+    assert third[3] is not second[3] and third[3][0] is state.melds[0]
+    assert third[2] is second[2]
+    assert HandState.restore(third) == state
+    assert HandState.restore(first) != state
 
 
 def test_a_snapshot_keeps_values_that_do_not_fit_in_a_byte() -> None:
