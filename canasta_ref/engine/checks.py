@@ -25,7 +25,7 @@ from .cards import (
 )
 from .hooks import CARD_VARIABLES, MELD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
-from .state import PILE_FROZEN, RANK_FACTS, SIDE_TALLY, TABLE_VALUES, TAKE_VALUES, Facts, HandState, Meld
+from .state import MINIMUM, PILE_FROZEN, RANK_FACTS, SIDE_TALLY, TABLE_VALUES, TAKE_VALUES, Facts, HandState, Meld
 
 
 @dataclass(init=False)
@@ -518,7 +518,12 @@ def require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Act
         needed[card] = needed.get(card, 0) + 1
     hand = state.hands[seat]
     held = all(hand[c] >= n for c, n in needed.items()) and names_own_melds(state, seat, action)
-    rules.refuse(action_refusal(rules, state, seat, action.kind, held))
+    # Cards held: the answer of the table kind_refusal keeps (no query built); else the query itself.
+    rules.refuse(
+        kind_refusal(rules, state, seat, action.kind)
+        if held
+        else action_refusal(rules, state, seat, action.kind, False)
+    )
 
 
 def names_own_melds(state: HandState, seat: int, action: Action) -> bool:
@@ -1046,10 +1051,7 @@ def initial_meld_refusal(
     ``concealed_out``: the melds empty the hand, going out concealed; ``concealed_by_discard``: they leave one card
     whose discard goes out concealed (the spec decides whether either waives the minimum); ``composition``: what
     the melds are made of (``melds_composition``)."""
-    scores = state.team_scores
-    minimum = rules.value_of(
-        _MINIMUM, (scores[state.side_of[seat]], scores[rules.score_holder[seat]], state.hand_number)
-    )
+    minimum = initial_minimum(rules, state, seat)
     count = rules.value_of(_COUNT, (hand_points, top_card_points, *kinds))
     values = (
         count,
@@ -1065,6 +1067,19 @@ def initial_meld_refusal(
         kinds[2],
     )
     return rules.failing_of(_INITIAL_VALID, values)
+
+
+def initial_minimum(rules: Rules, state: HandState, seat: int) -> int:
+    """The points ``seat``'s side needs for its initial meld (hook ``initial_meld.minimum``): asked once a position,
+    since every opening judged in a listing asks it."""
+    facts = derived(rules, state)
+    known: int | None = facts.at(MINIMUM, seat)
+    if known is None:
+        scores = state.team_scores
+        values = (scores[state.side_of[seat]], scores[rules.score_holder[seat]], state.hand_number)
+        known = rules.value_of(_MINIMUM, values)
+        facts.keep(MINIMUM, seat, known)
+    return known
 
 
 def _require_ending(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally) -> None:
