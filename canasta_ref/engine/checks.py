@@ -25,7 +25,18 @@ from .cards import (
 )
 from .hooks import CARD_VARIABLES, MELD_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
-from .state import MINIMUM, PILE_FROZEN, RANK_FACTS, SIDE_TALLY, TABLE_VALUES, TAKE_VALUES, Facts, HandState, Meld
+from .state import (
+    KIND_REFUSALS,
+    MINIMUM,
+    PILE_FROZEN,
+    RANK_FACTS,
+    SIDE_TALLY,
+    TABLE_VALUES,
+    TAKE_VALUES,
+    Facts,
+    HandState,
+    Meld,
+)
 
 
 @dataclass(init=False)
@@ -546,23 +557,32 @@ def kind_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
     kinds, and one look-up costs less than the query each."""
     if rules.coverage is not None:
         return action_refusal(rules, state, seat, kind)
-    key = (state.phase, seat, state.to_act, state.last_card_bonus)
-    known: dict[str, Clause | None] | None = rules.kind_refusals.get(key)
+    facts = derived(rules, state)
+    known: dict[str, Clause | None] | None = facts.at(KIND_REFUSALS, seat)  # the table, found once a position
     if known is None:
-        known = remember(rules.kind_refusals, key, {k: action_refusal(rules, state, seat, k) for k in ACTION_KINDS})
+        key = (state.phase, seat, state.to_act, state.last_card_bonus)
+        known = rules.kind_refusals.get(key)
+        if known is None:
+            known = remember(rules.kind_refusals, key, {k: action_refusal(rules, state, seat, k) for k in ACTION_KINDS})
+        facts.keep(KIND_REFUSALS, seat, known)
     return known[kind]
 
 
-def plan_melding(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
-    """Check a meld or take for the seat to act (or ``seat``); raise IllegalAction or return what it does."""
+def plan_melding(
+    rules: Rules, state: HandState, action: Action, seat: int | None = None, *, vetted: bool = False
+) -> Plan:
+    """Check a meld or take for the seat to act (or ``seat``); raise IllegalAction or return what it does. A meld
+    ``vetted`` by this position's listing (which judged its shape as ``plan`` would) is not checked again: only what
+    it does is worked out."""
     actor = state.to_act if seat is None else seat
-    require_cards_in_hand(rules, state, actor, action)
+    if not vetted:
+        require_cards_in_hand(rules, state, actor, action)
     if action.kind == "take":
         result = _plan_take(rules, state, action, actor)
     elif action.kind == "combine":
         result = _plan_combine(rules, state, action, actor)
     else:
-        result = _plan_meld(rules, state, action, actor)
+        result = _plan_meld(rules, state, action, actor, vetted=vetted)
     if actor == state.to_act:  # the listing checked it: apply need not plan it again
         facts = derived(rules, state)
         if facts.plans is None:
@@ -863,6 +883,7 @@ def _layout_one(
     *,
     hand_after: int,
     initial: bool,
+    vetted: bool = False,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
     """``_layout`` of one group, the usual action, written out without the gathering of several: every meld
     action applied and every take listed plans one."""
@@ -886,14 +907,15 @@ def _layout_one(
         current[place] = result
     else:
         current.append(result)
-    table = table_values(rules, state, seat)
-    facts = rank_facts(rules, state, seat)
     tally = side_tally(rules, state, seat) - _canasta_of(rules, before) + _canasta_of(rules, result)
-    going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, tally))
-    if key < 0:  # a named meld: the cards joined may be of another rank than its own
-        spread = natural_ranks(rules, result.cards)
-    values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
-    rules.refuse(rules.failing_of(MELD_VALID, values))
+    if not vetted:
+        table = table_values(rules, state, seat)
+        facts = rank_facts(rules, state, seat)
+        going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, tally))
+        if key < 0:  # a named meld: the cards joined may be of another rank than its own
+            spread = natural_ranks(rules, result.cards)
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+        rules.refuse(rules.failing_of(MELD_VALID, values))
     if rules.closes_melds:
         current[place] = settled(rules, result)
     if before is not None:
@@ -940,12 +962,15 @@ def _layout(
     *,
     hand_after: int,
     initial: bool,
+    vetted: bool = False,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
-    """Put the contributions into the side's melds and check every meld that changes (hook meld.valid).
-    ``created`` lists the new melds' places in the side's row."""
+    """Put the contributions into the side's melds and check every meld that changes (hook meld.valid; not for
+    melds ``vetted`` by the listing). ``created`` lists the new melds' places in the side's row."""
     team = state.side_of[seat]
     if len(contributions) == 1:
-        return _layout_one(rules, state, seat, team, contributions[0], hand_after=hand_after, initial=initial)
+        return _layout_one(
+            rules, state, seat, team, contributions[0], hand_after=hand_after, initial=initial, vetted=vetted
+        )
     current = list(state.melds[team])
     order, placed = _placed(rules, state, team, contributions)
     results: list[Meld] = []
@@ -956,18 +981,23 @@ def _layout(
         results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
     table = table_values(rules, state, seat)
     facts = rank_facts(rules, state, seat)
-    going_out = hand_after == 0 or (
-        hand_after == 1 and goes_out_melding(rules, state, seat, 1, _tally_with(rules, current, placed, order, results))
+    going_out = not vetted and (
+        hand_after == 0
+        or (
+            hand_after == 1
+            and goes_out_melding(rules, state, seat, 1, _tally_with(rules, current, placed, order, results))
+        )
     )
     created: list[int] = []
     added_existing = False
     for i in range(len(order)):  # as in _tally_with
         key, result = order[i], results[i]
         before, cards, spread, _ = placed[key]
-        if key < 0:  # a named meld: the cards joined may be of another rank than its own
-            spread = natural_ranks(rules, result.cards)
-        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
-        rules.refuse(rules.failing_of(MELD_VALID, values))
+        if not vetted:
+            if key < 0:  # a named meld: the cards joined may be of another rank than its own
+                spread = natural_ranks(rules, result.cards)
+            values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+            rules.refuse(rules.failing_of(MELD_VALID, values))
         if rules.closes_melds:
             result = settled(rules, result)
         if before is not None:
@@ -1136,24 +1166,27 @@ def goes_out_concealed(rules: Rules, state: HandState, made_canasta: bool) -> bo
     return rules.predicate_of(_CONCEALED, values)
 
 
-def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int, *, vetted: bool = False) -> Plan:
     team = state.side_of[seat]
     initial = not state.team_opened[team]
-    values = (
-        *table_values(rules, state, seat),
-        state.phase,
-        len(action.melds),
-        repeated_ranks(rules, action.melds),
-        initial,
-    )
-    rules.refuse(rules.failing_of(MELD_ACTION, values))
+    if not vetted:
+        values = (
+            *table_values(rules, state, seat),
+            state.phase,
+            len(action.melds),
+            repeated_ranks(rules, action.melds),
+            initial,
+        )
+        rules.refuse(rules.failing_of(MELD_ACTION, values))
     used = action.all_cards()
     hand_after = state.cards_held(seat) - len(used) + opening_bonus(rules, state, seat)
     contributions = _contributions(rules, action.melds)
     melds, created, added, canastas_after = _layout(
-        rules, state, seat, contributions, hand_after=hand_after, initial=initial
+        rules, state, seat, contributions, hand_after=hand_after, initial=initial, vetted=vetted
     )
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
+    if vetted:
+        return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
     if initial:
         by_discard = hand_after == 1 and concealed_by_discard(
             rules, state, seat, own_canasta_made(rules, state, created, melds), canastas_after

@@ -63,14 +63,18 @@ def is_legal(rules: Rules, state: HandState, action: Action, seat: int | None = 
 
 def plan_checked(rules: Rules, state: HandState, action: Action) -> Plan:
     """The plan of an action already known to be legal for the seat to act (it was listed for this very
-    position): a meld or take planned while listing is taken as it was, others are planned as ``plan`` plans
-    them, and the rest need no rule asked again."""
+    position): a meld or take planned while listing is taken as it was, other melds are worked out without their
+    checks, takes and combinations are planned as ``plan`` plans them, and the rest need no rule asked again."""
     if rules.coverage is not None:
         return plan(rules, state, action)
     if action.kind in ("meld", "take", "combine"):
         plans = derived(rules, state).plans
         known = plans.get(id(action)) if plans is not None else None
-        return known[1] if known is not None and known[0] is action else plan(rules, state, action)
+        if known is not None and known[0] is action:
+            planned: Plan = known[1]
+            return planned
+        # A meld the listing made from a shape it judged (no plan of its own): what it does, without the checks.
+        return plan_melding(rules, state, action, vetted=action.kind == "meld")
     if action.kind == "declare":
         return _declaring(action)
     return effects_without_melding(state, action, state.to_act)

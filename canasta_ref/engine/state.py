@@ -70,8 +70,8 @@ def _merged(first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[Card, ..
 
 #: The kinds of fact kept by seat in ``Facts.slots``: the table values (``checks.table_values``), the side's
 #: canastas as a tally, whether the pile is frozen for the seat, the ``pile.take`` values that do not depend on the
-#: cards offered, the hand sorted (``movegen.HandCards``), the side's initial meld minimum (``checks.initial_minimum``);
-#: and by side, the ``checks.RankFacts``.
+#: cards offered, the hand sorted (``movegen.HandCards``), the side's initial meld minimum (``checks.initial_minimum``),
+#: the table of every kind's ``action.allowed`` answer (``checks.kind_refusal``); and by side, the ``checks.RankFacts``.
 TABLE_VALUES: Final = 0
 SIDE_TALLY: Final = 1
 PILE_FROZEN: Final = 2
@@ -79,7 +79,8 @@ TAKE_VALUES: Final = 3
 HAND_CARDS: Final = 4
 RANK_FACTS: Final = 5
 MINIMUM: Final = 6
-_FACT_KINDS: Final = 7
+KIND_REFUSALS: Final = 7
+_FACT_KINDS: Final = 8
 
 
 class Facts:

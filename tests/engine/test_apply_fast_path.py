@@ -18,17 +18,28 @@ from canasta_ref.engine.state import HandState
 RULES = Rules(load_variant("classic"))
 
 
-def test_a_listed_action_applies_as_plan_says() -> None:
-    shortcut, checked = Game(RULES, seed=7), Game(RULES, seed=7)
-    rng = random.Random(7)
+@pytest.mark.parametrize(
+    ("variant", "seed"),
+    [("classic", 7), ("classic", 8), ("modern-american", 7), ("modern-american", 8), ("samba", 7), ("hoyle-2p", 7)],
+)
+def test_a_listed_action_applies_as_plan_says(variant: str, seed: int) -> None:
+    """Melds are chosen whenever there are some, and by index (as random play chooses): those made from a shape
+    the listing judged are applied without their checks (``plan_checked``), and must do what the same action
+    checked in full does."""
+    rules = Rules(load_variant(variant))
+    shortcut, checked = Game(rules, seed=seed), Game(rules, seed=seed)
+    rng = random.Random(seed)
+    melds = 0
     while not shortcut.is_over:
-        listed = list(shortcut.legal_actions())
-        action = rng.choice(listed)
+        legal = shortcut.legal_actions()
+        indices = [i for i in range(len(legal)) if legal[i].kind == "meld"] if len(legal) < 2000 else []
+        action = legal[rng.choice(indices)] if indices else legal[rng.randrange(len(legal))]
+        melds += action.kind == "meld"
         copy = parse_action(str(action))  # equal, but not the listed object: checked in full
         assert copy == action and copy is not action
         assert shortcut.apply(action) == checked.apply(copy)
         assert shortcut.state == checked.state
-    assert checked.is_over
+    assert checked.is_over and melds >= 3
 
 
 def test_a_listing_of_an_earlier_position_is_not_trusted() -> None:
