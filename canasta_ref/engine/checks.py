@@ -511,16 +511,23 @@ def _go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: T
 
 
 def may_go_out(rules: Rules, state: HandState, seat: int, canastas_after: Tally) -> bool:
-    """Whether ``seat`` may go out once its side has ``canastas_after``; cached per position."""
+    """Whether ``seat`` may go out once its side has ``canastas_after``."""
+    return go_out_refusal(rules, state, seat, canastas_after) is None
+
+
+def go_out_refusal(rules: Rules, state: HandState, seat: int, canastas_after: Tally) -> Clause | None:
+    """The ``go_out.allowed`` clause refusing ``seat`` to go out once its side has ``canastas_after``, or None;
+    kept per position (with coverage on, asked every time)."""
     facts = derived(rules, state)
     outs = facts.out
     if outs is None:
         outs = facts.out = {}
-    key = canastas_after * rules.players + seat
-    known = outs.get(key) if rules.coverage is None else None
-    if known is None:
-        known = outs[key] = _go_out_refusal(rules, state, seat, canastas_after) is None
-    return known
+    key = canastas_after * rules.players + seat  # seat and tally packed into one int
+    if rules.coverage is None and key in outs:
+        known: Clause | None = outs[key]
+        return known
+    refusal = outs[key] = _go_out_refusal(rules, state, seat, canastas_after)
+    return refusal
 
 
 def require_cards_in_hand(rules: Rules, state: HandState, seat: int, action: Action) -> None:
@@ -1123,7 +1130,7 @@ def ending_refusal(
     """The clause an action leaving ``hand_after`` cards breaks: going out (hook ``go_out.allowed``) when the hand
     empties, else the cards a player who may not go out must keep (``go_out.keep_card``); None if neither."""
     if hand_after == 0:
-        refusal = _go_out_refusal(rules, state, seat, canastas_after)
+        refusal = go_out_refusal(rules, state, seat, canastas_after)
         if refusal is not None:
             return refusal
     return keep_card_refusal(rules, hand_after, discard_pending, may_go_out(rules, state, seat, canastas_after))

@@ -95,8 +95,9 @@ class Facts:
         self.rules = rules
         self.players = players
         self.slots: list[Any] = [None] * (players * _FACT_KINDS)
-        #: Whether a seat may go out with a tally, keyed by the tally and the seat packed into an int.
-        self.out: dict[int, bool] | None = None
+        #: The ``go_out.allowed`` clause refusing a seat to go out with a tally (None: it may), keyed by the tally
+        #: and the seat packed into an int (``checks.go_out_refusal``).
+        self.out: dict[int, Any] | None = None
         #: The plans of the melds and takes the listing checked, by the action's identity (with the action kept,
         #: so that an identity is never reused while its plan is here): apply need not plan them again.
         self.plans: dict[int, tuple[Any, Any]] | None = None
