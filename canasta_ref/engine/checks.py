@@ -576,16 +576,23 @@ def kind_refusal(rules: Rules, state: HandState, seat: int, kind: str) -> Clause
 
 
 def plan_melding(
-    rules: Rules, state: HandState, action: Action, seat: int | None = None, *, vetted: bool = False
+    rules: Rules,
+    state: HandState,
+    action: Action,
+    seat: int | None = None,
+    *,
+    vetted: bool = False,
+    pile_take_asked: bool = False,
 ) -> Plan:
     """Check a meld or take for the seat to act (or ``seat``); raise IllegalAction or return what it does. A meld
     ``vetted`` by this position's listing (which judged its shape as ``plan`` would) is not checked again: only what
-    it does is worked out."""
+    it does is worked out. A take whose ``pile.take`` question the caller has just asked and found allowed
+    (``pile_take_asked``) does not ask it again."""
     actor = state.to_act if seat is None else seat
     if not vetted:
         require_cards_in_hand(rules, state, actor, action)
     if action.kind == "take":
-        result = _plan_take(rules, state, action, actor)
+        result = _plan_take(rules, state, action, actor, pile_take_asked=pile_take_asked)
     elif action.kind == "combine":
         result = _plan_combine(rules, state, action, actor)
     else:
@@ -598,10 +605,12 @@ def plan_melding(
     return result
 
 
-def accepts_melding(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> bool:
+def accepts_melding(
+    rules: Rules, state: HandState, action: Action, seat: int | None = None, *, pile_take_asked: bool = False
+) -> bool:
     """Whether ``plan_melding`` accepts a meld or take of the seat to act (or ``seat``)."""
     try:
-        plan_melding(rules, state, action, seat)
+        plan_melding(rules, state, action, seat, pile_take_asked=pile_take_asked)
     except IllegalAction:
         return False
     return True
@@ -1324,7 +1333,7 @@ def pile_to_hand(rules: Rules, state: HandState, seat: int) -> tuple[int, int]:
     return max(len(pile) - 1, 0) - bonus_in_pile + replaced, replaced
 
 
-def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Plan:
+def _plan_take(rules: Rules, state: HandState, action: Action, seat: int, *, pile_take_asked: bool = False) -> Plan:
     team = state.side_of[seat]
     initial = not state.team_opened[team]
     top = state.pile[-1] if state.pile else None
@@ -1332,7 +1341,8 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int) -> Pla
     gained, replaced = pile_to_hand(rules, state, seat)
     used = action.all_cards()
     hand_after = state.cards_held(seat) - len(used) + gained + opening_bonus(rules, state, seat)
-    rules.refuse(take_refusal(rules, state, seat, action))
+    if not pile_take_asked:
+        rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
     contributions = _contributions(rules, action.melds)
     top_cards = [top, *action.cards]

@@ -159,7 +159,7 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     if bare_refusal(rules, state, seat, "draw") is None:
         blocks.append((DRAW,))
     if not state.pile:
-        if take_refusal(rules, state, seat, TAKE) is None and accepts_melding(rules, state, TAKE):
+        if take_refusal(rules, state, seat, TAKE) is None and accepts_melding(rules, state, TAKE, pile_take_asked=True):
             blocks.append((TAKE,))
         return blocks
     team = state.side_of[seat]
@@ -357,14 +357,18 @@ def _take_verdict(
         return None, False
     base = take_with(group)
     try:
-        plan_melding(rules, state, base)
+        # The counts asked above are all pile.take reads of a take naming no meld, unless the spec has sequences
+        # (then the cards' ranks decide the target fields): only then is it asked again.
+        plan_melding(rules, state, base, pile_take_asked=not rules.sequences)
     except IllegalAction as refused:
         return None, rules.variant.clauses[refused.rule_id].hook in EXTRAS_MAY_LIFT
     return base, True
 
 
 def _take_ok(rules: Rules, state: HandState, action: Action) -> bool:
-    return take_refusal(rules, state, state.to_act, action) is None and accepts_melding(rules, state, action)
+    return take_refusal(rules, state, state.to_act, action) is None and accepts_melding(
+        rules, state, action, pile_take_asked=True
+    )
 
 
 def legal_melds(rules: Rules, state: HandState) -> Block:

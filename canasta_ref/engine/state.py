@@ -86,9 +86,9 @@ _FACT_KINDS: Final = 8
 class Facts:
     """What has been computed from one position under one set of rules (``HandState.derived``): every listing reads
     a dozen of these, and a slot costs less to reach than a dict keyed by strings and tuples. The facts by seat (or
-    side) share one list, ``slots``, a kind of fact to each stretch of ``players`` places (``TABLE`` and the other
-    kinds below; None: not yet computed), so that a position costs two objects, not one a kind. ``checks`` fills
-    and reads them (types it cannot name here, for want of an import circle, are Any)."""
+    side) share one list, ``slots``, a kind of fact to each stretch of ``players`` places (``TABLE_VALUES`` and the
+    other kinds above; None: not yet computed), so that a position costs two objects, not one a kind. ``checks``
+    fills and reads them (types it cannot name here, for want of an import circle, are Any)."""
 
     def __init__(self, rules: object, players: int) -> None:
         #: The rules the facts were computed under: facts of other rules are never read.
