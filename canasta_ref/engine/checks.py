@@ -597,7 +597,8 @@ def plan_melding(
         result = _plan_combine(rules, state, action, actor)
     else:
         result = _plan_meld(rules, state, action, actor, vetted=vetted)
-    if actor == state.to_act:  # the listing checked it: apply need not plan it again
+    if actor == state.to_act and not vetted:  # the listing checked it: apply need not plan it again (a vetted
+        # plan is apply's own, and the position is about to change)
         facts = derived(rules, state)
         if facts.plans is None:
             facts.plans = {}
@@ -738,8 +739,8 @@ def may_keep_bonus(rules: Rules, state: HandState, seat: int) -> bool:
     return rules.predicate_of(_KEEP_BONUS, (state.team_opened[state.side_of[seat]],))
 
 
-def keep_refusal(rules: Rules, state: HandState, seat: int, card: Card) -> Clause | None:
-    """The clause refusing ``seat`` to keep ``card``, or None: only a bonus card is kept, by the rule that lets a
+def keep_refusal(rules: Rules, card: Card) -> Clause | None:
+    """The clause refusing a player to keep ``card``, or None: only a bonus card is kept, by the rule that lets a
     player keep one (the first ``bonus_card.keep`` clause: none to cite where no clause lets anyone keep, and then
     the phase never comes)."""
     if rules.is_bonus[card]:
@@ -995,25 +996,15 @@ def _layout(
         if rules.coverage is not None:
             _note_laid(rules, rank, cards)
         results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
-    table = table_values(rules, state, seat)
-    facts = rank_facts(rules, state, seat)
-    going_out = not vetted and (
-        hand_after == 0
-        or (
-            hand_after == 1
-            and goes_out_melding(rules, state, seat, 1, _tally_with(rules, current, placed, order, results))
+    if not vetted:
+        _refuse_invalid_melds(
+            rules, state, seat, current, placed, order, results, hand_after=hand_after, initial=initial
         )
-    )
     created: list[int] = []
     added_existing = False
     for i in range(len(order)):  # as in _tally_with
         key, result = order[i], results[i]
-        before, cards, spread, _ = placed[key]
-        if not vetted:
-            if key < 0:  # a named meld: the cards joined may be of another rank than its own
-                spread = natural_ranks(rules, result.cards)
-            values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
-            rules.refuse(rules.failing_of(MELD_VALID, values))
+        before = placed[key][0]
         if rules.closes_melds:
             result = settled(rules, result)
         if before is not None:
@@ -1025,6 +1016,34 @@ def _layout(
             created.append(len(current))
             current.append(result)
     return current, created, added_existing, canasta_tally(rules, current)
+
+
+def _refuse_invalid_melds(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    melds: Sequence[Meld],
+    placed: dict[int, tuple[Meld | None, list[Card], int, int]],
+    order: Sequence[int],
+    results: Sequence[Meld],
+    *,
+    hand_after: int,
+    initial: bool,
+) -> None:
+    """Hook meld.valid on each meld a layout of several groups makes or changes (``results``, in ``order``), the
+    side's melds still as they were (``melds``); raises IllegalAction citing the first clause a meld breaks."""
+    table = table_values(rules, state, seat)
+    facts = rank_facts(rules, state, seat)
+    going_out = hand_after == 0 or (
+        hand_after == 1 and goes_out_melding(rules, state, seat, 1, _tally_with(rules, melds, placed, order, results))
+    )
+    for i in range(len(order)):  # as in _tally_with
+        key, result = order[i], results[i]
+        before, cards, spread, _ = placed[key]
+        if key < 0:  # a named meld: the cards joined may be of another rank than its own
+            spread = natural_ranks(rules, result.cards)
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+        rules.refuse(rules.failing_of(MELD_VALID, values))
 
 
 def goes_out_melding(rules: Rules, state: HandState, seat: int, hand_after: int, canastas_after: Tally) -> bool:
@@ -1201,14 +1220,15 @@ def _plan_meld(rules: Rules, state: HandState, action: Action, seat: int, *, vet
         rules, state, seat, contributions, hand_after=hand_after, initial=initial, vetted=vetted
     )
     concealed = hand_after == 0 and concealed_now(rules, state, seat, created, melds)
-    if vetted:
-        return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
-    if initial:
-        by_discard = hand_after == 1 and concealed_by_discard(
-            rules, state, seat, own_canasta_made(rules, state, created, melds), canastas_after
-        )
-        _initial_meld(rules, state, seat, used, None, melds, concealed_out=concealed, concealed_by_discard=by_discard)
-    _require_ending(rules, state, seat, hand_after, canastas_after)
+    if not vetted:
+        if initial:
+            by_discard = hand_after == 1 and concealed_by_discard(
+                rules, state, seat, own_canasta_made(rules, state, created, melds), canastas_after
+            )
+            _initial_meld(
+                rules, state, seat, used, None, melds, concealed_out=concealed, concealed_by_discard=by_discard
+            )
+        _require_ending(rules, state, seat, hand_after, canastas_after)
     return Plan(action, melds, created, added, hand_after, hand_after == 0, concealed)
 
 

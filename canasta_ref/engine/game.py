@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..errors import CanastaError
 from ..spec.model import Variant
@@ -115,6 +115,10 @@ def _lift_top_card(rules: Rules, state: HandState) -> None:
     facts = rules.card_facts(card)
     state.pile_red_threes -= facts["is_red_three"]
     state.pile_black_threes -= facts["is_black_three"]
+
+
+#: What the log says when laying out a bonus card empties the stock (its replacement was the stock's last card).
+_LAID_OUT_LAST: Final = "laid out a bonus card and the stock ran out"
 
 
 def _event(seat: int, what: str, cards: tuple[Card, ...] = ()) -> Event:
@@ -265,7 +269,7 @@ class Game:
             return
         state.awaiting_first_turn[seat] = False
         dealt = cards_of(state.hands[seat])
-        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out", dealt)
+        self._lay_out_or_end(state, seat, events, _LAID_OUT_LAST, dealt)
 
     def _lay_out_or_end(
         self, state: HandState, seat: int, events: list[Event], ending: str, received: Sequence[Card] = ()
@@ -364,12 +368,11 @@ class Game:
         if action.kind == "keep":
             cards.remove(action.cards[0])
             events.append(_event(seat, "keeps a bonus card in hand"))
-        ending = "laid out a bonus card and the stock ran out"
         replacements = self._lay_out(state, seat, cards, events) if cards else []
         if replacements is None:
-            self._stock_ran_out(state, seat, events, ending)
+            self._stock_ran_out(state, seat, events, _LAID_OUT_LAST)
         else:
-            self._lay_out_or_end(state, seat, events, ending, replacements)
+            self._lay_out_or_end(state, seat, events, _LAID_OUT_LAST, replacements)
 
     def _bonus_cards_held(self, state: HandState, seat: int) -> list[Card]:
         """The bonus cards in a seat's hand, a copy each, in card order."""
@@ -704,7 +707,7 @@ class Game:
                 self._end(state, "last stock card was a bonus card")
                 return
         self._note_received(drawn)
-        self._lay_out_or_end(state, seat, events, "laid out a bonus card and the stock ran out", drawn)
+        self._lay_out_or_end(state, seat, events, _LAID_OUT_LAST, drawn)
 
     def _pick_up_foot(self, state: HandState, seat: int, events: list[Event]) -> None:
         """A player who has played out their hand picks up their foot and plays on from it: within the turn if

@@ -43,7 +43,7 @@ def plan(rules: Rules, state: HandState, action: Action, seat: int | None = None
         return effects_without_melding(state, action, actor)
     if kind == "keep":
         require_cards_in_hand(rules, state, actor, action)
-        rules.refuse(keep_refusal(rules, state, actor, action.cards[0]))
+        rules.refuse(keep_refusal(rules, action.cards[0]))
         return effects_without_melding(state, action, actor)
     if kind == "declare":
         rules.refuse(kind_refusal(rules, state, actor, kind))

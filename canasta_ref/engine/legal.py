@@ -159,7 +159,7 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     if bare_refusal(rules, state, seat, "draw") is None:
         blocks.append((DRAW,))
     if not state.pile:
-        if take_refusal(rules, state, seat, TAKE) is None and accepts_melding(rules, state, TAKE, pile_take_asked=True):
+        if _take_ok(rules, state, TAKE):
             blocks.append((TAKE,))
         return blocks
     team = state.side_of[seat]

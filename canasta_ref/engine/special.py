@@ -13,14 +13,14 @@ from typing import Any
 
 from ..spec.model import Clause
 from .actions import Action
-from .cards import RANK_COUNT, Card, rank_of
+from .cards import RANK_COUNT, RANK_NAMES, Card, rank_of
 from .hooks import SHAPE_VARIABLES, TABLE_VARIABLES
 from .rules import Query, Rules, remember
 from .state import HandState
 
 _ALLOWED = Query("special_hand.allowed", (*TABLE_VARIABLES, "phase", "hand", "known"))
 _SCORE = Query("special_hand.score", ("hand",))
-_THREE_RANK, _SEVEN_RANK, _ACE_RANK = 1, 5, 12
+_THREE_RANK, _SEVEN_RANK, _ACE_RANK = (RANK_NAMES.index(name) for name in ("3", "7", "A"))
 
 
 def _shape(sizes: Sequence[int]) -> str:
