@@ -29,6 +29,7 @@ from typing import Final, NamedTuple
 from .actions import Action, MeldGroup
 from .cards import JOKER, JOKER_RANK, Card
 from .movegen import HandCards, Shape, expand_shapes, submultisets, without
+from .rules import remember
 
 #: The twos still to pick from: (card, copies) pairs, in card order.
 Pool = tuple[tuple[Card, int], ...]
@@ -97,6 +98,7 @@ class Combinations:
         caps: Caps,
         verdict: Verdict,
         build: Callable[[tuple[MeldGroup, ...]], Action],
+        layout: _Layout | None = None,
     ) -> None:
         self._hand = hand
         self._ranks = tuple(ranks)
@@ -108,9 +110,12 @@ class Combinations:
         self._verdicts: dict[int, bool] = {}
         self._below: list[dict[int, int]] = [{} for _ in range(len(self._ranks) + 1)]
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
-        self._start = Aggregate(0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True)
-        self._layout = _Layout(hand, self._ranks, self._options, caps)
-        self._start_code = self._layout.encode(self._start)
+        self._start: Aggregate = _new_tuple(
+            Aggregate, (0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True, (), 0, 0)
+        )
+        self._layout = _Layout(hand, self._ranks, self._options, caps) if layout is None else layout
+        # A twin (``started``, which passes its ``layout``) has its start set there.
+        self._start_code = self._layout.encode(self._start) if layout is None else 0
         self._count: int | None = None
         self._ends: dict[Aggregate, int] | None = None
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
@@ -121,9 +126,11 @@ class Combinations:
         by ``build``, sharing every count and verdict: takes whose cards from hand use the same wild cards differ
         only in what they add to the start, and their states meet once points reach the cap."""
         caps = self._caps
-        start = start._replace(left=capped(start.left, caps.left), points=capped(start.points, caps.points))
-        twin = Combinations(self._hand, (), (), left=0, caps=caps, verdict=self._verdict, build=build)
-        twin._ranks, twin._options, twin._layout = self._ranks, self._options, self._layout
+        start = _capped_start(start, caps)
+        twin = Combinations(
+            self._hand, (), (), left=0, caps=caps, verdict=self._verdict, build=build, layout=self._layout
+        )
+        twin._ranks, twin._options = self._ranks, self._options
         twin._below, twin._verdicts, twin._ways = self._below, self._verdicts, self._ways
         twin._start, twin._start_code = start, self._layout.encode(start)
         return twin
@@ -154,9 +161,7 @@ class Combinations:
         if known is not None:
             return known
         if index == len(self._ranks):
-            total = 0
-            if self._accepts(code):
-                total = self._twos_ways(self._hand.twos, self._layout.decode(code).twos)
+            total = self._twos_ways(self._hand.twos, self._layout.twos_of(code)) if self._accepts(code) else 0
         else:
             total = 0
             ways = self._layout.ways[index]
@@ -332,11 +337,80 @@ class Combinations:
                     chosen.pop()
 
 
+class _Geometry:
+    """Where each field of a packed state lies (see ``_Layout``), worked out from what bounds the fields: the caps,
+    the hand's wild cards, and what the options add in all. The same for every structure with the same bounds, so
+    it is made once (``_geometry``): a listing sets up several small structures, and building a dozen lists each
+    cost more than counting them."""
+
+    def __init__(self, bounds: tuple[int, ...], sizes: tuple[int, ...]) -> None:
+        (groups_cap, left_cap, points_cap, twos_total, jokers, ranks, held_sum, most_held) = bounds[:8]
+        (points_rise, points_fall, points_step, unfinished_rise, unfinished_fall, unit, compositions) = bounds[8:]
+        self.sizes = sizes
+        self.field_count = count = _TWOS_USED + len(sizes) + 7
+        self.jokers_at = jokers_at = _TWOS_USED + 1 + len(sizes)
+        #: The step each field counts in: 1, but for the melds to complete, which move in tallies (``checks.Tally``).
+        self.units = [1] * count
+        self.units[-1] = unit
+        # Per field: what bounds it whole (its cap, or the hand's wild cards; -1 for a field added to the start's
+        # value), the most the options add to it in all and in one step, and the least in all.
+        whole_bounds = [groups_cap, left_cap, points_cap, twos_total] + [-1] * (count - 4)
+        for place, size in enumerate(sizes):
+            whole_bounds[_TWOS_USED + 1 + place] = twos_total // size
+        whole_bounds[jokers_at] = jokers
+        rises = [ranks, held_sum, points_rise] + [ranks] * (count - 3)
+        rises[-1] = unfinished_rise
+        steps = [1, most_held, points_step]
+        self.whole = [bound >= 0 for bound in whole_bounds]
+        self.lows = [0] * count
+        self.lows[2], self.lows[-1] = points_fall, unfinished_fall
+        self.shifts: list[int] = []
+        self.masks: list[int] = []
+        #: Per field held whole, the most a start may hold (its cap, or the hand's wild cards), packed.
+        self.limits: list[int] = []
+        self.caps: list[tuple[int, int, int]] = []
+        shift = 0
+        for field in range(count):
+            low = self.lows[field]
+            bound = whole_bounds[field]
+            if bound < 0:
+                top = rises[field] - low
+            elif field < _TWOS_USED:  # a cap: the value reaches it, then one option's more before it is capped
+                top = bound - low + steps[field]
+                self.caps.append((shift, (1 << _width(top)) - 1, bound - low))
+            else:
+                top = bound
+            width = _width(top)
+            self.limits.append(bound - low)
+            self.shifts.append(shift)
+            self.masks.append((1 << width) - 1)
+            shift += width
+        self.twos_used_shift, self.twos_used_mask = self.shifts[_TWOS_USED], self.masks[_TWOS_USED]
+        self.jokers_shift, self.jokers_mask = self.shifts[jokers_at], self.masks[jokers_at]
+        self.flags_shift = shift
+        self.composition_mask = (1 << _width(compositions)) - 1
+        self.start_shift = shift + 2 + _width(compositions)
+        self.size_bits = {size: 1 << self.shifts[_TWOS_USED + 1 + place] for place, size in enumerate(sizes)}
+        self.kind_bits = [1 << self.shifts[jokers_at + 1 + kind] for kind in range(3)]
+
+
+#: The geometries made so far, by their bounds and sizes of twos.
+_GEOMETRIES: dict[tuple[int, ...], _Geometry] = {}
+
+
+def _geometry(bounds: tuple[int, ...], sizes: tuple[int, ...]) -> _Geometry:
+    key = (*bounds, *sizes)
+    known = _GEOMETRIES.get(key)
+    if known is None:
+        known = remember(_GEOMETRIES, key, _Geometry(bounds, sizes))
+    return known
+
+
 class _Layout:
     """How the counting packs a state (an ``Aggregate``) into one int, a field of bits to each count, so that a
     step is an addition, an or and the caps, and a memo key is an int: the counting builds and looks up a state
     for every option of every state, and a named tuple of twelve fields, three of them tuples, cost five times as
-    much. The fields, lowest first:
+    much. The fields (``_Geometry``), lowest first:
 
     - added: the groups, the cards left, the points, the twos used, the groups by the twos they take (one field a
       size: the sizes, in descending order, are what the ways to pick the twos hang on), the jokers, the canastas
@@ -359,61 +433,50 @@ class _Layout:
         caps: Caps,
     ) -> None:
         held = [hand.count(rank) if rank != JOKER_RANK else 0 for rank in ranks]
-        self.sizes = sizes = sorted({o.twos for opts in options for o in opts if o.twos}, reverse=True)
-        unit = 0
-        for opts in options:
-            for o in opts:
-                unit = gcd(unit, o.unfinished)
-        self.field_count = count = _TWOS_USED + len(sizes) + 7
-        #: The step each field counts in: 1, but for the melds to complete, which move in tallies (``checks.Tally``).
-        self.units = [1] * (count - 1) + [unit or 1]
-        self.jokers_at = jokers_at = _TWOS_USED + 1 + len(sizes)
-        # Per field, per rank, the values each choice adds (no group first).
-        adds: list[list[list[int]]] = [[] for _ in range(count)]
+        # What the options can add, in sums over the ranks of each rank's most and least (no group adds nothing). Each
+        # option is unpacked once: a named tuple's fields read by name cost a compiled build a look-up each.
+        sizes_seen: set[int] = set()
+        unit = compositions = most_held = held_sum = points_rise = points_fall = points_step = 0
+        unfinished_rise = unfinished_fall = 0
         for index, opts in enumerate(options):
-            per_choice = [[0, held[index], *[0] * (count - 2)]]
-            per_choice.extend(_added_by(o, held[index], sizes, self.units[-1]) for o in opts)
-            for field, values in enumerate(zip(*per_choice, strict=True)):
-                adds[field].append(list(values))
-        # What bounds a field whole (its cap, or the hand's wild cards), None for one added from the start's value.
-        bounds: list[int | None] = [caps.groups, caps.left, caps.points, *[None] * (count - 3)]
-        bounds[_TWOS_USED] = hand.twos_total
-        for place, size in enumerate(sizes):
-            bounds[_TWOS_USED + 1 + place] = hand.twos_total // size
-        bounds[jokers_at] = hand.jokers
-        self.whole = [bound is not None for bound in bounds]
-        self.lows: list[int] = []
-        self.shifts: list[int] = []
-        self.masks: list[int] = []
-        #: Per field held whole, the most a start may hold (its cap, or the hand's wild cards), packed.
-        self.limits: list[int] = []
-        self.caps: list[tuple[int, int, int]] = []
-        shift = 0
-        for field in range(count):
-            rise = sum(max(0, *values) for values in adds[field])
-            low = min(0, sum(min(0, *values) for values in adds[field]))
-            bound = bounds[field]
-            if bound is None:
-                top = rise - low
-            elif field < _TWOS_USED:  # a cap: the value reaches it, then one option's more before it is capped
-                top = bound - low + max((max(0, *values) for values in adds[field]), default=0)
-                self.caps.append((shift, (1 << top.bit_length()) - 1, bound - low))
-            else:
-                top = bound
-            self.limits.append(-1 if bound is None else bound - low)
-            self.lows.append(low)
-            self.shifts.append(shift)
-            self.masks.append((1 << top.bit_length()) - 1)
-            shift += top.bit_length()
-        self.twos_used_shift, self.twos_used_mask = self.shifts[_TWOS_USED], self.masks[_TWOS_USED]
-        self.jokers_shift, self.jokers_mask = self.shifts[jokers_at], self.masks[jokers_at]
-        self.flags_shift = shift
-        compositions = 0
-        for opts in options:
-            for o in opts:
-                compositions |= o.composition
-        self.composition_mask = (1 << compositions.bit_length()) - 1
-        self.start_shift = shift + 2 + compositions.bit_length()
+            most_held = max(most_held, held[index])
+            held_sum += held[index]
+            high = low = unfinished_high = unfinished_low = 0
+            for option in opts:
+                _, twos, _, _, points, _, _, _, _, unfinished, composition = option
+                unit = gcd(unit, unfinished)
+                compositions |= composition
+                if twos:
+                    sizes_seen.add(twos)
+                high = points if points > high else high
+                low = points if points < low else low
+                unfinished_high = unfinished if unfinished > unfinished_high else unfinished_high
+                unfinished_low = unfinished if unfinished < unfinished_low else unfinished_low
+            points_rise, points_fall, points_step = points_rise + high, points_fall + low, max(points_step, high)
+            unfinished_rise, unfinished_fall = unfinished_rise + unfinished_high, unfinished_fall + unfinished_low
+        unit = unit or 1
+        bounds = (
+            -1 if caps.groups is None else caps.groups,
+            -1 if caps.left is None else caps.left,
+            -1 if caps.points is None else caps.points,
+            hand.twos_total,
+            hand.jokers,
+            len(ranks),
+            held_sum,
+            most_held,
+            points_rise,
+            points_fall,
+            points_step,
+            unfinished_rise // unit,
+            unfinished_fall // unit,
+            unit,
+            compositions,
+        )
+        self.geometry = geometry = _geometry(bounds, tuple(sorted(sizes_seen, reverse=True)))
+        self.sizes = geometry.sizes
+        self.caps = geometry.caps
+        self.twos_used_shift, self.twos_used_mask = geometry.twos_used_shift, geometry.twos_used_mask
+        self.jokers_shift, self.jokers_mask = geometry.jokers_shift, geometry.jokers_mask
         #: The starts met so far: the tag, the values of the fields not held whole, the composition.
         self.starts: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         self.start_places: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
@@ -422,21 +485,37 @@ class _Layout:
         self.held: list[int] = []
         self.moves: list[list[tuple[int, int, int, int]]] = []
         self.ways: list[list[int]] = []
+        shifts = geometry.shifts
+        group, left_shift, points_shift = 1 << shifts[0], shifts[1], shifts[2]
+        twos_shift, jokers_at, flags_shift = shifts[_TWOS_USED], geometry.jokers_at, geometry.flags_shift
+        jokers_shift, made_shift, unfinished_shift = shifts[jokers_at], shifts[jokers_at + 4], shifts[jokers_at + 5]
+        size_bits, kind_bits = geometry.size_bits, geometry.kind_bits
         for index, opts in enumerate(options):
-            self.held.append(self._packed_sum([adds[field][index][0] for field in range(count)]))
+            rank_held = held[index] << left_shift
+            self.held.append(rank_held)
             moves: list[tuple[int, int, int, int]] = []
-            for place, o in enumerate(opts, start=1):
-                added = self._packed_sum([adds[field][index][place] for field in range(count)])
-                bits = (int(not o.staying) | int(not o.leaving) << 1 | o.composition << 2) << self.flags_shift
-                moves.append((added, bits, o.twos, o.jokers))
+            ways: list[int] = []
+            for option in opts:
+                naturals, twos, jokers, way, points, kind, new, staying, leaving, unfinished, composition = option
+                added = (
+                    group
+                    + rank_held
+                    - (naturals << left_shift)
+                    + (points << points_shift)
+                    + (twos << twos_shift)
+                    + (jokers << jokers_shift)
+                    + (int(new) << made_shift)
+                    + (unfinished // unit << unfinished_shift)
+                )
+                if twos:
+                    added += size_bits[twos]
+                if kind >= 0:
+                    added += kind_bits[kind]
+                bits = (int(not staying) | int(not leaving) << 1 | composition << 2) << flags_shift
+                moves.append((added, bits, twos, jokers))
+                ways.append(way)
             self.moves.append(moves)
-            self.ways.append([o.ways for o in opts])
-
-    def _packed_sum(self, values: Sequence[int]) -> int:
-        total = 0
-        for field, value in enumerate(values):
-            total += value << self.shifts[field]
-        return total
+            self.ways.append(ways)
 
     def capped(self, code: int) -> int:
         """``code`` with each capped field at most its cap."""
@@ -449,51 +528,61 @@ class _Layout:
     def encode(self, state: Aggregate) -> int:
         """A start ``state`` packed (its capped fields already capped). Raises ValueError for a start the hand
         cannot make: more twos or jokers than it holds, twos in a group of a size no option takes."""
-        if any(size not in self.sizes for size in state.twos):
+        geometry = self.geometry
+        if state.twos and any(size not in self.sizes for size in state.twos):
             raise ValueError(f"a start with twos in groups of {state.twos}: no option takes twos so")
         code = 0
         offsets: list[int] = []
         for field, value in enumerate(_field_values(state, self.sizes)):
-            if not self.whole[field]:
+            if not geometry.whole[field]:
                 offsets.append(value)
-                packed = -self.lows[field]
+                packed = -geometry.lows[field]
             else:
-                packed = value - self.lows[field]
-                if not 0 <= packed <= self.limits[field]:
+                packed = value - geometry.lows[field]
+                if not 0 <= packed <= geometry.limits[field]:
                     raise ValueError(f"a start beyond what the hand holds: {state}")
-            code += packed << self.shifts[field]
-        composition = state.composition & ~self.composition_mask
-        key = (state.tag, tuple(offsets), composition)
+            code += packed << geometry.shifts[field]
+        mask = geometry.composition_mask
+        key = (state.tag, tuple(offsets), state.composition & ~mask)
         place = self.start_places.get(key)
         if place is None:
             place = self.start_places[key] = len(self.starts)
             self.starts.append(key)
-        flags = int(not state.staying) | int(not state.leaving) << 1 | (state.composition & self.composition_mask) << 2
-        return code | flags << self.flags_shift | place << self.start_shift
+        flags = int(not state.staying) | int(not state.leaving) << 1 | (state.composition & mask) << 2
+        return code | flags << geometry.flags_shift | place << geometry.start_shift
+
+    def twos_of(self, code: int) -> tuple[int, ...]:
+        """The sizes of the groups that take twos in the state ``code``, largest first (``Aggregate.twos``)."""
+        if not self.sizes:
+            return ()
+        geometry = self.geometry
+        twos: list[int] = []
+        for place, size in enumerate(self.sizes):
+            field = _TWOS_USED + 1 + place
+            twos.extend([size] * (code >> geometry.shifts[field] & geometry.masks[field]))
+        return tuple(twos)
 
     def decode(self, code: int) -> Aggregate:
         """The state ``code`` packs."""
-        tag, offsets, composition = self.starts[code >> self.start_shift]
+        geometry = self.geometry
+        tag, offsets, composition = self.starts[code >> geometry.start_shift]
         values: list[int] = []
         at = 0
-        for field in range(self.field_count):
-            value = (code >> self.shifts[field] & self.masks[field]) + self.lows[field]
-            if not self.whole[field]:
-                value = value * self.units[field] + offsets[at]
+        for field in range(geometry.field_count):
+            value = (code >> geometry.shifts[field] & geometry.masks[field]) + geometry.lows[field]
+            if not geometry.whole[field]:
+                value = value * geometry.units[field] + offsets[at]
                 at += 1
             values.append(value)
-        twos: list[int] = []
-        for place, size in enumerate(self.sizes):
-            twos.extend([size] * values[_TWOS_USED + 1 + place])
-        j = self.jokers_at
-        flags = code >> self.flags_shift
+        j = geometry.jokers_at
+        flags = code >> geometry.flags_shift
         return _new_tuple(
             Aggregate,
             (
                 values[0],
                 values[1],
                 values[2],
-                tuple(twos),
+                self.twos_of(code),
                 values[j],
                 (values[j + 1], values[j + 2], values[j + 3]),
                 values[j + 4],
@@ -501,7 +590,7 @@ class _Layout:
                 not flags & 2,
                 tag,
                 values[j + 5],
-                flags >> 2 & self.composition_mask | composition,
+                flags >> 2 & geometry.composition_mask | composition,
             ),
         )
 
@@ -510,34 +599,14 @@ class _Layout:
 _TWOS_USED: Final = 3
 
 
-def _added_by(option: Option, held: int, sizes: Sequence[int], unit: int) -> list[int]:
-    """What ``option`` adds to each field of a ``_Layout``, for a rank of which the hand holds ``held``."""
-    return [
-        1,
-        held - option.naturals,
-        option.points,
-        option.twos,
-        *(int(option.twos == size) for size in sizes),
-        option.jokers,
-        *(int(option.kind == kind) for kind in range(3)),
-        int(option.new_canasta),
-        option.unfinished // unit,
-    ]
-
-
 def _field_values(state: Aggregate, sizes: Sequence[int]) -> list[int]:
     """The value of each field of a ``_Layout`` in ``state``."""
-    return [
-        state.groups,
-        state.left,
-        state.points,
-        sum(state.twos),
-        *(state.twos.count(size) for size in sizes),
-        state.jokers,
-        *state.kinds,
-        state.made,
-        state.unfinished,
-    ]
+    groups, left, points, twos, jokers, kinds, made, _, _, _, unfinished, _ = state
+    values = [groups, left, points, sum(twos)]
+    for size in sizes:
+        values.append(twos.count(size))
+    values.extend((jokers, kinds[0], kinds[1], kinds[2], made, unfinished))
+    return values
 
 
 _new_tuple = tuple.__new__
@@ -563,6 +632,21 @@ def _with(state: Aggregate, left: int, twos: tuple[int, ...]) -> Aggregate:
             state.composition,
         ),
     )
+
+
+def _capped_start(start: Aggregate, caps: Caps) -> Aggregate:
+    """``start`` with its cards left and points capped, built without the named tuple's ``_replace``."""
+    groups, left, points, *rest = start
+    return _new_tuple(Aggregate, (groups, capped(left, caps.left), capped(points, caps.points), *rest))
+
+
+def _width(value: int) -> int:
+    """The bits a count not below 0 takes (``int.bit_length``, which a compiled build calls by name, dearly)."""
+    width = 0
+    while value:
+        value >>= 1
+        width += 1
+    return width
 
 
 def _joined(start: Aggregate, end: Aggregate, caps: Caps, unused: int) -> Aggregate:
