@@ -165,9 +165,11 @@ class Combinations:
         else:
             total = 0
             ways = self._layout.ways[index]
-            for option, after in self._steps(index, code):
-                below = self._completions(index + 1, after)
+            steps = self._steps(index, code)
+            for at in range(0, len(steps), 2):
+                below = self._completions(index + 1, steps[at + 1])
                 if below:
+                    option = steps[at]
                     total += (ways[option] if option >= 0 else 1) * below
         memo[code] = total
         return total
@@ -184,17 +186,19 @@ class Combinations:
         unused = self._twos_total - sum(state.twos) + self._hand.jokers - state.jokers
         return _with(state, capped(state.left + unused, self._caps.left), state.twos)
 
-    def _steps(self, index: int, code: int) -> list[tuple[int, int]]:
-        """The choices at rank ``index`` from the state ``code``, in order, as (the option's place among the
-        rank's options, -1 for no group of that rank; the state after it). Each is one addition and one or to
-        the packed state, then the caps: the counting visits thousands of states, a dozen options each."""
+    def _steps(self, index: int, code: int) -> list[int]:
+        """The choices at rank ``index`` from the state ``code``, in order, as pairs laid flat: the option's place
+        among the rank's options (-1 for no group of that rank), then the state after it. Each is one addition
+        and one or to the packed state, then the caps: the counting visits thousands of states, a dozen options
+        each, and a tuple a pair cost a tenth of the counting."""
         layout = self._layout
-        steps = [(-1, layout.capped(code + layout.held[index]))]
+        steps = [-1, layout.capped(code + layout.held[index])]
         twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
         jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
         for place, (add, bits, twos, jokers) in enumerate(layout.moves[index]):
             if twos <= twos_left and jokers <= jokers_left:
-                steps.append((place, layout.capped((code + add) | bits)))
+                steps.append(place)
+                steps.append(layout.capped((code + add) | bits))
         return steps
 
     def _twos_ways(self, pool: Pool, sizes: Sequence[int]) -> int:
@@ -256,7 +260,9 @@ class Combinations:
             following: dict[int, int] = {}
             ways = self._layout.ways[index]
             for code, reached in layer.items():
-                for option, after in self._steps(index, code):
+                steps = self._steps(index, code)
+                for at in range(0, len(steps), 2):
+                    option, after = steps[at], steps[at + 1]
                     more = reached * ways[option] if option >= 0 else reached
                     following[after] = following.get(after, 0) + more
             layer = following
@@ -275,7 +281,9 @@ class Combinations:
         chosen: list[Shape] = []
         for position in range(len(self._ranks)):
             ways_of = self._layout.ways[position]
-            for option, after in self._steps(position, code):
+            steps = self._steps(position, code)
+            for at in range(0, len(steps), 2):
+                option, after = steps[at], steps[at + 1]
                 ways = ways_of[option] if option >= 0 else 1
                 below = weight * ways * self._completions(position + 1, after)
                 if index < below:
@@ -328,7 +336,9 @@ class Combinations:
         if index == len(self._ranks):
             yield list(chosen)
             return
-        for option, after in self._steps(index, code):
+        steps = self._steps(index, code)
+        for at in range(0, len(steps), 2):
+            option, after = steps[at], steps[at + 1]
             if self._completions(index + 1, after):
                 if option >= 0:
                     chosen.append(_shape(self._ranks[index], self._options[index][option]))
@@ -368,7 +378,6 @@ class _Geometry:
         self.masks: list[int] = []
         #: Per field held whole, the most a start may hold (its cap, or the hand's wild cards), packed.
         self.limits: list[int] = []
-        self.caps: list[tuple[int, int, int]] = []
         shift = 0
         for field in range(count):
             low = self.lows[field]
@@ -377,7 +386,6 @@ class _Geometry:
                 top = rises[field] - low
             elif field < _TWOS_USED:  # a cap: the value reaches it, then one option's more before it is capped
                 top = bound - low + steps[field]
-                self.caps.append((shift, (1 << _width(top)) - 1, bound - low))
             else:
                 top = bound
             width = _width(top)
@@ -474,7 +482,13 @@ class _Layout:
         )
         self.geometry = geometry = _geometry(bounds, tuple(sorted(sizes_seen, reverse=True)))
         self.sizes = geometry.sizes
-        self.caps = geometry.caps
+        shifts, masks, limits = geometry.shifts, geometry.masks, geometry.limits
+        self.groups_mask = masks[0]
+        self.groups_cap = limits[0] if geometry.whole[0] else masks[0]
+        self.left_shift, self.left_mask = shifts[1], masks[1]
+        self.left_cap = limits[1] if geometry.whole[1] else masks[1]
+        self.points_shift, self.points_mask = shifts[2], masks[2]
+        self.points_cap = limits[2] if geometry.whole[2] else masks[2]
         self.twos_used_shift, self.twos_used_mask = geometry.twos_used_shift, geometry.twos_used_mask
         self.jokers_shift, self.jokers_mask = geometry.jokers_shift, geometry.jokers_mask
         #: The starts met so far: the tag, the values of the fields not held whole, the composition.
@@ -518,11 +532,18 @@ class _Layout:
             self.ways.append(ways)
 
     def capped(self, code: int) -> int:
-        """``code`` with each capped field at most its cap."""
-        for shift, mask, cap in self.caps:
-            value = code >> shift & mask
-            if value > cap:
-                code -= value - cap << shift
+        """``code`` with each capped field (the groups, the cards left, the points) at most its cap. Three fixed
+        tests on attributes, not a loop over the fields: a compiled build keeps attributes unboxed, and
+        this runs on every step of the counting (a field not capped has a cap at its mask, never passed)."""
+        value = code & self.groups_mask
+        if value > self.groups_cap:
+            code -= value - self.groups_cap
+        value = code >> self.left_shift & self.left_mask
+        if value > self.left_cap:
+            code -= value - self.left_cap << self.left_shift
+        value = code >> self.points_shift & self.points_mask
+        if value > self.points_cap:
+            code -= value - self.points_cap << self.points_shift
         return code
 
     def encode(self, state: Aggregate) -> int:
