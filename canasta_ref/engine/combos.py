@@ -7,8 +7,9 @@ them as the per-rank options and counts the legal choices by dynamic programming
 each rank holds only what the verdict on the whole opening reads, each capped where the verdict stops changing:
 the groups laid, the cards left in hand, the points, the wild cards used (the twos by the sizes of the groups
 that use them, which is what the number of ways to pick them depends on), the canastas made by kind, and whether
-every group is valid kept and going out. From the counts below every state, the ``n``-th action (in the order
-the plain enumeration gives) is found by descending the ranks, and iterating costs what it yields.
+every group is valid kept and going out. A state is packed into one int (``_Layout``), so that a step is a few
+operations on it and a memo key hashes as an int. From the counts below every state, the ``n``-th action (in the
+order the plain enumeration gives) is found by descending the ranks, and iterating costs what it yields.
 
 Taking the pile before opening adds the take's own group, chosen among many (every choice of natural and wild
 cards that melds the top card), each a start state of its own. ``count_from`` counts them all from one forward
@@ -702,9 +703,3 @@ def _shape(rank: int, option: Option) -> Shape:
 def capped(value: int, cap: int | None) -> int:
     """``value``, or ``cap`` if it is reached (None: no cap)."""
     return value if cap is None or value < cap else cap
-
-
-def _bump(kinds: tuple[int, int, int], kind: int) -> tuple[int, int, int]:
-    counts = list(kinds)
-    counts[kind] += 1
-    return (counts[0], counts[1], counts[2])
