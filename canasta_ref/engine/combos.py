@@ -100,6 +100,7 @@ class Combinations:
         verdict: Verdict,
         build: Callable[[tuple[MeldGroup, ...]], Action],
         layout: _Layout | None = None,
+        start: Aggregate | None = None,
     ) -> None:
         self._hand = hand
         self._ranks = tuple(ranks)
@@ -111,12 +112,11 @@ class Combinations:
         self._verdicts: dict[int, bool] = {}
         self._below: list[dict[int, int]] = [{} for _ in range(len(self._ranks) + 1)]
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
-        self._start: Aggregate = _new_tuple(
-            Aggregate, (0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True, (), 0, 0)
-        )
+        if start is None:
+            start = _new_tuple(Aggregate, (0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True, (), 0, 0))
+        # A twin (``started``) passes its core's layout and its own start.
         self._layout = _Layout(hand, self._ranks, self._options, caps) if layout is None else layout
-        # A twin (``started``, which passes its ``layout``) has its start set there.
-        self._start_code = self._layout.encode(self._start) if layout is None else 0
+        self._start_code = self._layout.encode(start)
         self._count: int | None = None
         self._ends: dict[Aggregate, int] | None = None
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
@@ -127,13 +127,19 @@ class Combinations:
         by ``build``, sharing every count and verdict: takes whose cards from hand use the same wild cards differ
         only in what they add to the start, and their states meet once points reach the cap."""
         caps = self._caps
-        start = _capped_start(start, caps)
         twin = Combinations(
-            self._hand, (), (), left=0, caps=caps, verdict=self._verdict, build=build, layout=self._layout
+            self._hand,
+            (),
+            (),
+            left=0,
+            caps=caps,
+            verdict=self._verdict,
+            build=build,
+            layout=self._layout,
+            start=_capped_start(start, caps),
         )
         twin._ranks, twin._options = self._ranks, self._options
         twin._below, twin._verdicts, twin._ways = self._below, self._verdicts, self._ways
-        twin._start, twin._start_code = start, self._layout.encode(start)
         return twin
 
     @property
@@ -394,8 +400,6 @@ class _Geometry:
             self.shifts.append(shift)
             self.masks.append((1 << width) - 1)
             shift += width
-        self.twos_used_shift, self.twos_used_mask = self.shifts[_TWOS_USED], self.masks[_TWOS_USED]
-        self.jokers_shift, self.jokers_mask = self.shifts[jokers_at], self.masks[jokers_at]
         self.flags_shift = shift
         self.composition_mask = (1 << _width(compositions)) - 1
         self.start_shift = shift + 2 + _width(compositions)
@@ -490,8 +494,9 @@ class _Layout:
         self.left_cap = limits[1] if geometry.whole[1] else masks[1]
         self.points_shift, self.points_mask = shifts[2], masks[2]
         self.points_cap = limits[2] if geometry.whole[2] else masks[2]
-        self.twos_used_shift, self.twos_used_mask = geometry.twos_used_shift, geometry.twos_used_mask
-        self.jokers_shift, self.jokers_mask = geometry.jokers_shift, geometry.jokers_mask
+        jokers_at = geometry.jokers_at
+        self.twos_used_shift, self.twos_used_mask = shifts[_TWOS_USED], masks[_TWOS_USED]
+        self.jokers_shift, self.jokers_mask = shifts[jokers_at], masks[jokers_at]
         #: The starts met so far: the tag, the values of the fields not held whole, the composition.
         self.starts: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         self.start_places: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
@@ -500,10 +505,9 @@ class _Layout:
         self.held: list[int] = []
         self.moves: list[list[tuple[int, int, int, int]]] = []
         self.ways: list[list[int]] = []
-        shifts = geometry.shifts
         group, left_shift, points_shift = 1 << shifts[0], shifts[1], shifts[2]
-        twos_shift, jokers_at, flags_shift = shifts[_TWOS_USED], geometry.jokers_at, geometry.flags_shift
-        jokers_shift, made_shift, unfinished_shift = shifts[jokers_at], shifts[jokers_at + 4], shifts[jokers_at + 5]
+        twos_shift, jokers_shift, flags_shift = shifts[_TWOS_USED], shifts[jokers_at], geometry.flags_shift
+        made_shift, unfinished_shift = shifts[jokers_at + 4], shifts[jokers_at + 5]
         size_bits, kind_bits = geometry.size_bits, geometry.kind_bits
         for index, opts in enumerate(options):
             rank_held = held[index] << left_shift

@@ -162,9 +162,12 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
         if _take_ok(rules, state, TAKE):
             blocks.append((TAKE,))
         return blocks
+    team = state.side_of[seat]
+    top = state.pile[-1]
+    top_rank = rank_of(top)
     counts = state.hands[seat]
-    pool = take_pool(rules, counts, state.pile[-1])
-    initial = not state.team_opened[state.side_of[seat]]
+    pool = take_pool(rules, counts, top)
+    initial = not state.team_opened[team]
     plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
     found: _Listing | None = None
     gained = 0
@@ -173,30 +176,6 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
         if takes.many_further_melds():
             return [*blocks, plain, takes.groups()]
         found, gained = takes.listing(), takes.gained
-    if len(pool) > 1 or (pool and counts[pool[0]] > 1):  # else no group to meld the top card with: not one to try
-        _take_groups_phase(rules, state, blocks, plain, pool, found, gained)
-    else:
-        blocks.append(plain)
-    if rules.names_melds:
-        blocks.append(take_actions(rules, state))
-    return blocks
-
-
-def _take_groups_phase(
-    rules: Rules,
-    state: HandState,
-    blocks: list[Block],
-    plain: list[Action],
-    pool: Sequence[Card],
-    found: _Listing | None,
-    gained: int,
-) -> None:
-    """The takes with cards from hand (``take_groups``), each put to ``_take_verdict``, added to ``blocks`` after
-    ``plain``: alone, or, before the side has opened, with the further melds that may make them legal."""
-    seat = state.to_act
-    counts = state.hands[seat]
-    top_rank = rank_of(state.pile[-1])
-    initial = not state.team_opened[state.side_of[seat]]
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
     for group in take_groups(rules, pool, counts, initial):
@@ -215,6 +194,9 @@ def _take_groups_phase(
             if rules.names_melds:
                 plain.extend(take_openings_with_extras(rules, state, group, top_rank))
     blocks.append(plain)
+    if rules.names_melds:
+        blocks.append(take_actions(rules, state))
+    return blocks
 
 
 def _takes_by_shape(rules: Rules, counts: Sequence[int], pool: Sequence[Card]) -> bool:
