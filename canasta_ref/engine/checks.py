@@ -1134,6 +1134,18 @@ def initial_meld_refusal(
     return rules.failing_of(_INITIAL_VALID, values)
 
 
+#: The initial-meld hooks' variables for the canastas by kind (in ``CanastaKinds`` order), and for going out
+#: concealed.
+INITIAL_KIND_VARIABLES: Final = _COUNT.names[2:5]
+INITIAL_CONCEALED_VARIABLES: Final = ("going_out_concealed", "going_out_concealed_by_discard")
+
+
+def initial_meld_reads(rules: Rules, name: str) -> bool:
+    """Whether a clause of a hook ``initial_meld_refusal`` asks reads the variable ``name``: one no clause reads
+    cannot change its answer (``Rules.reads``)."""
+    return rules.reads(_COUNT.hook, name) or rules.reads(_INITIAL_VALID.hook, name)
+
+
 def initial_minimum(rules: Rules, state: HandState, seat: int) -> int:
     """The points ``seat``'s side needs for its initial meld (hook ``initial_meld.minimum``): asked once a position,
     since every opening judged in a listing asks it."""

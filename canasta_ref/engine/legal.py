@@ -24,6 +24,8 @@ from .checks import (
     ANSWER_BINDING,
     COMPOSITIONS,
     DISCARD_ALLOWED,
+    INITIAL_CONCEALED_VARIABLES,
+    INITIAL_KIND_VARIABLES,
     MELD_ACTION,
     MELD_VALID,
     CanastaKinds,
@@ -37,6 +39,7 @@ from .checks import (
     discard_values,
     ending_refusal,
     goes_out_melding,
+    initial_meld_reads,
     initial_meld_refusal,
     is_canasta,
     keep_card_refusal,
@@ -1032,6 +1035,10 @@ def _points_cap(
         return known
     flags = ((False, False),) if taking else ((False, False), (True, False), (False, True))
     compositions = COMPOSITIONS if rules.reads_composition else (0,)
+    # A count no initial-meld clause reads cannot change an answer (``Rules.reads``): it is asked at 0 only.
+    most = [most[kind] if initial_meld_reads(rules, INITIAL_KIND_VARIABLES[kind]) else 0 for kind in range(3)]
+    if not any(initial_meld_reads(rules, name) for name in INITIAL_CONCEALED_VARIABLES):
+        flags = ((False, False),)
     cap = 0
     for natural in range(most[0] + 1):
         for mixed in range(most[1] + 1):
