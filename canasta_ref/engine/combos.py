@@ -171,13 +171,15 @@ class Combinations:
             total = self._twos_ways(self._hand.twos, self._layout.twos_of(code)) if self._accepts(code) else 0
         else:
             total = 0
-            ways = self._layout.ways[index]
-            steps = self._steps(index, code)
-            for at in range(0, len(steps), 2):
-                below = self._completions(index + 1, steps[at + 1])
-                if below:
-                    option = steps[at]
-                    total += (ways[option] if option >= 0 else 1) * below
+            layout = self._layout
+            twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
+            jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
+            moves = layout.merged_moves(index, code)
+            for at in range(0, len(moves), 5):
+                if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                    below = self._completions(index + 1, (code + moves[at]) | moves[at + 1])
+                    if below:
+                        total += moves[at + 4] * below
         memo[code] = total
         return total
 
@@ -199,13 +201,14 @@ class Combinations:
         and one or to the packed state, then the caps: the counting visits thousands of states, a dozen options
         each, and a tuple a pair cost a tenth of the counting."""
         layout = self._layout
-        steps = [-1, layout.capped(code + layout.held[index])]
+        moves = layout.moves[index]
+        steps = [-1, layout.capped(code + moves[0])]
         twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
         jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
-        for place, (add, bits, twos, jokers) in enumerate(layout.moves[index]):
-            if twos <= twos_left and jokers <= jokers_left:
-                steps.append(place)
-                steps.append(layout.capped((code + add) | bits))
+        for at in range(5, len(moves), 5):
+            if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                steps.append(at // 5 - 1)
+                steps.append(layout.capped((code + moves[at]) | moves[at + 1]))
         return steps
 
     def _twos_ways(self, pool: Pool, sizes: Sequence[int]) -> int:
@@ -262,16 +265,18 @@ class Combinations:
     def _forward(self) -> dict[Aggregate, int]:
         """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
         recursion run forwards, so that the states do not depend on where a caller starts."""
+        layout = self._layout
         layer: dict[int, int] = {self._start_code: 1}
         for index in range(len(self._ranks)):
             following: dict[int, int] = {}
-            ways = self._layout.ways[index]
             for code, reached in layer.items():
-                steps = self._steps(index, code)
-                for at in range(0, len(steps), 2):
-                    option, after = steps[at], steps[at + 1]
-                    more = reached * ways[option] if option >= 0 else reached
-                    following[after] = following.get(after, 0) + more
+                twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
+                jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
+                moves = layout.merged_moves(index, code)
+                for at in range(0, len(moves), 5):
+                    if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                        after = (code + moves[at]) | moves[at + 1]
+                        following[after] = following.get(after, 0) + reached * moves[at + 4]
             layer = following
         decode = self._layout.decode
         return {decode(code): reached for code, reached in layer.items()}
@@ -287,11 +292,11 @@ class Combinations:
         weight = 1
         chosen: list[Shape] = []
         for position in range(len(self._ranks)):
-            ways_of = self._layout.ways[position]
+            moves = self._layout.moves[position]
             steps = self._steps(position, code)
             for at in range(0, len(steps), 2):
                 option, after = steps[at], steps[at + 1]
-                ways = ways_of[option] if option >= 0 else 1
+                ways = moves[5 * option + 9]  # the option's ways (1 for no group, at place 4)
                 below = weight * ways * self._completions(position + 1, after)
                 if index < below:
                     code = after
@@ -500,22 +505,41 @@ class _Layout:
         #: The starts met so far: the tag, the values of the fields not held whole, the composition.
         self.starts: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         self.start_places: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
-        #: Per rank: what no group adds (the rank's cards to those left); each option as what it adds, what it ors
-        #: in, and the twos and jokers it takes; and the ways to pick each option's natural cards.
-        self.held: list[int] = []
-        self.moves: list[list[tuple[int, int, int, int]]] = []
-        self.ways: list[list[int]] = []
+        #: Per rank, every move laid flat in fives, no group of the rank first, then each option: what it adds (no
+        #: group adds the rank's cards to those left), what it ors in, the twos and jokers it takes, and its ways
+        #: (the ways to pick the option's natural cards; 1 for no group).
+        self.moves: list[list[int]] = []
+        #: Per rank, per move, laid flat in twos: what it adds to the cards left and to the points, two of the
+        #: fields a cap may hold (the third, the groups, gains one a group).
+        self.capped_parts: list[list[int]] = []
+        #: Per capped field, the value from which a move may reach the cap (per rank for the cards left and the
+        #: points; past every value for a field not capped); what a value so near counts for in the key of
+        #: ``merged_moves``; and the merged moves made so far, by that key.
+        never = 1 << 62
+        self.groups_near = limits[0] if geometry.whole[0] else never
+        self.left_near: list[int] = []
+        self.points_near: list[int] = []
+        self.rank_count = len(ranks)
+        self.left_key = self.rank_count * (masks[0] + 2)
+        self.points_key = self.left_key * (masks[1] + 2)
+        self._merged: dict[int, list[int]] = {}
+        #: Where an int that tells moves apart puts what they add (above the bits they or in).
+        self.key_shift = geometry.start_shift
         group, left_shift, points_shift = 1 << shifts[0], shifts[1], shifts[2]
         twos_shift, jokers_shift, flags_shift = shifts[_TWOS_USED], shifts[jokers_at], geometry.flags_shift
         made_shift, unfinished_shift = shifts[jokers_at + 4], shifts[jokers_at + 5]
         size_bits, kind_bits = geometry.size_bits, geometry.kind_bits
         for index, opts in enumerate(options):
-            rank_held = held[index] << left_shift
-            self.held.append(rank_held)
-            moves: list[tuple[int, int, int, int]] = []
-            ways: list[int] = []
+            rank_count = held[index]
+            rank_held = rank_count << left_shift
+            moves = [rank_held, 0, 0, 0, 1]
+            parts = [rank_count, 0]
+            most_points = 0
             for option in opts:
                 naturals, twos, jokers, way, points, kind, new, staying, leaving, unfinished, composition = option
+                parts.append(rank_count - naturals)
+                parts.append(points)
+                most_points = points if points > most_points else most_points
                 added = (
                     group
                     + rank_held
@@ -531,10 +555,69 @@ class _Layout:
                 if kind >= 0:
                     added += kind_bits[kind]
                 bits = (int(not staying) | int(not leaving) << 1 | composition << 2) << flags_shift
-                moves.append((added, bits, twos, jokers))
-                ways.append(way)
+                moves.extend((added, bits, twos, jokers, way))
             self.moves.append(moves)
-            self.ways.append(ways)
+            self.capped_parts.append(parts)
+            # No group leaves the most cards.
+            self.left_near.append(limits[1] - rank_count + 1 if geometry.whole[1] else never)
+            self.points_near.append(limits[2] - most_points + 1 if geometry.whole[2] else never)
+
+    def merged_moves(self, index: int, code: int) -> list[int]:
+        """The moves at rank ``index`` from the state ``code``, laid flat in fives: what each adds (the capped
+        fields' parts already capped, so that no step needs ``capped``), what it ors in, the twos and jokers it
+        takes, and its ways (1 for no group of the rank). They depend on ``code`` only through the values of its
+        capped fields near enough their caps for a move to reach one, a few dozen sets in all; and options that
+        differ only in what the caps absorb lead to the same state, so they are merged into one move with their
+        ways summed: in a big hand most states are at a cap or near one, and a rank's dozens of options fall to
+        a few. Counting uses them; indexing follows each option (``_steps``)."""
+        key = index
+        value = code & self.groups_mask
+        if value >= self.groups_near:
+            key += (value + 1) * self.rank_count
+        value = code >> self.left_shift & self.left_mask
+        if value >= self.left_near[index]:
+            key += (value + 1) * self.left_key
+        value = code >> self.points_shift & self.points_mask
+        if value >= self.points_near[index]:
+            key += (value + 1) * self.points_key
+        known = self._merged.get(key)
+        if known is None:
+            known = self._merged[key] = self._merge(index, code)
+        return known
+
+    def _merge(self, index: int, code: int) -> list[int]:
+        """The moves of rank ``index`` from the states that share ``code``'s key in ``merged_moves``. Each move's
+        part of a capped field is cut to what the cap leaves, and moves leading to the same state are found by
+        one int key, not a tuple."""
+        groups_room = self.groups_cap - (code & self.groups_mask)
+        left_room = self.left_cap - (code >> self.left_shift & self.left_mask)
+        points_room = self.points_cap - (code >> self.points_shift & self.points_mask)
+        moves = self.moves[index]
+        near = code >> self.left_shift & self.left_mask >= self.left_near[index]
+        near = near or code >> self.points_shift & self.points_mask >= self.points_near[index]
+        if groups_room >= 1 and not near:
+            return moves  # no move reaches a cap: nothing to cut or merge
+        left_shift, points_shift, key_shift = self.left_shift, self.points_shift, self.key_shift
+        parts = self.capped_parts[index]
+        flat: list[int] = []
+        places: dict[int, int] = {}
+        for at in range(0, len(moves), 5):
+            added, bits = moves[at], moves[at + 1]
+            if at and groups_room < 1:
+                added -= 1 - groups_room
+            left_part, points_part = parts[at // 5 * 2], parts[at // 5 * 2 + 1]
+            if left_part > left_room:
+                added -= left_part - left_room << left_shift
+            if points_part > points_room:
+                added -= points_part - points_room << points_shift
+            key = (added << key_shift) + bits
+            place = places.get(key, -1)
+            if place < 0:
+                places[key] = len(flat)
+                flat.extend((added, bits, moves[at + 2], moves[at + 3], moves[at + 4]))
+            else:
+                flat[place + 4] += moves[at + 4]
+        return flat
 
     def capped(self, code: int) -> int:
         """``code`` with each capped field (the groups, the cards left, the points) at most its cap. Three fixed

@@ -19,7 +19,7 @@ from canasta_ref import Rules, load_variant
 from canasta_ref.engine.actions import meld_of
 from canasta_ref.engine.cards import CARD_TYPES, JOKER
 from canasta_ref.engine.checks import ONE_UNFINISHED
-from canasta_ref.engine.combos import Aggregate, Caps, Combinations, Option, Pool
+from canasta_ref.engine.combos import Aggregate, Caps, Combinations, Option, Pool, Verdict
 from canasta_ref.engine.movegen import HandCards, submultisets, without
 
 RULES = Rules(load_variant("classic"))
@@ -167,6 +167,38 @@ def test_a_start_the_hand_cannot_make_is_refused() -> None:
         core.started(Aggregate(0, 0, 0, (), hand.jokers + 1, (0, 0, 0), 0, True, True), meld_of)
     with pytest.raises(ValueError, match="no option takes"):
         core.started(Aggregate(0, 0, 0, (7,), 0, (0, 0, 0), 0, True, True), meld_of)
+
+
+def _reading_caps(caps: Caps) -> Verdict:
+    """A verdict that reads every field, the capped ones only up to their caps (so capping must change nothing)."""
+    groups_cap, left_cap, points_cap = (10**6 if cap is None else cap for cap in caps)
+
+    def verdict(agg: Aggregate) -> bool:
+        seen = (min(agg.groups, groups_cap), min(agg.left, left_cap), min(agg.points, points_cap), *agg[3:])
+        return hash(seen) % 3 != 0
+
+    return verdict
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("caps", [Caps(1, 2, 30), Caps(2, 1, 10), Caps(1, 3, 0), Caps(None, 2, 50), Caps(3, None, 20)])
+def test_moves_merged_at_the_caps_count_what_the_brute_force_counts(seed: int, caps: Caps) -> None:
+    """States at or near a cap take merged moves (``_Layout.merged_moves``): options that differ only in what a
+    cap absorbs are summed into one. From the structure's own start and from twins' starts, some at a cap."""
+    hand = _hand()
+    options = _options(hand, random.Random(seed), negative=False)
+    verdict = _reading_caps(caps)
+    core = Combinations(hand, RANKS, options, left=0, caps=caps, verdict=verdict, build=meld_of)
+    start = Aggregate(0, 0, 0, (), 0, (0, 0, 0), 0, True, True)
+    assert core.count() == _brute_count(hand, options, start, verdict)
+    assert list(core) == list(Combinations(hand, RANKS, options, left=0, caps=UNCAPPED, verdict=verdict, build=meld_of))
+    for twin_start in (
+        Aggregate(1, 4, 45, (), 0, (1, 0, 0), 1, True, True, (3, 2, 1)),  # every capped field at or past its cap
+        Aggregate(0, 1, 5, (), 1, (0, 0, 0), 0, True, False, (2, 2, 0)),  # near the caps
+    ):
+        twin = core.started(twin_start, meld_of)
+        assert twin.count() == _brute_count(hand, options, twin_start, verdict), twin_start
+        assert [twin[i] for i in range(twin.count())] == list(twin)
 
 
 def test_caps_merge_states_where_the_verdict_stops_changing() -> None:
