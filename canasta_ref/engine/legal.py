@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import product
-from math import gcd
 from typing import Any, Final, TypeVar
 
 from ..errors import IllegalAction
@@ -1017,7 +1016,7 @@ def _points_cap(
         return None
     highest = base + sum(max((o.points for o in opts), default=0) for opts in options)
     highest += hand.twos_total * wild_points[0] + hand.jokers * wild_points[1]
-    unit = _unit(rules)
+    unit = rules.points_unit
     # The most canastas of each kind the hand could make: one a rank with a shape of that kind (and the top card's).
     most = [sum(1 for opts in options if any(o.kind == kind for o in opts)) + extra_kinds[kind] for kind in range(3)]
     scores = state.team_scores
@@ -1062,14 +1061,6 @@ def _points_cap(
                     ]
                     cap = max(cap, _constant_from(answers) * unit)
     return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
-
-
-def _unit(rules: Rules) -> int:
-    """The greatest common divisor of the cards' points: every total the hand reaches is a multiple of it."""
-    unit = 0
-    for value in rules.card_value:
-        unit = gcd(unit, abs(value))
-    return unit or 1
 
 
 def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Sequence[Action]) -> list[Action]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -138,6 +139,9 @@ class Rules:
         #: Each card's value melded, and left in hand at the end (hook card.value's ``melded``): by whether the
         #: hand ended with a player going out (``held_values[anyone_went_out]``).
         self.card_value = [self.value("card.value", {**f, "melded": True, "anyone_went_out": False}) for f in facts]
+        #: The greatest common divisor of the melded cards' values (1 if all are 0): every total of points a hand
+        #: can reach is a multiple of it, so the opening's points cap asks about those only.
+        self.points_unit = math.gcd(*(abs(value) for value in self.card_value)) or 1
         self.held_values = [
             [self.value("card.value", {**f, "melded": False, "anyone_went_out": out}) for f in facts]
             for out in (False, True)

@@ -28,7 +28,7 @@ def _reference_cap(listing: legal._Listing, options: list[list[Option]], hand: H
     twos, joker = legal._wild_points(rules)
     highest = sum(max((o.points for o in opts), default=0) for opts in options)
     highest += hand.twos_total * twos + hand.jokers * joker
-    unit = legal._unit(rules)
+    unit = rules.points_unit
     most = [sum(1 for opts in options if any(o.kind == kind for o in opts)) for kind in range(3)]
     cap = 0
     for counts in itertools.product(*(range(m + 1) for m in most)):
@@ -109,3 +109,10 @@ def test_which_variants_read_the_canastas_when_judging_an_opening() -> None:
     assert not initial_meld_reads(american, "mixed_canastas")
     assert not any(initial_meld_reads(classic, name) for name in ("natural_canastas", "mixed_canastas"))
     assert initial_meld_reads(classic, "going_out_concealed")
+
+
+def test_points_are_asked_about_in_steps_of_the_cards_common_divisor() -> None:
+    """Classic's cards count 5, 10, 20, 50 and 100 melded: every total a hand reaches is a multiple of 5."""
+    rules = Rules(load_variant("classic"))
+    assert rules.points_unit == 5
+    assert all(value % rules.points_unit == 0 for value in rules.card_value)
