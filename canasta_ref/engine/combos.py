@@ -80,6 +80,9 @@ class Caps(NamedTuple):
     points: int | None
 
 
+#: The verdict on a finished choice. It reads the twos only by their total (``sum(agg.twos)``): how the twos split
+#: between the groups decides how many ways there are to pick them, never whether the choice is legal, so states
+#: that differ only in that split share one verdict (``Combinations._accepts``, ``count_from``).
 Verdict = Callable[[Aggregate], bool]
 
 
@@ -184,10 +187,14 @@ class Combinations:
         return total
 
     def _accepts(self, code: int) -> bool:
-        known = self._verdicts.get(code)
+        """The verdict on the finished state ``code``, kept for every state with the same fields but the groups
+        by the twos they take (see ``Verdict``): a big hand ends in two or three times as many states as there
+        are verdicts to give."""
+        key = code & self._layout.verdict_mask
+        known = self._verdicts.get(key)
         if known is None:
             state = self._layout.decode(code)
-            known = self._verdicts[code] = state.groups > 0 and self._verdict(self._finished(state))
+            known = self._verdicts[key] = state.groups > 0 and self._verdict(self._finished(state))
         return known
 
     def _finished(self, state: Aggregate) -> Aggregate:
@@ -501,6 +508,10 @@ class _Layout:
         self.points_cap = limits[2] if geometry.whole[2] else masks[2]
         jokers_at = geometry.jokers_at
         self.twos_used_shift, self.twos_used_mask = shifts[_TWOS_USED], masks[_TWOS_USED]
+        #: A state's bits less the groups by the twos they take, which no verdict reads (``Verdict``).
+        self.verdict_mask = ~sum(
+            masks[_TWOS_USED + 1 + place] << shifts[_TWOS_USED + 1 + place] for place in range(len(geometry.sizes))
+        )
         self.jokers_shift, self.jokers_mask = shifts[jokers_at], masks[jokers_at]
         #: The starts met so far: the tag, the values of the fields not held whole, the composition.
         self.starts: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []

@@ -120,9 +120,14 @@ def _brute_count(hand: HandCards, options: list[list[Option]], start: Aggregate,
     return total
 
 
+def _seen(agg: Aggregate) -> tuple[object, ...]:
+    """What a verdict may read of ``agg``: every field, the twos by their total (``combos.Verdict``)."""
+    return (*agg[:3], sum(agg.twos), *agg[4:])
+
+
 def _picky(agg: Aggregate) -> bool:
     """A verdict that reads every field, so that a field packed wrong changes the count."""
-    return hash(agg) % 3 != 0
+    return hash(_seen(agg)) % 3 != 0
 
 
 UNCAPPED = Caps(None, None, None)
@@ -174,7 +179,7 @@ def _reading_caps(caps: Caps) -> Verdict:
     groups_cap, left_cap, points_cap = (10**6 if cap is None else cap for cap in caps)
 
     def verdict(agg: Aggregate) -> bool:
-        seen = (min(agg.groups, groups_cap), min(agg.left, left_cap), min(agg.points, points_cap), *agg[3:])
+        seen = (min(agg.groups, groups_cap), min(agg.left, left_cap), min(agg.points, points_cap), *_seen(agg)[3:])
         return hash(seen) % 3 != 0
 
     return verdict
