@@ -121,7 +121,8 @@ class Combinations:
         self._layout = _Layout(hand, self._ranks, self._options, caps) if layout is None else layout
         self._start_code = self._layout.encode(start)
         self._count: int | None = None
-        self._ends: dict[Aggregate, int] | None = None
+        self._ends: dict[int, int] | None = None  # the end states' codes and ways (``_forward``)
+        self._end_states: dict[int, Aggregate] = {}
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
         self._joined_verdicts: dict[Aggregate, bool] = {}
 
@@ -260,16 +261,32 @@ class Combinations:
             return known
         if self._ends is None:
             self._ends = self._forward()
-        merged: dict[Aggregate, int] = {}
-        for end, ways in self._ends.items():
-            twos = self._twos_ways(pool, end.twos)
+        layout = self._layout
+        # The ends by their fields but the groups by the twos they take (one verdict's worth, ``Verdict``), with
+        # their ways: decoded once a key, not once an end.
+        by_key: dict[int, int] = {}
+        for code, ways in self._ends.items():
+            twos = self._twos_ways(pool, layout.twos_of(code))
             if twos:
-                key = _with(end, end.left, (sum(end.twos),) if end.twos else ())
-                merged[key] = merged.get(key, 0) + ways * twos
+                key = code & layout.verdict_mask
+                by_key[key] = by_key.get(key, 0) + ways * twos
+        merged: dict[Aggregate, int] = {}
+        for key, ways in by_key.items():
+            end = self._end_states.get(key)
+            if end is None:
+                end = self._end_states[key] = self._end_state(key)
+            merged[end] = ways
         self._ends_by_pool[pool] = merged
         return merged
 
-    def _forward(self) -> dict[Aggregate, int]:
+    def _end_state(self, key: int) -> Aggregate:
+        """The end state of the key ``key`` (a state with its groups by twos masked out), its twos as their total."""
+        layout = self._layout
+        state = layout.decode(key)
+        total = key >> layout.twos_used_shift & layout.twos_used_mask
+        return _with(state, state.left, (total,) if total else ())
+
+    def _forward(self) -> dict[int, int]:
         """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
         recursion run forwards, so that the states do not depend on where a caller starts."""
         layout = self._layout
@@ -285,8 +302,7 @@ class Combinations:
                         after = (code + moves[at]) | moves[at + 1]
                         following[after] = following.get(after, 0) + reached * moves[at + 4]
             layer = following
-        decode = self._layout.decode
-        return {decode(code): reached for code, reached in layer.items()}
+        return layer
 
     # -- indexing and iterating -------------------------------------------------------------------------
     def __getitem__(self, index: int) -> Action:
