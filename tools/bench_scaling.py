@@ -8,6 +8,9 @@ For each variant, hand size, side opened or not and phase (play, draw), the posi
 (seeds 0, 1, ...), each listed once, with Rules warmed by 50 hands of random play as in issue 15's measurement.
 Beside the new figures the table gives those issue 15 measured before the change (compiled, Classic, on random
 positions of the same kind; "over 1 s" where the old listing never finished). Figures are CPU time, one core.
+Each cell is measured in a fresh process (``--in-process`` measures them one after another in this one, faster):
+measured after others, the same cell moved by up to half from one run to the next, with what the big listings
+before it left in the allocator and the caches.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -75,20 +79,53 @@ def _time(us: float) -> str:
     return f"{us:,.0f} us" if us < 10_000 else f"{us / 1000:,.1f} ms" if us < 10_000_000 else f"{us / 1e6:,.1f} s"
 
 
+def measure_apart(variant: str, cards: int, opened: bool, phase: str, repeat: int) -> tuple[int, float, float]:
+    """``measure`` in a fresh process with freshly warmed Rules: a cell measured after others moved by up to half
+    (the allocator's and caches' state that big listings leave), so each cell starts from the same state."""
+    command = [
+        sys.executable,
+        __file__,
+        "--cell",
+        variant,
+        str(cards),
+        phase,
+        str(int(opened)),
+        "--repeat",
+        str(repeat),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    count, build, draw = json.loads(done.stdout)
+    return int(count), float(build), float(draw)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--variant", action="append", help="variant ids (default classic and classic-2p)")
     parser.add_argument("--cards", type=int, nargs="+", default=[11, 20, 30, 45, 60], help="hand sizes")
     parser.add_argument("--repeat", type=int, default=3, help="fresh positions to take the median of (default 3)")
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of the table")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="measure every cell in this process, one after another: faster, but a cell's figure then depends "
+        "on the cells before it",
+    )
+    parser.add_argument("--cell", nargs=4, metavar=("VARIANT", "CARDS", "PHASE", "OPENED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.cell:  # one cell, for ``measure_apart``
+        variant, cards, phase, opened = args.cell
+        print(json.dumps(measure(warmed(variant), int(cards), opened == "1", phase, args.repeat)))
+        return 0
     rows = []
     for variant in args.variant or ["classic", "classic-2p"]:
-        rules = warmed(variant)
+        rules = warmed(variant) if args.in_process else None
         for cards in args.cards:
             for phase in ("play", "draw"):
                 for opened in (True, False):
-                    count, build, draw = measure(rules, cards, opened, phase, args.repeat)
+                    if rules is not None:
+                        count, build, draw = measure(rules, cards, opened, phase, args.repeat)
+                    else:
+                        count, build, draw = measure_apart(variant, cards, opened, phase, args.repeat)
                     situation = f"{phase}, {'opened' if opened else 'not opened'}"
                     before = BEFORE.get((cards, situation), "") if variant == "classic" else ""
                     rows.append((variant, cards, situation, count, build, draw, before))
@@ -96,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         keys = ("variant", "cards", "situation", "actions", "us_count", "us_sample", "before")
         print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
         return 0
-    print(f"canasta-ref scaling: engine {native.STATUS}, CPU time, median of {args.repeat} positions each")
+    where = "one process" if args.in_process else "a fresh process a cell"
+    print(f"canasta-ref scaling: engine {native.STATUS}, CPU time, median of {args.repeat} positions each, {where}")
     print("| variant | cards | situation | legal actions | build + count | one sample | before (issue 15) |")
     print("|---|---|---|---|---|---|---|")
     for variant, cards, situation, count, build, draw, before in rows:
