@@ -121,8 +121,7 @@ class Combinations:
         self._layout = _Layout(hand, self._ranks, self._options, caps) if layout is None else layout
         self._start_code = self._layout.encode(start)
         self._count: int | None = None
-        self._ends: dict[int, int] | None = None  # the end states' codes and ways (``_forward``)
-        self._end_states: dict[int, Aggregate] = {}
+        self._end_groups: list[tuple[Aggregate, list[tuple[tuple[int, ...], int]]]] | None = None  # _grouped_ends
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
         self._joined_verdicts: dict[Aggregate, bool] = {}
 
@@ -175,10 +174,8 @@ class Combinations:
             total = self._twos_ways(self._hand.twos, self._layout.twos_of(code)) if self._accepts(code) else 0
         else:
             total = 0
-            layout = self._layout
-            twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
-            jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
-            moves = layout.merged_moves(index, code)
+            twos_left, jokers_left = self._wilds_left(code)
+            moves = self._layout.merged_moves(index, code)
             for at in range(0, len(moves), 5):
                 if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
                     below = self._completions(index + 1, (code + moves[at]) | moves[at + 1])
@@ -211,13 +208,18 @@ class Combinations:
         layout = self._layout
         moves = layout.moves[index]
         steps = [-1, layout.capped(code + moves[0])]
-        twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
-        jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
+        twos_left, jokers_left = self._wilds_left(code)
         for at in range(5, len(moves), 5):
             if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
                 steps.append(at // 5 - 1)
                 steps.append(layout.capped((code + moves[at]) | moves[at + 1]))
         return steps
+
+    def _wilds_left(self, code: int) -> tuple[int, int]:
+        """The twos and the jokers the hand still holds in the state ``code``: what the next option may take."""
+        layout = self._layout
+        twos_used = code >> layout.twos_used_shift & layout.twos_used_mask
+        return self._twos_total - twos_used, self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
 
     def _twos_ways(self, pool: Pool, sizes: Sequence[int]) -> int:
         """How many ways the groups of ``sizes`` can each take their twos from ``pool``, one after another."""
@@ -259,32 +261,36 @@ class Combinations:
         known = self._ends_by_pool.get(pool)
         if known is not None:
             return known
-        if self._ends is None:
-            self._ends = self._forward()
-        layout = self._layout
-        # The ends by their fields but the groups by the twos they take (one verdict's worth, ``Verdict``), with
-        # their ways: decoded once a key, not once an end.
-        by_key: dict[int, int] = {}
-        for code, ways in self._ends.items():
-            twos = self._twos_ways(pool, layout.twos_of(code))
-            if twos:
-                key = code & layout.verdict_mask
-                by_key[key] = by_key.get(key, 0) + ways * twos
+        if self._end_groups is None:
+            self._end_groups = self._grouped_ends()
         merged: dict[Aggregate, int] = {}
-        for key, ways in by_key.items():
-            end = self._end_states.get(key)
-            if end is None:
-                end = self._end_states[key] = self._end_state(key)
-            merged[end] = ways
+        for end, members in self._end_groups:
+            ways = 0
+            for sizes, reached in members:
+                ways += reached * self._twos_ways(pool, sizes)
+            if ways:
+                merged[end] = ways
         self._ends_by_pool[pool] = merged
         return merged
 
-    def _end_state(self, key: int) -> Aggregate:
-        """The end state of the key ``key`` (a state with its groups by twos masked out), its twos as their total."""
+    def _grouped_ends(self) -> list[tuple[Aggregate, list[tuple[tuple[int, ...], int]]]]:
+        """The end states of ``_forward`` grouped under one verdict's worth each (their fields but the groups by the
+        twos they take, ``Verdict``; decoded with the twos as their total), each group as the sizes of its ends'
+        groups of twos with their ways: what ``_ends_for`` weighs anew for every pool, worked out once."""
         layout = self._layout
-        state = layout.decode(key)
-        total = key >> layout.twos_used_shift & layout.twos_used_mask
-        return _with(state, state.left, (total,) if total else ())
+        groups: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        for code, reached in self._forward().items():
+            key = code & layout.verdict_mask
+            members = groups.get(key)
+            if members is None:
+                members = groups[key] = []
+            members.append((layout.twos_of(code), reached))
+        grouped = []
+        for key, members in groups.items():
+            state = layout.decode(key)
+            total = key >> layout.twos_used_shift & layout.twos_used_mask
+            grouped.append((_with(state, state.left, (total,) if total else ()), members))
+        return grouped
 
     def _forward(self) -> dict[int, int]:
         """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
@@ -294,8 +300,7 @@ class Combinations:
         for index in range(len(self._ranks)):
             following: dict[int, int] = {}
             for code, reached in layer.items():
-                twos_left = self._twos_total - (code >> layout.twos_used_shift & layout.twos_used_mask)
-                jokers_left = self._hand.jokers - (code >> layout.jokers_shift & layout.jokers_mask)
+                twos_left, jokers_left = self._wilds_left(code)
                 moves = layout.merged_moves(index, code)
                 for at in range(0, len(moves), 5):
                     if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
@@ -607,6 +612,8 @@ class _Layout:
         value = code >> self.points_shift & self.points_mask
         if value >= self.points_near[index]:
             key += (value + 1) * self.points_key
+        if key == index:
+            return self.moves[index]  # no move reaches a cap: nothing to cut or merge
         known = self._merged.get(key)
         if known is None:
             known = self._merged[key] = self._merge(index, code)
@@ -620,10 +627,6 @@ class _Layout:
         left_room = self.left_cap - (code >> self.left_shift & self.left_mask)
         points_room = self.points_cap - (code >> self.points_shift & self.points_mask)
         moves = self.moves[index]
-        near = code >> self.left_shift & self.left_mask >= self.left_near[index]
-        near = near or code >> self.points_shift & self.points_mask >= self.points_near[index]
-        if groups_room >= 1 and not near:
-            return moves  # no move reaches a cap: nothing to cut or merge
         left_shift, points_shift, key_shift = self.left_shift, self.points_shift, self.key_shift
         parts = self.capped_parts[index]
         flat: list[int] = []

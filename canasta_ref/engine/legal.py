@@ -1017,8 +1017,13 @@ def _points_cap(
     highest = base + sum(max((o.points for o in opts), default=0) for opts in options)
     highest += hand.twos_total * wild_points[0] + hand.jokers * wild_points[1]
     unit = rules.points_unit
-    # The most canastas of each kind the hand could make: one a rank with a shape of that kind (and the top card's).
-    most = [sum(1 for opts in options if any(o.kind == kind for o in opts)) + extra_kinds[kind] for kind in range(3)]
+    kinds_read, concealed_read = _initial_meld_reading(rules)
+    # The most canastas of each kind the hand could make: one a rank with a shape of that kind (and the top card's);
+    # 0 for a kind no clause reads, which cannot change an answer (``Rules.reads``), so that such counts share a cap.
+    most = [
+        sum(1 for opts in options if any(o.kind == kind for o in opts)) + extra_kinds[kind] if kinds_read[kind] else 0
+        for kind in range(3)
+    ]
     scores = state.team_scores
     key = (
         "points-cap",
@@ -1032,12 +1037,9 @@ def _points_cap(
     known: int | bool | None = rules.shape_cache.get(key, False)
     if known is not False:
         return known
-    flags = ((False, False),) if taking else ((False, False), (True, False), (False, True))
+    concealed = taking or not concealed_read  # the concealed endings asked only where a clause reads them
+    flags = ((False, False),) if concealed else ((False, False), (True, False), (False, True))
     compositions = COMPOSITIONS if rules.reads_composition else (0,)
-    # A count no initial-meld clause reads cannot change an answer (``Rules.reads``): it is asked at 0 only.
-    most = [most[kind] if initial_meld_reads(rules, INITIAL_KIND_VARIABLES[kind]) else 0 for kind in range(3)]
-    if not any(initial_meld_reads(rules, name) for name in INITIAL_CONCEALED_VARIABLES):
-        flags = ((False, False),)
     cap = 0
     for natural in range(most[0] + 1):
         for mixed in range(most[1] + 1):
@@ -1061,6 +1063,18 @@ def _points_cap(
                     ]
                     cap = max(cap, _constant_from(answers) * unit)
     return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
+
+
+def _initial_meld_reading(rules: Rules) -> tuple[tuple[bool, bool, bool], bool]:
+    """Whether the initial-meld clauses read each count of canastas by kind, and either way of going out concealed
+    (``checks.initial_meld_reads``): found once a Rules, since every points cap asks."""
+    key = ("initial-meld-reading",)
+    known: tuple[tuple[bool, bool, bool], bool] | None = rules.shape_cache.get(key)
+    if known is None:
+        natural, mixed, wild = (initial_meld_reads(rules, name) for name in INITIAL_KIND_VARIABLES)
+        concealed = any(initial_meld_reads(rules, name) for name in INITIAL_CONCEALED_VARIABLES)
+        known = remember(rules.shape_cache, key, ((natural, mixed, wild), concealed))
+    return known
 
 
 def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Sequence[Action]) -> list[Action]:
