@@ -15,7 +15,9 @@ functions shows. Loading is timed cold (the first load in this process: building
 the YAML, compiling every clause) and warm (the median of repeated loads after ``canasta_ref.spec.clear_cache()``,
 with the grammar built and the expression caches of ``canasta_ref.lang`` kept). The report says which engine ran: the
 mypyc-compiled modules (``tools/build_native.py``, built by ``tools/setup.sh``) or pure Python
-(``CANASTA_REF_PURE=1``, or no current build).
+(``CANASTA_REF_PURE=1``, or no current build). Every pass starts with new ``Rules``, so with empty caches: the cost of
+a short run. ``--warm-up HANDS`` first plays that many other deals on each pass's ``Rules``, for the steady state of a
+long campaign.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ class Result:
     apply_seconds: float = 0.0
     end_reasons: dict[str, int] = field(default_factory=dict)
     policy: str = "index"
+    #: Hands played on each pass's new Rules before it is timed (other deals than the measured ones), so that the
+    #: figures are those of a long campaign's steady state rather than of a first pass with empty caches.
+    warm_up: int = 0
     #: Per phase (draw, play with the side opened or not, answer): listings, seconds listing, actions listed.
     phases: dict[str, list[float]] = field(default_factory=dict)
     #: Of the median untimed pass: wall seconds spent in the garbage collector, and its collections by generation.
@@ -161,14 +166,14 @@ def time_loads(variant: str, repeats: int, clock: Callable[[], float]) -> tuple[
 
 def play(result: Result, variant: str) -> None:
     """Play ``result.hands`` hands with the uniformly random policy, each pass with new Rules (so every pass starts
-    with empty caches) and so on the same games: ``result.repeats`` times with no clock read inside, for hands per
-    second (the median pass counts), and once timing listing and apply apart. Four clock reads an action would
-    otherwise count against the engine: a CPU-clock read is a system call, about 0.6 us, some 8 % of a hand on the
-    CPU clock."""
+    with empty caches, or with those of ``result.warm_up`` other hands) and so on the same games:
+    ``result.repeats`` times with no clock read inside, for hands per second (the median pass counts), and once
+    timing listing and apply apart. Four clock reads an action would otherwise count against the engine: a
+    CPU-clock read is a system call, about 0.6 us, some 8 % of a hand on the CPU clock."""
     clock = CLOCKS[result.clock]
     passes: list[tuple[float, float, float, int, dict[str, int], GcTimes]] = []
     for _ in range(result.repeats):
-        rules = Rules(load_variant(variant))
+        rules = _warmed(result, Rules(load_variant(variant)))
         with GcTimer() as collector:
             run = _untimed_pass(result, rules, clock)
         passes.append((*run, collector.times))
@@ -176,10 +181,21 @@ def play(result: Result, variant: str) -> None:
     median = sorted(passes, key=lambda run: run[0])[(len(passes) - 1) // 2]
     result.seconds, result.wall_seconds, result.cpu_seconds, result.actions, result.end_reasons, gc_times = median
     result.gc_seconds, result.gc_collections = gc_times.seconds, list(gc_times.collections)
-    timed = _timed_pass(result, Rules(load_variant(variant)), clock)
+    timed = _timed_pass(result, _warmed(result, Rules(load_variant(variant))), clock)
     if any(run[3] != timed[0] for run in passes):
         raise RuntimeError(f"the passes played different numbers of actions ({timed[0]} timed): not reproducible")
     _, result.legal_listed, result.listing_seconds, result.apply_seconds = timed
+
+
+def _warmed(result: Result, rules: Rules) -> Rules:
+    """``rules`` after ``result.warm_up`` hands of random play on deals numbered after the measured ones (so its
+    caches hold what a campaign would have met, not the measured hands themselves), with a policy seeded apart."""
+    rng = random.Random(f"warm-up/{result.seed}")
+    for number in range(result.hands, result.hands + result.warm_up):
+        game = Game(rules, seed=hand_seed(result.seed, number))
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+    return rules
 
 
 @dataclass
@@ -313,6 +329,7 @@ def table(result: Result) -> str:
     head = (
         f"canasta-ref benchmark: {result.variant}, {result.hands} hands, seed {result.seed}, "
         f"{result.cpu}, {result.clock} clock, Python {result.python}, policy {result.policy}"
+        + (f", {result.warm_up} warm-up hands a pass" if result.warm_up else "")
     )
     lines = [head, f"engine: {result.build}", "-" * len(head)]
     lines += [f"{name:<{width}}  {value:>12}" for name, value in rows]
@@ -343,10 +360,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="index",
         help="choose by the listing's length and an index (default) or from the full list; the same games",
     )
+    parser.add_argument(
+        "--warm-up",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="hands played on each pass's new Rules before timing it, on other deals: a campaign's steady state "
+        "(default 0: every pass starts with empty caches)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
     args = parser.parse_args(argv)
     if args.hands < 1 or args.warm_loads < 1 or args.repeat < 1:
         parser.error("--hands, --repeat and --warm-loads must be at least 1")
+    if args.warm_up < 0:
+        parser.error("--warm-up must be 0 or more")
     if not os.path.exists(args.variant) and args.variant not in list_variants():
         parser.error(f"unknown variant {args.variant!r}; bundled: {', '.join(list_variants())}")
     result = Result(
@@ -360,6 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         repeats=args.repeat,
         build=native.STATUS,
         policy=args.policy,
+        warm_up=args.warm_up,
     )
     result.load_cold_ms, result.load_warm_ms = time_loads(args.variant, args.warm_loads, CLOCKS[args.clock])
     play(result, args.variant)

@@ -53,3 +53,23 @@ def test_the_table_gives_the_share_of_wall_time_and_the_collections() -> None:
     lines = bench.table(result).splitlines()
     assert any(line.startswith("garbage collection") and line.endswith(" 25.0") for line in lines)
     assert any("collections by generation" in line and line.endswith("7 / 1 / 0") for line in lines)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_warming_the_caches_up_plays_the_same_games() -> None:
+    """The warm-up plays other deals on each pass's Rules first: the measured games, which caches must never
+    change, are the same action for action (the benchmark itself refuses passes that differ)."""
+    cold, warm = _run("--hands", "2", "--json"), _run("--hands", "2", "--warm-up", "2", "--json")
+    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
+    cold_result, warm_result = json.loads(cold.stdout), json.loads(warm.stdout)
+    assert (cold_result["warm_up"], warm_result["warm_up"]) == (0, 2)
+    assert warm_result["actions"] == cold_result["actions"] > 0
+    assert warm_result["end_reasons"] == cold_result["end_reasons"]
+
+
+def test_a_negative_warm_up_is_refused() -> None:
+    done = _run("--hands", "1", "--warm-up", "-1")
+    assert done.returncode == 2 and "--warm-up must be 0 or more" in done.stderr
