@@ -1,0 +1,125 @@
+"""tools/bench_peers.py compares canasta-ref's random play with other engines' in one run. A peer that crashes,
+hangs or prints something else is reported as such and the run goes on; the ratios come from the passes that gave
+figures, round by round."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+TOOL = TOOLS / "bench_peers.py"
+
+
+def _tool() -> ModuleType:
+    sys.path.insert(0, str(TOOLS))  # the tool imports its sibling conform_adapters, as it does run as a script
+    try:
+        spec = importlib.util.spec_from_file_location("bench_peers_under_test", TOOL)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up by name
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(TOOLS))
+
+
+GOOD = json.dumps({"hands": 10, "actions": 1400, "cpu_seconds": 2.0, "wall_seconds": 2.1})
+
+
+@pytest.mark.parametrize(
+    ("output", "failure"),
+    [
+        ("", "printed nothing"),
+        ("warming up\nnot json", "printed no JSON on its last line: 'not json'"),
+        ("[1, 2]", "printed list, not a JSON object"),
+        ('{"hands": 3, "actions": 4, "cpu_seconds": 1}', "field 'wall_seconds': expected a number"),
+        ('{"hands": 3.5, "actions": 4, "cpu_seconds": 1, "wall_seconds": 1}', "field 'hands': expected a whole"),
+        ('{"hands": true, "actions": 4, "cpu_seconds": 1, "wall_seconds": 1}', "field 'hands': expected a whole"),
+        ('{"hands": 3, "actions": -4, "cpu_seconds": 1, "wall_seconds": 1}', "field 'actions': expected a whole"),
+        ('{"hands": 3, "actions": 4, "cpu_seconds": NaN, "wall_seconds": 1}', "field 'cpu_seconds': expected a"),
+        ('{"hands": 0, "actions": 0, "cpu_seconds": 1, "wall_seconds": 1}', "played 0 hands in 1 s"),
+    ],
+)
+def test_output_that_is_not_a_pass_s_figures_is_a_failure(output: str, failure: str) -> None:
+    found = _tool().parse_pass("peer", 1, output)
+    assert found.failure is not None and found.failure.startswith(failure), found.failure
+    assert (found.hands, found.actions, found.cpu_seconds, found.hands_per_second) == (0, 0, 0.0, 0.0)
+
+
+def test_a_pass_s_figures_are_read_from_its_last_line() -> None:
+    found = _tool().parse_pass("peer", 2, "some chatter\n" + GOOD + "\n")
+    assert found.failure is None
+    assert (found.hands, found.actions, found.cpu_seconds, found.wall_seconds) == (10, 1400, 2.0, 2.1)
+    assert found.hands_per_second == 5.0
+
+
+def test_ratios_come_from_the_rounds_where_both_passes_gave_figures() -> None:
+    tool = _tool()
+    pass_ = tool.Pass
+    rounds = [
+        [pass_("canasta-ref", 1, 400, 0, 1.0, 1.0), pass_("peer", 1, 800, 0, 1.0, 1.0)],
+        [pass_("canasta-ref", 2, 300, 0, 1.0, 1.0), pass_("peer", 2, failure="hung")],
+        [pass_("canasta-ref", 3, 450, 0, 1.0, 1.0), pass_("peer", 3, 500, 0, 1.0, 1.0)],
+    ]
+    report = tool.Report(rounds, {}, 0, 1.0)
+    assert report.ratios("peer") == [0.5, 0.9]
+    assert report.to_json()["median_ratio"] == {"peer": 0.7}
+    lines = tool.table(report).splitlines()
+    assert lines[-2].split() == ["median", "0.700"]
+    assert lines[-1] == "round 2, peer: hung"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_a_broken_peer_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+    peers = {
+        "good": f"print('chatter'); print({GOOD!r})",
+        "crash": "import sys; sys.stderr.write('boom'); sys.exit(3)",
+        "hang": "import time; time.sleep(60)",
+        "garbage": "print('hello')",
+    }
+    args = ["--rounds", "1", "--seconds", "0.3", "--warm-up", "0", "--timeout", "3", "--json"]
+    for name, code in peers.items():
+        script = tmp_path / f"{name}.py"
+        script.write_text(code)
+        args += ["--peer-command", f"{name}={sys.executable} {script}"]
+    done = _run(*args)
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    passes = {p["engine"]: p for p in report["passes"]}
+    assert passes["crash"]["failure"] == "crashed (exit status 3): 'boom'"
+    assert passes["hang"]["failure"] == "hung: no answer within 3 s"
+    assert passes["garbage"]["failure"] == "printed no JSON on its last line: 'hello'"
+    assert passes["good"]["failure"] is None and passes["good"]["hands_per_second"] == 5.0
+    reference = passes["canasta-ref"]
+    assert reference["failure"] is None and reference["hands"] > 0 and reference["actions"] > reference["hands"]
+    assert math.isclose(report["median_ratio"]["good"], reference["hands_per_second"] / 5.0, rel_tol=1e-3)
+    assert set(report["median_ratio"]) == {"good"}
+
+
+def test_a_peer_that_cannot_run_here_is_skipped_with_the_reason(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(TOOL), "--peer", "feud", "--rounds", "1", "--seconds", "0.1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"FEUD_ENGINE": str(tmp_path / "no-feud"), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"skipped feud: feud engine not found at {tmp_path / 'no-feud'} (set FEUD_ENGINE)" in done.stdout
+
+
+def test_a_peer_command_must_name_the_peer() -> None:
+    done = _run("--peer-command", "no-equals-sign")
+    assert done.returncode == 2 and "expected NAME=COMMAND" in done.stderr
