@@ -4,27 +4,18 @@ shows: the timer counts the collections that really happen inside its block, and
 from __future__ import annotations
 
 import gc
-import importlib.util
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "bench.py"
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_under_test", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_gc_timer_counts_the_collections_in_its_block_only() -> None:
-    bench = _bench()
+def test_the_gc_timer_counts_the_collections_in_its_block_only(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench")
     with bench.GcTimer() as timer:
         for generation in (0, 1, 2, 2):
             gc.collect(generation)
@@ -47,8 +38,8 @@ def test_the_benchmark_reports_the_collector_share() -> None:
     assert 0 <= result["gc_seconds"] <= result["wall_seconds"] and len(result["gc_collections"]) == 3
 
 
-def test_the_table_gives_the_share_of_wall_time_and_the_collections() -> None:
-    bench = _bench()
+def test_the_table_gives_the_share_of_wall_time_and_the_collections(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench")
     result = bench.Result("classic", 1, 1, "cpu 0", "3.11", wall_seconds=2.0, gc_seconds=0.5, gc_collections=[7, 1, 0])
     lines = bench.table(result).splitlines()
     assert any(line.startswith("garbage collection") and line.endswith(" 25.0") for line in lines)

@@ -4,31 +4,18 @@ figures, round by round."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-TOOL = TOOLS / "bench_peers.py"
-
-
-def _tool() -> ModuleType:
-    sys.path.insert(0, str(TOOLS))  # the tool imports its sibling conform_adapters, as it does run as a script
-    try:
-        spec = importlib.util.spec_from_file_location("bench_peers_under_test", TOOL)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # dataclasses look their module up by name
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(TOOLS))
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "bench_peers.py"
+Tool = Callable[[str], ModuleType]
 
 
 GOOD = json.dumps({"hands": 10, "actions": 1400, "cpu_seconds": 2.0, "wall_seconds": 2.1})
@@ -48,21 +35,21 @@ GOOD = json.dumps({"hands": 10, "actions": 1400, "cpu_seconds": 2.0, "wall_secon
         ('{"hands": 0, "actions": 0, "cpu_seconds": 1, "wall_seconds": 1}', "played 0 hands in 1 s"),
     ],
 )
-def test_output_that_is_not_a_pass_s_figures_is_a_failure(output: str, failure: str) -> None:
-    found = _tool().parse_pass("peer", 1, output)
+def test_output_that_is_not_a_pass_s_figures_is_a_failure(output: str, failure: str, load_tool: Tool) -> None:
+    found = load_tool("bench_peers").parse_pass("peer", 1, output)
     assert found.failure is not None and found.failure.startswith(failure), found.failure
     assert (found.hands, found.actions, found.cpu_seconds, found.hands_per_second) == (0, 0, 0.0, 0.0)
 
 
-def test_a_pass_s_figures_are_read_from_its_last_line() -> None:
-    found = _tool().parse_pass("peer", 2, "some chatter\n" + GOOD + "\n")
+def test_a_pass_s_figures_are_read_from_its_last_line(load_tool: Tool) -> None:
+    found = load_tool("bench_peers").parse_pass("peer", 2, "some chatter\n" + GOOD + "\n")
     assert found.failure is None
     assert (found.hands, found.actions, found.cpu_seconds, found.wall_seconds) == (10, 1400, 2.0, 2.1)
     assert found.hands_per_second == 5.0
 
 
-def test_ratios_come_from_the_rounds_where_both_passes_gave_figures() -> None:
-    tool = _tool()
+def test_ratios_come_from_the_rounds_where_both_passes_gave_figures(load_tool: Tool) -> None:
+    tool = load_tool("bench_peers")
     pass_ = tool.Pass
     rounds = [
         [pass_("canasta-ref", 1, 400, 0, 1.0, 1.0), pass_("peer", 1, 800, 0, 1.0, 1.0)],

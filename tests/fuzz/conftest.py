@@ -1,0 +1,33 @@
+"""What the tests of the tools share: loading a script of ``tools/`` (not a package) as a module."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+
+
+def _load(name: str) -> ModuleType:
+    """``tools/<name>.py`` as a fresh module, with ``tools/`` on the path while it loads (a tool may import its
+    siblings, as it does when run as a script)."""
+    sys.path.insert(0, str(TOOLS))
+    try:
+        spec = importlib.util.spec_from_file_location(f"{name}_under_test", TOOLS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up by name
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(TOOLS))
+
+
+@pytest.fixture
+def load_tool() -> Callable[[str], ModuleType]:
+    return _load
