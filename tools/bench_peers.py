@@ -26,14 +26,17 @@ import os
 import random
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
+from typing import IO
 
 from conform_adapters import ALL as ADAPTERS
 
@@ -43,6 +46,10 @@ REFERENCE = "canasta-ref"
 FIELDS = ("hands", "actions", "cpu_seconds", "wall_seconds")
 #: How much of a failed pass's output a report quotes.
 QUOTE = 300
+#: How much of a pass's output is kept (its last bytes), whatever it prints.
+TAIL = 1 << 16
+#: Seconds to wait, once a pass has ended, for the rest of its output (a child it left may hold the pipe open).
+READ_GRACE = 5.0
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,10 @@ def command_engine(text: str) -> Engine:
     name, sep, command = text.partition("=")
     if not sep or not name.strip() or not command.strip():
         raise ValueError(f"--peer-command {text!r}: expected NAME=COMMAND")
-    words = tuple(shlex.split(command))
+    try:
+        words = tuple(shlex.split(command))
+    except ValueError as error:  # an unclosed quote
+        raise ValueError(f"--peer-command {text!r}: {error}") from None
     return Engine(name.strip(), words, missing=None if shutil.which(words[0]) else f"{words[0]} not found")
 
 
@@ -142,23 +152,52 @@ def run_pass(engine: Engine, round_number: int, seconds: float, timeout: float, 
     if core is not None and shutil.which("taskset"):
         command = ["taskset", "-c", str(core), *command]
     try:
-        done = subprocess.run(
+        process = subprocess.Popen(
             command,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=timeout,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             env={**os.environ, **engine.environment},
-            check=False,
+            start_new_session=True,  # its own process group, so that a hung peer's children are stopped with it
         )
-    except subprocess.TimeoutExpired:
-        return Pass(engine.name, round_number, failure=f"hung: no answer within {timeout:g} s")
     except OSError as error:
         return Pass(engine.name, round_number, failure=f"could not start: {error}")
-    if done.returncode != 0:
-        tail = done.stderr.strip()[-QUOTE:] or done.stdout.strip()[-QUOTE:]
-        return Pass(engine.name, round_number, failure=f"crashed (exit status {done.returncode}): {tail!r}")
-    return parse_pass(engine.name, round_number, done.stdout)
+    assert process.stdout is not None and process.stderr is not None
+    out, err = _Tail(process.stdout), _Tail(process.stderr)
+    try:
+        status = process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return Pass(engine.name, round_number, failure=f"hung: no answer within {timeout:g} s")
+    finally:
+        out.join(READ_GRACE)
+        err.join(READ_GRACE)
+    if status != 0:
+        tail = err.text().strip()[-QUOTE:] or out.text().strip()[-QUOTE:]
+        return Pass(engine.name, round_number, failure=f"crashed (exit status {status}): {tail!r}")
+    return parse_pass(engine.name, round_number, out.text())
+
+
+class _Tail(threading.Thread):
+    """Reads a stream to its end in the background and keeps only its last ``TAIL`` bytes: a peer that floods its
+    output costs this process no more memory than that (its figures are on its last line)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        super().__init__(daemon=True)
+        self._stream = stream
+        self._kept = bytearray()
+        self.start()
+
+    def run(self) -> None:
+        with self._stream:
+            while chunk := self._stream.read(1 << 16):
+                self._kept += chunk
+                if len(self._kept) > 2 * TAIL:
+                    del self._kept[:-TAIL]
+
+    def text(self) -> str:
+        return bytes(self._kept[-TAIL:]).decode("utf-8", errors="replace")
 
 
 @dataclass
@@ -201,6 +240,8 @@ class Report:
 
 
 def table(report: Report) -> str:
+    if not report.rounds:
+        return "\n".join(["no peer can run here", *(f"skipped {name}: {why}" for name, why in report.skipped.items())])
     engines = [REFERENCE, *report.peers]
     head = ["round", *(f"{name} hands/s" for name in engines), *(f"ratio to {peer}" for peer in report.peers)]
     rows: list[list[str]] = []

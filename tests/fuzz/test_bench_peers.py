@@ -4,6 +4,7 @@ figures, round by round."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import subprocess
@@ -74,6 +75,9 @@ def test_a_broken_peer_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
         "crash": "import sys; sys.stderr.write('boom'); sys.exit(3)",
         "hang": "import time; time.sleep(60)",
         "garbage": "print('hello')",
+        # 32 MiB of noise, then the figures: only the output's tail is kept, and the figures are in it
+        "flood": f"import sys; sys.stdout.write('x' * (1 << 25) + '\\n'); print({GOOD!r})",
+        "flood-unended": "import sys; sys.stdout.write('{' * (1 << 25))",
     }
     args = ["--rounds", "1", "--seconds", "0.3", "--warm-up", "0", "--timeout", "3", "--json"]
     for name, code in peers.items():
@@ -88,10 +92,12 @@ def test_a_broken_peer_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
     assert passes["hang"]["failure"] == "hung: no answer within 3 s"
     assert passes["garbage"]["failure"] == "printed no JSON on its last line: 'hello'"
     assert passes["good"]["failure"] is None and passes["good"]["hands_per_second"] == 5.0
+    assert passes["flood"]["failure"] is None and passes["flood"]["hands_per_second"] == 5.0
+    assert passes["flood-unended"]["failure"].startswith("printed no JSON on its last line: '{{{")
     reference = passes["canasta-ref"]
     assert reference["failure"] is None and reference["hands"] > 0 and reference["actions"] > reference["hands"]
     assert math.isclose(report["median_ratio"]["good"], reference["hands_per_second"] / 5.0, rel_tol=1e-3)
-    assert set(report["median_ratio"]) == {"good"}
+    assert set(report["median_ratio"]) == {"good", "flood"}
 
 
 def test_a_peer_that_cannot_run_here_is_skipped_with_the_reason(tmp_path: Path) -> None:
@@ -104,9 +110,25 @@ def test_a_peer_that_cannot_run_here_is_skipped_with_the_reason(tmp_path: Path) 
         env={"FEUD_ENGINE": str(tmp_path / "no-feud"), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout.startswith("no peer can run here\n")
     assert f"skipped feud: feud engine not found at {tmp_path / 'no-feud'} (set FEUD_ENGINE)" in done.stdout
 
 
-def test_a_peer_command_must_name_the_peer() -> None:
-    done = _run("--peer-command", "no-equals-sign")
-    assert done.returncode == 2 and "expected NAME=COMMAND" in done.stderr
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("no-equals-sign", "expected NAME=COMMAND"),
+        ("x=python 'unclosed", """--peer-command "x=python 'unclosed": No closing quotation"""),
+    ],
+)
+def test_a_peer_command_must_name_the_peer_and_split(text: str, message: str) -> None:
+    done = _run("--peer-command", text)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_only_the_tail_of_a_pass_s_output_is_kept(load_tool: Tool) -> None:
+    tool = load_tool("bench_peers")
+    tail = tool._Tail(io.BytesIO(b"x" * (10 << 20) + b"\n" + GOOD.encode()))
+    tail.join(30)
+    assert len(tail._kept) <= 2 * tool.TAIL
+    assert tail.text().endswith("\n" + GOOD) and len(tail.text()) == tool.TAIL
