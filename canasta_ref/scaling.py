@@ -1,6 +1,7 @@
 """Positions with big hands, built from a seed: where the number of legal actions explodes (a side that has not
 opened, holding many cards, has one opening action for every choice of melds). The benchmark's scaling table and
-the tests that check the structured listing against a slow enumeration both use them.
+the tests that check the structured listing against a slow enumeration both use them. The benchmarks also share
+here the random play that fills a Rules' caches before they time it (``play_at_random``).
 
 Seat 0 is to act and holds ``cards`` cards (no bonus cards); its side has one meld of three natural cards when
 ``opened``; the pile's top card is of a rank seat 0 holds twice, over a few natural cards, so the pile can be
@@ -10,12 +11,14 @@ taken with a pair; the other seats hold 11 cards each (fewer if the deck runs sh
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Literal
 
 from .engine.cards import RANK_NAMES, Card, full_deck, rank_of
 from .engine.game import Game
 from .engine.position import Position
 from .engine.rules import Rules
+from .match import hand_seed
 
 Phase = Literal["draw", "play"]
 
@@ -64,3 +67,16 @@ def scaling_position(rules: Rules, cards: int, *, opened: bool, phase: Phase, se
         melds[0].append(meld)
     position = Position(hands=[hand, *others], pile=pile, melds=melds, to_act=0, phase=phase)
     return Game.from_position(rules, position)
+
+
+def play_at_random(rules: Rules, deals: Iterable[int], rng: random.Random, *, seed: int) -> int:
+    """Play to their end the hands a match seeded ``seed`` deals as its hands ``deals``, each action drawn by
+    ``rng.choice`` from the listing (its length and one index: the benchmarks' random policy); return the actions
+    played."""
+    actions = 0
+    for number in deals:
+        game = Game(rules, seed=hand_seed(seed, number))
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            actions += 1
+    return actions

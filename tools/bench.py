@@ -39,6 +39,7 @@ from canasta_ref import Action, Game, Rules
 from canasta_ref.engine import _native as native
 from canasta_ref.engine.game import LegalActions
 from canasta_ref.match import hand_seed
+from canasta_ref.scaling import play_at_random
 from canasta_ref.spec import clear_cache, list_variants, load_variant
 
 
@@ -190,11 +191,8 @@ def play(result: Result, variant: str) -> None:
 def _warmed(result: Result, rules: Rules) -> Rules:
     """``rules`` after ``result.warm_up`` hands of random play on deals numbered after the measured ones (so its
     caches hold what a campaign would have met, not the measured hands themselves), with a policy seeded apart."""
-    rng = random.Random(f"warm-up/{result.seed}")
-    for number in range(result.hands, result.hands + result.warm_up):
-        game = Game(rules, seed=hand_seed(result.seed, number))
-        while not game.is_over:
-            game.apply(rng.choice(game.legal_actions()))
+    deals = range(result.hands, result.hands + result.warm_up)
+    play_at_random(rules, deals, random.Random(f"warm-up/{result.seed}"), seed=result.seed)
     return rules
 
 

@@ -34,7 +34,6 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import count
 from pathlib import Path
 from typing import IO
 
@@ -147,9 +146,9 @@ def _count_or_measure(value: object, whole: bool) -> bool:
 
 
 def run_pass(engine: Engine, round_number: int, seconds: float, timeout: float, core: int | None) -> Pass:
-    """One pass of ``engine`` in its own process, pinned to ``core`` where ``taskset`` exists."""
+    """One pass of ``engine`` in its own process, pinned to ``core`` by ``taskset`` (None: unpinned)."""
     command = [*engine.command, str(seconds)]
-    if core is not None and shutil.which("taskset"):
+    if core is not None:
         command = ["taskset", "-c", str(core), *command]
     try:
         process = subprocess.Popen(
@@ -200,6 +199,14 @@ class _Tail(threading.Thread):
         return bytes(self._kept[-TAIL:]).decode("utf-8", errors="replace")
 
 
+def round_ratio(passes: Sequence[Pass], peer: str) -> float | None:
+    """canasta-ref's hands per second over ``peer``'s in one round, None unless both passes gave figures."""
+    by_name = {p.engine: p for p in passes if p.failure is None}
+    if REFERENCE not in by_name or peer not in by_name:
+        return None
+    return by_name[REFERENCE].hands_per_second / by_name[peer].hands_per_second
+
+
 @dataclass
 class Report:
     rounds: list[list[Pass]]
@@ -209,12 +216,7 @@ class Report:
 
     def ratios(self, peer: str) -> list[float]:
         """canasta-ref's hands per second over the peer's, in each round where both passes gave figures."""
-        found: list[float] = []
-        for passes in self.rounds:
-            by_name = {p.engine: p for p in passes if p.failure is None}
-            if REFERENCE in by_name and peer in by_name:
-                found.append(by_name[REFERENCE].hands_per_second / by_name[peer].hands_per_second)
-        return found
+        return [ratio for passes in self.rounds if (ratio := round_ratio(passes, peer)) is not None]
 
     @property
     def peers(self) -> list[str]:
@@ -225,6 +227,7 @@ class Report:
         return [p for passes in self.rounds for p in passes if p.failure is not None]
 
     def to_json(self) -> dict[str, object]:
+        ratios = {peer: self.ratios(peer) for peer in self.peers}
         return {
             "seconds": self.seconds,
             "core": self.core,
@@ -232,10 +235,8 @@ class Report:
             "passes": [
                 {**vars(p), "hands_per_second": round(p.hands_per_second, 3)} for passes in self.rounds for p in passes
             ],
-            "ratios": {peer: [round(r, 4) for r in self.ratios(peer)] for peer in self.peers},
-            "median_ratio": {
-                peer: round(statistics.median(found), 4) for peer in self.peers if (found := self.ratios(peer))
-            },
+            "ratios": {peer: [round(r, 4) for r in found] for peer, found in ratios.items()},
+            "median_ratio": {peer: round(statistics.median(found), 4) for peer, found in ratios.items() if found},
         }
 
 
@@ -252,9 +253,7 @@ def table(report: Report) -> str:
             found = by_name.get(name)
             cells.append("-" if found is None or found.failure else f"{found.hands_per_second:,.1f}")
         for peer in report.peers:
-            mine, theirs = by_name.get(REFERENCE), by_name.get(peer)
-            ok = mine and theirs and not mine.failure and not theirs.failure
-            ratio = mine.hands_per_second / theirs.hands_per_second if ok and mine and theirs else None
+            ratio = round_ratio(passes, peer)
             cells.append("-" if ratio is None else f"{ratio:.3f}")
         rows.append(cells)
     medians = ["median", *("" for _ in engines)]
@@ -277,21 +276,16 @@ def table(report: Report) -> str:
 def reference_pass(seconds: float) -> dict[str, float]:
     """canasta-ref's pass: Classic, one Rules for the whole pass, hands dealt as a match deals them (seed 1),
     each action chosen by ``random.Random(1).choice`` from the listing, as ``tools/bench.py`` chooses."""
-    from canasta_ref import Game, Rules
-    from canasta_ref.match import hand_seed
+    from canasta_ref import Rules
+    from canasta_ref.scaling import play_at_random
     from canasta_ref.spec import load_variant
 
     rules = Rules(load_variant("classic"))
     rng = random.Random(1)
     hands = actions = 0
     cpu_start, wall_start = time.process_time(), time.perf_counter()
-    for number in count():
-        if time.process_time() - cpu_start >= seconds:
-            break
-        game = Game(rules, seed=hand_seed(1, number))
-        while not game.is_over:
-            game.apply(rng.choice(game.legal_actions()))
-            actions += 1
+    while time.process_time() - cpu_start < seconds:
+        actions += play_at_random(rules, (hands,), rng, seed=1)
         hands += 1
     return {
         "hands": hands,
@@ -334,7 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = [BUILT_IN[name]() for name in (args.peer or ([] if extra else sorted(BUILT_IN)))] + extra
     skipped = {engine.name: engine.missing for engine in chosen if engine.missing}
     peers = [engine for engine in chosen if not engine.missing]
-    core = min(os.sched_getaffinity(0)) if sys.platform == "linux" else None
+    core = min(os.sched_getaffinity(0)) if sys.platform == "linux" and shutil.which("taskset") else None
     report = Report([], skipped, core, args.seconds)
     if peers:
         timeout = args.timeout if args.timeout else 3 * args.seconds + 60

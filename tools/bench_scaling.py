@@ -24,10 +24,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from canasta_ref import Game, Rules
+from canasta_ref import Rules
 from canasta_ref.engine import _native as native
-from canasta_ref.match import hand_seed
-from canasta_ref.scaling import scaling_position
+from canasta_ref.scaling import play_at_random, scaling_position
 from canasta_ref.spec import load_variant
 
 #: Issue 15's measurement before the change (Classic, compiled): (cards, situation) -> (actions, time).
@@ -50,11 +49,7 @@ BEFORE = {
 def warmed(variant: str) -> Rules:
     """Rules whose caches 50 hands of random play have filled, as a program that has played a while has them."""
     rules = Rules(load_variant(variant))
-    rng = random.Random(0)
-    for number in range(50):
-        game = Game(rules, seed=hand_seed(0, number))
-        while not game.is_over:
-            game.apply(rng.choice(game.legal_actions()))
+    play_at_random(rules, range(50), random.Random(0), seed=0)
     return rules
 
 

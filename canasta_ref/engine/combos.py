@@ -324,7 +324,7 @@ class Combinations:
             steps = self._steps(position, code)
             for at in range(0, len(steps), 2):
                 option, after = steps[at], steps[at + 1]
-                ways = moves[5 * option + 9]  # the option's ways (1 for no group, at place 4)
+                ways = moves[5 * (option + 1) + 4]  # its move's ways: move 0 is no group (ways 1), then the options
                 below = weight * ways * self._completions(position + 1, after)
                 if index < below:
                     code = after
