@@ -1,4 +1,4 @@
-"""What the tests of the tools share: loading a script of ``tools/`` (not a package) as a module."""
+"""What tests share: loading a script of ``tools/`` (not a package) as a module."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
 def _load(name: str) -> ModuleType:

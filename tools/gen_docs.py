@@ -34,7 +34,7 @@ from docs_pages.implementations import implementations_page
 from docs_pages.model import Site
 from docs_pages.nav import mkdocs_yml
 from docs_pages.paths import DOCS, MIRRORS, MKDOCS_YML, REPORTS, ROOT
-from docs_pages.protocol import OLDER_PROTOCOLS, older_protocol_page, protocol_page
+from docs_pages.protocol import protocol_page
 from docs_pages.reports import Report, ReportError, load_reports
 from docs_pages.rulebook import rulebook_page, rules_index
 from docs_pages.scenario_format import scenario_format_page
@@ -68,7 +68,6 @@ def generate(reports: Path = REPORTS) -> dict[Path, str]:
         "settle-a-dispute.md": tutorial_page(site),
         "examples/index.md": examples_index(site),
         "protocol.md": protocol_page(),
-        **{f"protocol-{version}.md": older_protocol_page(version) for version in OLDER_PROTOCOLS},
         "scenario-format.md": scenario_format_page(site),
         "hooks.md": hooks_page(site),
         IMPLEMENTATIONS_PAGE: implementations_page(site, committed, site.scenarios),

@@ -1,4 +1,4 @@
-"""``canasta-ref serve`` speaks protocol 2 (conformance/PROTOCOL.md) and still protocol 1 (PROTOCOL-1.md): every
+"""``canasta-ref serve`` speaks protocol 2 (conformance/PROTOCOL.md) and still protocol 1 (conformance/protocol-history/PROTOCOL-1.md): every
 request, bad lines, ids; the runner's handshake in either version, protocol 2's capabilities read and checked;
 serve's deliberately limited engines and its mutants with several faults.
 

@@ -1,0 +1,68 @@
+"""conformance/PROTOCOL.md keeps its promises to a stranger: its example session is what the reference answers
+today, and its minimal engine is run by the suite with nothing but the four requests it names."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from broken_engines.kit import CANASTA_REF_PATH, engine_command
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL = ROOT / "conformance" / "PROTOCOL.md"
+
+
+def test_the_example_session_is_what_the_reference_answers_today(load_tool: Callable[[str], ModuleType]) -> None:
+    tool = load_tool("protocol_transcript")
+    document = PROTOCOL.read_text(encoding="utf-8")
+    assert tool.replaced(document, tool.transcript()) == document, "run python tools/protocol_transcript.py --write"
+
+
+def test_the_example_session_shows_every_request_a_full_engine_answers(load_tool: Callable[[str], ModuleType]) -> None:
+    tool = load_tool("protocol_transcript")
+    commands = {request["cmd"] for request in tool.REQUESTS}
+    assert commands >= {"hello", "setup", "legal", "apply", "view", "score", "quit"}
+    answers = [json.loads(line[2:]) for line in tool.transcript().splitlines() if line.startswith("< ")]
+    assert [answer["id"] for answer in answers] == [request["id"] for request in tool.REQUESTS]
+    verdicts = [answer["accepted"] for answer in answers if "accepted" in answer]
+    assert True in verdicts and False in verdicts, "the session shows an accepted and a refused action"
+
+
+def test_a_stale_example_session_is_found(load_tool: Callable[[str], ModuleType]) -> None:
+    tool = load_tool("protocol_transcript")
+    document = PROTOCOL.read_text(encoding="utf-8")
+    stale = document.replace('"rule": "B3.BLOCKS_PILE"', '"rule": "PILE.TAKE.FROZEN"', 1)
+    assert stale != document
+    assert tool.replaced(stale, tool.transcript()) != stale
+
+
+def test_the_minimal_engine_is_sent_only_the_four_requests_and_is_tested(tmp_path: Path) -> None:
+    log = tmp_path / "requests.log"
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            CANASTA_REF_PATH,
+            "conform",
+            "--no-progress",
+            "--impl",
+            engine_command("minimal", "--log", str(log)),
+            "--variant",
+            "classic",
+            "--games",
+            "2",
+            "--json",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    sent = set(log.read_text(encoding="utf-8").split("\n")) - {""}
+    assert sent == {"hello", "setup", "apply", "quit"}
+    counts = json.loads(report.read_text(encoding="utf-8"))["counts"]
+    assert counts.get("passed", 0) >= 2 and not counts.get("failed"), counts
