@@ -17,6 +17,7 @@ from .engine.game import Game
 from .engine.hooks import HOOKS
 from .engine.rules import Rules
 from .errors import CanastaError
+from .house import write_house_spec
 from .match import HandRecord, play_match
 from .render import hand_log, rulebook, score_sheet, view_text
 from .spec import check_file, list_variants, load_variant
@@ -89,6 +90,14 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _new(args: argparse.Namespace, out: TextIO) -> int:
+    path = Path(args.file)
+    variant_id = write_house_spec(path, load_variant(args.extends), name=args.name, force=args.force)
+    out.write(f"{path}: wrote variant {variant_id}, which extends {args.extends}; edit its values, then run\n")
+    out.write(f"  canasta-ref check {path}\n  canasta-ref rules {path}\n")
+    return 0
+
+
 def _diff(args: argparse.Namespace, out: TextIO) -> int:
     difference = diff_variants(load_variant(args.a), load_variant(args.b))
     if args.format == "json":
@@ -153,6 +162,21 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="lint spec files; exit 1 with file:line:col for each error")
     check.add_argument("files", nargs="+")
     check.set_defaults(run=_check)
+
+    new = sub.add_parser(
+        "new",
+        help="start a house variant: a spec file listing every parameter of the variant it extends",
+        description="Write a spec file that extends a variant and restates each of its parameters with its value, "
+        "its range or options and their sources as comments. check accepts the file as written; change the values "
+        "your table plays otherwise.",
+    )
+    new.add_argument(
+        "file", type=output_file, help="the spec file to write, named after its variant id: our-table.yaml"
+    )
+    new.add_argument("--extends", default="classic", help="the variant id or spec file it extends (default: classic)")
+    new.add_argument("--name", help="the variant's name for people (default: Our house rules, and the parent's name)")
+    new.add_argument("--force", action="store_true", help="replace the file if it exists")
+    new.set_defaults(run=_new)
 
     diff = sub.add_parser(
         "diff",

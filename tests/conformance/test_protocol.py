@@ -1,5 +1,6 @@
-"""``canasta-ref serve`` speaks protocol 2 (conformance/PROTOCOL.md) and still protocol 1 (conformance/protocol-history/PROTOCOL-1.md): every
-request, bad lines, ids; the runner's handshake in either version, protocol 2's capabilities read and checked;
+"""``canasta-ref serve`` speaks protocol 2 (conformance/PROTOCOL.md) and still protocol 1
+(conformance/protocol-history/PROTOCOL-1.md): every request, bad lines, ids; the runner's handshake in either
+version, protocol 2's capabilities read and checked;
 serve's deliberately limited engines and its mutants with several faults.
 
 The server is a real process; lines go in raw, so malformed ones can be sent too.
