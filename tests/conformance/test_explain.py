@@ -63,8 +63,8 @@ def test_explain_judges_the_scenario_under_a_tables_alternative(lower_minimum: V
 
 def test_explain_without_alternatives_skips_them(lower_minimum: Variant) -> None:
     scenario = next(s for s in load_scenarios() if s.id == SCENARIO)
-    lines = list(explain_lines(scenario, [FIXTURE], alternatives=False))
-    assert not any("with initial_meld_table" in line for line in lines)
+    headings = [line for line in explain_lines(scenario, [FIXTURE], alternatives=False) if not line.startswith(" ")]
+    assert headings[1:] == ["", f"{lower_minimum.name} [{FIXTURE}]"]
 
 
 def test_explain_names_the_sources_of_a_disputed_value_in_force() -> None:
@@ -82,3 +82,51 @@ def test_explain_names_the_sources_of_a_disputed_value_in_force() -> None:
     assert f"      with initial_meld_table = {value_text(LOWER)} (no source)" in list(
         explain._parameter_lines(at_alternative, clause)
     )
+
+
+def step_block(lines: list[str], heading: str, step: int) -> list[str]:
+    """The lines of one step under one heading: its verdict line and what follows it up to the next step."""
+    block = blocks(lines)[heading]
+    start = next(i for i, line in enumerate(block) if line.startswith(f"  step {step} "))
+    end = next((i for i, line in enumerate(block) if i > start and line.startswith("  step ")), len(block))
+    return block[start:end]
+
+
+def explained(scenario_id: str, variants: list[str]) -> list[str]:
+    scenario = next(s for s in load_scenarios() if s.id == scenario_id)
+    return list(explain_lines(scenario, variants))
+
+
+def test_the_black_three_dispute_leads_with_the_rule_that_freezes_or_not() -> None:
+    lines = explained("black-three-does-not-freeze-the-pile", ["classic", "modern-american"])
+    classic = step_block(lines, "Classic Canasta [classic]", 1)
+    assert classic[0] == "  step 1 `take 9C 2C`: allowed"
+    assert classic[1] == "      PILE.FROZEN.BLACK_THREE does not apply: A black three freezes (Bicycle only)"
+    assert classic[3].startswith("      with black_three = blocks_next_player (")
+    american = step_block(
+        lines, "Modern American Canasta [modern-american] (the scenario is not written for this variant)", 1
+    )
+    assert american[0] == "  step 1 `take 9C 2C`: REFUSED by PILE.TAKE.FROZEN (A frozen pile needs a natural pair)"
+    assert "      PILE.FROZEN.ALWAYS applies: The pile is always frozen" in american
+    assert american[-1].startswith("      (also asked, bearing on no difference: ")
+    freezes = [h for h in blocks(lines) if h.startswith("Classic Canasta [classic] with black_three = freezes")]
+    assert len(freezes) == 1
+    frozen = step_block(lines, freezes[0], 1)
+    assert frozen[0] == "  step 1 `take 9C 2C`: REFUSED by PILE.TAKE.FROZEN (A frozen pile needs a natural pair)"
+    assert frozen[3] == "      PILE.FROZEN.BLACK_THREE applies: A black three freezes (Bicycle only)"
+
+
+def test_the_one_card_pile_dispute_leads_with_the_one_card_rule_and_the_value_in_force() -> None:
+    lines = explained("dispute-one-card-pile", ["classic", "hoyle-2p"])
+    allowed = step_block(lines, "Classic Canasta [classic]", 1)
+    assert allowed[:2] == [
+        "  step 1 `take`: allowed",
+        "      PILE.TAKE.ONE_CARD holds: One card in hand, one card in the pile",
+    ]
+    assert allowed[3].startswith("      with one_card_pile = allow (pagat")
+    forbid = next(h for h in blocks(lines) if h.startswith("Classic Canasta [classic] with one_card_pile = forbid"))
+    refused = step_block(lines, forbid, 1)
+    assert refused[0] == "  step 1 `take`: REFUSED by PILE.TAKE.ONE_CARD (One card in hand, one card in the pile)"
+    assert refused[2].startswith("      with one_card_pile = forbid (hoyle-software")
+    lines_hoyle = [h for h in blocks(lines) if h.startswith("Hoyle's Canasta for two [hoyle-2p]")]
+    assert lines_hoyle, "Hoyle is judged too"
