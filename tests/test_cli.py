@@ -149,3 +149,16 @@ def test_sides_are_named_by_their_seats_readably_for_every_table() -> None:
     assert side_name(six, 0) == "North, South-east and South-west"
     code, out = run("play", "--variant", "classic-6p", "--seed", "1")
     assert code == 0 and out.splitlines()[-1].startswith("North, South-east and South-west win the match")
+
+
+def test_perft_runs_a_bundled_file_by_its_id() -> None:
+    code, out = run("perft", "classic-seed-3")
+    assert code == 0
+    assert out.splitlines()[0] == "perft-classic-seed-3 [classic]: passed"
+    assert out.strip().endswith("1 passed, 0 failed")
+
+
+def test_perft_refuses_an_unknown_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("perft", "classic-seed-0")
+    assert code == 2
+    assert "no deal-perft file 'classic-seed-0': neither a file nor the id of a bundled one" in capsys.readouterr().err

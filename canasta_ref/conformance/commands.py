@@ -1,4 +1,4 @@
-"""The conformance subcommands of ``canasta-ref``: serve, conform, explain, coverage."""
+"""The conformance subcommands of ``canasta-ref``: serve, conform, explain, coverage, perft."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from ..cliargs import command_line, count, input_file, output_file, seconds
 from ..errors import CanastaError
+from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
@@ -19,7 +20,7 @@ from .explain import explain_lines
 from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
-from .scenario import Scenario, load_scenarios, scenario_dir
+from .scenario import Scenario, load_scenarios
 from .serve import serve
 from .session import FEATURE_ACTIONS, ReferenceSession
 from .suitecoverage import coverage_lines, rule_coverage
@@ -223,6 +224,41 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _perft_paths(names: list[str]) -> list[Path] | None:
+    """The deal-perft files named: paths, folders or ids of bundled files (none named: every bundled file)."""
+    paths = []
+    for name in names:
+        path = Path(name)
+        if not path.exists():
+            path = perft_dir() / f"{name}.yaml"
+        if not path.exists():
+            raise CanastaError(f"no deal-perft file {name!r}: neither a file nor the id of a bundled one")
+        paths.append(path)
+    return paths or None
+
+
+def _perft(args: argparse.Namespace, out: TextIO) -> int:
+    from .perft import run_perft_files
+
+    variants = _check_variants(args.variant) or None
+    paths = _perft_paths(args.files)
+    try:
+        engine = open_engine(args.impl, args.timeout)
+    except EngineFailure as failure:
+        return _failed_start(args, failure, out)
+    try:
+        results = run_perft_files(engine, variants=variants, paths=paths)
+        for result in results:
+            out.write(f"{result.scenario} [{result.variant}]: {result.status}\n")
+        for line in summary(results, engine.info):
+            out.write(line + "\n")
+        if args.json:
+            Path(args.json).write_text(json_report(results, engine.info, {}), encoding="utf-8")
+    finally:
+        engine.close()
+    return 1 if failed(results) else 0
+
+
 def _coverage(args: argparse.Namespace, out: TextIO) -> int:
     scenarios = _scenarios(args.scenarios)
     variants = _check_variants(args.variant) or list_variants()
@@ -329,6 +365,21 @@ def add_commands(sub: Any) -> None:
     coverage.add_argument("--variant", action="append")
     coverage.add_argument("--json", metavar="FILE", type=output_file)
     coverage.set_defaults(run=_coverage)
+
+    perft = sub.add_parser(
+        "perft",
+        help="count an engine's sequences of legal actions from fixed deals against the deal-perft files",
+        description="Count an engine's sequences of legal actions from fixed deals, depth by depth, against "
+        "deal-perft files; on a difference, show where the two lists of legal actions first part.",
+    )
+    perft.add_argument("files", nargs="*", help="deal-perft files, folders or ids of bundled ones (default: all)")
+    perft.add_argument(
+        "--impl", metavar="COMMAND", type=command_line, help="the engine's command line (default: the reference)"
+    )
+    perft.add_argument("--variant", action="append", help="only the files of this variant (repeatable)")
+    perft.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
+    perft.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
+    perft.set_defaults(run=_perft)
 
 
 __all__ = ["CanastaError", "add_commands", "open_engine"]
