@@ -21,10 +21,10 @@ def test_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_dispute_output_is_current() -> None:
-    block = re.search(r"\$ canasta-ref explain dispute-one-card-pile --variants classic\n(.*?)```", README, re.S)
+    block = re.search(r"\$ canasta-ref explain dispute-one-card-pile --variant classic\n(.*?)```", README, re.S)
     assert block is not None
     out = io.StringIO()
-    assert main(["explain", "dispute-one-card-pile", "--variants", "classic"], out) == 0
+    assert main(["explain", "dispute-one-card-pile", "--variant", "classic"], out) == 0
     actual = out.getvalue()
     for paragraph in block.group(1).strip().split("\n\n"):
         assert paragraph in actual, f"README paragraph no longer printed:\n{paragraph}"

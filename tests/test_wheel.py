@@ -81,8 +81,13 @@ def test_the_installed_package_is_the_one_running(venv: Path, empty: Path) -> No
     assert Path(where.strip()).is_relative_to(venv.parent)
 
 
+def test_the_installed_engine_runs_as_pure_python(venv: Path, empty: Path) -> None:
+    out = _checked([str(venv / "canasta-ref"), "--version"], empty)
+    assert out.startswith("canasta-ref ") and "\nengine: pure Python (no compiled build" in out
+
+
 def test_explain_finds_a_bundled_scenario(venv: Path, empty: Path) -> None:
-    out = _checked([str(venv / "canasta-ref"), "explain", "dispute-one-card-pile", "--variants", "classic"], empty)
+    out = _checked([str(venv / "canasta-ref"), "explain", "dispute-one-card-pile", "--variant", "classic"], empty)
     assert out.startswith("Scenario dispute-one-card-pile: A dispute: holding one card, may you take a pile")
     assert "step 1 `take`: REFUSED by PILE.TAKE.ONE_CARD" in out
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..cliargs import command_line, count, input_file, output_file, seconds
+from ..cliargs import add_command, command_line, count, input_file, output_file, seconds
 from ..errors import CanastaError
 from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
@@ -209,14 +209,15 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     if not path.is_file():
         raise CanastaError(f"no scenario {args.scenario!r}: neither a file nor the id of a bundled scenario")
     scenario = load_scenarios([path])[0]
+    named = [name for text in args.variants or () for name in text.split(",") if name]
     if args.variants is None:
         variants = applicable_variants(scenario)
-    elif args.variants == "all":
+    elif "all" in named:
         variants = list_variants()
     else:
-        variants = [v for v in args.variants.split(",") if v]
+        variants = list(dict.fromkeys(named))
     if not variants:
-        raise CanastaError(f"no variant to explain {scenario.id!r} under: give --variants")
+        raise CanastaError(f"no variant to explain {scenario.id!r} under: give --variant")
     for variant in variants:
         load_variant(variant)
     for line in explain_lines(scenario, variants, alternatives=not args.no_alternatives):
@@ -271,7 +272,7 @@ def _coverage(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def add_commands(sub: Any) -> None:
-    serve_cmd = sub.add_parser("serve", help="speak the engine protocol on stdin/stdout with the reference interpreter")
+    serve_cmd = add_command(sub, "serve", "speak the engine protocol on stdin/stdout with the reference interpreter")
     serve_cmd.add_argument(
         "--mutate-rule",
         metavar="RULE.ID",
@@ -303,7 +304,7 @@ def add_commands(sub: Any) -> None:
     )
     serve_cmd.set_defaults(run=_serve)
 
-    conform = sub.add_parser("conform", help="run the conformance suite against an engine")
+    conform = add_command(sub, "conform", "run the conformance suite against an engine")
     conform.add_argument(
         "--impl",
         metavar="COMMAND",
@@ -313,7 +314,12 @@ def add_commands(sub: Any) -> None:
     conform.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
     conform.add_argument("--variant", action="append", help="only this variant (repeatable)")
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule id or prefix (repeatable)")
-    conform.add_argument("--level", action="append", choices=("must", "alternative", "implementation-defined"))
+    conform.add_argument(
+        "--level",
+        action="append",
+        choices=("must", "alternative", "implementation-defined"),
+        help="only scenarios of this level (repeatable)",
+    )
     conform.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
     conform.add_argument(
         "--known-failures", metavar="FILE", type=input_file, help="YAML of known failures (scenario id -> reason)"
@@ -346,13 +352,18 @@ def add_commands(sub: Any) -> None:
     conform.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     conform.set_defaults(run=_conform)
 
-    explain = sub.add_parser(
-        "explain", help="settle a dispute: each step of a scenario, variant by variant, with the rule"
+    explain = add_command(
+        sub, "explain", "settle a dispute: each step of a scenario, variant by variant, with the rule"
     )
     explain.add_argument("scenario", help="a scenario file or the id of a bundled scenario")
     explain.add_argument(
-        "--variants", help="'all', or a comma-separated list (default: the variants the scenario applies to)"
+        "--variant",
+        dest="variants",
+        action="append",
+        help="judge under this variant (repeatable, or a comma-separated list; 'all' for every bundled variant; "
+        "default: the variants the scenario applies to)",
     )
+    explain.add_argument("--variants", dest="variants", action="append", help=argparse.SUPPRESS)  # the old name
     explain.add_argument(
         "--no-alternatives",
         action="store_true",
@@ -360,17 +371,17 @@ def add_commands(sub: Any) -> None:
     )
     explain.set_defaults(run=_explain)
 
-    coverage = sub.add_parser("coverage", help="which rule clauses the scenarios do not allow or refuse through")
-    coverage.add_argument("--scenarios", nargs="*")
-    coverage.add_argument("--variant", action="append")
-    coverage.add_argument("--json", metavar="FILE", type=output_file)
+    coverage = add_command(sub, "coverage", "which rule clauses the scenarios do not allow or refuse through")
+    coverage.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
+    coverage.add_argument("--variant", action="append", help="only this variant (repeatable; default: every one)")
+    coverage.add_argument("--json", metavar="FILE", type=output_file, help="write the coverage as JSON here")
     coverage.set_defaults(run=_coverage)
 
-    perft = sub.add_parser(
+    perft = add_command(
+        sub,
         "perft",
-        help="count an engine's sequences of legal actions from fixed deals against the deal-perft files",
-        description="Count an engine's sequences of legal actions from fixed deals, depth by depth, against "
-        "deal-perft files; on a difference, show where the two lists of legal actions first part.",
+        "count an engine's sequences of legal actions from fixed deals against the deal-perft files",
+        "On a difference, the message shows where the engine's list of legal actions and the reference's first part.",
     )
     perft.add_argument("files", nargs="*", help="deal-perft files, folders or ids of bundled ones (default: all)")
     perft.add_argument(
