@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -96,6 +97,15 @@ def test_show_renders_a_seat_view_after_actions() -> None:
     assert code == 0
     assert out.startswith("North's view; North to act (play)")
     assert "hand (12):" in out
+    assert "\n  scores: North-South 0, East-West 0\n" in out
+
+
+def test_a_match_stopped_early_gives_each_side_its_total() -> None:
+    code, out = run("play", "--seed", "3", "--quiet", "--max-hands", "1")
+    assert code == 0
+    assert re.fullmatch(
+        r"Stopped after 1 hand without a winner: North-South -?\d+, East-West -?\d+", out.splitlines()[-1]
+    )
 
 
 def test_show_reports_an_illegal_action(capsys: pytest.CaptureFixture[str]) -> None:
