@@ -30,8 +30,10 @@ def spec_dir() -> Path:
 
 
 def conformance_dir() -> Path:
-    """The folder holding the bundled scenarios, the deal-perft files and the scenario schema."""
-    return _first_existing(_REPO / "conformance", _PACKAGE / "_data" / "conformance")
+    """The folder holding the bundled scenarios, the deal-perft files and the scenario schema; found by the schema,
+    as a folder named ``conformance`` beside an installed package may be another distribution's."""
+    schema = "scenario.schema.json"
+    return _first_existing(_REPO / "conformance" / schema, _PACKAGE / "_data" / "conformance" / schema).parent
 
 
 def scenario_dir() -> Path:
