@@ -82,8 +82,13 @@ def _status() -> str:
         return "pure Python (CANASTA_REF_PURE is set)"
     reason = stale_reason()
     if reason:
-        return f"pure Python ({reason}: run tools/build_native.py)"
+        return f"pure Python ({reason}{_build_hint()})"
     return _COMPILED_STATUS
+
+
+def _build_hint() -> str:
+    """How to build, where that can be done: in a checkout (an installed wheel has no tools/ and stays pure)."""
+    return ": run tools/build_native.py" if (PACKAGE_DIR.parent / "tools" / "build_native.py").is_file() else ""
 
 
 #: The status of a process running the compiled build.
