@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import TextIO
 
 from .bots import BOTS, make_bot
-from .cliargs import output_file, positive
+from .cliargs import add_command, output_file, plain, positive
 from .conformance.commands import add_commands as add_conformance_commands
+from .conformance.session import VERSION
+from .engine._native import STATUS
 from .engine.actions import parse_action
 from .engine.game import Game
 from .engine.hooks import HOOKS
 from .engine.rules import Rules
-from .errors import CanastaError
+from .errors import CanastaError, IllegalAction, NotationError
 from .house import write_house_spec
 from .match import HandRecord, play_match
 from .render import hand_log, rulebook, score_sheet, view_text
@@ -100,7 +102,7 @@ def _new(args: argparse.Namespace, out: TextIO) -> int:
 
 def _diff(args: argparse.Namespace, out: TextIO) -> int:
     difference = diff_variants(load_variant(args.a), load_variant(args.b))
-    if args.format == "json":
+    if args.json or args.format == "json":
         out.write(json.dumps(difference.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         out.write("\n".join(difference.lines()) + "\n")
@@ -108,9 +110,19 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _game_from_args(args: argparse.Namespace) -> Game:
+    """The dealt game after ``--actions``; an action refused or misspelt is named by its place and its text."""
     game = Game(load_variant(args.variant), seed=args.seed)
-    for text in filter(None, (t.strip() for t in (args.actions or "").split(";"))):
-        game.apply(parse_action(text))
+    actions = [text for text in (t.strip() for t in (args.actions or "").split(";")) if text]
+    for number, text in enumerate(actions, 1):
+        where = f'--actions: action {number} of {len(actions)}, "{text}",'
+        try:
+            action = parse_action(text)
+        except NotationError as error:
+            raise CanastaError(f"{where} cannot be read: {error}") from None
+        try:
+            game.apply(action)
+        except IllegalAction as refusal:
+            raise CanastaError(f"{where} is refused: {refusal}") from None
     return game
 
 
@@ -135,18 +147,28 @@ def _legal(args: argparse.Namespace, out: TextIO) -> int:
 
 def _hooks(args: argparse.Namespace, out: TextIO) -> int:
     for hook in HOOKS.values():
-        out.write(f"{hook.name} ({hook.kind}): {hook.doc}\n")
+        out.write(f"{hook.name} ({hook.kind}): {plain(hook.doc)}\n")
         for name, kind in hook.variables.items():
             out.write(f"    {name}: {kind}\n")
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="canasta-ref", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+#: What ``--version`` prints: the package's version and which build of the engine this process runs.
+VERSION_TEXT = f"canasta-ref {VERSION}\nengine: {STATUS}"
+#: The help of a ``--variant`` naming one variant.
+VARIANT_HELP = "variant id or spec file (default: classic)"
 
-    play = sub.add_parser("play", help="play a match between built-in bots and print the log and score sheet")
-    play.add_argument("--variant", default="classic", help="variant id or spec file (default: classic)")
+
+def build_parser() -> argparse.ArgumentParser:
+    # Raw text: --version prints two lines as they are written.
+    parser = argparse.ArgumentParser(
+        prog="canasta-ref", description=plain(__doc__ or ""), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=VERSION_TEXT, help="print the version and engine build")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="one of:")
+
+    play = add_command(sub, "play", "play a match between built-in bots and print the log and score sheet")
+    play.add_argument("--variant", default="classic", help=VARIANT_HELP)
     play.add_argument("--seed", default="1", help="match seed: the same seed gives the same match")
     play.add_argument("--bots", help=f"comma-separated bots per seat, from: {', '.join(sorted(BOTS))}")
     play.add_argument("--log", type=output_file, help="also write the hand-by-hand log to this file")
@@ -154,21 +176,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the score sheet")
     play.set_defaults(run=_play)
 
-    rules = sub.add_parser("rules", help="print a variant's flattened rule set with ids, text and sources")
+    rules = add_command(sub, "rules", "print a variant's flattened rule set with ids, text and sources")
     rules.add_argument("variant", help=f"variant id ({', '.join(list_variants())}) or spec file")
-    rules.add_argument("--json", action="store_true")
+    rules.add_argument("--json", action="store_true", help="print the rule set as JSON, with each clause's expression")
     rules.set_defaults(run=_rules)
 
-    check = sub.add_parser("check", help="lint spec files; exit 1 with file:line:col for each error")
-    check.add_argument("files", nargs="+")
+    check = add_command(sub, "check", "lint spec files; exit 1 with file:line:col for each error")
+    check.add_argument("files", nargs="+", metavar="FILE", help="spec files to check")
     check.set_defaults(run=_check)
 
-    new = sub.add_parser(
+    new = add_command(
+        sub,
         "new",
-        help="start a house variant: a spec file listing every parameter of the variant it extends",
-        description="Write a spec file that extends a variant and restates each of its parameters with its value, "
-        "its range or options and their sources as comments. check accepts the file as written; change the values "
-        "your table plays otherwise.",
+        "start a house variant: a spec file listing every parameter of the variant it extends",
+        "Each parameter is restated with its value, its range or options and their sources as comments. check "
+        "accepts the file as written; change the values your table plays otherwise.",
     )
     new.add_argument(
         "file", type=output_file, help="the spec file to write, named after its variant id: our-table.yaml"
@@ -178,33 +200,35 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--force", action="store_true", help="replace the file if it exists")
     new.set_defaults(run=_new)
 
-    diff = sub.add_parser(
+    diff = add_command(
+        sub,
         "diff",
-        help="show how two variants differ, parameter by parameter and clause by clause",
-        description="Compare two flattened variants: parameters, clauses (in rulebook order) and their sources. "
+        "show how two variants differ, parameter by parameter and clause by clause",
+        "Parameters, clauses (in rulebook order) and their sources. "
         "Exit 0 if they are identical, 1 if they differ, 2 if one cannot be loaded, as diff(1) does.",
     )
     diff.add_argument("a", metavar="A", help="variant id or spec file to compare from")
     diff.add_argument("b", metavar="B", help="variant id or spec file to compare to")
-    diff.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    diff.add_argument("--json", action="store_true", help="print the differences as JSON")
+    diff.add_argument("--format", choices=("text", "json"), default="text", help=argparse.SUPPRESS)  # before --json
     diff.set_defaults(run=_diff)
 
     for name, run, text in (
         ("show", _show, "render the position for a seat after some actions"),
         ("legal", _legal, "list the legal actions after some actions"),
     ):
-        cmd = sub.add_parser(name, help=text)
-        cmd.add_argument("--variant", default="classic")
+        cmd = add_command(sub, name, text)
+        cmd.add_argument("--variant", default="classic", help=VARIANT_HELP)
         cmd.add_argument("--seed", type=int, default=1, help="deal seed")
-        cmd.add_argument("--actions", help="actions to apply first, separated by ';'")
+        cmd.add_argument("--actions", help="actions to apply first, separated by ';' (as 'draw; discard KH')")
         if name == "show":
             cmd.add_argument("--seat", type=int, help="whose view (default: the seat to act)")
-            cmd.add_argument("--json", action="store_true")
+            cmd.add_argument("--json", action="store_true", help="print the view as JSON, as the protocol's view")
         cmd.set_defaults(run=run)
 
     add_conformance_commands(sub)
 
-    hooks = sub.add_parser("hooks", help="list the hooks rule clauses attach to, with their variables")
+    hooks = add_command(sub, "hooks", "list the hooks rule clauses attach to, with their variables")
     hooks.set_defaults(run=_hooks)
     return parser
 

@@ -1,4 +1,4 @@
-"""Command-line arguments checked as they are read, before any work starts.
+"""Command-line arguments checked as they are read, before any work starts; and the parts every command shares.
 
 A conformance run or a match can take minutes; a report path into a missing folder or a timeout of ``nan``
 must be refused at once with the option's name, not end the run in a traceback that loses its results.
@@ -11,6 +11,19 @@ import argparse
 import math
 import shlex
 from pathlib import Path
+from typing import Any
+
+
+def add_command(sub: Any, name: str, summary: str, details: str = "") -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` opens with the summary the command list shows, then any details."""
+    description = f"{summary[0].upper()}{summary[1:]}." + (f" {details}" if details else "")
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=description)
+    return parser
+
+
+def plain(text: str) -> str:
+    """Text for a terminal: the backticks that mark code in docstrings and docs dropped (``x`` reads x)."""
+    return text.replace("``", "").replace("`", "")
 
 
 def output_file(text: str) -> str:

@@ -118,7 +118,9 @@ def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
                 f"{side_name(rules, result.winner)} win the match, " + " to ".join(str(t) for t in result.totals)
             )
     else:
-        lines.append(f"Stopped after {len(result.hands)} hands without a winner: {result.totals}")
+        totals = ", ".join(f"{side_name(rules, team)} {total}" for team, total in enumerate(result.totals))
+        hands = f"{len(result.hands)} hand" + ("" if len(result.hands) == 1 else "s")
+        lines.append(f"Stopped after {hands} without a winner: {totals}")
     return lines
 
 
@@ -139,7 +141,7 @@ def view_text(rules: Rules, view: Mapping[str, Any]) -> list[str]:
         lines.append(f"  {side_name(rules, team)} melds: {shown or 'none'}")
     bonus = ", ".join(f"{seat_name(rules, s)} {' '.join(b)}" for s, b in enumerate(view["bonus_cards"]) if b)
     lines.append(f"  red threes: {bonus or 'none'}")
-    lines.append(f"  scores: {view['team_scores']}")
+    lines.append("  scores: " + ", ".join(f"{side_name(rules, t)} {n}" for t, n in enumerate(view["team_scores"])))
     if view["end"]:
         lines.append(f"  the hand is over: {view['end']}")
     return lines

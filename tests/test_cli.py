@@ -1,13 +1,19 @@
-"""The command line, end to end: play, rules, check, show, legal, hooks."""
+"""The command line, end to end: play, rules, check, show, legal, hooks; its help, version and shared options."""
 
 from __future__ import annotations
 
+import argparse
 import io
+import json
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from canasta_ref.cli import main
+from canasta_ref.cli import build_parser, main
+from canasta_ref.conformance.session import VERSION
+from canasta_ref.engine import _native
 from canasta_ref.engine.game import Game
 from canasta_ref.engine.rules import rules_for
 from canasta_ref.render import score_column, side_name
@@ -58,8 +64,6 @@ def test_rules_lists_every_clause_with_its_source() -> None:
 
 
 def test_rules_json_has_expressions() -> None:
-    import json
-
     code, out = run("rules", "classic", "--json")
     data = json.loads(out)
     assert code == 0
@@ -93,12 +97,36 @@ def test_show_renders_a_seat_view_after_actions() -> None:
     assert code == 0
     assert out.startswith("North's view; North to act (play)")
     assert "hand (12):" in out
+    assert "\n  scores: North-South 0, East-West 0\n" in out
+
+
+def test_a_match_stopped_early_gives_each_side_its_total() -> None:
+    code, out = run("play", "--seed", "3", "--quiet", "--max-hands", "1")
+    assert code == 0
+    assert re.fullmatch(
+        r"Stopped after 1 hand without a winner: North-South -?\d+, East-West -?\d+", out.splitlines()[-1]
+    )
 
 
 def test_show_reports_an_illegal_action(capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = run("show", "--seed", "3", "--actions", "discard 7S")
     assert code == 2
     assert "[TURN.DRAW_FIRST]" in capsys.readouterr().err
+
+
+def test_a_refused_action_is_named_by_its_place_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("show", "--seed", "3", "--actions", "draw; discard KH; discard 7S", "--seat", "1")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith('canasta-ref: --actions: action 3 of 3, "discard 7S", is refused: ')
+    assert err.rstrip().endswith("[TURN.DRAW_FIRST]")  # after North's discard, East must draw first
+
+
+def test_a_misspelt_action_is_named_by_its_place_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("legal", "--seed", "3", "--actions", "draw;  ; discrd KH")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith('canasta-ref: --actions: action 2 of 2, "discrd KH", cannot be read: unknown action')
 
 
 def test_legal_counts_the_actions() -> None:
@@ -149,3 +177,76 @@ def test_sides_are_named_by_their_seats_readably_for_every_table() -> None:
     assert side_name(six, 0) == "North, South-east and South-west"
     code, out = run("play", "--variant", "classic-6p", "--seed", "1")
     assert code == 0 and out.splitlines()[-1].startswith("North, South-east and South-west win the match")
+
+
+def test_perft_runs_a_bundled_file_by_its_id() -> None:
+    code, out = run("perft", "classic-seed-3")
+    assert code == 0
+    assert out.splitlines()[0] == "perft-classic-seed-3 [classic]: passed"
+    assert out.strip().endswith("1 passed, 0 failed")
+
+
+def test_perft_refuses_an_unknown_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("perft", "classic-seed-0")
+    assert code == 2
+    assert "no deal-perft file 'classic-seed-0': neither a file nor the id of a bundled one" in capsys.readouterr().err
+
+
+def _parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    """The top-level parser and every subcommand's, by name."""
+    top = build_parser()
+    (commands,) = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
+    return [("canasta-ref", top), *commands.choices.items()]
+
+
+@pytest.mark.parametrize(("name", "parser"), _parsers(), ids=[name for name, _ in _parsers()])
+def test_every_command_and_option_is_described_in_plain_text(name: str, parser: argparse.ArgumentParser) -> None:
+    assert parser.description, f"{name} has no description"
+    assert "`" not in parser.description
+    for action in parser._actions:
+        if action.help == argparse.SUPPRESS:
+            continue  # an older spelling kept working, on purpose out of sight
+        assert action.help, f"{name} {action.option_strings or action.dest} has no help text"
+        assert "`" not in action.help, f"{name} {action.option_strings or action.dest}: {action.help}"
+    assert "`" not in parser.format_help()
+
+
+def test_every_command_is_listed_with_its_summary() -> None:
+    listing = build_parser().format_help()
+    for name, parser in _parsers()[1:]:
+        assert name in listing
+        assert parser.description and parser.description.split(".")[0].lower()[:20] in listing.lower()
+
+
+def test_version_names_the_release_and_the_engine_build(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"canasta-ref {VERSION}\nengine: {_native.STATUS}\n"
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["version"] == VERSION  # what hello reports is what pip installed
+
+
+def test_hooks_prints_plain_text() -> None:
+    _, out = run("hooks")
+    assert "`" not in out
+    assert "(team_has_melded: the player's side has melded)" in out
+
+
+def test_json_is_spelt_json_everywhere() -> None:
+    for argv in (["rules", "classic"], ["diff", "classic", "classic-2p"], ["show", "--seed", "3"]):
+        _, out = run(*argv, "--json")
+        assert isinstance(json.loads(out), dict), argv
+    for command in ("conform", "coverage", "perft"):
+        assert "--json FILE" in dict(_parsers())[command].format_help()
+
+
+def test_explain_takes_variant_like_the_other_commands() -> None:
+    _, one = run("explain", "dispute-one-card-pile", "--variant", "classic", "--no-alternatives")
+    assert run("explain", "dispute-one-card-pile", "--variants", "classic", "--no-alternatives")[1] == one
+    _, two = run("explain", "dispute-one-card-pile", "--variant", "classic", "--variant", "hoyle-2p")
+    assert run("explain", "dispute-one-card-pile", "--variant", "classic,hoyle-2p")[1] == two
+    headings = [line for line in two.splitlines() if line.startswith(("Classic Canasta [", "Hoyle"))]
+    assert headings[0] == "Classic Canasta [classic]" and headings[-1].startswith("Hoyle")
+    _, every = run("explain", "dispute-one-card-pile", "--variant", "all", "--no-alternatives")
+    assert all(f"[{variant}]" in every for variant in list_variants())

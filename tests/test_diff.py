@@ -122,8 +122,9 @@ def test_a_child_spec_changing_one_clause_and_one_parameter(tmp_path: Path) -> N
 
 
 def test_json_round_trips_and_matches_the_text(tmp_path: Path) -> None:
-    code, out = run("diff", "classic", "classic-2p", "--format", "json")
+    code, out = run("diff", "classic", "classic-2p", "--json")
     assert code == 1
+    assert run("diff", "classic", "classic-2p", "--format", "json") == (code, out)  # the older spelling
     data = json.loads(out)
     difference = diff_variants(load_variant("classic"), load_variant("classic-2p"))
     assert data == difference.to_json()
@@ -132,7 +133,7 @@ def test_json_round_trips_and_matches_the_text(tmp_path: Path) -> None:
     assert [p["name"] for p in data["parameters"]] == [e.name for e in difference.parameters]
     assert [c["id"] for c in data["clauses"]] == [e.name for e in difference.clauses]
     assert data["summary"]["text"] == difference.summary()
-    same = json.loads(run("diff", "classic", "classic", "--format", "json")[1])
+    same = json.loads(run("diff", "classic", "classic", "--json")[1])
     assert same["identical"] is True and same["parameters"] == same["clauses"] == []
 
 

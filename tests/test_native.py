@@ -56,3 +56,11 @@ def test_the_status_matches_the_modules_loaded() -> None:
 
     compiled = not canasta_ref.engine.legal.__file__ or not canasta_ref.engine.legal.__file__.endswith(".py")
     assert compiled == bool(_native.COMPILED), (_native.STATUS, canasta_ref.engine.legal.__file__)
+
+
+def test_the_way_to_build_is_given_only_where_it_can_be_done(
+    manifest: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert _native._status() == "pure Python (no compiled build: run tools/build_native.py)"  # a checkout
+    monkeypatch.setattr(_native, "PACKAGE_DIR", tmp_path / "site-packages" / "canasta_ref")
+    assert _native._status() == "pure Python (no compiled build)"  # an installed wheel: no tools/

@@ -5,7 +5,8 @@ of the interpreter with no second implementation to keep in step. The package us
 recorded source digests match, so a stale build can never run. Needs a C compiler and the Python headers;
 without them the package simply stays pure Python.
 
-    python tools/build_native.py           # build (or rebuild)
+    python tools/build_native.py           # build, unless the build there matches the sources and this Python
+    python tools/build_native.py --force   # rebuild anyway
     python tools/build_native.py --clean   # remove the build: pure Python
 """
 
@@ -43,10 +44,26 @@ def compile_into(out: Path) -> None:
         raise SystemExit(f"build_native: mypyc failed (exit {done.returncode}); the package stays pure Python")
 
 
-def main() -> int:
+def current_build() -> list[str] | None:
+    """The libraries of the build in place, when it matches the sources and this interpreter and each library
+    it recorded is there; None when it must be built (mypyc takes minutes: tools/setup.sh runs this each time)."""
+    manifest = _native.read_manifest()
+    libraries = manifest.get("libraries") if manifest else None
+    if _native.stale_reason() or not isinstance(libraries, list) or not libraries:
+        return None
+    names = [str(name) for name in libraries]
+    return names if all((_native.COMPILED_DIR / name).is_file() for name in names) else None
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--clean", action="store_true", help="remove the compiled build")
-    args = parser.parse_args()
+    parser.add_argument("--force", action="store_true", help="rebuild even when the build in place is current")
+    args = parser.parse_args(argv)
+    built_already = None if args.clean or args.force else current_build()
+    if built_already:
+        print(f"build_native: up to date ({len(built_already)} libraries for {_native.build_tag()}); --force rebuilds")
+        return 0
     shutil.rmtree(_native.COMPILED_DIR, ignore_errors=True)
     if args.clean:
         print("build_native: removed; the package runs as pure Python")
@@ -58,7 +75,8 @@ def main() -> int:
         _native.COMPILED_DIR.mkdir()
         for library in built:
             shutil.copy2(library, _native.COMPILED_DIR / library.name)
-    manifest = {"tag": _native.build_tag(), "sources": _native.source_digests()}
+    libraries = [library.name for library in built]
+    manifest = {"tag": _native.build_tag(), "sources": _native.source_digests(), "libraries": libraries}
     _native.MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     print(f"build_native: {len(built)} libraries in {_native.COMPILED_DIR.relative_to(ROOT)}")
     return 0

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install canasta-ref with its test tools. Safe to run again.
+# Create .venv (if missing) and install canasta-ref with its test tools. Safe to run again: a second run with
+# nothing changed only checks, in seconds (pyproject.toml's hash against a stamp; the compiled build's digests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
+[ -x .venv/bin/python ] || python3 -m venv .venv
 . .venv/bin/activate
-python -m pip install --quiet --upgrade pip
-python -m pip install --quiet -e ".[test,docs,native]"
+# The editable install depends on pyproject.toml (dependencies, entry points) and on where this checkout is;
+# -I: the package must import as installed, not merely from the current folder.
+stamp=.venv/.canasta-ref-installed
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) $PWD"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] || ! python -I -c "import canasta_ref" 2>/dev/null; then
+  python -m pip install --quiet --upgrade pip
+  python -m pip install --quiet -e ".[test,docs,native]"
+  echo "$wanted" >"$stamp"
+fi
 # Compile the engine's hot modules with mypyc (about twice as fast); without a C compiler it stays pure Python.
+# The build is skipped while the compiled one matches the sources and this interpreter.
 python tools/build_native.py || echo "setup: the compiled engine was not built; canasta-ref runs as pure Python" >&2

@@ -1,4 +1,4 @@
-"""The conformance subcommands of ``canasta-ref``: serve, conform, explain, coverage."""
+"""The conformance subcommands of ``canasta-ref``: serve, conform, explain, coverage, perft."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..cliargs import command_line, count, input_file, output_file, seconds
+from ..cliargs import add_command, command_line, count, input_file, output_file, seconds
 from ..errors import CanastaError
+from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
@@ -19,7 +20,7 @@ from .explain import explain_lines
 from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
-from .scenario import Scenario, load_scenarios, scenario_dir
+from .scenario import Scenario, load_scenarios
 from .serve import serve
 from .session import FEATURE_ACTIONS, ReferenceSession
 from .suitecoverage import coverage_lines, rule_coverage
@@ -208,19 +209,55 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     if not path.is_file():
         raise CanastaError(f"no scenario {args.scenario!r}: neither a file nor the id of a bundled scenario")
     scenario = load_scenarios([path])[0]
+    named = [name for text in args.variants or () for name in text.split(",") if name]
     if args.variants is None:
         variants = applicable_variants(scenario)
-    elif args.variants == "all":
+    elif "all" in named:
         variants = list_variants()
     else:
-        variants = [v for v in args.variants.split(",") if v]
+        variants = list(dict.fromkeys(named))
     if not variants:
-        raise CanastaError(f"no variant to explain {scenario.id!r} under: give --variants")
+        raise CanastaError(f"no variant to explain {scenario.id!r} under: give --variant")
     for variant in variants:
         load_variant(variant)
     for line in explain_lines(scenario, variants, alternatives=not args.no_alternatives):
         out.write(line + "\n")
     return 0
+
+
+def _perft_paths(names: list[str]) -> list[Path] | None:
+    """The deal-perft files named: paths, folders or ids of bundled files (none named: every bundled file)."""
+    paths = []
+    for name in names:
+        path = Path(name)
+        if not path.exists():
+            path = perft_dir() / f"{name}.yaml"
+        if not path.exists():
+            raise CanastaError(f"no deal-perft file {name!r}: neither a file nor the id of a bundled one")
+        paths.append(path)
+    return paths or None
+
+
+def _perft(args: argparse.Namespace, out: TextIO) -> int:
+    from .perft import run_perft_files
+
+    variants = _check_variants(args.variant) or None
+    paths = _perft_paths(args.files)
+    try:
+        engine = open_engine(args.impl, args.timeout)
+    except EngineFailure as failure:
+        return _failed_start(args, failure, out)
+    try:
+        results = run_perft_files(engine, variants=variants, paths=paths)
+        for result in results:
+            out.write(f"{result.scenario} [{result.variant}]: {result.status}\n")
+        for line in summary(results, engine.info):
+            out.write(line + "\n")
+        if args.json:
+            Path(args.json).write_text(json_report(results, engine.info, {}), encoding="utf-8")
+    finally:
+        engine.close()
+    return 1 if failed(results) else 0
 
 
 def _coverage(args: argparse.Namespace, out: TextIO) -> int:
@@ -235,7 +272,7 @@ def _coverage(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def add_commands(sub: Any) -> None:
-    serve_cmd = sub.add_parser("serve", help="speak the engine protocol on stdin/stdout with the reference interpreter")
+    serve_cmd = add_command(sub, "serve", "speak the engine protocol on stdin/stdout with the reference interpreter")
     serve_cmd.add_argument(
         "--mutate-rule",
         metavar="RULE.ID",
@@ -267,7 +304,7 @@ def add_commands(sub: Any) -> None:
     )
     serve_cmd.set_defaults(run=_serve)
 
-    conform = sub.add_parser("conform", help="run the conformance suite against an engine")
+    conform = add_command(sub, "conform", "run the conformance suite against an engine")
     conform.add_argument(
         "--impl",
         metavar="COMMAND",
@@ -277,7 +314,12 @@ def add_commands(sub: Any) -> None:
     conform.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
     conform.add_argument("--variant", action="append", help="only this variant (repeatable)")
     conform.add_argument("--rule", action="append", help="only scenarios citing this rule id or prefix (repeatable)")
-    conform.add_argument("--level", action="append", choices=("must", "alternative", "implementation-defined"))
+    conform.add_argument(
+        "--level",
+        action="append",
+        choices=("must", "alternative", "implementation-defined"),
+        help="only scenarios of this level (repeatable)",
+    )
     conform.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
     conform.add_argument(
         "--known-failures", metavar="FILE", type=input_file, help="YAML of known failures (scenario id -> reason)"
@@ -310,13 +352,18 @@ def add_commands(sub: Any) -> None:
     conform.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     conform.set_defaults(run=_conform)
 
-    explain = sub.add_parser(
-        "explain", help="settle a dispute: each step of a scenario, variant by variant, with the rule"
+    explain = add_command(
+        sub, "explain", "settle a dispute: each step of a scenario, variant by variant, with the rule"
     )
     explain.add_argument("scenario", help="a scenario file or the id of a bundled scenario")
     explain.add_argument(
-        "--variants", help="'all', or a comma-separated list (default: the variants the scenario applies to)"
+        "--variant",
+        dest="variants",
+        action="append",
+        help="judge under this variant (repeatable, or a comma-separated list; 'all' for every bundled variant; "
+        "default: the variants the scenario applies to)",
     )
+    explain.add_argument("--variants", dest="variants", action="append", help=argparse.SUPPRESS)  # the old name
     explain.add_argument(
         "--no-alternatives",
         action="store_true",
@@ -324,11 +371,26 @@ def add_commands(sub: Any) -> None:
     )
     explain.set_defaults(run=_explain)
 
-    coverage = sub.add_parser("coverage", help="which rule clauses the scenarios do not allow or refuse through")
-    coverage.add_argument("--scenarios", nargs="*")
-    coverage.add_argument("--variant", action="append")
-    coverage.add_argument("--json", metavar="FILE", type=output_file)
+    coverage = add_command(sub, "coverage", "which rule clauses the scenarios do not allow or refuse through")
+    coverage.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
+    coverage.add_argument("--variant", action="append", help="only this variant (repeatable; default: every one)")
+    coverage.add_argument("--json", metavar="FILE", type=output_file, help="write the coverage as JSON here")
     coverage.set_defaults(run=_coverage)
+
+    perft = add_command(
+        sub,
+        "perft",
+        "count an engine's sequences of legal actions from fixed deals against the deal-perft files",
+        "On a difference, the message shows where the engine's list of legal actions and the reference's first part.",
+    )
+    perft.add_argument("files", nargs="*", help="deal-perft files, folders or ids of bundled ones (default: all)")
+    perft.add_argument(
+        "--impl", metavar="COMMAND", type=command_line, help="the engine's command line (default: the reference)"
+    )
+    perft.add_argument("--variant", action="append", help="only the files of this variant (repeatable)")
+    perft.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
+    perft.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
+    perft.set_defaults(run=_perft)
 
 
 __all__ = ["CanastaError", "add_commands", "open_engine"]

@@ -15,9 +15,9 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..resources import not_inherited_file
 from ..spec import list_variants
 from ..spec.yamldoc import parse
-from .scenario import scenario_dir
 
 
 @dataclass(frozen=True)
@@ -29,15 +29,10 @@ class NotInherited:
     reason: str
 
 
-def not_inherited_file() -> Path:
-    """``conformance/not-inherited.yaml``, beside the bundled scenarios."""
-    return scenario_dir().parent / "not-inherited.yaml"
-
-
 @functools.cache
 def not_inherited(path: Path | None = None) -> dict[tuple[str, str], NotInherited]:
-    """The listed scenarios by (variant id, scenario id); none if the file is absent (an installed wheel ships no
-    scenarios). A malformed file raises a SpecError naming the line and column."""
+    """The listed scenarios by (variant id, scenario id); none if the file is absent (a folder of
+    scenarios of one's own need not have one). A malformed file raises a SpecError naming the line and column."""
     file = path or not_inherited_file()
     if not file.exists():
         return {}

@@ -48,7 +48,7 @@ from ..engine.cards import Card, parse_cards
 from ..engine.game import Game, deck_for_seed
 from ..engine.rules import Rules
 from ..errors import CanastaError, IllegalAction
-from ..resources import spec_dir
+from ..resources import perft_dir
 from ..spec import list_variants
 from .engines import Engine, EngineFailure, excerpt
 from .report import few
@@ -58,11 +58,6 @@ from .variants import reference_rules
 
 #: At most this many first actions are shown in a divide.
 DIVIDE_LINES = 20
-
-
-def perft_dir() -> Path:
-    """The bundled deal-perft files: ``conformance/perft`` beside the scenarios."""
-    return spec_dir().parent / "conformance" / "perft"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from ..engine.actions import parse_action
 from ..engine.cards import parse_cards
 from ..engine.rules import rules_for
 from ..errors import CanastaError, Location, NotationError, SpecError
-from ..resources import spec_dir
+from ..resources import scenario_dir, scenario_schema_file
 from ..spec import list_variants, load_variant
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, NodePath, parse
@@ -67,15 +67,9 @@ class Scenario:
         return "position" in self.setup
 
 
-def scenario_dir() -> Path:
-    """The bundled scenarios: ``conformance/scenarios`` beside the specs."""
-    return spec_dir().parent / "conformance" / "scenarios"
-
-
 @functools.cache
 def _validator() -> Draft202012Validator:
-    schema_file = spec_dir().parent / "conformance" / "scenario.schema.json"
-    return Draft202012Validator(json.loads(schema_file.read_text(encoding="utf-8")))
+    return Draft202012Validator(json.loads(scenario_schema_file().read_text(encoding="utf-8")))
 
 
 def _field(path: NodePath) -> str:

@@ -56,18 +56,39 @@ def build_tag() -> str:
     return sys.implementation.cache_tag
 
 
-def _status() -> str:
-    if os.environ.get("CANASTA_REF_PURE"):
-        return "pure Python (CANASTA_REF_PURE is set)"
+def read_manifest() -> dict[str, object] | None:
+    """The recorded build, or None when there is none (or it cannot be read)."""
     try:
         manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return "pure Python (no compiled build: run tools/build_native.py)"
-    if not isinstance(manifest, dict) or manifest.get("tag") != build_tag():
-        return "pure Python (the compiled build is for another Python: run tools/build_native.py)"
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def stale_reason() -> str | None:
+    """Why the compiled build cannot be used (no build, another Python, older sources), or None when it can."""
+    manifest = read_manifest()
+    if manifest is None:
+        return "no compiled build"
+    if manifest.get("tag") != build_tag():
+        return "the compiled build is for another Python"
     if manifest.get("sources") != source_digests():
-        return "pure Python (the compiled build is older than the sources: run tools/build_native.py)"
+        return "the compiled build is older than the sources"
+    return None
+
+
+def _status() -> str:
+    if os.environ.get("CANASTA_REF_PURE"):
+        return "pure Python (CANASTA_REF_PURE is set)"
+    reason = stale_reason()
+    if reason:
+        return f"pure Python ({reason}{_build_hint()})"
     return _COMPILED_STATUS
+
+
+def _build_hint() -> str:
+    """How to build, where that can be done: in a checkout (an installed wheel has no tools/ and stays pure)."""
+    return ": run tools/build_native.py" if (PACKAGE_DIR.parent / "tools" / "build_native.py").is_file() else ""
 
 
 #: The status of a process running the compiled build.

@@ -114,7 +114,7 @@ WORDS = ["1", "0", "-1", "nan", "1e309", "x", "", "folder", "missing/x", "'", "c
 OPTIONS = {
     "show": ["--seat", "--seed", "--actions", "--variant"],
     "legal": ["--seed", "--actions", "--variant"],
-    "explain": ["--variants"],
+    "explain": ["--variant", "--variants"],
     "conform": ["--rule", "--level", "--timeout", "--variant", "--impl", "--json", "--known-failures"],
 }
 

@@ -85,7 +85,7 @@ def tutorial_page(site: Site) -> str:
         "- A variant the scenario is not written for is still tried, and says so; a position it cannot set up (such "
         "as four hands in a two-player variant) is reported instead of judged.",
         "",
-        "`--variants classic,classic-2p` limits the variants; `--no-alternatives` skips the disputed options. "
+        "`--variant classic,classic-2p` limits the variants; `--no-alternatives` skips the disputed options. "
         "[Where sources disagree](disputes.md) lists every disputed parameter with its sources.",
         "",
         "## 4. Add it to the suite {#contribute}",
