@@ -12,7 +12,7 @@ import pytest
 from listing_kit import legal_by_plan
 
 from canasta_ref import Action, Game, load_variant
-from canasta_ref.engine.cards import JOKER_RANK
+from canasta_ref.engine.cards import JOKER_RANK, rank_of
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.spec.derive import derive
 
@@ -51,11 +51,35 @@ def names_a_meld(game: Game, legal: set[Action]) -> bool:
     return two_open_melds_of_a_rank(game) and any(a.target or any(g.target for g in a.melds) for a in legal)
 
 
-@pytest.mark.parametrize("seed", [3, 11])
-def test_several_melds_of_a_rank_are_listed_as_judged(seed: int) -> None:
+def test_several_melds_of_a_rank_are_listed_as_judged() -> None:
     rules = options_rules({"open_melds_of_a_rank": "several"})
     assert rules.names_melds
-    assert checked_playout(rules, seed, names_a_meld) > 0, "random play never named one of two melds of a rank"
+    found = sum(checked_playout(rules, seed, names_a_meld) for seed in (3, 11, 17))
+    assert found > 0, "random play never named one of two melds of a rank"
+
+
+def natural_and_wild_take(game: Game, legal: set[Action]) -> bool:
+    """Whether the listing offers to take the pile with one natural card of the top card's rank and a wild card."""
+    state = game.state
+    if not state.pile:
+        return False
+    rules = game.rules
+    top = rank_of(state.pile[-1])
+    for action in legal:
+        if action.kind == "take" and len(action.cards) == 2:
+            naturals = [c for c in action.cards if not rules.is_wild[c] and rank_of(c) == top]
+            if len(naturals) == 1:
+                return True
+    return False
+
+
+@pytest.mark.parametrize(("overrides", "offered"), [({}, False), ({"pile_take_match": "natural_and_wild"}, True)])
+def test_a_natural_and_a_wild_card_take_the_pile_only_under_classics_rule(
+    overrides: dict[str, Any], offered: bool
+) -> None:
+    rules = options_rules(overrides)
+    found = sum(checked_playout(rules, seed, natural_and_wild_take) for seed in (5, 8, 13))
+    assert (found > 0) == offered, f"{found} positions offered a natural and a wild card to take the pile"
 
 
 def test_the_default_merges_every_rank() -> None:
