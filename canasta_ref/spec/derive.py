@@ -13,8 +13,9 @@ from typing import Any
 from ..errors import SpecError
 from .clauses import compile_clause, parameter_values
 from .consistency import consistency_problems
-from .model import Variant
+from .model import Clause, Variant
 from .params import value_problems
+from .placeholders import referenced, word_entry
 from .wording import did_you_mean
 
 
@@ -35,7 +36,7 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
             parameters[name] = dataclasses.replace(param, value=value, set_in=f"{variant.id} (overridden)")
     values = parameter_values(parameters)
     clauses = {
-        rule: compile_clause(clause, values) if set(clause.parameters) & set(overrides) else clause
+        rule: compile_clause(word_entry(clause, parameters), values) if _depends(clause, overrides) else clause
         for rule, clause in variant.clauses.items()
     }
     clashes = consistency_problems(parameters, clauses, variant.lineage)
@@ -49,3 +50,11 @@ def derive(variant: Variant, overrides: Mapping[str, Any]) -> Variant:
         parameters=parameters,
         clauses=clauses,
     )
+
+
+def _depends(clause: Clause, overrides: Mapping[str, Any]) -> bool:
+    """Whether ``clause``'s code or its texts read one of the overridden parameters."""
+    written = clause.written
+    texts = [] if written is None else [written.title, written.text, written.message or ""]
+    named = set(clause.parameters).union(*(referenced(text) for text in texts))
+    return bool(named & set(overrides))

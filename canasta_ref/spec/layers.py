@@ -13,7 +13,7 @@ from typing import Any, TypeGuard, cast
 from ..engine.hooks import HOOKS
 from ..errors import SpecError
 from ..lang import Origin
-from .model import Alternative, ClauseEntry, Parameter, ParamType, Source, SourceRef
+from .model import Alternative, ClauseEntry, Parameter, ParamType, Source, SourceRef, Written
 from .params import PARAM_TYPES, placeholder, value_problems
 from .schema import EXPRESSION_FIELDS, FIELD_OF_KIND
 from .wording import did_you_mean, found, one_of
@@ -412,7 +412,18 @@ class _Layer:
             declared_in=self.id,
             replaces=replaces,
             location=self.doc.location((*path, "id")),
+            written=Written(title, text, _text(rule, "message"), self._text_origins(path)),
         )
+
+    def _text_origins(self, path: NodePath) -> tuple[tuple[str, str, Origin], ...]:
+        """Where each text of the rule at ``path`` starts, with its text as written, to locate its placeholders."""
+        found: list[tuple[str, str, Origin]] = []
+        for name in ("title", "text", "message"):
+            scalar = self.doc.scalar_text((*path, name))
+            if scalar is not None:
+                origin = Origin(self.doc.file, scalar.line, scalar.column, scalar.indent)
+                found.append((name, scalar.text, origin))
+        return tuple(found)
 
     def _replaces(self, path: NodePath, rule_id: str, rule: dict[str, Any]) -> str | None:
         """The parent id if this clause replaces the parent's; reports a missing or pointless ``replaces``."""

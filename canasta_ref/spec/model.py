@@ -73,6 +73,17 @@ OUTCOMES: dict[HookKind, tuple[str, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class Written:
+    """A clause's texts as its spec gives them, placeholders and all (see placeholders.py), and for each field
+    (title, text, message) its text as written in the file and where that starts, to locate a bad placeholder."""
+
+    title: str
+    text: str
+    message: str | None
+    at: tuple[tuple[str, str, Origin], ...] = ()
+
+
 @dataclass(frozen=True, kw_only=True)
 class ClauseEntry:
     """One rule as its spec file gives it, checked, with its expression not yet compiled.
@@ -93,6 +104,9 @@ class ClauseEntry:
     declared_in: str = ""
     replaces: str | None = None
     location: Location | None = None
+    #: The texts before their placeholders were worded; title, text and message are worded from the variant's
+    #: parameters when it is flattened (None: the texts hold no placeholders).
+    written: Written | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

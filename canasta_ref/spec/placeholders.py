@@ -1,0 +1,367 @@
+"""Clause texts that refer to parameters: ``{canasta_size:word}`` is worded from the variant's own value.
+
+A rule's title, text and refusal message are written once, in the root spec; a child that changes a parameter
+must not inherit a sentence that states the parent's number. So texts name the parameter, and the loader words
+it when the variant is flattened (``word_text``). The syntax, documented in docs/spec-format.md:
+
+- ``{name}``: the value: digits, an option's words, cards as ``twos and jokers``, a table's values as
+  ``15, 50, 90 or 120``; ``{name:word}`` / ``{name:Word}`` a number in words (``seven`` / ``Seven``);
+  ``{name:Word}`` also capitalises other values; ``{name:bands}`` a table band by band.
+- ``{name.key}``: one entry of a map parameter (``{card_values.JK}``), with the formats of a number.
+- ``{name=a:text for a|b:text for b}``: a choice by an enum's option (or ``true``/``false`` of a bool); every
+  option is given (``*`` stands for the options not named), and the chosen text may hold placeholders itself.
+- ``{{`` and ``}}`` stand for literal braces.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from ..errors import SpecError
+from .model import ClauseEntry, Parameter, Written
+from .wording import did_you_mean, one_of
+
+#: Number words up to twenty; larger numbers stay in digits in every format.
+_NUMBER_WORDS: Final = tuple(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ]
+)
+_TENS: Final = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+
+#: Cards of a list parameter, in words (plural: a list names kinds of card).
+_CARD_WORDS: Final = {
+    "2": "twos",
+    "3": "threes",
+    "4": "fours",
+    "5": "fives",
+    "6": "sixes",
+    "7": "sevens",
+    "8": "eights",
+    "9": "nines",
+    "10": "tens",
+    "J": "jacks",
+    "Q": "queens",
+    "K": "kings",
+    "A": "aces",
+    "JK": "jokers",
+}
+
+#: The formats each type of parameter takes after a colon ("" is none).
+FORMATS: Final[dict[str, tuple[str, ...]]] = {
+    "int": ("", "word", "Word"),
+    "enum": ("", "Word"),
+    "list": ("", "Word"),
+    "table": ("", "bands"),
+    "str": ("", "Word"),
+    "map": (),
+    "bool": (),
+}
+
+_NAME: Final = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+class PlaceholderError(ValueError):
+    """A placeholder that cannot be worded; ``offset`` is where it starts in the text."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """One ``{...}`` of a text: its parameter, its key into a map, its format or its choices."""
+
+    name: str
+    key: str | None
+    format: str
+    choices: Mapping[str, str] | None
+    start: int
+    end: int
+
+
+def number_words(value: int) -> str:
+    """``seven``, ``forty``; digits where no plain word is (``15`` stays ``15`` above twenty)."""
+    if 0 <= value < len(_NUMBER_WORDS):
+        return _NUMBER_WORDS[value]
+    return _TENS.get(value, str(value))
+
+
+def card_words(cards: list[Any]) -> str:
+    """``twos and jokers``: the cards of a list, in words, joined as a reader lists them."""
+    return join_words([_CARD_WORDS.get(str(card), str(card)) for card in cards])
+
+
+def join_words(words: list[str], last: str = "and") -> str:
+    if not words:
+        return "none"
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def option_words(option: str) -> str:
+    """An enum option as words: ``wild_or_red_three`` is ``wild or red three``."""
+    return option.replace("_", " ")
+
+
+def table_values(rows: list[Any]) -> str:
+    """``15, 50, 90 or 120``: the values a table can give, in its order."""
+    return join_words([str(row.get("value")) for row in rows if isinstance(row, dict)], "or")
+
+
+def table_bands(rows: list[Any]) -> str:
+    """``15 below 0, 50 from 0, 90 from 1500 and 120 from 3000``: each band of a table with its value."""
+    items = [row for row in rows if isinstance(row, dict)]
+    words: list[str] = []
+    for index, row in enumerate(items):
+        start = row.get("from")
+        following = items[index + 1].get("from") if index + 1 < len(items) else None
+        where = f"from {start}" if start is not None else f"below {following}" if following is not None else "always"
+        words.append(f"{row.get('value')} {where}")
+    return join_words(words)
+
+
+def placeholders(text: str) -> Iterator[Placeholder]:
+    """The placeholders of ``text`` in order (not those inside choices); raises PlaceholderError on a brace
+    that does not close or a placeholder that does not parse."""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if text.startswith(("{{", "}}"), index):
+            index += 2
+        elif char == "}":
+            raise PlaceholderError("a '}' closes no placeholder; write '}}' for a brace", index)
+        elif char == "{":
+            end = _closing(text, index)
+            yield _parse(text[index + 1 : end], index, end + 1)
+            index = end + 1
+        else:
+            index += 1
+
+
+def _closing(text: str, start: int) -> int:
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == "{":
+            depth += 1
+        elif text[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    raise PlaceholderError("a '{' opens a placeholder that is not closed; write '{{' for a brace", start)
+
+
+def _parse(body: str, start: int, end: int) -> Placeholder:
+    head, _, choice_text = body.partition("=")
+    if _:
+        return Placeholder(head.strip(), None, "", _choices(choice_text, start), start, end)
+    reference, _, fmt = head.partition(":")
+    name, _, key = reference.strip().partition(".")
+    if not _NAME.fullmatch(name):
+        message = f"'{{{body}}}' is not a placeholder: expected {{parameter}} or {{parameter:format}}"
+        raise PlaceholderError(message, start)
+    return Placeholder(name, key or None, fmt.strip(), None, start, end)
+
+
+def _choices(text: str, start: int) -> dict[str, str]:
+    """``a:text|b:text`` split at the bars that are not inside a nested placeholder."""
+    parts: list[str] = []
+    depth, begin = 0, 0
+    for index, char in enumerate(text):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "|" and depth == 0:
+            parts.append(text[begin:index])
+            begin = index + 1
+    parts.append(text[begin:])
+    choices: dict[str, str] = {}
+    for part in parts:
+        option, colon, said = part.partition(":")
+        if not colon:
+            raise PlaceholderError(f"the choice '{part.strip()}' has no ':'; expected option:text", start)
+        choices[option.strip()] = said
+    return choices
+
+
+def word_text(text: str, parameters: Mapping[str, Parameter]) -> str:
+    """``text`` with each placeholder worded from ``parameters``; raises PlaceholderError on one that names an
+    unknown parameter, key, format or option."""
+    pieces: list[str] = []
+    position = 0
+    for holder in placeholders(text):
+        pieces.append(_unescape(text[position : holder.start]))
+        pieces.append(_word(holder, parameters))
+        position = holder.end
+    pieces.append(_unescape(text[position:]))
+    return "".join(pieces)
+
+
+def _unescape(text: str) -> str:
+    return text.replace("{{", "{").replace("}}", "}")
+
+
+def _word(holder: Placeholder, parameters: Mapping[str, Parameter]) -> str:
+    param = parameters.get(holder.name)
+    if param is None:
+        hint = did_you_mean(holder.name, parameters)
+        raise PlaceholderError(f"unknown parameter '{holder.name}' in a placeholder{hint}", holder.start)
+    if holder.choices is not None:
+        return _chosen(holder, param, parameters)
+    value = param.value
+    if holder.key is not None:
+        if param.type != "map":
+            message = f"'.{holder.key}' picks an entry of a map; {param.name} is {param.type}"
+            raise PlaceholderError(message, holder.start)
+        if holder.key not in value:
+            hint = did_you_mean(holder.key, value)
+            message = f"parameter {param.name} has no entry '{holder.key}'{hint}; expected one of: {one_of(value)}"
+            raise PlaceholderError(message, holder.start)
+        return _formatted(holder, "int", value[holder.key])
+    return _formatted(holder, param.type, value)
+
+
+def _formatted(holder: Placeholder, ptype: str, value: Any) -> str:
+    formats = FORMATS[ptype]
+    if holder.format not in formats:
+        if not formats:
+            hint = "a choice {name=true:...|false:...}" if ptype == "bool" else "{name.key}"
+            message = f"a {ptype} parameter ({holder.name}) is worded by {hint}"
+        else:
+            shown = ", ".join(f"'{name}'" if name else "none" for name in formats)
+            message = f"unknown format '{holder.format}' for {ptype} parameter {holder.name}; expected {shown}"
+        raise PlaceholderError(message, holder.start)
+    if ptype == "int":
+        if holder.format == "":
+            return str(value)
+        words = number_words(value)
+        return words[:1].upper() + words[1:] if holder.format == "Word" else words
+    words = _WORDERS[holder.format if holder.format == "bands" else ptype](value)
+    return words[:1].upper() + words[1:] if holder.format == "Word" else words
+
+
+_WORDERS: Final[dict[str, Callable[[Any], str]]] = {
+    "enum": option_words,
+    "list": card_words,
+    "table": table_values,
+    "bands": table_bands,
+    "str": str,
+}
+
+
+def _chosen(holder: Placeholder, param: Parameter, parameters: Mapping[str, Parameter]) -> str:
+    assert holder.choices is not None
+    if param.type == "bool":
+        options = ["true", "false"]
+        current = "true" if param.value else "false"
+    elif param.type == "enum":
+        options, current = list(param.options), str(param.value)
+    else:
+        message = f"only an enum or bool parameter takes a choice; {param.name} is {param.type}"
+        raise PlaceholderError(message, holder.start)
+    unknown = [option for option in holder.choices if option not in (*options, "*")]
+    if unknown:
+        hint = did_you_mean(unknown[0], options)
+        message = f"parameter {param.name} has no option '{unknown[0]}'{hint}; expected one of: {one_of(options)}"
+        raise PlaceholderError(message, holder.start)
+    missing = [option for option in options if option not in holder.choices]
+    if missing and "*" not in holder.choices:
+        message = f"the choice on {param.name} gives no text for option {', '.join(missing)}: "
+        message += "give one per option, or '*' for the rest"
+        raise PlaceholderError(message, holder.start)
+    try:
+        return word_text(holder.choices.get(current, holder.choices.get("*", "")), parameters)
+    except PlaceholderError as error:
+        raise PlaceholderError(str(error), holder.start) from None
+
+
+def referenced(text: str) -> set[str]:
+    """The parameters ``text`` names in placeholders, those inside choices included."""
+    names: set[str] = set()
+    for holder in placeholders(text):
+        names.add(holder.name)
+        for said in (holder.choices or {}).values():
+            names |= referenced(said)
+    return names
+
+
+def literal_text(text: str) -> str:
+    """``text`` without its placeholders: what it states whatever the parameters are."""
+    pieces: list[str] = []
+    position = 0
+    for holder in placeholders(text):
+        pieces.append(text[position : holder.start])
+        pieces.append(" ")
+        position = holder.end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+_Entry = TypeVar("_Entry", bound=ClauseEntry)
+
+
+def word_entry(entry: _Entry, parameters: Mapping[str, Parameter]) -> _Entry:
+    """``entry`` with its title, text and message worded from ``parameters``; raises SpecError located at the
+    placeholder that cannot be worded."""
+    written = entry.written
+    if written is None:
+        return entry
+    title = _word_field(entry, written, "title", written.title, parameters)
+    text = _word_field(entry, written, "text", written.text, parameters)
+    message = None if written.message is None else _word_field(entry, written, "message", written.message, parameters)
+    return dataclasses.replace(entry, title=title, text=text, message=message)
+
+
+def _word_field(entry: ClauseEntry, written: Written, name: str, text: str, parameters: Mapping[str, Parameter]) -> str:
+    try:
+        return word_text(text, parameters)
+    except PlaceholderError as error:
+        raise _located(entry, written, name, text, error) from None
+
+
+def _located(entry: ClauseEntry, written: Written, name: str, text: str, error: PlaceholderError) -> SpecError:
+    """The error of a placeholder in field ``name`` of ``entry``, at its line and column in the file."""
+    closing = text.find("}", error.offset)
+    piece = text[error.offset : closing + 1 if closing >= 0 else len(text)]
+    return locate_in_text(entry, written, name, piece, f"'{name}' of rule {entry.id}: {error}")
+
+
+def locate_in_text(entry: ClauseEntry, written: Written, name: str, piece: str, message: str) -> SpecError:
+    """A SpecError saying ``message`` at the first ``piece`` of field ``name`` of ``entry`` as written in its
+    file (at the field's start if it cannot be found there, at the rule's id if the field's place is unknown)."""
+    for field_name, source, origin in written.at:
+        if field_name != name:
+            continue
+        found = re.search(rf"(?<![\w.]){re.escape(piece)}(?!\w)", source, re.IGNORECASE) if piece else None
+        index = found.start() if found else source.find(piece) if piece else -1
+        if index < 0:
+            return origin.error(source, message)
+        before = source[:index]
+        line = before.count("\n") + 1
+        column = index - (before.rfind("\n") + 1) + 1
+        return origin.error(source, message, line, column)
+    return SpecError(message, entry.location)
