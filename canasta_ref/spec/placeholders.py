@@ -10,6 +10,7 @@ it when the variant is flattened (``word_text``). The syntax, documented in docs
 - ``{name.key}``: one entry of a map parameter (``{card_values.JK}``), with the formats of a number.
 - ``{name=a:text for a|b:text for b}``: a choice by an enum's option (or ``true``/``false`` of a bool); every
   option is given (``*`` stands for the options not named), and the chosen text may hold placeholders itself.
+- ``{=packs * (52 + jokers_per_pack)}``: a number the rules language computes from parameters alone.
 - ``{{`` and ``}}`` stand for literal braces.
 """
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from ..errors import SpecError
+from ..lang import Origin, compile_expression
 from .model import ClauseEntry, Parameter, Written
 from .wording import did_you_mean, one_of
 
@@ -82,7 +84,7 @@ FORMATS: Final[dict[str, tuple[str, ...]]] = {
     "bool": (),
 }
 
-_NAME: Final = re.compile(r"[a-z_][a-z0-9_]*")
+_NAME: Final = re.compile(r"\b[a-z_][a-z0-9_]*\b")
 
 
 class PlaceholderError(ValueError):
@@ -103,6 +105,8 @@ class Placeholder:
     choices: Mapping[str, str] | None
     start: int
     end: int
+    #: ``{=packs * 54}``: a rules-language expression over parameters, worded as a number.
+    expression: str | None = None
 
 
 def number_words(value: int) -> str:
@@ -178,6 +182,8 @@ def _closing(text: str, start: int) -> int:
 
 
 def _parse(body: str, start: int, end: int) -> Placeholder:
+    if body.startswith("="):
+        return Placeholder("", None, "", None, start, end, body[1:].strip())
     head, _, choice_text = body.partition("=")
     if _:
         return Placeholder(head.strip(), None, "", _choices(choice_text, start), start, end)
@@ -226,6 +232,8 @@ def _unescape(text: str) -> str:
 
 
 def _word(holder: Placeholder, parameters: Mapping[str, Parameter]) -> str:
+    if holder.expression is not None:
+        return str(_evaluated(holder, holder.expression, parameters))
     param = parameters.get(holder.name)
     if param is None:
         hint = did_you_mean(holder.name, parameters)
@@ -262,6 +270,20 @@ def _formatted(holder: Placeholder, ptype: str, value: Any) -> str:
         return words[:1].upper() + words[1:] if holder.format == "Word" else words
     words = _WORDERS[holder.format if holder.format == "bands" else ptype](value)
     return words[:1].upper() + words[1:] if holder.format == "Word" else words
+
+
+def _evaluated(holder: Placeholder, expression: str, parameters: Mapping[str, Parameter]) -> int:
+    """The value of an expression placeholder, computed from the parameters alone."""
+    values = {name: (param.type, param.value) for name, param in parameters.items()}
+    try:
+        compiled = compile_expression(
+            expression, variables={}, parameters=values, expect="int", origin=Origin("placeholder", 1, 1)
+        )
+        return int(compiled.fn({}))
+    except SpecError as error:
+        raise PlaceholderError(f"in {{={expression}}}: {error.reason}", holder.start) from None
+    except (ArithmeticError, LookupError, TypeError, ValueError) as error:
+        raise PlaceholderError(f"cannot work out {{={expression}}}: {error}", holder.start) from None
 
 
 _WORDERS: Final[dict[str, Callable[[Any], str]]] = {
@@ -304,6 +326,7 @@ def referenced(text: str) -> set[str]:
     names: set[str] = set()
     for holder in placeholders(text):
         names.add(holder.name)
+        names.update(_NAME.findall(holder.expression or ""))
         for said in (holder.choices or {}).values():
             names |= referenced(said)
     return names
