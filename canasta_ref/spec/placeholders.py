@@ -6,11 +6,14 @@ it when the variant is flattened (``word_text``). The syntax, documented in docs
 
 - ``{name}``: the value: digits, an option's words, cards as ``twos and jokers``, a table's values as
   ``15, 50, 90 or 120``; ``{name:word}`` / ``{name:Word}`` a number in words (``seven`` / ``Seven``);
-  ``{name:Word}`` also capitalises other values; ``{name:bands}`` a table band by band.
+  ``{name:s}`` is ``s`` unless the number is 1 (``card{draw_count:s}``); ``{name:Word}`` also capitalises other
+  values; ``{name:bands}`` a table band by band.
 - ``{name.key}``: one entry of a map parameter (``{card_values.JK}``), with the formats of a number.
-- ``{name=a:text for a|b:text for b}``: a choice by an enum's option (or ``true``/``false`` of a bool); every
+- ``{name=a:text for a|b:text for b}``: a choice by an enum's option (``true``/``false`` of a bool, whole numbers
+  of an int, which also needs ``*``); every
   option is given (``*`` stands for the options not named), and the chosen text may hold placeholders itself.
-- ``{=packs * (52 + jokers_per_pack)}``: a number the rules language computes from parameters alone.
+- ``{=packs * (52 + jokers_per_pack)}``: a number the rules language computes from parameters alone; the
+  formats of an int follow a colon (``{=packs * jokers_per_pack:Word}``).
 - ``{{`` and ``}}`` stand for literal braces.
 """
 
@@ -75,7 +78,7 @@ _CARD_WORDS: Final = {
 
 #: The formats each type of parameter takes after a colon ("" is none).
 FORMATS: Final[dict[str, tuple[str, ...]]] = {
-    "int": ("", "word", "Word"),
+    "int": ("", "word", "Word", "s"),
     "enum": ("", "Word"),
     "list": ("", "Word"),
     "table": ("", "bands"),
@@ -183,6 +186,9 @@ def _closing(text: str, start: int) -> int:
 
 def _parse(body: str, start: int, end: int) -> Placeholder:
     if body.startswith("="):
+        expression, colon, fmt = body[1:].rpartition(":")
+        if colon and fmt.strip() in FORMATS["int"]:
+            return Placeholder("", None, fmt.strip(), None, start, end, expression.strip())
         return Placeholder("", None, "", None, start, end, body[1:].strip())
     head, _, choice_text = body.partition("=")
     if _:
@@ -233,7 +239,7 @@ def _unescape(text: str) -> str:
 
 def _word(holder: Placeholder, parameters: Mapping[str, Parameter]) -> str:
     if holder.expression is not None:
-        return str(_evaluated(holder, holder.expression, parameters))
+        return _formatted(holder, "int", _evaluated(holder, holder.expression, parameters))
     param = parameters.get(holder.name)
     if param is None:
         hint = did_you_mean(holder.name, parameters)
@@ -264,8 +270,8 @@ def _formatted(holder: Placeholder, ptype: str, value: Any) -> str:
             message = f"unknown format '{holder.format}' for {ptype} parameter {holder.name}; expected {shown}"
         raise PlaceholderError(message, holder.start)
     if ptype == "int":
-        if holder.format == "":
-            return str(value)
+        if holder.format in ("", "s"):
+            return ("" if value == 1 else "s") if holder.format == "s" else str(value)
         words = number_words(value)
         return words[:1].upper() + words[1:] if holder.format == "Word" else words
     words = _WORDERS[holder.format if holder.format == "bands" else ptype](value)
@@ -297,13 +303,15 @@ _WORDERS: Final[dict[str, Callable[[Any], str]]] = {
 
 def _chosen(holder: Placeholder, param: Parameter, parameters: Mapping[str, Parameter]) -> str:
     assert holder.choices is not None
+    if param.type == "int":
+        return _chosen_number(holder, param, parameters)
     if param.type == "bool":
         options = ["true", "false"]
         current = "true" if param.value else "false"
     elif param.type == "enum":
         options, current = list(param.options), str(param.value)
     else:
-        message = f"only an enum or bool parameter takes a choice; {param.name} is {param.type}"
+        message = f"only an enum, bool or int parameter takes a choice; {param.name} is {param.type}"
         raise PlaceholderError(message, holder.start)
     unknown = [option for option in holder.choices if option not in (*options, "*")]
     if unknown:
@@ -315,6 +323,21 @@ def _chosen(holder: Placeholder, param: Parameter, parameters: Mapping[str, Para
         message = f"the choice on {param.name} gives no text for option {', '.join(missing)}: "
         message += "give one per option, or '*' for the rest"
         raise PlaceholderError(message, holder.start)
+    return _chosen_text(holder, current, parameters)
+
+
+def _chosen_number(holder: Placeholder, param: Parameter, parameters: Mapping[str, Parameter]) -> str:
+    """A choice on an int: ``{draw_count=1:card|*:cards}``; whole numbers, and ``*`` for every other."""
+    assert holder.choices is not None
+    unknown = [option for option in holder.choices if option != "*" and not re.fullmatch(r"-?\d+", option)]
+    if unknown or "*" not in holder.choices:
+        message = f"a choice on int parameter {param.name} names whole numbers and ends with '*' for the rest"
+        raise PlaceholderError(message, holder.start)
+    return _chosen_text(holder, str(param.value), parameters)
+
+
+def _chosen_text(holder: Placeholder, current: str, parameters: Mapping[str, Parameter]) -> str:
+    assert holder.choices is not None
     try:
         return word_text(holder.choices.get(current, holder.choices.get("*", "")), parameters)
     except PlaceholderError as error:
