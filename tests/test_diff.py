@@ -54,8 +54,10 @@ def test_classic_against_two_players_finds_the_spec_changes() -> None:
     values = {name: (c.a, c.b) for name, e in parameters.items() for c in e.changes if c.field == "value"}
     assert values == {"players": (4, 2), "cards_dealt": (11, 15), "draw_count": (1, 2), "canastas_to_go_out": (1, 2)}
     assert parameters["cards_dealt"].read_by == ("DEAL.HAND_SIZE",)
-    # The clauses in rulebook order: turn, then going-out; removed ones where classic has them.
+    # The clauses in rulebook order: deal, turn, then going-out; removed ones where classic has them. The deal's
+    # clause is the same in both specs, but its worded text states each variant's own hand size.
     assert [(e.name, e.status) for e in difference.clauses] == [
+        ("DEAL.HAND_SIZE", "changed"),
         ("TURN.DRAW.COUNT", "changed"),
         ("TURN.NO_PARTNER", "added"),
         ("GO_OUT.CANASTAS", "changed"),
@@ -66,6 +68,7 @@ def test_classic_against_two_players_finds_the_spec_changes() -> None:
     ]
     changed = {e.name: [c.field for c in e.changes] for e in difference.clauses if e.status == "changed"}
     assert changed == {
+        "DEAL.HAND_SIZE": ["title", "text"],
         "TURN.DRAW.COUNT": ["title", "text", "sources"],
         "GO_OUT.CANASTAS": ["title", "text", "message", "sources"],
     }
@@ -76,7 +79,7 @@ def test_text_output_ends_with_the_summary_and_exits_1() -> None:
     assert code == 1
     lines = out.splitlines()
     assert lines[-1] == (
-        "classic → classic-2p: 4 parameters differ (1 more only in its sources), 2 clauses changed, 1 added, 4 removed"
+        "classic → classic-2p: 4 parameters differ (1 more only in its sources), 3 clauses changed, 1 added, 4 removed"
     )
     assert "  players: 4 → 2" in lines
     assert "  TURN.NO_PARTNER added (turn: No partner to ask)" in lines
@@ -116,8 +119,13 @@ def test_a_child_spec_changing_one_clause_and_one_parameter(tmp_path: Path) -> N
         "    text:\n"
         "      classic: Twos and jokers are wild; aces, kings and the ranks down to four are natural cards.\n"
         "      house: Twos and jokers are wild.\n"
+        "  DEAL.HAND_SIZE changed (deal: Thirteen cards each); title, text differ\n"
+        "    title: Eleven cards each → Thirteen cards each\n"
+        "    text:\n"
+        "      classic: Each player is dealt eleven cards, one at a time, starting with the player who plays first.\n"
+        "      house: Each player is dealt thirteen cards, one at a time, starting with the player who plays first.\n"
         "\n"
-        "classic → house: 1 parameter differs, 1 clause changed, 0 added, 0 removed\n"
+        "classic → house: 1 parameter differs, 2 clauses changed, 0 added, 0 removed\n"
     )
 
 

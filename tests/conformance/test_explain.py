@@ -101,7 +101,7 @@ def test_the_black_three_dispute_leads_with_the_rule_that_freezes_or_not() -> No
     lines = explained("black-three-does-not-freeze-the-pile", ["classic", "modern-american"])
     classic = step_block(lines, "Classic Canasta [classic]", 1)
     assert classic[0] == "  step 1 `take 9C 2C`: allowed"
-    assert classic[1] == "      PILE.FROZEN.BLACK_THREE does not apply: A black three freezes (Bicycle only)"
+    assert classic[1] == "      PILE.FROZEN.BLACK_THREE does not apply: A black three only stops the next player"
     assert classic[3].startswith("      with black_three = blocks_next_player (")
     american = step_block(
         lines, "Modern American Canasta [modern-american] (the scenario is not written for this variant)", 1
@@ -113,7 +113,7 @@ def test_the_black_three_dispute_leads_with_the_rule_that_freezes_or_not() -> No
     assert len(freezes) == 1
     frozen = step_block(lines, freezes[0], 1)
     assert frozen[0] == "  step 1 `take 9C 2C`: REFUSED by PILE.TAKE.FROZEN (A frozen pile needs a natural pair)"
-    assert frozen[3] == "      PILE.FROZEN.BLACK_THREE applies: A black three freezes (Bicycle only)"
+    assert frozen[3] == "      PILE.FROZEN.BLACK_THREE applies: A black three freezes the pile"
 
 
 def test_the_one_card_pile_dispute_leads_with_the_one_card_rule_and_the_value_in_force() -> None:
