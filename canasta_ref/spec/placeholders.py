@@ -8,7 +8,8 @@ it when the variant is flattened (``word_text``). The syntax, documented in docs
   ``15, 50, 90 or 120``; ``{name:word}`` / ``{name:Word}`` a number in words (``seven`` / ``Seven``);
   ``{name:s}`` is ``s`` unless the number is 1 (``card{draw_count:s}``); ``{name:Word}`` also capitalises other
   values; ``{name:bands}`` a table band by band.
-- ``{name.key}``: one entry of a map parameter (``{card_values.JK}``), with the formats of a number.
+- ``{name.key}``: one entry of a map parameter (``{card_values.JK}``), or the value a table gives for a number
+  (``{red_three_table.5}``), with the formats of a number.
 - ``{name=a:text for a|b:text for b}``: a choice by an enum's option (``true``/``false`` of a bool, whole numbers
   of an int, which also needs ``*``); every
   option is given (``*`` stands for the options not named), and the chosen text may hold placeholders itself.
@@ -247,9 +248,11 @@ def _word(holder: Placeholder, parameters: Mapping[str, Parameter]) -> str:
     if holder.choices is not None:
         return _chosen(holder, param, parameters)
     value = param.value
+    if holder.key is not None and param.type == "table":
+        return _formatted(holder, "int", _table_entry(holder, holder.key, value))
     if holder.key is not None:
         if param.type != "map":
-            message = f"'.{holder.key}' picks an entry of a map; {param.name} is {param.type}"
+            message = f"'.{holder.key}' picks an entry of a map or a table; {param.name} is {param.type}"
             raise PlaceholderError(message, holder.start)
         if holder.key not in value:
             hint = did_you_mean(holder.key, value)
@@ -276,6 +279,22 @@ def _formatted(holder: Placeholder, ptype: str, value: Any) -> str:
         return words[:1].upper() + words[1:] if holder.format == "Word" else words
     words = _WORDERS[holder.format if holder.format == "bands" else ptype](value)
     return words[:1].upper() + words[1:] if holder.format == "Word" else words
+
+
+def _table_entry(holder: Placeholder, key: str, rows: list[Any]) -> Any:
+    """The value a table gives for the whole number ``key``: that of the last band starting at or below it."""
+    if not re.fullmatch(r"-?\d+", key):
+        raise PlaceholderError(
+            f"'.{key}' looks a number up in table {holder.name}; expected a whole number", holder.start
+        )
+    found = None
+    for row in rows:
+        start = row.get("from") if isinstance(row, dict) else None
+        if start is None or start <= int(key):
+            found = row.get("value") if isinstance(row, dict) else None
+    if found is None:
+        raise PlaceholderError(f"table {holder.name} has no band for {key}", holder.start)
+    return found
 
 
 def _evaluated(holder: Placeholder, expression: str, parameters: Mapping[str, Parameter]) -> int:
