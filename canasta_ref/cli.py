@@ -22,7 +22,7 @@ from .errors import CanastaError, IllegalAction, NotationError
 from .house import write_house_spec
 from .match import HandRecord, play_match
 from .render import hand_log, rulebook, score_sheet, view_text
-from .spec import check_file, list_variants, load_variant
+from .spec import check_file, check_warnings, list_variants, load_variant
 from .spec.diff import diff_variants
 
 
@@ -88,6 +88,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{error}\n")
         failed += len(errors)
         if not errors:
+            for warning in check_warnings(Path(name)):
+                out.write(f"{warning}\n")
             out.write(f"{name}: ok\n")
     return 1 if failed else 0
 

@@ -1,6 +1,6 @@
 """Variant specs: YAML files of parameters and rule clauses, checked, flattened and compiled."""
 
-from .loader import check_file, clear_cache, list_variants, load_variant
+from .loader import check_file, check_warnings, clear_cache, list_variants, load_variant
 from .model import Alternative, Clause, Parameter, ParamType, Source, SourceRef, Variant
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "SourceRef",
     "Variant",
     "check_file",
+    "check_warnings",
     "clear_cache",
     "list_variants",
     "load_variant",

@@ -22,6 +22,7 @@ from .layers import Flat, apply_layer
 from .model import Clause, Variant
 from .safety import control_character_errors
 from .schema import schema_errors
+from .staleness import stale_literals
 from .wording import did_you_mean, one_of
 from .yamldoc import MAX_TEXT, Document, parse
 
@@ -55,6 +56,19 @@ def list_variants() -> list[str]:
 def check_file(path: str | os.PathLike[str]) -> list[SpecError]:
     """Every error of the spec file at ``path`` and of the variants it extends; empty when it is sound."""
     return _check(Path(path), os.fspath(path))[2]
+
+
+def check_warnings(path: str | os.PathLike[str]) -> list[SpecError]:
+    """The warnings of a sound spec file: clause texts that state in letters a value their parameters set
+    (see staleness.py); each once, the root's file first (clauses are in the root's order), then by position."""
+    variant = load_variant(Path(path))
+    warnings = [
+        warning for clause in variant.clauses.values() for warning in stale_literals(clause, variant.parameters)
+    ]
+    unique = list({str(warning): warning for warning in warnings}.values())
+    files = [warning.location.file for warning in unique if warning.location is not None]
+    rank = {file: index for index, file in reversed(list(enumerate(files)))}
+    return sorted(unique, key=lambda warning: _order(warning, rank))
 
 
 def load_variant(name_or_path: str | os.PathLike[str], *, search_path: Sequence[Path] = ()) -> Variant:
