@@ -186,12 +186,13 @@ def _clause_entries(a: Variant, b: Variant) -> Iterator[Entry]:
             assert side is not None
             yield Entry(cid, "added" if ca is None else "removed", f"{side.section}: {side.title}")
             continue
-        changes = tuple(_clause_changes(a, ca, b, cb))
+        changes = tuple(clause_changes(a, ca, b, cb))
         if changes:
             yield Entry(cid, "changed", f"{cb.section}: {cb.title}", changes)
 
 
-def _clause_changes(a: Variant, ca: Clause, b: Variant, cb: Clause) -> Iterator[Change]:
+def clause_changes(a: Variant, ca: Clause, b: Variant, cb: Clause) -> Iterator[Change]:
+    """What differs between clause ``ca`` of ``a`` and ``cb`` of ``b``, texts compared as each variant words them."""
     for name in ("section", "title", "text", "hook"):
         if getattr(ca, name) != getattr(cb, name):
             yield Change(name, getattr(ca, name), getattr(cb, name))

@@ -8,6 +8,7 @@ from pathlib import Path
 from canasta_ref.engine.hooks import HOOKS
 from canasta_ref.render import section_title
 from canasta_ref.spec import Clause, Variant
+from canasta_ref.spec.diff import clause_changes
 
 from .drawings import scenario_block
 from .markup import code, header, hook_anchor, md, param_anchor, plural, rel, rule_anchor, section_anchor, source_anchor
@@ -78,10 +79,11 @@ def changes_section(site: Site, variant: Variant, parent: Variant, page: str) ->
         if clause.declared_in != variant.id:
             continue
         if clause.id in parent.clauses:
+            replaced = parent.clauses[clause.id]
+            theirs = f"[{md(parent.name)}'s]({rel(page, parent_page, rule_anchor(clause.id))})"
             items.append(
-                f"- Rule [{code(clause.id)}](#{rule_anchor(clause.id)}) *{md(clause.title)}* replaces "
-                f"[{md(parent.name)}'s]({rel(page, parent_page, rule_anchor(clause.id))}) "
-                f"*{md(parent.clauses[clause.id].title)}*."
+                f"- Rule [{code(clause.id)}](#{rule_anchor(clause.id)}) *{md(clause.title)}* "
+                f"{replacement(parent, replaced, variant, clause, theirs)}."
             )
         else:
             items.append(f"- New rule [{code(clause.id)}](#{rule_anchor(clause.id)}) *{md(clause.title)}*.")
@@ -96,6 +98,19 @@ def changes_section(site: Site, variant: Variant, parent: Variant, page: str) ->
     return out
 
 
+def replacement(parent: Variant, before: Clause, variant: Variant, clause: Clause, theirs: str) -> str:
+    """How a child's clause differs from the parent's it replaces, their texts compared as each words them: a
+    rule whose worded title is the same is not said to replace an identical title."""
+    fields = [change.field for change in clause_changes(parent, before, variant, clause)]
+    if "title" in fields:
+        return f"replaces {theirs} *{md(before.title)}*"
+    if "text" in fields:
+        return f"rewords {theirs} rule of the same title"
+    if fields:
+        return f"keeps {theirs} text (what differs: {', '.join(fields)})"
+    return f"restates {theirs} rule as it is"
+
+
 def rule_block(site: Site, variant: Variant, clause: Clause, page: str) -> list[str]:
     anchor = rule_anchor(clause.id)
     parent = site.parent(variant)
@@ -106,12 +121,14 @@ def rule_block(site: Site, variant: Variant, clause: Clause, page: str) -> list[
         if clause.id in parent.clauses:
             before = parent.clauses[clause.id]
             link = rel(page, site.variant_page(parent.id), anchor)
-            out += [
-                f'!!! note "Changed in {md(variant.name)}"',
-                f"    This rule replaces [{code(clause.id)} of {md(parent.name)}]({link}): "
-                f"*{md(before.title)}*. {md(before.text)}",
-                "",
-            ]
+            fields = [change.field for change in clause_changes(parent, before, variant, clause)]
+            if "title" in fields or "text" in fields:
+                note = f"replaces [{code(clause.id)} of {md(parent.name)}]({link}): "
+                note += f"*{md(before.title)}*. {md(before.text)}"
+            else:
+                note = f"keeps the text of [{code(clause.id)} of {md(parent.name)}]({link}); what differs: "
+                note += ", ".join(fields) or "nothing"
+            out += [f'!!! note "Changed in {md(variant.name)}"', f"    This rule {note}", ""]
         else:
             out += [
                 f'!!! note "New in {md(variant.name)}"',
