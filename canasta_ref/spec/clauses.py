@@ -15,7 +15,7 @@ from ..errors import SpecError
 from ..lang import compile_expression
 from .layers import Flat
 from .model import Clause, ClauseEntry, Parameter
-from .placeholders import word_entry
+from .placeholders import word_entry_errors
 
 
 def compile_clauses(flat: Flat) -> tuple[dict[str, Clause], list[SpecError]]:
@@ -24,10 +24,8 @@ def compile_clauses(flat: Flat) -> tuple[dict[str, Clause], list[SpecError]]:
     clauses: dict[str, Clause] = {}
     errors: list[SpecError] = []
     for entry in flat.clauses.values():
-        try:
-            entry = word_entry(entry, flat.parameters)
-        except SpecError as error:
-            errors.append(_with_yaml_line(error, flat))
+        entry, wording_errors = word_entry_errors(entry, flat.parameters)
+        errors += [_with_yaml_line(error, flat) for error in wording_errors]
         try:
             clauses[entry.id] = compile_clause(entry, parameters)
         except SpecError as error:

@@ -391,21 +391,32 @@ _Entry = TypeVar("_Entry", bound=ClauseEntry)
 
 def word_entry(entry: _Entry, parameters: Mapping[str, Parameter]) -> _Entry:
     """``entry`` with its title, text and message worded from ``parameters``; raises SpecError located at the
-    placeholder that cannot be worded."""
+    first placeholder that cannot be worded."""
+    worded, errors = word_entry_errors(entry, parameters)
+    if errors:
+        raise errors[0]
+    return worded
+
+
+def word_entry_errors(entry: _Entry, parameters: Mapping[str, Parameter]) -> tuple[_Entry, list[SpecError]]:
+    """``entry`` worded from ``parameters``, and an error for each of its texts that cannot be (that text is
+    left as written)."""
     written = entry.written
     if written is None:
-        return entry
-    title = _word_field(entry, written, "title", written.title, parameters)
-    text = _word_field(entry, written, "text", written.text, parameters)
-    message = None if written.message is None else _word_field(entry, written, "message", written.message, parameters)
-    return dataclasses.replace(entry, title=title, text=text, message=message)
-
-
-def _word_field(entry: ClauseEntry, written: Written, name: str, text: str, parameters: Mapping[str, Parameter]) -> str:
-    try:
-        return word_text(text, parameters)
-    except PlaceholderError as error:
-        raise _located(entry, written, name, text, error) from None
+        return entry, []
+    errors: list[SpecError] = []
+    worded: dict[str, str] = {}
+    for name in ("title", "text", "message"):
+        text = getattr(written, name)
+        if text is None:
+            continue
+        try:
+            worded[name] = word_text(text, parameters)
+        except PlaceholderError as error:
+            errors.append(_located(entry, written, name, text, error))
+            worded[name] = text
+    message = worded.get("message")
+    return dataclasses.replace(entry, title=worded["title"], text=worded["text"], message=message), errors
 
 
 def _located(entry: ClauseEntry, written: Written, name: str, text: str, error: PlaceholderError) -> SpecError:

@@ -34,6 +34,7 @@ CASES = [
     "control-character",
     "expression-limits",
     "linked-parent",
+    "placeholders",
 ]
 
 
