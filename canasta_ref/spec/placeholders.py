@@ -11,8 +11,8 @@ it when the variant is flattened (``word_text``). The syntax, documented in docs
 - ``{name.key}``: one entry of a map parameter (``{card_values.JK}``), or the value a table gives for a number
   (``{red_three_table.5}``), with the formats of a number.
 - ``{name=a:text for a|b:text for b}``: a choice by an enum's option (``true``/``false`` of a bool, whole numbers
-  of an int, which also needs ``*``); every
-  option is given (``*`` stands for the options not named), and the chosen text may hold placeholders itself.
+  of an int, which also needs ``*``); every option is given (``*`` stands for the options not named), and the
+  chosen text may hold placeholders itself.
 - ``{=packs * (52 + jokers_per_pack)}``: a number the rules language computes from parameters alone; the
   formats of an int follow a colon (``{=packs * jokers_per_pack:Word}``).
 - ``{{`` and ``}}`` stand for literal braces.
@@ -356,11 +356,27 @@ def _chosen_number(holder: Placeholder, param: Parameter, parameters: Mapping[st
 
 
 def _chosen_text(holder: Placeholder, current: str, parameters: Mapping[str, Parameter]) -> str:
+    """The text the choice takes for ``current``, worded; every other text is checked to name known parameters,
+    so that a typo in a branch no variant takes yet is found now."""
     assert holder.choices is not None
     try:
+        for said in holder.choices.values():
+            for name in sorted(_named(said) - set(parameters)):
+                hint = did_you_mean(name, parameters)
+                raise PlaceholderError(f"unknown parameter '{name}' in a placeholder{hint}", 0)
         return word_text(holder.choices.get(current, holder.choices.get("*", "")), parameters)
     except PlaceholderError as error:
         raise PlaceholderError(str(error), holder.start) from None
+
+
+def _named(text: str) -> set[str]:
+    """The parameters ``text``'s placeholders name (not those its expressions read), choices' texts included."""
+    names: set[str] = set()
+    for holder in placeholders(text):
+        names |= {holder.name} if holder.expression is None else set()
+        for said in (holder.choices or {}).values():
+            names |= _named(said)
+    return names
 
 
 def referenced(text: str) -> set[str]:

@@ -59,6 +59,7 @@ def test_a_placeholder_is_worded_from_the_variants_value(text: str, worded: str)
         ("{canasta_size:ordinal}", "unknown format 'ordinal' for int parameter canasta_size"),
         ("{one_card_pile=allow:a|forbid:b}", "gives no text for option pumpa"),
         ("{one_card_pile=allow:a|never:b|*:c}", "parameter one_card_pile has no option 'never'"),
+        ("{one_card_pile=allow:a|*:{canasta_sise}}", "unknown parameter 'canasta_sise'"),  # a branch not taken
         ("{card_values.ZZ}", "parameter card_values has no entry 'ZZ'"),
         ("{card_values}", "a map parameter (card_values) is worded by {name.key}"),
         ("{=packs + nothing}", "unknown name 'nothing'"),
