@@ -1094,9 +1094,33 @@ def _initial_meld(
         concealed_out=concealed_out,
         concealed_by_discard=concealed_by_discard,
         taking_pile=top_card is not None,
-        composition=melds_composition(rules, melds),
+        composition=opening_composition(rules, melds, top_card),
     )
     rules.refuse(refusal)
+
+
+def opening_composition(rules: Rules, melds: Sequence[Meld], top_card: Card | None) -> int:
+    """What an opening's melds are made of (``melds_composition``); for one that takes the pile, where hook
+    initial_meld.composition_from_hand says so, with the top card set aside from its meld: the opening must qualify
+    from hand before the top card is added."""
+    if top_card is None or not rules.reads_composition:
+        return melds_composition(rules, melds)
+    if rules.coverage is not None:
+        rules.note("initial_meld.composition_from_hand", {})
+    if not rules.composition_from_hand:
+        return melds_composition(rules, melds)
+    bits = 0
+    set_aside = False
+    for meld in melds:
+        naturals, wilds = meld.naturals, meld.wilds
+        if not set_aside and top_card in meld.cards:
+            set_aside = True
+            if rules.is_wild[top_card]:
+                wilds -= 1
+            else:
+                naturals -= 1
+        bits |= composition_of(meld.rank, naturals, wilds)
+    return bits
 
 
 def initial_meld_refusal(

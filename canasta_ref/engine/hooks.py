@@ -418,7 +418,8 @@ HOOKS: Final[dict[str, Hook]] = {
             "Whether the first melds of a side are enough. What they are made of, for rules that ask for a kind "
             "of meld among them: ``clean_meld``, a meld of three or more natural cards and no wild card; "
             "``wild_meld``, a meld of wild cards alone; ``three_naturals_meld``, a meld with three or more natural "
-            "cards; and the canastas they lay, by kind (the pile's top card is in its meld, as laid).",
+            "cards (the pile's top card in its meld, as laid, unless hook initial_meld.composition_from_hand sets it "
+            "aside); and the canastas they lay, by kind (the pile's top card is in its meld, as laid).",
             count="int",
             minimum="int",
             going_out_concealed="bool",
@@ -430,6 +431,14 @@ HOOKS: Final[dict[str, Hook]] = {
             natural_canastas="int",
             mixed_canastas="int",
             wild_canastas="int",
+        ),
+        _hook(
+            "initial_meld.composition_from_hand",
+            "predicate",
+            "Whether what initial_meld.valid's ``clean_meld``, ``wild_meld`` and ``three_naturals_meld`` ask of an "
+            "initial meld that takes the pile is judged on the cards from hand alone, the pile's top card set aside "
+            "(the opening qualifies wholly from hand before the top card is added); no clause: the top card's meld "
+            "is judged as laid, with the top card in it.",
         ),
         # Going out.
         _hook(

@@ -890,8 +890,16 @@ def _take_start(
         top.leaving,
         fields,
         top.unfinished,
-        top.composition,
+        _take_composition(rules, top, top_rank, len(group) - wilds, wilds),
     )
+
+
+def _take_composition(rules: Rules, top: Option, top_rank: int, naturals_from_hand: int, wilds: int) -> int:
+    """What the top card's meld adds to an opening's composition: the meld as laid, or its cards from hand alone
+    where hook initial_meld.composition_from_hand sets the top card aside (as ``checks.opening_composition``)."""
+    if not rules.reads_composition or not rules.composition_from_hand:
+        return top.composition
+    return composition_of(top_rank, naturals_from_hand, wilds)
 
 
 def _take_family(

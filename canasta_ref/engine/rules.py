@@ -225,6 +225,9 @@ class Rules:
         #: Whether an ``initial_meld.valid`` clause asks what the opening's melds are made of: without one, the
         #: listing's structures carry no composition and every opening is alike in it.
         self.reads_composition = any(self.reads("initial_meld.valid", name) for name in COMPOSITION_VARIABLES)
+        #: Whether that composition is judged on the cards from hand alone, the pile's top card set aside (hook
+        #: initial_meld.composition_from_hand).
+        self.composition_from_hand = self.predicate("initial_meld.composition_from_hand", {})
         self._table_positions: dict[str, tuple[int, ...]] = {}
         #: Whether a side's melds that must be completed before it goes out are counted (hook meld.must_complete,
         #: read by go_out.allowed as ``incomplete_required_melds_after``): without both, no meld is asked about.
