@@ -567,7 +567,7 @@ class Game:
         team = state.side_of[seat]
         top = state.pile[-1]
         top_only = takes_top_only(rules, state, seat)
-        earned = opening_bonus(rules, state, seat)  # as the plan counted it, before the replacements below
+        earned = opening_bonus(rules, state, seat, taking_pile=True)  # as the plan counted it, before replacements
         rest = [] if top_only else state.pile[:-1]
         apply_meld(rules, state, seat, result)
         onto = f" onto meld @{result.action.target}" if result.action.target else ""

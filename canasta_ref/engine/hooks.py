@@ -206,9 +206,12 @@ HOOKS: Final[dict[str, Hook]] = {
             "turn card (hook stock.turn_card_depth); the cards earned are drawn even if the turn card is drawn "
             "meanwhile, since the condition is on the meld (pagat S0#154; this project's reading). Under "
             "bonus_draw.from_talons the counts are the talons' sizes instead. ``first_side_to_meld``: no other "
-            "side has made its initial meld; ``sides_melded_before``: how many have.",
+            "side has made its initial meld; ``sides_melded_before``: how many have; ``taking_pile``: the initial "
+            "meld is made by taking the pile (asked of bonus cards from the stock: talons are sized at the deal, "
+            "with it false).",
             first_side_to_meld="bool",
             sides_melded_before="int",
+            taking_pile="bool",
         ),
         _hook(
             "bonus_draw.from_talons",

@@ -409,6 +409,8 @@ class _Listing:
         #: The same for a meld or take, which for a side not yet melded is its initial meld, and may earn bonus
         #: cards the player then plays on with (hook bonus_draw.count).
         self.hand_size = self.held + opening_bonus(rules, state, seat)
+        #: The same for a take, whose initial meld may earn other bonus cards (``taking_pile``).
+        self.take_hand_size = self.held + opening_bonus(rules, state, seat, taking_pile=True)
         # The side's melds that cards join, by rank (None: the cards start a new meld), and their counts packed into
         # one int as a cache key (-1: none; ints hash and compare faster than nested tuples, and fields as wide as
         # the deck keep the keys built on it machine ints when compiled). Two lists indexed by rank: cheaper to
@@ -873,7 +875,7 @@ def _take_start(
     top = _option(listing, Shape(top_rank, naturals, wilds - jokers, jokers), 1, True)
     hand = hand_cards(rules, state, seat)
     in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)  # the top card's rank is not one
-    left = gained + listing.hand_size - len(group) - in_options - (hand.twos_total + hand.jokers - wilds)
+    left = gained + listing.take_hand_size - len(group) - in_options - (hand.twos_total + hand.jokers - wilds)
     kinds = [0, 0, 0]
     if top.kind >= 0:
         kinds[top.kind] += 1
@@ -933,7 +935,7 @@ def _take_family(
     most_base = naturals_held * rules.card_value[top_rank * 4] + sum(rules.card_value[c] for c in wilds)
     caps = Caps(
         max(_groups_cap(partial(take_allowed, fields), len(ranks)) for fields in every_fields),
-        _left_cap(listing, pending, listing.hand_size + len(state.pile)),
+        _left_cap(listing, pending, listing.take_hand_size + len(state.pile)),
         _points_cap(
             listing, options, rest_hand, top_points=top_points, taking=True, base=most_base, extra_kinds=(1, 1, 1)
         ),

@@ -278,7 +278,8 @@ class Rules:
             raise CanastaError(f"{self.variant.id}: bonus_draw.from_talons needs bonus_draw.count to size the talons")
         sizes = []
         for before in range(self.teams):
-            size = self.value("bonus_draw.count", {"first_side_to_meld": before == 0, "sides_melded_before": before})
+            facts = {"first_side_to_meld": before == 0, "sides_melded_before": before, "taking_pile": False}
+            size = self.value("bonus_draw.count", facts)
             if size < 0:
                 raise CanastaError(f"{self.variant.id}: bonus_draw.count gives a talon of {size} cards")
             sizes.append(size)
