@@ -519,6 +519,13 @@ HOOKS: Final[dict[str, Hook]] = {
             hand="str",
         ),
         _hook(
+            "special_hand.wins_match",
+            "predicate",
+            "Whether the special hand that ended the hand (``hand``: its name) wins the match outright for the side "
+            "that declared it (match.over's ``won_outright``); no clause: it scores like any other hand.",
+            hand="str",
+        ),
+        _hook(
             "go_out.answerer",
             "value",
             'Which seat a player\'s "may I go out?" is put to (modulo the number of players): it must be a partner. '
@@ -655,10 +662,13 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "match.over",
             "predicate",
-            "Whether the match ends after this hand.",
+            "Whether the match ends after this hand. ``won_outright``: the hand ended with a special hand that wins "
+            "the match for the side that declared it (hook special_hand.wins_match), which is then the winner "
+            "whatever the totals.",
             highest_score="int",
             hands_played="int",
             leaders="int",
+            won_outright="bool",
         ),
     )
 }
