@@ -160,6 +160,8 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     blocks: list[Block] = []
     if bare_refusal(rules, state, seat, "draw") is None:
         blocks.append((DRAW,))
+    if rules.special_hands and kind_refusal(rules, state, seat, "declare") is None:
+        blocks.append(declarations(rules, state, table_values(rules, state, seat)))  # with the pile's top card
     if not state.pile:
         if _take_ok(rules, state, TAKE):
             blocks.append((TAKE,))
