@@ -21,7 +21,7 @@ from ..engine.game import Game
 from ..engine.rules import Coverage, Rules, rules_for
 from ..engine.state import Meld
 from ..errors import CanastaError, IllegalAction
-from ..match import match_end
+from ..match import match_end, outright_winner
 from ..spec import Variant, list_variants, load_variant
 from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
 
@@ -523,7 +523,8 @@ class ReferenceSession:
         score = game.score()
         totals = [before + now for before, now in zip(game.state.team_scores, score.totals, strict=True)]
         # The hands played so far are this hand's number in the match (1 unless the set-up gave hand_number).
-        match_over = game.is_over and match_end(game.rules, totals, game.state.hand_number).over
+        outright = outright_winner(game.rules, game.state)
+        match_over = game.is_over and match_end(game.rules, totals, game.state.hand_number, outright).over
         reply = {
             "ok": True,
             "over": game.is_over,

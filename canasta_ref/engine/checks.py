@@ -168,7 +168,7 @@ _MUST_COMPLETE: Final = Query("meld.must_complete", MELD_VARIABLES)
 BONUS_REPLACE: Final = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS: Final = Query("stock.last_card_bonus_ends", ("stock_size",))
 ENDS_WITH_DISCARD: Final = Query("stock.ends_with_discard", ("stock_size",))
-_BONUS_DRAW_COUNT: Final = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before"))
+_BONUS_DRAW_COUNT: Final = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before", "taking_pile"))
 #: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
 _PILE_TAKE: Final = Query(
     "pile.take",
@@ -720,17 +720,18 @@ def turn_card_drawn(rules: Rules, state: HandState) -> bool:
     return bool(rules.turn_card_depth) and len(state.stock) <= rules.turn_card_depth
 
 
-def opening_bonus(rules: Rules, state: HandState, seat: int) -> int:
-    """The bonus cards ``seat`` earns if it makes its side's initial meld now (hook bonus_draw.count): under
-    talons, the size of the next talon not yet claimed; else the count, cut to the cards above the turn card.
-    Nothing once the side has melded: the plan of an opening adds this to the cards the player still has."""
+def opening_bonus(rules: Rules, state: HandState, seat: int, *, taking_pile: bool = False) -> int:
+    """The bonus cards ``seat`` earns if it makes its side's initial meld now (hook bonus_draw.count), by taking
+    the pile or not: under talons, the size of the next talon not yet claimed; else the count, cut to the cards
+    above the turn card. Nothing once the side has melded: the plan of an opening adds this to the cards the
+    player still has."""
     if not rules.draws_bonus or state.team_opened[state.side_of[seat]]:
         return 0
     if rules.bonus_from_talons:
         claimed = sum(1 for owed in state.bonus_draws_owed if owed)
         return len(state.talons[claimed]) if claimed < len(state.talons) else 0
     opened = sum(1 for melded in state.team_opened if melded)
-    count = rules.value_of(_BONUS_DRAW_COUNT, (opened == 0, opened))
+    count = rules.value_of(_BONUS_DRAW_COUNT, (opened == 0, opened, taking_pile))
     return max(0, min(count, cards_above_turn_card(rules, state)))
 
 
@@ -1094,9 +1095,33 @@ def _initial_meld(
         concealed_out=concealed_out,
         concealed_by_discard=concealed_by_discard,
         taking_pile=top_card is not None,
-        composition=melds_composition(rules, melds),
+        composition=opening_composition(rules, melds, top_card),
     )
     rules.refuse(refusal)
+
+
+def opening_composition(rules: Rules, melds: Sequence[Meld], top_card: Card | None) -> int:
+    """What an opening's melds are made of (``melds_composition``); for one that takes the pile, where hook
+    initial_meld.composition_from_hand says so, with the top card set aside from its meld: the opening must qualify
+    from hand before the top card is added."""
+    if top_card is None or not rules.reads_composition:
+        return melds_composition(rules, melds)
+    if rules.coverage is not None:
+        rules.note("initial_meld.composition_from_hand", {})
+    if not rules.composition_from_hand:
+        return melds_composition(rules, melds)
+    bits = 0
+    set_aside = False
+    for meld in melds:
+        naturals, wilds = meld.naturals, meld.wilds
+        if not set_aside and top_card in meld.cards:
+            set_aside = True
+            if rules.is_wild[top_card]:
+                wilds -= 1
+            else:
+                naturals -= 1
+        bits |= composition_of(meld.rank, naturals, wilds)
+    return bits
 
 
 def initial_meld_refusal(
@@ -1372,7 +1397,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int, *, pil
     top_rank = rank_of(top) if top is not None else -1
     gained, replaced = pile_to_hand(rules, state, seat)
     used = action.all_cards()
-    hand_after = state.cards_held(seat) - len(used) + gained + opening_bonus(rules, state, seat)
+    hand_after = state.cards_held(seat) - len(used) + gained + opening_bonus(rules, state, seat, taking_pile=True)
     if not pile_take_asked:
         rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile

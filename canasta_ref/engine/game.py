@@ -41,7 +41,7 @@ from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .sides import maybe_form_lone_hand
-from .special import declared_cards
+from .special import declared_cards, declared_counts
 from .state import HandState, Meld
 
 
@@ -567,7 +567,7 @@ class Game:
         team = state.side_of[seat]
         top = state.pile[-1]
         top_only = takes_top_only(rules, state, seat)
-        earned = opening_bonus(rules, state, seat)  # as the plan counted it, before the replacements below
+        earned = opening_bonus(rules, state, seat, taking_pile=True)  # as the plan counted it, before replacements
         rest = [] if top_only else state.pile[:-1]
         apply_meld(rules, state, seat, result)
         onto = f" onto meld @{result.action.target}" if result.action.target else ""
@@ -779,8 +779,12 @@ class Game:
         """Lay the whole hand down as a special hand: the hand ends, and the side scores the special hand alone
         (hook special_hand.score)."""
         state = self.state
-        cards = declared_cards(state.hands[seat])
-        state.take_away(seat, cards)
+        cards = declared_cards(declared_counts(state, seat))
+        if state.phase == "draw" and state.pile:  # declared before the draw: the pile's top card completes it
+            top = state.pile[-1]
+            _lift_top_card(self.rules, state)
+            events.append(_event(seat, f"takes the pile's top card {card_name(top)} to complete a special hand"))
+        state.take_away(seat, declared_cards(state.hands[seat]))
         state.special_hand = hand
         state.special_cards = cards
         state.went_out = seat

@@ -462,6 +462,7 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     if state.phase == "draw":
         yield Action.draw()
         yield from take_candidates(rules, state, seat)
+        yield from (Action.declare(hand) for hand in rules.special_hands)  # completed with the pile's top card
         return
     yield Action.ask()
     yield from meld_candidates(rules, state, seat)
