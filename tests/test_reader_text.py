@@ -91,3 +91,35 @@ def test_hand_written_pages_and_readme_show_no_research_file(pages: Mapping[Path
     assert any(path.name == "spec-format.md" for path in written)
     found = {str(path): leaks(path.read_text(encoding="utf-8")) for path in [ROOT / "README.md", *written]}
     assert {path: found for path, found in found.items() if found} == {}
+
+
+HOUSE = """\
+spec: 1
+id: house
+name: House Canasta
+description: Classic with its wild-card rule cited at a heading of the source.
+extends: classic
+rules:
+  - id: CARDS.WILD
+    replaces: true
+    section: cards
+    title: Wild cards
+    text: Twos and jokers are wild.
+    sources:
+      - {source: pagat, ref: "internal-locator-17", section: "Cards", quote: "Twos and jokers are wild."}
+    hook: card.wild
+    when: rank in wild_ranks
+"""
+
+
+def test_a_quote_shows_its_section_and_never_its_internal_locator(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(HOUSE, encoding="utf-8")
+    rulebook, json_rules = run("rules", str(house)), run("rules", str(house), "--json")
+    assert 'source pagat (Cards): "Twos and jokers are wild."' in rulebook
+    assert '"section": "Cards"' in json_rules
+    out = io.StringIO()
+    assert main(["diff", "classic", str(house), "--format", "json"], out) == 1
+    assert '"section": "Cards"' in out.getvalue()
+    for text in (rulebook, json_rules, out.getvalue()):
+        assert "internal-locator-17" not in text
