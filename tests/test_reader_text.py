@@ -97,18 +97,12 @@ HOUSE = """\
 spec: 1
 id: house
 name: House Canasta
-description: Classic with its wild-card rule cited at a heading of the source.
+description: Classic, its going-out rule cited at a heading of the source.
 extends: classic
 rules:
-  - id: CARDS.WILD
-    replaces: true
-    section: cards
-    title: Wild cards
-    text: Twos and jokers are wild.
-    sources:
-      - {source: pagat, ref: "internal-locator-17", section: "Cards", quote: "Twos and jokers are wild."}
-    hook: card.wild
-    when: rank in wild_ranks
+  - {id: GO_OUT.CANASTAS, replaces: true, section: going-out, title: A canasta to go out, hook: go_out.allowed,
+     text: A side needs a canasta to go out., require: canastas_after >= canastas_to_go_out,
+     sources: [{source: pagat, ref: "internal-locator-17", section: "Going out", quote: "melded at least one canasta"}]}
 """
 
 
@@ -116,10 +110,10 @@ def test_a_quote_shows_its_section_and_never_its_internal_locator(tmp_path: Path
     house = tmp_path / "house.yaml"
     house.write_text(HOUSE, encoding="utf-8")
     rulebook, json_rules = run("rules", str(house)), run("rules", str(house), "--json")
-    assert 'source pagat (Cards): "Twos and jokers are wild."' in rulebook
-    assert '"section": "Cards"' in json_rules
+    assert 'source pagat (Going out): "melded at least one canasta"' in rulebook
+    assert '"section": "Going out"' in json_rules
     out = io.StringIO()
     assert main(["diff", "classic", str(house), "--format", "json"], out) == 1
-    assert '"section": "Cards"' in out.getvalue()
+    assert '"section": "Going out"' in out.getvalue()
     for text in (rulebook, json_rules, out.getvalue()):
         assert "internal-locator-17" not in text
