@@ -204,7 +204,7 @@ HOOKS: Final[dict[str, Hook]] = {
             "count among the cards the player still has to play: emptying the hand after the initial meld is not "
             "going out. The count is fixed when the meld is made, at no more than the cards then lying above the "
             "turn card (hook stock.turn_card_depth); the cards earned are drawn even if the turn card is drawn "
-            "meanwhile, since the condition is on the meld (pagat S0#154; this project's reading). Under "
+            "meanwhile, since the condition is on the meld (pagat; this project's reading). Under "
             "bonus_draw.from_talons the counts are the talons' sizes instead. ``first_side_to_meld``: no other "
             "side has made its initial meld; ``sides_melded_before``: how many have; ``taking_pile``: the initial "
             "meld is made by taking the pile (asked of bonus cards from the stock: talons are sized at the deal, "
