@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import CanastaError
-from .cards import JOKER_RANK, RANK_NAMES, SEQUENCE_RANK, Card, card_name, counts_of, full_deck, rank_of
-from .checks import settled
+from .actions import MeldGroup
+from .cards import RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
+from .checks import group_rank, settled, written_meld_refusal
 from .rules import Rules
 from .state import HandState, Meld, Phase, open_meld
 
@@ -76,7 +77,9 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         for index, cards in enumerate(team_melds):
             take(cards, f"melds[{team}][{index}]")
             where = f"melds[{team}][{index}]"
-            rank = _meld_rank(rules, cards, where)
+            if not cards:
+                raise CanastaError(f"field '{where}': a meld needs at least one card")
+            rank = group_rank(rules, MeldGroup(tuple(cards)))
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
             merged = rules.merges_same_rank[rank]
             if merged and not meld.closed and open_meld(melds[team], rank) is not None:
@@ -132,23 +135,24 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     if type(position.hand_number) is not int or position.hand_number < 1:
         raise CanastaError(f"field 'hand_number': expected a deal number from 1, got {position.hand_number!r}")
     state.hand_number = position.hand_number
+    _check_written_melds(rules, state)
     return state, _implied_deck(position, stock_top_first)
 
 
-def _meld_rank(rules: Rules, cards: Sequence[Card], where: str) -> int:
-    """The rank of a written meld: its natural cards' (exactly one rank), the sequence rank for natural cards of
-    several ranks where the variant has sequences (hook meld.sequence), or the wild-meld rank for wild cards alone
-    (whether the variant allows such a meld is its rules' matter, as for every written meld)."""
-    if not cards:
-        raise CanastaError(f"field '{where}': a meld needs at least one card")
-    ranks = {rank_of(c) for c in cards if not rules.is_wild[c]}
-    if not ranks:
-        return JOKER_RANK
-    if len(ranks) != 1:
-        if rules.sequences:
-            return SEQUENCE_RANK
-        raise CanastaError(f"field '{where}': a meld needs natural cards of exactly one rank, or wild cards alone")
-    return ranks.pop()
+def _check_written_melds(rules: Rules, state: HandState) -> None:
+    """Every written meld must be one a play could have laid: the rules' own meld checks (hook meld.valid) judge
+    it, and a refusal names the meld, its cards and the rule."""
+    for team, melds in enumerate(state.melds):
+        if melds and team not in state.side_of:
+            raise CanastaError(f"field 'melds[{team}]': no seat plays for side {team}, so it has no melds")
+        for index, meld in enumerate(melds):
+            clause = written_meld_refusal(rules, state, team, meld)
+            if clause is not None:
+                cards = " ".join(card_name(card) for card in meld.cards)
+                raise CanastaError(
+                    f"field 'melds[{team}][{index}]': side {team}'s meld {index + 1} ({cards}) breaks rule "
+                    f"{clause.id}: {clause.refusal}"
+                )
 
 
 def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:
