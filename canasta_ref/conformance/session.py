@@ -18,6 +18,7 @@ from ..engine.actions import Action, action_from_json
 from ..engine.cards import JOKER_RANK, parse_cards, rank_of
 from ..engine.checks import settled
 from ..engine.game import Game
+from ..engine.numbers import WORD_LIMIT, whole_number
 from ..engine.rules import Coverage, Rules, rules_for
 from ..engine.state import Meld
 from ..errors import CanastaError, IllegalAction
@@ -471,8 +472,7 @@ class ReferenceSession:
         game = self._need_game()
         limit = request.get("limit") if self._protocol >= 4 else None
         if limit is not None:
-            if type(limit) is not int or limit < 0:
-                raise CanastaError(f"field 'limit': expected a whole number of actions, 0 or more, got {_quote(limit)}")
+            whole_number(limit, "limit", "a number of actions", 0, WORD_LIMIT)
             count = self._count(game)
             if count > limit:
                 return {"ok": True, "count": count, "truncated": True}
@@ -490,8 +490,7 @@ class ReferenceSession:
         if type(wanted) is not int or not 1 <= wanted <= SAMPLE_LIMIT:
             wanted_text = _quote(wanted)
             raise CanastaError(f"field 'n': expected a number of actions from 1 to {SAMPLE_LIMIT}, got {wanted_text}")
-        if type(seed) is not int:
-            raise CanastaError(f"field 'seed': expected an integer, got {_quote(seed)}")
+        whole_number(seed, "seed", "a seed", -WORD_LIMIT - 1, WORD_LIMIT)
         count = self._count(game)
         rng = random.Random(seed)
         legal = game.legal_actions()

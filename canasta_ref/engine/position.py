@@ -9,6 +9,7 @@ from ..errors import CanastaError
 from .actions import MeldGroup
 from .cards import RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
 from .checks import group_rank, settled, written_meld_refusal
+from .numbers import hand_number, team_scores, whole_number
 from .rules import Rules
 from .state import HandState, Meld, Phase, open_meld
 
@@ -106,9 +107,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             if remaining[card]:
                 remaining[card] -= 1
                 stock_top_first.append(card)
-    scores = list(position.team_scores) or [0] * teams
-    if len(scores) != teams:
-        raise CanastaError(f"field 'team_scores': expected {teams} scores, got {len(scores)}")
+    scores = team_scores(list(position.team_scores), teams, "team_scores") if position.team_scores else [0] * teams
     state = HandState(
         stock=list(reversed(stock_top_first)),
         pile=[],
@@ -132,9 +131,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
     state.melded_before_turn = state.seat_melded[position.to_act]
     state.awaiting_first_turn = list(position.awaiting_first_turn)
-    if type(position.hand_number) is not int or position.hand_number < 1:
-        raise CanastaError(f"field 'hand_number': expected a deal number from 1, got {position.hand_number!r}")
-    state.hand_number = position.hand_number
+    state.hand_number = hand_number(position.hand_number, "hand_number")
     _check_written_melds(rules, state)
     return state, _implied_deck(position, stock_top_first)
 
@@ -211,9 +208,9 @@ def _bonus_draws_owed(
     if len(owed) != rules.players:
         raise CanastaError(f"field 'bonus_draws_owed': expected {rules.players} counts, one per seat, got {len(owed)}")
     sides = _sides(rules, position.sides)
+    deck = full_deck(rules.packs, rules.jokers_per_pack)
     for seat, count in enumerate(owed):
-        if type(count) is not int or count < 0:
-            raise CanastaError(f"field 'bonus_draws_owed[{seat}]': expected a number of cards, got {count!r}")
+        whole_number(count, f"bonus_draws_owed[{seat}]", "a number of cards", 0, len(deck))
         if count and not opened[sides[seat]]:
             raise CanastaError(
                 f"field 'bonus_draws_owed[{seat}]': seat {seat}'s side has no meld, so it made no initial meld"
