@@ -36,10 +36,16 @@ def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
 
 
 def parameter_value_error(variant_id: str, name: str, value: Any) -> str | None:
-    """Why ``variant_id`` cannot play its parameter ``name`` at ``value`` (None when it can). The value may come
-    from anywhere (an engine's handshake, a command line), so what cannot even be written down is an error too."""
+    """Why ``variant_id`` cannot play its parameter ``name`` at ``value`` (None when it can)."""
+    return parameters_error(variant_id, {name: value})
+
+
+def parameters_error(variant_id: str, overrides: Mapping[str, Any]) -> str | None:
+    """Why ``variant_id`` cannot play its parameters at the values ``overrides`` gives together (None when it
+    can). The values may come from anywhere (an engine's handshake, a command line), so what cannot even be
+    written down is an error too."""
     try:
-        with_parameters(variant_id, {name: value})
+        with_parameters(variant_id, overrides)
     except (CanastaError, TypeError, ValueError, RecursionError) as error:
         return str(error)
     return None
@@ -234,6 +240,7 @@ __all__ = [
     "format_deck",
     "game_from_setup",
     "parameter_value_error",
+    "parameters_error",
     "position_from_json",
     "position_json",
     "seat_field",
