@@ -138,10 +138,16 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
 
 def _check_written_melds(rules: Rules, state: HandState) -> None:
     """Every written meld must be one a play could have laid: the rules' own meld checks (hook meld.valid) judge
-    it, and a refusal names the meld, its cards and the rule."""
+    it, and a refusal names the meld, its cards and the rule. A side that seats of several sides of the deal
+    have joined (a lone hand formed, hook sides.lone_hand) holds their melds pooled, each of which was checked
+    when laid but not the pool (``sides.form_lone_hand``): its melds are not judged."""
+    initial = rules.initial_sides()
     for team, melds in enumerate(state.melds):
         if melds and team not in state.side_of:
             raise CanastaError(f"field 'melds[{team}]': no seat plays for side {team}, so it has no melds")
+        joined = {initial[seat] for seat, side in enumerate(state.side_of) if side == team}
+        if len(joined) > 1:
+            continue
         for index, meld in enumerate(melds):
             clause = written_meld_refusal(rules, state, team, meld)
             if clause is not None:

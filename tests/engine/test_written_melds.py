@@ -12,8 +12,10 @@ import pytest
 from canasta_ref import Game, load_variant
 from canasta_ref.conformance.scenario import check_scenario
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.conformance.setup import position_from_json, position_json
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.position import Position
+from canasta_ref.engine.sides import form_lone_hand
 from canasta_ref.errors import CanastaError
 
 #: Per variant and kind of meld: a meld no play can lay, and the rule that refuses it.
@@ -118,3 +120,20 @@ def test_the_protocols_setup_refuses_such_a_meld() -> None:
     assert reply["ok"] is False
     expected = "side 1's meld 1 (4S 5H 6S) breaks rule MELD.SEQUENCE.ONE_SUIT: A sequence is all of one suit."
     assert reply["error"].endswith(expected), reply["error"]
+
+
+def test_the_pooled_melds_of_a_side_joined_by_a_lone_hand_are_written_back() -> None:
+    """Classic for three: once a lone hand forms, the other two sides' melds are pooled, a pool of kings with
+    four wild cards among them; the position written back sets up again, and only that side's melds go unjudged."""
+    three = load_variant("classic-3p")
+    melds = [[], [parse_cards("KH KS 2C 2D")], [parse_cards("KD KC 2H JK")]]
+    game = Game.from_position(three, Position(hands=[parse_cards(h) for h in ("KH 9C", "4C", "7C")], melds=melds))
+    form_lone_hand(game.rules, game.state, 0)
+    written = position_json(game)
+    assert written["melds"][1] == ["KC KD KH KS 2C 2D 2H JK"] and written["sides"] == [0, 1, 1]
+    again = Game.from_position(three, position_from_json(written, game.rules))
+    assert again.state.melds[1][0].wilds == 4
+    unstocked = {name: value for name, value in written.items() if name != "stock"}
+    lone = {**unstocked, "melds": [["QH 2S JK"], written["melds"][1], []]}
+    with pytest.raises(CanastaError, match=r"side 0's meld 1 \(QH 2S JK\) breaks rule MELD.MIN_NATURALS"):
+        Game.from_position(three, position_from_json(lone, game.rules))
