@@ -138,9 +138,10 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
 
 def _check_written_melds(rules: Rules, state: HandState) -> None:
     """Every written meld must be one a play could have laid: the rules' own meld checks (hook meld.valid) judge
-    it, and a refusal names the meld, its cards and the rule. A side that seats of several sides of the deal
-    have joined (a lone hand formed, hook sides.lone_hand) holds their melds pooled, each of which was checked
-    when laid but not the pool (``sides.form_lone_hand``): its melds are not judged."""
+    it (as laid going out only for the side that may be going out), and a refusal names the meld, its cards and
+    the rule. A side that seats of several sides of the deal have joined (a lone hand formed, hook
+    sides.lone_hand) holds their melds pooled, each checked when laid but not the pool (``sides.form_lone_hand``):
+    its melds are not judged."""
     initial = rules.initial_sides()
     for team, melds in enumerate(state.melds):
         if melds and team not in state.side_of:
@@ -149,13 +150,19 @@ def _check_written_melds(rules: Rules, state: HandState) -> None:
         if len(joined) > 1:
             continue
         for index, meld in enumerate(melds):
-            clause = written_meld_refusal(rules, state, team, meld)
+            clause = written_meld_refusal(rules, state, team, meld, going_out=_may_be_going_out(state, team))
             if clause is not None:
                 cards = " ".join(card_name(card) for card in meld.cards)
                 raise CanastaError(
                     f"field 'melds[{team}][{index}]': side {team}'s meld {index + 1} ({cards}) breaks rule "
                     f"{clause.id}: {clause.refusal}"
                 )
+
+
+def _may_be_going_out(state: HandState, team: int) -> bool:
+    """Whether side ``team``'s player may be going out this turn, so that its melds may hold what only going out
+    lays: it is to act, has drawn, and holds at most the card it would discard."""
+    return state.phase == "play" and state.side_of[state.to_act] == team and state.cards_held(state.to_act) <= 1
 
 
 def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:

@@ -137,3 +137,15 @@ def test_the_pooled_melds_of_a_side_joined_by_a_lone_hand_are_written_back() -> 
     lone = {**unstocked, "melds": [["QH 2S JK"], written["melds"][1], []]}
     with pytest.raises(CanastaError, match=r"side 0's meld 1 \(QH 2S JK\) breaks rule MELD.MIN_NATURALS"):
         Game.from_position(three, position_from_json(lone, game.rules))
+
+
+def test_what_only_going_out_lays_lies_only_before_the_player_going_out() -> None:
+    """Black threes are melded only in going out: a meld of them lies on the table only while its side's player,
+    to act, has drawn and holds at most the card to discard."""
+    classic = load_variant("classic")
+    hands = [parse_cards(hand) for hand in ("9C", "4C", "7C", "8C")]
+    going_out = Position(hands=hands, melds=[[parse_cards("3C 3S 3C")], []], phase="play")
+    assert Game.from_position(classic, going_out).state.melds[0][0].size == 3
+    for other in (Position(hands=hands, melds=going_out.melds), Position(hands=hands, melds=[[], going_out.melds[0]])):
+        with pytest.raises(CanastaError, match=r"breaks rule B3.MELD.GOING_OUT"):
+            Game.from_position(classic, other)
