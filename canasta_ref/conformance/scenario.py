@@ -174,12 +174,19 @@ def _setup_errors(doc: Document) -> Iterable[SpecError]:
         except CanastaError as error:
             where = _named_field(doc, str(error))
             yield doc.error(where, f"field '{_field(where)}': under {name}: {_unnamed(_first_line(error))}")
-        for index, step in enumerate(data["steps"]):
-            seat = step.get("seat")
-            if seat is not None and not 0 <= seat < rules.players:
-                where = ("steps", index, "seat")
-                message = f"field '{_field(where)}': {name} has seats 0 to {rules.players - 1}, not {seat}"
-                yield doc.error(where, message)
+        yield from _seat_errors(doc, name, rules.players)
+
+
+def _seat_errors(doc: Document, variant: str, players: int) -> Iterable[SpecError]:
+    """Every seat a step names, the seat that acts and the seat whose view is expected, must be one ``variant``
+    has."""
+    for index, step in enumerate(doc.data["steps"]):
+        view = step["expect"].get("view", {})
+        named = (("seat",), step.get("seat")), (("expect", "view", "seat"), view.get("seat"))
+        for field, seat in named:
+            if seat is not None and not 0 <= seat < players:
+                where = ("steps", index, *field)
+                yield doc.error(where, f"field '{_field(where)}': {variant} has seats 0 to {players - 1}, not {seat}")
 
 
 _FIELD = re.compile(r"field '([^']+)': ")

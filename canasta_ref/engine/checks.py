@@ -871,6 +871,32 @@ def meld_values(
     )
 
 
+#: Where the side's having melded is among the table values.
+_TEAM_HAS_MELDED: Final = TABLE_VARIABLES.index("team_has_melded")
+
+
+def written_meld_refusal(
+    rules: Rules, state: HandState, team: int, meld: Meld, *, going_out: bool = False
+) -> Clause | None:
+    """The ``meld.valid`` clause refusing a meld written in a position for side ``team`` (not laid by an action),
+    or None when some play by a seat of the side could have laid it: all its cards at once as a new meld, in an
+    opening or not, going out only where the position allows it (``going_out``: the side's player is going out
+    this turn), on a table that makes no rank dead and holds no open wild meld (what the table held when the meld
+    was laid is not written, so its own cards are judged). The clause cited is the one refusing the play that
+    allows most, the last tried."""
+    table = table_values(rules, state, state.side_of.index(team))
+    spread = natural_ranks(rules, meld.cards)
+    clause: Clause | None = None
+    for out in (False, True) if going_out else (False,):
+        for initial in (False, True):
+            before = (*table[:_TEAM_HAS_MELDED], not initial, *table[_TEAM_HAS_MELDED + 1 :])
+            values = meld_values(rules, before, meld, None, meld.cards, spread, out, initial, NO_RANK_FACTS)
+            clause = rules.failing_of(MELD_VALID, values)
+            if clause is None:
+                return None
+    return clause
+
+
 def wilds_among(rules: Rules, cards: Sequence[Card]) -> int:
     """How many of ``cards`` are wild (a loop: the compiled engine builds a generator for ``sum`` over one)."""
     wilds = 0

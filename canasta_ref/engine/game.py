@@ -37,6 +37,8 @@ from .checks import (
 )
 from .judge import is_legal, plan, plan_checked
 from .legal import listing
+from .numbers import hand_number as checked_hand_number
+from .numbers import team_scores as checked_scores
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
@@ -182,13 +184,10 @@ class Game:
             _check_deck(rules, deck)  # (a seed's deck is a shuffle of the full deck: complete by construction)
         self.deck = tuple(deck)
         self.first_seat = self._seat(first_seat)
-        scores = list(team_scores) if team_scores is not None else [0] * rules.teams
-        if len(scores) != rules.teams:
-            raise CanastaError(f"team_scores: expected {rules.teams} scores, one per side, got {len(scores)}")
-        if type(hand_number) is not int or hand_number < 1:
-            raise CanastaError(f"hand_number: expected a deal number from 1, got {hand_number!r}")
+        scores = [0] * rules.teams if team_scores is None else checked_scores(team_scores, rules.teams, "team_scores")
+        number = checked_hand_number(hand_number, "hand_number")
         self.state = self._deal(list(deck), scores, first_seat, self.events)
-        self.state.hand_number = hand_number
+        self.state.hand_number = number
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
