@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import selectors
 import shlex
 import signal
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..engine.cards import CARD_TYPES, card_name
 from ..spec import list_variants, load_variant
 from .session import (
     FEATURE_ACTIONS,
@@ -211,6 +213,64 @@ def _check_fixed(variant: str, parameters: Mapping[str, Any], field_name: str) -
             raise _protocol_error(f"{field_name}.{name}", f"a value {variant} allows ({error[:120]})", value)
 
 
+#: The fields an answer may have beside ``id``, ``ok`` and ``error``, by request (conformance/PROTOCOL.md, in every
+#: version it serves); the answer to ``quit`` is not read.
+ANSWER_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"name", "version", "protocol", "variants", "capabilities"}),
+    "setup": frozenset({"skip"}),
+    "apply": frozenset({"accepted", "rule", "message"}),
+    "legal": frozenset({"actions", "count", "truncated"}),
+    "count": frozenset({"count"}),
+    "sample": frozenset({"count", "actions"}),
+    "view": frozenset({"view"}),
+    "score": frozenset({"over", "end", "totals", "parts", "match_over"}),
+    "undo": frozenset(),
+}
+COMMON_ANSWER_FIELDS = frozenset({"id", "ok", "error"})
+#: An answer's own fields (an engine's diagnostics) are named so; they may hold anything but a card.
+EXTENSION_PREFIX = "x-"
+_CARD_NAMES = frozenset(card_name(card) for card in range(CARD_TYPES))
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def answer_field_problem(command: str, reply: Mapping[str, Any]) -> str | None:
+    """What an answer has beyond the protocol's fields for its request, or None. A field the protocol does not
+    define could carry hidden cards no test reads, so it is refused; an extension (``x-...``) is allowed, but
+    holding a card it is refused too, since no test could tell a hidden card there from a shown one."""
+    defined = ANSWER_FIELDS.get(command)
+    if defined is None:
+        return None
+    for key in sorted(map(str, reply)):
+        if key in COMMON_ANSWER_FIELDS or key in defined:
+            continue
+        if not key.startswith(EXTENSION_PREFIX):
+            return (
+                f"the answer to {command!r} has a field the protocol does not define: {excerpt(key, 80)} (an "
+                f"engine's own fields are named {EXTENSION_PREFIX}...)"
+            )
+        card = _first_card(reply[key])
+        if card is not None:
+            return f"the answer to {command!r} has a card, {card}, in its extension field {excerpt(key, 80)}"
+    return None
+
+
+def _first_card(value: Any) -> str | None:
+    """The first card named anywhere in a JSON value (a word of a text, or of an object's key), or None."""
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            cards = [word for word in _WORD.findall(item) if word in _CARD_NAMES]
+            if cards:
+                return str(cards[0])
+    return None
+
+
 def _refusal_text(reply: Mapping[str, Any]) -> str:
     """What a refused hello says: its ``error`` sentence (cut short), or the reply quoted."""
     error = reply.get("error")
@@ -394,15 +454,16 @@ class SubprocessEngine(Engine):
             if process is None:
                 raise self._crashed()
             line = self._read_line(process, f"no answer to {command!r} within {self.timeout:g} s")
-            replies.append(self._decode(line, number))
+            replies.append(self._decode(line, number, command))
         return replies
 
     def forget(self) -> None:
         self._sent = []
 
-    def _decode(self, line: str, number: int) -> dict[str, Any]:
-        """One reply; anything but a JSON object with a boolean 'ok' (too deep, a number too long for Python, not
-        JSON at all) is garbage, quoted short."""
+    def _decode(self, line: str, number: int, command: str) -> dict[str, Any]:
+        """One reply to ``command``; anything but a JSON object with a boolean 'ok' (too deep, a number too long
+        for Python, not JSON at all) is garbage, quoted short, and a field the protocol does not define for the
+        answer (``answer_field_problem``) a protocol failure."""
         try:
             reply = json.loads(line)
         except (ValueError, RecursionError) as error:
@@ -420,6 +481,9 @@ class SubprocessEngine(Engine):
             raise EngineFailure(
                 "protocol", f"answered id {excerpt(reply.get('id'), 40)} to request {number}", self.stderr_tail()
             )
+        problem = answer_field_problem(command, reply)
+        if problem is not None:
+            raise EngineFailure("protocol", problem, self.stderr_tail())
         return reply
 
     def _read_line(self, process: subprocess.Popen[bytes], late: str) -> str:

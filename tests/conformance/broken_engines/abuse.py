@@ -15,6 +15,10 @@ Shape abuse (the reply is JSON, of the wrong types): ``caps-list``, ``variants-t
 View leaks (extra fields): ``view-hands`` (every seat's hand in a field ``hands``), ``view-stock-top`` (the
 stock's top card in ``stock_top``), ``meld-extra`` (a meld object carrying the next seat's hand).
 
+Answer leaks (fields beside ``view``): ``answer-hands`` (every seat's hand in a top-level field ``hands``),
+``extension-hands`` (the same in an extension field ``x-hands``), ``extension-clean`` (an extension field
+``x-engine`` with no card in it, which the protocol allows).
+
 With ``--pid-file FILE`` the engine adds its pid to FILE at start (to check it is gone afterwards).
 """
 
@@ -45,7 +49,12 @@ DEFAULT_ON = {
     "view-hands": "view",
     "view-stock-top": "view",
     "meld-extra": "view",
+    "answer-hands": "view",
+    "extension-hands": "view",
+    "extension-clean": "view",
 }
+#: The top-level field each answer-leak mode adds beside the view.
+ANSWER_FIELD = {"answer-hands": "hands", "extension-hands": "x-hands", "extension-clean": "x-engine"}
 ON = sys.argv[sys.argv.index("--on") + 1] if "--on" in sys.argv else DEFAULT_ON.get(MODE, "apply")
 MISBEHAVE = misbehave_now()
 
@@ -109,6 +118,9 @@ def view_abuse(session: BrokenSession, reply: dict[str, Any]) -> dict[str, Any]:
         view["melds"] = [[{"cards": ["KH", "KS", "KD"], "canasta": False, "note": hands[1]}], []]
     elif MODE == "view-list":
         return {"ok": True, "view": ["KH", "KS"]}
+    elif MODE in ANSWER_FIELD:
+        beside = {"checked": True} if MODE == "extension-clean" else hands
+        return {**reply, ANSWER_FIELD[MODE]: beside}
     return {**reply, "view": view}
 
 
