@@ -3,7 +3,8 @@
 A subprocess that crashes, hangs or prints something that is not a JSON object raises EngineFailure with
 what happened and the tail of its stderr; the runner records it and restarts the engine for the next test.
 An engine under test is untrusted: its lines, its stderr and its handshake are bounded and checked, it runs in
-a session of its own, and stopping it kills the whole process group (a wrapper script's children too).
+a session of its own, and stopping it kills every process it started (a wrapper script's children, a child that
+left its session).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import selectors
 import shlex
 import signal
@@ -395,18 +397,21 @@ class SubprocessEngine(Engine):
         self._buffer = bytearray()
         self._next_id = 0
         self._sent: list[tuple[int, str]] = []
+        self._cookie = ""
         self.start()
 
     def start(self) -> None:
-        """Start the engine in a session of its own (so all it starts can be killed together) and greet it; a
-        failed greeting stops it again before the failure is raised."""
+        """Start the engine in a session of its own, its environment marked with a cookie of this start (so all it
+        starts can be found and killed together), and greet it; a failed greeting stops it again before the
+        failure is raised."""
         self._sent = []
+        self._cookie = secrets.token_hex(8)
         self._process = subprocess.Popen(
             shlex.split(self.command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", ENGINE_COOKIE_VARIABLE: self._cookie},
             start_new_session=True,
         )
         self._buffer = bytearray()
@@ -537,7 +542,7 @@ class SubprocessEngine(Engine):
         return f"the process exited with status {code}" if code is not None else "the process stopped answering"
 
     def close(self) -> None:
-        """Ask the engine to quit, give it a moment, then stop its whole process group."""
+        """Ask the engine to quit, give it a moment, then stop it and every process it started."""
         process = self._process
         if process is None:
             return
@@ -557,12 +562,12 @@ class SubprocessEngine(Engine):
         self.start()
 
     def _stop(self) -> None:
-        """Kill the engine's process group (whatever it started, too), reap the engine, close its pipes."""
+        """Kill the engine and whatever it started (``_kill_tree``), reap the engine, close its pipes."""
         process = self._process
         self._process = None
         if process is None:
             return
-        _kill_group(process)
+        _kill_tree(process, self._cookie)
         for stream in (process.stdin, process.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -591,8 +596,23 @@ def _exited_within(process: subprocess.Popen[bytes], seconds: float) -> bool:
         time.sleep(0.01)
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the engine's process group (it leads a session of its own), then the engine itself, and reap it."""
+def _kill_tree(process: subprocess.Popen[bytes], cookie: str) -> None:
+    """SIGKILL everything the engine started, then the engine itself, and reap it.
+
+    Where /proc can be read (Linux), every process descending from the engine or carrying its run's ``cookie`` in
+    its environment is stopped first (a stopped process cannot fork, and its children stay its own), until no new
+    one turns up, then all are killed: a child that left the engine's session (``setsid``), or whose parent
+    exited, goes too. Elsewhere the engine's process group is killed, as it leads a session of its own."""
+    stopped: set[int] = set()
+    for _ in range(_TREE_ROUNDS):
+        found = _engine_processes(process.pid, cookie) - stopped
+        if not found:
+            break
+        for pid in found:
+            _signal(pid, signal.SIGSTOP)
+        stopped |= found
+    for pid in stopped:
+        _signal(pid, signal.SIGKILL)
     killpg = getattr(os, "killpg", None)
     if killpg is not None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -600,3 +620,62 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         process.kill()
     process.wait()
+
+
+#: How many times the process table is searched for an engine's new processes before they are killed.
+_TREE_ROUNDS = 50
+#: The environment variable that marks an engine's processes, set to a text unique to each start.
+ENGINE_COOKIE_VARIABLE = "CANASTA_REF_ENGINE_RUN"
+_PROC = "/proc"
+
+
+def _signal(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signum)
+
+
+def _engine_processes(root: int, cookie: str) -> set[int]:
+    """The processes descending from ``root`` (by their parents) or marked with ``cookie``, read from /proc; empty
+    where there is no /proc."""
+    marker = f"{ENGINE_COOKIE_VARIABLE}={cookie}".encode()
+    children: dict[int, list[int]] = {}
+    marked: set[int] = set()
+    for pid in _process_ids():
+        parent = _parent_of(pid)
+        if parent is not None:
+            children.setdefault(parent, []).append(pid)
+        if marker in _environment_of(pid).split(b"\0"):
+            marked.add(pid)
+    found, pending = set(marked), [root, *marked]
+    while pending:
+        for child in children.get(pending.pop(), ()):
+            if child not in found:
+                found.add(child)
+                pending.append(child)
+    found.discard(os.getpid())
+    return found
+
+
+def _process_ids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir(_PROC) if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _parent_of(pid: int) -> int | None:
+    """A process's parent, from /proc/PID/stat (after the command name, which may hold spaces and parentheses)."""
+    try:
+        with open(f"{_PROC}/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[-1].split()
+        return int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _environment_of(pid: int) -> bytes:
+    try:
+        with open(f"{_PROC}/{pid}/environ", "rb") as environ:
+            return environ.read(1 << 20)
+    except OSError:
+        return b""

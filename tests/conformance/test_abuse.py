@@ -234,6 +234,15 @@ def test_a_wrapped_engine_that_hangs_on_hello_leaves_no_process_behind(tmp_path:
     assert not survivors(pids)
 
 
+@pytest.mark.parametrize("mode", ["setsid-child", "setsid-daemon"])
+def test_a_child_that_leaves_the_engines_session_is_killed_with_it(suite: Path, tmp_path: Path, mode: str) -> None:
+    pids = tmp_path / "pids"
+    results = run_abuse(suite, mode, "--pid-file", str(pids))
+    assert [r.status for r in results] == ["passed", "passed"]
+    assert len(pids_of(pids)) == 2  # the engine, and the child (or grandchild) in a session of its own
+    assert not survivors(pids)
+
+
 # -- 6. nothing tested is no pass ----------------------------------------------------------------------------
 def test_nothing_ran_when_there_is_no_result_or_every_one_is_skipped() -> None:
     skipped = Result("s", "classic", "skipped", "the engine does not play classic")

@@ -19,7 +19,12 @@ Answer leaks (fields beside ``view``): ``answer-hands`` (every seat's hand in a 
 ``extension-hands`` (the same in an extension field ``x-hands``), ``extension-clean`` (an extension field
 ``x-engine`` with no card in it, which the protocol allows).
 
-With ``--pid-file FILE`` the engine adds its pid to FILE at start (to check it is gone afterwards).
+Escape from the process group: ``setsid-child`` (at start, forks a child that calls ``setsid()`` and sleeps,
+holding the engine's output open), ``setsid-daemon`` (the same child forks again and exits, leaving a grandchild
+whose parent is gone and whose output is closed). Otherwise the engine is the reference.
+
+With ``--pid-file FILE`` the engine adds its pid to FILE at start (to check it is gone afterwards), and so does
+each process it forks.
 """
 
 from __future__ import annotations
@@ -144,8 +149,32 @@ def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | No
     return reply
 
 
-if __name__ == "__main__":
+def note_pid() -> None:
+    """Add this process's pid to the ``--pid-file``, if one was given."""
     if "--pid-file" in sys.argv:
         with Path(sys.argv[sys.argv.index("--pid-file") + 1]).open("a", encoding="utf-8") as pids:
             pids.write(f"{os.getpid()}\n")
+
+
+def leave_the_session(daemon: bool) -> None:
+    """Fork a child that leaves the engine's session and sleeps; as a daemon it forks once more, its parent exits
+    and its output is closed. The engine itself goes on."""
+    if os.fork() != 0:
+        return
+    os.setsid()
+    if daemon and os.fork() != 0:
+        os._exit(0)
+    note_pid()
+    if daemon:
+        null = os.open(os.devnull, os.O_RDWR)
+        for stream in (0, 1, 2):
+            os.dup2(null, stream)
+    time.sleep(3600)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    note_pid()
+    if MODE in ("setsid-child", "setsid-daemon"):
+        leave_the_session(daemon=MODE == "setsid-daemon")
     serve(hook)
