@@ -12,6 +12,8 @@ import math
 import shlex
 from pathlib import Path
 
+from .files import not_regular_problem
+
 
 def output_file(text: str) -> str:
     """A file this run may write: not a folder, in a folder that exists (the file itself may not yet)."""
@@ -25,10 +27,13 @@ def output_file(text: str) -> str:
 
 
 def input_file(text: str) -> str:
-    """A file this run reads: it exists and is not a folder."""
+    """A file this run reads: it exists and is a regular file (not a folder, a FIFO or a device)."""
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder; give a file")
+    problem = not_regular_problem(path)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{problem}; give a file")
     if not path.is_file():
         raise argparse.ArgumentTypeError(f"no file {text!r}")
     return text
