@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from ..engine.cards import CARD_TYPES, card_name
 from ..spec import list_variants, load_variant
+from . import strictjson
 from .session import (
     FEATURE_ACTIONS,
     POSITION_FIELDS,
@@ -466,14 +467,16 @@ class SubprocessEngine(Engine):
         self._sent = []
 
     def _decode(self, line: str, number: int, command: str) -> dict[str, Any]:
-        """One reply to ``command``; anything but a JSON object with a boolean 'ok' (too deep, a number too long
-        for Python, not JSON at all) is garbage, quoted short, and a field the protocol does not define for the
-        answer (``answer_field_problem``) a protocol failure."""
+        """One reply to ``command``; anything but a strict JSON object with a boolean 'ok' (too deep, a number too
+        long for Python, NaN or a key twice, not JSON at all) is garbage, quoted short, and a field the protocol
+        does not define for the answer (``answer_field_problem``) a protocol failure."""
         try:
-            reply = json.loads(line)
+            reply = strictjson.loads(line)
         except (ValueError, RecursionError) as error:
             why = "nested too deep" if isinstance(error, RecursionError) else "not JSON"
-            if isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
+            if isinstance(error, strictjson.NotStrictJSON):
+                why = f"not JSON ({error})"
+            elif isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
                 why = f"not JSON that can be read ({str(error).split(';')[0][:120]})"
             raise EngineFailure("garbage", f"{why}: {excerpt(line)}", self.stderr_tail()) from None
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):

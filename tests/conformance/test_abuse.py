@@ -91,6 +91,8 @@ def test_an_engine_that_closes_its_output_but_lives_is_reported_stopped_and_the_
     [
         ("big-int", "not JSON that can be read (Exceeds the limit"),
         ("long-line", f"a line longer than {8 * 1024 * 1024} bytes"),
+        ("nan", "not JSON (NaN is not a JSON value (a number must be finite)): "),
+        ("key-twice", 'not JSON (the key "accepted" comes twice in one object): '),
     ],
 )
 def test_a_reply_too_deep_too_long_or_with_a_huge_number_is_garbage(

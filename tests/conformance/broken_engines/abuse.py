@@ -5,7 +5,9 @@ request whose ``cmd`` is CMD (default: the mode's own). The runner must report e
 
 Output abuse (the runner reads it): ``close-stdout`` (closes its output and stays alive), ``nested`` (a reply
 100,000 arrays deep), ``big-int`` (a number of 5,000 digits), ``long-line`` (9 MiB without a newline),
-``stderr-flood`` (20 MiB on stderr in one line, then a crash), ``hang`` (sleeps forever).
+``stderr-flood`` (20 MiB on stderr in one line, then a crash), ``hang`` (sleeps forever), ``nan`` (``NaN`` where
+a boolean is due, which Python reads but JSON does not have), ``key-twice`` (``accepted`` given twice, false then
+true).
 
 Shape abuse (the reply is JSON, of the wrong types): ``caps-list``, ``variants-text``, ``variants-number``,
 ``name-object``, ``protocol-text`` (in ``hello``), ``no-variants`` (hello lists none), ``actions-number``
@@ -80,6 +82,10 @@ def output_abuse(mode: str) -> None:
         time.sleep(3600)
     elif mode == "nested":
         raw("[" * 100_000 + "]" * 100_000 + "\n")
+    elif mode == "nan":
+        raw('{"ok": true, "accepted": NaN}\n')
+    elif mode == "key-twice":
+        raw('{"ok": true, "accepted": false, "accepted": true}\n')
     elif mode == "big-int":
         raw('{"ok": true, "accepted": ' + "9" * 5000 + "}\n")
     elif mode == "long-line":
