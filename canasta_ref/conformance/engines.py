@@ -599,6 +599,13 @@ def _exited_within(process: subprocess.Popen[bytes], seconds: float) -> bool:
         time.sleep(0.01)
 
 
+#: How many times the process table is searched for an engine's new processes before they are killed.
+_TREE_ROUNDS = 50
+#: The environment variable that marks an engine's processes, set to a text unique to each start.
+ENGINE_COOKIE_VARIABLE = "CANASTA_REF_ENGINE_RUN"
+_PROC = "/proc"
+
+
 def _kill_tree(process: subprocess.Popen[bytes], cookie: str) -> None:
     """SIGKILL everything the engine started, then the engine itself, and reap it.
 
@@ -625,21 +632,14 @@ def _kill_tree(process: subprocess.Popen[bytes], cookie: str) -> None:
     process.wait()
 
 
-#: How many times the process table is searched for an engine's new processes before they are killed.
-_TREE_ROUNDS = 50
-#: The environment variable that marks an engine's processes, set to a text unique to each start.
-ENGINE_COOKIE_VARIABLE = "CANASTA_REF_ENGINE_RUN"
-_PROC = "/proc"
-
-
 def _signal(pid: int, signum: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signum)
 
 
 def _engine_processes(root: int, cookie: str) -> set[int]:
-    """The processes descending from ``root`` (by their parents) or marked with ``cookie``, read from /proc; empty
-    where there is no /proc."""
+    """``root`` and the processes descending from it (by their parents) or marked with ``cookie``, read from /proc;
+    empty where there is no /proc."""
     marker = f"{ENGINE_COOKIE_VARIABLE}={cookie}".encode()
     children: dict[int, list[int]] = {}
     marked: set[int] = set()
@@ -649,7 +649,9 @@ def _engine_processes(root: int, cookie: str) -> set[int]:
             children.setdefault(parent, []).append(pid)
         if marker in _environment_of(pid).split(b"\0"):
             marked.add(pid)
-    found, pending = set(marked), [root, *marked]
+    if not children:
+        return set()  # no /proc to read
+    found, pending = {root, *marked}, [root, *marked]
     while pending:
         for child in children.get(pending.pop(), ()):
             if child not in found:
