@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from ..cliargs import add_command, command_line, count, input_file, output_file, seconds
 from ..errors import CanastaError
+from ..files import not_regular_problem
 from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
@@ -204,6 +205,9 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.scenario)
     if path.is_dir():
         raise CanastaError(f"{args.scenario!r} is a folder; give one scenario file or the id of a bundled scenario")
+    problem = not_regular_problem(path)
+    if problem is not None:
+        raise CanastaError(f"{problem}; give one scenario file or the id of a bundled scenario")
     if not path.exists():
         path = scenario_dir() / f"{args.scenario}.yaml"
     if not path.is_file():

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..errors import CanastaError
+from ..files import read_regular_text
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, parse
 from .deviations import MASK_FIELDS, Deviation, Mask, masks_from
@@ -66,7 +67,7 @@ def load_known_deviations(path: Path) -> list[Mask]:
 def _read(path: Path) -> tuple[Document, dict[str, Any]]:
     """The known-failures file parsed and checked as a mapping (its errors name the file, line and column)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_text(path)
     except (OSError, UnicodeDecodeError) as error:
         raise CanastaError(f"{path}: cannot read the known-failures file: {error}") from None
     doc, errors = parse(text, str(path))

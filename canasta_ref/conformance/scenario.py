@@ -16,6 +16,7 @@ from ..engine.actions import parse_action
 from ..engine.cards import parse_cards
 from ..engine.rules import rules_for
 from ..errors import CanastaError, Location, NotationError, SpecError
+from ..files import read_regular_text
 from ..resources import scenario_dir, scenario_schema_file
 from ..spec import list_variants, load_variant
 from ..spec.safety import control_character_errors
@@ -83,7 +84,7 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
     """Read and check one scenario file: every problem, each naming file, line, column and field."""
     display = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_text(path)
     except (OSError, UnicodeDecodeError) as unreadable:
         return None, [SpecError(f"cannot read the scenario file: {unreadable}", Location(display, 1, 1))]
     doc, errors = parse(text, display)
