@@ -226,7 +226,7 @@ ANSWER_FIELDS: dict[str, frozenset[str]] = {
     "count": frozenset({"count"}),
     "sample": frozenset({"count", "actions"}),
     "view": frozenset({"view"}),
-    "score": frozenset({"over", "end", "totals", "parts", "match_over"}),
+    "score": frozenset({"over", "end", "totals", "parts", "seat_parts", "match_over"}),
     "undo": frozenset(),
 }
 COMMON_ANSWER_FIELDS = frozenset({"id", "ok", "error"})

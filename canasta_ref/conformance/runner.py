@@ -22,7 +22,13 @@ from ..errors import CanastaError
 from ..render import source_line
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
-from .session import VARIANT_NEEDS, action_newer_than, position_content_newer_than, variant_newer_than
+from .session import (
+    SEAT_PARTS_SINCE,
+    VARIANT_NEEDS,
+    action_newer_than,
+    position_content_newer_than,
+    variant_newer_than,
+)
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 from .views import (
@@ -194,6 +200,7 @@ NO_SCORE = "score (the engine has no 'score')"
 NO_LEGAL = "legal (the engine has no 'legal')"
 NO_RULE_IDS = "rule ids (the engine has no 'rule_ids')"
 NO_PARTS = "score parts (the engine's score gives totals only)"
+NO_SEAT_PARTS = "a seat's score parts (protocol version 8's 'seat_parts')"
 
 
 class Tally:
@@ -712,6 +719,11 @@ class _Case:
             for rule, points in parts.items():
                 compare = partial(_part, where, self.clauses, side, rule, points)
                 checks.append(_Check("score.parts", compare, rule=rule, skip=parts_skip))
+        seats_skip = parts_skip or (None if self.info.protocol >= SEAT_PARTS_SINCE else NO_SEAT_PARTS)
+        for seat, parts in enumerate(score.get("seats", [])):
+            for rule, points in parts.items():
+                compare = partial(_seat_part, where, self.clauses, seat, rule, points)
+                checks.append(_Check("score.seats", compare, rule=rule, skip=seats_skip))
         return _Group(partial(_score_reply, self.engine), checks)
 
     def _views_agree(self, where: str) -> _Group:
@@ -809,13 +821,33 @@ def _totals(where: str, wanted: list[int], reply: Mapping[str, Any]) -> Outcome:
 def _part(
     where: str, clauses: Mapping[str, Any], side: int, rule: str, points: int, reply: Mapping[str, Any]
 ) -> Outcome:
-    sides = reply.get("parts")
-    got_parts = sides[side] if isinstance(sides, list) and side < len(sides) else {}
-    if not isinstance(got_parts, Mapping):
-        got_parts = {}
-    if got_parts.get(rule) == points:
+    return _listed_part(where, clauses, ("parts", "side"), side, rule, points, reply)
+
+
+def _seat_part(
+    where: str, clauses: Mapping[str, Any], seat: int, rule: str, points: int, reply: Mapping[str, Any]
+) -> Outcome:
+    return _listed_part(where, clauses, ("seat_parts", "seat"), seat, rule, points, reply)
+
+
+def _listed_part(
+    where: str,
+    clauses: Mapping[str, Any],
+    field_and_noun: tuple[str, str],
+    index: int,
+    rule: str,
+    points: int,
+    reply: Mapping[str, Any],
+) -> Outcome:
+    """Whether entry ``index`` of the score answer's list of parts (``parts`` per side, ``seat_parts`` per seat)
+    gives ``points`` for ``rule``."""
+    key, noun = field_and_noun
+    entries = reply.get(key)
+    got_parts = entries[index] if isinstance(entries, list) and index < len(entries) else {}
+    got = got_parts.get(rule) if isinstance(got_parts, Mapping) else None
+    if got == points:
         return None
-    return f"{where}: side {side} should score {points} for {rule}, got {got_parts.get(rule)!r}" + cite(clauses, rule)
+    return f"{where}: {noun} {index} should score {points} for {rule}, got {got!r}" + cite(clauses, rule)
 
 
 def verdict_problem(accepted: Any) -> str | None:

@@ -34,6 +34,8 @@ from .setup import (
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
 PROTOCOL_VERSION = 8
+#: The protocol version whose score answer gives each seat's parts (``seat_parts``) where players keep their own.
+SEAT_PARTS_SINCE = 8
 PROTOCOLS = (1, 2, 3, 4, 5, 6, 7, 8)
 #: The most actions one ``sample`` request may ask for (version 4).
 SAMPLE_LIMIT = 10_000
@@ -555,8 +557,12 @@ class ReferenceSession:
             "parts": [side.parts for side in score.sides],
             "match_over": match_over,
         }
+        seat_parts = score.seat_parts()
+        if seat_parts is not None and self._protocol >= SEAT_PARTS_SINCE:
+            reply["seat_parts"] = seat_parts
         if self.score_totals_only:
             del reply["parts"]
+            reply.pop("seat_parts", None)
         return reply
 
     def _cmd_undo(self, request: Mapping[str, Any]) -> dict[str, Any]:

@@ -132,6 +132,7 @@ MELD_VALID: Final = Query(
         "other_canasta_of_rank",
         "other_natural_canasta_of_rank",
         "team_wild_meld_open",
+        "take_onto_meld",
     ),
 )
 MELD_ACTION: Final = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
@@ -841,8 +842,10 @@ def meld_values(
     going_out: bool,
     initial: bool,
     facts: RankFacts,
+    take_onto_meld: bool = False,
 ) -> tuple[Any, ...]:
-    """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``."""
+    """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``
+    (``take_onto_meld``: a take of the pile lays its top card on ``before``)."""
     rank = result.rank
     if rank == SEQUENCE_RANK:
         suits, run, lowest = sequence_facts(rules, result)
@@ -868,6 +871,7 @@ def meld_values(
         going_out,
         initial,
         *facts.of(rank),
+        take_onto_meld,
     )
 
 
@@ -928,6 +932,7 @@ def _layout_one(
     hand_after: int,
     initial: bool,
     vetted: bool = False,
+    taking: bool = False,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
     """``_layout`` of one group, the usual action, written out without the gathering of several: every meld
     action applied and every take listed plans one."""
@@ -958,7 +963,8 @@ def _layout_one(
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, tally))
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)
-        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+        onto = taking and before is not None
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts, onto)
         rules.refuse(rules.failing_of(MELD_VALID, values))
     if rules.closes_melds:
         current[place] = settled(rules, result)
@@ -1007,13 +1013,23 @@ def _layout(
     hand_after: int,
     initial: bool,
     vetted: bool = False,
+    taking: bool = False,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
     """Put the contributions into the side's melds and check every meld that changes (hook meld.valid; not for
-    melds ``vetted`` by the listing). ``created`` lists the new melds' places in the side's row."""
+    melds ``vetted`` by the listing). ``created`` lists the new melds' places in the side's row; ``taking``: the
+    first contribution is a take's, the pile's top card with the cards that meld it."""
     team = state.side_of[seat]
     if len(contributions) == 1:
         return _layout_one(
-            rules, state, seat, team, contributions[0], hand_after=hand_after, initial=initial, vetted=vetted
+            rules,
+            state,
+            seat,
+            team,
+            contributions[0],
+            hand_after=hand_after,
+            initial=initial,
+            vetted=vetted,
+            taking=taking,
         )
     current = list(state.melds[team])
     order, placed = _placed(rules, state, team, contributions)
@@ -1025,7 +1041,7 @@ def _layout(
         results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
     if not vetted:
         _refuse_invalid_melds(
-            rules, state, seat, current, placed, order, results, hand_after=hand_after, initial=initial
+            rules, state, seat, current, placed, order, results, hand_after=hand_after, initial=initial, taking=taking
         )
     created: list[int] = []
     added_existing = False
@@ -1056,9 +1072,11 @@ def _refuse_invalid_melds(
     *,
     hand_after: int,
     initial: bool,
+    taking: bool = False,
 ) -> None:
     """Hook meld.valid on each meld a layout of several groups makes or changes (``results``, in ``order``), the
-    side's melds still as they were (``melds``); raises IllegalAction citing the first clause a meld breaks."""
+    side's melds still as they were (``melds``); raises IllegalAction citing the first clause a meld breaks.
+    ``taking``: the first of ``order`` is the meld a take lays the pile's top card on."""
     table = table_values(rules, state, seat)
     facts = rank_facts(rules, state, seat)
     going_out = hand_after == 0 or (
@@ -1069,7 +1087,8 @@ def _refuse_invalid_melds(
         before, cards, spread, _ = placed[key]
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)
-        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+        onto = taking and i == 0 and before is not None
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts, onto)
         rules.refuse(rules.failing_of(MELD_VALID, values))
 
 
@@ -1433,7 +1452,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int, *, pil
     top_group_rank = SEQUENCE_RANK if spread > 1 else top_rank
     contributions.insert(0, (top_group_rank, top_cards, spread or 1, action.target))
     melds, created, added, canastas_after = _layout(
-        rules, state, seat, contributions, hand_after=hand_after, initial=initial
+        rules, state, seat, contributions, hand_after=hand_after, initial=initial, taking=True
     )
     if initial:
         _initial_meld(rules, state, seat, used, top, melds, concealed_out=False)

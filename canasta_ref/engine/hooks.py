@@ -313,7 +313,9 @@ HOOKS: Final[dict[str, Hook]] = {
             "Whether a meld (new, or an existing one after cards are added) is allowed. "
             "``other_canasta_of_rank``: another side has completed a canasta of the meld's rank "
             "(``other_natural_canasta_of_rank``: a natural one), which some rules make a dead rank; "
-            "``team_wild_meld_open``: the side has a meld of wild cards still short of a canasta.",
+            "``team_wild_meld_open``: the side has a meld of wild cards still short of a canasta; "
+            "``take_onto_meld``: a take of the pile lays its top card, with the cards from hand that meld it, on "
+            "this meld the side already had.",
             _TABLE,
             rank="str",
             size="int",
@@ -334,6 +336,7 @@ HOOKS: Final[dict[str, Hook]] = {
             other_canasta_of_rank="bool",
             other_natural_canasta_of_rank="bool",
             team_wild_meld_open="bool",
+            take_onto_meld="bool",
         ),
         _hook(
             "meld.merge_same_rank",
