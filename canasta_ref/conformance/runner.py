@@ -206,15 +206,24 @@ class Tally:
         self.notes: list[str] = []
         # Whether a check ran that tells more than that an action on the way was accepted.
         self.telling = False
+        #: The rules of canasta-ref's notation an implementation-defined scenario is about (empty: not such a
+        #: scenario): only a failure of one of them is a difference of notation.
+        self.notation: frozenset[str] = frozenset()
 
     def passed(self, *, telling: bool = True) -> None:
         self.counts["passed"] += 1
         self.telling = self.telling or telling
 
-    def failed(self, step: int | None, check: str, message: str, rule: str | None = None) -> None:
+    def failed(
+        self, step: int | None, check: str, message: str, rule: str | None = None, *, expected: str | None = None
+    ) -> None:
+        """A failed check; ``expected`` is the rule the step's expectation names (a refusal it should cite)."""
         self.counts["failed"] += 1
         self.telling = True
-        self.failures.append({"step": step, "check": check, "rule": rule, "message": clip(message, MESSAGE_CHARS)})
+        failure = {"step": step, "check": check, "rule": rule, "message": clip(message, MESSAGE_CHARS)}
+        if expected is not None and expected in self.notation:
+            failure["notation"] = True
+        self.failures.append(failure)
 
     def skipped(self, reason: str) -> None:
         self.counts["skipped"] += 1
@@ -241,12 +250,22 @@ class Tally:
         if self.failures:
             lines = [f["message"] for f in self.failures] + self.notes
             lines += [self.skipped_text()] if self.skips else []
-            return ("differs" if level == "implementation-defined" else "failed"), "\n".join(lines)
+            return self._failing_status(level), "\n".join(lines)
         if not self.telling and (self.skips or not self.counts["passed"]):
             return "skipped", self.skipped_text() or "the scenario has no checks"
         if self.skips:
             return "partial", self.skipped_text()
         return "passed", ""
+
+    def _failing_status(self, level: str) -> Status:
+        """A failure fails a case, except in an implementation-defined scenario: there it differs; but in one
+        about canasta-ref's notation only a failure of that notation differs, any other (a verdict, a view, a
+        score the notation does not decide) is a real failure."""
+        if level != "implementation-defined":
+            return "failed"
+        if self.notation and not all(f.get("notation") for f in self.failures):
+            return "failed"
+        return "differs"
 
     def result(self, level: str, **base: Any) -> Result:
         status, message = self.status(level)
@@ -479,6 +498,10 @@ class _Case:
         self.rules = rules
         self.clauses = rules.variant.clauses
         self.tally = tally
+        if scenario.level == "implementation-defined":
+            tally.notation = frozenset(
+                r for r in scenario.rules if r in self.clauses and rules.variant.is_convention(r)
+            )
         self.parameters = dict(scenario.parameters if parameters is None else parameters)
         self.request = setup_request(scenario.setup, variant, self.parameters, rules)
         self.reference = self._reference_game()
@@ -549,7 +572,7 @@ class _Case:
                 else f"refused by {reply.get('rule') or 'an unnamed rule'} ({reply.get('message', '')})"
             )
             message = f"{where}: expected {wanted}, got {got}{cite(self.clauses, expect.rule)}"
-            self.tally.failed(number, "verdict", message, expect.rule)
+            self.tally.failed(number, "verdict", message, expect.rule, expected=expect.rule)
             self._rule_unmade(expect)
             return bool(accepted)
         self.tally.passed(telling=not accepted)
@@ -562,7 +585,7 @@ class _Case:
             self.tally.skipped(NO_RULE_IDS)
         elif cited != wanted:
             message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
-            self.tally.failed(number, "rule", message, wanted)
+            self.tally.failed(number, "rule", message, wanted, expected=wanted)
         else:
             self.tally.passed()
 
