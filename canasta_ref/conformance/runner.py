@@ -638,10 +638,7 @@ class _Case:
             self.tally.skipped(NO_RULE_IDS)
         elif cited != wanted:
             message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
-            # Put under the rule the engine applied where the reference applies another, when it is one of the
-            # variant's (one rule applied too eagerly shows up under it, not under every rule it preempts).
-            rule = nameable(cited, self.clauses) or wanted
-            self.tally.failed(number, "rule", message, rule, expected=wanted)
+            self.tally.failed(number, "rule", message, wanted, expected=wanted)
         else:
             self.tally.passed()
 
