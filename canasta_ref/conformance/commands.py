@@ -163,6 +163,8 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         results = run_suite(engine, cases, progress=progress)
         extra: dict[str, Any] = {}
         deviations: list[Deviation] = []
+        game_results: list[Result] = []
+        extra_lines: list[str] = []
         if args.games:
             from .generated import run_generated_games
 
@@ -175,11 +177,10 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
                 shrink_seconds=args.shrink_seconds,
                 max_shrunk=args.max_shrunk,
             )
-            deviations = games.deviations
+            deviations, game_results = games.deviations, games.results
             results.extend(games.results)
             extra["generated"] = games.summary()
-            for line in games.report_lines():
-                out.write(line + "\n")
+            extra_lines = games.report_lines() if args.verbose else games.headline_lines()
         if args.perft:
             from .perft import run_perft_files
 
@@ -190,10 +191,11 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"wrote {count} known failures to {args.write_known_failures}\n")
         if known is not None:
             results = apply_known(results, known, args.known_failures)
-        for line in summary(results, engine.info):
-            out.write(line + "\n")
+        lines = summary(results, engine.info, deviations, games=game_results, extra=extra_lines, verbose=args.verbose)
+        out.writelines(line + "\n" for line in lines)
         if args.json:
-            Path(args.json).write_text(json_report(results, engine.info, extra), encoding="utf-8")
+            report = json_report(results, engine.info, extra, deviations=deviations, games=game_results)
+            Path(args.json).write_text(report, encoding="utf-8")
     finally:
         engine.close()
     return 1 if failed(results) else 0
@@ -308,6 +310,11 @@ def add_commands(sub: Any) -> None:
         "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"
     )
     conform.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    conform.add_argument(
+        "--verbose",
+        action="store_true",
+        help="before the summary, every result that is not a plain pass, and the shrunk scenarios of generated games",
+    )
     conform.set_defaults(run=_conform)
 
     explain = sub.add_parser(

@@ -3,19 +3,25 @@ every result with ``--verbose``, everything in the JSON report, and plain words 
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import subprocess
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
+from broken_engines.kit import CANASTA_REF_PATH, KIT_VARIANT_ARGS, engine_command, write_scenarios
 
 from canasta_ref.conformance import causes
 from canasta_ref.conformance.deviations import DeviationKey
-from canasta_ref.conformance.engines import EngineFailure, InProcessEngine, engine_info
+from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, engine_info
 from canasta_ref.conformance.generated import run_generated_games
-from canasta_ref.conformance.report import failed
-from canasta_ref.conformance.runner import run_case
+from canasta_ref.conformance.report import failed, json_report, summary
+from canasta_ref.conformance.runner import NO_VIEWS, Result, Selection, run_case, run_suite
 from canasta_ref.conformance.scenario import Scenario, load_scenarios, scenario_dir
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.conformance.variants import reference_rules
 
 
 def hello(**fields: Any) -> dict[str, Any]:
@@ -179,3 +185,127 @@ def test_a_refusal_expected_goes_under_its_rule() -> None:
     result = run_case(engine, bundled("frozen-pile-needs-natural-pair"), "classic")
     assert result.failures[0]["rule"] == "PILE.TAKE.FROZEN"
     assert result.failures[0]["cause"] == "verdict: accepts `take` actions the reference refuses"
+
+
+# -- the summary: one line a deviation, its rule said once; skips summed; --verbose; the JSON report -----------
+
+
+def claiming(engine: InProcessEngine, *variants: str, **capabilities: Any) -> InProcessEngine:
+    """The engine, claiming only ``variants`` (and other capabilities) in its hello."""
+    merged = {**engine.info.capabilities, **capabilities}
+    engine.info = dataclasses.replace(engine.info, variants=list(variants), capabilities=merged)
+    return engine
+
+
+@pytest.fixture(scope="module")
+def frozen_run() -> tuple[list[Result], EngineInfo]:
+    """Every scenario citing PILE.TAKE.FROZEN, in every variant, on a mutant of that clause claiming Classic."""
+    engine = claiming(InProcessEngine(ReferenceSession(mutate_rule="PILE.TAKE.FROZEN")), "classic")
+    cases = Selection(rules=["PILE.TAKE.FROZEN"]).cases(load_scenarios(None))
+    return run_suite(engine, cases), engine.info
+
+
+def test_one_broken_rule_is_one_line_with_its_text_and_source_once(
+    frozen_run: tuple[list[Result], EngineInfo],
+) -> None:
+    results, info = frozen_run
+    lines = summary(results, info)
+    showing = {r.scenario for r in results if any(f["rule"] == "PILE.TAKE.FROZEN" for f in r.failures)}
+    assert len(showing) > 3
+    (line,) = [line for line in lines if line.startswith("  PILE.TAKE.FROZEN: ")]
+    assert line.startswith(f"  PILE.TAKE.FROZEN: {len(showing)} scenarios; e.g. ")
+    assert "PILE.TAKE.FROZEN" in line.split("e.g. ")[1] and ", got " in line
+    clause = reference_rules("classic").variant.clauses["PILE.TAKE.FROZEN"]
+    assert "\n".join(lines).count(clause.text) == 1
+    assert "\n".join(lines).count(clause.sources[0].quote) == 1
+    assert not any(line.startswith(("FAILED", "SKIPPED")) for line in lines)
+
+
+def test_the_variants_not_claimed_are_one_line(frozen_run: tuple[list[Result], EngineInfo]) -> None:
+    results, info = frozen_run
+    lines = summary(results, info)
+    unclaimed = sorted({r.variant for r in results} - {"classic"})
+    skipped = sum(r.variant != "classic" for r in results)
+    assert all(r.status == "skipped" for r in results if r.variant != "classic")
+    (line,) = [line for line in lines if "not claimed" in line]
+    assert line.startswith("variants claimed: classic; not claimed: ")
+    assert line.endswith(f"({skipped} tests skipped)")
+    assert sorted(line.split("not claimed: ")[1].split(" (")[0].split(", ")) == unclaimed
+    assert not any(unclaimed_variant + ":" in lines for unclaimed_variant in unclaimed)
+    assert len(lines) < 25, "\n".join(lines)
+
+
+def test_verbose_adds_every_result_before_the_same_summary(frozen_run: tuple[list[Result], EngineInfo]) -> None:
+    results, info = frozen_run
+    short, verbose = summary(results, info), summary(results, info, verbose=True)
+    assert verbose[-len(short) :] == short
+    shown = [r for r in results if r.status not in ("passed",)]
+    for result in shown:
+        assert f"{result.status.upper()}: {result.key}" in "\n".join(verbose[: -len(short)])
+
+
+def test_skips_are_summed_by_reason() -> None:
+    engine = claiming(InProcessEngine(), "classic", views=False)
+    cases = Selection(variants=["classic"], rules=["PILE.TAKE.FROZEN"]).cases(load_scenarios(None))
+    results = run_suite(engine, cases)
+    checks = sum(r.skips.get(NO_VIEWS, 0) for r in results)
+    assert checks > len(results)  # several a scenario
+    lines = summary(results, engine.info)
+    assert lines[lines.index("skipped, by reason:") + 1] == f"  {checks} checks: {NO_VIEWS}"
+    assert sum(NO_VIEWS in line for line in lines) == 1
+
+
+def test_a_failure_with_no_rule_is_one_line_under_its_cause() -> None:
+    """Generated games against an engine numbering seats otherwise: one line, under its cause."""
+    engine = SeatsTurned()
+    report = run_generated_games(engine, 2, 0, variants=["classic"], shrink_seconds=1, max_shrunk=0)
+    lines = summary(report.results, engine.info, report.deviations, games=report.results)
+    (line,) = [line for line in lines if "view: seat numbering" in line]
+    assert line.startswith("  view: seat numbering: 2 generated games; e.g. generated game 1: at the deal: ")
+    assert lines[1] == "classic: 2 generated games"
+
+
+def test_the_json_report_keeps_its_fields_and_adds_the_summary(frozen_run: tuple[list[Result], EngineInfo]) -> None:
+    results, info = frozen_run
+    data = json.loads(json_report(results, info, {"adapter": {"engine": "x"}}))
+    assert set(data) == {"engine", "counts", "results", "checks", "adapter", "summary"}
+    assert len(data["results"]) == len(results)
+    classic = data["summary"]["variants"]["classic"]
+    (frozen,) = [d for d in classic["deviations"] if d["rule"] == "PILE.TAKE.FROZEN"]
+    assert len(frozen["scenarios"]) > 3 and frozen["cause"].startswith("verdict: ")
+    assert sum(data["summary"]["not_claimed"].values()) == sum(r.variant != "classic" for r in results)
+    assert data["summary"]["skipped"] == {"tests": {}, "checks": {}}
+
+
+# -- the command line ------------------------------------------------------------------------------------------
+
+
+def conform(*args: str) -> tuple[int, list[str]]:
+    done = subprocess.run(
+        [CANASTA_REF_PATH, "conform", "--no-progress", *args], capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, done.stdout.splitlines()
+
+
+def test_conform_prints_the_summary_and_with_verbose_every_result(tmp_path: Path) -> None:
+    suite = write_scenarios(tmp_path)
+    engine = engine_command("narrow", "--variants", "classic", "--mutate-rule", "PILE.TAKE.FROZEN")
+    args = ("--impl", engine, "--scenarios", str(suite), *KIT_VARIANT_ARGS)
+    code, lines = conform(*args)
+    assert code == 1
+    assert lines[0].startswith("engine: canasta-ref (mutant: PILE.TAKE.FROZEN negated)")
+    assert any(line.startswith("variants claimed: classic; not claimed: classic-2p (") for line in lines), lines
+    assert any(line.startswith("  PILE.TAKE.FROZEN: 1 scenario; e.g. frozen-take: step 1") for line in lines), lines
+    assert not any(line.startswith(("FAILED:", "SKIPPED:")) for line in lines)
+    _, verbose = conform(*args, "--verbose")
+    assert "FAILED: frozen-take@classic" in "\n".join(verbose)
+    assert verbose[-len(lines) :] == lines
+
+
+def test_conform_says_plainly_that_a_hello_has_no_version() -> None:
+    code, lines = conform("--impl", engine_command("narrow", "--ok-only"))
+    assert code == 1
+    assert lines[0] == f"engine: {engine_command('narrow', '--ok-only')} (it did not start)"
+    assert "its hello answer has no protocol version" in "\n".join(lines)
+    assert "None" not in "\n".join(lines)
