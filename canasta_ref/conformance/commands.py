@@ -16,6 +16,7 @@ from ..spec.yamldoc import parse
 from .deviations import Deviation
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
+from .findings import Campaign
 from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
@@ -163,7 +164,7 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         results = run_suite(engine, cases, progress=progress)
         extra: dict[str, Any] = {}
         deviations: list[Deviation] = []
-        game_results: list[Result] = []
+        campaign: Campaign | None = None
         extra_lines: list[str] = []
         if args.games:
             from .generated import run_generated_games
@@ -177,7 +178,7 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
                 shrink_seconds=args.shrink_seconds,
                 max_shrunk=args.max_shrunk,
             )
-            deviations, game_results = games.deviations, games.results
+            deviations, campaign = games.deviations, games.campaign()
             results.extend(games.results)
             extra["generated"] = games.summary()
             extra_lines = games.report_lines() if args.verbose else games.headline_lines()
@@ -191,10 +192,10 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"wrote {count} known failures to {args.write_known_failures}\n")
         if known is not None:
             results = apply_known(results, known, args.known_failures)
-        lines = summary(results, engine.info, deviations, games=game_results, extra=extra_lines, verbose=args.verbose)
+        lines = summary(results, engine.info, campaign, extra=extra_lines, verbose=args.verbose)
         out.writelines(line + "\n" for line in lines)
         if args.json:
-            report = json_report(results, engine.info, extra, deviations=deviations, games=game_results)
+            report = json_report(results, engine.info, extra, campaign)
             Path(args.json).write_text(report, encoding="utf-8")
     finally:
         engine.close()

@@ -9,7 +9,7 @@ count, not a line a test.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,16 @@ from .variants import reference_rules
 FINDING_STATUSES = ("failed", "differs", "errored", "timed out")
 #: The most characters of a representative step.
 EXAMPLE_CHARS = 220
+
+
+@dataclass
+class Campaign:
+    """What the summary needs of a run of generated games: its results (a game each, a deviation each), its
+    deviations, and how many games of each variant were played."""
+
+    results: Sequence[Result] = ()
+    deviations: Sequence[Deviation] = ()
+    played: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -58,29 +68,24 @@ class Findings:
 
     by_variant: dict[str, list[Finding]] = field(default_factory=dict)
     counts: dict[str, Counter[str]] = field(default_factory=dict)
-    #: Generated games by variant: those that passed, and those that showed a deviation.
+    #: Generated games played, by variant.
     games: Counter[str] = field(default_factory=Counter)
-    deviating_games: dict[str, set[int]] = field(default_factory=dict)
     unclaimed: dict[str, int] = field(default_factory=dict)
     skipped_tests: Counter[str] = field(default_factory=Counter)
     skipped_checks: Counter[str] = field(default_factory=Counter)
 
     def variants(self) -> list[str]:
         """The variants with something to say, the bundled ones in their order first."""
-        seen = set(self.counts) | set(self.by_variant) | set(self.games) | set(self.deviating_games)
+        seen = set(self.counts) | set(self.by_variant) | set(self.games)
         order = [v for v in list_variants() if v in seen]
         return order + sorted(seen - set(order))
-
-    def games_of(self, variant: str) -> int:
-        """How many generated games of ``variant`` were played to their end or to a deviation."""
-        return self.games[variant] + len(self.deviating_games.get(variant, ()))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "variants": {
                 variant: {
                     "counts": dict(self.counts.get(variant, {})),
-                    "generated_games": self.games_of(variant),
+                    "generated_games": self.games[variant],
                     "deviations": [f.to_json() for f in self.by_variant.get(variant, [])],
                 }
                 for variant in self.variants()
@@ -90,22 +95,15 @@ class Findings:
         }
 
 
-def findings(
-    results: Sequence[Result],
-    info: EngineInfo,
-    deviations: Iterable[Deviation] = (),
-    games: Sequence[Result] = (),
-) -> Findings:
-    """Group a run: ``results`` of scenarios and deal-perft files (and of generated games, which ``games`` names
-    again so that they count as games), the generated games' ``deviations``."""
-    deviations = list(deviations)
-    shown_as_deviations = {d.scenario_id for d in deviations if d.scenario_id}
-    game_keys = {id(r) for r in games}
-    out = Findings()
+def findings(results: Sequence[Result], info: EngineInfo, campaign: Campaign | None = None) -> Findings:
+    """Group a run: ``results`` of scenarios and deal-perft files (and of the generated games of ``campaign``,
+    which are told by its deviations and counts instead)."""
+    campaign = campaign or Campaign()
+    games = {id(r) for r in campaign.results}
+    out = Findings(games=Counter(campaign.played))
     groups: dict[tuple[str, str, bool], Finding] = {}
     for result in results:
-        if id(result) in game_keys or result.scenario in shown_as_deviations:
-            _count_game(out, result)
+        if id(result) in games:
             continue
         if result.status == "skipped" and result.variant not in info.variants and result.variant in list_variants():
             out.unclaimed[result.variant] = out.unclaimed.get(result.variant, 0) + 1
@@ -120,7 +118,7 @@ def findings(
         if result.status in FINDING_STATUSES:
             for failure in _failures_of(result):
                 _add(groups, out, result, failure)
-    for deviation in deviations:
+    for deviation in campaign.deviations:
         if deviation.mask is None:
             _add_deviation(groups, out, deviation)
     return out
@@ -131,12 +129,6 @@ def _skip_reason(result: Result) -> str:
     if result.skips:
         return "every check skipped, for the reasons below"
     return result.message or "no reason given"
-
-
-def _count_game(out: Findings, result: Result) -> None:
-    """A generated game's result counts as a game of its variant (a deviation's result is its group, elsewhere)."""
-    if result.status == "passed":
-        out.games[result.variant] += 1
 
 
 def _failures_of(result: Result) -> list[dict[str, Any]]:
@@ -176,7 +168,6 @@ def _add_deviation(groups: dict[tuple[str, str, bool], Finding], out: Findings, 
             )
             out.by_variant.setdefault(variant, []).append(group)
         group.games |= games
-        out.deviating_games.setdefault(variant, set()).update(games)
 
 
 def rule_text(variant: str, rule: str) -> list[str]:
@@ -199,4 +190,4 @@ def _example(text: str) -> str:
     return text if len(text) <= EXAMPLE_CHARS else text[: EXAMPLE_CHARS - 3] + "..."
 
 
-__all__ = ["Finding", "Findings", "findings", "rule_text"]
+__all__ = ["Campaign", "Finding", "Findings", "findings", "rule_text"]

@@ -64,6 +64,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -82,6 +83,7 @@ from . import causes
 from .deviations import Deviation, DeviationKey, DeviationLog, Mask
 from .engines import Engine, EngineFailure, EngineInfo, excerpt
 from .failures import Failure, FailureKind, scenario_yaml, score_of
+from .findings import Campaign
 from .report import few, nothing_ran
 from .runner import (
     Result,
@@ -153,6 +155,12 @@ class GeneratedReport:
     notes: list[str] = field(default_factory=list)
     #: The distinct deviations found, in the order first seen (masked ones included).
     deviations: list[Deviation] = field(default_factory=list)
+    #: The games played, by variant.
+    played: Counter[str] = field(default_factory=Counter)
+
+    def campaign(self) -> Campaign:
+        """What a run's summary needs of these games."""
+        return Campaign(self.results, self.deviations, dict(self.played))
 
     @property
     def disagreements(self) -> int:
@@ -1159,6 +1167,7 @@ def _hypothesis_run(runner: _Runner, report: GeneratedReport, games: int, seed: 
             return
         in_a_row = 0
         report.games = number
+        report.played[variant] += 1
         report.steps += steps
         if not deviated:  # a game that deviated is reported in its deviations' groups
             report.results.append(Result(f"{label}-{number}", variant, "passed", f"{steps} steps"))

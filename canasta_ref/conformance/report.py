@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .deviations import Deviation
 from .engines import EngineInfo
-from .findings import Finding, Findings, findings, rule_text
+from .findings import Campaign, Finding, Findings, findings, rule_text
 from .runner import Result
 
 #: The statuses that fail a run. ``differs`` (an implementation-defined scenario the engine plays otherwise) and
@@ -71,9 +70,8 @@ def few(texts: Sequence[str], limit: int = 5) -> str:
 def summary(
     results: Sequence[Result],
     info: EngineInfo,
-    deviations: Iterable[Deviation] = (),
+    campaign: Campaign | None = None,
     *,
-    games: Sequence[Result] = (),
     extra: Sequence[str] = (),
     verbose: bool = False,
 ) -> list[str]:
@@ -86,13 +84,13 @@ def summary(
         for result in results:
             if result.status in BAD or result.status in SHOWN:
                 lines.extend(result_lines(result))
-    found = findings(results, info, deviations, games)
+    found = findings(results, info, campaign)
     lines.append(engine_line(info))
     lines.extend(_claim_lines(found, info))
     said: set[tuple[str, str]] = set()
     for variant in found.variants():
         lines.append(_variant_line(found, variant))
-        for finding in sorted(found.by_variant.get(variant, []), key=lambda f: (f.differs, f.rule is None)):
+        for finding in sorted(found.by_variant.get(variant, []), key=_weight):
             lines.extend(_finding_lines(finding, said))
     lines.extend(_skip_lines(found))
     lines.extend(extra)
@@ -129,10 +127,15 @@ def _claim_lines(found: Findings, info: EngineInfo) -> list[str]:
 def _variant_line(found: Findings, variant: str) -> str:
     counts = found.counts.get(variant, Counter())
     parts = [f"{counts[s]} {s}" for s in ORDER if counts.get(s)]
-    played = found.games_of(variant)
+    played = found.games[variant]
     if played:
         parts.append(f"{played} generated game{_s(played)}")
     return f"{variant}: {', '.join(parts) or 'nothing ran'}"
+
+
+def _weight(finding: Finding) -> tuple[bool, int]:
+    """The order of a variant's findings: those that fail first, the most widely seen first."""
+    return finding.differs, -(len(finding.scenarios) + len(finding.games))
 
 
 def _finding_lines(finding: Finding, said: set[tuple[str, str]]) -> list[str]:
@@ -216,9 +219,7 @@ def json_report(
     results: Sequence[Result],
     info: EngineInfo,
     extra: dict[str, Any] | None = None,
-    *,
-    deviations: Iterable[Deviation] = (),
-    games: Sequence[Result] = (),
+    campaign: Campaign | None = None,
 ) -> str:
     """Everything a run found, for machines: the engine, the counts, every result, the checks' outcomes, what
     ``extra`` adds (the generated games, the adapter), and the summary's findings."""
@@ -234,7 +235,7 @@ def json_report(
         data["checks"] = dict(checks)
     if extra:
         data.update(extra)
-    data["summary"] = findings(results, info, deviations, games).to_json()
+    data["summary"] = findings(results, info, campaign).to_json()
     return json.dumps(data, indent=2)
 
 

@@ -259,7 +259,7 @@ def test_a_failure_with_no_rule_is_one_line_under_its_cause() -> None:
     """Generated games against an engine numbering seats otherwise: one line, under its cause."""
     engine = SeatsTurned()
     report = run_generated_games(engine, 2, 0, variants=["classic"], shrink_seconds=1, max_shrunk=0)
-    lines = summary(report.results, engine.info, report.deviations, games=report.results)
+    lines = summary(report.results, engine.info, report.campaign())
     (line,) = [line for line in lines if "view: seat numbering" in line]
     assert line.startswith("  view: seat numbering: 2 generated games; e.g. generated game 1: at the deal: ")
     assert lines[1] == "classic: 2 generated games"

@@ -1,5 +1,6 @@
 """An engine claiming fewer variants: the reference, whose hello lists only ``--variants LIST`` (comma-separated;
-default classic). ``--mutate-rule RULE`` negates a clause as ``canasta-ref serve --mutate-rule`` does. ``--ok-only``
+default classic). ``--mutate-rule RULE`` negates a clause, ``--mutate-parameter NAME=VALUE`` changes a parameter
+without saying so, as ``canasta-ref serve`` does. ``--ok-only``
 answers every request, hello too, with ``{"ok": true}`` alone (no protocol version, nothing else)."""
 
 from __future__ import annotations
@@ -7,6 +8,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from typing import Any
+
+import yaml
 
 from canasta_ref.conformance.serve import serve
 from canasta_ref.conformance.session import ReferenceSession
@@ -26,5 +29,14 @@ class NarrowSession(ReferenceSession):
         return reply
 
 
+def mutated_parameter() -> tuple[str, Any] | None:
+    text = option("--mutate-parameter")
+    if text is None:
+        return None
+    name, _, value = text.partition("=")
+    return name, yaml.safe_load(value)
+
+
 if __name__ == "__main__":
-    serve(NarrowSession(mutate_rule=option("--mutate-rule")), sys.stdin.buffer, sys.stdout)
+    session = NarrowSession(mutate_rule=option("--mutate-rule"), mutate_parameter=mutated_parameter())
+    serve(session, sys.stdin.buffer, sys.stdout)
