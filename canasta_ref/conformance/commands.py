@@ -181,7 +181,9 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
             deviations, campaign = games.deviations, games.campaign()
             results.extend(games.results)
             extra["generated"] = games.summary()
-            extra_lines = games.report_lines() if args.verbose else games.headline_lines()
+            extra_lines = games.headline_lines()
+            if args.verbose:  # every deviation and its shrunk scenario, before the summary
+                out.writelines(line + "\n" for line in games.report_lines())
         if args.perft:
             from .perft import run_perft_files
 
