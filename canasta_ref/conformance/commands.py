@@ -18,6 +18,7 @@ from ..spec.yamldoc import parse
 from .deviations import Deviation
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
+from .findings import Campaign
 from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
@@ -165,6 +166,8 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         results = run_suite(engine, cases, progress=progress)
         extra: dict[str, Any] = {}
         deviations: list[Deviation] = []
+        campaign: Campaign | None = None
+        extra_lines: list[str] = []
         if args.games:
             from .generated import run_generated_games
 
@@ -177,11 +180,12 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
                 shrink_seconds=args.shrink_seconds,
                 max_shrunk=args.max_shrunk,
             )
-            deviations = games.deviations
+            deviations, campaign = games.deviations, games.campaign()
             results.extend(games.results)
             extra["generated"] = games.summary()
-            for line in games.report_lines():
-                out.write(line + "\n")
+            extra_lines = games.headline_lines()
+            if args.verbose:  # every deviation and its shrunk scenario, before the summary
+                out.writelines(line + "\n" for line in games.report_lines())
         if args.perft:
             from .perft import run_perft_files
 
@@ -192,10 +196,11 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"wrote {count} known failures to {args.write_known_failures}\n")
         if known is not None:
             results = apply_known(results, known, args.known_failures)
-        for line in summary(results, engine.info):
-            out.write(line + "\n")
+        lines = summary(results, engine.info, campaign, extra=extra_lines, verbose=args.verbose)
+        out.writelines(line + "\n" for line in lines)
         if args.json:
-            Path(args.json).write_text(json_report(results, engine.info, extra), encoding="utf-8")
+            report = json_report(results, engine.info, extra, campaign)
+            Path(args.json).write_text(report, encoding="utf-8")
     finally:
         engine.close()
     return 1 if failed(results) else 0
@@ -354,6 +359,11 @@ def add_commands(sub: Any) -> None:
         "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"
     )
     conform.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    conform.add_argument(
+        "--verbose",
+        action="store_true",
+        help="before the summary, every result that is not a plain pass, and the shrunk scenarios of generated games",
+    )
     conform.set_defaults(run=_conform)
 
     explain = add_command(

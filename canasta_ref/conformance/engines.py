@@ -119,8 +119,7 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
     reply of version 2 or later (protocol 1 ignores keys it does not know)."""
     protocol = reply.get("protocol")
     if type(protocol) is not int or protocol not in protocols:
-        wanted = " or ".join(map(str, protocols))
-        raise EngineFailure("protocol", f"the engine speaks protocol {excerpt(protocol, 80)}, not {wanted}")
+        raise EngineFailure("protocol", _version_problem(reply, protocols))
     name, version = reply.get("name", "?"), reply.get("version", "?")
     if not isinstance(name, str):
         raise _protocol_error("name", "a text", name)
@@ -145,6 +144,18 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
         raise _protocol_error("capabilities.sample", "true or false", capabilities["sample"])
     info.absent_features |= features_newer_than(protocol)
     return info
+
+
+def _version_problem(reply: Mapping[str, Any], protocols: tuple[int, ...]) -> str:
+    """What is wrong with the version a hello reply names, in plain words: none given, not a whole number, or
+    one the runner does not speak."""
+    wanted = " or ".join(map(str, protocols))
+    protocol = reply.get("protocol")
+    if protocol is None:
+        return f"its hello answer has no protocol version (a field 'protocol' giving {wanted} was expected)"
+    if type(protocol) is not int:
+        return f"its hello answer gives the protocol version as {excerpt(protocol, 80)}, not a number ({wanted})"
+    return f"the engine speaks protocol {protocol}, not {wanted}"
 
 
 def _check_common_capabilities(capabilities: Mapping[str, Any], *, totals_allowed: bool) -> None:

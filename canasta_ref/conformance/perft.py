@@ -305,12 +305,17 @@ def run_perft(engine: Engine, perft: PerftFile) -> Result:
     except _Skip as skip:
         return Result(**base, status="skipped", message=str(skip))
     except _Mismatch as mismatch:
-        return Result(**base, status="failed", message=str(mismatch))
+        message = str(mismatch)
     except EngineFailure as failure:
         return failure_result(engine, failure, **base)
     if message:
-        return Result(**base, status="failed", message=message)
+        differs = {"step": None, "check": "perft", "rule": None, "message": message, "cause": PERFT_CAUSE}
+        return Result(**base, status="failed", message=message, failures=[differs])
     return Result(**base, status="passed")
+
+
+#: What differs when a deal-perft file fails (its message says where).
+PERFT_CAUSE = "deal-perft: the legal actions below the deal differ"
 
 
 def _compare(engine: Engine, perft: PerftFile) -> str:
