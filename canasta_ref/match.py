@@ -10,6 +10,7 @@ from .bots import Bot
 from .engine.game import Event, Game, deck_for_seed
 from .engine.rules import Rules
 from .engine.scoring import HandScore
+from .engine.state import HandState
 
 
 @dataclass
@@ -38,13 +39,32 @@ class MatchEnd(NamedTuple):
     winner: int | None
 
 
-def match_end(rules: Rules, totals: Sequence[int], hands_played: int) -> MatchEnd:
+def match_end(rules: Rules, totals: Sequence[int], hands_played: int, outright: int | None = None) -> MatchEnd:
     """The spec's ``match.over`` for these cumulative totals after ``hands_played`` hands (evaluated, so rule
-    coverage sees it), and the leader when it says stop and exactly one side leads."""
+    coverage sees it), and the winner when it says stop: the side that won the match outright with the hand just
+    played (``outright``, see ``outright_winner``), else the leader where exactly one side leads."""
     highest = max(totals)
     leaders = sum(1 for t in totals if t == highest)
-    over = rules.predicate("match.over", {"highest_score": highest, "hands_played": hands_played, "leaders": leaders})
+    facts = {
+        "highest_score": highest,
+        "hands_played": hands_played,
+        "leaders": leaders,
+        "won_outright": outright is not None,
+    }
+    over = rules.predicate("match.over", facts)
+    if over and outright is not None:
+        return MatchEnd(True, outright)
     return MatchEnd(over, list(totals).index(highest) if over and leaders == 1 else None)
+
+
+def outright_winner(rules: Rules, state: HandState) -> int | None:
+    """The side whose special hand ended this hand and wins the match outright (hook special_hand.wins_match), or
+    None: no special hand ended it, or the spec lets it win nothing more than its score."""
+    if not state.special_hand or state.went_out is None:
+        return None
+    if not rules.predicate("special_hand.wins_match", {"hand": state.special_hand}):
+        return None
+    return state.side_of[state.went_out]
 
 
 def hand_seed(seed: int | str, number: int) -> str:
@@ -95,7 +115,7 @@ def play_match(
         result.hands.append(record)
         if on_hand is not None:
             on_hand(record)
-        end = match_end(rules, result.totals, number + 1)
+        end = match_end(rules, result.totals, number + 1, outright_winner(rules, game.state))
         if end.over:
             result.finished = True
             result.winner = end.winner

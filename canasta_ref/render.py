@@ -153,8 +153,9 @@ def cite_refs(refs: Iterable[SourceRef]) -> str:
 
 
 def source_line(ref: SourceRef) -> str:
-    """A source on a line of its own: ``source SOURCE REF: "quote"``."""
-    where = f" {ref.ref}" if ref.ref else ""
+    """A source on a line of its own: ``source SOURCE (SECTION): "quote"``. The quote's internal locator
+    (``ref``) points into the project's research copy, which readers do not have, so it is never shown."""
+    where = f" ({ref.section})" if ref.section else ""
     return f'source {ref.source}{where}: "{ref.quote}"'
 
 
@@ -188,3 +189,15 @@ def rulebook(variant: Variant) -> Iterable[str]:
             yield f"    {clause.kind}: {' '.join(clause.expression.split())}"
             for ref in clause.sources:
                 yield f"    {source_line(ref)}"
+    yield from sources_list(variant)
+
+
+def sources_list(variant: Variant) -> Iterable[str]:
+    """The sources the rulebook cites by id, each as a reader would cite it, with its address and note."""
+    yield ""
+    yield "Sources"
+    for source in variant.sources.values():
+        address = f" <{source.url}>" if source.url else ""
+        yield f"  {source.id}: {source.title}{address}"
+        if source.note:
+            yield f"    {' '.join(source.note.split())}"

@@ -60,7 +60,9 @@ def test_rules_lists_every_clause_with_its_source() -> None:
     for clause in load_variant("classic-2p").clauses.values():
         assert f"  {clause.id}" in out
     assert "GO_OUT.CANASTAS [from classic-2p]: Two canastas to go out" in out
-    assert 'source pagat S0#179: "A player with only one card in his hand' in out
+    assert 'source pagat: "A player with only one card in his hand' in out
+    title = load_variant("classic-2p").sources["pagat"].title
+    assert f"\nSources\n  pagat: {title} <https://www.pagat.com/" in out and "\n  bicycle-2p: Bicycle" in out
 
 
 def test_rules_json_has_expressions() -> None:

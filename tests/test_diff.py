@@ -31,7 +31,7 @@ rules:
     title: Wild cards
     text: Twos and jokers are wild.
     sources:
-      - {source: seed-000, ref: "S0#63", quote: "All jokers and 2's are wild cards."}
+      - {source: web-compilation, ref: "S0#63", quote: "All jokers and 2's are wild cards."}
       - {source: pagat, ref: "S0#144", quote: "The cards A, K, Q, J, 10, 9, 8, 7, 6, 5, 4 are called natural cards."}
     hook: card.wild
     when: rank in wild_ranks

@@ -35,12 +35,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from canasta_ref import Action, Game, Rules
+from canasta_ref import Action, Game, Rules, cliargs
 from canasta_ref.engine import _native as native
 from canasta_ref.engine.game import LegalActions
 from canasta_ref.match import hand_seed
 from canasta_ref.scaling import play_at_random
-from canasta_ref.spec import clear_cache, list_variants, load_variant
+from canasta_ref.spec import clear_cache, load_variant
 
 
 @dataclass
@@ -339,13 +339,23 @@ def table(result: Result) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--variant", default="classic", help="a bundled variant id or a spec path (default classic)")
-    parser.add_argument("--hands", type=int, default=200, help="hands of random play (default 200)")
+    parser.add_argument(
+        "--variant",
+        default="classic",
+        type=cliargs.variant_or_spec,
+        help="a bundled variant id or a spec path (default classic)",
+    )
+    parser.add_argument("--hands", type=cliargs.positive, default=200, help="hands of random play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the random policy")
     parser.add_argument(
-        "--repeat", type=int, default=1, help="untimed passes over the hands, the median reported (default 1)"
+        "--repeat",
+        type=cliargs.positive,
+        default=1,
+        help="untimed passes over the hands, the median reported (default 1)",
     )
-    parser.add_argument("--warm-loads", type=int, default=20, help="warm loads to take the median of (default 20)")
+    parser.add_argument(
+        "--warm-loads", type=cliargs.positive, default=20, help="warm loads to take the median of (default 20)"
+    )
     parser.add_argument(
         "--clock",
         choices=sorted(CLOCKS),
@@ -360,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--warm-up",
-        type=int,
+        type=cliargs.count,
         default=0,
         metavar="HANDS",
         help="hands played on each pass's new Rules before timing it, on other deals: a campaign's steady state "
@@ -368,12 +378,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
     args = parser.parse_args(argv)
-    if args.hands < 1 or args.warm_loads < 1 or args.repeat < 1:
-        parser.error("--hands, --repeat and --warm-loads must be at least 1")
-    if args.warm_up < 0:
-        parser.error("--warm-up must be 0 or more")
-    if not os.path.exists(args.variant) and args.variant not in list_variants():
-        parser.error(f"unknown variant {args.variant!r}; bundled: {', '.join(list_variants())}")
     result = Result(
         variant=args.variant,
         hands=args.hands,

@@ -192,22 +192,23 @@ def _run_case(index: int, case: Case) -> Measure:
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["--child"]:
+        return _child(arguments)
+    # Imported here, not at the top: the --child interpreter, whose size every case's peak counts, stays small.
+    from canasta_ref.cliargs import output_file, positive_number, seconds
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="run only the cases whose name contains this text")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    parser.add_argument("--limit-mib", type=float, default=1024.0, help="peak memory allowed a case (MiB)")
-    parser.add_argument("--limit-seconds", type=float, default=60.0, help="time allowed a case (s)")
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.child is not None:
-        print(json.dumps(asdict(measure(cases()[args.child], args.folder))))
-        return 0
-    results: list[Measure] = []
-    for index, case in enumerate(cases()):
-        if args.only and args.only not in case.name:
-            continue
-        results.append(_run_case(index, case))
+    parser.add_argument("--json", metavar="FILE", type=output_file, help="also write the figures as JSON")
+    parser.add_argument("--limit-mib", type=positive_number, default=1024.0, help="peak memory allowed a case (MiB)")
+    parser.add_argument("--limit-seconds", type=seconds, default=60.0, help="time allowed a case (s)")
+    args = parser.parse_args(arguments)
+    chosen = [(index, case) for index, case in enumerate(cases()) if not args.only or args.only in case.name]
+    if not chosen:
+        names = "; ".join(case.name for case in cases())
+        parser.error(f"argument --only: no case's name contains {args.only!r}; the cases: {names}")
+    results = [_run_case(index, case) for index, case in chosen]
     over = False
     print(f"{'case':46} {'exit':>4} {'seconds':>8} {'peak MiB':>9}  what it said")
     for result in results:
@@ -220,6 +221,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=2), encoding="utf-8")
     return 1 if over else 0
+
+
+def _child(arguments: list[str]) -> int:
+    """``--child N --folder DIR``, as ``_run_case`` runs this script: measure case N in DIR, print it as JSON."""
+    parser = argparse.ArgumentParser(prog="bench_abuse.py --child")
+    parser.add_argument("--child", type=int, required=True)
+    parser.add_argument("--folder", type=Path, required=True)
+    args = parser.parse_args(arguments)
+    print(json.dumps(asdict(measure(cases()[args.child], args.folder))))
+    return 0
 
 
 if __name__ == "__main__":

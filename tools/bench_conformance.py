@@ -23,9 +23,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, InProcessEngine, SubprocessEngine
+from canasta_ref import cliargs
+from canasta_ref.conformance.engines import (
+    REFERENCE_SERVE,
+    Engine,
+    EngineFailure,
+    InProcessEngine,
+    SubprocessEngine,
+)
 from canasta_ref.conformance.runner import Selection, run_suite
-from canasta_ref.conformance.scenario import Scenario, load_scenarios
+from canasta_ref.conformance.scenario import Scenario
 
 
 @dataclass
@@ -99,20 +106,8 @@ def table(rows: Sequence[Row]) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench_conformance.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--serve", default=REFERENCE_SERVE, help="the engine command (default: canasta-ref serve)")
-    parser.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
-    parser.add_argument("--variant", action="append", help="only this variant (repeatable)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each suite timing; the median is shown")
-    parser.add_argument("--games", type=int, default=20, help="generated games to play (0: none)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the generated games")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per answer")
-    parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
-    args = parser.parse_args(argv)
-
-    scenarios = load_scenarios([Path(p) for p in args.scenarios] if args.scenarios else None)
-    cases = Selection(variants=args.variant or ()).cases(scenarios)
+def measure_all(args: argparse.Namespace, cases: Sequence[tuple[Scenario, str]]) -> list[Row]:
+    """The rows of the table: the engine's start, the suite through the protocol and in process, the games."""
     rows = [
         bench_start(args.serve, args.repeat, args.timeout),
         bench_suite(
@@ -122,6 +117,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if args.games > 0:
         rows.append(bench_games(args.serve, args.games, args.seed, args.variant, args.timeout))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_conformance.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--serve",
+        default=REFERENCE_SERVE,
+        type=cliargs.runnable_command,
+        help="the engine command (default: canasta-ref serve)",
+    )
+    parser.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
+    parser.add_argument(
+        "--variant", action="append", type=cliargs.bundled_variant, help="only this variant (repeatable)"
+    )
+    parser.add_argument(
+        "--repeat", type=cliargs.positive, default=3, help="runs of each suite timing; the median is shown"
+    )
+    parser.add_argument("--games", type=cliargs.count, default=20, help="generated games to play (0: none)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated games")
+    parser.add_argument("--timeout", type=cliargs.seconds, default=10.0, help="seconds per answer")
+    parser.add_argument("--json", metavar="FILE", type=cliargs.output_file, help="write the figures as JSON")
+    args = parser.parse_args(argv)
+
+    scenarios = cliargs.scenarios_or_exit(parser, args.scenarios)
+    cases = Selection(variants=args.variant or ()).cases(scenarios)
+    try:
+        rows = measure_all(args, cases)
+    except EngineFailure as failure:
+        parser.exit(1, f"bench_conformance.py: the engine {args.serve!r} failed: {failure}\n")
     python = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"{len(scenarios)} scenarios, {len(cases)} cases; {python}, {os.cpu_count()} CPUs")
     for line in table(rows):

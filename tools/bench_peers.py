@@ -39,6 +39,8 @@ from typing import IO
 
 from conform_adapters import ALL as ADAPTERS
 
+from canasta_ref import cliargs
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "canasta-ref"
 #: The fields a pass must print, each a number of at least 0 (hands and actions whole numbers).
@@ -307,20 +309,25 @@ def measure(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
-    parser.add_argument("--seconds", type=float, default=12.0, help="CPU seconds a pass (default 12)")
-    parser.add_argument("--warm-up", type=float, default=1.5, help="unrecorded seconds per engine first (default 1.5)")
-    parser.add_argument("--timeout", type=float, help="wall seconds before a pass counts as hung (default 3x + 60)")
+    parser.add_argument("--rounds", type=cliargs.positive, default=3, help="interleaved rounds (default 3)")
+    parser.add_argument("--seconds", type=cliargs.seconds, default=12.0, help="CPU seconds a pass (default 12)")
+    parser.add_argument(
+        "--warm-up",
+        type=cliargs.non_negative_number,
+        default=1.5,
+        help="unrecorded seconds per engine first (default 1.5)",
+    )
+    parser.add_argument(
+        "--timeout", type=cliargs.seconds, help="wall seconds before a pass counts as hung (default 3x + 60)"
+    )
     parser.add_argument("--peer", action="append", choices=sorted(BUILT_IN), help="a built-in peer (default: all)")
     parser.add_argument("--peer-command", action="append", default=[], metavar="NAME=COMMAND", help="another peer")
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
-    parser.add_argument("--reference-pass", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--reference-pass", type=cliargs.positive_number, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.reference_pass is not None:
         print(json.dumps(reference_pass(args.reference_pass)))
         return 0
-    if args.rounds < 1 or not args.seconds > 0 or args.warm_up < 0:
-        parser.error("--rounds must be at least 1, --seconds above 0 and --warm-up at least 0")
     try:
         extra = [command_engine(text) for text in args.peer_command]
     except ValueError as error:

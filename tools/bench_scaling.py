@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from canasta_ref import Rules
+from canasta_ref import Rules, cliargs
 from canasta_ref.engine import _native as native
 from canasta_ref.scaling import play_at_random, scaling_position
 from canasta_ref.spec import load_variant
@@ -93,11 +93,27 @@ def measure_apart(variant: str, cards: int, opened: bool, phase: str, repeat: in
     return int(count), float(build), float(draw)
 
 
+def unplayable_cell(variants: Sequence[str], hand_sizes: Sequence[int]) -> str | None:
+    """Why a hand size cannot be dealt in a variant (its deck too small), or None: told before any cell is timed."""
+    for name in variants:
+        rules = Rules(load_variant(name))
+        for cards in hand_sizes:
+            try:  # an opened side has three cards fewer to deal from: the tightest of the positions measured
+                scaling_position(rules, cards, opened=True, phase="play")
+            except ValueError as error:
+                return str(error)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--variant", action="append", help="variant ids (default classic and classic-2p)")
-    parser.add_argument("--cards", type=int, nargs="+", default=[11, 20, 30, 45, 60], help="hand sizes")
-    parser.add_argument("--repeat", type=int, default=3, help="fresh positions to take the median of (default 3)")
+    parser.add_argument(
+        "--variant", action="append", type=cliargs.variant_or_spec, help="variant ids (default classic and classic-2p)"
+    )
+    parser.add_argument("--cards", type=cliargs.positive, nargs="+", default=[11, 20, 30, 45, 60], help="hand sizes")
+    parser.add_argument(
+        "--repeat", type=cliargs.positive, default=3, help="fresh positions to take the median of (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of the table")
     parser.add_argument(
         "--in-process",
@@ -111,8 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         variant, cards, phase, opened = args.cell
         print(json.dumps(measure(warmed(variant), int(cards), opened == "1", phase, args.repeat)))
         return 0
+    variants = args.variant or ["classic", "classic-2p"]
+    problem = unplayable_cell(variants, args.cards)
+    if problem:
+        parser.error(f"--cards: {problem}")
     rows = []
-    for variant in args.variant or ["classic", "classic-2p"]:
+    for variant in variants:
         rules = warmed(variant) if args.in_process else None
         for cards in args.cards:
             for phase in ("play", "draw"):

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from canasta_ref import cliargs
+
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = ROOT / "conformance" / "adapters"
 REPORTS = ROOT / "conformance" / "reports"
@@ -209,7 +211,7 @@ def run_adapter(adapter: Adapter, args: argparse.Namespace, runner: Runner = run
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="generated games per engine (default 200)")
+    parser.add_argument("--games", type=cliargs.count, default=200, help="generated games per engine (default 200)")
     parser.add_argument("--engine", action="append", choices=[a.key for a in ALL], help="only this adapter")
     parser.add_argument("--no-known-failures", action="store_true", help="do not pass the known-failures file")
     parser.add_argument(

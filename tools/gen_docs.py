@@ -41,6 +41,8 @@ from docs_pages.rulebook import rulebook_page, rules_index
 from docs_pages.scenario_format import scenario_format_page
 from docs_pages.tutorial import tutorial_page
 
+from canasta_ref import cliargs
+
 __all__ = ["DOCS", "MKDOCS_YML", "ROOT", "Site", "generate", "main", "on_page_markdown", "on_post_page", "stale"]
 
 # Folders whose every file is generated (a file there that a fresh run would not write is stale).
@@ -99,7 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 naming stale generated files")
     parser.add_argument(
-        "--reports", type=Path, default=REPORTS, metavar="DIR", help="the folder of conformance reports to show"
+        "--reports",
+        type=cliargs.folder,
+        default=REPORTS,
+        metavar="DIR",
+        help="the folder of conformance reports to show",
     )
     args = parser.parse_args(argv)
     files = generate(args.reports.resolve())

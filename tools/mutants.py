@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from canasta_ref import cliargs
 from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, EngineFailure, SubprocessEngine
 from canasta_ref.conformance.runner import Selection, run_case
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
@@ -317,30 +318,44 @@ def report_lines(outcomes: Sequence[Outcome], base: Baseline, seconds: float, jo
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mutants.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", action="append", help="variant (repeatable; default: every bundled variant)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        type=cliargs.bundled_variant,
+        help="variant (repeatable; default: every bundled variant)",
+    )
     parser.add_argument("--kind", action="append", choices=("rule", "parameter"), help="only these mutants")
     parser.add_argument("--only", action="append", metavar="TARGET", help="only mutants whose target starts so")
     parser.add_argument("--scenarios", nargs="*", help="scenario files or folders (default: the bundled suite)")
     parser.add_argument("--level", action="append", choices=("must", "alternative", "implementation-defined"))
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per answer of a mutant (default 5)")
-    parser.add_argument("--serve", default=REFERENCE_SERVE, help="the reference's serve command")
-    parser.add_argument("--games", type=int, default=0, help="also play N generated games against survivors")
+    parser.add_argument("--jobs", type=cliargs.positive, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--timeout", type=cliargs.seconds, default=5.0, help="seconds per answer of a mutant (default 5)"
+    )
+    parser.add_argument(
+        "--serve", default=REFERENCE_SERVE, type=cliargs.runnable_command, help="the reference's serve command"
+    )
+    parser.add_argument("--games", type=cliargs.count, default=0, help="also play N generated games against survivors")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated games")
-    parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    parser.add_argument("--min-score", type=float, metavar="PCT", help="exit 1 if the score is below PCT percent")
+    parser.add_argument("--json", metavar="FILE", type=cliargs.output_file, help="write the results as JSON")
+    parser.add_argument(
+        "--min-score", type=cliargs.percent, metavar="PCT", help="exit 1 if the score is below PCT percent"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
 
     start = time.monotonic()
     variants: list[str] = args.variant or list_variants()
     kinds: list[Kind] = args.kind or ["rule", "parameter"]
-    paths: list[str] | None = args.scenarios or None
-    scenarios = load_scenarios([Path(p) for p in paths] if paths else None)
-    base = baseline(scenarios, variants, args.level or ())
     mutants = [m for v in variants for m in mutants_of(v, kinds)]
+    for prefix in args.only or ():
+        if not any(m.target.startswith(prefix) for m in mutants):
+            parser.error(f"argument --only: no mutant's target starts with {prefix!r}")
     if args.only:
         mutants = [m for m in mutants if any(m.target.startswith(prefix) for prefix in args.only)]
+    paths: list[str] | None = args.scenarios or None
+    scenarios = cliargs.scenarios_or_exit(parser, paths)
+    base = baseline(scenarios, variants, args.level or ())
     outcomes: dict[Mutant, Outcome] = {}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=_init_worker, initargs=(paths,)) as pool:
         futures = {pool.submit(run_mutant, m, base.cases[m.variant], args.serve, args.timeout): m for m in mutants}

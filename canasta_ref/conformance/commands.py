@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from ..cliargs import add_command, command_line, count, input_file, output_file, seconds
 from ..errors import CanastaError
+from ..files import not_regular_problem
 from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
@@ -17,6 +18,7 @@ from ..spec.yamldoc import parse
 from .deviations import Deviation
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
+from .findings import Campaign
 from .known import apply_known, load_known, load_known_deviations, write_known
 from .report import Progress, failed, json_report, summary
 from .runner import Result, Selection, failure_status, rule_matches, run_suite
@@ -164,6 +166,8 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         results = run_suite(engine, cases, progress=progress)
         extra: dict[str, Any] = {}
         deviations: list[Deviation] = []
+        campaign: Campaign | None = None
+        extra_lines: list[str] = []
         if args.games:
             from .generated import run_generated_games
 
@@ -176,11 +180,12 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
                 shrink_seconds=args.shrink_seconds,
                 max_shrunk=args.max_shrunk,
             )
-            deviations = games.deviations
+            deviations, campaign = games.deviations, games.campaign()
             results.extend(games.results)
             extra["generated"] = games.summary()
-            for line in games.report_lines():
-                out.write(line + "\n")
+            extra_lines = games.headline_lines()
+            if args.verbose:  # every deviation and its shrunk scenario, before the summary
+                out.writelines(line + "\n" for line in games.report_lines())
         if args.perft:
             from .perft import run_perft_files
 
@@ -191,10 +196,11 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"wrote {count} known failures to {args.write_known_failures}\n")
         if known is not None:
             results = apply_known(results, known, args.known_failures)
-        for line in summary(results, engine.info):
-            out.write(line + "\n")
+        lines = summary(results, engine.info, campaign, extra=extra_lines, verbose=args.verbose)
+        out.writelines(line + "\n" for line in lines)
         if args.json:
-            Path(args.json).write_text(json_report(results, engine.info, extra), encoding="utf-8")
+            report = json_report(results, engine.info, extra, campaign)
+            Path(args.json).write_text(report, encoding="utf-8")
     finally:
         engine.close()
     return 1 if failed(results) else 0
@@ -204,6 +210,9 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.scenario)
     if path.is_dir():
         raise CanastaError(f"{args.scenario!r} is a folder; give one scenario file or the id of a bundled scenario")
+    problem = not_regular_problem(path)
+    if problem is not None:
+        raise CanastaError(f"{problem}; give one scenario file or the id of a bundled scenario")
     if not path.exists():
         path = scenario_dir() / f"{args.scenario}.yaml"
     if not path.is_file():
@@ -350,6 +359,11 @@ def add_commands(sub: Any) -> None:
         "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"
     )
     conform.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    conform.add_argument(
+        "--verbose",
+        action="store_true",
+        help="before the summary, every result that is not a plain pass, and the shrunk scenarios of generated games",
+    )
     conform.set_defaults(run=_conform)
 
     explain = add_command(

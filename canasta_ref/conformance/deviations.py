@@ -1,8 +1,9 @@
 """Deviations of an engine found by generated games, grouped by what they are about, and masks for known ones.
 
 A campaign of generated games goes on past a disagreement, so one missing feature must not drown the others: each
-disagreement gets a key (the check that failed, the rule behind it when one is known, the kind of action at that
-step), the campaign reports one group a key, and a known-failures file can mask a group by any of the three.
+disagreement gets a key (the check that failed, the rule the check can name, the kind of action a verdict is about,
+and what differed when no rule is named), the campaign reports one group a key, and a known-failures file can mask
+a group by any of them.
 """
 
 from __future__ import annotations
@@ -15,26 +16,34 @@ from typing import Any
 from .runner import rule_matches
 
 #: The fields a mask may give; a mask matches a deviation that agrees on every field it gives.
-MASK_FIELDS = ("rule", "check", "action")
+MASK_FIELDS = ("rule", "check", "action", "cause")
 
 
 @dataclass(frozen=True)
 class DeviationKey:
     """What a disagreement is about: the check that failed (``verdict``, ``legal``, ``view``, ``score``...), the
-    rule behind it (None when neither side names one), and the kind of action it is about (for a verdict, the
-    action sent; for a listing, the first action listed by one side only; None for a view or a score)."""
+    rule the check can name (the reference's refusal, or the engine's refusal by a rule; None otherwise), the kind
+    of action a verdict is about (None for a listing, a view or a score), and, when no rule is named, the cause:
+    what differed (``causes``: "legal: the listing differs", "view: seat numbering"...)."""
 
     check: str
     rule: str | None
     action: str | None
+    cause: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.check} / {self.rule or 'no rule named'} / {self.action or 'any action'}"
+        return f"{self.check} / {self.rule or self.cause or 'no rule named'} / {self.action or 'any action'}"
+
+    @property
+    def label(self) -> str:
+        """What the deviation is grouped under for people: its rule, else its cause."""
+        return self.rule or self.cause or f"{self.check}: no rule named"
 
     @property
     def slug(self) -> str:
         """The key as a file-name part: lower case, words joined by hyphens."""
-        text = f"{self.check}-{self.rule or 'no-rule'}-{self.action or 'any'}"
+        what = self.rule or (self.cause or "no rule").split(":", 1)[-1]
+        text = f"{self.check}-{what}-{self.action or 'any'}"
         return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
@@ -46,11 +55,14 @@ class Mask:
     rule: str | None = None
     check: str | None = None
     action: str | None = None
+    cause: str | None = None
 
     def matches(self, key: DeviationKey) -> bool:
         if self.rule is not None and (key.rule is None or not rule_matches(self.rule, [key.rule])):
             return False
         if self.check is not None and self.check != key.check:
+            return False
+        if self.cause is not None and self.cause != key.cause:
             return False
         return self.action is None or self.action == key.action
 
@@ -76,6 +88,8 @@ class Deviation:
     message: str
     first_game: int
     games: set[int] = field(default_factory=set)
+    #: The games that show it, by variant.
+    by_variant: dict[str, set[int]] = field(default_factory=dict)
     mask: Mask | None = None
     scenario_id: str | None = None
     scenario_yaml: str | None = None
@@ -95,9 +109,15 @@ class Deviation:
             "message": self.message,
             "status": self.status,
         }
+        if self.key.cause is not None:
+            out["cause"] = self.key.cause
+        if self.by_variant:
+            out["variants"] = {variant: len(games) for variant, games in self.by_variant.items()}
         if self.scenario_id is not None:
             out["scenario"] = self.scenario_id
             out["steps"] = self.steps
+            if self.scenario_yaml is not None:
+                out["scenario_yaml"] = self.scenario_yaml
         if self.mask is not None:
             out["known"] = self.mask.reason
         return out
@@ -110,7 +130,7 @@ class DeviationLog:
         self.masks = list(masks)
         self.groups: dict[DeviationKey, Deviation] = {}
 
-    def add(self, key: DeviationKey, message: str, game: int) -> Deviation:
+    def add(self, key: DeviationKey, message: str, game: int, variant: str | None = None) -> Deviation:
         group = self.groups.get(key)
         if group is None:
             # The most specific mask that matches: one naming the rule too beats one naming only the check.
@@ -118,6 +138,8 @@ class DeviationLog:
             mask = max(matching, key=Mask.specificity, default=None)
             group = self.groups[key] = Deviation(key, message, game, mask=mask)
         group.games.add(game)
+        if variant is not None:
+            group.by_variant.setdefault(variant, set()).add(game)
         return group
 
     def unmasked(self) -> list[Deviation]:

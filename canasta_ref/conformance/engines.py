@@ -3,7 +3,8 @@
 A subprocess that crashes, hangs or prints something that is not a JSON object raises EngineFailure with
 what happened and the tail of its stderr; the runner records it and restarts the engine for the next test.
 An engine under test is untrusted: its lines, its stderr and its handshake are bounded and checked, it runs in
-a session of its own, and stopping it kills the whole process group (a wrapper script's children too).
+a session of its own, and stopping it kills every process it started (a wrapper script's children, a child that
+left its session).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import secrets
 import selectors
 import shlex
 import signal
@@ -23,7 +26,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..engine.cards import CARD_TYPES, card_name
 from ..spec import list_variants, load_variant
+from . import strictjson
 from .session import (
     FEATURE_ACTIONS,
     POSITION_FIELDS,
@@ -114,8 +119,7 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
     reply of version 2 or later (protocol 1 ignores keys it does not know)."""
     protocol = reply.get("protocol")
     if type(protocol) is not int or protocol not in protocols:
-        wanted = " or ".join(map(str, protocols))
-        raise EngineFailure("protocol", f"the engine speaks protocol {excerpt(protocol, 80)}, not {wanted}")
+        raise EngineFailure("protocol", _version_problem(reply, protocols))
     name, version = reply.get("name", "?"), reply.get("version", "?")
     if not isinstance(name, str):
         raise _protocol_error("name", "a text", name)
@@ -140,6 +144,18 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
         raise _protocol_error("capabilities.sample", "true or false", capabilities["sample"])
     info.absent_features |= features_newer_than(protocol)
     return info
+
+
+def _version_problem(reply: Mapping[str, Any], protocols: tuple[int, ...]) -> str:
+    """What is wrong with the version a hello reply names, in plain words: none given, not a whole number, or
+    one the runner does not speak."""
+    wanted = " or ".join(map(str, protocols))
+    protocol = reply.get("protocol")
+    if protocol is None:
+        return f"its hello answer has no protocol version (a field 'protocol' giving {wanted} was expected)"
+    if type(protocol) is not int:
+        return f"its hello answer gives the protocol version as {excerpt(protocol, 80)}, not a number ({wanted})"
+    return f"the engine speaks protocol {protocol}, not {wanted}"
 
 
 def _check_common_capabilities(capabilities: Mapping[str, Any], *, totals_allowed: bool) -> None:
@@ -209,6 +225,64 @@ def _check_fixed(variant: str, parameters: Mapping[str, Any], field_name: str) -
         error = parameter_value_error(variant, name, value)
         if error is not None:
             raise _protocol_error(f"{field_name}.{name}", f"a value {variant} allows ({error[:120]})", value)
+
+
+#: The fields an answer may have beside ``id``, ``ok`` and ``error``, by request (conformance/PROTOCOL.md, in every
+#: version it serves); the answer to ``quit`` is not read.
+ANSWER_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"name", "version", "protocol", "variants", "capabilities"}),
+    "setup": frozenset({"skip"}),
+    "apply": frozenset({"accepted", "rule", "message"}),
+    "legal": frozenset({"actions", "count", "truncated"}),
+    "count": frozenset({"count"}),
+    "sample": frozenset({"count", "actions"}),
+    "view": frozenset({"view"}),
+    "score": frozenset({"over", "end", "totals", "parts", "seat_parts", "match_over"}),
+    "undo": frozenset(),
+}
+COMMON_ANSWER_FIELDS = frozenset({"id", "ok", "error"})
+#: An answer's own fields (an engine's diagnostics) are named so; they may hold anything but a card.
+EXTENSION_PREFIX = "x-"
+_CARD_NAMES = frozenset(card_name(card) for card in range(CARD_TYPES))
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def answer_field_problem(command: str, reply: Mapping[str, Any]) -> str | None:
+    """What an answer has beyond the protocol's fields for its request, or None. A field the protocol does not
+    define could carry hidden cards no test reads, so it is refused; an extension (``x-...``) is allowed, but
+    holding a card it is refused too, since no test could tell a hidden card there from a shown one."""
+    defined = ANSWER_FIELDS.get(command)
+    if defined is None:
+        return None
+    for key in sorted(map(str, reply)):
+        if key in COMMON_ANSWER_FIELDS or key in defined:
+            continue
+        if not key.startswith(EXTENSION_PREFIX):
+            return (
+                f"the answer to {command!r} has a field the protocol does not define: {excerpt(key, 80)} (an "
+                f"engine's own fields are named {EXTENSION_PREFIX}...)"
+            )
+        card = _first_card(reply[key])
+        if card is not None:
+            return f"the answer to {command!r} has a card, {card}, in its extension field {excerpt(key, 80)}"
+    return None
+
+
+def _first_card(value: Any) -> str | None:
+    """The first card named anywhere in a JSON value (a word of a text, or of an object's key), or None."""
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            cards = [word for word in _WORD.findall(item) if word in _CARD_NAMES]
+            if cards:
+                return str(cards[0])
+    return None
 
 
 def _refusal_text(reply: Mapping[str, Any]) -> str:
@@ -335,18 +409,21 @@ class SubprocessEngine(Engine):
         self._buffer = bytearray()
         self._next_id = 0
         self._sent: list[tuple[int, str]] = []
+        self._cookie = ""
         self.start()
 
     def start(self) -> None:
-        """Start the engine in a session of its own (so all it starts can be killed together) and greet it; a
-        failed greeting stops it again before the failure is raised."""
+        """Start the engine in a session of its own, its environment marked with a cookie of this start (so all it
+        starts can be found and killed together), and greet it; a failed greeting stops it again before the
+        failure is raised."""
         self._sent = []
+        self._cookie = secrets.token_hex(8)
         self._process = subprocess.Popen(
             shlex.split(self.command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", ENGINE_COOKIE_VARIABLE: self._cookie},
             start_new_session=True,
         )
         self._buffer = bytearray()
@@ -394,20 +471,23 @@ class SubprocessEngine(Engine):
             if process is None:
                 raise self._crashed()
             line = self._read_line(process, f"no answer to {command!r} within {self.timeout:g} s")
-            replies.append(self._decode(line, number))
+            replies.append(self._decode(line, number, command))
         return replies
 
     def forget(self) -> None:
         self._sent = []
 
-    def _decode(self, line: str, number: int) -> dict[str, Any]:
-        """One reply; anything but a JSON object with a boolean 'ok' (too deep, a number too long for Python, not
-        JSON at all) is garbage, quoted short."""
+    def _decode(self, line: str, number: int, command: str) -> dict[str, Any]:
+        """One reply to ``command``; anything but a strict JSON object with a boolean 'ok' (too deep, a number too
+        long for Python, NaN or a key twice, not JSON at all) is garbage, quoted short, and a field the protocol
+        does not define for the answer (``answer_field_problem``) a protocol failure."""
         try:
-            reply = json.loads(line)
+            reply = strictjson.loads(line)
         except (ValueError, RecursionError) as error:
             why = "nested too deep" if isinstance(error, RecursionError) else "not JSON"
-            if isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
+            if isinstance(error, strictjson.NotStrictJSON):
+                why = f"not JSON ({error})"
+            elif isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
                 why = f"not JSON that can be read ({str(error).split(';')[0][:120]})"
             raise EngineFailure("garbage", f"{why}: {excerpt(line)}", self.stderr_tail()) from None
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
@@ -420,6 +500,9 @@ class SubprocessEngine(Engine):
             raise EngineFailure(
                 "protocol", f"answered id {excerpt(reply.get('id'), 40)} to request {number}", self.stderr_tail()
             )
+        problem = answer_field_problem(command, reply)
+        if problem is not None:
+            raise EngineFailure("protocol", problem, self.stderr_tail())
         return reply
 
     def _read_line(self, process: subprocess.Popen[bytes], late: str) -> str:
@@ -473,7 +556,7 @@ class SubprocessEngine(Engine):
         return f"the process exited with status {code}" if code is not None else "the process stopped answering"
 
     def close(self) -> None:
-        """Ask the engine to quit, give it a moment, then stop its whole process group."""
+        """Ask the engine to quit, give it a moment, then stop it and every process it started."""
         process = self._process
         if process is None:
             return
@@ -493,12 +576,12 @@ class SubprocessEngine(Engine):
         self.start()
 
     def _stop(self) -> None:
-        """Kill the engine's process group (whatever it started, too), reap the engine, close its pipes."""
+        """Kill the engine and whatever it started (``_kill_tree``), reap the engine, close its pipes."""
         process = self._process
         self._process = None
         if process is None:
             return
-        _kill_group(process)
+        _kill_tree(process, self._cookie)
         for stream in (process.stdin, process.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -527,8 +610,30 @@ def _exited_within(process: subprocess.Popen[bytes], seconds: float) -> bool:
         time.sleep(0.01)
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the engine's process group (it leads a session of its own), then the engine itself, and reap it."""
+#: How many times the process table is searched for an engine's new processes before they are killed.
+_TREE_ROUNDS = 50
+#: The environment variable that marks an engine's processes, set to a text unique to each start.
+ENGINE_COOKIE_VARIABLE = "CANASTA_REF_ENGINE_RUN"
+_PROC = "/proc"
+
+
+def _kill_tree(process: subprocess.Popen[bytes], cookie: str) -> None:
+    """SIGKILL everything the engine started, then the engine itself, and reap it.
+
+    Where /proc can be read (Linux), every process descending from the engine or carrying its run's ``cookie`` in
+    its environment is stopped first (a stopped process cannot fork, and its children stay its own), until no new
+    one turns up, then all are killed: a child that left the engine's session (``setsid``), or whose parent
+    exited, goes too. Elsewhere the engine's process group is killed, as it leads a session of its own."""
+    stopped: set[int] = set()
+    for _ in range(_TREE_ROUNDS):
+        found = _engine_processes(process.pid, cookie) - stopped
+        if not found:
+            break
+        for pid in found:
+            _signal(pid, signal.SIGSTOP)
+        stopped |= found
+    for pid in stopped:
+        _signal(pid, signal.SIGKILL)
     killpg = getattr(os, "killpg", None)
     if killpg is not None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -536,3 +641,57 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         process.kill()
     process.wait()
+
+
+def _signal(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signum)
+
+
+def _engine_processes(root: int, cookie: str) -> set[int]:
+    """``root`` and the processes descending from it (by their parents) or marked with ``cookie``, read from /proc;
+    empty where there is no /proc."""
+    marker = f"{ENGINE_COOKIE_VARIABLE}={cookie}".encode()
+    children: dict[int, list[int]] = {}
+    marked: set[int] = set()
+    for pid in _process_ids():
+        parent = _parent_of(pid)
+        if parent is not None:
+            children.setdefault(parent, []).append(pid)
+        if marker in _environment_of(pid).split(b"\0"):
+            marked.add(pid)
+    if not children:
+        return set()  # no /proc to read
+    found, pending = {root, *marked}, [root, *marked]
+    while pending:
+        for child in children.get(pending.pop(), ()):
+            if child not in found:
+                found.add(child)
+                pending.append(child)
+    found.discard(os.getpid())
+    return found
+
+
+def _process_ids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir(_PROC) if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _parent_of(pid: int) -> int | None:
+    """A process's parent, from /proc/PID/stat (after the command name, which may hold spaces and parentheses)."""
+    try:
+        with open(f"{_PROC}/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[-1].split()
+        return int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _environment_of(pid: int) -> bytes:
+    try:
+        with open(f"{_PROC}/{pid}/environ", "rb") as environ:
+            return environ.read(1 << 20)
+    except OSError:
+        return b""

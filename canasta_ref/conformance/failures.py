@@ -41,6 +41,11 @@ class Failure:
     start: dict[str, Any] | None = None
     #: The kind of the action this disagreement is about (None: at the deal).
     action: str | None = None
+    #: The rule the check can name (the reference's refusal, or the engine's refusal by a rule of the variant);
+    #: ``rules`` are a wider best guess, for the scenario file's citations.
+    rule: str | None = None
+    #: What differed, when no rule can be named (see ``causes``).
+    cause: str | None = None
 
     def __post_init__(self) -> None:
         """An engine's text quoted in the message stays short: it goes into the report and the scenario file."""

@@ -64,6 +64,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -78,9 +79,11 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..errors import CanastaError
 from ..spec import list_variants
+from . import causes
 from .deviations import Deviation, DeviationKey, DeviationLog, Mask
 from .engines import Engine, EngineFailure, EngineInfo, excerpt
 from .failures import Failure, FailureKind, scenario_yaml, score_of
+from .findings import Campaign
 from .report import few, nothing_ran
 from .runner import (
     Result,
@@ -117,6 +120,7 @@ from .strategies import (
     verdict,
 )
 from .variants import reference_rules
+from .views import normalise_field, unknown_field_problem
 
 #: At most this many requests are written before their answers are read (pipes hold 64 KiB).
 PIPELINE_DEPTH = 24
@@ -151,6 +155,12 @@ class GeneratedReport:
     notes: list[str] = field(default_factory=list)
     #: The distinct deviations found, in the order first seen (masked ones included).
     deviations: list[Deviation] = field(default_factory=list)
+    #: The games played, by variant.
+    played: Counter[str] = field(default_factory=Counter)
+
+    def campaign(self) -> Campaign:
+        """What a run's summary needs of these games."""
+        return Campaign(self.results, self.deviations, dict(self.played))
 
     @property
     def disagreements(self) -> int:
@@ -169,7 +179,8 @@ class GeneratedReport:
             "deviations": [d.to_json() for d in self.deviations],
         }
 
-    def report_lines(self) -> list[str]:
+    def headline_lines(self) -> list[str]:
+        """The run in a line, with its notes (for the summary: the deviations are among the run's findings)."""
         s = self.summary()
         lines = [
             f"generated games (seed {self.seed}): {s['games']} of {self.requested} played, {s['steps']} steps, "
@@ -180,6 +191,13 @@ class GeneratedReport:
         if self.requested > 0 and nothing_ran(self.results):
             reasons = sorted({r.message for r in self.results}) or ["no game was played"]
             lines.append(f"  nothing was tested: no generated game was played ({'; '.join(reasons[:3])})")
+        if self.scenarios:
+            lines.append("  each deviation shrunk to a scenario: --verbose prints them, the JSON report holds them")
+        return lines
+
+    def report_lines(self) -> list[str]:
+        """Everything: the headline, engine failures, each deviation's key, and each shrunk scenario's file."""
+        lines = self.headline_lines()
         for result in self.results:
             if result.status in ("errored", "timed out", "unexpected pass"):
                 lines.append(f"  {result.status.upper()}: {result.key}: {result.message}")
@@ -305,6 +323,8 @@ class _Expect:
     game: Game | None = None
     #: How many actions ``game`` had played when the answer was due (it may have played more since).
     history: int = 0
+    #: Every seat's hand, normalised (to tell a view of another seat's hand: seats numbered otherwise).
+    hands: list[Any] = field(default_factory=list)
 
 
 def _apply_request(move: Move) -> dict[str, Any]:
@@ -371,7 +391,7 @@ class _Game:
         failure = disagreement.failure
         if self.replaying:
             failure.message = "replaying the same deck and moves: " + failure.message
-            failure.kind = "replay"
+            failure.kind, failure.rule, failure.cause = "replay", None, causes.REPLAY
         self.deviated = True
         self.runner.found(failure, disagreement)
         if not resync or not self.resync():
@@ -399,13 +419,15 @@ class _Game:
             if expect.what == "setup":
                 if "skip" in reply:
                     raise _Skipped(f"the engine says: {reply['skip']}")
-                raise self.fail("setup", f"the engine refused the set-up: {reply.get('error', reply)}", 1)
+                message = f"the engine refused the set-up: {reply.get('error', reply)}"
+                raise self.fail("setup", message, 1, cause=causes.SETUP_REFUSED)
             kinds: dict[str, FailureKind] = {"apply": "verdict", "view": "view", "score": "score", "legal": "legal"}
             raise self.fail(
                 kinds[expect.what],
                 f"{where}: the engine answered '{expect.what}' with an error: {reply.get('error', reply)}",
                 expect.steps,
                 seat=expect.seat,
+                cause=f"{kinds[expect.what]}: the engine answers with an error",
             )
         if expect.what == "apply":
             self.compare_verdict(reply, expect)
@@ -423,25 +445,32 @@ class _Game:
         where = f"step {expect.steps} `{played.move}`"
         problem = verdict_problem(accepted)
         if problem:
-            raise self.fail("verdict", f"{where}: {problem}", expect.steps)
+            raise self.fail("verdict", f"{where}: {problem}", expect.steps, cause=causes.VERDICT_MALFORMED)
+        kind = played.move.action.kind
         if accepted != played.accepted:
             if played.accepted:
                 got = f"refused it citing {reply.get('rule') or 'no rule'} ({reply.get('message', '')})"
                 message = f"{where}: the reference accepts this action; the engine {got}"
+                # The engine's refusal names the rule, if it is one of the variant's.
+                rule = self.runner.cited(reply.get("rule"), self.ref)
+                cause = causes.refuses(kind)
             else:
                 message = f"{where}: the reference refuses this action ({played.rule}); the engine accepted it"
+                rule, cause = played.rule, causes.accepts(kind)
             rules = [played.rule] if played.rule else []
             if not played.accepted and played.move.kind == "wrong seat":
                 message += " (only the seat to act may act)"
             if played.accepted and isinstance(reply.get("rule"), str):
                 rules.append(reply["rule"])
-            raise self.fail("verdict", message, expect.steps, rules=rules)
+            raise self.fail("verdict", message, expect.steps, rules=rules, rule=rule, cause=cause)
         if not accepted and self.caps.rule_ids and reply.get("rule") != played.rule:
             raise self.fail(
                 "verdict",
                 f"{where}: both refuse it, but the engine cites {reply.get('rule')!r} and the reference {played.rule}",
                 expect.steps,
                 rules=[played.rule] if played.rule else [],
+                rule=played.rule,
+                cause=causes.OTHER_RULE,
             )
 
     def compare_view(self, reply: Mapping[str, Any], expect: _Expect, where: str) -> None:
@@ -450,24 +479,31 @@ class _Game:
         raw = reply.get("view")
         if not isinstance(raw, Mapping):
             message = f"{where}: seat {seat}'s view is not an object: {excerpt(raw)}"
-            raise self.fail("view", message, expect.steps, seat=seat)
+            raise self.fail("view", message, expect.steps, seat=seat, cause=causes.VIEW_MALFORMED)
         problem = view_problem(raw, seat, len(self.setup.deck), len(expect.view["hand_sizes"]))
         if problem:
-            raise self.fail("conservation", f"{where}: seat {seat}'s view: {problem}", expect.steps, seat=seat)
+            cause = causes.VIEW_EXTRA_FIELDS if unknown_field_problem(raw) else causes.VIEW_CARDS
+            message = f"{where}: seat {seat}'s view: {problem}"
+            raise self.fail("conservation", message, expect.steps, seat=seat, cause=cause)
         wanted = normalise_view(expect.view)
         got = normalised_or_none(raw)
         if got is None:
             message = f"{where}: seat {seat}'s view is not a view: {excerpt(raw)}"
-            raise self.fail("view", message, expect.steps, seat=seat)
-        for key, value in wanted.items():
-            if got.get(key) != value:
-                raise self.fail(
-                    "view",
-                    f"{where}: seat {seat}'s view field '{key}' should be {value!r}, got {excerpt(got.get(key))}",
-                    expect.steps,
-                    seat=seat,
-                    rules=_view_rules(key, at_the_deal=expect.steps == 0),
-                )
+            raise self.fail("view", message, expect.steps, seat=seat, cause=causes.VIEW_MALFORMED)
+        differing = [key for key, value in wanted.items() if got.get(key) != value]
+        if differing:
+            # Seats numbered otherwise show in one field (another seat's hand, a list by seat turned round) while
+            # others just differ (whose turn it is): that field is the one to tell.
+            turned = [k for k in differing if causes.renumbered(k, wanted[k], got.get(k), expect.hands)]
+            key = (turned or differing)[0]
+            raise self.fail(
+                "view",
+                f"{where}: seat {seat}'s view field '{key}' should be {wanted[key]!r}, got {excerpt(got.get(key))}",
+                expect.steps,
+                seat=seat,
+                rules=_view_rules(key, at_the_deal=expect.steps == 0),
+                cause=causes.SEAT_NUMBERING if turned else causes.view_field(key),
+            )
 
     def compare_score(self, reply: Mapping[str, Any], expect: _Expect, where: str) -> None:
         assert expect.score is not None
@@ -478,11 +514,11 @@ class _Game:
                 f"{where}: the hand should {'be over' if over else 'go on'}; "
                 f"the engine says over={reply.get('over')!r}",
                 expect.steps,
+                cause=causes.CHECK_CAUSES["score.over"],
             )
         if reply.get("end") != end:
-            raise self.fail(
-                "score", f"{where}: the hand's end should be {end!r}, got {reply.get('end')!r}", expect.steps
-            )
+            message = f"{where}: the hand's end should be {end!r}, got {reply.get('end')!r}"
+            raise self.fail("score", message, expect.steps, cause=causes.CHECK_CAUSES["score.end"])
         got = reply.get("totals")
         if not isinstance(got, list) or list(got) != totals:
             rules: list[str] = []
@@ -491,11 +527,13 @@ class _Game:
                 for side, wanted in enumerate(parts):
                     theirs = got_parts[side] if side < len(got_parts) and isinstance(got_parts[side], dict) else {}
                     rules.extend(rule for rule, points in wanted.items() if theirs.get(rule) != points)
+            differing = f"; the parts that differ: {', '.join(rules)}" if rules else ""
             raise self.fail(
                 "score",
-                f"{where}: the scores should be {totals}, got {got!r}",
+                f"{where}: the scores should be {totals}, got {got!r}{differing}",
                 expect.steps,
                 rules=rules or ["SCORE.CARDS_IN_HAND"],
+                cause=causes.SCORE_PARTS if rules else causes.SCORE_TOTALS,
             )
 
     def compare_legal(self, reply: Mapping[str, Any], expect: _Expect, where: str) -> None:
@@ -504,11 +542,12 @@ class _Game:
             count = reply.get("count")
             if type(count) is not int or count != len(expect.legal):
                 message = f"{where}: {len(expect.legal)} legal actions, the engine counts {excerpt(count, 80)}"
-                raise self.fail("legal", message, expect.steps)
+                raise self.fail("legal", message, expect.steps, cause=causes.LEGAL_COUNT)
             return
         listed = reply.get("actions")
         if not isinstance(listed, list):
-            raise self.fail("legal", f"{where}: 'actions' is not a list: {excerpt(listed)}", expect.steps)
+            message = f"{where}: 'actions' is not a list: {excerpt(listed)}"
+            raise self.fail("legal", message, expect.steps, cause=causes.LEGAL_MALFORMED)
         if len(listed) == len(expect.legal):
             ours_json = [self.runner.json_of(a) for a in expect.legal]
             if listed == ours_json:
@@ -527,7 +566,7 @@ class _Game:
                 text = action_text(raw)
             except CanastaError as error:
                 message = f"{where}: the engine lists an action that is not one: {excerpt(raw)} ({error})"
-                raise self.fail("legal", message, expect.steps) from None
+                raise self.fail("legal", message, expect.steps, cause=causes.LEGAL_MALFORMED) from None
             if text in theirs:
                 twice.append(text)
             theirs.add(text)
@@ -546,7 +585,9 @@ class _Game:
                 parts.append(f"the engine lists {len(extra)} action(s) the reference refuses: {few(extra)}")
             if twice:
                 parts.append(f"the engine lists {len(twice)} action(s) twice: {few(twice)}")
-            first = (missing or extra or twice)[0]
+            if rules:
+                parts.append(f"the reference refuses those by {few(rules, 3)}")
+            # No rule, no kind of action: one listing that differs is one cause, whatever actions it shows.
             raise self.fail(
                 "legal",
                 f"{where}: " + "; ".join(parts),
@@ -554,7 +595,7 @@ class _Game:
                 missing=missing,
                 extra=extra,
                 rules=rules,
-                action=first.split()[0],
+                cause=causes.LEGAL_LISTING,
             )
 
     # playing --------------------------------------------------------------------------------------------------
@@ -582,7 +623,9 @@ class _Game:
         steps = len(self.steps)
         expects: list[_Expect] = []
         if caps.views:
-            expects.extend(_Expect("view", steps, seat=s, view=game.view(s)) for s in range(game.rules.players))
+            views = [game.view(s) for s in range(game.rules.players)]
+            hands = [normalise_field("hand", view["hand"]) for view in views]
+            expects.extend(_Expect("view", steps, seat=s, view=view, hands=hands) for s, view in enumerate(views))
         if caps.score:
             expects.append(_Expect("score", steps, score=score_of(game)))
         if caps.legal != "none":
@@ -737,7 +780,15 @@ class _Game:
                 f"seat {seat}'s view changed when the cards hidden from it were dealt anew (the final position "
                 f"written out): field '{key}' should be {wanted[key]!r}, got {got.get(key)!r}"
             )
-        raise self.fail("shuffle", message, len(self.steps), seat=seat, position=position, rules=["TURN.ORDER"])
+        raise self.fail(
+            "shuffle",
+            message,
+            len(self.steps),
+            seat=seat,
+            position=position,
+            rules=["TURN.ORDER"],
+            cause=causes.HIDDEN_CARDS,
+        )
 
 
 @contextlib.contextmanager
@@ -924,9 +975,14 @@ class _Runner:
         return not accepted and rule is not None and game.rules.variant.is_convention(rule)
 
     def key_of(self, failure: Failure) -> DeviationKey:
+        """A failure's key: the rule the check names, else the cause; the kind of action for a verdict."""
         clauses = reference_rules(failure.setup.variant).variant.clauses
-        rule = next((r for r in failure.rules if r in clauses), None)
-        return DeviationKey(failure.kind, rule, failure.action)
+        rule = causes.nameable(failure.rule, clauses)
+        return DeviationKey(failure.kind, rule, failure.action, None if rule else failure.cause)
+
+    def cited(self, rule: Any, game: Game) -> str | None:
+        """The rule an engine's refusal cites, if it can be held to it: it has rule ids and the variant has it."""
+        return causes.nameable(rule, game.rules.variant.clauses) if self.caps.rule_ids else None
 
     def found(self, failure: Failure, disagreement: Disagreement) -> None:
         """A disagreement in game ``game_number``: logged by its key; while shrinking, raised if it is the key."""
@@ -937,7 +993,7 @@ class _Runner:
                 self.target_failures.append(failure)
                 raise disagreement
             return
-        self.log.add(key, failure.message, self.game_number)
+        self.log.add(key, failure.message, self.game_number, failure.setup.variant)
         self.first.setdefault(key, failure)
 
     def game(self, data: st.DataObject) -> tuple[str, int, bool]:
@@ -1111,6 +1167,7 @@ def _hypothesis_run(runner: _Runner, report: GeneratedReport, games: int, seed: 
             return
         in_a_row = 0
         report.games = number
+        report.played[variant] += 1
         report.steps += steps
         if not deviated:  # a game that deviated is reported in its deviations' groups
             report.results.append(Result(f"{label}-{number}", variant, "passed", f"{steps} steps"))

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..errors import CanastaError
+from ..files import read_regular_text
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, parse
 from .deviations import MASK_FIELDS, Deviation, Mask, masks_from
@@ -39,7 +40,7 @@ def load_known(path: Path) -> dict[str, str]:
 
 def load_known_deviations(path: Path) -> list[Mask]:
     """The masks of generated games' deviations listed in ``path`` (``known_deviations``; none if absent), each
-    checked: a mapping giving a reason and at least one of rule, check and action, as text."""
+    checked: a mapping giving a reason and at least one of rule, check, action and cause, as text."""
     doc, data = _read(path)
     entries = data.get("known_deviations", [])
     if not isinstance(entries, list):
@@ -55,7 +56,8 @@ def load_known_deviations(path: Path) -> list[Mask]:
                 f"field '{where}.{unknown[0]}': unknown field; expected {', '.join(MASK_FIELDS)} and reason",
             )
         if not any(entry.get(name) is not None for name in MASK_FIELDS):
-            raise doc.error(("known_deviations", index), f"field '{where}': give at least one of rule, check, action")
+            fields = ", ".join(MASK_FIELDS)
+            raise doc.error(("known_deviations", index), f"field '{where}': give at least one of {fields}")
         for name in (*MASK_FIELDS, "reason"):
             value = entry.get(name)
             if (value is not None or name == "reason") and (not isinstance(value, str) or not value.strip()):
@@ -66,7 +68,7 @@ def load_known_deviations(path: Path) -> list[Mask]:
 def _read(path: Path) -> tuple[Document, dict[str, Any]]:
     """The known-failures file parsed and checked as a mapping (its errors name the file, line and column)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_text(path)
     except (OSError, UnicodeDecodeError) as error:
         raise CanastaError(f"{path}: cannot read the known-failures file: {error}") from None
     doc, errors = parse(text, str(path))
@@ -130,4 +132,4 @@ def _mask_of(deviation: Deviation) -> dict[str, str]:
     """A deviation as the mask that would match it: its key's fields, and its message (or known reason) as why."""
     key = deviation.key
     reason = deviation.mask.reason if deviation.mask else deviation.message.splitlines()[0]
-    return Mask(reason, rule=key.rule, check=key.check, action=key.action).to_json()
+    return Mask(reason, rule=key.rule, check=key.check, action=key.action, cause=key.cause).to_json()

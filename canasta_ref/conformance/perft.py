@@ -48,6 +48,7 @@ from ..engine.cards import Card, parse_cards
 from ..engine.game import Game, deck_for_seed
 from ..engine.rules import Rules
 from ..errors import CanastaError, IllegalAction
+from ..files import read_regular_text
 from ..resources import perft_dir
 from ..spec import list_variants
 from .engines import Engine, EngineFailure, excerpt
@@ -82,9 +83,11 @@ class PerftFile:
 def read_perft_file(path: Path) -> PerftFile:
     """Read and check one file; a CanastaError names the file and the field."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_regular_text(path))
     except yaml.YAMLError as error:
         raise CanastaError(f"{path}: not YAML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CanastaError(f"{path}: cannot read the deal-perft file: {error}") from None
     if not isinstance(data, dict):
         raise CanastaError(f"{path}: a deal-perft file is a mapping of fields")
     unknown = sorted(set(data) - {"perft", "id", "variant", "deck", "first_seat", "depths", "description"})
@@ -302,12 +305,17 @@ def run_perft(engine: Engine, perft: PerftFile) -> Result:
     except _Skip as skip:
         return Result(**base, status="skipped", message=str(skip))
     except _Mismatch as mismatch:
-        return Result(**base, status="failed", message=str(mismatch))
+        message = str(mismatch)
     except EngineFailure as failure:
         return failure_result(engine, failure, **base)
     if message:
-        return Result(**base, status="failed", message=message)
+        differs = {"step": None, "check": "perft", "rule": None, "message": message, "cause": PERFT_CAUSE}
+        return Result(**base, status="failed", message=message, failures=[differs])
     return Result(**base, status="passed")
+
+
+#: What differs when a deal-perft file fails (its message says where).
+PERFT_CAUSE = "deal-perft: the legal actions below the deal differ"
 
 
 def _compare(engine: Engine, perft: PerftFile) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .engines import EngineInfo
+from .findings import Campaign, Finding, Findings, findings, rule_text
 from .runner import Result
 
 #: The statuses that fail a run. ``differs`` (an implementation-defined scenario the engine plays otherwise) and
@@ -66,17 +67,131 @@ def few(texts: Sequence[str], limit: int = 5) -> str:
     return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
 
 
-def summary(results: Sequence[Result], info: EngineInfo) -> list[str]:
-    counts: Counter[str] = Counter(r.status for r in results)
-    lines = [f"engine: {info.name} {info.version} (protocol {info.protocol})"]
-    for result in results:
-        if result.status in BAD or result.status in SHOWN:
-            lines.extend(result_lines(result))
+def summary(
+    results: Sequence[Result],
+    info: EngineInfo,
+    campaign: Campaign | None = None,
+    *,
+    extra: Sequence[str] = (),
+    verbose: bool = False,
+) -> list[str]:
+    """The run for people: with ``verbose`` every result that is not a plain pass first; then the summary, which
+    fits on a screen: per variant, each deviation once under its rule (its text and source once) or its cause,
+    with how many scenarios and generated games show it and one step; skips summed by reason; ``extra`` (the
+    generated games' line); engine failures; the counts."""
+    lines: list[str] = []
+    if verbose:
+        for result in results:
+            if result.status in BAD or result.status in SHOWN:
+                lines.extend(result_lines(result))
+    found = findings(results, info, campaign)
+    lines.append(engine_line(info))
+    lines.extend(_claim_lines(found, info))
+    said: set[tuple[str, str]] = set()
+    for variant in found.variants():
+        lines.append(_variant_line(found, variant))
+        for finding in sorted(found.by_variant.get(variant, []), key=_weight):
+            lines.extend(_finding_lines(finding, said))
+    lines.extend(_skip_lines(found))
+    lines.extend(extra)
+    lines.extend(_problem_lines(results, verbose=verbose))
     reason = nothing_ran_reason(results, info)
     if reason:
         lines.append(f"nothing was tested: {reason}")
-    lines.append(", ".join(f"{counts.get(s, 0)} {s}" for s in ORDER if counts.get(s) or s in ("passed", "failed")))
+    lines.append(counts_line(results))
     return lines
+
+
+def engine_line(info: EngineInfo) -> str:
+    if not info.protocol:  # the handshake failed: nothing but the command is known
+        return f"engine: {info.name} (it did not start)"
+    return f"engine: {info.name} {info.version} (protocol {info.protocol})"
+
+
+def counts_line(results: Sequence[Result]) -> str:
+    """E.g. "180 passed, 3 partial, 6 failed": passed and failed always, the other statuses when they occur."""
+    counts: Counter[str] = Counter(r.status for r in results)
+    return ", ".join(f"{counts.get(s, 0)} {s}" for s in ORDER if counts.get(s) or s in ("passed", "failed"))
+
+
+def _claim_lines(found: Findings, info: EngineInfo) -> list[str]:
+    """The variants the engine claims, and those it does not as one line with the tests they would have had."""
+    if not found.unclaimed:
+        return []
+    tests = sum(found.unclaimed.values())
+    names = ", ".join(found.unclaimed)
+    claimed = ", ".join(info.variants) or "none"
+    return [f"variants claimed: {claimed}; not claimed: {names} ({tests} test{_s(tests)} skipped)"]
+
+
+def _variant_line(found: Findings, variant: str) -> str:
+    counts = found.counts.get(variant, Counter())
+    parts = [f"{counts[s]} {s}" for s in ORDER if counts.get(s)]
+    played = found.games[variant]
+    if played:
+        parts.append(f"{played} generated game{_s(played)}")
+    return f"{variant}: {', '.join(parts) or 'nothing ran'}"
+
+
+def _weight(finding: Finding) -> tuple[bool, int]:
+    """The order of a variant's findings: those that fail first, the most widely seen first."""
+    return finding.differs, -(len(finding.scenarios) + len(finding.games))
+
+
+def _finding_lines(finding: Finding, said: set[tuple[str, str]]) -> list[str]:
+    """A finding on one line, then its rule's text and source if not said yet (for this variant's wording)."""
+    shown = [f"{len(finding.scenarios)} scenario{_s(len(finding.scenarios))}"] if finding.scenarios else []
+    if finding.games:
+        shown.append(f"{len(finding.games)} generated game{_s(len(finding.games))}")
+    label = finding.label + (" (differs: implementation-defined)" if finding.differs else "")
+    lines = [f"  {label}: {', '.join(shown)}; e.g. {finding.example}"]
+    if finding.rule is not None:
+        text = rule_text(finding.variant, finding.rule)
+        if text and (finding.rule, text[0]) not in said:
+            said.add((finding.rule, text[0]))
+            lines.extend(f"      {line}" for line in text)
+    return lines
+
+
+#: The most skip reasons the summary lists (the JSON report and --verbose have them all).
+SKIP_REASONS = 8
+
+
+def _skip_lines(found: Findings) -> list[str]:
+    """Skips summed by reason, a line each: whole tests, then single checks."""
+    entries = [(n, f"{n} test{_s(n)}: {reason}") for reason, n in found.skipped_tests.items()]
+    entries += [(n, f"{n} check{_s(n)}: {reason}") for reason, n in found.skipped_checks.items()]
+    if not entries:
+        return []
+    entries.sort(key=lambda entry: -entry[0])
+    lines = ["skipped, by reason:", *(f"  {text}" for _, text in entries[:SKIP_REASONS])]
+    if len(entries) > SKIP_REASONS:
+        lines.append(f"  and {len(entries) - SKIP_REASONS} more reasons (in the JSON report)")
+    return lines
+
+
+def _problem_lines(results: Sequence[Result], *, verbose: bool) -> list[str]:
+    """Engine failures grouped by what was said (the first with its stderr), each unexpected pass, and how many
+    failures were known (each one is listed with --verbose)."""
+    lines: list[str] = []
+    groups: dict[tuple[str, str], list[Result]] = {}
+    for result in results:
+        if result.status in ("errored", "timed out"):
+            said = result.message.splitlines()[0] if result.message else ""
+            groups.setdefault((result.status, said), []).append(result)
+    for (status, message), group in groups.items():
+        more = f" (and {len(group) - 1} more test{_s(len(group) - 1)})" if len(group) > 1 else ""
+        lines.append(f"{status.upper()}: {group[0].key}{more}: {message}")
+        lines.extend(stderr_lines(group[0].stderr))
+    lines.extend(f"UNEXPECTED PASS: {r.key}: {r.message}" for r in results if r.status == "unexpected pass")
+    known = sum(r.status == "known failure" for r in results)
+    if known and not verbose:
+        lines.append(f"{known} known failure{_s(known)}, as the known-failures file says (--verbose lists them)")
+    return lines
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
 
 
 def nothing_ran(results: Sequence[Result]) -> bool:
@@ -100,7 +215,14 @@ def nothing_ran_reason(results: Sequence[Result], info: EngineInfo | None = None
     return text
 
 
-def json_report(results: Sequence[Result], info: EngineInfo, extra: dict[str, Any] | None = None) -> str:
+def json_report(
+    results: Sequence[Result],
+    info: EngineInfo,
+    extra: dict[str, Any] | None = None,
+    campaign: Campaign | None = None,
+) -> str:
+    """Everything a run found, for machines: the engine, the counts, every result, the checks' outcomes, what
+    ``extra`` adds (the generated games, the adapter), and the summary's findings."""
     data: dict[str, Any] = {
         "engine": {"name": info.name, "version": info.version, "protocol": info.protocol},
         "counts": dict(Counter(r.status for r in results)),
@@ -113,6 +235,7 @@ def json_report(results: Sequence[Result], info: EngineInfo, extra: dict[str, An
         data["checks"] = dict(checks)
     if extra:
         data.update(extra)
+    data["summary"] = findings(results, info, campaign).to_json()
     return json.dumps(data, indent=2)
 
 

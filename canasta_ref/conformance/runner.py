@@ -20,9 +20,17 @@ from ..engine.game import Game
 from ..engine.rules import Rules, rules_for
 from ..errors import CanastaError
 from ..render import source_line
+from . import causes
+from .causes import nameable
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
 from .scenario import Expect, Scenario
-from .session import VARIANT_NEEDS, action_newer_than, position_content_newer_than, variant_newer_than
+from .session import (
+    SEAT_PARTS_SINCE,
+    VARIANT_NEEDS,
+    action_newer_than,
+    position_content_newer_than,
+    variant_newer_than,
+)
 from .setup import deal_request, format_deck, game_from_setup, position_json, setup_request
 from .variants import applicable_variants, reference_rules, with_parameters
 from .views import (
@@ -76,8 +84,11 @@ class Result:
     file: str = ""
     #: How many checks passed, failed, were skipped and were not reached (only the outcomes that occurred).
     checks: dict[str, int] = field(default_factory=dict)
-    #: Each failed check: ``{"step": int | None, "check": str, "rule": str | None, "message": str}``.
+    #: Each failed check: ``{"step": int | None, "check": str, "rule": str | None, "message": str, "cause": str}``
+    #: (``rule`` only when the check can name one; ``cause``: what differed, see ``causes``).
     failures: list[dict[str, Any]] = field(default_factory=list)
+    #: How many checks were skipped, by reason.
+    skips: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """Bound what a result carries: a report stays small whatever the engine printed."""
@@ -90,7 +101,7 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"scenario": self.scenario, "variant": self.variant, "status": self.status}
-        for name in ("message", "rule", "stderr", "file", "checks", "failures"):
+        for name in ("message", "rule", "stderr", "file", "checks", "failures", "skips"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -124,10 +135,12 @@ def rule_matches(pattern: str, rules: Sequence[str]) -> bool:
 
 
 class Mismatch(Exception):
-    """A step whose outcome differs from the scenario's expectation."""
+    """A step whose outcome differs from the scenario's expectation (``cause``: what differed, when the check's
+    name does not say it)."""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, cause: str | None = None) -> None:
         self.rule = rule
+        self.cause = cause
         super().__init__(message)
 
 
@@ -170,8 +183,17 @@ class SkipCheck:
     reason: str
 
 
-#: What comparing one expectation with the engine's reply gives: None (it holds), a failure message, or a skip.
-Outcome = str | SkipCheck | None
+@dataclass(frozen=True)
+class Differs:
+    """A check that failed for a cause its name does not say (a view field that differs by seat numbering)."""
+
+    message: str
+    cause: str
+
+
+#: What comparing one expectation with the engine's reply gives: None (it holds), a failure (its message, or with
+#: its cause), or a skip.
+Outcome = str | Differs | SkipCheck | None
 
 #: Protocol 2's optional features, as a message names them, and what a step of each action type does.
 FEATURE_NAMES = {
@@ -194,6 +216,7 @@ NO_SCORE = "score (the engine has no 'score')"
 NO_LEGAL = "legal (the engine has no 'legal')"
 NO_RULE_IDS = "rule ids (the engine has no 'rule_ids')"
 NO_PARTS = "score parts (the engine's score gives totals only)"
+NO_SEAT_PARTS = "a seat's score parts (protocol version 8's 'seat_parts')"
 
 
 class Tally:
@@ -206,15 +229,49 @@ class Tally:
         self.notes: list[str] = []
         # Whether a check ran that tells more than that an action on the way was accepted.
         self.telling = False
+        #: In an implementation-defined scenario: the rules it cites, and those of them that are canasta-ref's
+        #: notation (None: not such a scenario). A failure about what they leave open differs; any other fails.
+        self.cited: frozenset[str] | None = None
+        self.notation: frozenset[str] = frozenset()
 
     def passed(self, *, telling: bool = True) -> None:
         self.counts["passed"] += 1
         self.telling = self.telling or telling
 
-    def failed(self, step: int | None, check: str, message: str, rule: str | None = None) -> None:
+    def failed(
+        self,
+        step: int | None,
+        check: str,
+        message: str,
+        rule: str | None = None,
+        *,
+        expected: str | None = None,
+        cause: str | None = None,
+    ) -> None:
+        """A failed check; ``rule``: the rule it can name, ``cause``: what differed (by default, what the check's
+        name says), ``expected``: the rule the step's expectation names (a refusal it should cite)."""
         self.counts["failed"] += 1
         self.telling = True
-        self.failures.append({"step": step, "check": check, "rule": rule, "message": clip(message, MESSAGE_CHARS)})
+        failure = {
+            "step": step,
+            "check": check,
+            "rule": rule,
+            "message": clip(message, MESSAGE_CHARS),
+            "cause": cause or causes.check_cause(check),
+        }
+        if self._left_open(check, rule, expected):
+            failure["implementation_defined"] = True
+        self.failures.append(failure)
+
+    def _left_open(self, check: str, rule: str | None, expected: str | None) -> bool:
+        """Whether a failure is about what an implementation-defined scenario leaves to engines: in a scenario
+        about canasta-ref's notation, a step expecting a refusal by that notation; in another, anything but a
+        verdict (or a rule cited) on a rule the scenario does not cite."""
+        if self.cited is None:
+            return False
+        if self.notation:
+            return expected in self.notation
+        return check not in ("verdict", "rule") or rule in self.cited or expected in self.cited
 
     def skipped(self, reason: str) -> None:
         self.counts["skipped"] += 1
@@ -241,17 +298,33 @@ class Tally:
         if self.failures:
             lines = [f["message"] for f in self.failures] + self.notes
             lines += [self.skipped_text()] if self.skips else []
-            return ("differs" if level == "implementation-defined" else "failed"), "\n".join(lines)
+            return self._failing_status(level), "\n".join(lines)
         if not self.telling and (self.skips or not self.counts["passed"]):
             return "skipped", self.skipped_text() or "the scenario has no checks"
         if self.skips:
             return "partial", self.skipped_text()
         return "passed", ""
 
+    def _failing_status(self, level: str) -> Status:
+        """A failure fails a case, except in an implementation-defined scenario where every failure is about
+        what the scenario leaves to engines (``_left_open``): then it differs. A real failure inside one (a
+        legal play refused, a verdict on a rule it does not cite) fails it."""
+        if level == "implementation-defined" and all(f.get("implementation_defined") for f in self.failures):
+            return "differs"
+        return "failed"
+
     def result(self, level: str, **base: Any) -> Result:
         status, message = self.status(level)
         rule = self.failures[0]["rule"] if self.failures else None
-        return Result(**base, status=status, message=message, rule=rule, checks=self.checks(), failures=self.failures)
+        return Result(
+            **base,
+            status=status,
+            message=message,
+            rule=rule,
+            checks=self.checks(),
+            failures=self.failures,
+            skips=dict(self.skips),
+        )
 
 
 # -- a check, and the group of checks one request answers ----------------------------------------------------
@@ -317,6 +390,7 @@ def failure_result(engine: Engine, failure: EngineFailure, *, tally: Tally | Non
         rule=tally.failures[0]["rule"] if tally.failures else None,
         checks=tally.checks(),
         failures=tally.failures,
+        skips=dict(tally.skips),
     )
 
 
@@ -479,6 +553,11 @@ class _Case:
         self.rules = rules
         self.clauses = rules.variant.clauses
         self.tally = tally
+        if scenario.level == "implementation-defined":
+            tally.cited = frozenset(scenario.rules)
+            tally.notation = frozenset(
+                r for r in scenario.rules if r in self.clauses and rules.variant.is_convention(r)
+            )
         self.parameters = dict(scenario.parameters if parameters is None else parameters)
         self.request = setup_request(scenario.setup, variant, self.parameters, rules)
         self.reference = self._reference_game()
@@ -507,7 +586,7 @@ class _Case:
         applied = self._reference_apply(action, seat, expect.accepted)
         if self.in_step:
             reply = self.engine.request(apply_request(action, seat))
-            now = self._verdict(number, where, expect, reply)
+            now = self._verdict(number, where, action.kind, expect, reply)
             if now is not applied:
                 self.in_step = self._resync(where, now, applied)
         else:
@@ -528,17 +607,18 @@ class _Case:
             return False
         return True
 
-    def _verdict(self, number: int, where: str, expect: Expect, reply: Mapping[str, Any]) -> bool | None:
-        """Check the engine's verdict (and the rule it cites); returns whether the engine took the action (None:
-        it cannot be told)."""
+    def _verdict(self, number: int, where: str, kind: str, expect: Expect, reply: Mapping[str, Any]) -> bool | None:
+        """Check the engine's verdict on an action of ``kind`` (and the rule it cites); returns whether the engine
+        took the action (None: it cannot be told)."""
         if not reply.get("ok"):
-            self.tally.failed(number, "verdict", f"{where}: the engine reported an error: {reply.get('error', reply)}")
+            message = f"{where}: the engine reported an error: {reply.get('error', reply)}"
+            self.tally.failed(number, "verdict", message, cause=causes.VERDICT_ERROR)
             self._rule_unmade(expect)
             return False
         accepted = reply.get("accepted")
         problem = verdict_problem(accepted)
         if problem:
-            self.tally.failed(number, "verdict", f"{where}: {problem}")
+            self.tally.failed(number, "verdict", f"{where}: {problem}", cause=causes.VERDICT_MALFORMED)
             self._rule_unmade(expect)
             return None
         if accepted != expect.accepted:
@@ -548,8 +628,11 @@ class _Case:
                 if accepted
                 else f"refused by {reply.get('rule') or 'an unnamed rule'} ({reply.get('message', '')})"
             )
-            message = f"{where}: expected {wanted}, got {got}{cite(self.clauses, expect.rule)}"
-            self.tally.failed(number, "verdict", message, expect.rule)
+            # The rule it is about: the refusal expected, or the engine's refusal by a rule of the variant.
+            rule = expect.rule or (nameable(reply.get("rule"), self.clauses) if self.info.can("rule_ids") else None)
+            message = f"{where}: expected {wanted}, got {got}{cite(self.clauses, rule)}"
+            cause = causes.accepts(kind) if accepted else causes.refuses(kind)
+            self.tally.failed(number, "verdict", message, rule, expected=expect.rule, cause=cause)
             self._rule_unmade(expect)
             return bool(accepted)
         self.tally.passed(telling=not accepted)
@@ -562,7 +645,7 @@ class _Case:
             self.tally.skipped(NO_RULE_IDS)
         elif cited != wanted:
             message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
-            self.tally.failed(number, "rule", message, wanted)
+            self.tally.failed(number, "rule", message, wanted, expected=wanted)
         else:
             self.tally.passed()
 
@@ -632,7 +715,7 @@ class _Case:
         try:
             reply = group.fetch()
         except Mismatch as mismatch:
-            self.tally.failed(number, live[0].name, str(mismatch), mismatch.rule or live[0].rule)
+            self.tally.failed(number, live[0].name, str(mismatch), mismatch.rule or live[0].rule, cause=mismatch.cause)
             self.tally.unreached(len(live) - 1)
             return
         for check in live:
@@ -641,6 +724,8 @@ class _Case:
                 self.tally.passed()
             elif isinstance(outcome, SkipCheck):
                 self.tally.skipped(outcome.reason)
+            elif isinstance(outcome, Differs):
+                self.tally.failed(number, check.name, outcome.message, check.rule, cause=outcome.cause)
             else:
                 self.tally.failed(number, check.name, outcome, check.rule)
 
@@ -711,7 +796,12 @@ class _Case:
         for side, parts in enumerate(score.get("parts", [])):
             for rule, points in parts.items():
                 compare = partial(_part, where, self.clauses, side, rule, points)
-                checks.append(_Check("score.parts", compare, rule=rule, skip=parts_skip))
+                checks.append(_Check("score.parts", compare, skip=parts_skip))
+        seats_skip = parts_skip or (None if self.info.protocol >= SEAT_PARTS_SINCE else NO_SEAT_PARTS)
+        for seat, parts in enumerate(score.get("seats", [])):
+            for rule, points in parts.items():
+                compare = partial(_seat_part, where, self.clauses, seat, rule, points)
+                checks.append(_Check("score.seats", compare, skip=seats_skip))
         return _Group(partial(_score_reply, self.engine), checks)
 
     def _views_agree(self, where: str) -> _Group:
@@ -735,7 +825,8 @@ def _legal_reply(engine: Engine, where: str) -> tuple[set[str] | None, int]:
     counted = reply.get("count")
     if type(counted) is not int:
         raise Mismatch(
-            f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {excerpt(reply)}"
+            f"{where}: the engine's reply to 'legal' was not a list of actions nor a count: {excerpt(reply)}",
+            cause=causes.LEGAL_MALFORMED,
         )
     return None, counted
 
@@ -764,15 +855,17 @@ def _expected_view(engine: Engine, seat: int, where: str) -> dict[str, Any]:
     raw = _raw_view(engine, seat, where)
     problem = unknown_field_problem(raw)
     if problem:
-        raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+        raise Mismatch(f"{where}: seat {seat}'s view: {problem}", cause=causes.VIEW_EXTRA_FIELDS)
     return _normalised(raw, seat, where)
 
 
 def _view_field(where: str, seat: int, key: str, wanted: Any, view: Mapping[str, Any]) -> Outcome:
     got = view.get(key)
-    if normalise_field(key, wanted) == got:
+    normal = normalise_field(key, wanted)
+    if normal == got:
         return None
-    return f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}"
+    message = f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}"
+    return Differs(message, causes.view_cause(key, normal, got))
 
 
 def _score_reply(engine: Engine) -> Mapping[str, Any]:
@@ -809,13 +902,33 @@ def _totals(where: str, wanted: list[int], reply: Mapping[str, Any]) -> Outcome:
 def _part(
     where: str, clauses: Mapping[str, Any], side: int, rule: str, points: int, reply: Mapping[str, Any]
 ) -> Outcome:
-    sides = reply.get("parts")
-    got_parts = sides[side] if isinstance(sides, list) and side < len(sides) else {}
-    if not isinstance(got_parts, Mapping):
-        got_parts = {}
-    if got_parts.get(rule) == points:
+    return _listed_part(where, clauses, ("parts", "side"), side, rule, points, reply)
+
+
+def _seat_part(
+    where: str, clauses: Mapping[str, Any], seat: int, rule: str, points: int, reply: Mapping[str, Any]
+) -> Outcome:
+    return _listed_part(where, clauses, ("seat_parts", "seat"), seat, rule, points, reply)
+
+
+def _listed_part(
+    where: str,
+    clauses: Mapping[str, Any],
+    field_and_noun: tuple[str, str],
+    index: int,
+    rule: str,
+    points: int,
+    reply: Mapping[str, Any],
+) -> Outcome:
+    """Whether entry ``index`` of the score answer's list of parts (``parts`` per side, ``seat_parts`` per seat)
+    gives ``points`` for ``rule``."""
+    key, noun = field_and_noun
+    entries = reply.get(key)
+    got_parts = entries[index] if isinstance(entries, list) and index < len(entries) else {}
+    got = got_parts.get(rule) if isinstance(got_parts, Mapping) else None
+    if got == points:
         return None
-    return f"{where}: side {side} should score {points} for {rule}, got {got_parts.get(rule)!r}" + cite(clauses, rule)
+    return f"{where}: {noun} {index} should score {points} for {rule}, got {got!r}" + cite(clauses, rule)
 
 
 def verdict_problem(accepted: Any) -> str | None:
@@ -834,14 +947,20 @@ def _raw_view(engine: Engine, seat: int, where: str) -> Mapping[str, Any]:
     """A seat's view as the engine sends it; a reply without an object as its view fails the step."""
     view = engine.request({"cmd": "view", "seat": seat}).get("view")
     if not isinstance(view, Mapping):
-        raise Mismatch(f"{where}: the engine's reply to 'view' for seat {seat} was not an object: {excerpt(view)}")
+        raise Mismatch(
+            f"{where}: the engine's reply to 'view' for seat {seat} was not an object: {excerpt(view)}",
+            cause=causes.VIEW_MALFORMED,
+        )
     return view
 
 
 def _normalised(view: Mapping[str, Any], seat: int, where: str) -> dict[str, Any]:
     normalised = normalised_or_none(view)
     if normalised is None:
-        raise Mismatch(f"{where}: the engine's reply to 'view' for seat {seat} was not a view: {excerpt(view)}")
+        raise Mismatch(
+            f"{where}: the engine's reply to 'view' for seat {seat} was not a view: {excerpt(view)}",
+            cause=causes.VIEW_MALFORMED,
+        )
     return normalised
 
 
@@ -867,7 +986,8 @@ def _check_conserved(view: Mapping[str, Any], seat: int, where: str, cards: int,
     """Fail the step unless a seat's view has only the protocol's fields and its cards add up to the deck."""
     problem = view_problem(view, seat, cards, players)
     if problem:
-        raise Mismatch(f"{where}: seat {seat}'s view: {problem}")
+        cause = causes.VIEW_EXTRA_FIELDS if unknown_field_problem(view) else causes.VIEW_CARDS
+        raise Mismatch(f"{where}: seat {seat}'s view: {problem}", cause=cause)
 
 
 def cite(clauses: Mapping[str, Any], rule: str | None) -> str:
@@ -882,14 +1002,18 @@ def _legal_listed(reply: Mapping[str, Any], where: str) -> set[str]:
     """The canonical texts of the actions a 'legal' reply lists; a list of anything else fails the step."""
     listed = reply["actions"]
     if not isinstance(listed, list):
-        raise Mismatch(f"{where}: the engine's reply to 'legal' was not a list of actions: {excerpt(listed)}")
+        raise Mismatch(
+            f"{where}: the engine's reply to 'legal' was not a list of actions: {excerpt(listed)}",
+            cause=causes.LEGAL_MALFORMED,
+        )
     texts: set[str] = set()
     for raw in listed:
         try:
             text = action_text(raw)
         except CanastaError as error:
             raise Mismatch(
-                f"{where}: the engine's reply to 'legal' was not a list of actions: it lists {excerpt(raw)} ({error})"
+                f"{where}: the engine's reply to 'legal' was not a list of actions: it lists {excerpt(raw)} ({error})",
+                cause=causes.LEGAL_MALFORMED,
             ) from None
         if text in texts:  # the protocol: a legal-action list contains each action once
             raise Mismatch(f"{where}: the engine's reply to 'legal' lists `{text}` twice")

@@ -16,6 +16,7 @@ from ..engine.actions import parse_action
 from ..engine.cards import parse_cards
 from ..engine.rules import rules_for
 from ..errors import CanastaError, Location, NotationError, SpecError
+from ..files import read_regular_text
 from ..resources import scenario_dir, scenario_schema_file
 from ..spec import list_variants, load_variant
 from ..spec.safety import control_character_errors
@@ -83,7 +84,7 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
     """Read and check one scenario file: every problem, each naming file, line, column and field."""
     display = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_text(path)
     except (OSError, UnicodeDecodeError) as unreadable:
         return None, [SpecError(f"cannot read the scenario file: {unreadable}", Location(display, 1, 1))]
     doc, errors = parse(text, display)
@@ -174,12 +175,19 @@ def _setup_errors(doc: Document) -> Iterable[SpecError]:
         except CanastaError as error:
             where = _named_field(doc, str(error))
             yield doc.error(where, f"field '{_field(where)}': under {name}: {_unnamed(_first_line(error))}")
-        for index, step in enumerate(data["steps"]):
-            seat = step.get("seat")
-            if seat is not None and not 0 <= seat < rules.players:
-                where = ("steps", index, "seat")
-                message = f"field '{_field(where)}': {name} has seats 0 to {rules.players - 1}, not {seat}"
-                yield doc.error(where, message)
+        yield from _seat_errors(doc, name, rules.players)
+
+
+def _seat_errors(doc: Document, variant: str, players: int) -> Iterable[SpecError]:
+    """Every seat a step names, the seat that acts and the seat whose view is expected, must be one ``variant``
+    has."""
+    for index, step in enumerate(doc.data["steps"]):
+        view = step["expect"].get("view", {})
+        named = (("seat",), step.get("seat")), (("expect", "view", "seat"), view.get("seat"))
+        for field, seat in named:
+            if seat is not None and not 0 <= seat < players:
+                where = ("steps", index, *field)
+                yield doc.error(where, f"field '{_field(where)}': {variant} has seats 0 to {players - 1}, not {seat}")
 
 
 _FIELD = re.compile(r"field '([^']+)': ")

@@ -1,8 +1,9 @@
 """``canasta-ref serve``: the reference interpreter as a protocol engine on stdin and stdout.
 
 Its input comes from a program under test or a person typing, so every line is read as untrusted: bounded
-in length, decoded as UTF-8 strictly, and parsed so that no nesting depth or number length can raise out of
-the loop. Each bad line is answered with ``ok: false`` and a sentence; the next line is read as usual.
+in length, decoded as UTF-8 strictly, and parsed as strict JSON (no NaN, no key twice: ``strictjson``) so that
+no nesting depth or number length can raise out of the loop and every answer is JSON. Each bad line is answered
+with ``ok: false`` and a sentence; the next line is read as usual.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, BinaryIO, TextIO
 
+from . import strictjson
 from .session import ReferenceSession
 
 #: The longest request line read, in bytes: a whole deck or position takes under 2 KiB.
@@ -35,7 +37,7 @@ def serve(session: ReferenceSession, stdin: BinaryIO, stdout: TextIO) -> int:
             reply = _answer(session, request)
         if "id" in request:
             reply = {"id": request["id"], **reply}
-        stdout.write(json.dumps(reply) + "\n")
+        stdout.write(encode_reply(reply) + "\n")
         stdout.flush()
         if reply.get("bye"):
             break
@@ -49,6 +51,17 @@ def _answer(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any
         return session.handle(request)
     except Exception as fault:
         return {"ok": False, "error": f"internal error of canasta-ref: {type(fault).__name__}: {fault}"}
+
+
+def encode_reply(reply: dict[str, Any]) -> str:
+    """The reply as one line of strict JSON; a reply that cannot be written so (a number that is not finite) is
+    answered as an error of the reference, with the request's id (read strictly, so it can always be written)."""
+    try:
+        return strictjson.dumps(reply)
+    except (ValueError, TypeError, RecursionError) as fault:
+        error = f"internal error of canasta-ref: its answer cannot be written as JSON ({fault})"
+        ident = {"id": reply["id"]} if "id" in reply else {}
+        return strictjson.dumps({**ident, "ok": False, "error": error})
 
 
 def _lines(stream: BinaryIO) -> Iterator[bytes | None]:
@@ -72,9 +85,11 @@ def decode_request(raw: bytes | None) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise BadLine(f"not UTF-8 text: byte 0x{raw[error.start]:02x} at column {error.start + 1}") from None
     try:
-        request = json.loads(text.rstrip("\r\n"))
+        request = strictjson.loads(text.rstrip("\r\n"))
     except json.JSONDecodeError as error:
         raise BadLine(f"not JSON: {error.msg} at column {error.colno}") from None
+    except strictjson.NotStrictJSON as error:
+        raise BadLine(f"not JSON: {error}") from None
     except RecursionError:
         raise BadLine("not JSON this engine reads: arrays or objects nested too deeply") from None
     except ValueError as error:  # an integer past Python's digit limit for conversion

@@ -18,15 +18,24 @@ from ..engine.actions import Action, action_from_json
 from ..engine.cards import JOKER_RANK, parse_cards, rank_of
 from ..engine.checks import settled
 from ..engine.game import Game
+from ..engine.numbers import WORD_LIMIT, whole_number
 from ..engine.rules import Coverage, Rules, rules_for
 from ..engine.state import Meld
 from ..errors import CanastaError, IllegalAction
-from ..match import match_end
+from ..match import match_end, outright_winner
 from ..spec import Variant, list_variants, load_variant
-from .setup import game_from_setup, parameter_value_error, position_from_json, seat_field, with_parameters
+from .setup import (
+    game_from_setup,
+    parameters_error,
+    position_from_json,
+    seat_field,
+    with_parameters,
+)
 
 #: The newest protocol version, and every version this side of the protocol speaks (oldest first).
 PROTOCOL_VERSION = 8
+#: The protocol version whose score answer gives each seat's parts (``seat_parts``) where players keep their own.
+SEAT_PARTS_SINCE = 8
 PROTOCOLS = (1, 2, 3, 4, 5, 6, 7, 8)
 #: The most actions one ``sample`` request may ask for (version 4).
 SAMPLE_LIMIT = 10_000
@@ -264,17 +273,34 @@ def _feature_actions(features: Collection[str]) -> frozenset[str]:
 
 def checked_fixed_parameters(fixed: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Per bundled variant, the fixed parameters it has (name -> value): each name must be a parameter of some
-    bundled variant, and its value valid in every variant that has it (a CanastaError names what is not)."""
-    per_variant: dict[str, dict[str, Any]] = {}
-    for name, value in fixed.items():
-        having = [v for v in list_variants() if name in load_variant(v).parameters]
-        if not having:
+    bundled variant, and every variant that has some must play them together (a CanastaError names what is
+    not)."""
+    for name in fixed:
+        if not any(name in load_variant(v).parameters for v in list_variants()):
             raise CanastaError(f"fixed parameter {name!r}: no bundled variant has such a parameter")
-        for variant in having:
-            error = parameter_value_error(variant, name, value)
-            if error is not None:
-                raise CanastaError(f"fixed parameter {name}={_quote(value)} in {variant}: {error}")
-            per_variant.setdefault(variant, {})[name] = value
+    return _per_variant(fixed, "fixed")
+
+
+def checked_mutated_parameters(mutated: Mapping[str, Any]) -> dict[str, Any]:
+    """The mutated parameters, checked as fixed ones are: the session mutates each variant that has them. A value
+    no variant can play (teams = 0) is refused here, once, rather than in every set-up of the session."""
+    _per_variant(mutated, "mutated")
+    return dict(mutated)
+
+
+def _per_variant(values: Mapping[str, Any], kind: str) -> dict[str, dict[str, Any]]:
+    """Per bundled variant, the ``values`` of parameters it has, which it must play together: else a CanastaError
+    names the ``kind`` of parameters, their values and the variant."""
+    per_variant: dict[str, dict[str, Any]] = {}
+    for variant in list_variants():
+        has = {name: value for name, value in values.items() if name in load_variant(variant).parameters}
+        if not has:
+            continue
+        error = parameters_error(variant, has)
+        if error is not None:
+            shown = ", ".join(f"{name}={_quote(value)}" for name, value in has.items())
+            raise CanastaError(f"{kind} parameter{'s' if len(has) > 1 else ''} {shown} in {variant}: {error}")
+        per_variant[variant] = has
     return per_variant
 
 
@@ -311,7 +337,7 @@ class ReferenceSession:
         score_totals_only: bool = False,
     ) -> None:
         self.mutate_rules = _rule_list(mutate_rule)
-        self.mutate_parameters = _parameter_map(mutate_parameter)
+        self.mutate_parameters = checked_mutated_parameters(_parameter_map(mutate_parameter))
         self.fixed_parameters = checked_fixed_parameters(fixed_parameters or {})
         self.absent_features = frozenset(absent_features)
         self._absent_actions = _feature_actions(self.absent_features)
@@ -471,8 +497,7 @@ class ReferenceSession:
         game = self._need_game()
         limit = request.get("limit") if self._protocol >= 4 else None
         if limit is not None:
-            if type(limit) is not int or limit < 0:
-                raise CanastaError(f"field 'limit': expected a whole number of actions, 0 or more, got {_quote(limit)}")
+            whole_number(limit, "limit", "a number of actions", 0, WORD_LIMIT)
             count = self._count(game)
             if count > limit:
                 return {"ok": True, "count": count, "truncated": True}
@@ -490,8 +515,7 @@ class ReferenceSession:
         if type(wanted) is not int or not 1 <= wanted <= SAMPLE_LIMIT:
             wanted_text = _quote(wanted)
             raise CanastaError(f"field 'n': expected a number of actions from 1 to {SAMPLE_LIMIT}, got {wanted_text}")
-        if type(seed) is not int:
-            raise CanastaError(f"field 'seed': expected an integer, got {_quote(seed)}")
+        whole_number(seed, "seed", "a seed", -WORD_LIMIT - 1, WORD_LIMIT)
         count = self._count(game)
         rng = random.Random(seed)
         legal = game.legal_actions()
@@ -523,7 +547,8 @@ class ReferenceSession:
         score = game.score()
         totals = [before + now for before, now in zip(game.state.team_scores, score.totals, strict=True)]
         # The hands played so far are this hand's number in the match (1 unless the set-up gave hand_number).
-        match_over = game.is_over and match_end(game.rules, totals, game.state.hand_number).over
+        outright = outright_winner(game.rules, game.state)
+        match_over = game.is_over and match_end(game.rules, totals, game.state.hand_number, outright).over
         reply = {
             "ok": True,
             "over": game.is_over,
@@ -532,8 +557,12 @@ class ReferenceSession:
             "parts": [side.parts for side in score.sides],
             "match_over": match_over,
         }
+        seat_parts = score.seat_parts()
+        if seat_parts is not None and self._protocol >= SEAT_PARTS_SINCE:
+            reply["seat_parts"] = seat_parts
         if self.score_totals_only:
             del reply["parts"]
+            reply.pop("seat_parts", None)
         return reply
 
     def _cmd_undo(self, request: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine.cards import Card, card_name, cards_of, counts_of, parse_cards
 from ..engine.game import Game, deck_for_seed
+from ..engine.numbers import hand_number, team_scores
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..errors import CanastaError
@@ -35,10 +36,16 @@ def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
 
 
 def parameter_value_error(variant_id: str, name: str, value: Any) -> str | None:
-    """Why ``variant_id`` cannot play its parameter ``name`` at ``value`` (None when it can). The value may come
-    from anywhere (an engine's handshake, a command line), so what cannot even be written down is an error too."""
+    """Why ``variant_id`` cannot play its parameter ``name`` at ``value`` (None when it can)."""
+    return parameters_error(variant_id, {name: value})
+
+
+def parameters_error(variant_id: str, overrides: Mapping[str, Any]) -> str | None:
+    """Why ``variant_id`` cannot play its parameters at the values ``overrides`` gives together (None when it
+    can). The values may come from anywhere (an engine's handshake, a command line), so what cannot even be
+    written down is an error too."""
     try:
-        with_parameters(variant_id, {name: value})
+        with_parameters(variant_id, overrides)
     except (CanastaError, TypeError, ValueError, RecursionError) as error:
         return str(error)
     return None
@@ -57,20 +64,12 @@ def seat_field(value: Any, players: int, field: str) -> int:
     return value
 
 
-def _scores(value: Any, teams: int) -> list[int] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) != teams or not all(type(v) is int for v in value):
-        raise CanastaError(f"field 'team_scores': expected {teams} whole numbers, got {value!r}")
-    return value
+def _scores(value: Any, teams: int, field: str) -> list[int] | None:
+    return None if value is None else team_scores(value, teams, field)
 
 
 def _hand_number(value: Any, field: str) -> int:
-    if value is None:
-        return 1
-    if type(value) is not int or value < 1:
-        raise CanastaError(f"field '{field}': expected a deal number from 1, got {value!r}")
-    return value
+    return 1 if value is None else hand_number(value, field)
 
 
 def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
@@ -86,7 +85,7 @@ def game_from_setup(rules: Rules, request: Mapping[str, Any]) -> Game:
     return Game(
         rules,
         deck=parse_cards(_text(request.get("deck", ""), "deck")),
-        team_scores=_scores(request.get("team_scores"), rules.teams),
+        team_scores=_scores(request.get("team_scores"), rules.teams, "team_scores"),
         first_seat=seat_field(request.get("first_seat", 0), rules.players, "first_seat"),
         hand_number=_hand_number(request.get("hand_number"), "hand_number"),
     )
@@ -125,7 +124,7 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
         stock=parse_cards(_text(data["stock"], "position.stock")) if "stock" in data else None,
         melds=[[parse_cards(_text(m, "position.melds")) for m in side] for side in sides],
         bonus=[parse_cards(_text(t, "position.red_threes")) for t in bonus],
-        team_scores=_scores(data.get("team_scores"), rules.teams) or [],
+        team_scores=_scores(data.get("team_scores"), rules.teams, "position.team_scores") or [],
         to_act=seat_field(data.get("to_act", 0), rules.players, "position.to_act"),
         phase=_choice(data.get("phase", "draw"), "position.phase", ("draw", "play")),
         upcard_froze=bool(data.get("upcard_froze", False)),
@@ -241,6 +240,7 @@ __all__ = [
     "format_deck",
     "game_from_setup",
     "parameter_value_error",
+    "parameters_error",
     "position_from_json",
     "position_json",
     "seat_field",

@@ -132,6 +132,7 @@ MELD_VALID: Final = Query(
         "other_canasta_of_rank",
         "other_natural_canasta_of_rank",
         "team_wild_meld_open",
+        "take_onto_meld",
     ),
 )
 MELD_ACTION: Final = Query("meld.action", (*TABLE_VARIABLES, "phase", "groups", "repeated_ranks", "initial"))
@@ -168,7 +169,7 @@ _MUST_COMPLETE: Final = Query("meld.must_complete", MELD_VARIABLES)
 BONUS_REPLACE: Final = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS: Final = Query("stock.last_card_bonus_ends", ("stock_size",))
 ENDS_WITH_DISCARD: Final = Query("stock.ends_with_discard", ("stock_size",))
-_BONUS_DRAW_COUNT: Final = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before"))
+_BONUS_DRAW_COUNT: Final = Query("bonus_draw.count", ("first_side_to_meld", "sides_melded_before", "taking_pile"))
 #: ``pile.take``: the table, the pile and the side (``_take_values``), then the cards offered (``_take_fields``).
 _PILE_TAKE: Final = Query(
     "pile.take",
@@ -720,17 +721,18 @@ def turn_card_drawn(rules: Rules, state: HandState) -> bool:
     return bool(rules.turn_card_depth) and len(state.stock) <= rules.turn_card_depth
 
 
-def opening_bonus(rules: Rules, state: HandState, seat: int) -> int:
-    """The bonus cards ``seat`` earns if it makes its side's initial meld now (hook bonus_draw.count): under
-    talons, the size of the next talon not yet claimed; else the count, cut to the cards above the turn card.
-    Nothing once the side has melded: the plan of an opening adds this to the cards the player still has."""
+def opening_bonus(rules: Rules, state: HandState, seat: int, *, taking_pile: bool = False) -> int:
+    """The bonus cards ``seat`` earns if it makes its side's initial meld now (hook bonus_draw.count), by taking
+    the pile or not: under talons, the size of the next talon not yet claimed; else the count, cut to the cards
+    above the turn card. Nothing once the side has melded: the plan of an opening adds this to the cards the
+    player still has."""
     if not rules.draws_bonus or state.team_opened[state.side_of[seat]]:
         return 0
     if rules.bonus_from_talons:
         claimed = sum(1 for owed in state.bonus_draws_owed if owed)
         return len(state.talons[claimed]) if claimed < len(state.talons) else 0
     opened = sum(1 for melded in state.team_opened if melded)
-    count = rules.value_of(_BONUS_DRAW_COUNT, (opened == 0, opened))
+    count = rules.value_of(_BONUS_DRAW_COUNT, (opened == 0, opened, taking_pile))
     return max(0, min(count, cards_above_turn_card(rules, state)))
 
 
@@ -840,8 +842,10 @@ def meld_values(
     going_out: bool,
     initial: bool,
     facts: RankFacts,
+    take_onto_meld: bool = False,
 ) -> tuple[Any, ...]:
-    """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``."""
+    """The ``meld.valid`` values of ``result``, the meld ``added`` makes alone or joining ``before``
+    (``take_onto_meld``: a take of the pile lays its top card on ``before``)."""
     rank = result.rank
     if rank == SEQUENCE_RANK:
         suits, run, lowest = sequence_facts(rules, result)
@@ -867,7 +871,34 @@ def meld_values(
         going_out,
         initial,
         *facts.of(rank),
+        take_onto_meld,
     )
+
+
+#: Where the side's having melded is among the table values.
+_TEAM_HAS_MELDED: Final = TABLE_VARIABLES.index("team_has_melded")
+
+
+def written_meld_refusal(
+    rules: Rules, state: HandState, team: int, meld: Meld, *, going_out: bool = False
+) -> Clause | None:
+    """The ``meld.valid`` clause refusing a meld written in a position for side ``team`` (not laid by an action),
+    or None when some play by a seat of the side could have laid it: all its cards at once as a new meld, in an
+    opening or not, going out only where the position allows it (``going_out``: the side's player is going out
+    this turn), on a table that makes no rank dead and holds no open wild meld (what the table held when the meld
+    was laid is not written, so its own cards are judged). The clause cited is the one refusing the play that
+    allows most, the last tried."""
+    table = table_values(rules, state, state.side_of.index(team))
+    spread = natural_ranks(rules, meld.cards)
+    clause: Clause | None = None
+    for out in (False, True) if going_out else (False,):
+        for initial in (False, True):
+            before = (*table[:_TEAM_HAS_MELDED], not initial, *table[_TEAM_HAS_MELDED + 1 :])
+            values = meld_values(rules, before, meld, None, meld.cards, spread, out, initial, NO_RANK_FACTS)
+            clause = rules.failing_of(MELD_VALID, values)
+            if clause is None:
+                return None
+    return clause
 
 
 def wilds_among(rules: Rules, cards: Sequence[Card]) -> int:
@@ -901,6 +932,7 @@ def _layout_one(
     hand_after: int,
     initial: bool,
     vetted: bool = False,
+    taking: bool = False,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
     """``_layout`` of one group, the usual action, written out without the gathering of several: every meld
     action applied and every take listed plans one."""
@@ -931,7 +963,8 @@ def _layout_one(
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, tally))
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)
-        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+        onto = taking and before is not None
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts, onto)
         rules.refuse(rules.failing_of(MELD_VALID, values))
     if rules.closes_melds:
         current[place] = settled(rules, result)
@@ -980,13 +1013,23 @@ def _layout(
     hand_after: int,
     initial: bool,
     vetted: bool = False,
+    taking: bool = False,
 ) -> tuple[list[Meld], list[int], bool, Tally]:
     """Put the contributions into the side's melds and check every meld that changes (hook meld.valid; not for
-    melds ``vetted`` by the listing). ``created`` lists the new melds' places in the side's row."""
+    melds ``vetted`` by the listing). ``created`` lists the new melds' places in the side's row; ``taking``: the
+    first contribution is a take's, the pile's top card with the cards that meld it."""
     team = state.side_of[seat]
     if len(contributions) == 1:
         return _layout_one(
-            rules, state, seat, team, contributions[0], hand_after=hand_after, initial=initial, vetted=vetted
+            rules,
+            state,
+            seat,
+            team,
+            contributions[0],
+            hand_after=hand_after,
+            initial=initial,
+            vetted=vetted,
+            taking=taking,
         )
     current = list(state.melds[team])
     order, placed = _placed(rules, state, team, contributions)
@@ -998,7 +1041,7 @@ def _layout(
         results.append(before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild))
     if not vetted:
         _refuse_invalid_melds(
-            rules, state, seat, current, placed, order, results, hand_after=hand_after, initial=initial
+            rules, state, seat, current, placed, order, results, hand_after=hand_after, initial=initial, taking=taking
         )
     created: list[int] = []
     added_existing = False
@@ -1029,9 +1072,11 @@ def _refuse_invalid_melds(
     *,
     hand_after: int,
     initial: bool,
+    taking: bool = False,
 ) -> None:
     """Hook meld.valid on each meld a layout of several groups makes or changes (``results``, in ``order``), the
-    side's melds still as they were (``melds``); raises IllegalAction citing the first clause a meld breaks."""
+    side's melds still as they were (``melds``); raises IllegalAction citing the first clause a meld breaks.
+    ``taking``: the first of ``order`` is the meld a take lays the pile's top card on."""
     table = table_values(rules, state, seat)
     facts = rank_facts(rules, state, seat)
     going_out = hand_after == 0 or (
@@ -1042,7 +1087,8 @@ def _refuse_invalid_melds(
         before, cards, spread, _ = placed[key]
         if key < 0:  # a named meld: the cards joined may be of another rank than its own
             spread = natural_ranks(rules, result.cards)
-        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts)
+        onto = taking and i == 0 and before is not None
+        values = meld_values(rules, table, result, before, cards, spread, going_out, initial, facts, onto)
         rules.refuse(rules.failing_of(MELD_VALID, values))
 
 
@@ -1094,9 +1140,33 @@ def _initial_meld(
         concealed_out=concealed_out,
         concealed_by_discard=concealed_by_discard,
         taking_pile=top_card is not None,
-        composition=melds_composition(rules, melds),
+        composition=opening_composition(rules, melds, top_card),
     )
     rules.refuse(refusal)
+
+
+def opening_composition(rules: Rules, melds: Sequence[Meld], top_card: Card | None) -> int:
+    """What an opening's melds are made of (``melds_composition``); for one that takes the pile, where hook
+    initial_meld.composition_from_hand says so, with the top card set aside from its meld: the opening must qualify
+    from hand before the top card is added."""
+    if top_card is None or not rules.reads_composition:
+        return melds_composition(rules, melds)
+    if rules.coverage is not None:
+        rules.note("initial_meld.composition_from_hand", {})
+    if not rules.composition_from_hand:
+        return melds_composition(rules, melds)
+    bits = 0
+    set_aside = False
+    for meld in melds:
+        naturals, wilds = meld.naturals, meld.wilds
+        if not set_aside and top_card in meld.cards:
+            set_aside = True
+            if rules.is_wild[top_card]:
+                wilds -= 1
+            else:
+                naturals -= 1
+        bits |= composition_of(meld.rank, naturals, wilds)
+    return bits
 
 
 def initial_meld_refusal(
@@ -1372,7 +1442,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int, *, pil
     top_rank = rank_of(top) if top is not None else -1
     gained, replaced = pile_to_hand(rules, state, seat)
     used = action.all_cards()
-    hand_after = state.cards_held(seat) - len(used) + gained + opening_bonus(rules, state, seat)
+    hand_after = state.cards_held(seat) - len(used) + gained + opening_bonus(rules, state, seat, taking_pile=True)
     if not pile_take_asked:
         rules.refuse(take_refusal(rules, state, seat, action))
     assert top is not None  # pile.take refuses an empty pile
@@ -1382,7 +1452,7 @@ def _plan_take(rules: Rules, state: HandState, action: Action, seat: int, *, pil
     top_group_rank = SEQUENCE_RANK if spread > 1 else top_rank
     contributions.insert(0, (top_group_rank, top_cards, spread or 1, action.target))
     melds, created, added, canastas_after = _layout(
-        rules, state, seat, contributions, hand_after=hand_after, initial=initial
+        rules, state, seat, contributions, hand_after=hand_after, initial=initial, taking=True
     )
     if initial:
         _initial_meld(rules, state, seat, used, top, melds, concealed_out=False)

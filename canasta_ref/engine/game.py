@@ -37,11 +37,13 @@ from .checks import (
 )
 from .judge import is_legal, plan, plan_checked
 from .legal import listing
+from .numbers import hand_number as checked_hand_number
+from .numbers import team_scores as checked_scores
 from .position import Position, build_state, push_pile
 from .rules import Rules, rules_for
 from .scoring import HandScore, score_hand
 from .sides import maybe_form_lone_hand
-from .special import declared_cards
+from .special import declared_cards, declared_counts
 from .state import HandState, Meld
 
 
@@ -182,13 +184,10 @@ class Game:
             _check_deck(rules, deck)  # (a seed's deck is a shuffle of the full deck: complete by construction)
         self.deck = tuple(deck)
         self.first_seat = self._seat(first_seat)
-        scores = list(team_scores) if team_scores is not None else [0] * rules.teams
-        if len(scores) != rules.teams:
-            raise CanastaError(f"team_scores: expected {rules.teams} scores, one per side, got {len(scores)}")
-        if type(hand_number) is not int or hand_number < 1:
-            raise CanastaError(f"hand_number: expected a deal number from 1, got {hand_number!r}")
+        scores = [0] * rules.teams if team_scores is None else checked_scores(team_scores, rules.teams, "team_scores")
+        number = checked_hand_number(hand_number, "hand_number")
         self.state = self._deal(list(deck), scores, first_seat, self.events)
-        self.state.hand_number = hand_number
+        self.state.hand_number = number
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
@@ -567,7 +566,7 @@ class Game:
         team = state.side_of[seat]
         top = state.pile[-1]
         top_only = takes_top_only(rules, state, seat)
-        earned = opening_bonus(rules, state, seat)  # as the plan counted it, before the replacements below
+        earned = opening_bonus(rules, state, seat, taking_pile=True)  # as the plan counted it, before replacements
         rest = [] if top_only else state.pile[:-1]
         apply_meld(rules, state, seat, result)
         onto = f" onto meld @{result.action.target}" if result.action.target else ""
@@ -779,8 +778,12 @@ class Game:
         """Lay the whole hand down as a special hand: the hand ends, and the side scores the special hand alone
         (hook special_hand.score)."""
         state = self.state
-        cards = declared_cards(state.hands[seat])
-        state.take_away(seat, cards)
+        cards = declared_cards(declared_counts(state, seat))
+        if state.phase == "draw" and state.pile:  # declared before the draw: the pile's top card completes it
+            top = state.pile[-1]
+            _lift_top_card(self.rules, state)
+            events.append(_event(seat, f"takes the pile's top card {card_name(top)} to complete a special hand"))
+        state.take_away(seat, declared_cards(state.hands[seat]))
         state.special_hand = hand
         state.special_cards = cards
         state.went_out = seat

@@ -204,11 +204,14 @@ HOOKS: Final[dict[str, Hook]] = {
             "count among the cards the player still has to play: emptying the hand after the initial meld is not "
             "going out. The count is fixed when the meld is made, at no more than the cards then lying above the "
             "turn card (hook stock.turn_card_depth); the cards earned are drawn even if the turn card is drawn "
-            "meanwhile, since the condition is on the meld (pagat S0#154; this project's reading). Under "
+            "meanwhile, since the condition is on the meld (pagat; this project's reading). Under "
             "bonus_draw.from_talons the counts are the talons' sizes instead. ``first_side_to_meld``: no other "
-            "side has made its initial meld; ``sides_melded_before``: how many have.",
+            "side has made its initial meld; ``sides_melded_before``: how many have; ``taking_pile``: the initial "
+            "meld is made by taking the pile (asked of bonus cards from the stock: talons are sized at the deal, "
+            "with it false).",
             first_side_to_meld="bool",
             sides_melded_before="int",
+            taking_pile="bool",
         ),
         _hook(
             "bonus_draw.from_talons",
@@ -310,7 +313,9 @@ HOOKS: Final[dict[str, Hook]] = {
             "Whether a meld (new, or an existing one after cards are added) is allowed. "
             "``other_canasta_of_rank``: another side has completed a canasta of the meld's rank "
             "(``other_natural_canasta_of_rank``: a natural one), which some rules make a dead rank; "
-            "``team_wild_meld_open``: the side has a meld of wild cards still short of a canasta.",
+            "``team_wild_meld_open``: the side has a meld of wild cards still short of a canasta; "
+            "``take_onto_meld``: a take of the pile lays its top card, with the cards from hand that meld it, on "
+            "this meld the side already had.",
             _TABLE,
             rank="str",
             size="int",
@@ -331,6 +336,7 @@ HOOKS: Final[dict[str, Hook]] = {
             other_canasta_of_rank="bool",
             other_natural_canasta_of_rank="bool",
             team_wild_meld_open="bool",
+            take_onto_meld="bool",
         ),
         _hook(
             "meld.merge_same_rank",
@@ -418,7 +424,8 @@ HOOKS: Final[dict[str, Hook]] = {
             "Whether the first melds of a side are enough. What they are made of, for rules that ask for a kind "
             "of meld among them: ``clean_meld``, a meld of three or more natural cards and no wild card; "
             "``wild_meld``, a meld of wild cards alone; ``three_naturals_meld``, a meld with three or more natural "
-            "cards; and the canastas they lay, by kind (the pile's top card is in its meld, as laid).",
+            "cards (the pile's top card in its meld, as laid, unless hook initial_meld.composition_from_hand sets it "
+            "aside); and the canastas they lay, by kind (the pile's top card is in its meld, as laid).",
             count="int",
             minimum="int",
             going_out_concealed="bool",
@@ -430,6 +437,14 @@ HOOKS: Final[dict[str, Hook]] = {
             natural_canastas="int",
             mixed_canastas="int",
             wild_canastas="int",
+        ),
+        _hook(
+            "initial_meld.composition_from_hand",
+            "predicate",
+            "Whether what initial_meld.valid's ``clean_meld``, ``wild_meld`` and ``three_naturals_meld`` ask of an "
+            "initial meld that takes the pile is judged on the cards from hand alone, the pile's top card set aside "
+            "(the opening qualifies wholly from hand before the top card is added); no clause: the top card's meld "
+            "is judged as laid, with the top card in it.",
         ),
         # Going out.
         _hook(
@@ -504,6 +519,13 @@ HOOKS: Final[dict[str, Hook]] = {
             "value",
             "What a special hand scores its side (``hand``: its name). The side that declared it scores this "
             "instead of its score for the hand (every score.* component); the other sides score as usual.",
+            hand="str",
+        ),
+        _hook(
+            "special_hand.wins_match",
+            "predicate",
+            "Whether the special hand that ended the hand (``hand``: its name) wins the match outright for the side "
+            "that declared it (match.over's ``won_outright``); no clause: it scores like any other hand.",
             hand="str",
         ),
         _hook(
@@ -643,10 +665,13 @@ HOOKS: Final[dict[str, Hook]] = {
         _hook(
             "match.over",
             "predicate",
-            "Whether the match ends after this hand.",
+            "Whether the match ends after this hand. ``won_outright``: the hand ended with a special hand that wins "
+            "the match for the side that declared it (hook special_hand.wins_match), which is then the winner "
+            "whatever the totals.",
             highest_score="int",
             hands_played="int",
             leaders="int",
+            won_outright="bool",
         ),
     )
 }

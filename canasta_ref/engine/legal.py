@@ -160,6 +160,8 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
     blocks: list[Block] = []
     if bare_refusal(rules, state, seat, "draw") is None:
         blocks.append((DRAW,))
+    if rules.special_hands and kind_refusal(rules, state, seat, "declare") is None:
+        blocks.append(declarations(rules, state, table_values(rules, state, seat)))  # with the pile's top card
     if not state.pile:
         if _take_ok(rules, state, TAKE):
             blocks.append((TAKE,))
@@ -409,6 +411,8 @@ class _Listing:
         #: The same for a meld or take, which for a side not yet melded is its initial meld, and may earn bonus
         #: cards the player then plays on with (hook bonus_draw.count).
         self.hand_size = self.held + opening_bonus(rules, state, seat)
+        #: The same for a take, whose initial meld may earn other bonus cards (``taking_pile``).
+        self.take_hand_size = self.held + opening_bonus(rules, state, seat, taking_pile=True)
         # The side's melds that cards join, by rank (None: the cards start a new meld), and their counts packed into
         # one int as a cache key (-1: none; ints hash and compare faster than nested tuples, and fields as wide as
         # the deck keep the keys built on it machine ints when compiled). Two lists indexed by rank: cheaper to
@@ -873,7 +877,7 @@ def _take_start(
     top = _option(listing, Shape(top_rank, naturals, wilds - jokers, jokers), 1, True)
     hand = hand_cards(rules, state, seat)
     in_options = sum(hand.count(rank) for rank in ranks if rank != JOKER_RANK)  # the top card's rank is not one
-    left = gained + listing.hand_size - len(group) - in_options - (hand.twos_total + hand.jokers - wilds)
+    left = gained + listing.take_hand_size - len(group) - in_options - (hand.twos_total + hand.jokers - wilds)
     kinds = [0, 0, 0]
     if top.kind >= 0:
         kinds[top.kind] += 1
@@ -890,8 +894,16 @@ def _take_start(
         top.leaving,
         fields,
         top.unfinished,
-        top.composition,
+        _take_composition(rules, top, top_rank, len(group) - wilds, wilds),
     )
+
+
+def _take_composition(rules: Rules, top: Option, top_rank: int, naturals_from_hand: int, wilds: int) -> int:
+    """What the top card's meld adds to an opening's composition: the meld as laid, or its cards from hand alone
+    where hook initial_meld.composition_from_hand sets the top card aside (as ``checks.opening_composition``)."""
+    if not rules.reads_composition or not rules.composition_from_hand:
+        return top.composition
+    return composition_of(top_rank, naturals_from_hand, wilds)
 
 
 def _take_family(
@@ -925,7 +937,7 @@ def _take_family(
     most_base = naturals_held * rules.card_value[top_rank * 4] + sum(rules.card_value[c] for c in wilds)
     caps = Caps(
         max(_groups_cap(partial(take_allowed, fields), len(ranks)) for fields in every_fields),
-        _left_cap(listing, pending, listing.hand_size + len(state.pile)),
+        _left_cap(listing, pending, listing.take_hand_size + len(state.pile)),
         _points_cap(
             listing, options, rest_hand, top_points=top_points, taking=True, base=most_base, extra_kinds=(1, 1, 1)
         ),

@@ -185,7 +185,8 @@ def shape_values(
     initial: bool,
 ) -> tuple[Any, ...]:
     """The ``meld.valid`` values (``checks.MELD_VALID``) for the meld that ``shape`` makes (alone, or joining
-    ``before``), after the table's."""
+    ``before``), after the table's. Shapes are listed for melds a side lays and for an opening's takes, which
+    find no meld of the side to lay the top card on, so ``take_onto_meld`` is false."""
     wilds = shape.twos + shape.jokers
     return (
         *table,
@@ -206,6 +207,7 @@ def shape_values(
         going_out,
         initial,
         *facts.of(shape.rank),
+        False,
     )
 
 
@@ -462,6 +464,7 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
     if state.phase == "draw":
         yield Action.draw()
         yield from take_candidates(rules, state, seat)
+        yield from (Action.declare(hand) for hand in rules.special_hands)  # completed with the pile's top card
         return
     yield Action.ask()
     yield from meld_candidates(rules, state, seat)

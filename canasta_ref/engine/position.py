@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import CanastaError
-from .cards import JOKER_RANK, RANK_NAMES, SEQUENCE_RANK, Card, card_name, counts_of, full_deck, rank_of
-from .checks import settled
+from .actions import MeldGroup
+from .cards import RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
+from .checks import group_rank, settled, written_meld_refusal
+from .numbers import hand_number, team_scores, whole_number
 from .rules import Rules
 from .state import HandState, Meld, Phase, open_meld
 
@@ -76,7 +78,9 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
         for index, cards in enumerate(team_melds):
             take(cards, f"melds[{team}][{index}]")
             where = f"melds[{team}][{index}]"
-            rank = _meld_rank(rules, cards, where)
+            if not cards:
+                raise CanastaError(f"field '{where}': a meld needs at least one card")
+            rank = group_rank(rules, MeldGroup(tuple(cards)))
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
             merged = rules.merges_same_rank[rank]
             if merged and not meld.closed and open_meld(melds[team], rank) is not None:
@@ -103,9 +107,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             if remaining[card]:
                 remaining[card] -= 1
                 stock_top_first.append(card)
-    scores = list(position.team_scores) or [0] * teams
-    if len(scores) != teams:
-        raise CanastaError(f"field 'team_scores': expected {teams} scores, got {len(scores)}")
+    scores = team_scores(list(position.team_scores), teams, "team_scores") if position.team_scores else [0] * teams
     state = HandState(
         stock=list(reversed(stock_top_first)),
         pile=[],
@@ -129,26 +131,38 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     state.permission = "yes" if position.permission == "yes" else "no" if position.permission == "no" else "none"
     state.melded_before_turn = state.seat_melded[position.to_act]
     state.awaiting_first_turn = list(position.awaiting_first_turn)
-    if type(position.hand_number) is not int or position.hand_number < 1:
-        raise CanastaError(f"field 'hand_number': expected a deal number from 1, got {position.hand_number!r}")
-    state.hand_number = position.hand_number
+    state.hand_number = hand_number(position.hand_number, "hand_number")
+    _check_written_melds(rules, state)
     return state, _implied_deck(position, stock_top_first)
 
 
-def _meld_rank(rules: Rules, cards: Sequence[Card], where: str) -> int:
-    """The rank of a written meld: its natural cards' (exactly one rank), the sequence rank for natural cards of
-    several ranks where the variant has sequences (hook meld.sequence), or the wild-meld rank for wild cards alone
-    (whether the variant allows such a meld is its rules' matter, as for every written meld)."""
-    if not cards:
-        raise CanastaError(f"field '{where}': a meld needs at least one card")
-    ranks = {rank_of(c) for c in cards if not rules.is_wild[c]}
-    if not ranks:
-        return JOKER_RANK
-    if len(ranks) != 1:
-        if rules.sequences:
-            return SEQUENCE_RANK
-        raise CanastaError(f"field '{where}': a meld needs natural cards of exactly one rank, or wild cards alone")
-    return ranks.pop()
+def _check_written_melds(rules: Rules, state: HandState) -> None:
+    """Every written meld must be one a play could have laid: the rules' own meld checks (hook meld.valid) judge
+    it (as laid going out only for the side that may be going out), and a refusal names the meld, its cards and
+    the rule. A side that seats of several sides of the deal have joined (a lone hand formed, hook
+    sides.lone_hand) holds their melds pooled, each checked when laid but not the pool (``sides.form_lone_hand``):
+    its melds are not judged."""
+    initial = rules.initial_sides()
+    for team, melds in enumerate(state.melds):
+        if melds and team not in state.side_of:
+            raise CanastaError(f"field 'melds[{team}]': no seat plays for side {team}, so it has no melds")
+        joined = {initial[seat] for seat, side in enumerate(state.side_of) if side == team}
+        if len(joined) > 1:
+            continue
+        for index, meld in enumerate(melds):
+            clause = written_meld_refusal(rules, state, team, meld, going_out=_may_be_going_out(state, team))
+            if clause is not None:
+                cards = " ".join(card_name(card) for card in meld.cards)
+                raise CanastaError(
+                    f"field 'melds[{team}][{index}]': side {team}'s meld {index + 1} ({cards}) breaks rule "
+                    f"{clause.id}: {clause.refusal}"
+                )
+
+
+def _may_be_going_out(state: HandState, team: int) -> bool:
+    """Whether side ``team``'s player may be going out this turn, so that its melds may hold what only going out
+    lays: it is to act, has drawn, and holds at most the card it would discard."""
+    return state.phase == "play" and state.side_of[state.to_act] == team and state.cards_held(state.to_act) <= 1
 
 
 def _sides(rules: Rules, sides: Sequence[int]) -> list[int]:
@@ -207,9 +221,9 @@ def _bonus_draws_owed(
     if len(owed) != rules.players:
         raise CanastaError(f"field 'bonus_draws_owed': expected {rules.players} counts, one per seat, got {len(owed)}")
     sides = _sides(rules, position.sides)
+    deck = full_deck(rules.packs, rules.jokers_per_pack)
     for seat, count in enumerate(owed):
-        if type(count) is not int or count < 0:
-            raise CanastaError(f"field 'bonus_draws_owed[{seat}]': expected a number of cards, got {count!r}")
+        whole_number(count, f"bonus_draws_owed[{seat}]", "a number of cards", 0, len(deck))
         if count and not opened[sides[seat]]:
             raise CanastaError(
                 f"field 'bonus_draws_owed[{seat}]': seat {seat}'s side has no meld, so it made no initial meld"

@@ -225,6 +225,9 @@ class Rules:
         #: Whether an ``initial_meld.valid`` clause asks what the opening's melds are made of: without one, the
         #: listing's structures carry no composition and every opening is alike in it.
         self.reads_composition = any(self.reads("initial_meld.valid", name) for name in COMPOSITION_VARIABLES)
+        #: Whether that composition is judged on the cards from hand alone, the pile's top card set aside (hook
+        #: initial_meld.composition_from_hand).
+        self.composition_from_hand = self.predicate("initial_meld.composition_from_hand", {})
         self._table_positions: dict[str, tuple[int, ...]] = {}
         #: Whether a side's melds that must be completed before it goes out are counted (hook meld.must_complete,
         #: read by go_out.allowed as ``incomplete_required_melds_after``): without both, no meld is asked about.
@@ -275,7 +278,8 @@ class Rules:
             raise CanastaError(f"{self.variant.id}: bonus_draw.from_talons needs bonus_draw.count to size the talons")
         sizes = []
         for before in range(self.teams):
-            size = self.value("bonus_draw.count", {"first_side_to_meld": before == 0, "sides_melded_before": before})
+            facts = {"first_side_to_meld": before == 0, "sides_melded_before": before, "taking_pile": False}
+            size = self.value("bonus_draw.count", facts)
             if size < 0:
                 raise CanastaError(f"{self.variant.id}: bonus_draw.count gives a talon of {size} cards")
             sizes.append(size)

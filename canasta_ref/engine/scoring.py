@@ -54,6 +54,20 @@ class HandScore:
             return list(self.holder_totals)
         return [s.total for s in self.sides]
 
+    def seat_parts(self) -> list[dict[str, int]] | None:
+        """Per seat, what its own score gains, by rule id: its side's parts and its own (hook ``score.player``), so
+        that one player's score where each keeps their own (three players) can be checked part by part; None
+        where scores are the sides' alone."""
+        if self.holder_totals is None:
+            return None
+        out = []
+        for player in self.players:
+            parts = dict(self.sides[player.side].parts)
+            for clause_id, points in player.parts.items():
+                parts[clause_id] = parts.get(clause_id, 0) + points
+            out.append(parts)
+        return out
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "end": self.end_reason,

@@ -68,7 +68,19 @@ def declare_refusal(rules: Rules, state: HandState, seat: int, hand: str, table:
     refusal = _allowed_refusal(rules, state, hand, clause is not None, table)
     if refusal is not None or clause is None:
         return refusal
-    return None if _has_shape(rules, clause, state.hands[seat]) else clause
+    return None if _has_shape(rules, clause, declared_counts(state, seat)) else clause
+
+
+def declared_counts(state: HandState, seat: int) -> tuple[int, ...]:
+    """The cards a declaration by ``seat`` lays down, as counts by card: the hand, and, for a declaration made
+    before the turn's draw (which only a rule allowing it lets happen, hook action.allowed), the pile's top card as
+    the hand's last card."""
+    counts = state.hands[seat]
+    if state.phase != "draw" or not state.pile:
+        return counts
+    with_top = list(counts)
+    with_top[state.pile[-1]] += 1
+    return tuple(with_top)
 
 
 def _allowed_refusal(rules: Rules, state: HandState, hand: str, known: bool, table: tuple[Any, ...]) -> Clause | None:
@@ -94,7 +106,7 @@ def declarations(rules: Rules, state: HandState, table: tuple[Any, ...]) -> list
     special hands asks this, and mostly the answer is no for a reason that is not the hand's (the side has
     melded, the hand is not fourteen cards): a refusal by a clause that reads neither the hand's name nor whether
     it is known refuses them all, and the others are not asked."""
-    counts = state.hands[state.to_act]
+    counts = declared_counts(state, state.to_act)
     out: list[Action] = []
     for name, clause in rules.special_hands.items():
         refusal = _allowed_refusal(rules, state, name, True, table)

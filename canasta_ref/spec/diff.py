@@ -246,11 +246,12 @@ def _options(options: Mapping[str, tuple[SourceRef, ...]]) -> dict[str, list[dic
 
 
 def _refs_json(refs: Iterable[SourceRef]) -> list[dict[str, str]]:
+    """Sources as a reader sees them; a quote's internal locator (``ref``) is left out, as every renderer does."""
     result = []
     for ref in refs:
         item = {"source": ref.source, "quote": ref.quote}
-        if ref.ref is not None:
-            item["ref"] = ref.ref
+        if ref.section is not None:
+            item["section"] = ref.section
         if ref.note is not None:
             item["note"] = ref.note
         result.append(item)
@@ -258,8 +259,8 @@ def _refs_json(refs: Iterable[SourceRef]) -> list[dict[str, str]]:
 
 
 def _cite(ref: Mapping[str, str]) -> str:
-    """A citation in brief: the source id and its pointer, without the quote."""
-    return f"{ref['source']} {ref['ref']}" if "ref" in ref else ref["source"]
+    """A citation in brief: the source id and where in it a reader looks, without the quote."""
+    return f"{ref['source']} ({ref['section']})" if "section" in ref else ref["source"]
 
 
 def _brief(refs: Sequence[Mapping[str, str]]) -> str:

@@ -161,7 +161,7 @@ class _Layer:
                     message = f"unknown source '{source}'{hint}; expected one of: {one_of(known)}"
                     self.error((*path, index, "source"), message)
                 continue
-            result.append(SourceRef(source, quote, _text(ref, "ref"), _text(ref, "note")))
+            result.append(SourceRef(source, quote, _text(ref, "ref"), _text(ref, "note"), _text(ref, "section")))
         return tuple(result)
 
     def _parameters(self) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..errors import Location, SpecError
+from ..files import not_regular_problem, read_regular_bytes
 from ..resources import spec_dir
 from .clauses import compile_clauses
 from .consistency import consistency_errors
@@ -112,6 +113,9 @@ def _locate(name_or_path: str | os.PathLike[str], search_path: Sequence[Path]) -
     path = Path(name_or_path)
     if path.is_dir():
         raise SpecError(f"{path} is a folder; give a spec file or the id of a variant")
+    problem = not_regular_problem(path)
+    if problem is not None:
+        raise SpecError(f"{problem}; give a spec file or the id of a variant")
     if not path.is_file():
         raise SpecError(f"no spec file at {path}")
     return path
@@ -174,9 +178,9 @@ def _readable(doc: Document, errors: list[SpecError]) -> list[SpecError]:
 
 
 def _read(path: Path, display: str) -> str:
-    """The text of ``path``, read no further than MAX_TEXT bytes: a spec may name a huge file, or /dev/zero."""
-    with path.open("rb") as stream:
-        data = stream.read(MAX_TEXT + 1)
+    """The text of ``path``, read no further than MAX_TEXT bytes: a spec may name a huge file; a FIFO or a device
+    is refused unread (NotRegularFile)."""
+    data = read_regular_bytes(path, MAX_TEXT)
     if len(data) > MAX_TEXT:
         message = f"the file is too large: more than {MAX_TEXT} bytes; at most {MAX_TEXT} are read"
         raise SpecError(message, Location(display, 1, 1))

@@ -15,13 +15,17 @@ ParamType = Literal["int", "bool", "str", "enum", "list", "map", "table"]
 
 @dataclass(frozen=True)
 class SourceRef:
-    """Where a clause or a parameter value comes from: a source id, a short quote and an optional pointer."""
+    """Where a clause or a parameter value comes from: a source id, a short quote and optional pointers."""
 
     source: str
     quote: str
+    #: The project's own locator of the quote in its research copy of the source (a numbered sentence, a section
+    #: of its notes), read by the quote check; never shown to readers, who do not have that copy.
     ref: str | None = None
     #: What the quote does and does not support, where it supports the rule only in part.
     note: str | None = None
+    #: Where a reader finds the quote in the published source: a heading, a numbered rule, a page.
+    section: str | None = None
 
 
 @dataclass(frozen=True)

@@ -179,12 +179,14 @@ def _shape_problem(doc: Document, text: str, loader: Any) -> SpecError | None:
     sizes: dict[str, int] = {}  # anchor -> values under it, aliases expanded
     stack: list[tuple[str | None, int]] = []  # open collections: (anchor, values so far)
     total = 0
+    aliased = 0  # values that aliases repeat
     for event in yaml.parse(text, Loader=loader):
         size = 0
         if isinstance(event, yaml.AliasEvent):
             if any(anchor == event.anchor for anchor, _ in stack):
                 return doc.error_at(_at(doc, event), "an alias may not refer to a list or mapping that contains it")
             size = sizes.get(event.anchor or "", 1)
+            aliased += size
         elif isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= MAX_DEPTH:
                 message = f"lists and mappings are nested too deeply: at most {MAX_DEPTH} levels"
@@ -206,9 +208,21 @@ def _shape_problem(doc: Document, text: str, loader: Any) -> SpecError | None:
         else:
             total += size
         if total + sum(count for _, count in stack) > MAX_VALUES:
-            message = f"the file holds too many values once its aliases are expanded: at most {MAX_VALUES}"
-            return doc.error_at(_at(doc, event), message)
+            return doc.error_at(_at(doc, event), _too_many_values(aliased))
     return None
+
+
+def _too_many_values(aliased: int) -> str:
+    """Why a file over MAX_VALUES is refused: by its aliases, or by what it writes out itself."""
+    if aliased:
+        return (
+            f"the file holds too many values once its aliases are expanded: at most {MAX_VALUES:,} "
+            f"(lists, mappings and single values, each counted once; {aliased:,} of them repeated by aliases)"
+        )
+    return (
+        f"the file holds too many values: at most {MAX_VALUES:,} lists, mappings and single values in all, "
+        "each counted once"
+    )
 
 
 def _reader_error(doc: Document, text: str, exc: yaml.reader.ReaderError) -> SpecError:

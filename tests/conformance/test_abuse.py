@@ -23,6 +23,7 @@ from canasta_ref.conformance.engines import (
     InProcessEngine,
     SubprocessEngine,
     _StderrTail,
+    answer_field_problem,
     engine_info,
 )
 from canasta_ref.conformance.generated import GeneratedReport, run_generated_games
@@ -90,6 +91,8 @@ def test_an_engine_that_closes_its_output_but_lives_is_reported_stopped_and_the_
     [
         ("big-int", "not JSON that can be read (Exceeds the limit"),
         ("long-line", f"a line longer than {8 * 1024 * 1024} bytes"),
+        ("nan", "not JSON (NaN is not a JSON value (a number must be finite)): "),
+        ("key-twice", 'not JSON (the key "accepted" comes twice in one object): '),
     ],
 )
 def test_a_reply_too_deep_too_long_or_with_a_huge_number_is_garbage(
@@ -233,6 +236,15 @@ def test_a_wrapped_engine_that_hangs_on_hello_leaves_no_process_behind(tmp_path:
     assert not survivors(pids)
 
 
+@pytest.mark.parametrize("mode", ["setsid-child", "setsid-daemon"])
+def test_a_child_that_leaves_the_engines_session_is_killed_with_it(suite: Path, tmp_path: Path, mode: str) -> None:
+    pids = tmp_path / "pids"
+    results = run_abuse(suite, mode, "--pid-file", str(pids))
+    assert [r.status for r in results] == ["passed", "passed"]
+    assert len(pids_of(pids)) == 2  # the engine, and the child (or grandchild) in a session of its own
+    assert not survivors(pids)
+
+
 # -- 6. nothing tested is no pass ----------------------------------------------------------------------------
 def test_nothing_ran_when_there_is_no_result_or_every_one_is_skipped() -> None:
     skipped = Result("s", "classic", "skipped", "the engine does not play classic")
@@ -295,6 +307,55 @@ def test_a_view_with_hidden_cards_in_extra_fields_fails(suite: Path, mode: str, 
     assert [r.status for r in results] == ["failed", "failed"]
     for result in results:
         assert "the protocol does not define: " + field in result.message
+
+
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        ("answer-hands", "the answer to 'view' has a field the protocol does not define: 'hands'"),
+        ("extension-hands", "the answer to 'view' has a card, "),
+    ],
+)
+def test_hidden_cards_beside_the_view_fail(suite: Path, mode: str, says: str) -> None:
+    results = run_abuse(suite, mode)
+    assert results[0].status == "errored"  # frozen-take reads views; seeded-turn-order reads none
+    assert says in results[0].message
+    if mode == "extension-hands":
+        assert "in its extension field 'x-hands'" in results[0].message
+
+
+def test_an_extension_field_without_cards_passes(suite: Path) -> None:
+    assert [r.status for r in run_abuse(suite, "extension-clean")] == ["passed", "passed"]
+
+
+@pytest.mark.parametrize(
+    ("command", "reply", "says"),
+    [
+        ("apply", {"ok": True, "accepted": True, "next_card": "KH"}, "does not define: 'next_card'"),
+        ("score", {"ok": True, "over": False, "x-stock": ["QS"]}, "has a card, QS, in its extension field"),
+        ("legal", {"ok": True, "actions": [], "x-why": {"10D": 1}}, "has a card, 10D,"),
+        ("hello", {"ok": True, "protocol": 8, "secret": 1}, "the answer to 'hello' has a field"),
+        ("setup", {"ok": False, "skip": "no", "hands": []}, "the answer to 'setup' has a field"),
+    ],
+)
+def test_every_answer_holds_only_its_fields(command: str, reply: dict[str, Any], says: str) -> None:
+    assert says in (answer_field_problem(command, reply) or "")
+
+
+def test_the_protocols_answers_and_clean_extensions_pass() -> None:
+    session = ReferenceSession()
+    hello = session.handle({"cmd": "hello", "protocol": 8})
+    setup = session.handle({"cmd": "setup", "variant": "classic", "deck": DECK, "first_seat": 0})
+    for command, reply in [
+        ("hello", hello),
+        ("setup", setup),
+        ("legal", session.handle({"cmd": "legal"})),
+        ("view", session.handle({"cmd": "view", "seat": 1})),
+        ("score", session.handle({"cmd": "score"})),
+        ("apply", {"ok": True, "accepted": False, "rule": "TURN.ORDER", "message": "Not your turn; KH waits."}),
+        ("apply", {"ok": True, "accepted": True, "x-took-ms": 3, "x-note": "as expected, 10x faster"}),
+    ]:
+        assert answer_field_problem(command, reply) is None, (command, reply)
 
 
 def test_the_reference_views_have_only_the_protocols_fields() -> None:

@@ -327,7 +327,8 @@ def test_cli_against_a_mutant_fails_with_exit_status_1(suite: Path, tmp_path: Pa
     assert failed["checks"] == {"passed": 3, "failed": 1, "not reached": 1}
     assert [(f["step"], f["check"]) for f in failed["failures"]] == [(1, "verdict")]
     assert "expected refused by PILE.TAKE.FROZEN, got accepted" in failed["message"]
-    assert "FAILED: frozen-take@classic" in out
+    assert "  PILE.TAKE.FROZEN: 1 scenario; e.g. frozen-take: step 1 `take KH JK`: expected refused" in out
+    assert "  PILE.TAKE.ONE_CARD: 1 scenario; e.g. one-card-pile-forbidden: step 1 `take`: refused, but citing" in out
 
 
 def test_cli_reports_a_crash_with_its_stderr_in_the_json(suite: Path, tmp_path: Path) -> None:
@@ -471,7 +472,9 @@ def test_generated_games_catch_the_leaky_engine(tmp_path: Path, how: str) -> Non
     failed = [r for r in report["results"] if r["status"] == "failed"]
     assert failed and all("view" in r["message"] for r in failed)
     assert report["generated"]["disagreements"] == len(failed)
-    assert "DISAGREEMENT" in out
+    # the summary says where the shrunk scenarios are: in the JSON report (and printed with --verbose)
+    assert "each deviation shrunk to a scenario: --verbose prints them, the JSON report holds them" in out
+    assert all(d["scenario_yaml"].startswith("scenario: 1\n") for d in report["generated"]["deviations"])
 
 
 # -- the mutation tool, on the small suite -------------------------------------------------------------------

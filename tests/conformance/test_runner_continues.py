@@ -345,7 +345,9 @@ def test_a_failure_of_an_implementation_defined_scenario_differs(
     passed = run(Fake(), dataclasses.replace(frozen, level=level, id="other"))
     assert failed([result, passed]) is fails
     lines = summary([result, passed], Fake().info)
-    assert f"{status.upper()}: frozen-take@classic" in "\n".join(lines)
+    grouped = "  PILE.TAKE.FROZEN" + (" (differs: implementation-defined)" if not fails else "") + ": 1 scenario; e.g."
+    assert any(line.startswith(grouped) for line in lines), lines
+    assert f"{status.upper()}: frozen-take@classic" in "\n".join(summary([result, passed], Fake().info, verbose=True))
     assert lines[-1] == ("1 passed, 0 failed, 1 differs" if not fails else "1 passed, 1 failed")
 
 
@@ -353,7 +355,9 @@ def test_the_summary_counts_partial_results(tmp_path: Path) -> None:
     result = run(Fake(capabilities={"views": False}), scenario(tmp_path, SCENARIOS["own-hand-view"]))
     lines = summary([result], Fake().info)
     assert lines[-1] == "0 passed, 1 partial, 0 failed"
-    assert "PARTIAL: own-hand-view@classic" in "\n".join(lines)
+    assert "classic: 1 partial" in lines
+    assert "  2 checks: views (the engine has no 'views')" in lines
+    assert "PARTIAL: own-hand-view@classic" in "\n".join(summary([result], Fake().info, verbose=True))
     assert not any(line.startswith("nothing was tested") for line in lines)
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from listing_kit import each_listing, legal_by_plan
 
 from canasta_ref import Game, parse_action
-from canasta_ref.conformance.setup import position_from_json, position_json
+from canasta_ref.conformance.setup import position_from_json, position_json, with_parameters
 from canasta_ref.conformance.views import conservation_problem, unknown_field_problem
 from canasta_ref.engine.cards import card_name, full_deck, parse_cards
 from canasta_ref.engine.position import Position
@@ -337,3 +338,50 @@ def test_classic_refuses_bonus_owed() -> None:
         Game.from_position(CLASSIC, position_from_json(written, CLASSIC))
     with pytest.raises(CanastaError, match="expected a list of whole numbers"):
         position_from_json({**written, "bonus_draws_owed": [True, 0, 0, 0]}, CLASSIC)
+
+
+# -- an initial meld made by taking the pile (Modern American's pile_opening_bonus_cards) -------------------------
+
+
+def _take_opening(bonus_cards: str, hands: Sequence[str]) -> Game:
+    """Modern American with ``pile_opening_bonus_cards`` set, seat 0 to take a pile of one king of clubs."""
+    rules = rules_for(with_parameters("modern-american", {"pile_opening_bonus_cards": bonus_cards}))
+    remaining = full_deck(rules.packs, rules.jokers_per_pack)
+    pile = parse_cards("KC")
+    for card in [c for hand in hands for c in parse_cards(hand)] + pile:
+        remaining.remove(card)
+    stock = [c for c in remaining if card_name(c)[0] == "3"] + [c for c in remaining if card_name(c)[0] != "3"]
+    position = Position(hands=[parse_cards(h) for h in hands], stock=stock, pile=pile, phase="draw")
+    return Game.from_position(rules, position)
+
+
+#: Seat 0 opens by taking the pile with every card it holds: three kings, aces with a two, queens with a joker.
+_WHOLE_HAND_TAKE = "take KS KD KH + AS AD 2C | QS QD JK"
+_TAKERS = ["KS KD KH AS AD 2C QS QD JK", "4C 5C 6S", "4H 5H 6C", "4S 6D 7D"]
+
+
+def _listed(game: Game, text: str) -> bool:
+    """Whether the action is legal, the listing (plain and as a structure) checked against plan on every candidate."""
+    found = {parse_action(text) in legal_by_plan(game.rules, game) for _ in each_listing()}
+    assert len(found) == 1
+    return found.pop()
+
+
+def test_an_opening_that_takes_the_pile_earns_bonus_cards_under_pagat() -> None:
+    game = _take_opening("drawn", _TAKERS)
+    assert _listed(game, _WHOLE_HAND_TAKE)
+    _play(game, _WHOLE_HAND_TAKE)
+    # The hand melded away, the four bonus cards are drawn at once to play on with.
+    assert len(game.hand_of(0)) == 4 and not game.is_over and not any(game.state.bonus_draws_owed)
+
+
+def test_under_the_cla_an_opening_that_takes_the_pile_earns_none_listed_and_judged_alike() -> None:
+    game = _take_opening("none", _TAKERS)
+    # No bonus cards to play on with: taking with the whole hand would go out without two canastas.
+    assert not _listed(game, _WHOLE_HAND_TAKE)
+    with pytest.raises(IllegalAction):
+        _play(game, _WHOLE_HAND_TAKE)
+    game = _take_opening("none", ["KS KD KH AS AD 2C QS QD JK 9H 8S", *_TAKERS[1:]])
+    assert _listed(game, _WHOLE_HAND_TAKE)
+    _play(game, _WHOLE_HAND_TAKE)
+    assert not any(game.state.bonus_draws_owed) and len(game.hand_of(0)) == 2

@@ -113,7 +113,7 @@ def listed(game: Game, kinds: Sequence[str]) -> set[Action]:
 OPENED = [
     ("KC KD 2C 4H 7H 8H 9S", ["KH KS KD", "4S 5S 6S", "9D 9C 9H"]),
     ("5H 6H 7H 8H 7C 7D JK", ["KH KS KD KC", "9H 10H JH", "7S 7H 7D"]),
-    ("3S 4S 7S 2D 2H KC", ["KH KS KD", "KC KD KH KS", "5S 6S"]),
+    ("3S 4S 7S 2D 2H KC", ["KH KS KD", "KC KD KH KS", "5S 6S 7S"]),
     ("AH KH QH 10H 9H", ["AS AD AC", "JH 10H 9H 8H 7H 6H"]),
 ]
 
@@ -221,7 +221,7 @@ def test_a_yes_binds_the_player_to_add_to_a_named_meld_before_discarding() -> No
 
 #: How many legal actions the brute force finds in each small case above (the same in both variants): the
 #: comparisons above would pass on empty listings, so the cases must keep offering something to compare.
-BRUTE_COUNTS = ([11, 28, 18, 3], [1, 3, 12, 0, 10], [2, 1, 2, 0, 0, 5, 38])
+BRUTE_COUNTS = ([11, 28, 16, 3], [1, 3, 12, 0, 10], [2, 1, 2, 0, 0, 5, 38])
 
 
 @pytest.mark.parametrize("variant", [SAMBA, BOLIVIA], ids=["samba", "bolivia"])

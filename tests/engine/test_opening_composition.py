@@ -122,3 +122,33 @@ def test_a_take_whose_pair_and_top_card_make_the_natural_meld(clean: Rules) -> N
 def test_classic_reads_no_composition(clean: Rules) -> None:
     assert clean.reads_composition
     assert not rules_for(load_variant("classic")).reads_composition
+
+
+FROM_HAND = """\
+  - id: INITIAL_MELD.FROM_HAND
+    section: initial-meld
+    title: The natural meld comes from hand
+    text: The pile's top card does not make the natural meld of an opening that takes the pile.
+    sources: [{source: canasta-ref, quote: "A rule under test."}]
+    hook: initial_meld.composition_from_hand
+    when: "true"
+"""
+
+
+@pytest.fixture(scope="module")
+def from_hand(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    text = SPEC.format(id="clean-from-hand", composition="clean_meld") + FROM_HAND
+    return rules_for(written_variant(tmp_path_factory.mktemp("spec"), "clean-from-hand", text))
+
+
+def test_where_the_natural_meld_comes_from_hand_the_top_card_does_not_make_it(from_hand: Rules) -> None:
+    """Modern American's INITIAL_MELD.FROM_HAND: a pair and the top card are not the natural meld; three natural
+    cards from hand are, and the top card joins them. Listed and judged alike."""
+    assert from_hand.composition_from_hand
+    pair, three = "KC KD QC QD 2D 9C 9D", "KC KD KS QC QD 2D 9C 9D"
+    with_pair, with_three = parse_action("take KC KD + QC QD 2D"), parse_action("take KC KD KS + QC QD 2D")
+    for _ in each_listing():
+        assert with_pair not in legal_by_plan(from_hand, _game(from_hand, pair, phase="draw", pile="5S KH"))
+        assert with_three in legal_by_plan(from_hand, _game(from_hand, three, phase="draw", pile="5S KH"))
+    assert refusal(_game(from_hand, pair, phase="draw", pile="5S KH"), str(with_pair)) == "INITIAL_MELD.COMPOSITION"
+    assert refusal(_game(from_hand, three, phase="draw", pile="5S KH"), str(with_three)) is None

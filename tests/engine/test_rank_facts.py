@@ -21,8 +21,8 @@ _HEADER = """\
 spec: 1
 id: {id}
 name: {id}
-description: Classic with one more rule, for a test.
-extends: classic
+description: A variant with one more rule, for a test.
+extends: {base}
 rules:
   - id: {rule}
     section: {section}
@@ -36,8 +36,8 @@ rules:
 CLASSIC = load_variant("classic")
 
 
-def _variant(tmp_path: Path, rule: str, section: str, hook: str, expression: str) -> Variant:
-    text = _HEADER.format(id="child", rule=rule, section=section, hook=hook, expression=expression)
+def _variant(tmp_path: Path, rule: str, section: str, hook: str, expression: str, *, base: str = "classic") -> Variant:
+    text = _HEADER.format(id="child", base=base, rule=rule, section=section, hook=hook, expression=expression)
     return written_variant(tmp_path, "child", text)
 
 
@@ -53,8 +53,9 @@ def dead_if_natural(tmp_path: Path) -> Variant:
 
 @pytest.fixture
 def wild_meld_first(tmp_path: Path) -> Variant:
+    """Bolivia, whose melds of three to seven wild cards can be open, with the rule that reads it."""
     expression = 'not team_wild_meld_open or kind == "wild" or added_wilds == 0'
-    return _variant(tmp_path, "MELD.WILD.OPEN_FIRST", "melds", "meld.valid", expression)
+    return _variant(tmp_path, "MELD.WILD.OPEN_FIRST", "melds", "meld.valid", expression, base="bolivia")
 
 
 @pytest.fixture
@@ -129,20 +130,20 @@ def test_classic_computes_no_rank_facts() -> None:
 def test_no_wild_card_elsewhere_while_the_sides_wild_meld_is_open(wild_meld_first: Variant) -> None:
     open_wild = ["QH QS QD", "2C 2D JK"]
     game = _game(wild_meld_first, "QC 2H 5H 9H", theirs=["JH JS JD"], ours=open_wild)
-    assert _refused_by(game, "meld QC 2H") == "MELD.WILD.OPEN_FIRST"
-    assert _refused_by(game, "meld QC") is None
+    assert _refused_by(game, "meld @1: QC 2H") == "MELD.WILD.OPEN_FIRST"
+    assert _refused_by(game, "meld @1: QC") is None
     complete_wild = ["QH QS QD", "2C 2D 2S 2H JK JK JK"]
     game = _game(wild_meld_first, "QC 2H 5H 9H", theirs=["JH JS JD"], ours=complete_wild)
-    assert _refused_by(game, "meld QC 2H") is None
+    assert _refused_by(game, "meld @1: QC 2H") is None
 
 
 def test_a_listing_judged_before_the_wild_meld_was_laid_is_not_reused_after(wild_meld_first: Variant) -> None:
     """The listing caches a rank's valid groups across positions: the rank facts are part of the key, so the
     same hand, meld and table values with the wild meld now open are judged again."""
     before = _game(wild_meld_first, "QC 2H 5H 9H", theirs=["JH JS JD"], ours=["QH QS QD"])
-    assert _refused_by(before, "meld QC 2H") is None
+    assert _refused_by(before, "meld @1: QC 2H") is None
     after = _game(wild_meld_first, "QC 2H 5H 9H", theirs=["JH JS JD"], ours=["QH QS QD", "2C 2D JK"])
-    assert _refused_by(after, "meld QC 2H") == "MELD.WILD.OPEN_FIRST"
+    assert _refused_by(after, "meld @1: QC 2H") == "MELD.WILD.OPEN_FIRST"
 
 
 def test_a_dead_card_goes_onto_an_empty_pile_only_without_an_alternative(dead_last_on_empty: Variant) -> None:

@@ -23,7 +23,8 @@ from canasta_ref.conformance.scenario import scenario_dir
 GOLDEN = Path(__file__).resolve().parent / "golden" / "cli.txt"
 
 #: Each case runs in a fresh folder holding ``folder/`` (a folder), ``empty/`` (a folder of no scenarios),
-#: ``one/`` (one scenario, of level must), and bad known-failures files (``FILES``).
+#: ``one/`` (one scenario, of level must), ``pipe.yaml`` (a FIFO, which no command may wait on), and bad
+#: known-failures files (``FILES``).
 CASES: list[list[str]] = [
     ["play", "--log", "folder"],
     ["play", "--log", "missing/log.txt"],
@@ -58,6 +59,10 @@ CASES: list[list[str]] = [
     ["conform", "--scenarios", "one", "--level", "implementation-defined"],
     ["explain", "folder"],
     ["explain", "no-such-scenario"],
+    ["explain", "pipe.yaml"],
+    ["rules", "pipe.yaml"],
+    ["conform", "--known-failures", "pipe.yaml"],
+    ["conform", "--scenarios", "pipe.yaml"],
     ["serve", "--mutate-parameter", "x=[1"],
     ["serve", "--mutate-parameter", "packs=[1"],
     ["serve", "--mutate-parameter", "packs"],
@@ -95,6 +100,7 @@ def test_every_bad_argument_is_refused_before_the_work_starts(
     (tmp_path / "folder").mkdir()
     (tmp_path / "empty").mkdir()
     (tmp_path / "one").mkdir()
+    os.mkfifo(tmp_path / "pipe.yaml")
     shutil.copy(scenario_dir() / "dispute-one-card-pile.yaml", tmp_path / "one")
     for name, text in FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -106,7 +112,8 @@ def test_every_bad_argument_is_refused_before_the_work_starts(
         assert "\nexit 2\n" in block, block
         assert "Traceback" not in block and block.splitlines()[2].startswith("canasta-ref"), block
     assert actual == GOLDEN.read_text(encoding="utf-8")
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["folder", "empty", "one", *FILES]), "wrote a file"
+    made = ["folder", "empty", "one", "pipe.yaml", *FILES]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(made), "wrote a file"
 
 
 #: Words a stranger might give an option: sound ones, and ones of every wrong kind.

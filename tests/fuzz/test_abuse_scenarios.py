@@ -28,7 +28,13 @@ POSITION = {
 
 
 def _scenario(
-    name: str, *, setup: str | None = None, seat: int | None = None, parameters: str = "", **position: str
+    name: str,
+    *,
+    setup: str | None = None,
+    seat: int | None = None,
+    parameters: str = "",
+    expect: str = "{result: accepted}",
+    **position: str,
 ) -> str:
     """A scenario that is sound unless a field is given otherwise."""
     fields = {**POSITION, **position}
@@ -37,7 +43,7 @@ def _scenario(
     step = "  - action: draw\n" + (f"    seat: {seat}\n" if seat is not None else "")
     return (
         f"scenario: 1\nid: {name}\ntitle: A test\nrules: [TURN.ORDER]\nvariants: [classic]\nlevel: must\n"
-        f"{parameters}setup:\n{setup}steps:\n{step}    expect: {{result: accepted}}\n"
+        f"{parameters}setup:\n{setup}steps:\n{step}    expect: {expect}\n"
     )
 
 
@@ -49,6 +55,7 @@ CASES: dict[str, str] = {
     "three-hands": _scenario("three-hands", hands='["KH", "4C", "7C"]'),
     "to-act-out-of-range": _scenario("to-act-out-of-range", to_act="7"),
     "step-seat-out-of-range": _scenario("step-seat-out-of-range", seat=7),
+    "view-seat-out-of-range": _scenario("view-seat-out-of-range", expect="{result: accepted, view: {seat: 9}}"),
     "melds-of-three-sides": _scenario("melds-of-three-sides", melds='[["QH QS QD"], [], ["5C 5D 5H"]]'),
     "meld-of-two-ranks": _scenario("meld-of-two-ranks", melds='[["QH QS 5D"], []]'),
     "deck-of-109": _scenario("deck-of-109", setup=f"  deck:\n    order: {DECK_109}\n"),

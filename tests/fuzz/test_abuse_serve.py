@@ -11,9 +11,11 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from canasta_ref.conformance import strictjson
 from canasta_ref.conformance.serve import MAX_LINE_BYTES, serve
 from canasta_ref.conformance.session import ReferenceSession
 
@@ -23,7 +25,7 @@ HELLO = b'{"id": 99, "cmd": "hello", "protocol": 1}\n'
 def _replies(data: bytes) -> list[dict[str, Any]]:
     out = io.StringIO()
     assert serve(ReferenceSession(), io.BytesIO(data), out) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+    return [strictjson.loads(line) for line in out.getvalue().splitlines()]  # every answer is strict JSON
 
 
 def _refusal_then_hello(line: bytes) -> str:
@@ -64,6 +66,32 @@ def test_a_line_of_exactly_the_limit_is_read() -> None:
 def test_json_that_is_not_an_object_and_broken_json_are_error_replies() -> None:
     assert _refusal_then_hello(b"[1, 2]") == "a request must be a JSON object"
     assert _refusal_then_hello(b'{"cmd": ') == "not JSON: Expecting value at column 9"
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (b'{"id": NaN, "cmd": "hello"}', "NaN is not a JSON value (a number must be finite)"),
+        (b'{"id": Infinity, "cmd": "hello"}', "Infinity is not a JSON value (a number must be finite)"),
+        (b'{"id": -Infinity, "cmd": "hello"}', "-Infinity is not a JSON value (a number must be finite)"),
+        (b'{"id": 1e999, "cmd": "hello"}', "the number 1e999 is too large to be read as a finite number"),
+        (b'{"id": 1, "cmd": "hello", "cmd": "quit"}', 'the key "cmd" comes twice in one object'),
+        (b'{"cmd": "setup", "parameters": {"x": 1, "x": 2}}', 'the key "x" comes twice in one object'),
+    ],
+)
+def test_what_python_reads_but_json_does_not_have_is_refused_without_echoing_the_id(line: bytes, says: str) -> None:
+    assert _refusal_then_hello(line) == f"not JSON: {says}"
+
+
+def test_an_answer_that_cannot_be_written_as_json_is_an_error_with_the_id(monkeypatch: Any) -> None:
+    def not_finite(self: ReferenceSession, request: Any) -> dict[str, Any]:
+        return {"ok": True, "count": float("nan")}
+
+    monkeypatch.setattr(ReferenceSession, "_cmd_count", not_finite)
+    first, second = _replies(b'{"id": 7, "cmd": "count"}\n' + HELLO)
+    assert first["id"] == 7 and first["ok"] is False
+    assert first["error"].startswith("internal error of canasta-ref: its answer cannot be written as JSON")
+    assert second["ok"] is True
 
 
 def test_a_fault_of_the_reference_is_answered_and_the_session_goes_on(monkeypatch: Any) -> None:

@@ -63,4 +63,4 @@ def test_warming_the_caches_up_plays_the_same_games() -> None:
 
 def test_a_negative_warm_up_is_refused() -> None:
     done = _run("--hands", "1", "--warm-up", "-1")
-    assert done.returncode == 2 and "--warm-up must be 0 or more" in done.stderr
+    assert done.returncode == 2 and "argument --warm-up: expected zero or more, not -1" in done.stderr

@@ -35,7 +35,11 @@ COMPARE_ROWS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ),
     (
         "Going out",
-        (("canastas_to_go_out", "canastas to go out"), ("concealed_pile_take", "concealed after taking pile")),
+        (
+            ("canastas_to_go_out", "canastas to go out"),
+            ("concealed_pile_take", "concealed after taking pile"),
+            ("concealed_exemption", "no minimum when going out concealed by"),
+        ),
     ),
     (
         "Bonuses",

@@ -125,24 +125,26 @@ def expect_cell(site: Site, step: Step, page: str, preferred: Sequence[str], rul
 
 
 def score_html(site: Site, score: Mapping[str, Any], page: str, preferred: Sequence[str], rules: Rules | None) -> str:
-    """A hand's expected score: each side's total, then its parts, each part linked to its rule."""
+    """A hand's expected score: each side's total, then its parts, each part linked to its rule; then, where the
+    scenario checks them (three players), each seat's own parts."""
     totals = list(score.get("totals", []))
     parts = list(score.get("parts", []))
     sides = []
     for team in range(max(len(totals), len(parts))):
         name = side_name(rules, team) if rules is not None else f"side {team}"
         total = f" {totals[team]}" if team < len(totals) else ""
-        detail = ""
-        if team < len(parts) and parts[team]:
-            detail = (
-                " ("
-                + ", ".join(
-                    f"{site.rule_link(page, rule, preferred)} {value:+d}" for rule, value in parts[team].items()
-                )
-                + ")"
-            )
+        detail = f" ({_parts_html(site, parts[team], page, preferred)})" if team < len(parts) and parts[team] else ""
         sides.append(f"{name}{total}{detail}")
+    for seat, seat_parts in enumerate(score.get("seats", [])):
+        if seat_parts:
+            name = seat_name(rules, seat) if rules is not None else f"seat {seat}"
+            sides.append(f"{name}'s own score ({_parts_html(site, seat_parts, page, preferred)})")
     return "; ".join(sides)
+
+
+def _parts_html(site: Site, parts: Mapping[str, int], page: str, preferred: Sequence[str]) -> str:
+    """Score parts, each linked to its rule, with its sign."""
+    return ", ".join(f"{site.rule_link(page, rule, preferred)} {value:+d}" for rule, value in parts.items())
 
 
 def seen_html(value: Any, depth: int = 0) -> str:

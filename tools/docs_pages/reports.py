@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from canasta_ref.files import read_regular_bytes
+
 #: Every status a result may have, in the order the pages list them.
 STATUSES = (
     "passed",
@@ -110,7 +112,7 @@ def load_reports(folder: Path, shown_as: str) -> list[Report]:
 
 def read_report(path: Path, shown_as: str) -> Report:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_regular_bytes(path).decode("utf-8")
     except OSError as error:
         raise ReportError(shown_as, "(file)", f"cannot be read: {error.strerror or error}") from None
     except UnicodeDecodeError:

@@ -16,9 +16,10 @@ def fmt_value(value: Any) -> str:
 
 
 def quote_line(ref: SourceRef, variant: Variant, link: str | None) -> str:
-    """“quote” — source title, ref (the title linked to the page's list of sources)."""
+    """“quote” — source title, section (the title linked to the page's list of sources); never the quote's
+    internal locator, which points into the project's research copy."""
     source = variant.sources.get(ref.source)
     title = md(source.title) if source else md(ref.source)
-    where = f", {md(ref.ref)}" if ref.ref else ""
+    where = f", {md(ref.section)}" if ref.section else ""
     cite = f"[{title}]({link})" if link else title
     return f"“{md(ref.quote)}” — {cite}{where}"

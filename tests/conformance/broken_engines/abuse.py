@@ -5,7 +5,9 @@ request whose ``cmd`` is CMD (default: the mode's own). The runner must report e
 
 Output abuse (the runner reads it): ``close-stdout`` (closes its output and stays alive), ``nested`` (a reply
 100,000 arrays deep), ``big-int`` (a number of 5,000 digits), ``long-line`` (9 MiB without a newline),
-``stderr-flood`` (20 MiB on stderr in one line, then a crash), ``hang`` (sleeps forever).
+``stderr-flood`` (20 MiB on stderr in one line, then a crash), ``hang`` (sleeps forever), ``nan`` (``NaN`` where
+a boolean is due, which Python reads but JSON does not have), ``key-twice`` (``accepted`` given twice, false then
+true).
 
 Shape abuse (the reply is JSON, of the wrong types): ``caps-list``, ``variants-text``, ``variants-number``,
 ``name-object``, ``protocol-text`` (in ``hello``), ``no-variants`` (hello lists none), ``actions-number``
@@ -15,7 +17,16 @@ Shape abuse (the reply is JSON, of the wrong types): ``caps-list``, ``variants-t
 View leaks (extra fields): ``view-hands`` (every seat's hand in a field ``hands``), ``view-stock-top`` (the
 stock's top card in ``stock_top``), ``meld-extra`` (a meld object carrying the next seat's hand).
 
-With ``--pid-file FILE`` the engine adds its pid to FILE at start (to check it is gone afterwards).
+Answer leaks (fields beside ``view``): ``answer-hands`` (every seat's hand in a top-level field ``hands``),
+``extension-hands`` (the same in an extension field ``x-hands``), ``extension-clean`` (an extension field
+``x-engine`` with no card in it, which the protocol allows).
+
+Escape from the process group: ``setsid-child`` (at start, forks a child that calls ``setsid()`` and sleeps,
+holding the engine's output open), ``setsid-daemon`` (the same child forks again and exits, leaving a grandchild
+whose parent is gone and whose output is closed). Otherwise the engine is the reference.
+
+With ``--pid-file FILE`` the engine adds its pid to FILE at start (to check it is gone afterwards), and so does
+each process it forks.
 """
 
 from __future__ import annotations
@@ -45,7 +56,12 @@ DEFAULT_ON = {
     "view-hands": "view",
     "view-stock-top": "view",
     "meld-extra": "view",
+    "answer-hands": "view",
+    "extension-hands": "view",
+    "extension-clean": "view",
 }
+#: The top-level field each answer-leak mode adds beside the view.
+ANSWER_FIELD = {"answer-hands": "hands", "extension-hands": "x-hands", "extension-clean": "x-engine"}
 ON = sys.argv[sys.argv.index("--on") + 1] if "--on" in sys.argv else DEFAULT_ON.get(MODE, "apply")
 MISBEHAVE = misbehave_now()
 
@@ -66,6 +82,10 @@ def output_abuse(mode: str) -> None:
         time.sleep(3600)
     elif mode == "nested":
         raw("[" * 100_000 + "]" * 100_000 + "\n")
+    elif mode == "nan":
+        raw('{"ok": true, "accepted": NaN}\n')
+    elif mode == "key-twice":
+        raw('{"ok": true, "accepted": false, "accepted": true}\n')
     elif mode == "big-int":
         raw('{"ok": true, "accepted": ' + "9" * 5000 + "}\n")
     elif mode == "long-line":
@@ -109,6 +129,9 @@ def view_abuse(session: BrokenSession, reply: dict[str, Any]) -> dict[str, Any]:
         view["melds"] = [[{"cards": ["KH", "KS", "KD"], "canasta": False, "note": hands[1]}], []]
     elif MODE == "view-list":
         return {"ok": True, "view": ["KH", "KS"]}
+    elif MODE in ANSWER_FIELD:
+        beside = {"checked": True} if MODE == "extension-clean" else hands
+        return {**reply, ANSWER_FIELD[MODE]: beside}
     return {**reply, "view": view}
 
 
@@ -132,8 +155,32 @@ def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | No
     return reply
 
 
-if __name__ == "__main__":
+def note_pid() -> None:
+    """Add this process's pid to the ``--pid-file``, if one was given."""
     if "--pid-file" in sys.argv:
         with Path(sys.argv[sys.argv.index("--pid-file") + 1]).open("a", encoding="utf-8") as pids:
             pids.write(f"{os.getpid()}\n")
+
+
+def leave_the_session(daemon: bool) -> None:
+    """Fork a child that leaves the engine's session and sleeps; as a daemon it forks once more, its parent exits
+    and its output is closed. The engine itself goes on."""
+    if os.fork() != 0:
+        return
+    os.setsid()
+    if daemon and os.fork() != 0:
+        os._exit(0)
+    note_pid()
+    if daemon:
+        null = os.open(os.devnull, os.O_RDWR)
+        for stream in (0, 1, 2):
+            os.dup2(null, stream)
+    time.sleep(3600)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    note_pid()
+    if MODE in ("setsid-child", "setsid-daemon"):
+        leave_the_session(daemon=MODE == "setsid-daemon")
     serve(hook)
