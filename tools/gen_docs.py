@@ -12,7 +12,8 @@ Generated: ``docs/rules/`` (a rulebook a variant), ``docs/examples/`` (a page a 
 in ``docs_pages/``; this file only says which pages there are, writes them and checks them.
 
 MkDocs also loads this file as a hook (``hooks:`` in ``mkdocs.yml``): :func:`on_page_markdown` points links to
-files outside ``docs/`` (such as ``../spec/schema.json``) at their copies under ``docs/schemas/``.
+files outside ``docs/`` (such as ``../spec/schema.json``) at their copies under ``docs/schemas/``, and
+:func:`on_post_page` drops the theme's blank lines and indentation, which weigh a third of a small page.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from docs_pages.tutorial import tutorial_page
 
 from canasta_ref import cliargs
 
-__all__ = ["DOCS", "MKDOCS_YML", "ROOT", "Site", "generate", "main", "on_page_markdown", "stale"]
+__all__ = ["DOCS", "MKDOCS_YML", "ROOT", "Site", "generate", "main", "on_page_markdown", "on_post_page", "stale"]
 
 # Folders whose every file is generated (a file there that a fresh run would not write is stale).
 GENERATED_DIRS = ("rules", "examples", "schemas")
@@ -148,6 +149,39 @@ def on_page_markdown(markdown: str, /, *, page: Any, config: Any, files: Any) ->
         return f"]({posixpath.relpath(mirror, here or '.')}{anchor})"
 
     return _LINK.sub(fix, markdown)
+
+
+# Blocks whose whitespace is content: left exactly as they are.
+_KEEP_WHITESPACE = re.compile(r"(<(pre|textarea|script|style)\b.*?</\2>)", re.S | re.I)
+_LINE_BREAK_RUN = re.compile(r"[ \t]*\n\s*")
+
+
+def squeeze_whitespace(html: str) -> str:
+    """Each run of whitespace holding a line break becomes one line break, outside ``<pre>`` and the like: the
+    browser renders any such run as one space, so the page looks the same and weighs less."""
+    parts = _KEEP_WHITESPACE.split(html)
+    out = []
+    # split() with two groups yields: text, whole block, tag name, text, whole block, tag name, ..., text
+    for index in range(0, len(parts), 3):
+        out.append(_LINE_BREAK_RUN.sub("\n", parts[index]))
+        if index + 1 < len(parts):
+            out.append(parts[index + 1])
+    return "".join(out)
+
+
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_BARE_WORD_CODE = re.compile(r"<code>([^<\s]+)</code>")
+
+
+def mark_table_ids(html: str) -> str:
+    """In tables, inline code without a space (a rule id, a parameter, a scenario, a one-word value) gets the class
+    ``cr-id``, which canasta.css keeps on one line: the browser would otherwise break it at a hyphen."""
+    return _TABLE.sub(lambda table: _BARE_WORD_CODE.sub(r'<code class="cr-id">\1</code>', table.group(0)), html)
+
+
+def on_post_page(output: str, /, *, page: Any, config: Any) -> str:
+    """MkDocs hook: the page's HTML without the template's blank lines and indentation, its ids kept whole."""
+    return mark_table_ids(squeeze_whitespace(output))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from canasta_ref.conformance.explain import disputed_values
 from canasta_ref.spec import Variant
 
-from .markup import code, header, md, param_anchor, rel, rule_anchor
+from .markup import WIDE_PAGE, code, header, md, param_anchor, rel, rule_anchor
 from .model import Site
 from .spec_text import fmt_value
 
@@ -60,7 +60,7 @@ COMPARE_ROWS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 def compare_page(site: Site) -> str:
     page = "compare.md"
     variants = list(site.variants.values())
-    out = [header("spec/*.yaml"), "# Compare variants", ""]
+    out = [WIDE_PAGE + header("spec/*.yaml"), "# Compare variants", ""]
     out += [
         "Every variant side by side, generated from the specs. Each value links to the rule that uses it (or to "
         'the parameter, where no rule does); a <span class="cr-differs">highlighted</span> value differs from '

@@ -10,7 +10,7 @@ from __future__ import annotations
 from canasta_ref.conformance.explain import disputed_values
 from canasta_ref.spec import Parameter, SourceRef, Variant
 
-from .markup import code, header, md, param_anchor, rel, source_anchor
+from .markup import WIDE_PAGE, code, header, md, param_anchor, rel, source_anchor
 from .model import Site
 from .spec_text import fmt_value, quote_line
 
@@ -37,7 +37,7 @@ def _source_link(site: Site, page: str, home: Variant, ref: SourceRef) -> tuple[
 def disputes_page(site: Site) -> str:
     page = "disputes.md"
     variants = list(site.variants.values())
-    out = [header("spec/*.yaml", "conformance/scenarios/*.yaml"), "# Where sources disagree", ""]
+    out = [WIDE_PAGE + header("spec/*.yaml", "conformance/scenarios/*.yaml"), "# Where sources disagree", ""]
     out += [
         "Canasta has no single authority. Where the sources disagree the specs name the disagreement: an *enum* "
         "parameter whose every option quotes the sources that take it, or a number, table, list or map whose "

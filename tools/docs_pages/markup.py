@@ -21,6 +21,10 @@ def header(*sources: str) -> str:
     )
 
 
+# Front matter of a page made of wide tables: without the table of contents beside it, a table shows more columns.
+WIDE_PAGE = "---\nhide:\n  - toc\n---\n\n"
+
+
 def md(text: str) -> str:
     """Free text made safe for Markdown (and table cells): HTML escaped, Markdown punctuation escaped."""
     flat = " ".join(str(text).split())

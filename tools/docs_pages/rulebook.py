@@ -10,7 +10,6 @@ from canasta_ref.render import section_title
 from canasta_ref.spec import Clause, Variant
 from canasta_ref.spec.diff import clause_changes
 
-from .drawings import scenario_block
 from .markup import code, header, hook_anchor, md, param_anchor, plural, rel, rule_anchor, section_anchor, source_anchor
 from .model import Site
 from .paths import ROOT
@@ -30,17 +29,9 @@ def rulebook_page(site: Site, variant: Variant) -> str:
     facts.append(f"{len(variant.clauses)} rules, {len(variant.parameters)} parameters")
     out += ["; ".join(facts) + ".", ""]
     out += [f"`canasta-ref rules {variant.id}` prints the same rule set as text.", ""]
+    out += contents_line(variant)
     if parent is not None:
         out += changes_section(site, variant, parent, page)
-    out += ["## Contents {#contents}", ""]
-    for section in variant.sections:
-        ids = [c for c in variant.clauses.values() if c.section == section]
-        if ids:
-            out.append(
-                f"- [{section_title(section)}](#{section_anchor(section)}): "
-                + ", ".join(f"[{code(c.id)}](#{rule_anchor(c.id)})" for c in ids)
-            )
-    out += ["- [Parameters](#parameters)", "- [Sources](#sources)", ""]
     for section in variant.sections:
         clauses = [c for c in variant.clauses.values() if c.section == section]
         if not clauses:
@@ -53,6 +44,18 @@ def rulebook_page(site: Site, variant: Variant) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def contents_line(variant: Variant) -> list[str]:
+    """One line of links to the sections: the rule ids are in the page's table of contents, so the first rule
+    follows the introduction closely."""
+    links = []
+    for section in variant.sections:
+        count = sum(c.section == section for c in variant.clauses.values())
+        if count:
+            links.append(f"[{section_title(section)}](#{section_anchor(section)}) ({count})")
+    links += ["[Parameters](#parameters)", "[Sources](#sources)"]
+    return ['<p class="cr-contents" id="contents" markdown>Sections: ' + " · ".join(links) + "</p>", ""]
+
+
 def variant_file(variant: Variant) -> str:
     path = Path(variant.file)
     try:
@@ -63,7 +66,6 @@ def variant_file(variant: Variant) -> str:
 
 def changes_section(site: Site, variant: Variant, parent: Variant, page: str) -> list[str]:
     parent_page = site.variant_page(parent.id)
-    out = [f"## What it changes from {md(parent.name)} {{#changes}}", ""]
     items = []
     for name, param in variant.parameters.items():
         before = parent.parameters.get(name)
@@ -93,9 +95,17 @@ def changes_section(site: Site, variant: Variant, parent: Variant, page: str) ->
                 f"- Rule [{code(rule_id)}]({rel(page, parent_page, rule_anchor(rule_id))}) *{md(clause.title)}* "
                 "is removed."
             )
-    out += items or ["Nothing: it restates its parent."]
-    out.append("")
-    return out
+    if not items:
+        return [f"It changes nothing from {md(parent.name)}: it restates its parent.", ""]
+    return [
+        '<details class="cr-changes" id="changes" markdown>',
+        f"<summary>What it changes from {md(parent.name)}: {plural(len(items), 'change')}</summary>",
+        "",
+        *items,
+        "",
+        "</details>",
+        "",
+    ]
 
 
 def replacement(parent: Variant, before: Clause, variant: Variant, clause: Clause, theirs: str) -> str:
@@ -162,16 +172,18 @@ def rule_block(site: Site, variant: Variant, clause: Clause, page: str) -> list[
                 changed = " (changed here)"
             values.append(f"[{code(name)}](#{param_anchor(name)}) = {code(fmt_value(param.value))}{changed}")
         out += ["Parameters: " + ", ".join(values) + ".", ""]
-    tests = site.scenarios_for(variant, clause.id)
-    if tests:
-        out += [
-            f'<p class="cr-tested" markdown>Tested by {plural(len(tests), "scenario")}:</p>',
-            "",
-        ]
-        for scenario in tests:
-            out.append(scenario_block(site, scenario, variant.id, page, title=True))
+    out += examples_line(site, variant, clause, page)
     out += ["</div>", ""]
     return out
+
+
+def examples_line(site: Site, variant: Variant, clause: Clause, page: str) -> list[str]:
+    """Links to the example pages that test the rule: drawn there, so the rulebook stays light."""
+    tests = site.scenarios_for(variant, clause.id)
+    if not tests:
+        return []
+    links = ", ".join(f"[{md(s.title)}]({rel(page, site.example_page(s.id))})" for s in tests)
+    return [f'<p class="cr-tested" markdown>Tested by {plural(len(tests), "example")}: {links}.</p>', ""]
 
 
 def parameters_section(site: Site, variant: Variant, page: str) -> list[str]:

@@ -91,8 +91,8 @@ def tutorial_page(site: Site) -> str:
         "## 4. Add it to the suite {#contribute}",
         "",
         "A scenario whose file is in `conformance/scenarios/` (named after its `id`) is part of the conformance "
-        "suite: `canasta-ref conform` checks every engine against it, and these pages draw it under each rule it "
-        "cites and give it a page under [Examples](examples/index.md). Regenerate the pages with "
+        "suite: `canasta-ref conform` checks every engine against it, and these pages give it a page, "
+        "linked from each rule it cites and listed in the [Examples](examples/index.md). Regenerate the pages with "
         "`tools/site.sh build`.",
         "",
     ]
