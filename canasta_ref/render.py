@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .engine.game import Event
@@ -114,9 +114,9 @@ def score_sheet(rules: Rules, result: MatchResult) -> list[str]:
         if result.winner is None:
             lines.append("The match is drawn: " + ", ".join(str(t) for t in result.totals))
         else:
-            lines.append(
-                f"{side_name(rules, result.winner)} win the match, " + " to ".join(str(t) for t in result.totals)
-            )
+            losers = [total for team, total in enumerate(result.totals) if team != result.winner]
+            scores = " to ".join(str(total) for total in [result.totals[result.winner], *losers])
+            lines.append(f"{side_name(rules, result.winner)} win the match, {scores}")
     else:
         totals = ", ".join(f"{side_name(rules, team)} {total}" for team, total in enumerate(result.totals))
         hands = f"{len(result.hands)} hand" + ("" if len(result.hands) == 1 else "s")
@@ -164,6 +164,29 @@ def section_title(section: str) -> str:
     return section.replace("-", " ").capitalize()
 
 
+def value_text(value: Any) -> str:
+    """A parameter value as short text for people: a table as its bands (``below 0: 15; from 0: 50``), a list
+    comma-separated, a map as ``key value`` pairs, nothing as ``none``; never Python's notation."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        if value and all(isinstance(row, dict) and "from" in row for row in value):
+            return "; ".join(f"{_band(value, i)}: {value_text(row['value'])}" for i, row in enumerate(value))
+        return ", ".join(value_text(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _band(table: Sequence[Any], index: int) -> str:
+    start = table[index]["from"]
+    if start is not None:
+        return f"from {start}"
+    return f"below {table[index + 1]['from']}" if index + 1 < len(table) else "always"
+
+
 def rulebook(variant: Variant) -> Iterable[str]:
     """The flattened rule set: parameters, then each clause with its id, text, expression and sources."""
     yield f"{variant.name} ({variant.id}); lineage: {' -> '.join(variant.lineage)}"
@@ -171,7 +194,7 @@ def rulebook(variant: Variant) -> Iterable[str]:
     yield "Parameters"
     for param in variant.parameters.values():
         origin = f" (set in {param.set_in})" if param.set_in and param.set_in != param.declared_in else ""
-        yield f"  {param.name} = {param.value!r}{origin}: {param.doc}"
+        yield f"  {param.name} = {value_text(param.value)}{origin}: {param.doc}"
         for option, refs in param.options.items():
             cited = cite_refs(refs)
             mark = "*" if option == param.value else " "

@@ -252,3 +252,23 @@ def test_explain_takes_variant_like_the_other_commands() -> None:
     assert headings[0] == "Classic Canasta [classic]" and headings[-1].startswith("Hoyle")
     _, every = run("explain", "dispute-one-card-pile", "--variant", "all", "--no-alternatives")
     assert all(f"[{variant}]" in every for variant in list_variants())
+
+
+@pytest.mark.parametrize("variant", ["classic", "modern-american", "hand-and-foot"])
+def test_the_rulebook_states_values_in_words_not_python(variant: str) -> None:
+    out = io.StringIO()
+    assert main(["rules", variant], out) == 0
+    lines = out.getvalue().splitlines()
+    start = lines.index("Parameters")
+    parameters = "\n".join(line for line in lines[start:] if line.startswith("  ") and " = " in line)
+    for python in ("None", "['", "{'", "': ", "True", "False"):
+        assert python not in parameters, f"{python!r} in the parameters of {variant}"
+    assert "  wild_ranks = 2, JK: " in parameters
+
+
+def test_a_won_match_gives_the_winners_score_first() -> None:
+    out = io.StringIO()
+    assert main(["play", "--seed", "1", "--quiet"], out) == 0
+    last = out.getvalue().splitlines()[-1]
+    winner, loser = (int(n) for n in last.split(", ")[-1].split(" to "))
+    assert "win the match" in last and winner > loser, last

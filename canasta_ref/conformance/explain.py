@@ -10,7 +10,7 @@ from ..engine.actions import Action, parse_action
 from ..engine.game import Game
 from ..engine.rules import Coverage, Rules
 from ..errors import CanastaError, IllegalAction
-from ..render import cite_refs, source_line
+from ..render import cite_refs, source_line, value_text
 from ..spec import Clause, Parameter, SourceRef, Variant, load_variant
 from .runner import setup_message
 from .scenario import Scenario
@@ -21,27 +21,6 @@ from .variants import applies_to, with_parameters
 def start_game(rules: Rules, scenario: Scenario) -> Game:
     """The hand a scenario starts from under ``rules``: the runner's set-up request, as the reference takes it."""
     return game_from_setup(rules, setup_message(scenario, rules.variant.id, rules))
-
-
-def value_text(value: Any) -> str:
-    """A parameter value as short text: a table as its bands (``below 0: 15; from 0: 50; from 1500: 90``), a list
-    comma-separated, a map as ``key value`` pairs."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        if value and all(isinstance(row, dict) and "from" in row for row in value):
-            return "; ".join(f"{_band(value, i)}: {row['value']}" for i, row in enumerate(value))
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return str(value)
-
-
-def _band(table: Sequence[Any], index: int) -> str:
-    start = table[index]["from"]
-    if start is not None:
-        return f"from {start}"
-    return f"below {table[index + 1]['from']}" if index + 1 < len(table) else "always"
 
 
 def alternatives_of(param: Parameter) -> tuple[tuple[Any, tuple[SourceRef, ...]], ...]:

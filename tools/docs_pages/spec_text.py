@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from canasta_ref.conformance.explain import value_text
+from canasta_ref.render import value_text
 from canasta_ref.spec import SourceRef, Variant
 
 from .markup import md
