@@ -792,6 +792,11 @@ class _Case:
         score = expect.score or {}
         if "totals" in score:
             checks.append(_Check("score.totals", partial(_totals, where, list(score["totals"])), skip=skip))
+        elif ("parts" in score or "seats" in score) and self.reference is not None:
+            # Parts alone would pass an engine that reports totals only (its parts are skipped) whatever its
+            # totals: where a scenario checks parts, the totals are checked too, against the reference's.
+            reference_totals = list(self.reference.score().totals)
+            checks.append(_Check("score.totals", partial(_totals, where, reference_totals), skip=skip))
         parts_skip = skip or (None if self.info.score_parts else NO_PARTS)
         for side, parts in enumerate(score.get("parts", [])):
             for rule, points in parts.items():
