@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 
 def is_control(char: str) -> bool:
@@ -80,3 +81,20 @@ class IllegalAction(CanastaError):
         self.rule_id = rule_id
         self.explanation = message
         super().__init__(f"{message} [{rule_id}]")
+
+
+def found(value: Any) -> str:
+    """What a value is, in words: ``the text 'eleven'``, ``the number 11``, ``a list``."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..errors import CanastaError
-from ..spec.params import TABLE_LIMIT
-from ..spec.wording import found
+from ..errors import CanastaError, found
 
-#: A side's score before a hand, either way: as far as the numbers of a spec's tables reach.
-SCORE_LIMIT: Final = TABLE_LIMIT
+#: A side's score before a hand, either way: as far as the numbers of a spec's tables reach (spec.params'
+#: TABLE_LIMIT is this bound).
+SCORE_LIMIT: Final = 10**9
 #: The last deal of a match a set-up may name: far beyond any match played to its target.
 HAND_NUMBER_LIMIT: Final = 10_000
 #: The largest protocol number that only seeds or bounds (a ``sample`` seed, a ``legal`` limit): a 64-bit word.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, get_args
 
+from ..engine.numbers import SCORE_LIMIT
 from .model import ParamType
 from .wording import did_you_mean, found
 from .yamldoc import NodePath
@@ -46,7 +47,7 @@ def placeholder(ptype: str, options: Mapping[str, Any]) -> Any:
 
 
 #: The largest size of a number in a table: far beyond any score, and small enough to stay cheap.
-TABLE_LIMIT: Final = 10**9
+TABLE_LIMIT: Final = SCORE_LIMIT
 
 
 def value_problems(

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from ..errors import found as found  # where every spec message says what a value is
 from .yamldoc import NodePath
 
 
@@ -17,23 +18,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
 def one_of(choices: Iterable[str]) -> str:
     return ", ".join(sorted(choices)) or "(none)"
-
-
-def found(value: Any) -> str:
-    """What a value is, in words: ``the text 'eleven'``, ``the number 11``, ``a list``."""
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text '{value}'"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"a {type(value).__name__}"
 
 
 def noun(path: NodePath, data: Any) -> str:

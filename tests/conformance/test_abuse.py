@@ -111,8 +111,8 @@ HELLOS: list[tuple[dict[str, Any], str]] = [
     ({"variants": 7}, "'variants' must be a list of variant ids, got 7"),
     ({"variants": ["classic", 2]}, "'variants' must be a list of variant ids"),
     ({"name": {"first": "bad"}}, "'name' must be a text"),
-    ({"protocol": "1"}, "the engine speaks protocol '1', not 1"),
-    ({"protocol": True}, "the engine speaks protocol True, not 1"),
+    ({"protocol": "1"}, "its hello answer gives the protocol version as '1', not a number"),
+    ({"protocol": True}, "its hello answer gives the protocol version as True, not a number"),
     ({"capabilities": {"views": "yes"}}, "'capabilities.views' must be true or false, got 'yes'"),
     ({"capabilities": {"legal": ["list"]}}, '\'capabilities.legal\' must be "list", "count" or "none"'),
 ]

@@ -46,6 +46,14 @@ rules:
     sources: [{source: canasta-ref, quote: "test"}]
     hook: meld.sequence
     when: "true"
+  - id: MELD.SAME_RANK
+    replaces: true
+    section: melds
+    title: One rank, or a sequence
+    text: A group holds natural cards of one rank; a sequence holds several, in order.
+    sources: [{source: canasta-ref, quote: "test"}]
+    hook: meld.valid
+    require: kind == "sequence" or natural_ranks <= 1
 remove: [MELD.MERGE, TURN.NO_COMBINE]
 """
 
