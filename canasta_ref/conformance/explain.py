@@ -58,15 +58,6 @@ def _parameter_lines(variant: Variant, clause: Any) -> Iterator[str]:
             yield f"      with {name} = {value_text(param.value)} ({cite_refs(_sources_of_value(param))})"
 
 
-def canstart_game(variant: Variant, scenario: Scenario) -> str | None:
-    """Why the scenario cannot be set up under this variant, or None."""
-    try:
-        start_game(Rules(variant), scenario)
-    except CanastaError as error:
-        return str(error)
-    return None
-
-
 @dataclass(frozen=True)
 class StepVerdict:
     """One step judged: the refusing clause (None: allowed) and every clause asked on the way, with its answers."""
@@ -174,14 +165,15 @@ def step_lines(judgement: Judgement, step: StepVerdict, deciding: frozenset[str]
         yield _folded(rest)
 
 
-def judgement_lines(judgement: Judgement, judgements: Sequence[Judgement], scenario: Scenario) -> Iterator[str]:
+def judgement_lines(judgement: Judgement, deciding: Mapping[int, frozenset[str]], scenario: Scenario) -> Iterator[str]:
+    """One judgement's heading and steps; ``deciding`` holds each step's deciding clauses, found once for all."""
     yield ""
     yield judgement.heading
     if judgement.setup_error is not None:
         yield f"  cannot be set up here: {judgement.setup_error.splitlines()[0]}"
         return
     for step in judgement.steps:
-        yield from step_lines(judgement, step, deciding_clauses(judgements, step.number), scenario)
+        yield from step_lines(judgement, step, deciding[step.number], scenario)
 
 
 def _alternatives(variant: Variant, scenario: Scenario) -> Iterator[tuple[str, Any, Sequence[SourceRef]]]:
@@ -231,8 +223,10 @@ def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: 
         yield f"  {' '.join(scenario.description.split())}"
     yield f"  rules: {', '.join(scenario.rules)}; level: {scenario.level}"
     found = judgements(scenario, variants, alternatives=alternatives)
+    numbers = {step.number for judgement in found for step in judgement.steps}
+    deciding = {number: deciding_clauses(found, number) for number in numbers}
     for judgement in found:
-        yield from judgement_lines(judgement, found, scenario)
+        yield from judgement_lines(judgement, deciding, scenario)
 
 
 __all__ = [
