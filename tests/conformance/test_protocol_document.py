@@ -4,12 +4,11 @@ today, and its minimal engine is run by the suite with nothing but the four requ
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from broken_engines.kit import CANASTA_REF_PATH, engine_command
+from broken_engines.kit import engine_command, run_conform
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "conformance" / "PROTOCOL.md"
@@ -41,28 +40,11 @@ def test_a_stale_example_session_is_found(load_tool: Callable[[str], ModuleType]
 
 def test_the_minimal_engine_is_sent_only_the_four_requests_and_is_tested(tmp_path: Path) -> None:
     log = tmp_path / "requests.log"
-    report = tmp_path / "report.json"
-    done = subprocess.run(
-        [
-            CANASTA_REF_PATH,
-            "conform",
-            "--no-progress",
-            "--impl",
-            engine_command("minimal", "--log", str(log)),
-            "--variant",
-            "classic",
-            "--games",
-            "2",
-            "--json",
-            str(report),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
+    code, printed, report = run_conform(
+        "--impl", engine_command("minimal", "--log", str(log)), "--variant", "classic", "--games", "2", cwd=tmp_path
     )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert code == 0, printed[-3000:]
     sent = set(log.read_text(encoding="utf-8").split("\n")) - {""}
     assert sent == {"hello", "setup", "apply", "quit"}
-    counts = json.loads(report.read_text(encoding="utf-8"))["counts"]
+    counts = report["counts"]
     assert counts.get("passed", 0) >= 2 and not counts.get("failed"), counts

@@ -24,6 +24,7 @@ from broken_engines.kit import (
     PYTHON,
     engine_command,
     reference_command,
+    run_conform,
     write_scenarios,
 )
 
@@ -273,17 +274,7 @@ def _kit_unless_chosen(args: tuple[str, ...]) -> tuple[str, ...]:
 
 def conform(*args: str, cwd: Path) -> tuple[int, str, dict[str, Any]]:
     """Run ``canasta-ref conform ... --json report.json``; returns the exit status, stdout and the report."""
-    report = cwd / "report.json"
-    report.unlink(missing_ok=True)
-    done = subprocess.run(
-        [CANASTA_REF_PATH, "conform", "--no-progress", "--json", str(report), *_kit_unless_chosen(args), *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return done.returncode, done.stdout, json.loads(report.read_text(encoding="utf-8"))
+    return run_conform(*_kit_unless_chosen(args), *args, cwd=cwd, timeout=120)
 
 
 def keys(report: dict[str, Any]) -> set[str]:

@@ -3,28 +3,19 @@ skipped) cannot pass it with wrong totals."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
+from typing import Any
 
-from broken_engines.kit import CANASTA_REF_PATH, reference_command
+from broken_engines.kit import reference_command, run_conform
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Its only score expectation is parts: 100 for going out to North-South.
 PARTS_ONLY = ROOT / "conformance" / "scenarios" / "adding-to-partners-meld-is-not-concealed.yaml"
 
 
-def run(engine: str, tmp_path: Path) -> dict[str, object]:
-    report = tmp_path / "report.json"
-    options = ["--no-progress", "--timeout", "60", "--scenarios", str(PARTS_ONLY), "--json", str(report)]
-    done = subprocess.run(
-        [CANASTA_REF_PATH, "conform", "--impl", engine, *options],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    result: dict[str, object] = json.loads(report.read_text(encoding="utf-8"))["results"][0]
+def run(engine: str, tmp_path: Path) -> dict[str, Any]:
+    _, _, report = run_conform("--timeout", "60", "--impl", engine, "--scenarios", str(PARTS_ONLY), cwd=tmp_path)
+    result: dict[str, Any] = report["results"][0]
     return result
 
 

@@ -6,11 +6,14 @@ which grow while other people work. Each scenario passes on the reference; each 
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 PYTHON = shlex.quote(sys.executable)
@@ -27,6 +30,22 @@ def reference_command(*extra: str) -> str:
 def engine_command(name: str, *extra: str) -> str:
     """``python broken_engines/NAME.py`` with extra arguments (``--once FILE``)."""
     return " ".join([PYTHON, shlex.quote(str(HERE / f"{name}.py")), *map(shlex.quote, extra)])
+
+
+def run_conform(*args: str, cwd: Path, timeout: float = 300) -> tuple[int, str, dict[str, Any]]:
+    """``canasta-ref conform --no-progress --json report.json ARGS`` run in ``cwd``: its exit status (0 or 1, a
+    run that found deviations or not), what it printed and its JSON report."""
+    report = cwd / "report.json"
+    report.unlink(missing_ok=True)
+    done = subprocess.run(
+        [CANASTA_REF_PATH, "conform", "--no-progress", "--json", str(report), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, done.stdout, json.loads(report.read_text(encoding="utf-8"))
 
 
 def pids_of(file: Path) -> list[int]:
