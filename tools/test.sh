@@ -4,11 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . .venv/bin/activate
 python -c "from canasta_ref.engine import _native; print('engine:', _native.STATUS)"
-python -m pytest
+# -n auto: one pytest worker a core (pytest-xdist); the suite is CPU-bound and its tests are independent.
+python -m pytest -n auto
 # The rules and engine tests once more on pure Python: the compiled build must not change a single answer.
 # Without a compiled build in use the first pass already ran on pure Python.
 if python -c "import sys; from canasta_ref.engine import _native; sys.exit(not _native.COMPILED)"; then
-    CANASTA_REF_PURE=1 python -m pytest -p no:cacheprovider tests/rules tests/engine
+    CANASTA_REF_PURE=1 python -m pytest -n auto -p no:cacheprovider tests/rules tests/engine
 fi
 ruff check .
 ruff format --check .

@@ -16,7 +16,7 @@ from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
 from .deviations import Deviation
-from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
+from .engines import START_TIMEOUT, Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
 from .findings import Campaign
 from .known import apply_known, load_known, load_known_deviations, write_known
@@ -31,8 +31,10 @@ from .variants import applicable_variants
 
 def _mutation(args: argparse.Namespace) -> dict[str, Any]:
     """The deliberate mistakes and limits ``serve`` is asked for, checked against the bundled variants first:
-    a mutant naming no rule or parameter would quietly serve the unmutated reference."""
-    variants = [load_variant(v) for v in list_variants()]
+    a mutant naming no rule or parameter would quietly serve the unmutated reference. The variants are loaded only
+    to check a name given: the plain reference starts at once (loading all ten takes seconds)."""
+    named = ("mutate_rule", "mutate_parameter", "fixed_parameter")
+    variants = [load_variant(v) for v in list_variants()] if any(getattr(args, n, None) for n in named) else []
     out: dict[str, Any] = {}
     rules = _mutated_rules(_as_list(getattr(args, "mutate_rule", None)), {r for v in variants for r in v.clauses})
     if rules:
@@ -125,13 +127,13 @@ def _scenarios(paths: list[str] | None) -> list[Scenario]:
     return scenarios
 
 
-def open_engine(command: str | None, timeout: float) -> Engine:
+def open_engine(command: str | None, timeout: float, start_timeout: float = START_TIMEOUT) -> Engine:
     """The engine under test, started and greeted. A command that cannot be run is a clear error; an engine
     that runs but fails its handshake raises EngineFailure: that is a finding about the engine, to report."""
     if not command:
         return InProcessEngine()
     try:
-        return SubprocessEngine(command, timeout=timeout)
+        return SubprocessEngine(command, timeout=timeout, start_timeout=start_timeout)
     except OSError as error:
         raise CanastaError(f"cannot start the engine {command!r}: {error}") from None
 
@@ -158,7 +160,7 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
     if not cases and not args.games and not args.perft:
         raise CanastaError("nothing to run: no scenario matches the --variant, --rule and --level given")
     try:
-        engine = open_engine(args.impl, args.timeout)
+        engine = open_engine(args.impl, args.timeout, args.start_timeout)
     except EngineFailure as failure:
         return _failed_start(args, failure, out)
     try:
@@ -253,7 +255,7 @@ def _perft(args: argparse.Namespace, out: TextIO) -> int:
     variants = _check_variants(args.variant) or None
     paths = _perft_paths(args.files)
     try:
-        engine = open_engine(args.impl, args.timeout)
+        engine = open_engine(args.impl, args.timeout, args.start_timeout)
     except EngineFailure as failure:
         return _failed_start(args, failure, out)
     try:
@@ -340,6 +342,12 @@ def add_commands(sub: Any) -> None:
         help="write today's failures as a known-failures file",
     )
     conform.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
+    conform.add_argument(
+        "--start-timeout",
+        type=seconds,
+        default=START_TIMEOUT,
+        help=f"seconds for the engine to start and answer 'hello', if more than --timeout (default {START_TIMEOUT:g})",
+    )
     conform.add_argument("--games", type=count, default=0, help="also play this many generated games")
     conform.add_argument("--seed", type=int, default=0, help="seed of the generated games")
     conform.add_argument(
@@ -403,6 +411,12 @@ def add_commands(sub: Any) -> None:
     )
     perft.add_argument("--variant", action="append", help="only the files of this variant (repeatable)")
     perft.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
+    perft.add_argument(
+        "--start-timeout",
+        type=seconds,
+        default=START_TIMEOUT,
+        help=f"seconds for the engine to start and answer 'hello', if more than --timeout (default {START_TIMEOUT:g})",
+    )
     perft.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
     perft.set_defaults(run=_perft)
 

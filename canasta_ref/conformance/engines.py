@@ -397,12 +397,19 @@ def _stderr_line(kept: bytes, cut: int) -> str:
     return text + (f" [... {cut} bytes cut]" if cut else "")
 
 
+#: Seconds an engine is given to start and answer its first 'hello', unless its answers may take longer: an
+#: interpreter or a virtual machine can take seconds to start on a busy machine, long after it answers moves at once.
+START_TIMEOUT = 10.0
+
+
 class SubprocessEngine(Engine):
     """A long-running process speaking JSON lines on stdin and stdout, in a process group of its own."""
 
-    def __init__(self, command: str, *, timeout: float = 10.0) -> None:
+    def __init__(self, command: str, *, timeout: float = 10.0, start_timeout: float = START_TIMEOUT) -> None:
         self.command = command
         self.timeout = timeout
+        self.start_timeout = start_timeout
+        self._starting = False
         self._stderr = _StderrTail()
         self._drainer: threading.Thread | None = None
         self._process: subprocess.Popen[bytes] | None = None
@@ -430,14 +437,21 @@ class SubprocessEngine(Engine):
         self._stderr = _StderrTail()
         self._drainer = threading.Thread(target=self._stderr.drain, args=(self._process.stderr,), daemon=True)
         self._drainer.start()
+        self._starting = True
         try:
             self.handshake()
         except BaseException:
             self._stop()
             raise
+        finally:
+            self._starting = False
 
     def stderr_tail(self) -> str:
         return self._stderr.text()
+
+    def _allowance(self) -> float:
+        """Seconds to wait for the next answer: the start's allowance while the engine is starting, if longer."""
+        return max(self.timeout, self.start_timeout) if self._starting else self.timeout
 
     def _crashed(self) -> EngineFailure:
         """The engine has exited: say how, with its last words (the stderr reader is given a moment to finish)."""
@@ -470,7 +484,7 @@ class SubprocessEngine(Engine):
         for number, command in sent:
             if process is None:
                 raise self._crashed()
-            line = self._read_line(process, f"no answer to {command!r} within {self.timeout:g} s")
+            line = self._read_line(process, f"no answer to {command!r} within {self._allowance():g} s")
             replies.append(self._decode(line, number, command))
         return replies
 
@@ -508,7 +522,7 @@ class SubprocessEngine(Engine):
     def _read_line(self, process: subprocess.Popen[bytes], late: str) -> str:
         """The next line of the engine's output, within the timeout and at most MAX_LINE_BYTES long."""
         assert process.stdout is not None
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + self._allowance()
         fd = process.stdout.fileno()
         searched = 0
         with selectors.DefaultSelector() as selector:
