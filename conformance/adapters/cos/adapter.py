@@ -1,7 +1,7 @@
 """canasta-ref protocol adapter for jhtschultz/canasta-openspiel (an OpenSpiel-style Python Canasta).
 
 It reads one JSON request a line and drives the engine's own CanastaState, translating cards, actions, views and
-scores. The engine's code is loaded from the folder named by COS_ENGINE (default /work/engines/cos), never copied.
+scores. The engine's code is loaded from the checkout COS_ENGINE names (run.sh checks it is set), never copied.
 Runs on a Python that has open_spiel installed (the engine imports pyspiel). Why each translation is as it is:
 see README.md beside this file.
 """
@@ -9,12 +9,13 @@ see README.md beside this file.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import sys
 from typing import Any
 
-ENGINE_DIR = os.environ.get("COS_ENGINE", "/work/engines/cos")
+ENGINE_DIR = os.environ.get("COS_ENGINE", "")
 NAME = "canasta-openspiel"
 COMMIT = "a6ba187"
 
@@ -38,6 +39,14 @@ class Unexpressible(Exception):
 
 def load_engine() -> None:
     global G, CARDS, SCORING
+    if not ENGINE_DIR:
+        raise LookupError(
+            f"COS_ENGINE is not set: set it to a checkout of jhtschultz/canasta-openspiel at commit {COMMIT}"
+        )
+    if importlib.util.find_spec("pyspiel") is None:
+        raise LookupError(
+            f"{sys.executable} has no open_spiel: pip install open_spiel, or set COS_PYTHON to a Python with it"
+        )
     sys.path.insert(0, ENGINE_DIR)
     # Loaded by name from COS_ENGINE at run time: the engine's code is never part of this repository.
     G = importlib.import_module("canasta.canasta_game")
@@ -641,7 +650,7 @@ def main() -> int:
     try:
         load_engine()
     except Exception as error:
-        load_error: str | None = f"the engine could not be loaded from {ENGINE_DIR}: {error}"
+        load_error: str | None = f"the engine could not be loaded from {ENGINE_DIR or 'COS_ENGINE'}: {error}"
     else:
         load_error = None
     for line in sys.stdin:
