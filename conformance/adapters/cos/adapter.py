@@ -181,7 +181,6 @@ class Adapter:
         if protocol == 2:
             capabilities["score"] = "totals"
             capabilities["absent_features"] = ["end"]
-            capabilities["unheld_position_fields"] = ["melded"]
         return {
             "ok": True,
             "name": NAME,
@@ -312,6 +311,9 @@ class Adapter:
         to_act = int(p.get("to_act", 0))
         if phase not in ("draw", "play") or permission not in ("none", "yes", "no") or to_act not in range(4):
             raise Unexpressible("phase must be draw or play, permission none/yes/no, to_act 0-3")
+        unheld = melded_unheld(p.get("melded", [False] * PLAYERS), melds)
+        if unheld:
+            return unheld
         top = pile[-1] if pile else None
         canastas = [sum(1 for m in side if len(m["natural_cards"]) + len(m["wild_cards"]) >= 7) for side in melds]
         self.bonus = [list(t) for t in threes]
@@ -631,6 +633,22 @@ class Adapter:
 
 def is_canasta(meld: Any) -> bool:
     return bool(G.is_canasta(meld))
+
+
+def melded_unheld(melded: Any, melds: list[list[dict[str, Any]]]) -> str:
+    """Why the engine cannot hold a position's ``melded`` flags, or "" when it can.
+
+    The engine keeps no per-player "has melded": its rules ask only whether the side has melds (its opening,
+    `_initial_meld_made`, and going out concealed, `_is_concealed_go_out`). So its state holds every flag that
+    play can give: a player who has not melded, whose partner has, is in the engine a player of a side with melds,
+    and what the engine then answers (no concealed going out) is its rule, which a run should compare. Only a
+    player who has melded in a side with no meld, which no play gives, cannot be set up.
+    """
+    if not isinstance(melded, list) or len(melded) != PLAYERS or not all(isinstance(f, bool) for f in melded):
+        raise Unexpressible("melded must be four true/false flags, one a seat")
+    if any(flag and not melds[seat % TEAMS] for seat, flag in enumerate(melded)):
+        return "a player who has melded in a side with no meld is no state of the engine (its melds are by side)"
+    return ""
 
 
 def sorted_unshuffled() -> list[int]:
