@@ -237,3 +237,28 @@ def test_the_cos_adapter_on_a_python_without_open_spiel_says_so(tmp_path: Path) 
         f"the engine could not be loaded from {tmp_path}: {sys.executable} has no open_spiel: "
         "pip install open_spiel, or set COS_PYTHON to a Python with it"
     )
+
+
+def _cos_adapter_module() -> Any:
+    """The cos adapter's module, loaded from its file (it imports the engine only when it starts)."""
+    spec = importlib.util.spec_from_file_location(
+        "cos_adapter", ROOT / "conformance" / "adapters" / "cos" / "adapter.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cos_holds_the_melded_flags_play_can_give_and_skips_the_others() -> None:
+    cos = _cos_adapter_module()
+    queens = {"rank": 11, "natural_cards": [11, 24, 37], "wild_cards": []}
+    # South has melded for North-South, North has not: the engine's side with melds, held.
+    assert cos.melded_unheld([False, False, True, False], [[queens], []]) == ""
+    assert cos.melded_unheld([False] * 4, [[], []]) == ""
+    # East has melded but East-West have no meld: no play gives it.
+    assert cos.melded_unheld([False, True, False, False], [[queens], []]).startswith(
+        "a player who has melded in a side with no meld"
+    )
+    with pytest.raises(cos.Unexpressible, match="melded must be four true/false flags"):
+        cos.melded_unheld([True, "yes", False, False], [[queens], []])
