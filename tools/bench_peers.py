@@ -90,7 +90,7 @@ def feud_engine() -> Engine:
     return Engine(
         "feud",
         (str(adapter.runtime), script),
-        {adapter.env: str(adapter.engine_dir)},
+        {adapter.env: str(adapter.engine_dir)} if adapter.engine_dir else {},
         adapter.missing(),
     )
 

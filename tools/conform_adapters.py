@@ -2,7 +2,9 @@
 
     python tools/conform_adapters.py [--games 200] [--engine cos] [--no-known-failures] [--write-known-failures]
 
-For each adapter in ``conformance/adapters/`` whose engine is present on this machine, runs
+Each engine's checkout is named by an environment variable (``FEUD_ENGINE``, ``COS_ENGINE``) and its runtime by
+another (``TSX``, ``COS_PYTHON``; else ``tsx`` and ``python3`` on PATH): nothing defaults to a folder of one machine.
+For each adapter in ``conformance/adapters/`` whose engine is named and present, runs
 ``canasta-ref conform --impl "<adapter command>" --games N --json conformance/reports/<engine>.json
 --known-failures conformance/adapters/<engine>/known-failures.yaml``, then adds to the report an ``"adapter"``
 object naming the engine's repository and commit. Paths of this machine are replaced by placeholders, so the
@@ -27,7 +29,6 @@ from canasta_ref import cliargs
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = ROOT / "conformance" / "adapters"
 REPORTS = ROOT / "conformance" / "reports"
-ENGINES = Path("/work/engines")
 
 
 @dataclass(frozen=True)
@@ -38,26 +39,29 @@ class Adapter:
     engine: str
     repository: str
     commit: str
-    #: Environment variable naming the engine's folder, and its default.
+    #: Environment variable naming the engine's checkout (no default: every machine keeps it elsewhere).
     env: str
-    default_dir: Path
-    #: A file that must exist inside the engine's folder.
+    #: A file that must exist inside the engine's checkout.
     marker: str
-    #: The program the adapter needs (an interpreter), its environment variable and default.
+    #: The program the adapter needs (an interpreter): its environment variable, else this name on PATH.
     runtime_env: str
-    runtime_default: Path
+    runtime_default: str
 
     @property
     def folder(self) -> Path:
         return ADAPTERS / self.key
 
     @property
-    def engine_dir(self) -> Path:
-        return Path(os.environ.get(self.env, str(self.default_dir)))
+    def engine_dir(self) -> Path | None:
+        """The engine's checkout as its environment variable names it, or None when it is not set."""
+        value = os.environ.get(self.env, "")
+        return Path(value) if value else None
 
     @property
-    def runtime(self) -> Path:
-        return Path(os.environ.get(self.runtime_env, str(self.runtime_default)))
+    def runtime(self) -> Path | None:
+        """The runtime's program as found (a path, or a name on PATH), or None when it is not found."""
+        found = shutil.which(os.environ.get(self.runtime_env) or self.runtime_default)
+        return Path(found) if found else None
 
     @property
     def command(self) -> str:
@@ -65,10 +69,17 @@ class Adapter:
 
     def missing(self) -> str | None:
         """Why the adapter cannot run here, or None."""
+        checkout = f"a checkout of {self.repository} at commit {self.commit}"
+        if self.engine_dir is None:
+            return f"{self.key} engine not found: set {self.env} to {checkout}: see {self.readme}"
         if not (self.engine_dir / self.marker).is_file():
-            return f"{self.key} engine not found at {self.engine_dir} (set {self.env}): see {self.readme}"
-        if not self.runtime.is_file():
-            return f"{self.runtime} not found (set {self.runtime_env}): see {self.readme}"
+            return (
+                f"{self.key} engine not found at {self.engine_dir} (set {self.env}): it must be {checkout}, "
+                f"with {self.marker}: see {self.readme}"
+            )
+        if self.runtime is None:
+            program = os.environ.get(self.runtime_env) or self.runtime_default
+            return f"{program} not found (set {self.runtime_env}): see {self.readme}"
         return None
 
     @property
@@ -91,10 +102,9 @@ ALL = (
         repository="jhtschultz/canasta-openspiel",
         commit="a6ba187",
         env="COS_ENGINE",
-        default_dir=ENGINES / "cos",
         marker="canasta/canasta_game.py",
         runtime_env="COS_PYTHON",
-        runtime_default=ENGINES / "cos-venv" / "bin" / "python",
+        runtime_default="python3",
     ),
     Adapter(
         key="feud",
@@ -102,10 +112,9 @@ ALL = (
         repository="feudalism-dev/Canasta",
         commit="8aa7f0a",
         env="FEUD_ENGINE",
-        default_dir=ENGINES / "feud",
         marker="src/core/rules.ts",
         runtime_env="TSX",
-        runtime_default=ENGINES / "node_modules" / ".bin" / "tsx",
+        runtime_default="tsx",
     ),
 )
 
@@ -113,12 +122,13 @@ ALL = (
 def placeholders(adapter: Adapter) -> list[tuple[str, str]]:
     """This machine's paths and what replaces each, longest first (so a path inside another goes first)."""
     pairs = [
-        (str(adapter.engine_dir), f"<{adapter.env}>"),
-        (str(adapter.runtime), f"<{adapter.runtime_env}>"),
-        (str(ROOT), "<repo>"),
-        (str(Path.home()), "<home>"),
+        (adapter.engine_dir, f"<{adapter.env}>"),
+        (adapter.runtime, f"<{adapter.runtime_env}>"),
+        (ROOT, "<repo>"),
+        (Path.home(), "<home>"),
     ]
-    return sorted(((p, r) for p, r in pairs if p not in ("", "/")), key=lambda pair: -len(pair[0]))
+    named = [(str(path), placeholder) for path, placeholder in pairs if path is not None]
+    return sorted(((p, r) for p, r in named if p not in ("", "/", ".")), key=lambda pair: -len(pair[0]))
 
 
 def scrub(value: Any, pairs: Sequence[tuple[str, str]]) -> Any:

@@ -141,7 +141,8 @@ def test_each_adapter_readme_names_its_repository_and_commit(key: str) -> None:
     assert (adapter.folder / "DEVIATIONS.md").is_file()
 
 
-def test_reports_lose_this_machines_paths() -> None:
+def test_reports_lose_this_machines_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COS_ENGINE", "/srv/checkouts/canasta-openspiel")
     adapter = ADAPTERS["cos"]
     pairs = conform_adapters.placeholders(adapter)
     report = {"stderr": f"{adapter.engine_dir}/canasta/x.py failed in {conform_adapters.ROOT}/conformance"}
@@ -160,3 +161,104 @@ def test_an_absent_engine_is_skipped_with_the_reason(tmp_path: Path, monkeypatch
 
     outcome = conform_adapters.run_adapter(adapter, args, runner=runner)
     assert outcome["status"] == "skipped" and "README.md" in outcome["reason"] and not ran
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_an_unset_engine_variable_is_named_with_what_to_set(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    adapter = ADAPTERS[key]
+    monkeypatch.delenv(adapter.env, raising=False)
+    assert adapter.engine_dir is None
+    why = adapter.missing()
+    assert why == (
+        f"{key} engine not found: set {adapter.env} to a checkout of {adapter.repository} at commit "
+        f"{adapter.commit}: see conformance/adapters/{key}/README.md"
+    )
+
+
+def _start(adapter: Any, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The adapter's run.sh started with only ``environment`` (and a PATH), given nothing to read."""
+    return subprocess.run(
+        [adapter.command],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", **environment},
+    )
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_run_sh_without_the_engine_says_which_variable_to_set(key: str) -> None:
+    adapter = ADAPTERS[key]
+    done = _start(adapter, {})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"{key} adapter: {adapter.env} is not set: set it to a checkout of {adapter.repository} at commit "
+        f"{adapter.commit} (see conformance/adapters/{key}/README.md)\n"
+    )
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_run_sh_with_a_folder_that_is_no_checkout_names_the_missing_file(key: str, tmp_path: Path) -> None:
+    adapter = ADAPTERS[key]
+    done = _start(adapter, {adapter.env: str(tmp_path)})
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"{key} adapter: {adapter.env}={tmp_path} has no {adapter.marker}: ")
+
+
+@pytest.mark.parametrize("key", sorted(ADAPTERS))
+def test_run_sh_without_its_runtime_says_which_variable_to_set(key: str, tmp_path: Path) -> None:
+    adapter = ADAPTERS[key]
+    (tmp_path / adapter.marker).parent.mkdir(parents=True)
+    (tmp_path / adapter.marker).write_text("", encoding="utf-8")
+    done = _start(adapter, {adapter.env: str(tmp_path), adapter.runtime_env: str(tmp_path / "no-such-program")})
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"{key} adapter: {tmp_path / 'no-such-program'} not found: ")
+    assert f"set {adapter.runtime_env}" in done.stderr
+
+
+def test_the_cos_adapter_on_a_python_without_open_spiel_says_so(tmp_path: Path) -> None:
+    adapter = ADAPTERS["cos"]
+    (tmp_path / adapter.marker).parent.mkdir(parents=True)
+    (tmp_path / adapter.marker).write_text("", encoding="utf-8")
+    done = subprocess.run(
+        [adapter.command],
+        input=json.dumps({"id": 1, "cmd": "hello", "protocol": 2}) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "COS_ENGINE": str(tmp_path), "COS_PYTHON": sys.executable},
+    )
+    answer = json.loads(done.stdout)
+    assert answer["ok"] is False and answer["id"] == 1
+    assert answer["error"] == (
+        f"the engine could not be loaded from {tmp_path}: {sys.executable} has no open_spiel: "
+        "pip install open_spiel, or set COS_PYTHON to a Python with it"
+    )
+
+
+def _cos_adapter_module() -> Any:
+    """The cos adapter's module, loaded from its file (it imports the engine only when it starts)."""
+    spec = importlib.util.spec_from_file_location(
+        "cos_adapter", ROOT / "conformance" / "adapters" / "cos" / "adapter.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cos_holds_the_melded_flags_play_can_give_and_skips_the_others() -> None:
+    cos = _cos_adapter_module()
+    queens = {"rank": 11, "natural_cards": [11, 24, 37], "wild_cards": []}
+    # South has melded for North-South, North has not: the engine's side with melds, held.
+    assert cos.melded_unheld([False, False, True, False], [[queens], []]) == ""
+    assert cos.melded_unheld([False] * 4, [[], []]) == ""
+    # East has melded but East-West have no meld: no play gives it.
+    assert cos.melded_unheld([False, True, False, False], [[queens], []]).startswith(
+        "a player who has melded in a side with no meld"
+    )
+    with pytest.raises(cos.Unexpressible, match="melded must be four true/false flags"):
+        cos.melded_unheld([True, "yes", False, False], [[queens], []])

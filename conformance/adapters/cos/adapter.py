@@ -1,7 +1,7 @@
 """canasta-ref protocol adapter for jhtschultz/canasta-openspiel (an OpenSpiel-style Python Canasta).
 
 It reads one JSON request a line and drives the engine's own CanastaState, translating cards, actions, views and
-scores. The engine's code is loaded from the folder named by COS_ENGINE (default /work/engines/cos), never copied.
+scores. The engine's code is loaded from the checkout COS_ENGINE names (run.sh checks it is set), never copied.
 Runs on a Python that has open_spiel installed (the engine imports pyspiel). Why each translation is as it is:
 see README.md beside this file.
 """
@@ -9,12 +9,13 @@ see README.md beside this file.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import sys
 from typing import Any
 
-ENGINE_DIR = os.environ.get("COS_ENGINE", "/work/engines/cos")
+ENGINE_DIR = os.environ.get("COS_ENGINE", "")
 NAME = "canasta-openspiel"
 COMMIT = "a6ba187"
 
@@ -38,6 +39,14 @@ class Unexpressible(Exception):
 
 def load_engine() -> None:
     global G, CARDS, SCORING
+    if not ENGINE_DIR:
+        raise LookupError(
+            f"COS_ENGINE is not set: set it to a checkout of jhtschultz/canasta-openspiel at commit {COMMIT}"
+        )
+    if importlib.util.find_spec("pyspiel") is None:
+        raise LookupError(
+            f"{sys.executable} has no open_spiel: pip install open_spiel, or set COS_PYTHON to a Python with it"
+        )
     sys.path.insert(0, ENGINE_DIR)
     # Loaded by name from COS_ENGINE at run time: the engine's code is never part of this repository.
     G = importlib.import_module("canasta.canasta_game")
@@ -172,7 +181,6 @@ class Adapter:
         if protocol == 2:
             capabilities["score"] = "totals"
             capabilities["absent_features"] = ["end"]
-            capabilities["unheld_position_fields"] = ["melded"]
         return {
             "ok": True,
             "name": NAME,
@@ -303,6 +311,9 @@ class Adapter:
         to_act = int(p.get("to_act", 0))
         if phase not in ("draw", "play") or permission not in ("none", "yes", "no") or to_act not in range(4):
             raise Unexpressible("phase must be draw or play, permission none/yes/no, to_act 0-3")
+        unheld = melded_unheld(p.get("melded", [False] * PLAYERS), melds)
+        if unheld:
+            return unheld
         top = pile[-1] if pile else None
         canastas = [sum(1 for m in side if len(m["natural_cards"]) + len(m["wild_cards"]) >= 7) for side in melds]
         self.bonus = [list(t) for t in threes]
@@ -624,6 +635,22 @@ def is_canasta(meld: Any) -> bool:
     return bool(G.is_canasta(meld))
 
 
+def melded_unheld(melded: Any, melds: list[list[dict[str, Any]]]) -> str:
+    """Why the engine cannot hold a position's ``melded`` flags, or "" when it can.
+
+    The engine keeps no per-player "has melded": its rules ask only whether the side has melds (its opening,
+    `_initial_meld_made`, and going out concealed, `_is_concealed_go_out`). So its state holds every flag that
+    play can give: a player who has not melded, whose partner has, is in the engine a player of a side with melds,
+    and what the engine then answers (no concealed going out) is its rule, which a run should compare. Only a
+    player who has melded in a side with no meld, which no play gives, cannot be set up.
+    """
+    if not isinstance(melded, list) or len(melded) != PLAYERS or not all(isinstance(f, bool) for f in melded):
+        raise Unexpressible("melded must be four true/false flags, one a seat")
+    if any(flag and not melds[seat % TEAMS] for seat, flag in enumerate(melded)):
+        return "a player who has melded in a side with no meld is no state of the engine (its melds are by side)"
+    return ""
+
+
 def sorted_unshuffled() -> list[int]:
     """Engine ids in the protocol's unshuffled order: pack by pack, 2C 2D 2H 2S 3C ... AS, then the jokers."""
     order = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -641,7 +668,7 @@ def main() -> int:
     try:
         load_engine()
     except Exception as error:
-        load_error: str | None = f"the engine could not be loaded from {ENGINE_DIR}: {error}"
+        load_error: str | None = f"the engine could not be loaded from {ENGINE_DIR or 'COS_ENGINE'}: {error}"
     else:
         load_error = None
     for line in sys.stdin:

@@ -1,3 +1,5 @@
 #!/bin/sh
-# Runs the adapter on the Python that has open_spiel (COS_PYTHON), the engine's code from COS_ENGINE.
-exec "${COS_PYTHON:-/work/engines/cos-venv/bin/python}" "$(dirname "$0")/adapter.py"
+# Starts the cos adapter: COS_ENGINE names a checkout of jhtschultz/canasta-openspiel, and adapter.py runs on a
+# Python that has open_spiel (COS_PYTHON names it, else `python3` on PATH). start.sh says what is missing.
+exec "$(dirname "$0")/../start.sh" cos COS_ENGINE jhtschultz/canasta-openspiel a6ba187 canasta/canasta_game.py \
+    COS_PYTHON python3 "set COS_PYTHON to a Python 3.11 that has open_spiel" adapter.py

@@ -1,13 +1,13 @@
 /**
  * canasta-ref protocol adapter for feudalism-dev/Canasta (TypeScript; its 'canasta' variant).
  * One JSON request a line on stdin, one JSON answer a line on stdout. The engine's modules are loaded at run
- * time from FEUD_ENGINE (default /work/engines/feud), never copied. Why each translation is as it is: README.md.
+ * time from the checkout FEUD_ENGINE names (run.sh checks it is set), never copied. Why each translation is as it is: README.md.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-const ENGINE = process.env.FEUD_ENGINE ?? '/work/engines/feud'
+const ENGINE = process.env.FEUD_ENGINE ?? ''
 const COMMIT = '8aa7f0a'
 const PLAYERS = 4
 const HAND = 11
@@ -22,6 +22,7 @@ let SC: any = null // score
 let M: any = null // melds
 
 async function load(): Promise<void> {
+  if (!ENGINE) throw new Error(`FEUD_ENGINE is not set: set it to a checkout of feudalism-dev/Canasta at commit ${COMMIT}`)
   const core = (name: string) => import(pathToFileURL(join(ENGINE, 'src', 'core', `${name}.ts`)).href)
   ;[R, S, C, SC, M] = await Promise.all([core('rules'), core('state'), core('cards'), core('score'), core('melds')])
 }
@@ -402,7 +403,7 @@ async function main(): Promise<void> {
   try {
     await load()
   } catch (e) {
-    loadError = `the engine could not be loaded from ${ENGINE}: ${e instanceof Error ? e.message : e}`
+    loadError = `the engine could not be loaded from ${ENGINE || 'FEUD_ENGINE'}: ${e instanceof Error ? e.message : e}`
   }
   const adapter = new Adapter()
   const lines = createInterface({ input: process.stdin })

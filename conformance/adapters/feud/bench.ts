@@ -3,14 +3,14 @@
  * one new match (so one hand) a deal, played to the hand's end by a uniformly random choice among the engine's
  * listed moves, for SECONDS of this process's CPU time. Prints one JSON line: hands, actions, cpu_seconds,
  * wall_seconds (and the engine's own oddities: moves it listed and then refused, forced passes).
- * The engine's modules are loaded at run time from FEUD_ENGINE (default /work/engines/feud), never copied.
+ * The engine's modules are loaded at run time from the checkout FEUD_ENGINE names, never copied.
  *
  * Usage: tsx bench.ts SECONDS
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-const ENGINE = process.env.FEUD_ENGINE ?? '/work/engines/feud'
+const ENGINE = process.env.FEUD_ENGINE ?? ''
 const NAMES = ['North', 'East', 'South', 'West']
 const HUMANS = [false, false, false, false]
 // A hand longer than this is cut short and counted, so that an engine stuck in a loop still ends the pass.
@@ -19,6 +19,7 @@ const CAP = 2000
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2])
   if (!(seconds > 0)) throw new Error('usage: bench.ts SECONDS (a positive number)')
+  if (!ENGINE) throw new Error('FEUD_ENGINE is not set: set it to a checkout of feudalism-dev/Canasta')
   const core = (name: string) => import(pathToFileURL(join(ENGINE, 'src', 'core', `${name}.ts`)).href)
   const [R, SC, RNG] = await Promise.all([core('rules'), core('score'), core('rng')])
   const rand: () => number = RNG.mulberry32(1)
