@@ -1,13 +1,17 @@
 """How the cost of the legal actions grows with the cards in hand: the scaling table of issue 15.
 
-    python tools/bench_scaling.py [--variant classic --variant classic-2p] [--cards 11 20 30 45 60] [--json]
+    python tools/bench_scaling.py [--variant classic --variant samba] [--cards 11 20 30 45 60] [--cap 2] [--json]
 
-For each variant, hand size, side opened or not and phase (play, draw), the position of
-``canasta_ref.scaling.scaling_position`` is listed as the random policy lists it: the listing built and counted
-(``count()``), then one action drawn at random (``sample``); the median over ``--repeat`` positions of that kind
+For each variant (by default all ten bundled ones), hand size, side opened or not and phase (play, draw), the
+position of ``canasta_ref.scaling.scaling_position`` is listed as the random policy lists it: the listing built and
+counted (``count()``), then one action drawn at random (``sample``), then the first page of the listing (its first
+``PAGE`` actions, as a program showing them would list them); the median over ``--repeat`` positions of that kind
 (seeds 0, 1, ...), each listed once, with Rules warmed by 50 hands of random play as in issue 15's measurement.
+A cell whose count, sample and page together pass ``--cap`` seconds of CPU time on one position is stopped there
+and printed "over" the cap (the issue's target is 50 ms a cell).
 Beside the new figures the table gives those issue 15 measured before the change (compiled, Classic, on random
-positions of the same kind; "over 1 s" where the old listing never finished). Figures are CPU time, one core.
+positions of the same kind; "over 1 s" where the old listing never finished). Figures are CPU time, one core
+(``--clock wall`` for the wall clock).
 Each cell is measured in a fresh process (``--in-process`` measures them one after another in this one, faster):
 measured after others, the same cell moved by up to half from one run to the next, with what the big listings
 before it left in the allocator and the caches.
@@ -16,18 +20,32 @@ before it left in the allocator and the caches.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
+import signal
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from canasta_ref import Rules, cliargs
 from canasta_ref.engine import _native as native
+from canasta_ref.engine.game import Game
 from canasta_ref.scaling import play_at_random, scaling_position
-from canasta_ref.spec import load_variant
+from canasta_ref.spec import list_variants, load_variant
+
+#: The clocks a cell can be timed on (``--clock``): this process's CPU time by default, which other work on the
+#: machine moves least, but which some systems advance only in ticks of a few ms; the wall clock then says more.
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+
+#: The actions a first page of the listing shows.
+PAGE = 20
+
+#: A cell's figures: (median legal actions, median us to build and count, to draw one action, to list the first
+#: page), or None where a position passed the cap.
+Cell = tuple[int, float, float, float] | None
 
 #: Issue 15's measurement before the change (Classic, compiled): (cards, situation) -> (actions, time).
 BEFORE = {
@@ -53,44 +71,72 @@ def warmed(variant: str) -> Rules:
     return rules
 
 
-def measure(rules: Rules, cards: int, opened: bool, phase: str, repeat: int) -> tuple[int, float, float]:
-    """(median legal actions, median us to build and count, median us to draw one action)."""
-    counts, building, drawing = [], [], []
-    for seed in range(repeat):
-        game = scaling_position(rules, cards, opened=opened, phase=phase, seed=seed)  # type: ignore[arg-type]
-        start = time.process_time()
-        count = game.legal_actions().count()
-        middle = time.process_time()
-        if count:
-            game.legal_actions().sample(random.Random(cards))
-        end = time.process_time()
-        counts.append(count)
-        building.append(1e6 * (middle - start))
-        drawing.append(1e6 * (end - middle))
-    return int(statistics.median_low(counts)), statistics.median(building), statistics.median(drawing)
+class _CapReached(Exception):
+    """A cell's position took more CPU time than the cap."""
+
+
+def _cap_reached(signum: int, frame: object) -> None:
+    raise _CapReached
+
+
+def measure(rules: Rules, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str = "cpu") -> Cell:
+    """The cell's figures (``Cell``), each position stopped once it has taken ``cap`` seconds of CPU time."""
+    counts, building, drawing, paging = [], [], [], []
+    previous = signal.signal(signal.SIGPROF, _cap_reached)
+    try:
+        for seed in range(repeat):
+            where = {"opened": opened, "phase": phase, "seed": seed}
+            game, twin = (scaling_position(rules, cards, **where) for _ in range(2))  # type: ignore[arg-type]
+            signal.setitimer(signal.ITIMER_PROF, cap)
+            try:
+                times = _time_position(game, twin, random.Random(cards), CLOCKS[clock])
+            except _CapReached:
+                return None
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+            counts.append(times[0])
+            building.append(times[1])
+            drawing.append(times[2])
+            paging.append(times[3])
+    finally:
+        signal.signal(signal.SIGPROF, previous)
+    count = int(statistics.median_low(counts))
+    return count, statistics.median(building), statistics.median(drawing), statistics.median(paging)
+
+
+def _time_position(
+    game: Game, twin: Game, rng: random.Random, clock: Callable[[], float]
+) -> tuple[int, float, float, float]:
+    """(legal actions, us to build and count, us to draw one, us to list the first page): the page from ``twin``,
+    the same position whose listing is not built yet."""
+    start = clock()
+    count = game.legal_actions().count()
+    counted = clock()
+    if count:
+        game.legal_actions().sample(rng)
+    drawn = clock()
+    begun = clock()
+    page = list(itertools.islice(twin.legal_actions(), PAGE))
+    paged = clock()
+    assert len(page) == min(count, PAGE), "the first page disagrees with the count"
+    return count, 1e6 * (counted - start), 1e6 * (drawn - counted), 1e6 * (paged - begun)
 
 
 def _time(us: float) -> str:
     return f"{us:,.0f} us" if us < 10_000 else f"{us / 1000:,.1f} ms" if us < 10_000_000 else f"{us / 1e6:,.1f} s"
 
 
-def measure_apart(variant: str, cards: int, opened: bool, phase: str, repeat: int) -> tuple[int, float, float]:
+def measure_apart(variant: str, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str) -> Cell:
     """``measure`` in a fresh process with freshly warmed Rules: a cell measured after others moved by up to half
     (the allocator's and caches' state that big listings leave), so each cell starts from the same state."""
-    command = [
-        sys.executable,
-        __file__,
-        "--cell",
-        variant,
-        str(cards),
-        phase,
-        str(int(opened)),
-        "--repeat",
-        str(repeat),
-    ]
+    command = [sys.executable, __file__, "--cell", variant, str(cards), phase, str(int(opened))]
+    command += ["--repeat", str(repeat), "--cap", str(cap), "--clock", clock]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
-    count, build, draw = json.loads(done.stdout)
-    return int(count), float(build), float(draw)
+    found = json.loads(done.stdout)
+    if found is None:
+        return None
+    count, build, draw, page = found
+    return int(count), float(build), float(draw), float(page)
 
 
 def unplayable_cell(variants: Sequence[str], hand_sizes: Sequence[int]) -> str | None:
@@ -105,14 +151,61 @@ def unplayable_cell(variants: Sequence[str], hand_sizes: Sequence[int]) -> str |
     return None
 
 
+def default_variants() -> list[str]:
+    """Every bundled variant, Classic first (the one issue 15 measured), then by name."""
+    return ["classic", *(name for name in list_variants() if name != "classic")]
+
+
+def _row_text(row: Row, cap: float) -> str:
+    """One line of the table: a capped cell says so in place of its figures."""
+    variant, cards, situation, cell, before = row
+    if cell is None:
+        over = f"over {_time(cap * 1e6)}"
+        figures = f"not counted | {over} (capped) | | "
+    else:
+        count, build, draw, page = cell
+        figures = f"{count:,} | {_time(build)} | {_time(draw)} | {_time(page)}"
+    return f"| {variant} | {cards} | {situation} | {figures} | {before} |"
+
+
+def _row_json(row: Row) -> dict[str, object]:
+    variant, cards, situation, cell, before = row
+    count, build, draw, page = cell if cell is not None else (None, None, None, None)
+    return {
+        "variant": variant,
+        "cards": cards,
+        "situation": situation,
+        "capped": cell is None,
+        "actions": count,
+        "us_count": build,
+        "us_sample": draw,
+        "us_first_page": page,
+        "before": before,
+    }
+
+
+#: A row of the table: variant, cards, situation, the cell's figures, issue 15's figure before.
+Row = tuple[str, int, str, Cell, str]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument(
-        "--variant", action="append", type=cliargs.variant_or_spec, help="variant ids (default classic and classic-2p)"
-    )
+    parser.add_argument("--variant", action="append", type=cliargs.variant_or_spec, help="variant ids (default all)")
     parser.add_argument("--cards", type=cliargs.positive, nargs="+", default=[11, 20, 30, 45, 60], help="hand sizes")
     parser.add_argument(
         "--repeat", type=cliargs.positive, default=3, help="fresh positions to take the median of (default 3)"
+    )
+    parser.add_argument(
+        "--cap",
+        type=cliargs.positive_number,
+        default=2.0,
+        help="seconds of CPU time after which a cell's position is stopped and the cell printed as over (default 2)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time on this process's CPU time (default) or the wall clock",
     )
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of the table")
     parser.add_argument(
@@ -125,35 +218,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cell:  # one cell, for ``measure_apart``
         variant, cards, phase, opened = args.cell
-        print(json.dumps(measure(warmed(variant), int(cards), opened == "1", phase, args.repeat)))
+        cell = measure(warmed(variant), int(cards), opened == "1", phase, args.repeat, args.cap, args.clock)
+        print(json.dumps(cell))
         return 0
-    variants = args.variant or ["classic", "classic-2p"]
+    variants = args.variant or default_variants()
     problem = unplayable_cell(variants, args.cards)
     if problem:
         parser.error(f"--cards: {problem}")
-    rows = []
+    rows: list[Row] = []
     for variant in variants:
         rules = warmed(variant) if args.in_process else None
         for cards in args.cards:
             for phase in ("play", "draw"):
                 for opened in (True, False):
                     if rules is not None:
-                        count, build, draw = measure(rules, cards, opened, phase, args.repeat)
+                        cell = measure(rules, cards, opened, phase, args.repeat, args.cap, args.clock)
                     else:
-                        count, build, draw = measure_apart(variant, cards, opened, phase, args.repeat)
+                        cell = measure_apart(variant, cards, opened, phase, args.repeat, args.cap, args.clock)
                     situation = f"{phase}, {'opened' if opened else 'not opened'}"
                     before = BEFORE.get((cards, situation), "") if variant == "classic" else ""
-                    rows.append((variant, cards, situation, count, build, draw, before))
+                    rows.append((variant, cards, situation, cell, before))
     if args.json:
-        keys = ("variant", "cards", "situation", "actions", "us_count", "us_sample", "before")
-        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
+        print(json.dumps([_row_json(row) for row in rows], indent=2))
         return 0
     where = "one process" if args.in_process else "a fresh process a cell"
-    print(f"canasta-ref scaling: engine {native.STATUS}, CPU time, median of {args.repeat} positions each, {where}")
-    print("| variant | cards | situation | legal actions | build + count | one sample | before (issue 15) |")
-    print("|---|---|---|---|---|---|---|")
-    for variant, cards, situation, count, build, draw, before in rows:
-        print(f"| {variant} | {cards} | {situation} | {count:,} | {_time(build)} | {_time(draw)} | {before} |")
+    print(
+        f"canasta-ref scaling: engine {native.STATUS}, {'CPU' if args.clock == 'cpu' else 'wall'} time, "
+        f"median of {args.repeat} positions each, {where}, capped at {_time(args.cap * 1e6)} a position"
+    )
+    print(
+        "| variant | cards | situation | legal actions | build + count | one sample | first page "
+        f"({PAGE}) | before (issue 15) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(_row_text(row, args.cap))
     return 0
 
 

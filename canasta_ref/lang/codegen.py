@@ -11,14 +11,14 @@ from __future__ import annotations
 import difflib
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
 from lark import Token, Tree
 
 from . import functions
+from .code import Code, Node
 from .origin import Origin
-from .values import NOT_CONSTANT, kind_of, literal, param_type_name
+from .values import kind_of, literal, param_type_name
 from .wording import type_name
 
 _ARITHMETIC: Final[dict[str, Callable[[int, int], int]]] = {
@@ -37,23 +37,6 @@ _ORDERING: Final[dict[str, Callable[[Any, Any], bool]]] = {
 _SCALARS: Final[frozenset[str]] = frozenset({"int", "bool", "str"})
 #: The most digits a number in a rule (or one folded from them) may have: a rule counts cards and points.
 MAX_DIGITS: Final = 18
-
-Node = Tree[Token] | Token
-
-
-@dataclass(frozen=True)
-class Code:
-    """A compiled node: Python text, its type, where it starts, and its value if known at load time."""
-
-    text: str
-    type: str
-    line: int
-    column: int
-    const: Any = NOT_CONSTANT
-
-    @property
-    def is_const(self) -> bool:
-        return self.const is not NOT_CONSTANT
 
 
 def position(node: Node) -> tuple[int, int]:

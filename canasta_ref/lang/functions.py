@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from lark import Token, Tree
 
+from .code import Builder, Code
 from .runtime import ParameterMap, no_band, shown
 from .values import literal, uniform_kind
 from .wording import type_name
-
-if TYPE_CHECKING:
-    from .codegen import Code, Compiler
 
 FUNCTIONS: Final[tuple[str, ...]] = ("abs", "lookup", "max", "min")
 
@@ -21,7 +19,7 @@ FUNCTIONS: Final[tuple[str, ...]] = ("abs", "lookup", "max", "min")
 BUILTINS: Final[dict[str, Callable[..., int]]] = {"abs": abs, "max": max, "min": min}
 
 
-def call(compiler: Compiler, tree: Tree[Token], name: Token, args: list[Tree[Token]]) -> Code:
+def call(compiler: Builder, tree: Tree[Token], name: Token, args: list[Tree[Token]]) -> Code:
     """``abs(x)``, ``min(a, b, ...)``, ``max(a, b, ...)`` or ``lookup(table, x)``."""
     function = str(name)
     if function not in FUNCTIONS:
@@ -43,7 +41,7 @@ def call(compiler: Compiler, tree: Tree[Token], name: Token, args: list[Tree[Tok
     return compiler.code(f"{function}({', '.join(code.text for code in codes)})", "int", tree)
 
 
-def _lookup(compiler: Compiler, tree: Tree[Token], table_arg: Tree[Token], x_arg: Tree[Token]) -> Code:
+def _lookup(compiler: Builder, tree: Tree[Token], table_arg: Tree[Token], x_arg: Tree[Token]) -> Code:
     """The value of the band whose lower bound is the greatest one <= x, as a chain of conditionals."""
     rule = "the first argument of lookup must be a table parameter"
     if table_arg.data != "name":
@@ -79,7 +77,7 @@ def _lookup(compiler: Compiler, tree: Tree[Token], table_arg: Tree[Token], x_arg
     return compiler.code("(" + "".join(parts) + fallback + ")", kind, tree)
 
 
-def _bands(compiler: Compiler, token: Token, rows: Any) -> tuple[list[tuple[Any, Any]], str]:
+def _bands(compiler: Builder, token: Token, rows: Any) -> tuple[list[tuple[Any, Any]], str]:
     """(lower bound or None, value) per band and the values' type.
 
     The shape of the rows (a 'from' and a 'value' each, ascending whole-number bounds, only the first one
@@ -94,7 +92,7 @@ def _bands(compiler: Compiler, token: Token, rows: Any) -> tuple[list[tuple[Any,
     return bands, kind
 
 
-def subscript(compiler: Compiler, tree: Tree[Token], base: Token, key_node: Tree[Token] | Token) -> Code:
+def subscript(compiler: Builder, tree: Tree[Token], base: Token, key_node: Tree[Token] | Token) -> Code:
     """``name[key]`` on a map parameter: folded for a constant key, else a lookup that names the rule if
     the key is missing at run time."""
     name = str(base)

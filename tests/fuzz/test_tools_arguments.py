@@ -65,6 +65,8 @@ CASES: list[tuple[str, list[str], str]] = [
         "argument --variant: unknown variant 'klassik' (did you mean 'classic'",
     ),
     ("bench_scaling", ["--repeat", "0"], "argument --repeat: expected one or more, not 0"),
+    ("bench_scaling", ["--cap", "0"], "argument --cap: expected a positive, finite number, not '0'"),
+    ("bench_scaling", ["--clock", "sun"], "argument --clock: invalid choice: 'sun'"),
     ("conform_adapters", ["--games", "-1"], "argument --games: expected zero or more, not -1"),
     ("conform_adapters", ["--engine", "x"], "argument --engine: invalid choice: 'x'"),
     ("gen_docs", ["--reports", "missing"], "argument --reports: no folder 'missing'; give a folder"),
