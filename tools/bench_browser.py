@@ -51,17 +51,14 @@ def first_visit(chrome: DevTools, base: str) -> dict[str, Any]:
 
 
 def later_verdicts(chrome: DevTools, count: int) -> list[float]:
-    """Each verdict after the first: the dispute settled again, as a reader who changed a value would."""
+    """Each verdict after the first: the dispute settled again, as a reader who changed a value would; the time
+    from the click to the verdicts drawn."""
     found = []
-    for number in range(count):
-        done = chrome.evaluate(
-            "(() => { const before = window.crLiveTimes.verdicts;"
-            " document.getElementById('cr-settle-button').click();"
-            " return window.crLiveTimes.verdicts > before ? window.crLiveTimes.lastVerdictMs : null; }})()"
-        )
-        if done is None:
-            raise RuntimeError(f"later verdict {number + 1} was not drawn")
-        found.append(float(done))
+    for _ in range(count):
+        before = chrome.evaluate("window.crLiveTimes.verdicts")
+        chrome.evaluate("document.getElementById('cr-settle-button').click()")
+        wait_for(chrome, f"window.crLiveTimes.verdicts > {before}", timeout=60)
+        found.append(float(chrome.evaluate("window.crLiveTimes.lastVerdictMs")))
     return found
 
 

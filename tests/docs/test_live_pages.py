@@ -148,9 +148,7 @@ def test_browser_settles_the_one_card_pile_as_explain(browser: tuple[DevTools, s
     assert chrome.evaluate(VERDICT_LINES) == explain(DISPUTE, ["classic"])
 
 
-def test_browser_writes_house_rules_as_check_accepts(
-    browser: tuple[DevTools, str], site: Path, tmp_path: Path
-) -> None:
+def test_browser_writes_house_rules_as_check_accepts(browser: tuple[DevTools, str], site: Path, tmp_path: Path) -> None:
     chrome, base = browser
     values = json.dumps({"one_card_pile": "forbid"})
     _open(chrome, f"{base}/try/house-rules/#base=classic&values={values}", "houseRules")

@@ -13,31 +13,37 @@ function status(text, done = false) {
   box.classList.toggle("cr-live-ready", done);
 }
 
-async function loadRuntime() {
-  const started = performance.now();
-  const manifest = await (await fetch(new URL("manifest.json", RUNTIME))).json();
-  const steps = 3 + manifest.wheels.length;
-  let step = 1;
-  status(`Loading the Python runtime (Pyodide ${manifest.pyodide}, about 6 MB the first time; cached after): step ${step} of ${steps}`);
-  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", RUNTIME).href);
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", RUNTIME).href, fullStdLib: false });
-  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-  for (const wheel of manifest.wheels) {
-    step += 1;
-    status(`Unpacking ${wheel}: step ${step} of ${steps}`);
-    const data = await (await fetch(new URL(`wheels/${wheel}`, RUNTIME))).arrayBuffer();
-    pyodide.unpackArchive(data, "wheel", { extractDir: sitePackages });
-  }
-  step += 1;
-  status(`Reading the rules: step ${step} of ${steps}`);
-  const live = pyodide.pyimport("docs_pages.live");
-  times.ready = performance.now();
-  const seconds = ((times.ready - started) / 1000).toFixed(1);
-  status(`Ready: the reference interpreter runs in this page (loaded in ${seconds} s).`, true);
-  return live;
-}
+// Python runs in worker.js; each call is a message there and back, its answer JSON text (or plain text).
+const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+const pending = new Map();
+let nextCall = 0;
+let runtimeReady;
+const ready = new Promise((resolve, reject) => { runtimeReady = { resolve, reject }; });
 
-const call = (live, name, ...args) => JSON.parse(live[name](...args));
+worker.onmessage = (event) => {
+  const message = event.data;
+  if (message.progress) {
+    status(message.progress);
+  } else if (message.ready !== undefined) {
+    times.ready = performance.now();
+    status(`Ready: the reference interpreter runs in this page (loaded in ${message.ready.toFixed(1)} s).`, true);
+    runtimeReady.resolve();
+  } else if (message.failed) {
+    runtimeReady.reject(new Error(message.failed));
+  } else {
+    const call = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.error) call.reject(new Error(message.error));
+    else call.resolve(message.result);
+  }
+};
+
+const callText = (name, ...args) => new Promise((resolve, reject) => {
+  nextCall += 1;
+  pending.set(nextCall, { resolve, reject });
+  worker.postMessage({ id: nextCall, name, args });
+});
+const call = async (name, ...args) => JSON.parse(await callText(name, ...args));
 
 function download(name, text) {
   const link = document.createElement("a");
@@ -91,9 +97,9 @@ function drawVerdicts(answer) {
   }));
 }
 
-function settlePage(live) {
+async function settlePage() {
   const text = $("cr-scenario");
-  const variants = call(live, "variants_json").variants;
+  const variants = (await call("variants_json")).variants;
   $("cr-variants").replaceChildren(...variants.map((v) => {
     const label = document.createElement("label");
     const box = document.createElement("input");
@@ -102,19 +108,19 @@ function settlePage(live) {
     label.append(box, ` ${v.name}`);
     return label;
   }));
-  $("cr-example").append(...call(live, "examples_json").examples.map((id) => option(id, id)));
+  $("cr-example").append(...(await call("examples_json")).examples.map((id) => option(id, id)));
 
-  const redraw = () => {
-    const answer = call(live, "draw_position", text.value, chosenVariants()[0] || "");
+  const redraw = async () => {
+    const answer = await call("draw_position", text.value, chosenVariants()[0] || "");
     if (answer.errors) {
       errorList($("cr-position"), answer.errors);
     } else {
       $("cr-position").innerHTML = answer.position;
     }
   };
-  const settle = () => {
+  const settle = async () => {
     const started = performance.now();
-    const answer = call(live, "settle", text.value, chosenVariants().join(","));
+    const answer = await call("settle", text.value, chosenVariants().join(","));
     const params = new URLSearchParams({ scenario: encode(text.value) });
     if (chosenVariants().length) params.set("variants", chosenVariants().join(","));
     setHash(params);
@@ -129,13 +135,13 @@ function settlePage(live) {
     times.verdicts = (times.verdicts || 0) + 1;
     $("cr-download").dataset.name = `${answer.id}.yaml`;
   };
-  const loadExample = (id) => {
-    text.value = live.example_text(id);
+  const loadExample = async (id) => {
+    text.value = await callText("example_text", id);
     $("cr-example").value = id;
   };
-  const fillParameters = () => {
+  const fillParameters = async () => {
     const base = chosenVariants()[0] || "classic";
-    const form = call(live, "house_form", base);
+    const form = await call("house_form", base);
     $("cr-param-name").replaceChildren(...form.parameters.map((p) => option(p.name, p.name)));
     $("cr-param-name").onchange = () => {
       const chosen = form.parameters.find((p) => p.name === $("cr-param-name").value);
@@ -148,28 +154,28 @@ function settlePage(live) {
 
   const state = hashState();
   if (state.get("scenario")) text.value = decode(state.get("scenario"));
-  else loadExample(state.get("example") || "dispute-one-card-pile");
+  else await loadExample(state.get("example") || "dispute-one-card-pile");
   for (const id of (state.get("variants") || "").split(",")) {
     const box = document.querySelector(`#cr-variants input[value="${CSS.escape(id)}"]`);
     if (box) box.checked = true;
   }
-  fillParameters();
-  let pending = 0;
+  await fillParameters();
+  let typing = 0;
   text.addEventListener("input", () => {
-    clearTimeout(pending);
-    pending = setTimeout(redraw, 250);
+    clearTimeout(typing);
+    typing = setTimeout(redraw, 250);
   });
-  $("cr-variants").addEventListener("change", () => { fillParameters(); redraw(); });
-  $("cr-example").addEventListener("change", () => { loadExample($("cr-example").value); redraw(); });
-  $("cr-param-set").addEventListener("click", () => {
-    const answer = call(live, "with_parameter", text.value, $("cr-param-name").value, $("cr-param-value").value);
+  $("cr-variants").addEventListener("change", async () => { await fillParameters(); await redraw(); });
+  $("cr-example").addEventListener("change", async () => { await loadExample($("cr-example").value); await redraw(); });
+  $("cr-param-set").addEventListener("click", async () => {
+    const answer = await call("with_parameter", text.value, $("cr-param-name").value, $("cr-param-value").value);
     if (answer.errors) errorList($("cr-verdicts"), answer.errors);
-    else { text.value = answer.text; redraw(); }
+    else { text.value = answer.text; await redraw(); }
   });
   $("cr-settle-button").addEventListener("click", settle);
-  $("cr-download").addEventListener("click", () => download(live.file_name(text.value), text.value));
+  $("cr-download").addEventListener("click", () => download($("cr-download").dataset.name || "scenario.yaml", text.value));
   $("cr-live").hidden = false;
-  settle();
+  await settle();
 }
 
 // ------------------------------------------------------------------------------------------ try house rules
@@ -181,8 +187,8 @@ function houseValues() {
   return values;
 }
 
-function drawHouseForm(live, base, values) {
-  const form = call(live, "house_form", base);
+async function drawHouseForm(base, values) {
+  const form = await call("house_form", base);
   $("cr-house-form").replaceChildren(...form.parameters.map((p) => {
     const row = document.createElement("label");
     row.className = "cr-house-parameter";
@@ -199,8 +205,8 @@ function drawHouseForm(live, base, values) {
   }));
 }
 
-function playHand(live, base, values) {
-  const hand = call(live, "play_hand", base, JSON.stringify(values));
+async function playHand(base, values) {
+  const hand = await call("play_hand", base, JSON.stringify(values));
   if (hand.errors) {
     errorList($("cr-house-errors"), hand.errors);
     return;
@@ -229,17 +235,17 @@ function playHand(live, base, values) {
   }, 120);
 }
 
-function housePage(live) {
+async function housePage() {
   const base = $("cr-base");
-  base.append(...call(live, "variants_json").variants.map((v) => option(v.id, v.name)));
+  base.append(...(await call("variants_json")).variants.map((v) => option(v.id, v.name)));
   const state = hashState();
   base.value = state.get("base") || "classic";
-  drawHouseForm(live, base.value, JSON.parse(state.get("values") || "{}"));
+  await drawHouseForm(base.value, JSON.parse(state.get("values") || "{}"));
   let latest = "";
-  const write = () => {
+  const write = async () => {
     const values = houseValues();
     setHash(new URLSearchParams({ base: base.value, values: JSON.stringify(values) }));
-    const answer = call(live, "house_rules", base.value, JSON.stringify(values));
+    const answer = await call("house_rules", base.value, JSON.stringify(values));
     latest = answer.yaml || "";
     $("cr-house-yaml").textContent = latest;
     errorList($("cr-house-errors"), answer.errors || []);
@@ -247,15 +253,16 @@ function housePage(live) {
     $("cr-house-rulebook").textContent = answer.rulebook || "";
     times.houseRules = (times.houseRules || 0) + 1;
   };
-  base.addEventListener("change", () => { drawHouseForm(live, base.value, {}); write(); });
+  base.addEventListener("change", async () => { await drawHouseForm(base.value, {}); await write(); });
   $("cr-house-form").addEventListener("change", write);
   $("cr-house-download").addEventListener("click", () => download("our-table.yaml", latest));
-  $("cr-house-play").addEventListener("click", () => playHand(live, base.value, houseValues()));
+  $("cr-house-play").addEventListener("click", () => playHand(base.value, houseValues()));
   $("cr-live").hidden = false;
-  write();
+  await write();
 }
 
-loadRuntime().then(
-  (live) => ($("cr-settle-button") ? settlePage(live) : housePage(live)),
-  (error) => status(`The Python runtime could not be loaded: ${error}`),
+status("Starting the Python runtime: step 1");
+ready.then(
+  () => ($("cr-settle-button") ? settlePage() : housePage()),
+  (error) => status(`The Python runtime could not be loaded: ${error.message}`),
 );
