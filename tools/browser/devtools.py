@@ -168,7 +168,17 @@ _COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "app
 
 class _GzipHandler(_QuietHandler):
     """Serves files gzip-compressed to a client that accepts it, as a production web server would, so that the
-    bytes the browser receives are the ones a visitor would download."""
+    bytes the browser receives are the ones a visitor would download; ``sent`` gets each body's path and size
+    (the server sees the worker's requests too, which the page's DevTools session does not)."""
+
+    def __init__(self, *args: Any, sent: list[tuple[str, int]], **kwargs: Any) -> None:
+        self.sent = sent  # before the base class's __init__, which handles the request
+        super().__init__(*args, **kwargs)
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        data = source.read()
+        outputfile.write(data)
+        self.sent.append((self.path, len(data)))
 
     def guess_type(self, path: str | os.PathLike[str]) -> str:
         """The module scripts and WebAssembly of the runtime with the types browsers insist on."""
@@ -214,9 +224,13 @@ def _gzipped(path: Path, stamp: int) -> bytes:
 
 
 @contextmanager
-def serve(site: Path, *, compress: bool = False) -> Iterator[str]:
-    """The folder ``site`` served on a free localhost port from a thread; yields its base address."""
-    handler = functools.partial(_GzipHandler if compress else _QuietHandler, directory=str(site))
+def serve(site: Path, *, sent: list[tuple[str, int]] | None = None) -> Iterator[str]:
+    """The folder ``site`` served on a free localhost port from a thread; yields its base address. Given a
+    ``sent`` list, files are served gzip-compressed where a server would, and each body sent is logged there."""
+    if sent is None:
+        handler: Any = functools.partial(_QuietHandler, directory=str(site))
+    else:
+        handler = functools.partial(_GzipHandler, directory=str(site), sent=sent)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
