@@ -37,6 +37,33 @@ PYODIDE = HERE / "node_modules" / "pyodide"
 #: The files of the npm package the pages load: the loader, the runtime, its WebAssembly, the standard library,
 #: and the lock file Pyodide reads at start.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: Top-level modules of Pyodide's standard library the pages never import, left out of its zip (about 450 KB of a
+#: first visit, which the 8 MB budget needs): the REPL, debuggers, profilers and test runners, the process pool
+#: (a page has no processes) and the mail, RPC and WSGI protocols.
+STDLIB_LEFT_OUT = frozenset(
+    {
+        "_pyrepl",
+        "bdb.py",
+        "cProfile.py",
+        "doctest.py",
+        "ftplib.py",
+        "imaplib.py",
+        "mailbox.py",
+        "multiprocessing",
+        "pdb.py",
+        "pickletools.py",
+        "poplib.py",
+        "profile.py",
+        "pstats.py",
+        "pydoc.py",
+        "pydoc_data",
+        "smtplib.py",
+        "trace.py",
+        "unittest",
+        "wsgiref",
+        "xmlrpc",
+    }
+)
 #: Installed distributions whose pure-Python files the pages import (canasta-ref's dependencies and theirs).
 #: typing-extensions only matters below Python 3.13 (Pyodide runs 3.14); it is packed so that the same wheels
 #: also import in the CPython this repository tests with.
@@ -164,9 +191,20 @@ def copy_runtime(out_dir: Path) -> str:
         )
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
-        shutil.copyfile(PYODIDE / name, out_dir / name)
+        if name == "python_stdlib.zip":
+            trim_stdlib(PYODIDE / name, out_dir / name)
+        else:
+            shutil.copyfile(PYODIDE / name, out_dir / name)
     version: str = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
     return version
+
+
+def trim_stdlib(source: Path, target: Path) -> None:
+    """Pyodide's standard library zip without the modules of ``STDLIB_LEFT_OUT``, each entry kept as it was."""
+    with zipfile.ZipFile(source) as full, zipfile.ZipFile(target, "w") as trimmed:
+        for entry in full.infolist():
+            if entry.filename.split("/")[0] not in STDLIB_LEFT_OUT:
+                trimmed.writestr(entry, full.read(entry), compress_type=entry.compress_type, compresslevel=9)
 
 
 def build(out_dir: Path) -> dict[str, object]:

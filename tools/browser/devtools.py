@@ -195,8 +195,14 @@ class _GzipHandler(_QuietHandler):
         wants = "gzip" in self.headers.get("Accept-Encoding", "")
         if not (wants and path.is_file() and kind.startswith(_COMPRESSED_TYPES)):
             return super().send_head()
+        modified = self.date_time_string(int(path.stat().st_mtime))
+        if self.headers.get("If-Modified-Since") == modified:
+            self.send_response(304)  # the browser's cached copy is current: a second visit sends no body
+            self.end_headers()
+            return None
         body = _gzipped(path, path.stat().st_mtime_ns)
         self.send_response(200)
+        self.send_header("Last-Modified", modified)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
