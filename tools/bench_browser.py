@@ -25,7 +25,9 @@ from browser.devtools import CHROMIUM, DevTools, serve, wait_for
 BYTES_BUDGET = 8 * 1000 * 1000
 COLD_BUDGET_S = 15.0
 LATER_BUDGET_MS = 300.0
-DISPUTE = "/try/settle/#example=dispute-one-card-pile"
+#: The README's dispute, as its command settles it: ``canasta-ref explain dispute-one-card-pile --variant classic``
+#: (without ``--variant`` it is judged under every variant it applies to, and all ten are compiled to find them).
+DISPUTE = "/try/settle/#example=dispute-one-card-pile&variants=classic"
 OTHER_PAGES = ("/", "/rules/classic/", "/examples/", "/compare/", "/try/house-rules/")
 READY = "window.crLiveTimes && window.crLiveTimes.firstVerdict"
 
@@ -63,6 +65,7 @@ def other_pages(chrome: DevTools, base: str, sent: list[tuple[str, int]]) -> dic
     found = {}
     for page in OTHER_PAGES:
         chrome.goto("about:blank")
+        chrome.send("Network.clearBrowserCache")  # a cached file is not sent: only an empty cache shows all
         sent.clear()
         chrome.goto(base + page)
         if page.startswith("/try/"):
