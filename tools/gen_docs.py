@@ -13,7 +13,8 @@ in ``docs_pages/``; this file only says which pages there are, writes them and c
 
 MkDocs also loads this file as a hook (``hooks:`` in ``mkdocs.yml``): :func:`on_page_markdown` points links to
 files outside ``docs/`` (such as ``../spec/schema.json``) at their copies under ``docs/schemas/``, and
-:func:`on_post_page` drops the theme's blank lines and indentation, which weigh a third of a small page.
+:func:`on_post_page` drops the theme's blank lines and indentation, which weigh a third of a small page, and
+:func:`on_post_build` adds the Python runtime of the two live pages (tools/browser/bundle.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from browser.bundle import BundleError
+from browser.bundle import build as build_runtime
 from docs_pages.compare import compare_page
 from docs_pages.disputes import disputes_page
 from docs_pages.examples import example_page, examples_index
@@ -43,7 +46,18 @@ from docs_pages.tutorial import tutorial_page
 
 from canasta_ref import cliargs
 
-__all__ = ["DOCS", "MKDOCS_YML", "ROOT", "Site", "generate", "main", "on_page_markdown", "on_post_page", "stale"]
+__all__ = [
+    "DOCS",
+    "MKDOCS_YML",
+    "ROOT",
+    "Site",
+    "generate",
+    "main",
+    "on_page_markdown",
+    "on_post_build",
+    "on_post_page",
+    "stale",
+]
 
 # Folders whose every file is generated (a file there that a fresh run would not write is stale).
 GENERATED_DIRS = ("rules", "examples", "schemas")
@@ -182,6 +196,14 @@ def mark_table_ids(html: str) -> str:
 def on_post_page(output: str, /, *, page: Any, config: Any) -> str:
     """MkDocs hook: the page's HTML without the template's blank lines and indentation, its ids kept whole."""
     return mark_table_ids(squeeze_whitespace(output))
+
+
+def on_post_build(*, config: Any) -> None:
+    """MkDocs hook: the Python runtime the two live pages load (docs/try/), into ``assets/runtime/`` of the site."""
+    try:
+        build_runtime(Path(config["site_dir"]) / "assets" / "runtime")
+    except BundleError as error:
+        raise SystemExit(f"gen_docs: {error}") from None
 
 
 if __name__ == "__main__":

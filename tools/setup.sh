@@ -14,6 +14,17 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] || ! python -I -c "import cana
   python -m pip install --quiet -e ".[test,docs,native]"
   echo "$wanted" >"$stamp"
 fi
+# The Python runtime of the site's two live pages: Pyodide from npm at the version tools/browser/package-lock.json
+# pins (the site build copies the files it needs into site/). Redone only when the lock file changes.
+npm_stamp=tools/browser/node_modules/.canasta-ref-installed
+npm_wanted="$(sha256sum tools/browser/package-lock.json | cut -d' ' -f1)"
+if [ "$(cat "$npm_stamp" 2>/dev/null)" != "$npm_wanted" ]; then
+  if command -v npm >/dev/null 2>&1; then
+    (cd tools/browser && npm ci --no-audit --no-fund --loglevel=error) && echo "$npm_wanted" >"$npm_stamp"
+  else
+    echo "setup: npm is missing; the site cannot be built with its live pages (apt-get install -y nodejs npm)" >&2
+  fi
+fi
 # Compile the engine's hot modules with mypyc (about twice as fast); without a C compiler it stays pure Python.
 # The build is skipped while the compiled one matches the sources and this interpreter.
 python tools/build_native.py || echo "setup: the compiled engine was not built; canasta-ref runs as pure Python" >&2

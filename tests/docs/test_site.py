@@ -8,28 +8,14 @@ screenshots beside the built site, at 1280 px and at 390 px (a phone), of the pa
 
 from __future__ import annotations
 
-import base64
-import fcntl
-import functools
-import http.server
-import importlib.util
-import json
-import os
-import select
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from browser.devtools import HEIGHT, WIDTH, DevTools  # tools/ is on the path: conftest.py
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-WIDTH, HEIGHT = 1280, 2000
 PHONE_WIDTH, PHONE_HEIGHT = 390, 844
 SITE_BUDGET = 30 * 1024 * 1024  # bytes, the whole built site
 PAGE_BUDGET = 400 * 1024  # bytes of HTML, any one page
@@ -40,27 +26,6 @@ def test_generated_pages_are_current() -> None:
         [sys.executable, "tools/gen_docs.py", "--check"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0, f"stale generated pages; run python tools/gen_docs.py\n{run.stderr}"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built with ``mkdocs build --strict`` (any warning fails: broken links, anchors, docstrings)."""
-    missing = [name for name in ("mkdocs", "material", "mkdocstrings") if importlib.util.find_spec(name) is None]
-    if missing:
-        pytest.fail(f"{', '.join(missing)} missing: the docs extras are needed (pip install -e '.[test,docs]')")
-    wanted = os.environ.get("CANASTA_DOCS_SITE_DIR")
-    out = (ROOT / wanted) if wanted else tmp_path_factory.mktemp("docs") / "site"
-    run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=240,
-    )
-    assert run.returncode == 0, f"mkdocs build --strict failed:\n{run.stdout}\n{run.stderr}"
-    assert "WARNING" not in run.stderr, run.stderr
-    return out
 
 
 def test_site_has_the_pages(site: Path) -> None:
@@ -102,7 +67,12 @@ def test_site_is_offline(site: Path) -> None:
 def test_site_weight_is_within_budget(site: Path) -> None:
     """The site stays small enough to host and to read on a phone: no menu of every example on every page, no
     rulebook carrying every example drawn."""
-    files = [f for f in site.rglob("*") if f.is_file() and not f.name.startswith("screenshot-")]
+    runtime = site / "assets" / "runtime"  # the live pages' Python runtime: its own budget, in test_live_pages.py
+    files = [
+        f
+        for f in site.rglob("*")
+        if f.is_file() and not f.name.startswith("screenshot-") and not f.is_relative_to(runtime)
+    ]
     total = sum(f.stat().st_size for f in files)
     biggest = sorted(files, key=lambda f: f.stat().st_size, reverse=True)[:5]
     assert total < SITE_BUDGET, f"the site is {total / 2**20:.1f} MB; the largest files: " + ", ".join(
@@ -115,160 +85,6 @@ def test_site_weight_is_within_budget(site: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ the browser
-class DevTools:
-    """Headless Chromium driven through the DevTools protocol on fds 3 and 4 (``--remote-debugging-pipe``)."""
-
-    def __init__(self, profile: Path, log: Path) -> None:
-        to_chrome_r, self._to_chrome = os.pipe()
-        self._from_chrome, from_chrome_w = os.pipe()
-
-        def wire() -> None:  # in the child, before exec: the pipe ends become fds 3 and 4, inheritable
-            high_r = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10)  # out of the way first: either may be 3 or 4
-            high_w = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
-            os.dup2(high_r, 3)
-            os.dup2(high_w, 4)
-
-        with log.open("wb") as stderr:
-            self.process = subprocess.Popen(
-                [
-                    str(CHROMIUM),
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-quic",
-                    "--no-first-run",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    "--hide-scrollbars",
-                    f"--user-data-dir={profile}",
-                    f"--window-size={WIDTH},{HEIGHT}",
-                    "--remote-debugging-pipe",
-                    "about:blank",
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=stderr,
-                close_fds=False,
-                preexec_fn=wire,
-            )
-        os.close(to_chrome_r)
-        os.close(from_chrome_w)
-        self._buffer = b""
-        self._next = 0
-        self.events: list[dict[str, Any]] = []
-        self.session = ""
-
-    def _read_message(self, deadline: float) -> dict[str, Any]:
-        while b"\0" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._from_chrome], [], [], left)[0]:
-                raise TimeoutError("no answer from Chromium")
-            chunk = os.read(self._from_chrome, 1 << 20)
-            if not chunk:
-                raise EOFError("Chromium closed the pipe")
-            self._buffer += chunk
-        raw, _, self._buffer = self._buffer.partition(b"\0")
-        message: dict[str, Any] = json.loads(raw)
-        return message
-
-    def send(self, method: str, timeout: float = 30.0, **params: Any) -> dict[str, Any]:
-        self._next += 1
-        message: dict[str, Any] = {"id": self._next, "method": method, "params": params}
-        if self.session and not method.startswith("Target."):
-            message["sessionId"] = self.session
-        os.write(self._to_chrome, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + timeout
-        while True:
-            reply = self._read_message(deadline)
-            if reply.get("id") == self._next:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                result: dict[str, Any] = reply.get("result", {})
-                return result
-            self.events.append(reply)
-
-    def wait_event(self, method: str, timeout: float = 30.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        for index, event in enumerate(self.events):
-            if event.get("method") == method:
-                return self.events.pop(index)
-        while True:
-            event = self._read_message(deadline)
-            if event.get("method") == method:
-                return event
-            self.events.append(event)
-
-    def open_tab(self) -> None:
-        target = self.send("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        self.send("Page.enable")
-        self.send("Network.enable")
-        self.set_viewport(WIDTH, HEIGHT)
-
-    def set_viewport(self, width: int, height: int) -> None:
-        mobile = width < 600
-        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=mobile)
-
-    def goto(self, url: str) -> None:
-        self.events = [e for e in self.events if e.get("method") != "Page.loadEventFired"]
-        self.send("Page.navigate", url=url)
-        self.wait_event("Page.loadEventFired")
-        self.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-
-    def evaluate(self, expression: str) -> Any:
-        reply = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
-        if "exceptionDetails" in reply:
-            raise RuntimeError(f"{expression}: {reply['exceptionDetails']}")
-        return reply["result"].get("value")
-
-    def screenshot(self, path: Path) -> bytes:
-        data = base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"])
-        path.write_bytes(data)
-        return data
-
-    def requested_urls(self) -> list[str]:
-        return [e["params"]["request"]["url"] for e in self.events if e.get("method") == "Network.requestWillBeSent"]
-
-    def close(self) -> None:
-        try:
-            self.session = ""
-            self.send("Browser.close", timeout=5)
-        except (OSError, TimeoutError, EOFError, RuntimeError):
-            pass
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        os.close(self._to_chrome)
-        os.close(self._from_chrome)
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def browser(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevTools, str]]:
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is absent: apt-get install -y chromium (Debian's package) to run this test")
-    work = tmp_path_factory.mktemp("chromium")
-    chrome = DevTools(work / "profile", work / "chromium.log")  # started before the server thread (preexec_fn)
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        chrome.open_tab()
-        yield chrome, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        chrome.close()
-        server.shutdown()
-        server.server_close()
-
-
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")

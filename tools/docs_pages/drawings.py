@@ -22,7 +22,7 @@ from .spec_text import fmt_value
 _KIND_NAMES = {"sequence": "sequence", "wild": "wild cards"}
 
 
-def position_html(drawn: Drawn, scenario: Scenario) -> str:
+def position_html(drawn: Drawn, scenario_id: str) -> str:
     """The starting position as a block of HTML: every hand, the pile, the melds, the feet still face down, red
     threes, stock and scores."""
     if drawn.rules is None or drawn.view is None:
@@ -91,7 +91,7 @@ def position_html(drawn: Drawn, scenario: Scenario) -> str:
     if any(view["team_scores"]):
         facts.append("scores " + ", ".join(f"{side_name(rules, t)} {s}" for t, s in enumerate(view["team_scores"])))
     rows.append(f'<div class="cr-row cr-facts">{html.escape(" · ".join(facts))}</div>')
-    return f'<div class="cr-position" data-scenario="{scenario.id}">\n' + "\n".join(rows) + "\n</div>"
+    return f'<div class="cr-position" data-scenario="{html.escape(scenario_id)}">\n' + "\n".join(rows) + "\n</div>"
 
 
 def expect_cell(site: Site, step: Step, page: str, preferred: Sequence[str], rules: Rules | None) -> str:
@@ -197,5 +197,12 @@ def scenario_block(site: Site, scenario: Scenario, variant_id: str, page: str, *
     if scenario.parameters:
         params = ", ".join(f"{code(k)} = {code(fmt_value(v))}" for k, v in sorted(scenario.parameters.items()))
         out += [f"Played with {params} (level *{scenario.level}*).", ""]
-    out += [position_html(drawn, scenario), "", steps_table(site, scenario, drawn, page, preferred), "", "</div>", ""]
+    out += [
+        position_html(drawn, scenario.id),
+        "",
+        steps_table(site, scenario, drawn, page, preferred),
+        "",
+        "</div>",
+        "",
+    ]
     return "\n".join(out)

@@ -33,6 +33,7 @@ def example_page(site: Site, scenario: Scenario) -> str:
         facts.append("also applies to " + ", ".join(variant_link(site, page, v) for v in extra))
     facts.append(f"level *{scenario.level}*")
     out += ["; ".join(facts) + ".", ""]
+    out += [live_link(scenario.id), ""]
     out += ["## The position and the steps {#position data-search-exclude}", ""]
     out.append(scenario_block(site, scenario, home, page, title=False))
     # Plain text, not highlighted YAML: Pygments' spans made this listing six times its size, a third of the site.
@@ -46,6 +47,15 @@ def example_page(site: Site, scenario: Scenario) -> str:
     ]
     out += ["```text", explain_output(scenario.id).rstrip(), "```", ""]
     return "\n".join(out)
+
+
+def live_link(scenario_id: str) -> str:
+    """A link that opens the scenario in the live page, which settles it in the browser. Raw HTML: the address
+    part after # is the page's state, not an anchor MkDocs could check."""
+    return (
+        f'<p class="cr-live-link"><a href="../../try/settle/#example={scenario_id}">Settle it in your browser</a>: '
+        "change the position or the actions and read the verdicts again, with nothing installed.</p>"
+    )
 
 
 def variant_link(site: Site, page: str, variant_id: str) -> str:

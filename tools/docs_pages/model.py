@@ -13,6 +13,7 @@ from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.variants import applicable_variants, with_parameters
 from canasta_ref.engine.actions import parse_action
 from canasta_ref.engine.cards import card_name
+from canasta_ref.engine.game import Game
 from canasta_ref.engine.rules import Rules
 from canasta_ref.errors import CanastaError, IllegalAction
 from canasta_ref.spec import Variant, list_variants, load_variant
@@ -123,23 +124,30 @@ class Site:
     def drawn(self, scenario: Scenario, variant_id: str) -> Drawn:
         key = (scenario.id, variant_id)
         if key not in self._drawn:
-            self._drawn[key] = self._draw(scenario, variant_id)
+            self._drawn[key] = draw(scenario, variant_id)
         return self._drawn[key]
 
-    def _draw(self, scenario: Scenario, variant_id: str) -> Drawn:
-        try:
-            variant = with_parameters(variant_id, scenario.parameters)
-            rules = Rules(variant)
-            game = start_game(rules, scenario)
-        except CanastaError as error:
-            return Drawn(None, None, (), tuple(s.seat for s in scenario.steps), str(error).splitlines()[0])
-        to_act = game.to_act
-        view = game.view(to_act)
-        hands = tuple(tuple(card_name(c) for c in game.hand_of(seat)) for seat in range(rules.players))
-        actors: list[int | None] = []
-        for step in scenario.steps:
-            seat = step.seat if step.seat is not None else game.to_act
-            actors.append(seat)
-            with contextlib.suppress(IllegalAction, CanastaError):
-                game.apply(parse_action(step.action), step.seat)
-        return Drawn(rules, view, hands, tuple(actors))
+
+def draw(scenario: Scenario, variant_id: str) -> Drawn:
+    """A scenario's starting position under ``variant_id``, and who makes each step (the live pages draw a typed
+    scenario with it too)."""
+    try:
+        variant = with_parameters(variant_id, scenario.parameters)
+        rules = Rules(variant)
+        game = start_game(rules, scenario)
+    except CanastaError as error:
+        return Drawn(None, None, (), tuple(s.seat for s in scenario.steps), str(error).splitlines()[0])
+    drawn = drawn_game(rules, game)
+    actors: list[int | None] = []
+    for step in scenario.steps:
+        seat = step.seat if step.seat is not None else game.to_act
+        actors.append(seat)
+        with contextlib.suppress(IllegalAction, CanastaError):
+            game.apply(parse_action(step.action), step.seat)
+    return Drawn(drawn.rules, drawn.view, drawn.hands, tuple(actors))
+
+
+def drawn_game(rules: Rules, game: Game) -> Drawn:
+    """The table of ``game`` as it stands, seen by the player to act, every hand shown."""
+    hands = tuple(tuple(card_name(c) for c in game.hand_of(seat)) for seat in range(rules.players))
+    return Drawn(rules, game.view(game.to_act), hands, ())

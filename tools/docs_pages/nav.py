@@ -46,6 +46,7 @@ def nav_block(site: Site) -> str:
     nav.append(("Compare variants", "compare.md"))
     nav.append(("Where sources disagree", "disputes.md"))
     nav.append(("Settle a dispute", "settle-a-dispute.md"))
+    nav.append(("In your browser", [("Settle a dispute", "try/settle.md"), ("Try house rules", "try/house-rules.md")]))
     nav.append(("Examples", "examples/index.md"))  # the example pages are built but kept out of the menu
     nav.append(("Implementations", IMPLEMENTATIONS_PAGE))
     nav.extend(STATIC_NAV_TAIL)
