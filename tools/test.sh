@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 . .venv/bin/activate
 python -c "from canasta_ref.engine import _native; print('engine:', _native.STATUS)"
 # -n auto: one pytest worker a core (pytest-xdist); the suite is CPU-bound and its tests are independent.
-python -m pytest -n auto
+# --dist loadgroup: the tests of one xdist_group (those reading the built site) share a worker and one build.
+python -m pytest -n auto --dist loadgroup
 # The rules and engine tests once more on pure Python: the compiled build must not change a single answer.
 # Without a compiled build in use the first pass already ran on pure Python.
 if python -c "import sys; from canasta_ref.engine import _native; sys.exit(not _native.COMPILED)"; then

@@ -51,3 +51,11 @@ def browser(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tu
             yield chrome, base
     finally:
         chrome.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that reads the built site runs on one pytest-xdist worker (``--dist loadgroup``), so the site
+    is built once a run, not once a worker."""
+    for item in items:
+        if "site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("site"))
