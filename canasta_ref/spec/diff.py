@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .model import Clause, Parameter, SourceRef, Variant
+from .valuetext import value_text
 
 Status = Literal["added", "removed", "changed"]
 
@@ -151,11 +152,15 @@ def _parameter_entries(a: Variant, b: Variant) -> Iterator[Entry]:
             status: Status = "added" if pa is None else "removed"
             side, owner = (pb, b) if pa is None else (pa, a)
             assert side is not None
-            yield Entry(name, status, f"only in {owner.id} ({side.value!r})", read_by=read_by)
+            yield Entry(name, status, f"only in {owner.id} ({value_text(side.value)})", read_by=read_by)
             continue
         changes = tuple(_parameter_changes(pa, pb))
         if changes:
-            about = f"{pa.value!r} → {pb.value!r}" if pa.value != pb.value else f"{pb.value!r} in both"
+            about = (
+                f"{value_text(pa.value)} → {value_text(pb.value)}"
+                if pa.value != pb.value
+                else f"{value_text(pb.value)} in both"
+            )
             yield Entry(name, "changed", about, changes, read_by)
 
 
@@ -295,7 +300,7 @@ def _change_lines(change: Change, la: str, lb: str) -> Iterator[str]:
 
 
 def _alternatives(alternatives: Sequence[Mapping[str, Any]]) -> str:
-    shown = [f"{alt['value']!r} ({_brief(alt['sources'])})" for alt in alternatives]
+    shown = [f"{value_text(alt['value'])} ({_brief(alt['sources'])})" for alt in alternatives]
     return ", ".join(shown) or "none"
 
 
