@@ -533,6 +533,15 @@ def _reference_meets(scenario: Scenario, variant: str, rules: Rules, parameters:
     return not tally.failures
 
 
+#: Where the reference can be that a written-out position cannot say (its ``phase`` is ``draw`` or ``play``):
+#: an engine that parted from it there cannot be put back by a set-up.
+UNWRITABLE_PHASES = {
+    "over": "the reference's hand has ended",
+    "answer": "the reference waits for the partner's answer",
+    "keep": "the reference waits for a bonus card to be kept or laid out",
+}
+
+
 class _Case:
     """One scenario played on an engine beside the reference, which says where the engine should be."""
 
@@ -673,6 +682,9 @@ class _Case:
             took = "took it" if engine_took else "did not take it" if engine_took is False else "answered so"
             why = "cannot undo it nor" if engine_took else "cannot"
             return self._lost(f"{where}: the engine {took} and {why} be set up at the reference's position")
+        unwritable = UNWRITABLE_PHASES.get(self.reference.state.phase)
+        if unwritable:
+            return self._lost(f"{where}: {unwritable}, which no set-up can write out")
         request = self._position_request()
         since, newer = position_content_newer_than(self.info.protocol, self.rules, request["position"])
         if newer:

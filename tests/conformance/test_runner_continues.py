@@ -182,6 +182,24 @@ steps:
     expect: {result: accepted, score: {totals: [385, 5], parts: [{SCORE.CANASTA.MIXED: 300}, {}]}}
 """
 
+GOING_OUT = """\
+scenario: 1
+id: going-out
+title: North goes out concealed, and the hand is scored
+rules: [GO_OUT.CONCEALED]
+variants: [classic]
+level: must
+setup:
+  position:
+    hands: ["4C 4D 4H 4S 4C 4D 4H", "5D 5H 6S 8H", "7C 8C 8D", "8H 10S JD"]
+    pile: "6C 9D"
+    to_act: 0
+    phase: play
+steps:
+  - action: meld 4C 4D 4H 4S 4C 4D 4H
+    expect: {result: accepted, over: true, score: {totals: [710, -55]}}
+"""
+
 
 @pytest.fixture
 def frozen(tmp_path: Path) -> Scenario:
@@ -267,6 +285,26 @@ def test_a_refused_resynchronising_setup_leaves_the_later_checks_not_reached(fro
     result = run(RefusedResync(mutate_rule="PILE.TAKE.FROZEN", capabilities={"undo": False}), frozen)
     assert result.checks == {"failed": 1, "not reached": 4}
     assert "refused the set-up that puts it back at the reference's position ('no positions today')" in result.message
+
+
+class RefusesMelds(Fake):
+    """Refuses every meld, citing no rule."""
+
+    def alter(self, request: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+        action = request.get("action")
+        if request.get("cmd") == "apply" and isinstance(action, dict) and action.get("type") == "meld":
+            return {"ok": True, "accepted": False, "rule": None, "message": "no melds today"}
+        return reply
+
+
+def test_a_hand_the_reference_ended_is_not_sent_as_a_position(tmp_path: Path) -> None:
+    engine = RefusesMelds()
+    result = run(engine, scenario(tmp_path, GOING_OUT))
+    # The reference went out: its phase 'over' is no position a set-up can write, so none is sent.
+    assert engine.commands() == ["setup", "apply"]
+    assert result.checks == {"failed": 1, "not reached": 3}
+    assert "the reference's hand has ended, which no set-up can write out" in result.message
+    assert "refused the set-up" not in result.message
 
 
 def test_an_engine_failure_ends_the_case_keeping_the_failures_before_it(tmp_path: Path) -> None:
