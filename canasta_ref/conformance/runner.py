@@ -9,6 +9,7 @@ a capability; not reached: the engine could not be put back in step).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -427,7 +428,35 @@ def declared_plan(info: EngineInfo, scenario: Scenario, variant: str) -> Plan:
     failures = _reference_failures(scenario, variant, rules, {**scenario.parameters, **changed}, setup)
     if failures is None:
         raise Skip(reason)
+    if len(changed) + bool(unheld) > 1:
+        return Plan(rules, setup, _attributed(scenario, variant, changed, unheld, failures))
     return Plan(rules, setup, dict.fromkeys(failures, reason))
+
+
+def _attributed(
+    scenario: Scenario, variant: str, changed: Mapping[str, Any], unheld: Sequence[str], failures: set[CheckKey]
+) -> dict[CheckKey, str]:
+    """Each dependent check with what it depends on: the one declaration (a fixed parameter, or the fields not
+    held) under which alone the reference fails it, else all of them together."""
+    alone: list[tuple[str, set[CheckKey]]] = []
+    for name, value in changed.items():
+        parameters = {**scenario.parameters, name: value}
+        try:
+            rules = rules_for(with_parameters(variant, parameters))
+        except CanastaError:
+            continue
+        found = _reference_failures(scenario, variant, rules, parameters, scenario.setup)
+        alone.append((_declared_reason({name: value}, ()), found or set()))
+    if unheld:
+        without = _without_fields(scenario.setup, unheld)
+        found = _reference_failures(scenario, variant, case_rules(scenario, variant), scenario.parameters, without)
+        alone.append((_declared_reason({}, unheld), found or set()))
+    together = _declared_reason(changed, unheld)
+    attributed = {}
+    for key in failures:
+        reasons = [reason for reason, found in alone if key in found]
+        attributed[key] = reasons[0] if len(reasons) == 1 else together
+    return attributed
 
 
 #: The fields of a written-out position that may be left out (each has a default, conformance/PROTOCOL.md): all
@@ -439,19 +468,24 @@ DROPPABLE_FIELDS = frozenset(
 
 
 def _declared_reason(changed: Mapping[str, Any], unheld: Sequence[str]) -> str:
-    """E.g. "depends on one_card_pile, which the engine fixes at 'forbid'", or "depends on the position's 'melded',
+    """E.g. "depends on one_card_pile, which the engine fixes at forbid", or "depends on the position's 'melded',
     which the engine cannot hold"."""
     parts = []
     if len(changed) == 1:
         ((name, value),) = changed.items()
-        parts.append(f"{name}, which the engine fixes at {value!r}")
+        parts.append(f"{name}, which the engine fixes at {plain(value)}")
     elif changed:
-        values = ", ".join(f"{k} = {v!r}" for k, v in changed.items())
+        values = ", ".join(f"{k} = {plain(v)}" for k, v in changed.items())
         parts.append(f"{', '.join(changed)}, which the engine fixes at {values}")
     if unheld:
         names = ", ".join(f"'{name}'" for name in unheld)
         parts.append(f"the position's {names}, which the engine cannot hold")
     return "depends on " + " and on ".join(parts)
+
+
+def plain(value: Any) -> str:
+    """A parameter's value for people: a word as it is, anything else as JSON writes it (true, not True)."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _without_fields(setup: Mapping[str, Any], names: Iterable[str]) -> Mapping[str, Any]:
@@ -690,7 +724,8 @@ class _Case:
         problem = verdict_problem(accepted)
         if not problem and (number, "verdict") in self.dependent:
             self.tally.skipped(self.dependent[number, "verdict"])
-            self._rule_unmade(expect)
+            if not expect.accepted and expect.rule:  # the rule a refusal cites depends on it too
+                self.tally.skipped(self.dependent[number, "verdict"])
             return bool(accepted)
         if problem:
             self.tally.failed(number, "verdict", f"{where}: {problem}", cause=causes.VERDICT_MALFORMED)
@@ -1179,6 +1214,7 @@ __all__ = [
     "newer_step",
     "normalise_view",
     "normalised_or_none",
+    "plain",
     "position_fields",
     "rule_matches",
     "run_case",

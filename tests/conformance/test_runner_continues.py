@@ -467,9 +467,9 @@ def test_a_scenario_that_depends_on_a_fixed_parameter_is_skipped(tmp_path: Path)
     result = run(engine, scenario(tmp_path, ONE_CARD))
     assert (result.status, result.message) == (
         "skipped",
-        "1 check skipped: depends on one_card_pile, which the engine fixes at 'forbid'",
+        "1 check skipped: depends on one_card_pile, which the engine fixes at forbid",
     )
-    assert result.skips == {"depends on one_card_pile, which the engine fixes at 'forbid'": 1}
+    assert result.skips == {"depends on one_card_pile, which the engine fixes at forbid": 1}
 
 
 def test_a_scenario_that_does_not_depend_on_a_fixed_parameter_runs_with_its_own_parameters(frozen: Scenario) -> None:
