@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import SCENARIOS
+from broken_engines.kit import SCENARIOS, engine_command, run_conform
 
 from canasta_ref.conformance.engines import EngineFailure, InProcessEngine
 from canasta_ref.conformance.report import failed, json_report, summary
@@ -575,3 +575,18 @@ def test_bonus_cards_are_compared_as_a_multiset_per_seat() -> None:
     assert laid_out == normalise_field("bonus_cards", [["3H", "3D", "3D"], [], ["3H"], ["3D", "3H"]])
     assert laid_out != normalise_field("bonus_cards", [["3D", "3H", "3H"], [], ["3H"], ["3D", "3H"]])
     assert laid_out != normalise_field("bonus_cards", [[], ["3D", "3D", "3H"], ["3H"], ["3D", "3H"]])
+
+
+def test_an_engine_that_cannot_hold_melded_is_caught_through_the_protocol(tmp_path: Path) -> None:
+    # Before, the scenario was skipped whole for this engine ("cannot hold a position's 'melded'"), and the broken
+    # black three went unseen; now only the score that depends on 'melded' is skipped.
+    (tmp_path / "melded-before.yaml").write_text(MELDED_BEFORE, encoding="utf-8")
+    impl = engine_command("no_melded", "--mutate-rule", "B3.BLOCKS_PILE")
+    code, out, report = run_conform("--impl", impl, "--scenarios", str(tmp_path), "--variant", "classic", cwd=tmp_path)
+    assert code == 1, out
+    (result,) = report["results"]
+    assert (result["status"], result["rule"]) == ("failed", "B3.BLOCKS_PILE"), out
+    assert result["skips"] == {"depends on the position's 'melded', which the engine cannot hold": 1}
+    assert "  1 check: depends on the position's 'melded', which the engine cannot hold" in out.splitlines()
+    code, out, report = run_conform("--impl", engine_command("no_melded"), "--scenarios", str(tmp_path), cwd=tmp_path)
+    assert code == 0 and report["results"][0]["status"] == "partial", out
