@@ -73,6 +73,8 @@ class Findings:
     unclaimed: dict[str, int] = field(default_factory=dict)
     skipped_tests: Counter[str] = field(default_factory=Counter)
     skipped_checks: Counter[str] = field(default_factory=Counter)
+    #: What the engine declared it plays otherwise, per variant: parameter -> (the engine's value, the variant's).
+    declared: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)
 
     def variants(self) -> list[str]:
         """The variants with something to say, the bundled ones in their order first."""
@@ -92,6 +94,10 @@ class Findings:
             },
             "not_claimed": self.unclaimed,
             "skipped": {"tests": dict(self.skipped_tests), "checks": dict(self.skipped_checks)},
+            "declared_differences": {
+                variant: {name: {"engine": mine, "variant": theirs} for name, (mine, theirs) in values.items()}
+                for variant, values in self.declared.items()
+            },
         }
 
 
@@ -100,7 +106,7 @@ def findings(results: Sequence[Result], info: EngineInfo, campaign: Campaign | N
     which are told by its deviations and counts instead)."""
     campaign = campaign or Campaign()
     games = {id(r) for r in campaign.results}
-    out = Findings(games=Counter(campaign.played))
+    out = Findings(games=Counter(campaign.played), declared=declared_differences(info))
     groups: dict[tuple[str, str, bool], Finding] = {}
     bundled = set(list_variants())
     for result in results:
@@ -121,6 +127,25 @@ def findings(results: Sequence[Result], info: EngineInfo, campaign: Campaign | N
     for deviation in campaign.deviations:
         if deviation.mask is None:
             _add_deviation(groups, out, deviation)
+    return out
+
+
+def declared_differences(info: EngineInfo) -> dict[str, dict[str, tuple[Any, Any]]]:
+    """The parameters the engine fixes at a value other than its variant's, per bundled variant it claims: the
+    engine plays "that variant with these values", which is a difference it declared, not a failure."""
+    bundled = set(list_variants())
+    out: dict[str, dict[str, tuple[Any, Any]]] = {}
+    for variant in info.variants:
+        if variant not in bundled:
+            continue
+        spec = reference_rules(variant).variant
+        values = {
+            name: (value, spec.param(name))
+            for name, value in info.fixed_for(variant).items()
+            if name in spec.parameters and spec.param(name) != value
+        }
+        if values:
+            out[variant] = values
     return out
 
 
@@ -190,4 +215,4 @@ def _example(text: str) -> str:
     return text if len(text) <= EXAMPLE_CHARS else text[: EXAMPLE_CHARS - 3] + "..."
 
 
-__all__ = ["Campaign", "Finding", "Findings", "findings", "rule_text"]
+__all__ = ["Campaign", "Finding", "Findings", "declared_differences", "findings", "rule_text"]

@@ -33,7 +33,9 @@ Generic properties, checked on the engine in every game:
 A run goes on past a disagreement, so that one missing feature does not hide the others. Each disagreement has a
 key (``deviations.DeviationKey``: the check that failed, the rule behind it when one is known, the kind of action);
 the run logs it under its key, and then, if the engine can be set up at a written-out position, sets engine and
-reference alike to the reference's position and plays on; otherwise that game ends and the next one starts.
+reference alike to the reference's position and plays on; otherwise (or where no position can say where the
+reference is: a partner asked to answer) it sets the engine up again where the game started and replays the
+reference's actions, and plays on if the engine takes them all (else that game ends and the next one starts).
 After the games, each distinct deviation is shrunk: the run is played again from the same seed up to the game
 where the key was first seen, and Hypothesis shrinks that game, a smaller game counting only if it shows a
 deviation of the same key (within ``shrink_seconds`` a key, for at most ``max_shrunk`` keys). The shrunk game
@@ -398,10 +400,12 @@ class _Game:
             raise _GameOver
 
     def resync(self) -> bool:
-        """Set the engine and the reference alike to the reference's position, written out; False if it cannot be."""
+        """Set the engine and the reference alike to the reference's position, written out, or (an engine that
+        cannot be set up there) deal the engine the game again and replay the reference's actions; False if
+        neither can be done."""
         ref = self.ref
         if not self.runner.can_resync or ref.is_over or ref.state.phase not in ("draw", "play"):
-            return False
+            return self.replay_from_the_start()
         position = position_json(ref)
         if not speaks_position(self.runner.info, ref.rules, position):
             return False
@@ -412,6 +416,20 @@ class _Game:
         self._ref = Game.from_position(ref.rules, position_from_json(position, ref.rules))
         self.start, self.start_steps, self.rebased = position, len(self.steps), True
         return True
+
+    def replay_from_the_start(self) -> bool:
+        """Set the engine up again where the game started (the deal, or the position it was last re-based at) and
+        send every action the reference took since: back in step if it takes them all. This reaches what no
+        written position can say (a partner asked to answer, a hand over) and serves an engine that cannot be
+        set up at a written position at all."""
+        assert self.setup is not None
+        if self.start is None:
+            setup = _setup_request(self.setup)
+        else:
+            setup = {"cmd": "setup", "variant": self.ref.rules.variant.id, "parameters": {}, "position": self.start}
+        taken = [_apply_request(played.move) for played in self.steps[self.start_steps :] if played.accepted]
+        replies = self.channel.call([setup, *taken])
+        return bool(replies[0].get("ok")) and all(reply.get("accepted") is True for reply in replies[1:])
 
     def compare(self, reply: Mapping[str, Any], expect: _Expect) -> None:
         where = f"step {expect.steps}" if expect.steps else "at the deal"
@@ -692,8 +710,11 @@ class _Game:
         bound = hand_bound(self.ref.rules)
         if len(self.ref.history) > bound and not self.ref.is_over:  # pragma: no cover - the reference's own bound
             raise self.fail("score", f"the hand did not end within {bound} actions", len(self.steps))
-        if not self.deviated:  # a game re-synchronised mid-way cannot be replayed from its deal
-            self.replay(self.ref)
+        if self.deviated:
+            # Re-synchronised mid-way, the game is no transcript to replay, and a view that differed already would
+            # be blamed on the hidden cards: both checks are for games the engine played alike.
+            return
+        self.replay(self.ref)
         try:
             self.shuffled_view(self.ref)
         except Disagreement as disagreement:
@@ -1076,7 +1097,8 @@ def run_generated_games(
     _hypothesis_run(runner, report, games, seed, label=label)
     if runner.log.groups and not runner.can_resync:
         report.notes.append(
-            "the engine cannot be set up at a written-out position, so each game ended at its first disagreement"
+            "the engine cannot be set up at a written-out position, so after a disagreement each game was dealt "
+            "again and the reference's actions replayed (a game ended where the engine did not take them)"
         )
     for index, group in enumerate(runner.log.unmasked()):
         best = None

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from .engines import EngineInfo
 from .findings import Campaign, Finding, Findings, findings, rule_text
-from .runner import Result
+from .runner import Result, plain
 
 #: The statuses that fail a run. ``differs`` (an implementation-defined scenario the engine plays otherwise) and
 #: ``partial`` (every check that ran passed, some were skipped) are shown and counted, but fail nothing.
@@ -87,6 +87,7 @@ def summary(
     found = findings(results, info, campaign)
     lines.append(engine_line(info))
     lines.extend(_claim_lines(found, info))
+    lines.extend(_declared_lines(found))
     said: set[tuple[str, str]] = set()
     for variant in found.variants():
         lines.append(_variant_line(found, variant))
@@ -122,6 +123,20 @@ def _claim_lines(found: Findings, info: EngineInfo) -> list[str]:
     names = ", ".join(found.unclaimed)
     claimed = ", ".join(info.variants) or "none"
     return [f"variants claimed: {claimed}; not claimed: {names} ({tests} test{_s(tests)} skipped)"]
+
+
+def _declared_lines(found: Findings) -> list[str]:
+    """The parameters the engine declared it plays otherwise, once, per variant: e.g. "classic-2p: draw_count 1
+    (the variant's 2)"; the checks that depend on them are skipped, so none of them is a failure."""
+    if not found.declared:
+        return []
+    lines = ["declared differences (not failures; the checks that depend on them are skipped):"]
+    for variant, values in found.declared.items():
+        said = ", ".join(
+            f"{name} {plain(mine)} (the variant's {plain(theirs)})" for name, (mine, theirs) in values.items()
+        )
+        lines.append(f"  {variant}: {said}")
+    return lines
 
 
 def _variant_line(found: Findings, variant: str) -> str:

@@ -9,6 +9,7 @@ a capability; not reached: the engine could not be put back in step).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -355,8 +356,8 @@ def run_case(engine: Engine, scenario: Scenario, variant: str) -> Result:
     base: dict[str, Any] = {"scenario": scenario.id, "variant": variant, "file": scenario.file}
     tally = Tally()
     try:
-        rules = engine_rules(engine.info, scenario, variant)
-        _Case(engine, scenario, variant, rules, tally).play()
+        plan = declared_plan(engine.info, scenario, variant)
+        _Case(engine, scenario, variant, plan.rules, tally, setup=plan.setup, dependent=plan.dependent).play()
     except Skip as skip:
         return Result(**base, status="skipped", message=str(skip))
     except EngineFailure as failure:
@@ -394,12 +395,122 @@ def failure_result(engine: Engine, failure: EngineFailure, *, tally: Tally | Non
     )
 
 
-def engine_rules(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
-    """The rules a case runs under on this engine; raises Skip when the engine cannot run the scenario at all."""
+#: A check of a case: its step (None: the set-up) and its name (``verdict``, ``view.hand``, ``score.totals``...).
+CheckKey = tuple[int | None, str]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a case runs on an engine that declared what it plays otherwise or cannot hold: under ``rules`` (the
+    parameters it fixes applied), set up from ``setup`` (the fields it cannot hold left out), with the checks whose
+    answer depends on those declarations (``dependent``, each with the reason) skipped."""
+
+    rules: Rules
+    setup: Mapping[str, Any]
+    dependent: Mapping[CheckKey, str] = field(default_factory=dict)
+
+
+def declared_plan(info: EngineInfo, scenario: Scenario, variant: str) -> Plan:
+    """The plan of a case on this engine; raises Skip when the engine cannot run the scenario at all (nor any part
+    of it). The reference plays the case as the engine declared it would (its fixed parameters, the position
+    without the fields it cannot hold): the checks the reference itself then fails depend on the declarations."""
     reason = up_front_skip(info, scenario, variant)
     if reason:
         raise Skip(reason)
-    return _with_fixed(info, scenario, variant)
+    rules, changed = _with_fixed(info, scenario, variant)
+    unheld = sorted(position_fields(scenario) & info.unheld_position_fields)
+    if not changed and not unheld:
+        return Plan(rules, scenario.setup)
+    reason = _declared_reason(changed, unheld)
+    if unheld and not set(unheld) <= DROPPABLE_FIELDS:
+        raise Skip(reason)
+    setup = _without_fields(scenario.setup, unheld)
+    failures = _reference_failures(scenario, variant, rules, {**scenario.parameters, **changed}, setup)
+    if failures is None:
+        raise Skip(reason)
+    if len(changed) + bool(unheld) > 1:
+        return Plan(rules, setup, _attributed(scenario, variant, changed, unheld, failures))
+    return Plan(rules, setup, dict.fromkeys(failures, reason))
+
+
+def _attributed(
+    scenario: Scenario, variant: str, changed: Mapping[str, Any], unheld: Sequence[str], failures: set[CheckKey]
+) -> dict[CheckKey, str]:
+    """Each dependent check with what it depends on: the one declaration (a fixed parameter, or the fields not
+    held) under which alone the reference fails it, else all of them together."""
+    alone: list[tuple[str, set[CheckKey]]] = []
+    for name, value in changed.items():
+        parameters = {**scenario.parameters, name: value}
+        try:
+            rules = rules_for(with_parameters(variant, parameters))
+        except CanastaError:
+            continue
+        found = _reference_failures(scenario, variant, rules, parameters, scenario.setup)
+        alone.append((_declared_reason({name: value}, ()), found or set()))
+    if unheld:
+        without = _without_fields(scenario.setup, unheld)
+        found = _reference_failures(scenario, variant, case_rules(scenario, variant), scenario.parameters, without)
+        alone.append((_declared_reason({}, unheld), found or set()))
+    together = _declared_reason(changed, unheld)
+    attributed = {}
+    for key in failures:
+        reasons = [reason for reason, found in alone if key in found]
+        attributed[key] = reasons[0] if len(reasons) == 1 else together
+    return attributed
+
+
+#: The fields of a written-out position that may be left out (each has a default, conformance/PROTOCOL.md): all
+#: but the hands.
+DROPPABLE_FIELDS = frozenset(
+    {"pile", "melds", "red_threes", "stock", "team_scores", "to_act", "phase", "upcard_froze", "melded", "permission"}
+    | {"sides", "awaiting_first_turn", "feet", "hand_number", "talons", "bonus_draws_owed"}
+)
+
+
+def _declared_reason(changed: Mapping[str, Any], unheld: Sequence[str]) -> str:
+    """E.g. "depends on one_card_pile, which the engine fixes at forbid", or "depends on the position's 'melded',
+    which the engine cannot hold"."""
+    parts = []
+    if len(changed) == 1:
+        ((name, value),) = changed.items()
+        parts.append(f"{name}, which the engine fixes at {plain(value)}")
+    elif changed:
+        values = ", ".join(f"{k} = {plain(v)}" for k, v in changed.items())
+        parts.append(f"{', '.join(changed)}, which the engine fixes at {values}")
+    if unheld:
+        names = ", ".join(f"'{name}'" for name in unheld)
+        parts.append(f"the position's {names}, which the engine cannot hold")
+    return "depends on " + " and on ".join(parts)
+
+
+def plain(value: Any) -> str:
+    """A parameter's value for people: a word as it is, anything else as JSON writes it (true, not True)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _without_fields(setup: Mapping[str, Any], names: Iterable[str]) -> Mapping[str, Any]:
+    """A scenario's set-up with some fields of its position left out (team scores and the hand's number are
+    written beside the position, and go with it)."""
+    names = set(names)
+    if not names:
+        return setup
+    kept = {key: value for key, value in setup.items() if key not in names}
+    kept["position"] = {key: value for key, value in setup["position"].items() if key not in names}
+    return kept
+
+
+def _reference_failures(
+    scenario: Scenario, variant: str, rules: Rules, parameters: Mapping[str, Any], setup: Mapping[str, Any]
+) -> set[CheckKey] | None:
+    """The checks the reference, in process, fails when it plays the scenario under ``rules`` (set up with
+    ``parameters``) from ``setup``; None when it cannot play it at all (its set-up refused)."""
+    tally = Tally()
+    try:
+        _Case(InProcessEngine(), scenario, variant, rules, tally, parameters=parameters, setup=setup).play()
+    except (Skip, EngineFailure):
+        return None
+    failed = {(failure["step"], failure["check"]) for failure in tally.failures}
+    return None if any(step is None for step, _ in failed) else failed
 
 
 #: What an engine speaking a version older than 6 (session.NAMED_MELDS_SINCE) cannot do: name a meld.
@@ -429,9 +540,6 @@ def up_front_skip(info: EngineInfo, scenario: Scenario, variant: str) -> str | N
         return unnamed_melds(info.protocol, since, variant)
     if scenario.uses_position and not info.can("setup_position"):
         return "the engine cannot set up a written-out position"
-    unheld = sorted(position_fields(scenario) & info.unheld_position_fields)
-    if unheld:
-        return "the engine cannot hold a position's " + ", ".join(f"'{name}'" for name in unheld)
     since, newer = _newer_content(info.protocol, scenario, variant)
     if newer:
         return (
@@ -486,9 +594,9 @@ def lacking_step(info: EngineInfo, scenario: Scenario) -> str | None:
     return None
 
 
-def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
-    """The case's rules with the parameters the engine fixes: a scenario setting one otherwise, or whose
-    expectations the reference itself does not meet under them, depends on it and is skipped."""
+def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> tuple[Rules, dict[str, Any]]:
+    """The case's rules with the parameters the engine fixes, and those of them that change the case; a scenario
+    setting one otherwise is skipped (it is about that value)."""
     rules = case_rules(scenario, variant)
     fixed = info.fixed_for(variant)
     for name, value in fixed.items():
@@ -496,19 +604,11 @@ def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> Rules:
             raise Skip(f"the engine fixes {name} at {value!r}; the scenario sets it to {scenario.parameters[name]!r}")
     changed = {name: value for name, value in fixed.items() if _param(rules, name) != value}
     if not changed:
-        return rules
-    parameters = {**scenario.parameters, **changed}
+        return rules, {}
     try:
-        fixed_rules = rules_for(with_parameters(variant, parameters))
+        return rules_for(with_parameters(variant, {**scenario.parameters, **changed})), changed
     except CanastaError as error:
         raise Skip(f"the engine fixes parameters the reference cannot set: {error}") from None
-    if not _reference_meets(scenario, variant, fixed_rules, parameters):
-        if len(changed) == 1:
-            ((name, value),) = changed.items()
-            raise Skip(f"depends on {name}, which the engine fixes at {value!r}")
-        values = ", ".join(f"{k} = {v!r}" for k, v in changed.items())
-        raise Skip(f"depends on {', '.join(changed)}, which the engine fixes at {values}")
-    return fixed_rules
 
 
 def _param(rules: Rules, name: str) -> Any:
@@ -522,15 +622,13 @@ def _param(rules: Rules, name: str) -> Any:
 _MISSING = object()
 
 
-def _reference_meets(scenario: Scenario, variant: str, rules: Rules, parameters: Mapping[str, Any]) -> bool:
-    """Whether the reference, in process, passes every check of the scenario under ``rules`` (set up with
-    ``parameters``)."""
-    tally = Tally()
-    try:
-        _Case(InProcessEngine(), scenario, variant, rules, tally, parameters=parameters).play()
-    except (Skip, EngineFailure):
-        return False
-    return not tally.failures
+#: Where the reference can be that a written-out position cannot say (its ``phase`` is ``draw`` or ``play``):
+#: an engine that parted from it there cannot be put back by a set-up.
+UNWRITABLE_PHASES = {
+    "over": "the reference's hand has ended",
+    "answer": "the reference waits for the partner's answer",
+    "keep": "the reference waits for a bonus card to be kept or laid out",
+}
 
 
 class _Case:
@@ -545,6 +643,8 @@ class _Case:
         tally: Tally,
         *,
         parameters: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        dependent: Mapping[CheckKey, str] | None = None,
     ) -> None:
         self.engine = engine
         self.info = engine.info
@@ -559,9 +659,13 @@ class _Case:
                 r for r in scenario.rules if r in self.clauses and rules.variant.is_convention(r)
             )
         self.parameters = dict(scenario.parameters if parameters is None else parameters)
-        self.request = setup_request(scenario.setup, variant, self.parameters, rules)
+        self.request = setup_request(scenario.setup if setup is None else setup, variant, self.parameters, rules)
         self.reference = self._reference_game()
         self.in_step = True
+        #: The checks skipped because their answer depends on what the engine declared (fixed, not held).
+        self.dependent = dict(dependent or {})
+        #: The actions the reference took since the set-up, with their seats: replayed to put the engine back.
+        self.taken: list[tuple[Action, int | None]] = []
 
     def _reference_game(self) -> Game | None:
         """The reference's hand of the set-up (None if it cannot make it: then only the engine's replies count)."""
@@ -605,6 +709,7 @@ class _Case:
             self.reference.apply(action, seat)
         except CanastaError:
             return False
+        self.taken.append((action, seat))
         return True
 
     def _verdict(self, number: int, where: str, kind: str, expect: Expect, reply: Mapping[str, Any]) -> bool | None:
@@ -617,6 +722,11 @@ class _Case:
             return False
         accepted = reply.get("accepted")
         problem = verdict_problem(accepted)
+        if not problem and (number, "verdict") in self.dependent:
+            self.tally.skipped(self.dependent[number, "verdict"])
+            if not expect.accepted and expect.rule:  # the rule a refusal cites depends on it too
+                self.tally.skipped(self.dependent[number, "verdict"])
+            return bool(accepted)
         if problem:
             self.tally.failed(number, "verdict", f"{where}: {problem}", cause=causes.VERDICT_MALFORMED)
             self._rule_unmade(expect)
@@ -643,6 +753,8 @@ class _Case:
     def _check_rule(self, number: int, where: str, wanted: str, cited: Any) -> None:
         if not self.info.can("rule_ids"):
             self.tally.skipped(NO_RULE_IDS)
+        elif (number, "rule") in self.dependent:
+            self.tally.skipped(self.dependent[number, "rule"])
         elif cited != wanted:
             message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
             self.tally.failed(number, "rule", message, wanted, expected=wanted)
@@ -660,8 +772,9 @@ class _Case:
     # -- back in step after a verdict that differs --------------------------------------------------------
 
     def _resync(self, where: str, engine_took: bool | None, reference_took: bool) -> bool:
-        """Put the engine back where the reference is: ``undo`` what it should have refused, or set up the
-        reference's position. False (the reason noted) when it cannot be done: the later checks are not reached."""
+        """Put the engine back where the reference is: ``undo`` what it should have refused, set up the reference's
+        position, or set it up as at the start and replay the actions the reference took. False (the reason noted)
+        when it cannot be done: the later checks are not reached."""
         if engine_took and not reference_took and self.info.can("undo"):
             reply = self.engine.request({"cmd": "undo"})
             if reply.get("ok"):
@@ -669,24 +782,52 @@ class _Case:
             return self._lost(f"{where}: the engine refused to undo it ({excerpt(reply.get('error', reply))})")
         if self.reference is None:
             return self._lost(f"{where}: the reference cannot play this set-up, so the engine cannot be put back")
+        unwritten = self._unwritable(engine_took)
+        if unwritten is None:
+            return self._resync_by_position(where)
+        return self._resync_by_replay(where, unwritten)
+
+    def _unwritable(self, engine_took: bool | None) -> str | None:
+        """Why the engine cannot be set up at the reference's position (None: it can)."""
+        assert self.reference is not None
         if not self.info.can("setup_position") or self.info.unheld_position_fields:
             took = "took it" if engine_took else "did not take it" if engine_took is False else "answered so"
             why = "cannot undo it nor" if engine_took else "cannot"
-            return self._lost(f"{where}: the engine {took} and {why} be set up at the reference's position")
-        request = self._position_request()
-        since, newer = position_content_newer_than(self.info.protocol, self.rules, request["position"])
+            return f"the engine {took} and {why} be set up at the reference's position"
+        unwritable = UNWRITABLE_PHASES.get(self.reference.state.phase)
+        if unwritable:
+            return f"{unwritable}, which no set-up can write out"
+        since, newer = position_content_newer_than(self.info.protocol, self.rules, position_json(self.reference))
         if newer:
-            return self._lost(
-                f"{where}: the reference's position has {' or '.join(newer)}, which the engine's protocol "
+            return (
+                f"the reference's position has {' or '.join(newer)}, which the engine's protocol "
                 f"{self.info.protocol} cannot set up (version {since} added it)"
             )
-        reply = self.engine.request(request)
+        return None
+
+    def _resync_by_position(self, where: str) -> bool:
+        reply = self.engine.request(self._position_request())
         if reply.get("ok"):
             return True
         return self._lost(
             f"{where}: the engine refused the set-up that puts it back at the reference's position "
             f"({excerpt(reply.get('error', reply))})"
         )
+
+    def _resync_by_replay(self, where: str, unwritten: str) -> bool:
+        """Set the engine up as at the start and replay every action the reference took: the engine is back in
+        step if it takes them all (it refused one, or the set-up: the reason noted)."""
+        reply = self.engine.request(self.request)
+        if not reply.get("ok"):
+            return self._lost(f"{where}: {unwritten}, and it refused the set-up again to replay the actions")
+        for number, (action, seat) in enumerate(self.taken, 1):
+            reply = self.engine.request(apply_request(action, seat))
+            if reply.get("accepted") is not True:
+                return self._lost(
+                    f"{where}: {unwritten}, and replaying the reference's actions from the set-up, it did not take "
+                    f"action {number}, `{action}`"
+                )
+        return True
 
     def _position_request(self) -> dict[str, Any]:
         assert self.reference is not None
@@ -703,8 +844,9 @@ class _Case:
         """Make a group's checks (skipped ones counted), one request answering them all."""
         live = []
         for check in group.checks:
-            if check.skip:
-                self.tally.skipped(check.skip)
+            skip = check.skip or self.dependent.get((number, check.name))
+            if skip:
+                self.tally.skipped(skip)
             else:
                 live.append(check)
         if not live:
@@ -1063,7 +1205,7 @@ __all__ = [
     "conservation_problem",
     "deal_request",
     "deck_size",
-    "engine_rules",
+    "declared_plan",
     "failure_result",
     "failure_status",
     "feature_lacking",
@@ -1072,6 +1214,7 @@ __all__ = [
     "newer_step",
     "normalise_view",
     "normalised_or_none",
+    "plain",
     "position_fields",
     "rule_matches",
     "run_case",

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import SCENARIOS
+from broken_engines.kit import SCENARIOS, engine_command, run_conform
 
 from canasta_ref.conformance.engines import EngineFailure, InProcessEngine
 from canasta_ref.conformance.report import failed, json_report, summary
@@ -182,6 +182,24 @@ steps:
     expect: {result: accepted, score: {totals: [385, 5], parts: [{SCORE.CANASTA.MIXED: 300}, {}]}}
 """
 
+GOING_OUT = """\
+scenario: 1
+id: going-out
+title: North goes out concealed, and the hand is scored
+rules: [GO_OUT.CONCEALED]
+variants: [classic]
+level: must
+setup:
+  position:
+    hands: ["4C 4D 4H 4S 4C 4D 4H", "5D 5H 6S 8H", "7C 8C 8D", "8H 10S JD"]
+    pile: "6C 9D"
+    to_act: 0
+    phase: play
+steps:
+  - action: meld 4C 4D 4H 4S 4C 4D 4H
+    expect: {result: accepted, over: true, score: {totals: [710, -55]}}
+"""
+
 
 @pytest.fixture
 def frozen(tmp_path: Path) -> Scenario:
@@ -241,15 +259,27 @@ def test_without_undo_the_engine_is_set_up_at_the_references_position(frozen: Sc
     assert again["position"]["phase"] == "draw"
 
 
-def test_with_neither_undo_nor_positions_the_later_checks_are_not_reached(seeded: Scenario) -> None:
+def test_with_neither_undo_nor_positions_the_engine_is_dealt_again_and_replayed(seeded: Scenario) -> None:
     engine = Fake(mutate_rule="TURN.ORDER", capabilities={"undo": False, "setup_position": False})
     result = run(engine, seeded)
     assert result.status == "failed"
-    # step 1's rule, step 2's verdict and the views after it
+    # Dealt again (no action of the reference's to replay), the engine is back in step: step 2's verdict is
+    # checked, and fails too; then the replay of the reference's draw is refused, and the views are not reached.
+    assert [f["step"] for f in result.failures] == [1, 2]
+    assert result.checks == {"failed": 2, "not reached": 2}
+    assert engine.commands() == ["setup", "apply", "setup", "apply", "setup", "apply"]
+    assert (
+        "step 2 `draw`: the engine did not take it and cannot be set up at the reference's position, and replaying "
+        "the reference's actions from the set-up, it did not take action 1, `draw`; the later checks were not reached"
+    ) in result.message
+
+
+def test_a_replay_the_engine_cannot_start_leaves_the_later_checks_not_reached(seeded: Scenario) -> None:
+    engine = RefusedResync(mutate_rule="TURN.ORDER", capabilities={"undo": False, "setup_position": False})
+    result = run(engine, seeded)
     assert result.checks == {"failed": 1, "not reached": 3}
-    assert "the engine took it and cannot undo it nor be set up at the reference's position" in result.message
-    assert "the later checks were not reached" in result.message
-    assert engine.commands() == ["setup", "apply"]
+    assert "and it refused the set-up again to replay the actions; the later checks were not reached" in result.message
+    assert engine.commands() == ["setup", "apply", "setup"]
 
 
 def test_with_neither_undo_nor_positions_an_engine_in_step_runs_every_check(seeded: Scenario) -> None:
@@ -269,6 +299,31 @@ def test_a_refused_resynchronising_setup_leaves_the_later_checks_not_reached(fro
     assert "refused the set-up that puts it back at the reference's position ('no positions today')" in result.message
 
 
+class RefusesMelds(Fake):
+    """Refuses every meld, citing no rule."""
+
+    def alter(self, request: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+        action = request.get("action")
+        if request.get("cmd") == "apply" and isinstance(action, dict) and action.get("type") == "meld":
+            return {"ok": True, "accepted": False, "rule": None, "message": "no melds today"}
+        return reply
+
+
+def test_a_hand_the_reference_ended_is_not_sent_as_a_position(tmp_path: Path) -> None:
+    engine = RefusesMelds()
+    result = run(engine, scenario(tmp_path, GOING_OUT))
+    # The reference went out: its phase 'over' is no position a set-up can write, so none is sent; the engine is
+    # set up as at the start to replay the reference's actions, and refuses the meld again.
+    assert engine.commands() == ["setup", "apply", "setup", "apply"]
+    assert all("position" not in m or m["position"]["phase"] == "play" for m in engine.sent)
+    assert result.checks == {"failed": 1, "not reached": 3}
+    assert (
+        "the reference's hand has ended, which no set-up can write out, and replaying the reference's actions from "
+        "the set-up, it did not take action 1, `meld 4C 4C 4D 4D 4H 4H 4S`"
+    ) in result.message
+    assert "refused the set-up" not in result.message
+
+
 def test_an_engine_failure_ends_the_case_keeping_the_failures_before_it(tmp_path: Path) -> None:
     result = run(CrashesOnLegal(), scenario(tmp_path, TWO_REFUSALS))
     assert result.status == "errored"
@@ -279,13 +334,17 @@ def test_an_engine_failure_ends_the_case_keeping_the_failures_before_it(tmp_path
     assert (other.status, other.checks) == ("failed", {"passed": 3, "failed": 1})
 
 
-def test_unheld_position_fields_forbid_setting_up_the_references_position(frozen: Scenario) -> None:
+def test_unheld_position_fields_put_the_engine_back_by_replaying_not_by_the_references_position(
+    frozen: Scenario,
+) -> None:
     engine = Fake(
         mutate_rule="PILE.TAKE.FROZEN", capabilities={"undo": False}, unheld_position_fields=frozenset({"permission"})
     )
     result = run(engine, frozen)
-    assert result.checks == {"failed": 1, "not reached": 4}
-    assert engine.commands() == ["setup", "apply"]
+    # the take's rule cannot be checked (it was taken); the draw after it and its views are
+    assert result.checks == {"passed": 3, "failed": 1, "not reached": 1}
+    assert engine.commands()[:3] == ["setup", "apply", "setup"]
+    assert engine.sent[2] == engine.sent[0]  # the scenario's own set-up again: the reference took no action yet
 
 
 def test_a_failure_stays_in_the_json_report(frozen: Scenario) -> None:
@@ -408,9 +467,9 @@ def test_a_scenario_that_depends_on_a_fixed_parameter_is_skipped(tmp_path: Path)
     result = run(engine, scenario(tmp_path, ONE_CARD))
     assert (result.status, result.message) == (
         "skipped",
-        "depends on one_card_pile, which the engine fixes at 'forbid'",
+        "1 check skipped: depends on one_card_pile, which the engine fixes at forbid",
     )
-    assert engine.commands() == []
+    assert result.skips == {"depends on one_card_pile, which the engine fixes at forbid": 1}
 
 
 def test_a_scenario_that_does_not_depend_on_a_fixed_parameter_runs_with_its_own_parameters(frozen: Scenario) -> None:
@@ -437,10 +496,70 @@ def test_without_score_parts_the_parts_are_skipped_and_the_totals_compared(tmp_p
     assert "scores should be [1, 2], got [385, 5]" in bad.message
 
 
-def test_a_position_field_the_engine_cannot_hold_skips_the_scenario(frozen: Scenario) -> None:
-    result = run(Fake(unheld_position_fields=frozenset({"melds", "permission"})), frozen)
-    assert (result.status, result.message) == ("skipped", "the engine cannot hold a position's 'melds'")
-    assert run(Fake(unheld_position_fields=frozenset({"permission"})), frozen).status == "passed"
+MELDED_BEFORE = """\
+scenario: 1
+id: melded-before
+title: North, who melded before, goes out with a mixed canasta, not concealed
+rules: [B3.BLOCKS_PILE, GO_OUT.CONCEALED]
+variants: [classic]
+level: must
+setup:
+  position:
+    hands: ["4C 4D 4H 4S 4C 4D 4H", "5D 5H 6S 8H", "7C 8C 8D", "8H 10S JD"]
+    pile: "6H 3C"
+    melded: [true, false, false, false]
+    to_act: 0
+    phase: draw
+steps:
+  - action: take
+    expect: {result: refused, rule: B3.BLOCKS_PILE}
+  - action: draw
+    expect: {result: accepted}
+  - action: meld 4C 4D 4H 4S 4C 4D 4H 2C
+    expect: {result: accepted, over: true, score: {totals: [430, -55]}}
+"""
+
+NO_MELDED = frozenset({"melded"})
+
+
+def test_a_position_field_the_engine_cannot_hold_skips_only_the_checks_that_depend_on_it(tmp_path: Path) -> None:
+    engine = Fake(unheld_position_fields=NO_MELDED)
+    result = run(engine, scenario(tmp_path, MELDED_BEFORE))
+    # Set up without 'melded', North goes out concealed (200, not 100): only the totals depend on it.
+    assert "melded" not in engine.sent[0]["position"]
+    assert result.status == "partial", result.message
+    assert result.skips == {"depends on the position's 'melded', which the engine cannot hold": 1}
+    assert result.checks["passed"] >= 5 and "failed" not in result.checks
+    assert run(Fake(), scenario(tmp_path, MELDED_BEFORE)).status == "passed"
+
+
+def test_a_fault_in_a_check_that_does_not_depend_on_an_unheld_field_is_caught(tmp_path: Path) -> None:
+    # Before, an engine that cannot hold 'melded' had every scenario writing it skipped: this fault went unseen.
+    engine = Fake(mutate_rule="B3.BLOCKS_PILE", unheld_position_fields=NO_MELDED)
+    result = run(engine, scenario(tmp_path, MELDED_BEFORE))
+    assert result.status == "failed"
+    assert [(f["step"], f["rule"]) for f in result.failures] == [(1, "B3.BLOCKS_PILE")]
+
+
+def test_a_scenario_whose_every_check_depends_on_an_unheld_field_is_skipped(tmp_path: Path, frozen: Scenario) -> None:
+    engine = Fake(unheld_position_fields=frozenset({"melds", "permission"}))
+    result = run(engine, scenario(tmp_path, ONE_CARD))  # without the side's nines, the one-card take is refused
+    assert (result.status, result.message) == (
+        "skipped",
+        "1 check skipped: depends on the position's 'melds', which the engine cannot hold",
+    )
+    # the frozen pile refuses the take with the side's queens or without them
+    assert run(engine, frozen).status == "passed"
+
+
+def test_a_position_without_its_hands_cannot_be_written(frozen: Scenario) -> None:
+    engine = Fake(unheld_position_fields=frozenset({"hands"}))
+    result = run(engine, frozen)
+    assert (result.status, result.message) == (
+        "skipped",
+        "depends on the position's 'hands', which the engine cannot hold",
+    )
+    assert engine.commands() == []
 
 
 def test_a_fixed_parameter_the_reference_does_not_know_skips_the_scenario(frozen: Scenario) -> None:
@@ -456,3 +575,18 @@ def test_bonus_cards_are_compared_as_a_multiset_per_seat() -> None:
     assert laid_out == normalise_field("bonus_cards", [["3H", "3D", "3D"], [], ["3H"], ["3D", "3H"]])
     assert laid_out != normalise_field("bonus_cards", [["3D", "3H", "3H"], [], ["3H"], ["3D", "3H"]])
     assert laid_out != normalise_field("bonus_cards", [[], ["3D", "3D", "3H"], ["3H"], ["3D", "3H"]])
+
+
+def test_an_engine_that_cannot_hold_melded_is_caught_through_the_protocol(tmp_path: Path) -> None:
+    # Before, the scenario was skipped whole for this engine ("cannot hold a position's 'melded'"), and the broken
+    # black three went unseen; now only the score that depends on 'melded' is skipped.
+    (tmp_path / "melded-before.yaml").write_text(MELDED_BEFORE, encoding="utf-8")
+    impl = engine_command("no_melded", "--mutate-rule", "B3.BLOCKS_PILE")
+    code, out, report = run_conform("--impl", impl, "--scenarios", str(tmp_path), "--variant", "classic", cwd=tmp_path)
+    assert code == 1, out
+    (result,) = report["results"]
+    assert (result["status"], result["rule"]) == ("failed", "B3.BLOCKS_PILE"), out
+    assert result["skips"] == {"depends on the position's 'melded', which the engine cannot hold": 1}
+    assert "  1 check: depends on the position's 'melded', which the engine cannot hold" in out.splitlines()
+    code, out, report = run_conform("--impl", engine_command("no_melded"), "--scenarios", str(tmp_path), cwd=tmp_path)
+    assert code == 0 and report["results"][0]["status"] == "partial", out
