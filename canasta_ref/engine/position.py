@@ -80,6 +80,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             where = f"melds[{team}][{index}]"
             if not cards:
                 raise CanastaError(f"field '{where}': a meld needs at least one card")
+            _refuse_bonus_cards(rules, cards, where)
             rank = group_rank(rules, MeldGroup(tuple(cards)))
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
             merged = rules.merges_same_rank[rank]
@@ -157,6 +158,20 @@ def _check_written_melds(rules: Rules, state: HandState) -> None:
                     f"field 'melds[{team}][{index}]': side {team}'s meld {index + 1} ({cards}) breaks rule "
                     f"{clause.id}: {clause.refusal}"
                 )
+
+
+def _refuse_bonus_cards(rules: Rules, cards: Sequence[Card], where: str) -> None:
+    """A bonus card (a red three, hook bonus_card) leaves the hand for the side's bonus cards as it is received, or
+    waits in hand where a rule lets a player keep one: no play lays it in a meld, so a written meld holding one is
+    refused, citing the rule that makes it a bonus card (the meld rules would judge it as a card of its rank)."""
+    for card in cards:
+        if rules.is_bonus[card]:
+            clause = rules.first_clause("bonus_card", rules.card_facts(card))
+            rule = f" (rule {clause.id})" if clause is not None else ""
+            raise CanastaError(
+                f"field '{where}': {card_name(card)} is a bonus card{rule}, laid out apart from the melds, so no meld "
+                "holds it; write it among its seat's bonus cards"
+            )
 
 
 def _may_be_going_out(state: HandState, team: int) -> bool:
