@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..errors import CanastaError
 from .actions import MeldGroup
@@ -55,8 +56,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     if position.seat_melded and len(position.seat_melded) != players:
         raise CanastaError(f"field 'melded': expected {players} values, one per seat, got {len(position.seat_melded)}")
     _check_awaiting(rules, position)
-    if position.phase not in ("draw", "play"):
-        raise CanastaError(f"field 'phase': expected draw or play, got {position.phase!r}")
+    _check_phase(position.phase)
     if position.permission not in ("none", "yes", "no"):
         raise CanastaError(f"field 'permission': expected none, yes or no, got {position.permission!r}")
     deck = full_deck(rules.packs, rules.jokers_per_pack)
@@ -269,6 +269,26 @@ def _check_talon_claims(rules: Rules, owed: Sequence[int], to_act: int, talons: 
             raise CanastaError(
                 f"field 'bonus_draws_owed[{seat}]': seat {seat} takes a talon of {len(talon)} cards, not {owed[seat]}"
             )
+
+
+#: Phases a written position cannot be in, and what to write instead: the action that leads into one is a step.
+_UNWRITABLE_PHASES: Final = {
+    "answer": "a partner's answer to 'may I go out?' waits on the question asked this turn: write the position in "
+    "phase play and give the ask as a step",
+    "keep": "a choice to keep a bonus card waits on the cards just received: write the position before the action "
+    "that brought them (the draw, or the discard before a first turn) and give it as a step",
+    "over": "a hand that is over has no one to act: write the position before the last action and give it as a step",
+}
+
+
+def _check_phase(phase: str) -> None:
+    """A written position is in phase draw or play; the phases that wait on something an action did (a question,
+    bonus cards received) or that end the hand are reached by writing that action as a step."""
+    if phase in ("draw", "play"):
+        return
+    why = _UNWRITABLE_PHASES.get(phase, "")
+    reason = f"; phase {phase} cannot be written: {why}" if why else f", got {phase!r}"
+    raise CanastaError(f"field 'phase': expected draw (the turn not begun) or play (the player has drawn){reason}")
 
 
 def _check_awaiting(rules: Rules, position: Position) -> None:

@@ -189,3 +189,35 @@ def test_a_black_three_meld_is_refused_even_going_out_where_the_variant_never_me
     going_out = Position(hands=hands, melds=[[parse_cards("3C 3S 3C")], []], phase="play")
     with pytest.raises(CanastaError, match=r"field 'melds\[0\]\[0\]': .* breaks rule B3.MELD.GOING_OUT"):
         Game.from_position(hand_and_foot, going_out)
+
+
+@pytest.mark.parametrize(
+    ("phase", "instead"),
+    [
+        ("answer", "write the position in phase play and give the ask as a step"),
+        ("keep", "write the position before the action that brought them"),
+        ("over", "write the position before the last action"),
+    ],
+)
+def test_a_phase_that_waits_on_an_action_is_refused_saying_what_to_write(phase: str, instead: str) -> None:
+    """A partner's answer, a bonus card's keep and a hand over each follow an action (the ask, the cards received,
+    the last action) whose facts a position does not carry: the position is written before it, with it as a step."""
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    with pytest.raises(CanastaError) as refused:
+        Game.from_position(load_variant("modern-american"), Position(hands=hands, phase=phase))  # type: ignore[arg-type]
+    message = str(refused.value)
+    assert message.startswith("field 'phase': expected draw (the turn not begun) or play (the player has drawn); ")
+    assert f"phase {phase} cannot be written: " in message and instead in message, message
+
+
+def test_an_unknown_phase_is_refused_naming_the_field() -> None:
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    with pytest.raises(CanastaError, match=r"^field 'phase': expected draw .* or play .*, got 'dance'$"):
+        Game.from_position(load_variant("classic"), Position(hands=hands, phase="dance"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("phase", ["draw", "play"])
+def test_the_draw_and_play_phases_are_written(phase: str) -> None:
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    game = Game.from_position(load_variant("classic"), Position(hands=hands, phase=phase))  # type: ignore[arg-type]
+    assert game.state.phase == phase
