@@ -9,7 +9,7 @@ from typing import Final
 from ..errors import CanastaError
 from .actions import MeldGroup
 from .cards import RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
-from .checks import group_rank, settled, written_meld_refusal
+from .checks import group_rank, settled, take_joins, written_meld_refusal
 from .numbers import hand_number, team_scores, whole_number
 from .rules import Rules
 from .state import HandState, Meld, Phase, open_meld
@@ -83,8 +83,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             _refuse_bonus_cards(rules, cards, where)
             rank = group_rank(rules, MeldGroup(tuple(cards)))
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
-            merged = rules.merges_same_rank[rank]
-            if merged and not meld.closed and open_meld(melds[team], rank) is not None:
+            if not meld.closed and not _may_lie_beside(rules, open_meld(melds[team], rank), rank):
                 raise CanastaError(f"field '{where}': side {team} already has an open meld of rank {RANK_NAMES[rank]}")
             melds[team].append(meld)
     bonus = [tuple(b) for b in position.bonus] + [() for _ in range(players - len(position.bonus))]
@@ -158,6 +157,13 @@ def _check_written_melds(rules: Rules, state: HandState) -> None:
                     f"field 'melds[{team}][{index}]': side {team}'s meld {index + 1} ({cards}) breaks rule "
                     f"{clause.id}: {clause.refusal}"
                 )
+
+
+def _may_lie_beside(rules: Rules, earlier: Meld | None, rank: int) -> bool:
+    """Whether an open meld of ``rank`` may lie beside the side's ``earlier`` open meld of that rank: where the
+    spec does not merge the rank, or where a take of a natural card and a wild card would not join the earlier
+    one (hook meld.merge_same_rank asked with the take's facts), which then started the second."""
+    return earlier is None or not rules.merges_same_rank[rank] or not take_joins(rules, earlier, 1)
 
 
 def _refuse_bonus_cards(rules: Rules, cards: Sequence[Card], where: str) -> None:
