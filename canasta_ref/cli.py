@@ -69,7 +69,10 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
                     "hook": c.hook,
                     c.kind: c.expression,
                     "declared_in": c.declared_in,
-                    "sources": [{"source": r.source, "quote": r.quote, "section": r.section} for r in c.sources],
+                    "sources": [
+                        {"source": r.source, "quote": r.quote, "section": r.section, "summary": r.summary}
+                        for r in c.sources
+                    ],
                 }
                 for c in variant.clauses.values()
             ],

@@ -150,14 +150,20 @@ def view_text(rules: Rules, view: Mapping[str, Any]) -> list[str]:
 
 def cite_refs(refs: Iterable[SourceRef]) -> str:
     """Sources cited inline: ``source: "quote"``, separated by semicolons, or "no source"."""
-    return "; ".join(f'{r.source}: "{r.quote}"' for r in refs) or "no source"
+    return "; ".join(f"{r.source}{cited_words(r)}" for r in refs) or "no source"
 
 
 def source_line(ref: SourceRef) -> str:
     """A source on a line of its own: ``source SOURCE (SECTION): "quote"``. The quote's internal locator
     (``ref``) points into the project's research copy, which readers do not have, so it is never shown."""
     where = f" ({ref.section})" if ref.section else ""
-    return f'source {ref.source}{where}: "{ref.quote}"'
+    return f"source {ref.source}{where}{cited_words(ref)}"
+
+
+def cited_words(ref: SourceRef) -> str:
+    """What a source says, after its name: its words in quote marks, or the project's summary marked as one
+    (``SourceRef.summary``), which readers must not take for a source's words."""
+    return f" (our summary, not a source's words): {ref.quote}" if ref.summary else f': "{ref.quote}"'
 
 
 def section_title(section: str) -> str:

@@ -165,6 +165,8 @@ THREE_NATURALS_MELD: Final = 4  # a meld with three or more natural cards
 COMPOSITIONS = range(8)
 _CONCEALED: Final = Query("go_out.concealed", ("melded_before", "added_to_partner", "made_canasta", "took_pile"))
 _MELD_CLOSED: Final = Query("meld.closed", ("rank", "size", "naturals", "wilds"))
+#: A take's group asked again whether it joins the side's meld of its rank (``take_joins``).
+_TAKE_APART: Final = Query("meld.take_apart", ("rank", "onto_canasta", "onto_wilds", "added_wilds"))
 _MUST_COMPLETE: Final = Query("meld.must_complete", MELD_VARIABLES)
 BONUS_REPLACE: Final = Query("bonus_card.replace", ("from_pile", "stock_size"))
 LAST_CARD_BONUS_ENDS: Final = Query("stock.last_card_bonus_ends", ("stock_size",))
@@ -463,6 +465,29 @@ def merge_target(rules: Rules, state: HandState, team: int, rank: int) -> Meld |
     if existing is not None and rules.merges_same_rank[rank]:
         return existing
     return None
+
+
+def take_joins(rules: Rules, meld: Meld, added_wilds: int) -> bool:
+    """Whether a take's cards, ``added_wilds`` of them wild, join ``meld``, the side's meld of the top card's rank,
+    or start a second meld of that rank (hook meld.take_apart)."""
+    if not rules.takes_apart:
+        return True
+    values = (RANK_NAMES[meld.rank], is_canasta(rules, meld), meld.wilds, added_wilds)
+    return not rules.predicate_of(_TAKE_APART, values)
+
+
+def _merge_place(
+    rules: Rules, state: HandState, team: int, rank: int, cards: Sequence[Card], *, own_key: int, taking: bool
+) -> tuple[int, Meld | None]:
+    """Where a group naming no meld goes, as (key, meld joined): the side's meld of its rank where the spec merges
+    that rank, unless the group is a take's that hook meld.take_apart keeps apart; else a meld of its own
+    (``own_key``)."""
+    if not rules.merges_same_rank[rank]:
+        return own_key, None
+    before = merge_target(rules, state, team, rank)
+    if before is not None and taking and not take_joins(rules, before, wilds_among(rules, cards)):
+        return own_key, None
+    return rank, before
 
 
 def settled(rules: Rules, meld: Meld) -> Meld:
@@ -779,7 +804,7 @@ _OWN_MELD: Final = 100
 
 
 def _placed(
-    rules: Rules, state: HandState, team: int, contributions: Sequence[Contribution]
+    rules: Rules, state: HandState, team: int, contributions: Sequence[Contribution], *, taking: bool = False
 ) -> tuple[list[int], dict[int, tuple[Meld | None, list[Card], int, int]]]:
     """Which meld each contribution joins, gathered by meld: a named one (key ``-N``), the side's meld of its rank
     where the spec merges that rank (key: the rank), or a new one of its own. Per key: the meld before, the cards
@@ -792,11 +817,9 @@ def _placed(
             key = -target
             before: Meld | None = melds[target - 1]
             _refuse_named(rules, rank, before)
-        elif rules.merges_same_rank[rank]:
-            key = rank
-            before = merge_target(rules, state, team, rank)
         else:
-            key, before = _OWN_MELD + index, None
+            first = taking and index == 0  # a take's group: the pile's top card and the cards that meld it
+            key, before = _merge_place(rules, state, team, rank, cards, own_key=_OWN_MELD + index, taking=first)
         known = placed.get(key)
         if known is None:
             order.append(key)
@@ -943,10 +966,8 @@ def _layout_one(
         key, before = -target, melds[target - 1]
         _refuse_named(rules, rank, before)
         rank = before.rank
-    elif rules.merges_same_rank[rank]:
-        key, before = rank, merge_target(rules, state, team, rank)
     else:
-        key, before = _OWN_MELD, None
+        key, before = _merge_place(rules, state, team, rank, cards, own_key=_OWN_MELD, taking=taking)
     if rules.coverage is not None:
         _note_laid(rules, rank, cards)
     result = before.plus(cards, rules.is_wild) if before else Meld.build(rank, cards, rules.is_wild)
@@ -1032,7 +1053,7 @@ def _layout(
             taking=taking,
         )
     current = list(state.melds[team])
-    order, placed = _placed(rules, state, team, contributions)
+    order, placed = _placed(rules, state, team, contributions, taking=taking)
     results: list[Meld] = []
     for key in order:
         before, cards, _, rank = placed[key]

@@ -346,6 +346,17 @@ HOOKS: Final[dict[str, Hook]] = {
             rank="str",
         ),
         _hook(
+            "meld.take_apart",
+            "predicate",
+            "Whether a take of the pile whose cards would join the side's meld of the top card's rank (hook "
+            "meld.merge_same_rank) starts a second meld of that rank instead: ``onto_canasta``, whether that meld "
+            "is a canasta, ``onto_wilds``, its wild cards, ``added_wilds``, the take's (no clause: they join it).",
+            rank="str",
+            onto_canasta="bool",
+            onto_wilds="int",
+            added_wilds="int",
+        ),
+        _hook(
             "meld.sequence",
             "predicate",
             'Whether a group of natural cards of several ranks is a sequence meld (kind "sequence", judged by '

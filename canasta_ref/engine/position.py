@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..errors import CanastaError
 from .actions import MeldGroup
 from .cards import RANK_NAMES, Card, card_name, counts_of, full_deck, rank_of
-from .checks import group_rank, settled, written_meld_refusal
+from .checks import group_rank, settled, take_joins, written_meld_refusal
 from .numbers import hand_number, team_scores, whole_number
 from .rules import Rules
 from .state import HandState, Meld, Phase, open_meld
@@ -55,8 +56,7 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
     if position.seat_melded and len(position.seat_melded) != players:
         raise CanastaError(f"field 'melded': expected {players} values, one per seat, got {len(position.seat_melded)}")
     _check_awaiting(rules, position)
-    if position.phase not in ("draw", "play"):
-        raise CanastaError(f"field 'phase': expected draw or play, got {position.phase!r}")
+    _check_phase(position.phase)
     if position.permission not in ("none", "yes", "no"):
         raise CanastaError(f"field 'permission': expected none, yes or no, got {position.permission!r}")
     deck = full_deck(rules.packs, rules.jokers_per_pack)
@@ -80,10 +80,10 @@ def build_state(rules: Rules, position: Position) -> tuple[HandState, list[Card]
             where = f"melds[{team}][{index}]"
             if not cards:
                 raise CanastaError(f"field '{where}': a meld needs at least one card")
+            _refuse_bonus_cards(rules, cards, where)
             rank = group_rank(rules, MeldGroup(tuple(cards)))
             meld = settled(rules, Meld.build(rank, cards, rules.is_wild))
-            merged = rules.merges_same_rank[rank]
-            if merged and not meld.closed and open_meld(melds[team], rank) is not None:
+            if not meld.closed and not _may_lie_beside(rules, open_meld(melds[team], rank), rank):
                 raise CanastaError(f"field '{where}': side {team} already has an open meld of rank {RANK_NAMES[rank]}")
             melds[team].append(meld)
     bonus = [tuple(b) for b in position.bonus] + [() for _ in range(players - len(position.bonus))]
@@ -157,6 +157,27 @@ def _check_written_melds(rules: Rules, state: HandState) -> None:
                     f"field 'melds[{team}][{index}]': side {team}'s meld {index + 1} ({cards}) breaks rule "
                     f"{clause.id}: {clause.refusal}"
                 )
+
+
+def _may_lie_beside(rules: Rules, earlier: Meld | None, rank: int) -> bool:
+    """Whether an open meld of ``rank`` may lie beside the side's ``earlier`` open meld of that rank: where the
+    spec does not merge the rank, or where a take of a natural card and a wild card would not join the earlier
+    one (hook meld.merge_same_rank asked with the take's facts), which then started the second."""
+    return earlier is None or not rules.merges_same_rank[rank] or not take_joins(rules, earlier, 1)
+
+
+def _refuse_bonus_cards(rules: Rules, cards: Sequence[Card], where: str) -> None:
+    """A bonus card (a red three, hook bonus_card) leaves the hand for the side's bonus cards as it is received, or
+    waits in hand where a rule lets a player keep one: no play lays it in a meld, so a written meld holding one is
+    refused, citing the rule that makes it a bonus card (the meld rules would judge it as a card of its rank)."""
+    for card in cards:
+        if rules.is_bonus[card]:
+            clause = rules.first_clause("bonus_card", rules.card_facts(card))
+            rule = f" (rule {clause.id})" if clause is not None else ""
+            raise CanastaError(
+                f"field '{where}': {card_name(card)} is a bonus card{rule}, laid out apart from the melds, so no meld "
+                "holds it; write it among its seat's bonus cards"
+            )
 
 
 def _may_be_going_out(state: HandState, team: int) -> bool:
@@ -254,6 +275,26 @@ def _check_talon_claims(rules: Rules, owed: Sequence[int], to_act: int, talons: 
             raise CanastaError(
                 f"field 'bonus_draws_owed[{seat}]': seat {seat} takes a talon of {len(talon)} cards, not {owed[seat]}"
             )
+
+
+#: Phases a written position cannot be in, and what to write instead: the action that leads into one is a step.
+_UNWRITABLE_PHASES: Final = {
+    "answer": "a partner's answer to 'may I go out?' waits on the question asked this turn: write the position in "
+    "phase play and give the ask as a step",
+    "keep": "a choice to keep a bonus card waits on the cards just received: write the position before the action "
+    "that brought them (the draw, or the discard before a first turn) and give it as a step",
+    "over": "a hand that is over has no one to act: write the position before the last action and give it as a step",
+}
+
+
+def _check_phase(phase: str) -> None:
+    """A written position is in phase draw or play; the phases that wait on something an action did (a question,
+    bonus cards received) or that end the hand are reached by writing that action as a step."""
+    if phase in ("draw", "play"):
+        return
+    why = _UNWRITABLE_PHASES.get(phase, "")
+    reason = f"; phase {phase} cannot be written: {why}" if why else f", got {phase!r}"
+    raise CanastaError(f"field 'phase': expected draw (the turn not begun) or play (the player has drawn){reason}")
 
 
 def _check_awaiting(rules: Rules, position: Position) -> None:

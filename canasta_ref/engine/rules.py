@@ -217,6 +217,9 @@ class Rules:
         #: Whether any clause closes melds (hook meld.closed): without one, every meld stays open, unasked.
         self.closes_melds = bool(self._hooks.get("meld.closed"))
         self._variables: dict[str, frozenset[str]] = {}
+        #: Whether any clause may keep a take's cards apart from the side's meld of their rank (hook
+        #: meld.take_apart): without one, a take's cards join it, unasked.
+        self.takes_apart = bool(self._hooks.get("meld.take_apart"))
         #: Whether any clause reads what a side's canastas make of a rank (``hooks.RANK_FACT_VARIABLES``: dead
         #: ranks, an open wild meld): without one, those facts are never computed.
         self.reads_rank_facts = any(

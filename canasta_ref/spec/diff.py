@@ -256,6 +256,8 @@ def _refs_json(refs: Iterable[SourceRef]) -> list[dict[str, str]]:
     result = []
     for ref in refs:
         item = {"source": ref.source, "quote": ref.quote}
+        if ref.summary:
+            item["summary"] = "the project's summary, not a source's words"
         if ref.section is not None:
             item["section"] = ref.section
         if ref.note is not None:

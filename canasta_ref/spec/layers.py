@@ -144,6 +144,7 @@ class _Layer:
                 _text(entry, "url"),
                 _text(entry, "note"),
                 convention=entry.get("convention") is True,
+                summary=entry.get("summary") is True,
             )
 
     def _refs(self, path: NodePath, refs: Any) -> tuple[SourceRef, ...]:
@@ -161,7 +162,9 @@ class _Layer:
                     message = f"unknown source '{source}'{hint}; expected one of: {one_of(known)}"
                     self.error((*path, index, "source"), message)
                 continue
-            result.append(SourceRef(source, quote, _text(ref, "ref"), _text(ref, "note"), _text(ref, "section")))
+            summary = self.flat.sources[source].summary
+            notes = _text(ref, "ref"), _text(ref, "note"), _text(ref, "section")
+            result.append(SourceRef(source, quote, *notes, summary=summary))
         return tuple(result)
 
     def _parameters(self) -> None:

@@ -26,6 +26,9 @@ class SourceRef:
     note: str | None = None
     #: Where a reader finds the quote in the published source: a heading, a numbered rule, a page.
     section: str | None = None
+    #: The words are the project's summary of what sources say (its source is a summary, ``Source.summary``), not
+    #: a source's own: readers see them as such, never in quote marks.
+    summary: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class Source:
     #: The project's own convention, not a rule from a document: a clause citing only such sources is never
     #: required of other engines (its scenarios are of level implementation-defined).
     convention: bool = False
+    #: The project's research notes summing up sources they do not quote: a quote citing it is the notes' own
+    #: words, shown to readers as a summary, not in quote marks.
+    summary: bool = False
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ REFUSED = [
     ("hand-and-foot", "meld of eight", "7C 7C 7C 7D 7D 7D 7H 7H", "MELD.MAX_CARDS"),
     ("hand-and-foot", "more wild cards than natural", "QH 2C 2D", "MELD.WILD_RATIO"),
     ("hand-and-foot", "black threes", "3C 3S 3C", "B3.MELD.GOING_OUT"),
+    ("modern-american", "wild meld of eight", "2C 2D 2H 2S JK JK 2C 2D", "MELD.MAX_CARDS"),
     ("modern-american", "sevens with a wild card", "7C 7D 7H 2C", "MELD.SEVENS.NO_WILDS"),
     ("modern-american", "meld of eight", "QC QC QD QD QH QH QS QS", "MELD.MAX_CARDS"),
 ]
@@ -50,8 +51,10 @@ ACCEPTED = [
     ("bolivia", "2C 2D 2H 2S JK JK JK"),
     ("hand-and-foot", "QH QS 2C 2D"),
     ("hand-and-foot", "2C 2D JK"),
+    ("hand-and-foot", "7C 7C 7C 7D 7D 7D 7H"),
     ("modern-american", "AC AD AH 2C"),
     ("modern-american", "2C 2D JK"),
+    ("modern-american", "QC QC QD QD QH QH QS"),
 ]
 
 
@@ -149,3 +152,72 @@ def test_what_only_going_out_lays_lies_only_before_the_player_going_out() -> Non
     for other in (Position(hands=hands, melds=going_out.melds), Position(hands=hands, melds=[[], going_out.melds[0]])):
         with pytest.raises(CanastaError, match=r"breaks rule B3.MELD.GOING_OUT"):
             Game.from_position(classic, other)
+
+
+VARIANTS = ["bolivia", "classic", "classic-2p", "classic-6p", "fournier", "hand-and-foot", "modern-american", "samba"]
+
+
+#: Melds holding a bonus card: red threes in every variant, and black threes where they are bonus cards too.
+BONUS_IN_MELD = [(v, m) for v in VARIANTS for m in ("3H 3D 3H", "QH QS 3D", "10H 10S 10D 3H")]
+BONUS_IN_MELD.append(("modern-american", "3C 3S 3C 3S"))
+
+
+@pytest.mark.parametrize(("variant", "meld"), BONUS_IN_MELD)
+def test_a_bonus_card_in_a_meld_is_refused_as_one(variant: str, meld: str) -> None:
+    """A red three (and Modern American's black three) is laid out as a bonus card when received (hook
+    bonus_card), never melded: a written meld holding one is refused naming the meld's field, the card and the
+    rule, not judged as a meld of threes."""
+    with pytest.raises(CanastaError) as refused:
+        Game.from_position(load_variant(variant), _position(variant, meld))
+    message = str(refused.value)
+    assert message.startswith("field 'melds[1][0]': 3") and " is a bonus card (rule RED3.LAY_OUT)" in message, message
+    assert "Black threes" not in message
+
+
+def test_a_red_three_among_the_bonus_cards_is_accepted() -> None:
+    classic = load_variant("classic")
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    written = Position(hands=hands, melds=[[], [parse_cards("10H 10S 10D")]], bonus=[[], parse_cards("3H 3D")])
+    game = Game.from_position(classic, written)
+    assert game.state.bonus[1] == tuple(parse_cards("3H 3D"))
+
+
+def test_a_black_three_meld_is_refused_even_going_out_where_the_variant_never_melds_them() -> None:
+    """Hand and Foot never melds black threes: even before the player going out, a meld of them is refused."""
+    hand_and_foot = load_variant("hand-and-foot")
+    hands = [parse_cards(hand) for hand in ("9C", "4C", "7C", "8C")]
+    going_out = Position(hands=hands, melds=[[parse_cards("3C 3S 3C")], []], phase="play")
+    with pytest.raises(CanastaError, match=r"field 'melds\[0\]\[0\]': .* breaks rule B3.MELD.GOING_OUT"):
+        Game.from_position(hand_and_foot, going_out)
+
+
+@pytest.mark.parametrize(
+    ("phase", "instead"),
+    [
+        ("answer", "write the position in phase play and give the ask as a step"),
+        ("keep", "write the position before the action that brought them"),
+        ("over", "write the position before the last action"),
+    ],
+)
+def test_a_phase_that_waits_on_an_action_is_refused_saying_what_to_write(phase: str, instead: str) -> None:
+    """A partner's answer, a bonus card's keep and a hand over each follow an action (the ask, the cards received,
+    the last action) whose facts a position does not carry: the position is written before it, with it as a step."""
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    with pytest.raises(CanastaError) as refused:
+        Game.from_position(load_variant("modern-american"), Position(hands=hands, phase=phase))  # type: ignore[arg-type]
+    message = str(refused.value)
+    assert message.startswith("field 'phase': expected draw (the turn not begun) or play (the player has drawn); ")
+    assert f"phase {phase} cannot be written: " in message and instead in message, message
+
+
+def test_an_unknown_phase_is_refused_naming_the_field() -> None:
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    with pytest.raises(CanastaError, match=r"^field 'phase': expected draw .* or play .*, got 'dance'$"):
+        Game.from_position(load_variant("classic"), Position(hands=hands, phase="dance"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("phase", ["draw", "play"])
+def test_the_draw_and_play_phases_are_written(phase: str) -> None:
+    hands = [parse_cards(hand) for hand in ("KH 9C", "4C", "7C", "8C")]
+    game = Game.from_position(load_variant("classic"), Position(hands=hands, phase=phase))  # type: ignore[arg-type]
+    assert game.state.phase == phase

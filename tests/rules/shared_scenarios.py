@@ -575,6 +575,22 @@ def meld_merges_into_own_meld_of_the_rank(c: Ctx) -> None:
 
 
 @scenario
+@needs("MELD.PUZZLE.SECOND_MELD")
+def puzzle_take_starts_a_second_meld_only_under_that_reading(c: Ctx) -> None:
+    log = c.log
+    # pagat's puzzle: a natural and a wild card take the pile onto the side's canasta holding three wild cards.
+    env = {"rank": "K", "onto_canasta": True, "onto_wilds": 3, "added_wilds": 1}
+    log.predicate(c.rules, "meld.take_apart", env, "MELD.PUZZLE.SECOND_MELD", False)
+    second = c.child("second-meld", three_wild_canasta_take="second_meld")
+    log.predicate(second, "meld.take_apart", env, "MELD.PUZZLE.SECOND_MELD", True)
+    log.predicate(second, "meld.take_apart", {**env, "added_wilds": 0}, "MELD.PUZZLE.SECOND_MELD", False)
+    melds = {0: ["KH KS KD KC 2C 2S JK"], 1: ["QH QS QD"]}
+    game = table(second, hands={0: "KS 2H 7H 8S 5D"}, melds=melds, pile="6C 4S KH")
+    game.apply(act("take KS 2H"))
+    assert [len(m.cards) for m in game.state.melds[0]] == [7, 3]
+
+
+@scenario
 def one_meld_per_action_after_the_opening(c: Ctx) -> None:
     game = opened(c.rules, "KH KS KD 9H 9S 9D 5C")
     c.log.refuses(game, "meld KH KS KD | 9H 9S 9D", "MELD.ONE_GROUP_AFTER_OPENING")

@@ -31,6 +31,7 @@ _PLAIN = str.maketrans(
         **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
         **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
         **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015", "-"),
+        "*": None,  # Markdown's emphasis in the research notes, which a quote leaves out
     }
 )
 ELLIPSIS = "\u2026"
@@ -42,7 +43,8 @@ _ROW = re.compile(r"^\| (X\d+) \|")
 
 
 def plain(text: str) -> str:
-    """``text`` with its whitespace collapsed and its typographic quote marks and dashes made plain."""
+    """``text`` with its whitespace collapsed, its typographic quote marks and dashes made plain and its
+    asterisks (emphasis) dropped."""
     return " ".join(text.translate(_PLAIN).split())
 
 

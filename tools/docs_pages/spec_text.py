@@ -16,10 +16,13 @@ def fmt_value(value: Any) -> str:
 
 
 def quote_line(ref: SourceRef, variant: Variant, link: str | None) -> str:
-    """“quote” — source title, section (the title linked to the page's list of sources); never the quote's
-    internal locator, which points into the project's research copy."""
+    """“quote” — source title, section (the title linked to the page's list of sources), or the project's summary
+    marked as one, without quote marks; never the quote's internal locator, which points into the project's
+    research copy."""
     source = variant.sources.get(ref.source)
     title = md(source.title) if source else md(ref.source)
     where = f", {md(ref.section)}" if ref.section else ""
     cite = f"[{title}]({link})" if link else title
+    if ref.summary:
+        return f"{md(ref.quote)} — our summary, not a source's words: {cite}{where}"
     return f"“{md(ref.quote)}” — {cite}{where}"
