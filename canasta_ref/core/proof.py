@@ -1,0 +1,155 @@
+"""The native core proved against the Python engine, step by step, on generated games of any variant.
+
+Random games are played by the reference. Before every action the core loads the position and must give it back
+unchanged; after every action that is a plain card move (a draw, a discard, a meld, a take whose events are only
+that move: no bonus card laid out, no replacement drawn, nobody going out), the core makes the same move on its own
+copy of the position before and must reach the reference's position after. At each hand's end, where the core covers
+the variant's scoring, its score must be the reference's, part by part. Any difference is reported in words.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.game import Event, Game
+from ..engine.rules import Rules
+from ..engine.scoring import score_hand
+from ..engine.state import HandState, Meld
+from . import load_state, new_position, owned_view, score_mechanisms_missing
+from .score import score_parts
+
+#: The events of a plain move, by kind of action (anything else happened too: the move is not compared).
+_PLAIN_EVENTS = {
+    "draw": ("draws",),
+    "discard": ("discards",),
+    "meld": ("melds", "adds to meld"),
+    "take": ("takes the pile, ", "picks up ", "melds", "adds to meld"),
+}
+
+
+@dataclass
+class Proof:
+    """What one variant's run compared, and every disagreement found (empty: the core agrees)."""
+
+    variant: str
+    games: int = 0
+    positions: int = 0
+    moves: Counter[str] = field(default_factory=Counter)
+    scores: int = 0
+    score_declined: str = ""
+    disagreements: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        moves = ", ".join(f"{count} {kind}" for kind, count in sorted(self.moves.items())) or "none"
+        scores = f"{self.scores} scores" if not self.score_declined else f"scores not covered ({self.score_declined})"
+        found = f"{len(self.disagreements)} disagreements" if self.disagreements else "no disagreement"
+        return f"{self.variant}: {self.games} games, {self.positions} positions, moves {moves}; {scores}; {found}"
+
+
+def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
+    """Play a random game from each seed with the reference, comparing the core at every step."""
+    proof = Proof(rules.variant.id)
+    position = new_position(rules)
+    missing = score_mechanisms_missing(rules)
+    proof.score_declined = ", ".join(missing)
+    for seed in seeds:
+        finished = _prove_game(rules, position, seed, proof)
+        if not missing:
+            _prove_score(rules, finished, seed, proof)
+    del proof.disagreements[most_reported:]
+    return proof
+
+
+def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandState:
+    """One game compared step by step; the hand's final state."""
+    game = Game(rules, seed=seed)
+    pick = random.Random(seed)
+    proof.games += 1
+    step = 0
+    while game.state.phase != "over":
+        step += 1
+        before = game.state.copy()
+        load_state(position, before)
+        _compare(position, before, f"{seed} step {step}: loaded", proof)
+        proof.positions += 1
+        legal = game.legal_actions()
+        action = legal[pick.randrange(legal.count())]
+        seat = before.to_act
+        events = game.apply(action)
+        if _plain(action, events) and _move(position, before, game.state, seat, action):
+            proof.moves[action.kind] += 1
+            _compare(position, game.state, f"{seed} step {step}: after `{action}`", proof)
+    return game.state
+
+
+def _plain(action: Action, events: Sequence[Event]) -> bool:
+    """Whether an action's events are its card move alone."""
+    wanted = _PLAIN_EVENTS.get(action.kind)
+    return wanted is not None and all(event.what.startswith(wanted) for event in events)
+
+
+def _move(position: Any, before: HandState, after: HandState, seat: int, action: Action) -> bool:
+    """Make ``action``'s card move on the core's position (``before`` loaded); False where it is not one the core
+    makes alone (a take of the top card only)."""
+    if action.kind == "draw":
+        drawn = len(before.stock) - len(after.stock)
+        position.draw(seat, drawn)
+    elif action.kind == "discard":
+        position.discard(seat, action.cards[0])
+        position.pass_turn()
+    elif action.kind == "take":
+        if len(after.pile) != 0:
+            return False
+        position.pick_up(seat, 0)
+        _lay_changes(position, before, after, seat)
+    else:
+        _lay_changes(position, before, after, seat)
+    return True
+
+
+def _lay_changes(position: Any, before: HandState, after: HandState, seat: int) -> None:
+    """Lay on the core's position the cards each of the side's melds gained, and close those closed (where cards go
+    and which melds close are rules, which the reference decides; the core moves the cards and keeps the counts)."""
+    side = before.side_of[seat]
+    old, new = before.melds[side], after.melds[side]
+    for index, meld in enumerate(new):
+        known = old[index] if index < len(old) else None
+        gained = _gained(known, meld)
+        if gained:
+            position.lay(seat, -1 if known is None else index, meld.rank, gained)
+        if meld.closed and not (known is not None and known.closed):
+            position.close(side, index)
+
+
+def _gained(before: Meld | None, after: Meld) -> list[int]:
+    """The cards ``after`` holds that ``before`` did not."""
+    grown = Counter(after.cards) - Counter(before.cards if before else ())
+    return sorted(grown.elements())
+
+
+def _compare(position: Any, state: HandState, where: str, proof: Proof) -> None:
+    mine, reference = position.export(), owned_view(state)
+    for name, value in reference.items():
+        if mine[name] != value:
+            proof.disagreements.append(f"{where}: {name} differs: core {_text(mine[name])}, reference {_text(value)}")
+
+
+def _text(value: Any) -> str:
+    """A value as plain text (card lists by name where they are cards would be guesswork: numbers it is)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_text(item) for item in value) + "]"
+    return str(value)
+
+
+def _prove_score(rules: Rules, state: HandState, seed: str, proof: Proof) -> None:
+    mine = score_parts(rules, state)
+    reference = [side.parts for side in score_hand(rules, state).sides]
+    proof.scores += 1
+    for side, (ours, theirs) in enumerate(zip(mine, reference, strict=True)):
+        if ours != theirs:
+            proof.disagreements.append(f"{seed}: side {side}'s score differs: core {ours}, reference {theirs}")
