@@ -81,49 +81,51 @@ def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandSta
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
-        if _plain(action, events) and _move(position, before, game.state, seat, action):
+        moves = moves_of_action(before, game.state, seat, action) if plain(action, events) else None
+        if moves is not None:
+            make_moves(position, moves)
             proof.moves[action.kind] += 1
             _compare(position, game.state, f"{seed} step {step}: after `{action}`", proof)
     return game.state
 
 
-def _plain(action: Action, events: Sequence[Event]) -> bool:
+def plain(action: Action, events: Sequence[Event]) -> bool:
     """Whether an action's events are its card move alone."""
     wanted = _PLAIN_EVENTS.get(action.kind)
     return wanted is not None and all(event.what.startswith(wanted) for event in events)
 
 
-def _move(position: Any, before: HandState, after: HandState, seat: int, action: Action) -> bool:
-    """Make ``action``'s card move on the core's position (``before`` loaded); False where it is not one the core
-    makes alone (a take of the top card only)."""
+#: One call of the core's moves: the method's name and its arguments.
+Move = tuple[str, tuple[Any, ...]]
+
+
+def moves_of_action(before: HandState, after: HandState, seat: int, action: Action) -> list[Move] | None:
+    """The core's moves that make ``action``'s card move from ``before``; None where it is not one the core makes
+    alone (a take of the top card only). Where cards go and which melds close are rules, which the reference decided
+    (read from ``after``); the core moves the cards and keeps the counts."""
     if action.kind == "draw":
-        drawn = len(before.stock) - len(after.stock)
-        position.draw(seat, drawn)
-    elif action.kind == "discard":
-        position.discard(seat, action.cards[0])
-        position.pass_turn()
-    elif action.kind == "take":
-        if len(after.pile) != 0:
-            return False
-        position.pick_up(seat, 0)
-        _lay_changes(position, before, after, seat)
-    else:
-        _lay_changes(position, before, after, seat)
-    return True
-
-
-def _lay_changes(position: Any, before: HandState, after: HandState, seat: int) -> None:
-    """Lay on the core's position the cards each of the side's melds gained, and close those closed (where cards go
-    and which melds close are rules, which the reference decides; the core moves the cards and keeps the counts)."""
+        return [("draw", (seat, len(before.stock) - len(after.stock)))]
+    if action.kind == "discard":
+        return [("discard", (seat, action.cards[0])), ("pass_turn", ())]
+    if action.kind == "take" and after.pile:
+        return None
+    moves: list[Move] = [("pick_up", (seat, 0))] if action.kind == "take" else []
     side = before.side_of[seat]
     old, new = before.melds[side], after.melds[side]
     for index, meld in enumerate(new):
         known = old[index] if index < len(old) else None
         gained = _gained(known, meld)
         if gained:
-            position.lay(seat, -1 if known is None else index, meld.rank, gained)
+            moves.append(("lay", (seat, -1 if known is None else index, meld.rank, gained)))
         if meld.closed and not (known is not None and known.closed):
-            position.close(side, index)
+            moves.append(("close", (side, index)))
+    return moves
+
+
+def make_moves(position: Any, moves: Sequence[Move]) -> None:
+    """Make the moves on the core's position."""
+    for name, arguments in moves:
+        getattr(position, name)(*arguments)
 
 
 def _gained(before: Meld | None, after: Meld) -> list[int]:
