@@ -90,8 +90,8 @@ def decline_reason(rules: Rules) -> str:
     lacks a mechanism the game needs (read from what the variant uses, never from its name)."""
     if LIBRARY is None:
         return f"the native core is not available ({stale_reason()}); {rules.variant.id} runs on the Python engine"
-    missing = [*GAME_MECHANISMS_MISSING, *score_mechanisms_missing(rules)]
-    return f"the native core does not yet have {_listed(missing)}; {rules.variant.id} runs on the Python engine"
+    missing = _listed(GAME_MECHANISMS_MISSING)
+    return f"the native core does not yet have {missing}; {rules.variant.id} runs on the Python engine"
 
 
 register_native(decline_reason)
@@ -99,26 +99,6 @@ register_native(decline_reason)
 
 def _listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
-
-
-def score_mechanisms_missing(rules: Rules) -> list[str]:
-    """What of a variant's scoring the core's score facts do not cover (each a mechanism, found from the hooks and
-    facts the variant uses)."""
-    missing = []
-    if rules.special_hands:
-        missing.append("the score of special hands")
-    if rules.scores_players or rules.forms_sides:
-        missing.append("players' own scores")
-    if rules.foot_size:
-        missing.append("feet")
-    if rules.penalises_turn_end:
-        missing.append("penalties")
-    if rules.tracks_must_complete:
-        missing.append("melds that must be completed")
-    read = rules.variables_of("score.hand")
-    if "red_bonus_cards" in read or "black_bonus_cards" in read:
-        missing.append("bonus cards by colour")
-    return missing
 
 
 @dataclass(frozen=True)
@@ -181,6 +161,8 @@ def position_fields(state: HandState) -> tuple[Any, ...]:
         [int(opened) for opened in state.team_opened],
         state.side_of,
         state.to_act,
+        state.feet,
+        state.penalties,
     )
 
 
@@ -205,6 +187,8 @@ def owned_view(state: HandState) -> dict[str, Any]:
         "team_opened": tuple(int(opened) for opened in state.team_opened),
         "side_of": tuple(state.side_of),
         "to_act": state.to_act,
+        "feet": list(state.feet),
+        "penalties": tuple(state.penalties),
         "hand_sizes": tuple(state.hand_sizes),
         "pile_counts": (state.pile_wilds, state.pile_red_threes, state.pile_black_threes),
     }

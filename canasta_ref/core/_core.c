@@ -18,6 +18,7 @@
 #define MAX_MELDS 48    /* one side's melds */
 #define MAX_CARDS 1024  /* the stock, the pile */
 #define MAX_BONUS 64    /* one seat's bonus cards laid out */
+#define MAX_FOOT 64     /* one seat's foot, face down */
 #define MAX_COPIES 255  /* copies of one card in one hand or meld */
 
 /* One meld: its rank (MELD_RANKS), its cards counted by card type, and the counts the listing and score read. */
@@ -35,6 +36,11 @@ typedef struct {
     uint8_t side_of[MAX_SEATS];
     uint8_t bonus[MAX_SEATS][MAX_BONUS];
     int32_t bonus_len[MAX_SEATS];
+    uint8_t feet[MAX_SEATS][MAX_FOOT];
+    int32_t feet_len[MAX_SEATS];
+    uint8_t has_feet;
+    uint8_t has_penalties;
+    int32_t penalties[MAX_SIDES];
     uint8_t team_opened[MAX_SIDES];
     int32_t meld_count[MAX_SIDES];
     NativeMeld melds[MAX_SIDES][MAX_MELDS];
@@ -289,21 +295,42 @@ static int load_melds(Position *self, State *s, PyObject *melds) {
     return failed ? -1 : 0;
 }
 
-static int load_bonus(Position *self, State *s, PyObject *bonus) {
-    PyObject *fast = PySequence_Fast(bonus, "native core: bonus must be a sequence, one a seat");
+/* Each seat's cards of one kind (its bonus cards laid out, its foot) into ``out`` (rows of ``most``): one list a
+ * seat, or none at all where ``optional`` (a variant without feet). Returns 1 if given, 0 if not, -1 on a refusal. */
+static int load_seat_cards(Position *self, PyObject *seq, int optional, Py_ssize_t most, const char *what,
+                           uint8_t *out, int32_t *lengths) {
+    PyObject *fast = PySequence_Fast(seq, "native core: expected a sequence, one a seat");
     if (fast == NULL) return -1;
-    int failed = PySequence_Fast_GET_SIZE(fast) != self->players;
-    if (failed) PyErr_Format(PyExc_ValueError, "native core: bonus cards for %zd seats", PySequence_Fast_GET_SIZE(fast));
+    Py_ssize_t given = PySequence_Fast_GET_SIZE(fast);
+    if (given == 0 && optional) {
+        Py_DECREF(fast);
+        return 0;
+    }
+    int failed = given != self->players;
+    if (failed) PyErr_Format(PyExc_ValueError, "native core: %s for %zd seats, expected %d", what, given, self->players);
     long values[MAX_CARDS];
     for (int seat = 0; !failed && seat < self->players; seat++) {
-        Py_ssize_t n = read_ints(PySequence_Fast_GET_ITEM(fast, seat), 0, CARD_TYPES - 1, MAX_BONUS, "bonus cards",
-                                 values);
+        Py_ssize_t n = read_ints(PySequence_Fast_GET_ITEM(fast, seat), 0, CARD_TYPES - 1, most, what, values);
         failed = n < 0;
-        for (Py_ssize_t i = 0; !failed && i < n; i++) s->bonus[seat][i] = (uint8_t)values[i];
-        s->bonus_len[seat] = failed ? 0 : (int32_t)n;
+        for (Py_ssize_t i = 0; !failed && i < n; i++) out[seat * most + i] = (uint8_t)values[i];
+        lengths[seat] = failed ? 0 : (int32_t)n;
     }
     Py_DECREF(fast);
-    return failed ? -1 : 0;
+    return failed ? -1 : 1;
+}
+
+/* Each side's penalty points, or none at all (no penalty incurred yet). Returns 1, 0 or -1 as above. */
+static int load_penalties(Position *self, State *s, PyObject *seq) {
+    long values[MAX_SIDES];
+    Py_ssize_t n = read_ints(seq, -1000000, 1000000, MAX_SIDES, "penalties", values);
+    if (n < 0) return -1;
+    if (n == 0) return 0;
+    if (n != self->sides) {
+        PyErr_Format(PyExc_ValueError, "native core: penalties for %zd sides, expected %d", n, self->sides);
+        return -1;
+    }
+    for (int i = 0; i < self->sides; i++) s->penalties[i] = (int32_t)values[i];
+    return 1;
 }
 
 static int load_small(PyObject *seq, int count, long high, const char *what, uint8_t *out) {
@@ -320,17 +347,22 @@ static int load_small(PyObject *seq, int count, long high, const char *what, uin
 
 /* Load a position (``core.position_fields`` gives these from a HandState); on a refusal the old one stays. */
 static PyObject *Position_load(Position *self, PyObject *args) {
-    PyObject *hands, *stock, *pile, *melds, *bonus, *opened, *side_of;
+    PyObject *hands, *stock, *pile, *melds, *bonus, *opened, *side_of, *feet, *penalties;
     int to_act;
-    if (!PyArg_ParseTuple(args, "OOOOOOOi", &hands, &stock, &pile, &melds, &bonus, &opened, &side_of, &to_act))
+    if (!PyArg_ParseTuple(args, "OOOOOOOiOO", &hands, &stock, &pile, &melds, &bonus, &opened, &side_of, &to_act, &feet,
+                          &penalties))
         return NULL;
     State *s = PyMem_Malloc(sizeof(State));
     if (s == NULL) return PyErr_NoMemory();
     memset(s, 0, sizeof(State));
     int failed = load_hands(self, s, hands) < 0 || load_cards(stock, s->stock, &s->stock_len, "the stock") < 0 ||
                  load_cards(pile, s->pile, &s->pile_len, "the pile") < 0 || load_melds(self, s, melds) < 0 ||
-                 load_bonus(self, s, bonus) < 0 || load_small(opened, self->sides, 1, "team_opened", s->team_opened) < 0 ||
+                 load_seat_cards(self, bonus, 0, MAX_BONUS, "bonus cards", &s->bonus[0][0], s->bonus_len) < 0 ||
+                 load_small(opened, self->sides, 1, "team_opened", s->team_opened) < 0 ||
                  load_small(side_of, self->players, self->sides - 1, "side_of", s->side_of) < 0;
+    int has_feet = failed ? 0 : load_seat_cards(self, feet, 1, MAX_FOOT, "feet", &s->feet[0][0], s->feet_len);
+    int has_penalties = failed || has_feet < 0 ? 0 : load_penalties(self, s, penalties);
+    failed = failed || has_feet < 0 || has_penalties < 0;
     if (!failed && (to_act < 0 || to_act >= self->players)) {
         PyErr_Format(PyExc_ValueError, "native core: to_act is %d, expected a seat from 0 to %d", to_act,
                      self->players - 1);
@@ -338,6 +370,8 @@ static PyObject *Position_load(Position *self, PyObject *args) {
     }
     if (!failed) {
         s->to_act = to_act;
+        s->has_feet = (uint8_t)has_feet;
+        s->has_penalties = (uint8_t)has_penalties;
         for (int i = 0; i < s->pile_len; i++) {
             s->pile_wilds += self->facts.is_wild[s->pile[i]];
             s->pile_red_threes += self->facts.is_red_three[s->pile[i]];
@@ -383,11 +417,12 @@ fail:
     return NULL;
 }
 
-static PyObject *export_bonus(const Position *self) {
+/* Each seat's cards of one kind (rows of ``most``), as ``load_seat_cards`` takes them. */
+static PyObject *export_seat_cards(const Position *self, const uint8_t *cards, const int32_t *lengths, Py_ssize_t most) {
     PyObject *out = PyList_New(self->players);
     if (out == NULL) return NULL;
     for (int seat = 0; seat < self->players; seat++) {
-        PyObject *laid = tuple_of_bytes(self->state.bonus[seat], self->state.bonus_len[seat]);
+        PyObject *laid = tuple_of_bytes(cards + seat * most, lengths[seat]);
         if (laid == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -400,15 +435,18 @@ static PyObject *export_bonus(const Position *self) {
 /* The position as plain values: the fields of ``load``, then hand sizes and the pile's counts, for comparison. */
 static PyObject *Position_export(Position *self, PyObject *Py_UNUSED(ignored)) {
     const State *s = &self->state;
-    long sizes[MAX_SEATS], opened[MAX_SIDES], side_of[MAX_SEATS];
+    long sizes[MAX_SEATS], opened[MAX_SIDES], side_of[MAX_SEATS], penalties[MAX_SIDES];
     for (int i = 0; i < self->players; i++) sizes[i] = s->hand_sizes[i], side_of[i] = s->side_of[i];
-    for (int i = 0; i < self->sides; i++) opened[i] = s->team_opened[i];
-    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:(iii)}", "hands", export_hands(self), "stock",
+    for (int i = 0; i < self->sides; i++) opened[i] = s->team_opened[i], penalties[i] = s->penalties[i];
+    PyObject *feet = s->has_feet ? export_seat_cards(self, &s->feet[0][0], s->feet_len, MAX_FOOT) : PyList_New(0);
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,s:N,s:(iii)}", "hands", export_hands(self), "stock",
                          tuple_of_bytes(s->stock, s->stock_len), "pile", tuple_of_bytes(s->pile, s->pile_len), "melds",
-                         export_melds(self), "bonus", export_bonus(self), "team_opened",
-                         tuple_of_ints(opened, self->sides), "side_of", tuple_of_ints(side_of, self->players),
-                         "to_act", s->to_act, "hand_sizes", tuple_of_ints(sizes, self->players), "pile_counts",
-                         s->pile_wilds, s->pile_red_threes, s->pile_black_threes);
+                         export_melds(self), "bonus", export_seat_cards(self, &s->bonus[0][0], s->bonus_len, MAX_BONUS),
+                         "team_opened", tuple_of_ints(opened, self->sides), "side_of",
+                         tuple_of_ints(side_of, self->players), "to_act", s->to_act, "feet", feet, "penalties",
+                         tuple_of_ints(penalties, s->has_penalties ? self->sides : 0), "hand_sizes",
+                         tuple_of_ints(sizes, self->players), "pile_counts", s->pile_wilds, s->pile_red_threes,
+                         s->pile_black_threes);
 }
 
 /* -- card moves ---------------------------------------------------------------------------------------------- */
@@ -578,7 +616,8 @@ static PyObject *Position_held_types(Position *self, PyObject *args) {
 
 /* A side's card facts for its hand score (``core.score``): points melded, points held (at the values of a hand
  * someone went out of, or not), canastas by kind (natural, mixed, wild, sequence), bonus cards laid out, black
- * threes melded, the most black threes one player holds, bonus cards still held. */
+ * threes melded, the most black threes one player holds, bonus cards still held, points in feet still face down,
+ * bonus cards laid out that are red and that are black, penalty points. */
 static PyObject *Position_side_facts(Position *self, PyObject *args) {
     int side, anyone_out;
     if (!PyArg_ParseTuple(args, "ip", &side, &anyone_out)) return NULL;
@@ -587,6 +626,7 @@ static PyObject *Position_side_facts(Position *self, PyObject *args) {
     const State *s = &self->state;
     const CardFacts *f = &self->facts;
     long melded = 0, held = 0, kinds[4] = {0}, laid = 0, black_melded = 0, most_black = 0, bonus_held = 0;
+    long foot = 0, red_laid = 0, black_laid = 0;
     for (int i = 0; i < s->meld_count[side]; i++) {
         const NativeMeld *meld = &s->melds[side][i];
         for (int c = 0; c < CARD_TYPES; c++) {
@@ -606,9 +646,23 @@ static PyObject *Position_side_facts(Position *self, PyObject *args) {
         }
         most_black = black > most_black ? black : most_black;
         laid += s->bonus_len[seat];
+        for (int i = 0; i < s->bonus_len[seat]; i++) {
+            int card = s->bonus[seat][i];
+            int red = card != JOKER && ((card & 3) == 1 || (card & 3) == 2);
+            red_laid += red;
+            black_laid += card != JOKER && !red;
+        }
+        for (int i = 0; s->has_feet && i < s->feet_len[seat]; i++) foot += f->held_value[anyone_out][s->feet[seat][i]];
     }
-    return Py_BuildValue("(ll(llll)llll)", melded, held, kinds[0], kinds[1], kinds[2], kinds[3], laid, black_melded,
-                         most_black, bonus_held);
+    return Py_BuildValue("(ll(llll)llllllll)", melded, held, kinds[0], kinds[1], kinds[2], kinds[3], laid, black_melded,
+                         most_black, bonus_held, foot, red_laid, black_laid, (long)s->penalties[side]);
+}
+
+/* How many bonus cards a seat has laid out (``score.player``'s red threes). */
+static PyObject *Position_bonus_laid(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return PyLong_FromLong(self->state.bonus_len[seat]);
 }
 
 /* -- undo ---------------------------------------------------------------------------------------------------- */
@@ -626,7 +680,7 @@ static PyObject *Position_restore(Position *self, PyObject *arg) {
 
 static PyMethodDef Position_methods[] = {
     {"load", (PyCFunction)Position_load, METH_VARARGS,
-     "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act): take a position's values"},
+     "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
     {"export", (PyCFunction)Position_export, METH_NOARGS, "The position as a dict of plain values"},
     {"draw", (PyCFunction)Position_draw, METH_VARARGS, "draw(seat, count): the cards drawn from the stock's top"},
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
@@ -637,6 +691,7 @@ static PyMethodDef Position_methods[] = {
     {"rank_counts", (PyCFunction)Position_rank_counts, METH_VARARGS, "rank_counts(seat): a hand's cards by rank"},
     {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
     {"side_facts", (PyCFunction)Position_side_facts, METH_VARARGS, "side_facts(side, anyone_out): score facts"},
+    {"bonus_laid", (PyCFunction)Position_bonus_laid, METH_VARARGS, "bonus_laid(seat): its bonus cards laid out"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},

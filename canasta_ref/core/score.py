@@ -1,8 +1,9 @@
 """A finished hand's score from the native core's score facts, the spec's score clauses asked through ``Rules``.
 
-The core counts (points melded and held, canastas by kind, bonus cards, black threes); the hand's flags (who went
-out, concealed) come from the hand's state; each clause's points come from the spec, asked once per distinct set
-of facts and kept. The result is the reference's ``score_hand`` parts, side by side, which the tests compare.
+The core counts (points melded, held and in feet, canastas by kind, bonus cards, black threes, penalties); the
+hand's flags (who went out, concealed) come from the hand's state; each clause's points come from the spec, asked
+once per distinct set of facts and kept. The result is a ``HandScore`` as the reference's ``score_hand`` gives it,
+facts included, which the proof compares whole.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from ..engine.cards import RANK_NAMES
 from ..engine.checks import meld_variable_values
 from ..engine.hooks import MELD_VARIABLES
 from ..engine.rules import Rules
+from ..engine.scoring import HandScore, PlayerScore, SideScore, holder_totals
+from ..engine.special import special_hand_score
 from ..engine.state import HandState
-from . import load_state, new_position, score_mechanisms_missing
+from . import load_state, new_position
 
 #: The score clauses' answers, per Rules and hook, by the facts they were asked with.
 _ANSWERS: dict[tuple[int, str], dict[tuple[Any, ...], dict[str, int]]] = {}
@@ -34,17 +37,19 @@ def side_facts(rules: Rules, position: Any, state: HandState, team: int) -> dict
     """The ``score.hand`` facts of one side, as ``engine.scoring.side_facts`` gives them, counted by the core."""
     out = state.went_out
     anyone_out = out is not None
-    melded, held, kinds, laid, black_melded, most_black, bonus_held = position.side_facts(team, anyone_out)
+    counted = position.side_facts(team, anyone_out)
+    melded, held, kinds, laid, black_melded, most_black, bonus_held, foot, red_laid, black_laid, penalties = counted
     went_out = out is not None and state.side_of[out] == team
     facts: dict[str, Any] = {
         "melded_points": melded,
         "hand_points": held,
-        "foot_points": 0,
+        "foot_points": foot,
         "natural_canastas": kinds[0],
         "mixed_canastas": kinds[1],
         "wild_canastas": kinds[2],
     }
-    if rules.sequences or "sequence_canastas" in rules.variables_of("score.hand"):
+    read = rules.variables_of("score.hand")
+    if rules.sequences or "sequence_canastas" in read:
         facts["sequence_canastas"] = kinds[3]
     facts.update(
         {
@@ -60,16 +65,19 @@ def side_facts(rules: Rules, position: Any, state: HandState, team: int) -> dict
             "black_threes_melded": black_melded,
             "most_black_threes_held": most_black,
             "bonus_cards_held": bonus_held,
-            "penalties": 0,
+            "penalties": penalties,
         }
     )
+    if "red_bonus_cards" in read:
+        facts["red_bonus_cards"] = red_laid
+    if "black_bonus_cards" in read:
+        facts["black_bonus_cards"] = black_laid
     return facts
 
 
-def side_parts(rules: Rules, position: Any, state: HandState, team: int) -> dict[str, int]:
+def side_parts(rules: Rules, position: Any, state: HandState, team: int, facts: dict[str, Any]) -> dict[str, int]:
     """One side's points by clause id: ``score.hand``, ``score.meld`` summed over its melds, ``score.held`` summed
     over its players' ranks held."""
-    facts = side_facts(rules, position, state, team)
     parts = dict(_components(rules, "score.hand", facts))
     meld_parts = dict.fromkeys((clause.id for clause in rules.clauses("score.meld")), 0)
     if meld_parts:
@@ -96,12 +104,31 @@ def _add(parts: dict[str, int], more: dict[str, int]) -> None:
         parts[clause_id] += points
 
 
-def score_parts(rules: Rules, state: HandState) -> list[dict[str, int]]:
-    """Each side's points by clause id for a finished hand, from a native position loaded from ``state``; raises
-    CoreUnavailable where the core is not built, ValueError where the variant's scoring needs a mechanism the core
-    lacks (``score_mechanisms_missing``)."""
-    missing = score_mechanisms_missing(rules)
-    if missing:
-        raise ValueError(f"the native score does not cover {', '.join(missing)} ({rules.variant.id})")
+def _player(rules: Rules, position: Any, state: HandState, seat: int, side: SideScore) -> PlayerScore:
+    """One player's own points (hook ``score.player``), as ``engine.scoring.player_facts`` asks them."""
+    facts = {
+        "red_threes": position.bonus_laid(seat),
+        "team_has_melded": side.facts["team_has_melded"],
+        "canastas": side.facts["canastas"],
+        "went_out": state.went_out == seat,
+    }
+    return PlayerScore(seat, side.team, _components(rules, "score.player", facts))
+
+
+def score(rules: Rules, state: HandState) -> HandScore:
+    """A finished hand's score, from a native position loaded from ``state``; raises CoreUnavailable where the
+    core is not built."""
     position = load_state(new_position(rules), state)
-    return [side_parts(rules, position, state, team) for team in range(rules.teams)]
+    declarer = state.side_of[state.went_out] if state.special_hand and state.went_out is not None else -1
+    sides = []
+    for team in range(rules.teams):
+        facts = side_facts(rules, position, state, team)
+        if team == declarer:
+            parts = dict(special_hand_score(rules, state.special_hand))
+        else:
+            parts = side_parts(rules, position, state, team, facts)
+        sides.append(SideScore(team, parts, facts))
+    if not rules.scores_players and not rules.forms_sides:
+        return HandScore(tuple(sides), state.end_reason)
+    players = tuple(_player(rules, position, state, seat, sides[side]) for seat, side in enumerate(state.side_of))
+    return HandScore(tuple(sides), state.end_reason, players, holder_totals(rules, sides, players))
