@@ -45,17 +45,23 @@ def source_digest() -> str:
 
 
 def stale_reason() -> str | None:
-    """Why the built library cannot be used (none, another Python, an older source), or None when it can."""
+    """Why the built library cannot be used (none, another Python, an older source), in words, or None when it
+    can."""
+    if not SOURCE.is_file():
+        return "the native core is not installed, as in a wheel"
     manifest = read_manifest(MANIFEST)
     if manifest is None or not (BUILT_DIR / str(manifest.get("library", ""))).is_file():
-        return "not built"
+        return "the native core is not built"
     if manifest.get("tag") != build_tag():
-        return "built for another Python"
-    if not SOURCE.is_file():
-        return "its source is not installed"
+        return "the native core was built for another Python"
     if manifest.get("source") != source_digest():
-        return "built from an older source"
+        return "the native core was built from an older source"
     return None
+
+
+def _build_hint() -> str:
+    """How to build, where that can be done: in a checkout (an installed wheel has no tools/)."""
+    return ": run tools/build_core.py" if (CORE_DIR.parent.parent / "tools" / "build_core.py").is_file() else ""
 
 
 def _load() -> ModuleType | None:
@@ -77,7 +83,7 @@ LIBRARY: Final = _load()
 STATUS: Final = (
     f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it lists and judges actions"
     if LIBRARY is not None
-    else f"Python engine only (native core {stale_reason()}: run tools/build_core.py)"
+    else f"Python engine only ({stale_reason()}{_build_hint()})"
 )
 
 
@@ -89,7 +95,7 @@ def decline_reason(rules: Rules) -> str:
     """Why a game of ``rules`` asking for the native core runs on the Python engine: the core is not built, or it
     lacks a mechanism the game needs (read from what the variant uses, never from its name)."""
     if LIBRARY is None:
-        return f"the native core is not available ({stale_reason()}); {rules.variant.id} runs on the Python engine"
+        return f"{stale_reason()}; {rules.variant.id} runs on the Python engine"
     missing = _listed(GAME_MECHANISMS_MISSING)
     return f"the native core does not yet have {missing}; {rules.variant.id} runs on the Python engine"
 

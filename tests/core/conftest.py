@@ -14,7 +14,7 @@ from canasta_ref import core
 @pytest.fixture
 def library() -> ModuleType:
     if core.LIBRARY is None:
-        reason = f"the native core is not built ({core.stale_reason()}): run tools/build_core.py"
+        reason = f"{core.STATUS}: its tests need it"
         if os.environ.get("CANASTA_REF_REQUIRE_CORE"):
             pytest.fail(reason)
         pytest.skip(reason)

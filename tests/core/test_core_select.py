@@ -42,9 +42,9 @@ def test_every_variant_is_declined_naming_the_variant(library: ModuleType, varia
 
 def test_without_the_library_the_reason_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(core, "LIBRARY", None)
-    monkeypatch.setattr(core, "stale_reason", lambda: "not built")
+    monkeypatch.setattr(core, "stale_reason", lambda: "the native core is not built")
     note = core.decline_reason(rules_for(load_variant("classic")))
-    assert note == "the native core is not available (not built); classic runs on the Python engine"
+    assert note == "the native core is not built; classic runs on the Python engine"
 
 
 def test_an_unknown_core_is_refused() -> None:
