@@ -6,6 +6,7 @@
 True
 """
 
+from . import core as core  # registers the native core with the engine (engine.cores)
 from .engine._native import COMPILED  # first: decides whether the compiled engine modules are used
 from .engine.actions import Action, MeldGroup, action_from_json, parse_action
 from .engine.cards import Card, card_name, format_cards, parse_card, parse_cards

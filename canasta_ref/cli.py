@@ -13,6 +13,7 @@ from .bots import BOTS, make_bot
 from .cliargs import add_command, output_file, plain, positive
 from .conformance.commands import add_commands as add_conformance_commands
 from .conformance.session import VERSION
+from .core import STATUS as CORE_STATUS
 from .engine._native import STATUS
 from .engine.actions import parse_action
 from .engine.game import Game
@@ -158,14 +159,14 @@ def _hooks(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-#: What ``--version`` prints: the package's version and which build of the engine this process runs.
-VERSION_TEXT = f"canasta-ref {VERSION}\nengine: {STATUS}"
+#: What ``--version`` prints: the package's version, which build of the engine this process runs and which core.
+VERSION_TEXT = f"canasta-ref {VERSION}\nengine: {STATUS}\ncore: {CORE_STATUS}"
 #: The help of a ``--variant`` naming one variant.
 VARIANT_HELP = "variant id or spec file (default: classic)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # Raw text: --version prints two lines as they are written.
+    # Raw text: --version prints its lines as they are written.
     parser = argparse.ArgumentParser(
         prog="canasta-ref", description=plain(__doc__ or ""), formatter_class=argparse.RawDescriptionHelpFormatter
     )

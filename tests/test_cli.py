@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from canasta_ref import core
 from canasta_ref.cli import build_parser, main
 from canasta_ref.conformance.session import VERSION
 from canasta_ref.engine import _native
@@ -224,7 +225,7 @@ def test_version_names_the_release_and_the_engine_build(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out == f"canasta-ref {VERSION}\nengine: {_native.STATUS}\n"
+    assert capsys.readouterr().out == f"canasta-ref {VERSION}\nengine: {_native.STATUS}\ncore: {core.STATUS}\n"
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["version"] == VERSION  # what hello reports is what pip installed
 

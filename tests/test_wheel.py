@@ -83,7 +83,10 @@ def test_the_installed_package_is_the_one_running(venv: Path, empty: Path) -> No
 
 def test_the_installed_engine_runs_as_pure_python(venv: Path, empty: Path) -> None:
     out = _checked([str(venv / "canasta-ref"), "--version"], empty)
-    assert out.startswith("canasta-ref ") and out.endswith("\nengine: pure Python (no compiled build)\n")
+    assert out.startswith("canasta-ref ") and out.endswith(
+        "\nengine: pure Python (no compiled build)\n"
+        "core: Python engine only (the native core is not installed, as in a wheel)\n"
+    )
 
 
 def test_explain_finds_a_bundled_scenario(venv: Path, empty: Path) -> None:

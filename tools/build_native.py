@@ -38,10 +38,24 @@ def compile_into(out: Path) -> None:
         "setup(name='canasta-ref-native', packages=[], py_modules=[], ext_modules=ext,\n"
         f"      script_args=['build_ext', '--build-lib', {str(out / 'lib')!r}, '--build-temp', {str(out / 'tmp')!r}])\n"
     )
+    run_setup(script, "build_native: mypyc failed (exit {code}); the package stays pure Python")
+
+
+def build_arguments(argv: list[str] | None, doc: str | None, built: str) -> argparse.Namespace:
+    """The options of a build script (this one and tools/build_core.py): --clean and --force, about ``built``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--clean", action="store_true", help=f"remove {built}")
+    parser.add_argument("--force", action="store_true", help=f"rebuild even when {built} in place is current")
+    return parser.parse_args(argv)
+
+
+def run_setup(script: str, failure: str) -> None:
+    """Run a setuptools build ``script`` in a child process, showing its output only when it fails, and then
+    stopping with ``failure`` (its ``{code}``: the exit status). tools/build_core.py builds the same way."""
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
-        raise SystemExit(f"build_native: mypyc failed (exit {done.returncode}); the package stays pure Python")
+        raise SystemExit(failure.format(code=done.returncode))
 
 
 def current_build() -> list[str] | None:
@@ -56,10 +70,7 @@ def current_build() -> list[str] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--clean", action="store_true", help="remove the compiled build")
-    parser.add_argument("--force", action="store_true", help="rebuild even when the build in place is current")
-    args = parser.parse_args(argv)
+    args = build_arguments(argv, __doc__, "the compiled build")
     built_already = None if args.clean or args.force else current_build()
     if built_already:
         print(f"build_native: up to date ({len(built_already)} libraries for {_native.build_tag()}); --force rebuilds")

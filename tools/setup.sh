@@ -28,3 +28,5 @@ fi
 # Compile the engine's hot modules with mypyc (about twice as fast); without a C compiler it stays pure Python.
 # The build is skipped while the compiled one matches the sources and this interpreter.
 python tools/build_native.py || echo "setup: the compiled engine was not built; canasta-ref runs as pure Python" >&2
+# The native core (canasta_ref/core/_core.c), likewise skipped while the library matches the source.
+python tools/build_core.py || echo "setup: the native core was not built; canasta-ref runs on the Python engine alone" >&2

@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . .venv/bin/activate
 python -c "from canasta_ref.engine import _native; print('engine:', _native.STATUS)"
+python -c "from canasta_ref import core; print('core:', core.STATUS)"
+# Where a C compiler is found the native core must have been built: its tests fail rather than skip without it.
+if command -v cc >/dev/null 2>&1; then export CANASTA_REF_REQUIRE_CORE=1; fi
 # -n auto: one pytest worker a core (pytest-xdist); the suite is CPU-bound and its tests are independent.
 # --dist loadgroup: the tests of one xdist_group (those reading the built site) share a worker and one build.
 python -m pytest -n auto --dist loadgroup

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..cliargs import add_command, command_line, count, input_file, output_file, seconds
+from ..engine.cores import CORES
 from ..errors import CanastaError
 from ..files import not_regular_problem
 from ..resources import perft_dir, scenario_dir
@@ -96,7 +97,7 @@ def _parameter_value(text: str, option: str = "--mutate-parameter") -> Any:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
-    return serve(ReferenceSession(**_mutation(args)), sys.stdin.buffer, out)
+    return serve(ReferenceSession(**_mutation(args), core=args.core, notes=sys.stderr), sys.stdin.buffer, out)
 
 
 def _selection(args: argparse.Namespace, scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:
@@ -312,6 +313,13 @@ def add_commands(sub: Any) -> None:
         "--score-totals-only",
         action="store_true",
         help="answer 'score' with totals but no parts, and declare it in protocol 2's hello",
+    )
+    serve_cmd.add_argument(
+        "--core",
+        choices=CORES,
+        default="python",
+        help="the core that plays: the Python engine, or the native one where it has the variant's mechanisms "
+        "(else the Python engine plays, and stderr says why)",
     )
     serve_cmd.set_defaults(run=_serve)
 

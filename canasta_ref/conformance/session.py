@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from ..engine.actions import Action, action_from_json
 from ..engine.cards import JOKER_RANK, parse_cards, rank_of
@@ -335,7 +335,14 @@ class ReferenceSession:
         fixed_parameters: Mapping[str, Any] | None = None,
         absent_features: Collection[str] = (),
         score_totals_only: bool = False,
+        core: str = "python",
+        notes: TextIO | None = None,
     ) -> None:
+        #: The core asked to play each hand (``engine.cores``); where it declines a variant, the Python engine plays
+        #: and ``notes`` (stderr, for ``serve``) is told why, once a variant.
+        self.core = core
+        self._notes = notes
+        self._noted: set[str] = set()
         self.mutate_rules = _rule_list(mutate_rule)
         self.mutate_parameters = checked_mutated_parameters(_parameter_map(mutate_parameter))
         self.fixed_parameters = checked_fixed_parameters(fixed_parameters or {})
@@ -454,8 +461,16 @@ class ReferenceSession:
             needs = _SETUP_NEEDS[since].format(variant=variant)
             return {"ok": False, "skip": f"{needs}, which protocol {since} added; this session speaks {self._protocol}"}
         self._record(rules)  # the deal itself exercises rules (upcard, red threes, hand size)
-        self.game = game_from_setup(rules, request)
+        self.game = game_from_setup(rules, request, self.core)
+        self._note_core(self.game)
         return {"ok": True}
+
+    def _note_core(self, game: Game) -> None:
+        """Say once a variant why the core asked for does not play it."""
+        if self._notes is not None and game.core_note and game.core_note not in self._noted:
+            self._noted.add(game.core_note)
+            self._notes.write(f"canasta-ref serve: {game.core_note}\n")
+            self._notes.flush()
 
     def _fixed_clash(self, variant: str, parameters: Mapping[str, Any]) -> str | None:
         """Why a set-up asks for a fixed parameter at another value than this engine plays it (or None)."""

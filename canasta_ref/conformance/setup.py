@@ -78,16 +78,18 @@ def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
     return value
 
 
-def game_from_setup(rules: Rules, request: Mapping[str, Any]) -> Game:
-    """The hand a 'setup' request starts under ``rules``: its written-out position, or its deck dealt."""
+def game_from_setup(rules: Rules, request: Mapping[str, Any], core: str = "python") -> Game:
+    """The hand a 'setup' request starts under ``rules``: its written-out position, or its deck dealt; played by
+    ``core`` where it can (``engine.cores``)."""
     if "position" in request:
-        return Game.from_position(rules, position_from_json(request["position"], rules))
+        return Game.from_position(rules, position_from_json(request["position"], rules), core)
     return Game(
         rules,
         deck=parse_cards(_text(request.get("deck", ""), "deck")),
         team_scores=_scores(request.get("team_scores"), rules.teams, "team_scores"),
         first_seat=seat_field(request.get("first_seat", 0), rules.players, "first_seat"),
         hand_number=_hand_number(request.get("hand_number"), "hand_number"),
+        core=core,
     )
 
 

@@ -56,10 +56,11 @@ def build_tag() -> str:
     return sys.implementation.cache_tag
 
 
-def read_manifest() -> dict[str, object] | None:
-    """The recorded build, or None when there is none (or it cannot be read)."""
+def read_manifest(path: Path | None = None) -> dict[str, object] | None:
+    """The recorded build, or None when there is none (or it cannot be read); ``path``: another build's record
+    (the native core's, ``canasta_ref.core``)."""
     try:
-        manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        manifest = json.loads((path or MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return manifest if isinstance(manifest, dict) else None

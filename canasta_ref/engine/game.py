@@ -35,6 +35,7 @@ from .checks import (
     takes_top_only,
     turn_card_drawn,
 )
+from .cores import choose_core
 from .judge import is_legal, plan, plan_checked
 from .legal import listing
 from .numbers import hand_number as checked_hand_number
@@ -165,9 +166,13 @@ class Game:
         first_seat: int = 0,
         position: Position | None = None,
         hand_number: int = 1,
+        core: str = "python",
     ) -> None:
         self.rules = variant if isinstance(variant, Rules) else rules_for(variant)
         rules = self.rules
+        #: The core that plays this hand ("python" or "native", see ``engine.cores``), and why it is not the one
+        #: asked for ('' when it is).
+        self.core, self.core_note = choose_core(rules, core)
         self.seed = seed
         self.events: list[Event] = []
         self.history: list[Action] = []
@@ -190,9 +195,9 @@ class Game:
         self.state.hand_number = number
 
     @classmethod
-    def from_position(cls, variant: Variant | Rules, position: Position) -> Game:
+    def from_position(cls, variant: Variant | Rules, position: Position, core: str = "python") -> Game:
         """A hand starting from a position written out card by card, rather than from a deal."""
-        return cls(variant, position=position)
+        return cls(variant, position=position, core=core)
 
     # -- dealing ---------------------------------------------------------------------------------------
     def _deal(self, deck: list[Card], team_scores: list[int], first: int, events: list[Event]) -> HandState:

@@ -1,0 +1,731 @@
+/* The native core of canasta-ref: a hand's position as flat arrays, the card moves every action is made of, and
+ * the facts a hand's score is computed from. See README.md in this directory for what it owns and how it is proved.
+ *
+ * Mechanisms, not rules: nothing here knows a variant. What a card is (wild, a red or black three, a bonus card,
+ * its points melded and held) and each meld rank's canasta size come from the compiled spec (``Rules``) at
+ * construction; a rule question is never answered here. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define CARD_TYPES 53
+#define MELD_RANKS 15  /* the 14 card ranks, then a sequence's */
+#define JOKER 52
+#define MAX_SEATS 6
+#define MAX_SIDES 6
+#define MAX_MELDS 48    /* one side's melds */
+#define MAX_CARDS 1024  /* the stock, the pile */
+#define MAX_BONUS 64    /* one seat's bonus cards laid out */
+#define MAX_FOOT 64     /* one seat's foot, face down */
+#define MAX_COPIES 255  /* copies of one card in one hand or meld */
+
+/* One meld: its rank (MELD_RANKS), its cards counted by card type, and the counts the listing and score read. */
+typedef struct {
+    uint8_t rank;
+    uint8_t closed;
+    uint16_t size, naturals, wilds, jokers;
+    uint8_t counts[CARD_TYPES];
+} NativeMeld;
+
+/* Everything the core owns of a position: plain data, so a snapshot is one memcpy. */
+typedef struct {
+    uint8_t hands[MAX_SEATS][CARD_TYPES];
+    int32_t hand_sizes[MAX_SEATS];
+    uint8_t side_of[MAX_SEATS];
+    uint8_t bonus[MAX_SEATS][MAX_BONUS];
+    int32_t bonus_len[MAX_SEATS];
+    uint8_t feet[MAX_SEATS][MAX_FOOT];
+    int32_t feet_len[MAX_SEATS];
+    uint8_t has_feet;
+    uint8_t has_penalties;
+    int32_t penalties[MAX_SIDES];
+    uint8_t team_opened[MAX_SIDES];
+    int32_t meld_count[MAX_SIDES];
+    NativeMeld melds[MAX_SIDES][MAX_MELDS];
+    uint8_t stock[MAX_CARDS];
+    uint8_t pile[MAX_CARDS];
+    int32_t stock_len, pile_len;
+    int32_t pile_wilds, pile_red_threes, pile_black_threes;
+    int32_t to_act;
+} State;
+
+/* What the spec compiles to, per card type and per meld rank. */
+typedef struct {
+    uint8_t rank[CARD_TYPES];
+    uint8_t is_wild[CARD_TYPES];
+    uint8_t is_red_three[CARD_TYPES];
+    uint8_t is_black_three[CARD_TYPES];
+    uint8_t is_bonus[CARD_TYPES];
+    int32_t melded_value[CARD_TYPES];
+    int32_t held_value[2][CARD_TYPES]; /* [anyone went out] */
+    int32_t canasta_size[MELD_RANKS];
+} CardFacts;
+
+typedef struct {
+    PyObject_HEAD
+    int players;
+    int sides;
+    CardFacts facts;
+    State state;
+} Position;
+
+/* -- reading Python values, each bad one refused with a message naming it ------------------------------------- */
+
+static int read_int(PyObject *item, long low, long high, const char *what, long *out) {
+    long value = PyLong_AsLong(item);
+    if (value == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "native core: %s must be an int", what);
+        return -1;
+    }
+    if (value < low || value > high) {
+        PyErr_Format(PyExc_ValueError, "native core: %s is %ld, expected %ld to %ld", what, value, low, high);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* A sequence of ints into ``out`` (each within low..high); returns its length, or -1 with an exception set. */
+static Py_ssize_t read_ints(PyObject *seq, long low, long high, Py_ssize_t most, const char *what, long *out) {
+    PyObject *fast = PySequence_Fast(seq, "native core: expected a sequence of ints");
+    if (fast == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > most) {
+        PyErr_Format(PyExc_ValueError, "native core: %s holds %zd values, at most %zd fit", what, n, most);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (read_int(PySequence_Fast_GET_ITEM(fast, i), low, high, what, &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return n;
+}
+
+static PyObject *tuple_of_ints(const long *values, Py_ssize_t n) {
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(values[i]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+static PyObject *tuple_of_bytes(const uint8_t *values, Py_ssize_t n) {
+    long wide[MAX_CARDS];
+    for (Py_ssize_t i = 0; i < n; i++) wide[i] = values[i];
+    return tuple_of_ints(wide, n);
+}
+
+/* -- construction: the card facts of a compiled spec --------------------------------------------------------- */
+
+static int read_card_table(PyObject *seq, long low, long high, const char *what, long *out) {
+    Py_ssize_t n = read_ints(seq, low, high, CARD_TYPES, what, out);
+    if (n < 0) return -1;
+    if (n != CARD_TYPES) {
+        PyErr_Format(PyExc_ValueError, "native core: %s has %zd entries, expected one per card type (%d)", what, n,
+                     CARD_TYPES);
+        return -1;
+    }
+    return 0;
+}
+
+static int Position_init(Position *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"players", "sides", "rank", "is_wild", "is_red_three", "is_black_three", "is_bonus",
+                            "melded_value", "held_value", "held_value_out", "canasta_size", NULL};
+    int players, sides;
+    PyObject *tables[9];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOOOOOOO", names, &players, &sides, &tables[0], &tables[1],
+                                     &tables[2], &tables[3], &tables[4], &tables[5], &tables[6], &tables[7],
+                                     &tables[8]))
+        return -1;
+    if (players < 1 || players > MAX_SEATS || sides < 1 || sides > MAX_SIDES || sides > players) {
+        PyErr_Format(PyExc_ValueError, "native core: %d players in %d sides; it holds 1 to %d players, 1 to %d sides",
+                     players, sides, MAX_SEATS, MAX_SIDES);
+        return -1;
+    }
+    long values[CARD_TYPES];
+    CardFacts *facts = &self->facts;
+    uint8_t *flags[] = {facts->rank, facts->is_wild, facts->is_red_three, facts->is_black_three, facts->is_bonus};
+    const char *flag_names[] = {"rank", "is_wild", "is_red_three", "is_black_three", "is_bonus"};
+    for (int t = 0; t < 5; t++) {
+        if (read_card_table(tables[t], 0, t == 0 ? MELD_RANKS - 1 : 1, flag_names[t], values) < 0) return -1;
+        for (int c = 0; c < CARD_TYPES; c++) flags[t][c] = (uint8_t)values[c];
+    }
+    int32_t *points[] = {facts->melded_value, facts->held_value[0], facts->held_value[1]};
+    const char *point_names[] = {"melded_value", "held_value", "held_value_out"};
+    for (int t = 0; t < 3; t++) {
+        if (read_card_table(tables[5 + t], -1000000, 1000000, point_names[t], values) < 0) return -1;
+        for (int c = 0; c < CARD_TYPES; c++) points[t][c] = (int32_t)values[c];
+    }
+    long sizes[MELD_RANKS];
+    Py_ssize_t n = read_ints(tables[8], 0, 1000000, MELD_RANKS, "canasta_size", sizes);
+    if (n < 0) return -1;
+    if (n != MELD_RANKS) {
+        PyErr_Format(PyExc_ValueError, "native core: canasta_size has %zd entries, expected one per meld rank (%d)", n,
+                     MELD_RANKS);
+        return -1;
+    }
+    for (int r = 0; r < MELD_RANKS; r++) facts->canasta_size[r] = (int32_t)sizes[r];
+    self->players = players;
+    self->sides = sides;
+    memset(&self->state, 0, sizeof(State));
+    return 0;
+}
+
+/* -- melds --------------------------------------------------------------------------------------------------- */
+
+/* Add ``count`` copies of ``card`` to a meld, keeping its counts; -1 with an exception when too many. */
+static int meld_add(const CardFacts *facts, NativeMeld *meld, int card, int count) {
+    if (meld->counts[card] + count > MAX_COPIES || meld->size + count > MAX_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "native core: too many cards in a meld");
+        return -1;
+    }
+    meld->counts[card] += (uint8_t)count;
+    meld->size += (uint16_t)count;
+    if (facts->is_wild[card]) meld->wilds += (uint16_t)count;
+    else meld->naturals += (uint16_t)count;
+    if (card == JOKER) meld->jokers += (uint16_t)count;
+    return 0;
+}
+
+static int load_meld(const CardFacts *facts, PyObject *item, NativeMeld *meld) {
+    PyObject *rank_obj, *cards, *closed;
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
+        PyErr_SetString(PyExc_TypeError, "native core: a meld must be a tuple (rank, cards, closed)");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(item, "OOO", &rank_obj, &cards, &closed)) return -1;
+    long rank, values[MAX_CARDS];
+    if (read_int(rank_obj, 0, MELD_RANKS - 1, "a meld's rank", &rank) < 0) return -1;
+    Py_ssize_t n = read_ints(cards, 0, CARD_TYPES - 1, MAX_CARDS, "a meld's cards", values);
+    if (n < 0) return -1;
+    memset(meld, 0, sizeof(NativeMeld));
+    meld->rank = (uint8_t)rank;
+    meld->closed = (uint8_t)PyObject_IsTrue(closed);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (meld_add(facts, meld, (int)values[i], 1) < 0) return -1;
+    return 0;
+}
+
+/* A meld as ``load`` takes it (its rank, its cards in card order, whether it is closed), then its counts (size,
+ * naturals, wild cards, jokers). */
+static PyObject *export_meld(const NativeMeld *meld) {
+    long cards[MAX_CARDS];
+    Py_ssize_t n = 0;
+    for (int c = 0; c < CARD_TYPES; c++)
+        for (int k = 0; k < meld->counts[c]; k++) cards[n++] = c;
+    PyObject *shown = tuple_of_ints(cards, n);
+    if (shown == NULL) return NULL;
+    return Py_BuildValue("(iNO(iiii))", meld->rank, shown, meld->closed ? Py_True : Py_False, meld->size,
+                         meld->naturals, meld->wilds, meld->jokers);
+}
+
+/* -- load and export ----------------------------------------------------------------------------------------- */
+
+static int load_hands(Position *self, State *s, PyObject *hands) {
+    PyObject *fast = PySequence_Fast(hands, "native core: hands must be a sequence");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != self->players) {
+        PyErr_Format(PyExc_ValueError, "native core: %zd hands for %d players", PySequence_Fast_GET_SIZE(fast),
+                     self->players);
+        Py_DECREF(fast);
+        return -1;
+    }
+    long counts[CARD_TYPES];
+    for (int seat = 0; seat < self->players; seat++) {
+        if (read_card_table(PySequence_Fast_GET_ITEM(fast, seat), 0, MAX_COPIES, "a hand's count", counts) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        int32_t size = 0;
+        for (int c = 0; c < CARD_TYPES; c++) {
+            s->hands[seat][c] = (uint8_t)counts[c];
+            size += (int32_t)counts[c];
+        }
+        s->hand_sizes[seat] = size;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int load_cards(PyObject *seq, uint8_t *out, int32_t *len, const char *what) {
+    long values[MAX_CARDS];
+    Py_ssize_t n = read_ints(seq, 0, CARD_TYPES - 1, MAX_CARDS, what, values);
+    if (n < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) out[i] = (uint8_t)values[i];
+    *len = (int32_t)n;
+    return 0;
+}
+
+static int load_melds(Position *self, State *s, PyObject *melds) {
+    PyObject *sides = PySequence_Fast(melds, "native core: melds must be a sequence, one a side");
+    if (sides == NULL) return -1;
+    int failed = PySequence_Fast_GET_SIZE(sides) != self->sides;
+    if (failed)
+        PyErr_Format(PyExc_ValueError, "native core: melds for %zd sides, expected %d", PySequence_Fast_GET_SIZE(sides),
+                     self->sides);
+    for (int side = 0; !failed && side < self->sides; side++) {
+        PyObject *own = PySequence_Fast(PySequence_Fast_GET_ITEM(sides, side), "native core: a side's melds");
+        if (own == NULL) {
+            failed = 1;
+            break;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(own);
+        if (n > MAX_MELDS) {
+            PyErr_Format(PyExc_ValueError, "native core: a side has %zd melds, at most %d fit", n, MAX_MELDS);
+            failed = 1;
+        }
+        for (Py_ssize_t i = 0; !failed && i < n; i++)
+            failed = load_meld(&self->facts, PySequence_Fast_GET_ITEM(own, i), &s->melds[side][i]) < 0;
+        s->meld_count[side] = (int32_t)n;
+        Py_DECREF(own);
+    }
+    Py_DECREF(sides);
+    return failed ? -1 : 0;
+}
+
+/* Each seat's cards of one kind (its bonus cards laid out, its foot) into ``out`` (rows of ``most``): one list a
+ * seat, or none at all where ``optional`` (a variant without feet). Returns 1 if given, 0 if not, -1 on a refusal. */
+static int load_seat_cards(Position *self, PyObject *seq, int optional, Py_ssize_t most, const char *what,
+                           uint8_t *out, int32_t *lengths) {
+    PyObject *fast = PySequence_Fast(seq, "native core: expected a sequence, one a seat");
+    if (fast == NULL) return -1;
+    Py_ssize_t given = PySequence_Fast_GET_SIZE(fast);
+    if (given == 0 && optional) {
+        Py_DECREF(fast);
+        return 0;
+    }
+    int failed = given != self->players;
+    if (failed) PyErr_Format(PyExc_ValueError, "native core: %s for %zd seats, expected %d", what, given, self->players);
+    long values[MAX_CARDS];
+    for (int seat = 0; !failed && seat < self->players; seat++) {
+        Py_ssize_t n = read_ints(PySequence_Fast_GET_ITEM(fast, seat), 0, CARD_TYPES - 1, most, what, values);
+        failed = n < 0;
+        for (Py_ssize_t i = 0; !failed && i < n; i++) out[seat * most + i] = (uint8_t)values[i];
+        lengths[seat] = failed ? 0 : (int32_t)n;
+    }
+    Py_DECREF(fast);
+    return failed ? -1 : 1;
+}
+
+/* Each side's penalty points, or none at all (no penalty incurred yet). Returns 1, 0 or -1 as above. */
+static int load_penalties(Position *self, State *s, PyObject *seq) {
+    long values[MAX_SIDES];
+    Py_ssize_t n = read_ints(seq, -1000000, 1000000, MAX_SIDES, "penalties", values);
+    if (n < 0) return -1;
+    if (n == 0) return 0;
+    if (n != self->sides) {
+        PyErr_Format(PyExc_ValueError, "native core: penalties for %zd sides, expected %d", n, self->sides);
+        return -1;
+    }
+    for (int i = 0; i < self->sides; i++) s->penalties[i] = (int32_t)values[i];
+    return 1;
+}
+
+static int load_small(PyObject *seq, int count, long high, const char *what, uint8_t *out) {
+    long values[MAX_SEATS];
+    Py_ssize_t n = read_ints(seq, 0, high, MAX_SEATS, what, values);
+    if (n < 0) return -1;
+    if (n != count) {
+        PyErr_Format(PyExc_ValueError, "native core: %s has %zd entries, expected %d", what, n, count);
+        return -1;
+    }
+    for (int i = 0; i < count; i++) out[i] = (uint8_t)values[i];
+    return 0;
+}
+
+/* Load a position (``core.position_fields`` gives these from a HandState); on a refusal the old one stays. */
+static PyObject *Position_load(Position *self, PyObject *args) {
+    PyObject *hands, *stock, *pile, *melds, *bonus, *opened, *side_of, *feet, *penalties;
+    int to_act;
+    if (!PyArg_ParseTuple(args, "OOOOOOOiOO", &hands, &stock, &pile, &melds, &bonus, &opened, &side_of, &to_act, &feet,
+                          &penalties))
+        return NULL;
+    State *s = PyMem_Malloc(sizeof(State));
+    if (s == NULL) return PyErr_NoMemory();
+    memset(s, 0, sizeof(State));
+    int failed = load_hands(self, s, hands) < 0 || load_cards(stock, s->stock, &s->stock_len, "the stock") < 0 ||
+                 load_cards(pile, s->pile, &s->pile_len, "the pile") < 0 || load_melds(self, s, melds) < 0 ||
+                 load_seat_cards(self, bonus, 0, MAX_BONUS, "bonus cards", &s->bonus[0][0], s->bonus_len) < 0 ||
+                 load_small(opened, self->sides, 1, "team_opened", s->team_opened) < 0 ||
+                 load_small(side_of, self->players, self->sides - 1, "side_of", s->side_of) < 0;
+    int has_feet = failed ? 0 : load_seat_cards(self, feet, 1, MAX_FOOT, "feet", &s->feet[0][0], s->feet_len);
+    int has_penalties = failed || has_feet < 0 ? 0 : load_penalties(self, s, penalties);
+    failed = failed || has_feet < 0 || has_penalties < 0;
+    if (!failed && (to_act < 0 || to_act >= self->players)) {
+        PyErr_Format(PyExc_ValueError, "native core: to_act is %d, expected a seat from 0 to %d", to_act,
+                     self->players - 1);
+        failed = 1;
+    }
+    if (!failed) {
+        s->to_act = to_act;
+        s->has_feet = (uint8_t)has_feet;
+        s->has_penalties = (uint8_t)has_penalties;
+        for (int i = 0; i < s->pile_len; i++) {
+            s->pile_wilds += self->facts.is_wild[s->pile[i]];
+            s->pile_red_threes += self->facts.is_red_three[s->pile[i]];
+            s->pile_black_threes += self->facts.is_black_three[s->pile[i]];
+        }
+        memcpy(&self->state, s, sizeof(State));
+    }
+    PyMem_Free(s);
+    if (failed) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *export_hands(const Position *self) {
+    PyObject *out = PyList_New(self->players);
+    if (out == NULL) return NULL;
+    for (int seat = 0; seat < self->players; seat++) {
+        PyObject *hand = tuple_of_bytes(self->state.hands[seat], CARD_TYPES);
+        if (hand == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, seat, hand);
+    }
+    return out;
+}
+
+static PyObject *export_melds(const Position *self) {
+    PyObject *out = PyList_New(self->sides);
+    if (out == NULL) return NULL;
+    for (int side = 0; side < self->sides; side++) {
+        PyObject *own = PyList_New(self->state.meld_count[side]);
+        if (own == NULL) goto fail;
+        PyList_SET_ITEM(out, side, own);
+        for (int i = 0; i < self->state.meld_count[side]; i++) {
+            PyObject *meld = export_meld(&self->state.melds[side][i]);
+            if (meld == NULL) goto fail;
+            PyList_SET_ITEM(own, i, meld);
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* Each seat's cards of one kind (rows of ``most``), as ``load_seat_cards`` takes them. */
+static PyObject *export_seat_cards(const Position *self, const uint8_t *cards, const int32_t *lengths, Py_ssize_t most) {
+    PyObject *out = PyList_New(self->players);
+    if (out == NULL) return NULL;
+    for (int seat = 0; seat < self->players; seat++) {
+        PyObject *laid = tuple_of_bytes(cards + seat * most, lengths[seat]);
+        if (laid == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, seat, laid);
+    }
+    return out;
+}
+
+/* The position as plain values: the fields of ``load``, then hand sizes and the pile's counts, for comparison. */
+static PyObject *Position_export(Position *self, PyObject *Py_UNUSED(ignored)) {
+    const State *s = &self->state;
+    long sizes[MAX_SEATS], opened[MAX_SIDES], side_of[MAX_SEATS], penalties[MAX_SIDES];
+    for (int i = 0; i < self->players; i++) sizes[i] = s->hand_sizes[i], side_of[i] = s->side_of[i];
+    for (int i = 0; i < self->sides; i++) opened[i] = s->team_opened[i], penalties[i] = s->penalties[i];
+    PyObject *feet = s->has_feet ? export_seat_cards(self, &s->feet[0][0], s->feet_len, MAX_FOOT) : PyList_New(0);
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,s:N,s:(iii)}", "hands", export_hands(self), "stock",
+                         tuple_of_bytes(s->stock, s->stock_len), "pile", tuple_of_bytes(s->pile, s->pile_len), "melds",
+                         export_melds(self), "bonus", export_seat_cards(self, &s->bonus[0][0], s->bonus_len, MAX_BONUS),
+                         "team_opened", tuple_of_ints(opened, self->sides), "side_of",
+                         tuple_of_ints(side_of, self->players), "to_act", s->to_act, "feet", feet, "penalties",
+                         tuple_of_ints(penalties, s->has_penalties ? self->sides : 0), "hand_sizes",
+                         tuple_of_ints(sizes, self->players), "pile_counts", s->pile_wilds, s->pile_red_threes,
+                         s->pile_black_threes);
+}
+
+/* -- card moves ---------------------------------------------------------------------------------------------- */
+
+static int check_seat(const Position *self, int seat) {
+    if (seat < 0 || seat >= self->players) {
+        PyErr_Format(PyExc_ValueError, "native core: there is no seat %d (seats 0 to %d)", seat, self->players - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_card(int card) {
+    if (card < 0 || card >= CARD_TYPES) {
+        PyErr_Format(PyExc_ValueError, "native core: there is no card %d (cards 0 to %d)", card, CARD_TYPES - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static void push_pile(Position *self, int card) {
+    State *s = &self->state;
+    s->pile[s->pile_len++] = (uint8_t)card;
+    s->pile_wilds += self->facts.is_wild[card];
+    s->pile_red_threes += self->facts.is_red_three[card];
+    s->pile_black_threes += self->facts.is_black_three[card];
+}
+
+/* Draw ``count`` cards from the top of the stock (the end of its list) into a hand: the cards drawn. */
+static PyObject *Position_draw(Position *self, PyObject *args) {
+    int seat, count;
+    if (!PyArg_ParseTuple(args, "ii", &seat, &count) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    if (count < 0) return PyErr_Format(PyExc_ValueError, "native core: cannot draw %d cards", count);
+    long drawn[MAX_CARDS];
+    int n = 0;
+    for (; n < count && s->stock_len > 0; n++) {
+        int card = s->stock[--s->stock_len];
+        if (s->hands[seat][card] == MAX_COPIES) {
+            s->stock_len++;
+            return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
+        }
+        s->hands[seat][card]++;
+        s->hand_sizes[seat]++;
+        drawn[n] = card;
+    }
+    return tuple_of_ints(drawn, n);
+}
+
+/* Move one card from a hand to the top of the pile. */
+static PyObject *Position_discard(Position *self, PyObject *args) {
+    int seat, card;
+    if (!PyArg_ParseTuple(args, "ii", &seat, &card) || check_seat(self, seat) < 0 || check_card(card) < 0) return NULL;
+    State *s = &self->state;
+    if (s->hands[seat][card] == 0)
+        return PyErr_Format(PyExc_ValueError, "native core: seat %d holds no card %d to discard", seat, card);
+    if (s->pile_len == MAX_CARDS) return PyErr_Format(PyExc_ValueError, "native core: the pile is full");
+    s->hands[seat][card]--;
+    s->hand_sizes[seat]--;
+    push_pile(self, card);
+    Py_RETURN_NONE;
+}
+
+/* Pass the turn to the next seat: the seat to act after a discard. */
+static PyObject *Position_pass_turn(Position *self, PyObject *Py_UNUSED(ignored)) {
+    self->state.to_act = (self->state.to_act + 1) % self->players;
+    return PyLong_FromLong(self->state.to_act);
+}
+
+/* Lay cards from a hand on a side's meld (its index from 0; -1 starts a new meld of ``rank``): the meld's index. */
+static PyObject *Position_lay(Position *self, PyObject *args) {
+    int seat, index, rank;
+    PyObject *cards;
+    if (!PyArg_ParseTuple(args, "iiiO", &seat, &index, &rank, &cards) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    int side = s->side_of[seat];
+    long values[MAX_CARDS];
+    Py_ssize_t n = read_ints(cards, 0, CARD_TYPES - 1, MAX_CARDS, "the cards laid", values);
+    if (n < 0) return NULL;
+    uint8_t wanted[CARD_TYPES] = {0};
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (++wanted[values[i]] > s->hands[seat][values[i]])
+            return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold card %ld to lay", seat, values[i]);
+    if (index < -1 || index >= s->meld_count[side])
+        return PyErr_Format(PyExc_ValueError, "native core: side %d has no meld %d", side, index);
+    if (index == -1) {
+        if (s->meld_count[side] == MAX_MELDS) return PyErr_Format(PyExc_ValueError, "native core: too many melds");
+        if (rank < 0 || rank >= MELD_RANKS) return PyErr_Format(PyExc_ValueError, "native core: no meld rank %d", rank);
+        index = s->meld_count[side]++;
+        memset(&s->melds[side][index], 0, sizeof(NativeMeld));
+        s->melds[side][index].rank = (uint8_t)rank;
+    }
+    NativeMeld *meld = &s->melds[side][index];
+    for (int c = 0; c < CARD_TYPES; c++) {
+        if (!wanted[c]) continue;
+        if (meld_add(&self->facts, meld, c, wanted[c]) < 0) return NULL;
+        s->hands[seat][c] -= wanted[c];
+        s->hand_sizes[seat] -= wanted[c];
+    }
+    s->team_opened[side] = 1;
+    return PyLong_FromLong(index);
+}
+
+/* Close a side's meld (its index from 0): set aside, as hook meld.closed decides (the reference asks it). */
+static PyObject *Position_close(Position *self, PyObject *args) {
+    int side, index;
+    if (!PyArg_ParseTuple(args, "ii", &side, &index)) return NULL;
+    if (side < 0 || side >= self->sides || index < 0 || index >= self->state.meld_count[side])
+        return PyErr_Format(PyExc_ValueError, "native core: side %d has no meld %d", side, index);
+    self->state.melds[side][index].closed = 1;
+    Py_RETURN_NONE;
+}
+
+/* Take the pile into a hand, its bonus cards laid out instead, from the bottom card up to (not including) the
+ * top ``keep_top`` cards, which stay: the cards taken into the hand. */
+static PyObject *Position_pick_up(Position *self, PyObject *args) {
+    int seat, keep_top;
+    if (!PyArg_ParseTuple(args, "ii", &seat, &keep_top) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    if (keep_top < 0 || keep_top > s->pile_len)
+        return PyErr_Format(PyExc_ValueError, "native core: cannot leave %d cards of a pile of %d", keep_top, s->pile_len);
+    long taken[MAX_CARDS];
+    int n = 0, upto = s->pile_len - keep_top;
+    for (int i = 0; i < upto; i++) {
+        int card = s->pile[i];
+        if (self->facts.is_bonus[card]) {
+            if (s->bonus_len[seat] == MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
+            s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
+        } else {
+            s->hands[seat][card]++;
+            s->hand_sizes[seat]++;
+            taken[n++] = card;
+        }
+    }
+    memmove(s->pile, s->pile + upto, (size_t)keep_top);
+    s->pile_len = keep_top;
+    s->pile_wilds = s->pile_red_threes = s->pile_black_threes = 0;
+    for (int i = 0; i < s->pile_len; i++) {
+        s->pile_wilds += self->facts.is_wild[s->pile[i]];
+        s->pile_red_threes += self->facts.is_red_three[s->pile[i]];
+        s->pile_black_threes += self->facts.is_black_three[s->pile[i]];
+    }
+    return tuple_of_ints(taken, n);
+}
+
+/* -- what the listing and the score read --------------------------------------------------------------------- */
+
+/* A hand's cards counted by rank (the 14 card ranks; jokers last). */
+static PyObject *Position_rank_counts(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    long counts[MELD_RANKS - 1] = {0};
+    for (int c = 0; c < CARD_TYPES; c++) counts[self->facts.rank[c]] += self->state.hands[seat][c];
+    return tuple_of_ints(counts, MELD_RANKS - 1);
+}
+
+/* The card types a hand holds, in card order: the candidates of a discard. */
+static PyObject *Position_held_types(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    long held[CARD_TYPES];
+    Py_ssize_t n = 0;
+    for (int c = 0; c < CARD_TYPES; c++)
+        if (self->state.hands[seat][c]) held[n++] = c;
+    return tuple_of_ints(held, n);
+}
+
+/* A side's card facts for its hand score (``core.score``): points melded, points held (at the values of a hand
+ * someone went out of, or not), canastas by kind (natural, mixed, wild, sequence), bonus cards laid out, black
+ * threes melded, the most black threes one player holds, bonus cards still held, points in feet still face down,
+ * bonus cards laid out that are red and that are black, penalty points. */
+static PyObject *Position_side_facts(Position *self, PyObject *args) {
+    int side, anyone_out;
+    if (!PyArg_ParseTuple(args, "ip", &side, &anyone_out)) return NULL;
+    if (side < 0 || side >= self->sides)
+        return PyErr_Format(PyExc_ValueError, "native core: there is no side %d", side);
+    const State *s = &self->state;
+    const CardFacts *f = &self->facts;
+    long melded = 0, held = 0, kinds[4] = {0}, laid = 0, black_melded = 0, most_black = 0, bonus_held = 0;
+    long foot = 0, red_laid = 0, black_laid = 0;
+    for (int i = 0; i < s->meld_count[side]; i++) {
+        const NativeMeld *meld = &s->melds[side][i];
+        for (int c = 0; c < CARD_TYPES; c++) {
+            melded += (long)f->melded_value[c] * meld->counts[c];
+            if (meld->rank == 1) black_melded += (long)f->is_black_three[c] * meld->counts[c];
+        }
+        if (meld->size >= f->canasta_size[meld->rank])
+            kinds[meld->rank == MELD_RANKS - 1 ? 3 : meld->wilds == 0 ? 0 : meld->naturals == 0 ? 2 : 1]++;
+    }
+    for (int seat = 0; seat < self->players; seat++) {
+        if (s->side_of[seat] != side) continue;
+        long black = 0;
+        for (int c = 0; c < CARD_TYPES; c++) {
+            held += (long)f->held_value[anyone_out][c] * s->hands[seat][c];
+            black += (long)f->is_black_three[c] * s->hands[seat][c];
+            bonus_held += (long)f->is_bonus[c] * s->hands[seat][c];
+        }
+        most_black = black > most_black ? black : most_black;
+        laid += s->bonus_len[seat];
+        for (int i = 0; i < s->bonus_len[seat]; i++) {
+            int card = s->bonus[seat][i];
+            int red = card != JOKER && ((card & 3) == 1 || (card & 3) == 2);
+            red_laid += red;
+            black_laid += card != JOKER && !red;
+        }
+        for (int i = 0; s->has_feet && i < s->feet_len[seat]; i++) foot += f->held_value[anyone_out][s->feet[seat][i]];
+    }
+    return Py_BuildValue("(ll(llll)llllllll)", melded, held, kinds[0], kinds[1], kinds[2], kinds[3], laid, black_melded,
+                         most_black, bonus_held, foot, red_laid, black_laid, (long)s->penalties[side]);
+}
+
+/* How many bonus cards a seat has laid out (``score.player``'s red threes). */
+static PyObject *Position_bonus_laid(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return PyLong_FromLong(self->state.bonus_len[seat]);
+}
+
+/* -- undo ---------------------------------------------------------------------------------------------------- */
+
+static PyObject *Position_snapshot(Position *self, PyObject *Py_UNUSED(ignored)) {
+    return PyBytes_FromStringAndSize((const char *)&self->state, sizeof(State));
+}
+
+static PyObject *Position_restore(Position *self, PyObject *arg) {
+    if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != (Py_ssize_t)sizeof(State))
+        return PyErr_Format(PyExc_ValueError, "native core: a snapshot is %zu bytes from snapshot()", sizeof(State));
+    memcpy(&self->state, PyBytes_AS_STRING(arg), sizeof(State));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Position_methods[] = {
+    {"load", (PyCFunction)Position_load, METH_VARARGS,
+     "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
+    {"export", (PyCFunction)Position_export, METH_NOARGS, "The position as a dict of plain values"},
+    {"draw", (PyCFunction)Position_draw, METH_VARARGS, "draw(seat, count): the cards drawn from the stock's top"},
+    {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
+    {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
+    {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
+    {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
+    {"pick_up", (PyCFunction)Position_pick_up, METH_VARARGS, "pick_up(seat, keep_top): the pile into a hand"},
+    {"rank_counts", (PyCFunction)Position_rank_counts, METH_VARARGS, "rank_counts(seat): a hand's cards by rank"},
+    {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
+    {"side_facts", (PyCFunction)Position_side_facts, METH_VARARGS, "side_facts(side, anyone_out): score facts"},
+    {"bonus_laid", (PyCFunction)Position_bonus_laid, METH_VARARGS, "bonus_laid(seat): its bonus cards laid out"},
+    {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
+    {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject PositionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "canasta_ref.core._core.Position",
+    .tp_doc = PyDoc_STR("A hand's position as the native core holds it (see canasta_ref/core/README.md)"),
+    .tp_basicsize = sizeof(Position),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Position_init,
+    .tp_methods = Position_methods,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "The native core of canasta-ref (see canasta_ref/core/README.md)", -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&PositionType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&core_module);
+    if (module == NULL) return NULL;
+    Py_INCREF(&PositionType);
+    if (PyModule_AddObject(module, "Position", (PyObject *)&PositionType) < 0) {
+        Py_DECREF(&PositionType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

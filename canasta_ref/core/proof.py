@@ -1,0 +1,155 @@
+"""The native core proved against the Python engine, step by step, on generated games of any variant.
+
+Random games are played by the reference. Before every action the core loads the position and must give it back
+unchanged; after every action that is a plain card move (a draw, a discard, a meld, a take whose events are only
+that move: no bonus card laid out, no replacement drawn, nobody going out), the core makes the same move on its own
+copy of the position before and must reach the reference's position after. The core's score must be the reference's
+(facts, parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any
+difference is reported in words.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.game import Event, Game
+from ..engine.rules import Rules
+from ..engine.scoring import score_hand
+from ..engine.state import HandState, Meld
+from . import load_state, new_position, owned_view
+from .score import score
+
+#: The events of a plain move, by kind of action (anything else happened too: the move is not compared).
+_PLAIN_EVENTS = {
+    "draw": ("draws",),
+    "discard": ("discards",),
+    "meld": ("melds", "adds to meld"),
+    "take": ("takes the pile, ", "picks up ", "melds", "adds to meld"),
+}
+
+
+@dataclass
+class Proof:
+    """What one variant's run compared, and every disagreement found (empty: the core agrees)."""
+
+    variant: str
+    games: int = 0
+    positions: int = 0
+    moves: Counter[str] = field(default_factory=Counter)
+    scores: int = 0
+    disagreements: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        moves = ", ".join(f"{count} {kind}" for kind, count in sorted(self.moves.items())) or "none"
+        found = f"{len(self.disagreements)} disagreements" if self.disagreements else "no disagreement"
+        counted = f"{self.games} games, {self.positions} positions, moves {moves}; {self.scores} scores"
+        return f"{self.variant}: {counted}; {found}"
+
+
+def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
+    """Play a random game from each seed with the reference, comparing the core at every step."""
+    proof = Proof(rules.variant.id)
+    position = new_position(rules)
+    for seed in seeds:
+        finished = _prove_game(rules, position, seed, proof)
+        _prove_score(rules, finished, f"{seed}: the score", proof)
+    del proof.disagreements[most_reported:]
+    return proof
+
+
+def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandState:
+    """One game compared step by step; the hand's final state."""
+    game = Game(rules, seed=seed)
+    pick = random.Random(seed)
+    proof.games += 1
+    step = 0
+    while game.state.phase != "over":
+        step += 1
+        before = game.state.copy()
+        load_state(position, before)
+        _compare(position, before, f"{seed} step {step}: loaded", proof)
+        _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
+        proof.positions += 1
+        legal = game.legal_actions()
+        action = legal[pick.randrange(legal.count())]
+        seat = before.to_act
+        events = game.apply(action)
+        moves = moves_of_action(before, game.state, seat, action) if plain(action, events) else None
+        if moves is not None:
+            make_moves(position, moves)
+            proof.moves[action.kind] += 1
+            _compare(position, game.state, f"{seed} step {step}: after `{action}`", proof)
+    return game.state
+
+
+def plain(action: Action, events: Sequence[Event]) -> bool:
+    """Whether an action's events are its card move alone."""
+    wanted = _PLAIN_EVENTS.get(action.kind)
+    return wanted is not None and all(event.what.startswith(wanted) for event in events)
+
+
+#: One call of the core's moves: the method's name and its arguments.
+Move = tuple[str, tuple[Any, ...]]
+
+
+def moves_of_action(before: HandState, after: HandState, seat: int, action: Action) -> list[Move] | None:
+    """The core's moves that make ``action``'s card move from ``before``; None where it is not one the core makes
+    alone (a take of the top card only). Where cards go and which melds close are rules, which the reference decided
+    (read from ``after``); the core moves the cards and keeps the counts."""
+    if action.kind == "draw":
+        return [("draw", (seat, len(before.stock) - len(after.stock)))]
+    if action.kind == "discard":
+        return [("discard", (seat, action.cards[0])), ("pass_turn", ())]
+    if action.kind == "take" and after.pile:
+        return None
+    moves: list[Move] = [("pick_up", (seat, 0))] if action.kind == "take" else []
+    side = before.side_of[seat]
+    old, new = before.melds[side], after.melds[side]
+    for index, meld in enumerate(new):
+        known = old[index] if index < len(old) else None
+        gained = _gained(known, meld)
+        if gained:
+            moves.append(("lay", (seat, -1 if known is None else index, meld.rank, gained)))
+        if meld.closed and not (known is not None and known.closed):
+            moves.append(("close", (side, index)))
+    return moves
+
+
+def make_moves(position: Any, moves: Sequence[Move]) -> None:
+    """Make the moves on the core's position."""
+    for name, arguments in moves:
+        getattr(position, name)(*arguments)
+
+
+def _gained(before: Meld | None, after: Meld) -> list[int]:
+    """The cards ``after`` holds that ``before`` did not."""
+    grown = Counter(after.cards) - Counter(before.cards if before else ())
+    return sorted(grown.elements())
+
+
+def _compare(position: Any, state: HandState, where: str, proof: Proof) -> None:
+    mine, reference = position.export(), owned_view(state)
+    for name, value in reference.items():
+        if mine[name] != value:
+            proof.disagreements.append(f"{where}: {name} differs: core {_text(mine[name])}, reference {_text(value)}")
+
+
+def _text(value: Any) -> str:
+    """A value as plain text (card lists by name where they are cards would be guesswork: numbers it is)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_text(item) for item in value) + "]"
+    return str(value)
+
+
+def _prove_score(rules: Rules, state: HandState, what: str, proof: Proof) -> None:
+    """The core's score of a hand (finished, or as it would stand if it ended now: every count it reads is there
+    mid-hand too) against the reference's: facts, parts and totals."""
+    mine, reference = score(rules, state).to_json(), score_hand(rules, state).to_json()
+    proof.scores += 1
+    if mine != reference:
+        proof.disagreements.append(f"{what} differs: core {mine}, reference {reference}")

@@ -1,0 +1,83 @@
+"""Choosing the core: a game asking for the native one is declined, with the reason, where the core lacks a
+mechanism the game needs, and then plays on the Python engine; ``serve --core native`` says so on stderr."""
+
+from __future__ import annotations
+
+import io
+from types import ModuleType
+
+import pytest
+
+from canasta_ref import Game, core
+from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.engine import cores
+from canasta_ref.engine.cards import format_cards
+from canasta_ref.engine.game import deck_for_seed
+from canasta_ref.engine.rules import rules_for
+from canasta_ref.errors import CanastaError
+from canasta_ref.spec import list_variants, load_variant
+
+
+def test_the_python_engine_plays_when_asked_for() -> None:
+    game = Game(load_variant("classic"), seed=1)
+    assert (game.core, game.core_note) == ("python", "")
+
+
+def test_a_game_asking_for_the_native_core_is_declined_with_the_missing_mechanisms() -> None:
+    game = Game(load_variant("classic"), seed=1, core="native")
+    assert game.core == "python"
+    assert "listing the legal actions" in game.core_note
+    assert game.core_note.endswith("classic runs on the Python engine")
+    assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
+
+
+@pytest.mark.parametrize("variant", list_variants())
+def test_every_variant_is_declined_naming_the_variant(library: ModuleType, variant: str) -> None:
+    note = Game(load_variant(variant), seed=1, core="native").core_note
+    assert note == (
+        "the native core does not yet have listing the legal actions, judging an action or applying a whole action; "
+        f"{variant} runs on the Python engine"
+    )
+
+
+def test_without_the_library_the_reason_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "LIBRARY", None)
+    monkeypatch.setattr(core, "stale_reason", lambda: "the native core is not built")
+    note = core.decline_reason(rules_for(load_variant("classic")))
+    assert note == "the native core is not built; classic runs on the Python engine"
+
+
+def test_an_unknown_core_is_refused() -> None:
+    with pytest.raises(CanastaError, match="there is no core 'fast': choose python or native"):
+        Game(load_variant("classic"), seed=1, core="fast")
+
+
+def test_without_a_registered_core_the_engine_says_it_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cores, "_NATIVE_DECLINE", [])
+    played, note = cores.choose_core(rules_for(load_variant("classic")), "native")
+    assert played == "python"
+    assert note == "the native core is not installed; classic runs on the Python engine"
+
+
+def test_serve_with_the_native_core_notes_each_declined_variant_once_on_stderr() -> None:
+    notes = io.StringIO()
+    session = ReferenceSession(core="native", notes=notes)
+    assert session.handle({"cmd": "hello", "version": 8})["ok"]
+    for _ in range(2):
+        assert session.handle({"cmd": "setup", "variant": "classic", "deck": _deck()}) == {"ok": True}
+    assert notes.getvalue().count("\n") == 1
+    assert notes.getvalue().startswith("canasta-ref serve: the native core does not yet have listing the legal")
+    assert session.handle({"cmd": "legal"})["ok"]
+
+
+def test_serve_with_the_python_core_writes_no_note() -> None:
+    notes = io.StringIO()
+    session = ReferenceSession(notes=notes)
+    session.handle({"cmd": "hello", "version": 8})
+    assert session.handle({"cmd": "setup", "variant": "classic", "deck": _deck()}) == {"ok": True}
+    assert notes.getvalue() == ""
+
+
+def _deck() -> str:
+    """A shuffled deck of Classic, as a 'setup' request writes it."""
+    return format_cards(deck_for_seed(rules_for(load_variant("classic")), 1))

@@ -1,0 +1,129 @@
+"""Benchmark the native core beside the Python engine, on the same random games, in one run.
+
+    python tools/bench_core.py --variant classic --hands 100 --seed 1 [--clock cpu]
+
+The Python engine (compiled by mypyc where tools/build_native.py built it, else pure) plays the hands that
+``tools/bench.py`` plays (deals ``"<seed>/<n>"``, each action ``rng.choice`` of the listing). Timed per action:
+the Python listing (by phase) and ``apply``; beside them, what the core does today, on the same positions: loading
+a position from the Python state (the cost of every crossing between the engines), the core's card move for each
+plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
+to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
+its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
+passes over the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from canasta_ref import Game, cliargs, core
+from canasta_ref.core.proof import make_moves, moves_of_action, plain
+from canasta_ref.engine import _native
+from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.engine.state import HandState
+from canasta_ref.match import hand_seed
+from canasta_ref.spec import load_variant
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+#: Microseconds by what was timed, and how many times each was.
+Timings = dict[str, list[float]]
+
+
+def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) -> tuple[Timings, float]:
+    """Play the hands once, timing each step's parts; the seconds of the hands played without the core's work."""
+    spent: Timings = defaultdict(list)
+    position = core.new_position(rules)
+    rng = random.Random(seed)
+    played = 0.0
+    for number in range(hands):
+        game = Game(rules, seed=hand_seed(seed, number))
+        while not game.is_over:
+            played += _step(game, position, rng, spent, clock)
+    return spent, played
+
+
+def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: Callable[[], float]) -> float:
+    """One action, timed on both engines; the Python engine's seconds for it."""
+    before = game.state.copy()
+    phase = _phase(game)
+    begin = clock()
+    legal = game.legal_actions()
+    total = legal.count()
+    listed = clock()
+    action = legal[rng.randrange(total)]
+    events = game.apply(action)
+    applied = clock()
+    spent[f"python listing, {phase}"].append(listed - begin)
+    spent["python apply"].append(applied - listed)
+    _time_python_undo(before, spent, clock)
+    start = clock()
+    core.load_state(position, before)
+    spent["core load"].append(clock() - start)
+    start = clock()
+    snapshot = position.snapshot()
+    position.restore(snapshot)
+    spent["core snapshot + restore"].append(clock() - start)
+    moves = moves_of_action(before, game.state, before.to_act, action) if plain(action, events) else None
+    if moves is not None:
+        start = clock()
+        make_moves(position, moves)
+        spent[f"core move, {action.kind}"].append(clock() - start)
+        spent[f"python apply, {action.kind}"].append(applied - listed)
+    return applied - begin
+
+
+def _time_python_undo(state: HandState, spent: Timings, clock: Callable[[], float]) -> None:
+    start = clock()
+    HandState.restore(state.snapshot())
+    spent["python snapshot + restore"].append(clock() - start)
+
+
+def _phase(game: Game) -> str:
+    state = game.state
+    if state.phase != "play":
+        return state.phase
+    return "play, side opened" if state.team_opened[state.side_of[state.to_act]] else "play, side not opened"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--variant", type=cliargs.bundled_variant, default="classic", help="default: classic")
+    parser.add_argument("--hands", type=cliargs.positive, default=100, help="hands of random play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the random policy")
+    parser.add_argument("--repeat", type=cliargs.positive, default=3, help="passes over the same games (default 3)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall time or this process's CPU")
+    args = parser.parse_args(argv)
+    if not core.available():
+        print(f"bench_core: {core.STATUS}", file=sys.stderr)
+        return 1
+    rules = rules_for(load_variant(args.variant))
+    passes = [one_pass(rules, args.hands, args.seed, CLOCKS[args.clock]) for _ in range(args.repeat)]
+    print(f"canasta-ref core benchmark: {args.variant}, {args.hands} hands, seed {args.seed}, {args.clock} clock")
+    print(f"python engine: {_native.STATUS}")
+    print(f"core: {core.STATUS}")
+    print(f"a game asking for the native core: {core.decline_reason(rules)}")
+    seconds = statistics.median(played for _, played in passes)
+    print(f"{'hands per second, python engine (listing + apply)':58s} {args.hands / seconds:10.1f}")
+    print(f"{'hands per second, native core':58s} {'none: it plays no hand alone yet':>10s}")
+    names = sorted({name for spent, _ in passes for name in spent})
+    print(f"{'us per action (median of passes of the mean)':58s} {'us':>10s} {'count':>8s}")
+    for name in names:
+        means = [statistics.fmean(spent[name]) * 1e6 for spent, _ in passes if spent.get(name)]
+        count = len(passes[0][0].get(name, ()))
+        print(f"  {name:56s} {statistics.median(means):10.2f} {count:8d}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
