@@ -15,6 +15,7 @@ from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
+from .campaign_commands import add_campaign_arguments, add_report_commands
 from .deviations import Deviation
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
@@ -169,20 +170,12 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         campaign: Campaign | None = None
         extra_lines: list[str] = []
         if args.games:
-            from .generated import run_generated_games
+            from .campaign_commands import run_campaign
 
-            games = run_generated_games(
-                engine,
-                args.games,
-                args.seed,
-                variants=args.variant or None,
-                masks=masks,
-                shrink_seconds=args.shrink_seconds,
-                max_shrunk=args.max_shrunk,
-            )
+            games = run_campaign(args, engine, masks, args.variant or None)
             deviations, campaign = games.deviations, games.campaign()
             results.extend(games.results)
-            extra["generated"] = games.summary()
+            extra["generated"] = games.to_json()
             extra_lines = games.headline_lines()
             if args.verbose:  # every deviation and its shrunk scenario, before the summary
                 out.writelines(line + "\n" for line in games.report_lines())
@@ -354,6 +347,7 @@ def add_commands(sub: Any) -> None:
         default=8,
         help="shrink at most this many distinct deviations; the others keep the game they were found in (default 8)",
     )
+    add_campaign_arguments(conform)
     conform.add_argument("--perft", action="store_true", help="also run the deal-perft files")
     conform.add_argument(
         "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"
@@ -405,6 +399,8 @@ def add_commands(sub: Any) -> None:
     perft.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each answer (default 10)")
     perft.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
     perft.set_defaults(run=_perft)
+
+    add_report_commands(sub)
 
 
 __all__ = ["CanastaError", "add_commands", "open_engine"]
