@@ -127,7 +127,7 @@ class _Pool:
             return self.executor.submit(task, *args)
 
     def renew(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        _shutdown(self.executor, wait=False)
         self.executor = self.make()
 
     def run_alone(self, task: Callable[..., Any], *args: Any) -> Any:
@@ -137,6 +137,14 @@ class _Pool:
         except BrokenProcessPool:
             self.renew()
             raise
+
+
+def _shutdown(executor: Executor, *, wait: bool) -> None:
+    """Stop an executor, its queued tasks cancelled (Dask's executor cancels nothing it was not asked to)."""
+    try:
+        executor.shutdown(wait=wait, cancel_futures=True)
+    except TypeError:  # Dask's ClientExecutor takes no cancel_futures
+        executor.shutdown(wait=wait)
 
 
 def run_spread(
@@ -159,7 +167,7 @@ def run_spread(
         report = merge_reports(parts) if parts else GeneratedReport(seed, requested, numbers.start, numbers.stop - 1)
         _shrink_spread(pool, spec, report, options)
     finally:
-        pool.executor.shutdown(wait=True, cancel_futures=True)
+        _shutdown(pool.executor, wait=True)
     report.seconds = time.monotonic() - started
     return report.finish()
 
@@ -233,7 +241,7 @@ def process_pool(workers: int) -> Callable[[], Executor]:
 
 
 @contextlib.contextmanager
-def dask_executors(address: str) -> Iterator[tuple[Callable[[], Executor], int]]:
+def dask_executors(address: str, timeout: float = 20.0) -> Iterator[tuple[Callable[[], Executor], int]]:
     """Executors on the Dask scheduler at ``address`` (the optional extra ``canasta-ref[dask]``), and how many
     workers it has (for the size of the chunks)."""
     try:
@@ -241,7 +249,7 @@ def dask_executors(address: str) -> Iterator[tuple[Callable[[], Executor], int]]
     except ImportError:
         raise CanastaError("--dask needs Dask distributed: pip install 'canasta-ref[dask]'") from None
     try:
-        client = distributed.Client(address, timeout="20s")
+        client = distributed.Client(address, timeout=f"{timeout}s")
     except (OSError, TimeoutError) as error:
         raise CanastaError(f"--dask: no Dask scheduler answers at {address!r}: {error}") from None
     try:
