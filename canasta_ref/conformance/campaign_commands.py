@@ -25,6 +25,7 @@ from .deviations import Mask
 from .engines import Engine, EngineInfo
 from .report import failed, json_report, summary
 from .runner import Result
+from .saved_games import replay_saved, save_failing, saved_folder, saved_lines
 
 
 def games_range(text: str) -> tuple[int, int]:
@@ -68,6 +69,14 @@ def add_campaign_arguments(conform: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="play the games on the workers of the Dask scheduler at ADDRESS (needs canasta-ref[dask])",
     )
+    saved = conform.add_mutually_exclusive_group()
+    saved.add_argument(
+        "--saved-games",
+        metavar="DIR",
+        help="keep failing games (shrunk scenarios) here, a folder an engine, and replay them first next time "
+        "(default: $CANASTA_REF_DIR, else .canasta-ref/failing-games)",
+    )
+    saved.add_argument("--no-saved-games", action="store_true", help="neither replay nor keep failing games")
     conform.add_argument(
         "--shrink-runs",
         type=count,
@@ -114,6 +123,18 @@ def run_campaign(
         with dask_executors(args.dask) as (make, workers):
             return run_spread(spec, args.seed, args.games, wanted, options, make, workers=workers)
     return run_spread(spec, args.seed, args.games, wanted, options, process_pool(args.workers), workers=args.workers)
+
+
+def campaign_with_saved(
+    args: argparse.Namespace, engine: Engine, masks: Sequence[Mask], variants: list[str] | None
+) -> tuple[GeneratedReport, list[Result], list[str]]:
+    """The campaign, after the failing games saved by earlier runs are replayed; its failing games saved. The
+    report, the replayed games' results, and the lines that say what became of the saved games."""
+    folder = None if args.no_saved_games else saved_folder(args.saved_games, engine.info.name)
+    replayed = replay_saved(engine, folder, masks) if folder is not None else []
+    report = run_campaign(args, engine, masks, variants)
+    saved = save_failing(report, folder) if folder is not None else 0
+    return report, replayed, saved_lines(replayed, saved, folder) if folder is not None else []
 
 
 # -- canasta-ref report merge ------------------------------------------------------------------------------------------

@@ -170,13 +170,14 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         campaign: Campaign | None = None
         extra_lines: list[str] = []
         if args.games:
-            from .campaign_commands import run_campaign
+            from .campaign_commands import campaign_with_saved
 
-            games = run_campaign(args, engine, masks, args.variant or None)
+            games, replayed, saved_lines = campaign_with_saved(args, engine, masks, args.variant or None)
             deviations, campaign = games.deviations, games.campaign()
+            results.extend(replayed)
             results.extend(games.results)
             extra["generated"] = games.to_json()
-            extra_lines = games.headline_lines()
+            extra_lines = games.headline_lines() + saved_lines
             if args.verbose:  # every deviation and its shrunk scenario, before the summary
                 out.writelines(line + "\n" for line in games.report_lines())
         if args.perft:
