@@ -308,6 +308,8 @@ class GameItem(SuiteItem):
             _skip_here(report.results[0].message)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return "\n".join(result_lines(excinfo.value.result, stderr_label=ENGINE_STDERR))
         if isinstance(excinfo.value, GameFailed):
             report = excinfo.value.report
             problems = [

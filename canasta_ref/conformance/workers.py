@@ -30,8 +30,8 @@ from ..errors import CanastaError
 from .campaign import CampaignOptions, new_runner, play_part, playable_variants
 from .campaign_report import Example, GeneratedReport, ScenarioText, merge_reports, report_from_json
 from .deviations import Deviation, DeviationKey
-from .engines import Engine, InProcessEngine, SubprocessEngine
-from .runner import Result
+from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
+from .runner import Result, Status, failure_status
 from .shrinking import shrink_deviation, to_shrink
 
 #: The most games a chunk holds (a smaller chunk loses fewer games when its worker dies, costs more messages).
@@ -78,8 +78,17 @@ def _close_all(engines: dict[EngineSpec, Engine]) -> None:
 
 
 def play_chunk(spec: EngineSpec, seed: int, requested: int, first: int, last: int, options: CampaignOptions) -> Any:
-    """A worker's task: games ``first`` to ``last`` played (not shrunk), as the JSON of their report."""
-    report, _ = play_part(worker_engine(spec), seed, requested, range(first, last + 1), options)
+    """A worker's task: games ``first`` to ``last`` played (not shrunk), as the JSON of their report (an engine
+    that does not start errs each game, saying so: an exception would have to cross the process boundary)."""
+    try:
+        engine = worker_engine(spec)
+    except EngineFailure as failure:
+        message = f"the engine did not start: {failure.detail}"
+        return _errored(seed, requested, (first, last), options, failure_status(failure), message).to_json()
+    except OSError as error:
+        message = f"the engine {spec.command!r} cannot be started: {error}"
+        return _errored(seed, requested, (first, last), options, "errored", message).to_json()
+    report, _ = play_part(engine, seed, requested, range(first, last + 1), options)
     return report.finish().to_json()
 
 
@@ -88,7 +97,10 @@ def shrink_task(
 ) -> tuple[dict[str, Any] | None, int]:
     """A worker's task: the deviation ``key`` shrunk from game ``game``; the shrunk scenario (None if the game
     did not show it again) and the runs it took."""
-    engine = worker_engine(spec)
+    try:
+        engine = worker_engine(spec)
+    except EngineFailure as failure:  # its own class may not cross back to the parent
+        raise RuntimeError(f"the engine did not start: {failure.detail}") from None
     runner = new_runner(engine, playable_variants(engine.info, options.variants)[0], options)
     report = GeneratedReport(seed, requested, max_shrunk=options.max_shrunk)
     group = Deviation(key, "", game)
@@ -208,13 +220,20 @@ def _play_chunks(
 def _lost(
     seed: int, requested: int, chunk: tuple[int, int], options: CampaignOptions, error: Exception
 ) -> GeneratedReport:
-    """A chunk that could not be played: each of its games errored, saying why."""
+    """A chunk whose worker was lost: each of its games errored, saying why."""
+    why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    message = f"the worker playing games {chunk[0]} to {chunk[1]} was lost ({why})"
+    return _errored(seed, requested, chunk, options, "errored", message)
+
+
+def _errored(
+    seed: int, requested: int, chunk: tuple[int, int], options: CampaignOptions, status: Status, message: str
+) -> GeneratedReport:
+    """A chunk none of whose games could be played: each of them ``status``, with ``message``."""
     first, last = chunk
     part = GeneratedReport(seed, requested, first, last, options.max_shrunk, list(options.masks))
-    why = str(error) or type(error).__name__
-    message = f"the worker playing games {first} to {last} was lost ({type(error).__name__}: {why})"
     for number in range(first, last + 1):
-        part.game_results[number] = Result(f"{part.label}-{number}", "-", "errored", message)
+        part.game_results[number] = Result(f"{part.label}-{number}", "-", status, message)
     return part
 
 

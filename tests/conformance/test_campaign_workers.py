@@ -131,3 +131,13 @@ def test_conform_with_two_workers_reports_what_a_serial_run_does(tmp_path: Path)
         del data["generated"]["seconds"], data["generated"]["games_per_second"]
         reports.append(data)
     assert reports[0] == reports[1]
+
+
+@pytest.mark.parametrize(
+    ("command", "wanted"),
+    [("false", "the engine did not start: "), ("/nonexistent/engine", "the engine '/nonexistent/engine' cannot be")],
+)
+def test_an_engine_that_does_not_start_errs_each_game_of_its_worker(command: str, wanted: str) -> None:
+    spread = run_spread(EngineSpec(command, timeout=30), SEED, 2, range(1, 3), OPTIONS, process_pool(2), workers=2)
+    assert [r.status for r in spread.results] == ["errored", "errored"]
+    assert all(r.message.startswith(wanted) for r in spread.results), spread.results[0].message
