@@ -220,7 +220,7 @@ def _merge(args: argparse.Namespace, out: TextIO) -> int:
 
 def add_report_commands(sub: Any) -> None:
     report = add_command(sub, "report", "work with the JSON reports of conform")
-    actions = report.add_subparsers(dest="report_command", required=True, metavar="ACTION")
+    actions = report.add_subparsers(dest="report_command", required=True, metavar="ACTION", help="what to do")
     merge = add_command(
         actions,
         "merge",
