@@ -1,4 +1,5 @@
-"""What tests share: loading a script of ``tools/`` (not a package) as a module."""
+"""What tests share: loading a script of ``tools/`` (not a package) as a module; a folder of its own for each
+test's saved failing games (``canasta-ref conform`` keeps them, by default under the current folder)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,10 @@ def _load(name: str) -> ModuleType:
 @pytest.fixture
 def load_tool() -> Callable[[str], ModuleType]:
     return _load
+
+
+@pytest.fixture(autouse=True)
+def saved_games_apart(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failing games a test's campaign saves go to a folder of that test's, never into the source tree, and no
+    other test replays them."""
+    monkeypatch.setenv("CANASTA_REF_DIR", str(tmp_path_factory.mktemp("saved-games")))

@@ -39,6 +39,37 @@ RUNS: dict[str, tuple[list[str], str]] = {
         ["--canasta-variant", "classic-2p", "-k", "PILE.TAKE.FROZEN", "-p", "no:cacheprovider"],
         r"\d+ passed",
     ),
+    'canasta-ref conform --impl "./my-engine" --games 10000 --no-scenarios --shard 1/2 --json part1.json': (
+        GAMES,
+        r"generated games \(seed 0, games 1 to 1\): 1 of 1 played",
+    ),
+    'canasta-ref conform --impl "./my-engine" --games 10000 --no-scenarios --shard 2/2 --json part2.json': (
+        GAMES,
+        r"generated games \(seed 0, games 2 to 2\): 1 of 1 played",
+    ),
+    "canasta-ref report merge part1.json part2.json -o campaign.json": (
+        [],
+        r"generated games \(seed 0\): 2 of 2 played",
+    ),
+    'canasta-ref conform --impl "./my-engine" --games 10000 --no-scenarios --workers 2': (
+        [*GAMES, "--timeout", "60"],
+        r"\d+ passed, 0 failed",
+    ),
+    'pytest --canasta-impl "./my-engine" --canasta-games 200 -n 4': (
+        [
+            "--canasta-variant",
+            "fournier",
+            "--canasta-games",
+            "2",
+            "-k",
+            "generated",
+            "-n",
+            "2",
+            "--canasta-timeout",
+            "60",
+        ],
+        r"2 passed",
+    ),
     'canasta-ref perft classic-seed-3 --impl "./my-engine"': ([], r"perft-classic-seed-3 \[classic\]: passed"),
     "canasta-ref coverage": (["--variant", "classic-2p"], r"classic-2p: (\d+) of \1 clauses covered on every side"),
     "canasta-ref play --variant classic --seed 7 --bots greedy,random,greedy,random --log match.txt": (
@@ -67,6 +98,11 @@ ELSEWHERE = {
     "tools/setup.sh && .venv/bin/canasta-ref play --seed 1": (".ci/run", "tools/setup.sh"),
     "tools/setup.sh && tools/test.sh": (".ci/run", "tools/test.sh"),
     "python tools/mutants.py": ("tests/conformance/test_runner.py", "mutants.main(["),
+    # A Dask scheduler is not here: the same run on a local cluster of two workers is a test of its own.
+    'canasta-ref conform --impl "./my-engine" --games 10000 --no-scenarios --dask tcp://scheduler:8786': (
+        "tests/conformance/test_campaign_workers.py",
+        "dask_executors(cluster.scheduler_address)",
+    ),
 }
 
 #: The console example, checked paragraph by paragraph by test_dispute_output_is_current.

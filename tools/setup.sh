@@ -11,7 +11,7 @@ stamp=.venv/.canasta-ref-installed
 wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) $PWD"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] || ! python -I -c "import canasta_ref" 2>/dev/null; then
   python -m pip install --quiet --upgrade pip
-  python -m pip install --quiet -e ".[test,docs,native]"
+  python -m pip install --quiet -e ".[test,docs,native,dask]"
   echo "$wanted" >"$stamp"
 fi
 # The Python runtime of the site's two live pages: Pyodide from npm at the version tools/browser/package-lock.json

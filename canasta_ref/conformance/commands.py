@@ -16,6 +16,7 @@ from ..resources import perft_dir, scenario_dir
 from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
+from .campaign_commands import add_campaign_arguments, add_report_commands
 from .deviations import Deviation
 from .engines import START_TIMEOUT, Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
 from .explain import explain_lines
@@ -172,21 +173,14 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
         campaign: Campaign | None = None
         extra_lines: list[str] = []
         if args.games:
-            from .generated import run_generated_games
+            from .campaign_commands import campaign_with_saved
 
-            games = run_generated_games(
-                engine,
-                args.games,
-                args.seed,
-                variants=args.variant or None,
-                masks=masks,
-                shrink_seconds=args.shrink_seconds,
-                max_shrunk=args.max_shrunk,
-            )
+            games, replayed, saved_lines = campaign_with_saved(args, engine, masks, args.variant or None)
             deviations, campaign = games.deviations, games.campaign()
+            results.extend(replayed)
             results.extend(games.results)
-            extra["generated"] = games.summary()
-            extra_lines = games.headline_lines()
+            extra["generated"] = games.to_json()
+            extra_lines = games.headline_lines() + saved_lines
             if args.verbose:  # every deviation and its shrunk scenario, before the summary
                 out.writelines(line + "\n" for line in games.report_lines())
         if args.perft:
@@ -370,6 +364,7 @@ def add_commands(sub: Any) -> None:
         default=8,
         help="shrink at most this many distinct deviations; the others keep the game they were found in (default 8)",
     )
+    add_campaign_arguments(conform)
     conform.add_argument("--perft", action="store_true", help="also run the deal-perft files")
     conform.add_argument(
         "--no-scenarios", action="store_true", help="run no scenario: only the generated games and deal-perft"
@@ -427,6 +422,8 @@ def add_commands(sub: Any) -> None:
     )
     perft.add_argument("--json", metavar="FILE", type=output_file, help="write the JSON report here")
     perft.set_defaults(run=_perft)
+
+    add_report_commands(sub)
 
 
 __all__ = ["CanastaError", "add_commands", "open_engine"]

@@ -12,6 +12,11 @@ Options: ``--canasta-scenarios PATH`` (files or folders, repeatable; default: th
 (``-k "PILE.TAKE and not alternative"``). A session in which no scenario was found, or every scenario that
 ran was skipped (an engine that plays none of the variants, say), tested nothing: it fails, saying so.
 
+Generated games: ``--canasta-games N`` (with ``--canasta-seed S``, default 0) adds games 1 to N of the campaign of
+seed S as items ``canasta::generated-S-n``, one a game; each is played alone (a game is named by its seed and
+number, so it is the same whichever process plays it: ``pytest -n 4`` with pytest-xdist spreads them) and a game
+that deviates fails with its deviations, each shrunk to a scenario (``--canasta-shrink-seconds``, default 5).
+
 The plugin is registered through the ``pytest11`` entry point ``canasta``, so installing canasta-ref enables
 it; ``-p no:canasta`` disables it.
 """
@@ -26,12 +31,14 @@ from typing import Any
 import pytest
 
 from ..errors import CanastaError
+from .campaign import run_generated_games
+from .campaign_report import GeneratedReport, campaign_label
 from .engines import EngineFailure, SubprocessEngine
-from .report import result_lines, stderr_lines
+from .report import BAD, result_lines, stderr_lines
 from .runner import Result, Selection, run_case
 from .scenario import Scenario, load_scenarios
 
-__all__ = ["CanastaSuite", "ScenarioFailed", "ScenarioItem", "pytest_addoption", "pytest_configure"]
+__all__ = ["CanastaSuite", "GameItem", "ScenarioFailed", "ScenarioItem", "pytest_addoption", "pytest_configure"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -63,6 +70,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seconds to wait for each answer of the engine (default 10)",
     )
 
+    group.addoption(
+        "--canasta-games",
+        metavar="N",
+        type=int,
+        default=0,
+        help="also run games 1 to N of a campaign of generated games, one item a game (default 0)",
+    )
+    group.addoption("--canasta-seed", metavar="S", type=int, default=0, help="the campaign's seed (default 0)")
+    group.addoption(
+        "--canasta-shrink-seconds",
+        metavar="SECONDS",
+        type=float,
+        default=5.0,
+        help="seconds to shrink each deviation of a failing generated game (default 5)",
+    )
+
 
 def pytest_configure(config: pytest.Config) -> None:
     command = config.getoption("canasta_impl", None)
@@ -87,6 +110,9 @@ class ConformancePlugin:
         self.timeout = float(config.getoption("canasta_timeout"))
         self.paths = [Path(p) for p in config.getoption("canasta_scenarios")]
         self.variants = list(config.getoption("canasta_variant"))
+        self.games = int(config.getoption("canasta_games"))
+        self.seed = int(config.getoption("canasta_seed"))
+        self.shrink_seconds = float(config.getoption("canasta_shrink_seconds"))
         self._engine: SubprocessEngine | None = None
         self._broken: str | None = None
         self.collected: int | None = None
@@ -132,7 +158,7 @@ class ConformancePlugin:
         """Why the suite tested nothing: no scenario found, or every scenario run was skipped (None otherwise;
         scenarios all deselected by -k or -m are the user's choice)."""
         if self.collected == 0:
-            return "no scenario was found (check --canasta-scenarios and --canasta-variant)"
+            return "no scenario or game was found (check --canasta-scenarios, --canasta-variant, --canasta-games)"
         if self.statuses and all(status == "skipped" for status in self.statuses):
             return f"all {len(self.statuses)} scenarios run were skipped"
         return None
@@ -155,7 +181,9 @@ class CanastaSuite(pytest.Collector):
     def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
         scenarios = load_scenarios(self.plugin.paths or None)
         cases = Selection(variants=self.plugin.variants).cases(scenarios)
-        self.plugin.collected = len(cases)
+        self.plugin.collected = len(cases) + max(self.plugin.games, 0)
+        for number in range(1, self.plugin.games + 1):
+            yield GameItem.from_parent(self, name=f"{campaign_label(self.plugin.seed)}-{number}", number=number)
         for scenario, variant in cases:
             yield ScenarioItem.from_parent(
                 self,
@@ -171,6 +199,28 @@ class CanastaSuite(pytest.Collector):
         return str(super().repr_failure(excinfo))
 
 
+class SuiteItem(pytest.Item):
+    """An item of the suite, run against the session's engine."""
+
+    @property
+    def plugin(self) -> ConformancePlugin:
+        parent = self.parent
+        assert isinstance(parent, CanastaSuite)
+        return parent.plugin
+
+    def engine(self) -> SubprocessEngine:
+        """The session's engine; one that cannot be started fails the item, saying why."""
+        try:
+            return self.plugin.engine()
+        except EngineUnavailable as error:
+            self.plugin.statuses.append("errored")
+            raise ScenarioFailed(self.unavailable(str(error))) from None
+
+    def unavailable(self, message: str) -> Result:
+        """The item's result when the engine is unavailable."""
+        raise NotImplementedError
+
+
 class ScenarioFailed(Exception):
     """A scenario that did not pass: failed, errored or timed out."""
 
@@ -179,7 +229,7 @@ class ScenarioFailed(Exception):
         super().__init__(f"{result.key}: {result.status}: {result.message}")
 
 
-class ScenarioItem(pytest.Item):
+class ScenarioItem(SuiteItem):
     """One scenario for one variant, run against the session's engine."""
 
     def __init__(self, *, scenario: Scenario, variant: str, **kwargs: Any) -> None:
@@ -190,18 +240,8 @@ class ScenarioItem(pytest.Item):
         self.add_marker(pytest.mark.canasta)
         self.extra_keyword_matches.update([scenario.level, variant, *scenario.rules])
 
-    @property
-    def plugin(self) -> ConformancePlugin:
-        parent = self.parent
-        assert isinstance(parent, CanastaSuite)
-        return parent.plugin
-
     def runtest(self) -> None:
-        try:
-            engine = self.plugin.engine()
-        except EngineUnavailable as error:
-            self.plugin.statuses.append("errored")
-            raise ScenarioFailed(self._result("errored", str(error))) from None
+        engine = self.engine()
         result = run_case(engine, self.scenario, self.variant)  # engine failures, restarts included, are results
         self.result = result
         self.plugin.statuses.append(result.status)
@@ -216,8 +256,8 @@ class ScenarioItem(pytest.Item):
         if result.status != "passed":
             raise ScenarioFailed(result)
 
-    def _result(self, status: Any, message: str) -> Result:
-        return Result(self.scenario.id, self.variant, status, message, file=self.scenario.file)
+    def unavailable(self, message: str) -> Result:
+        return Result(self.scenario.id, self.variant, "errored", message, file=self.scenario.file)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         if isinstance(excinfo.value, ScenarioFailed):
@@ -227,6 +267,59 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, 0, f"{self.scenario.id}[{self.variant}] ({self.scenario.level}: {self.scenario.title})"
+
+
+class GameFailed(Exception):
+    """A generated game that deviated, or ended in an engine failure."""
+
+    def __init__(self, report: GeneratedReport) -> None:
+        self.report = report
+        super().__init__(report.headline_lines()[0])
+
+
+class GameItem(SuiteItem):
+    """One generated game of the campaign, played alone against the session's engine."""
+
+    def __init__(self, *, number: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.number = number
+        self.add_marker(pytest.mark.canasta)
+        self.extra_keyword_matches.add("generated")
+
+    def unavailable(self, message: str) -> Result:
+        return Result(self.name, "-", "errored", message)
+
+    def runtest(self) -> None:
+        plugin, engine = self.plugin, self.engine()
+        report = run_generated_games(
+            engine,
+            plugin.games,
+            plugin.seed,
+            variants=plugin.variants or None,
+            games_range=(self.number, self.number),
+            shrink_seconds=plugin.shrink_seconds,
+            max_shrunk=3,
+        )
+        statuses = [r.status for r in report.results]
+        plugin.statuses.append("skipped" if set(statuses) == {"skipped"} else "passed")
+        if any(status in BAD for status in statuses):
+            raise GameFailed(report)
+        if set(statuses) == {"skipped"}:
+            _skip_here(report.results[0].message)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return "\n".join(result_lines(excinfo.value.result, stderr_label=ENGINE_STDERR))
+        if isinstance(excinfo.value, GameFailed):
+            report = excinfo.value.report
+            problems = [
+                line for r in report.results if r.status in BAD for line in result_lines(r, stderr_label=ENGINE_STDERR)
+            ]
+            return "\n".join([*report.report_lines(), *problems])
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, 0, f"{self.name} (generated game {self.number} of seed {self.plugin.seed})"
 
 
 class PartialScenario(UserWarning):

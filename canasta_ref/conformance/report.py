@@ -239,7 +239,7 @@ def json_report(
     """Everything a run found, for machines: the engine, the counts, every result, the checks' outcomes, what
     ``extra`` adds (the generated games, the adapter), and the summary's findings."""
     data: dict[str, Any] = {
-        "engine": {"name": info.name, "version": info.version, "protocol": info.protocol},
+        "engine": {"name": info.name, "version": info.version, "protocol": info.protocol, "variants": info.variants},
         "counts": dict(Counter(r.status for r in results)),
         "results": [r.to_json() for r in results],
     }

@@ -281,17 +281,22 @@ def decks(variant: str) -> st.SearchStrategy[list[Card]]:
     return st.integers(0, 2**32 - 1).map(lambda seed: deck_for_seed(rules, seed))
 
 
-@st.composite
-def setups(draw: Any, variant: str | Sequence[str] | None = None) -> Setup:
-    """A set-up: a variant (one of those given), a deck order, the first seat and the scores before the hand."""
-    pick = picker(draw)
-    name = choose(pick, _variants(variant))
+def pick_setup(pick: Pick, variants: Sequence[str]) -> Setup:
+    """A set-up chosen by ``pick``: a variant (one of ``variants``), a deck order (from a seed, as ``decks``), the
+    first seat and the scores before the hand."""
+    name = choose(pick, variants)
     rules = reference_rules(name)
-    deck = draw(decks(name))
-    first = draw(st.integers(0, rules.players - 1))
+    deck = deck_for_seed(rules, pick(0, 2**32 - 1))
+    first = pick(0, rules.players - 1)
     options = starting_scores(rules)
     scores = tuple(choose(pick, options) for _ in range(rules.teams))
     return Setup(name, tuple(deck), first, scores)
+
+
+@st.composite
+def setups(draw: Any, variant: str | Sequence[str] | None = None) -> Setup:
+    """A set-up: a variant (one of those given), a deck order, the first seat and the scores before the hand."""
+    return pick_setup(picker(draw), _variants(variant))
 
 
 @st.composite
@@ -355,6 +360,7 @@ __all__ = [
     "draw_move",
     "games",
     "hand_bound",
+    "pick_setup",
     "picker",
     "play",
     "positions",

@@ -172,3 +172,29 @@ def test_the_bundled_suite_by_default(pytester: pytest.Pytester) -> None:
     expected = len(Selection().cases(load_scenarios()))
     result = run(pytester, REFERENCE)
     result.assert_outcomes(passed=expected)
+
+
+# -- generated games as items ----------------------------------------------------------------------------------------
+GAMES = ("--canasta-variant", "fournier", "--canasta-timeout", "60", "-k", "generated")
+
+
+def test_generated_games_are_items_one_a_game(pytester: pytest.Pytester, scenarios: Path) -> None:
+    result = run(pytester, REFERENCE, "--canasta-scenarios", str(scenarios), "--canasta-games", "3", *GAMES, "-v")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["canasta::generated-0-1 PASSED*", "canasta::generated-0-3 PASSED*"])
+
+
+def test_a_deviating_game_fails_with_its_shrunk_scenario(pytester: pytest.Pytester, scenarios: Path) -> None:
+    mutant = reference_command("--mutate-rule", "CARDS.VALUES")
+    argv = ("--canasta-games", "2", "--canasta-seed", "4", "--canasta-shrink-seconds", "1", *GAMES)
+    result = run(pytester, mutant, "--canasta-scenarios", str(scenarios), *argv)
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) >= 1, result.stdout.str()
+    result.stdout.fnmatch_lines(["*DISAGREEMENT generated-4-*", "*# ---- end of generated-4-*.yaml ----*"])
+
+
+def test_generated_games_spread_over_xdist_workers(pytester: pytest.Pytester, scenarios: Path) -> None:
+    pytest.importorskip("xdist")
+    argv = ("--canasta-games", "2", *GAMES, "-p", "xdist", "-n", "2")
+    result = run(pytester, REFERENCE, "--canasta-scenarios", str(scenarios), *argv)
+    result.assert_outcomes(passed=2)

@@ -1,0 +1,174 @@
+"""Benchmark a campaign of generated games: games per second by workers, the runner's overhead, memory a worker.
+
+    python tools/bench_campaign.py [--games 200] [--workers 1,2] [--seed 0] [--engine COMMAND] [--json FILE]
+
+Three figures, wall-clock:
+
+* games per second with 1, 2... worker processes (``--workers``), each playing its chunks on its own engine
+  (default ``canasta-ref serve``), the deviations shrunk as a campaign does; and each count's speed-up over one;
+* the runner's own overhead a step, against the reference in process (``--overhead-games`` games, one process,
+  CPU time, after a pass to warm up): the time a step takes, the engine's share (inside its ``receive``), the
+  reference's (the same work by the same interpreter: taken equal to the engine's), and what is left, the
+  runner's: choosing moves, comparing, writing and reading the messages;
+* the memory of a worker: the peak resident size of one worker process after ``--memory-games`` games, and of the
+  engine it started (the largest of its child processes).
+
+A campaign of 10,000 games is ``--games 10000 --workers 2``; the lead runs it, a test never does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from canasta_ref import cliargs
+from canasta_ref.conformance.campaign import CampaignOptions, run_part
+from canasta_ref.conformance.engines import REFERENCE_SERVE, InProcessEngine
+from canasta_ref.conformance.workers import EngineSpec, process_pool, run_spread, worker_engine
+
+
+def worker_counts(text: str) -> list[int]:
+    """``1,2``: positive numbers of workers."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or any(count < 1 for count in counts):
+        raise argparse.ArgumentTypeError(f"expected numbers of workers such as 1,2, not {text!r}")
+    return counts
+
+
+def games_per_second(spec: EngineSpec, games: int, seed: int, workers: int, options: CampaignOptions) -> dict[str, Any]:
+    """A campaign of ``games`` on ``workers`` processes: its time, games/s, steps and what it found."""
+    started = time.perf_counter()
+    report = run_spread(spec, seed, games, range(1, games + 1), options, process_pool(workers), workers=workers)
+    seconds = time.perf_counter() - started
+    statuses: dict[str, int] = {}
+    for result in report.results:
+        statuses[result.status] = statuses.get(result.status, 0) + 1
+    return {
+        "workers": workers,
+        "games": report.games,
+        "steps": report.steps,
+        "seconds": round(seconds, 2),
+        "games_per_second": round(report.games / seconds, 2),
+        "statuses": statuses,
+    }
+
+
+def overhead(games: int, seed: int, options: CampaignOptions) -> dict[str, Any]:
+    """The CPU time of a step against the reference in process (the games played once before, untimed, so that
+    loading the specs is not counted), split into the engine's (inside its ``receive``), the reference's and the
+    runner's own (the rest), in microseconds a step; and the runner's share of the step. The reference does a
+    step's work as the engine does (the same listing, verdict, views and score, by the same interpreter), so its
+    share is taken equal to the engine's."""
+    engine = InProcessEngine()
+    run_part(engine, seed, games, range(1, games + 1), options)  # warm: every variant's spec loaded, caches full
+    inside = [0.0]
+    receive = engine.receive
+
+    def timed_receive() -> list[dict[str, Any]]:
+        started = time.process_time()
+        try:
+            return receive()
+        finally:
+            inside[0] += time.process_time() - started
+
+    engine.receive = timed_receive  # type: ignore[method-assign]
+    started = time.process_time()
+    report = run_part(engine, seed, games, range(1, games + 1), options)
+    total = time.process_time() - started
+    steps = max(report.steps, 1)
+    runner = total - 2 * inside[0]
+    return {
+        "games": report.games,
+        "steps": report.steps,
+        "step_us": round(total / steps * 1e6, 1),
+        "engine_us": round(inside[0] / steps * 1e6, 1),
+        "reference_us": round(inside[0] / steps * 1e6, 1),
+        "runner_us": round(runner / steps * 1e6, 1),
+        "runner_share": round(runner / total, 3) if total > 0 else 0.0,
+    }
+
+
+def _measured_chunk(spec: EngineSpec, seed: int, games: int, options: CampaignOptions) -> tuple[int, int]:
+    """In a worker process: ``games`` games played; the peak resident KiB of the worker and of its engine."""
+    run_part(worker_engine(spec), seed, games, range(1, games + 1), options)
+    return (
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+    )
+
+
+def memory(spec: EngineSpec, games: int, seed: int, options: CampaignOptions) -> dict[str, Any]:
+    """The peak memory of one worker process after ``games`` games, and of its engine (if a subprocess)."""
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        worker, engine = pool.submit(_measured_chunk, spec, seed, games, options).result()
+    return {"games": games, "worker_mib": round(worker / 1024, 1), "engine_mib": round(engine / 1024, 1)}
+
+
+def lines(figures: dict[str, Any]) -> list[str]:
+    out = [f"{figures['python']}, {figures['cpus']} CPUs; engine: {figures['engine']}"]
+    one = next((row["games_per_second"] for row in figures["speed"] if row["workers"] == 1), None)
+    for row in figures["speed"]:
+        gain = f", {row['games_per_second'] / one:.2f}x one worker" if one else ""
+        out.append(
+            f"{row['workers']} worker(s): {row['games']} games, {row['steps']} steps in {row['seconds']} s: "
+            f"{row['games_per_second']} games/s{gain}"
+        )
+    o = figures["overhead"]
+    out.append(
+        f"a step against the reference in process ({o['games']} games, {o['steps']} steps): {o['step_us']} us: "
+        f"engine {o['engine_us']} us, reference {o['reference_us']} us, runner {o['runner_us']} us "
+        f"({o['runner_share']:.0%} of the step)"
+    )
+    m = figures["memory"]
+    out.append(f"memory of a worker after {m['games']} games: {m['worker_mib']} MiB, its engine {m['engine_mib']} MiB")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_campaign.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=cliargs.positive, default=200, help="games of each timed campaign")
+    parser.add_argument("--workers", type=worker_counts, default=[1, 2], help="numbers of workers (default 1,2)")
+    parser.add_argument("--seed", type=int, default=0, help="the campaigns' seed")
+    parser.add_argument(
+        "--engine",
+        default=REFERENCE_SERVE,
+        type=cliargs.runnable_command,
+        help="the engine command each worker starts (default: canasta-ref serve)",
+    )
+    parser.add_argument("--in-process", action="store_true", help="workers play the reference in process instead")
+    parser.add_argument("--overhead-games", type=cliargs.positive, default=20, help="games to time the overhead on")
+    parser.add_argument("--memory-games", type=cliargs.positive, default=20, help="games before memory is read")
+    parser.add_argument("--timeout", type=cliargs.seconds, default=10.0, help="seconds per answer")
+    parser.add_argument("--json", metavar="FILE", type=cliargs.output_file, help="write the figures as JSON")
+    args = parser.parse_args(argv)
+
+    spec = EngineSpec(None if args.in_process else args.engine, args.timeout)
+    options = CampaignOptions()
+    figures = {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "cpus": os.cpu_count(),
+        "engine": "the reference in process" if args.in_process else args.engine,
+        "speed": [games_per_second(spec, args.games, args.seed, w, options) for w in args.workers],
+        "overhead": overhead(args.overhead_games, args.seed, options),
+        "memory": memory(spec, args.memory_games, args.seed, options),
+    }
+    for line in lines(figures):
+        print(line)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
