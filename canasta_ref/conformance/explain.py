@@ -10,8 +10,9 @@ from ..engine.actions import Action, parse_action
 from ..engine.game import Game
 from ..engine.rules import Coverage, Rules
 from ..errors import CanastaError, IllegalAction
-from ..render import cite_refs, source_line, value_text
+from ..render import cite_refs, source_line
 from ..spec import Clause, Parameter, SourceRef, Variant, load_variant
+from ..spec.valuetext import value_text
 from .runner import setup_message
 from .scenario import Scenario
 from .session import game_from_setup

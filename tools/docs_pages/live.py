@@ -28,10 +28,11 @@ from canasta_ref.engine.game import Game
 from canasta_ref.engine.rules import Rules
 from canasta_ref.errors import CanastaError
 from canasta_ref.house import VARIANT_ID, house_spec, yaml_value
-from canasta_ref.render import cite_refs, rulebook, seat_name, side_name, value_text
+from canasta_ref.render import cite_refs, rulebook, seat_name, side_name
 from canasta_ref.resources import scenario_dir, spec_dir
 from canasta_ref.spec import Parameter, Variant, check_file, list_variants, load_variant
 from canasta_ref.spec.diff import VariantDiff, diff_variants
+from canasta_ref.spec.valuetext import value_text
 
 from .drawings import position_html
 from .model import draw, drawn_game

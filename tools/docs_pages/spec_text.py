@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from canasta_ref.render import value_text
 from canasta_ref.spec import SourceRef, Variant
+from canasta_ref.spec.valuetext import value_text
 
 from .markup import md
 
