@@ -117,7 +117,7 @@ def write_known(results: Sequence[Result], path: Path, engine: str, deviations: 
     masks = [_mask_of(d) for d in deviations]
     generated = {d.scenario_id for d in deviations if d.scenario_id}
     failures = {
-        r.key: r.message.splitlines()[0]
+        r.key: failure_line(r)
         for r in sorted(results, key=lambda r: r.key)
         if r.status in _FAILING and r.scenario not in generated
     }
@@ -126,6 +126,16 @@ def write_known(results: Sequence[Result], path: Path, engine: str, deviations: 
         data["known_deviations"] = masks
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return len(failures) + len(masks)
+
+
+def failure_line(result: Result) -> str:
+    """The line that says why a test fails: its first failed check that is not merely implementation-defined (a
+    scenario's message may start with a ``differs``), else the first line of its message (an engine failure)."""
+    if result.status == "failed":
+        for failure in result.failures:
+            if not failure.get("implementation_defined"):
+                return str(failure["message"]).splitlines()[0]
+    return result.message.splitlines()[0] if result.message else ""
 
 
 def _mask_of(deviation: Deviation) -> dict[str, str]:
