@@ -71,6 +71,16 @@ def test_a_notation_scenario_whose_notation_alone_differs_differs() -> None:
     assert [(f["step"], f["check"], f.get("implementation_defined")) for f in result.failures] == [(1, "rule", True)]
 
 
+def test_an_implementation_defined_difference_is_one_summary_line_without_the_rule_text() -> None:
+    engine = CitesNoSuchRule()
+    result = run_case(engine, bundled("one-meld-at-a-time-after-opening"), "classic")
+    lines = summary([result], engine.info)
+    (line,) = [line for line in lines if "differs: implementation-defined" in line]
+    assert line == f"  {result.failures[0]['rule']} (differs: implementation-defined): one-meld-at-a-time-after-opening"
+    clause = reference_rules("classic").variant.clauses[result.failures[0]["rule"]]
+    assert clause.text not in "\n".join(lines)
+
+
 def test_a_real_failure_inside_a_notation_scenario_fails_it() -> None:
     """Negated, the clause lets both melds be laid at once (a difference of notation) but then refuses the single
     meld the scenario lays next: a refusal of a legal play, not a notation."""
