@@ -24,6 +24,7 @@ from ..render import source_line
 from . import causes
 from .causes import nameable
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
+from .plaintext import shown
 from .scenario import Expect, Scenario
 from .session import (
     SEAT_PARTS_SINCE,
@@ -601,7 +602,8 @@ def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> tuple[Rul
     fixed = info.fixed_for(variant)
     for name, value in fixed.items():
         if name in scenario.parameters and scenario.parameters[name] != value:
-            raise Skip(f"the engine fixes {name} at {value!r}; the scenario sets it to {scenario.parameters[name]!r}")
+            theirs = plain(scenario.parameters[name])
+            raise Skip(f"the engine fixes {name} at {plain(value)}; the scenario sets it to {theirs}")
     changed = {name: value for name, value in fixed.items() if _param(rules, name) != value}
     if not changed:
         return rules, {}
@@ -756,7 +758,8 @@ class _Case:
         elif (number, "rule") in self.dependent:
             self.tally.skipped(self.dependent[number, "rule"])
         elif cited != wanted:
-            message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
+            citing = "no rule" if cited is None else shown(cited)
+            message = f"{where}: refused, but citing {citing} instead of {wanted}" + cite(self.clauses, wanted)
             self.tally.failed(number, "rule", message, wanted, expected=wanted)
         else:
             self.tally.passed()
@@ -1011,7 +1014,7 @@ def _view_field(where: str, seat: int, key: str, wanted: Any, view: Mapping[str,
     normal = normalise_field(key, wanted)
     if normal == got:
         return None
-    message = f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}"
+    message = f"{where}: seat {seat}'s view field '{key}' should be {shown(normal)}, got {shown(got)}"
     return Differs(message, causes.view_cause(key, normal, got))
 
 
@@ -1024,26 +1027,27 @@ def _match_over(where: str, wanted: bool, reply: Mapping[str, Any]) -> Outcome:
         return None
     return (
         f"{where}: the match should {'end' if wanted else 'go on'} after this hand; "
-        f"the engine says match_over={reply.get('match_over')!r}"
+        f"the engine says match_over={shown(reply.get('match_over'))}"
     )
 
 
 def _over(where: str, wanted: bool, reply: Mapping[str, Any]) -> Outcome:
     if reply.get("over") is wanted:
         return None
-    return f"{where}: the hand should {'have ended' if wanted else 'go on'}; the engine says over={reply.get('over')!r}"
+    should = "have ended" if wanted else "go on"
+    return f"{where}: the hand should {should}; the engine says over={shown(reply.get('over'))}"
 
 
 def _end(where: str, wanted: str, reply: Mapping[str, Any]) -> Outcome:
     if reply.get("end") == wanted:
         return None
-    return f"{where}: the hand should end by '{wanted}', got {reply.get('end')!r}"
+    return f"{where}: the hand should end by '{wanted}', got {shown(reply.get('end'))}"
 
 
 def _totals(where: str, wanted: list[int], reply: Mapping[str, Any]) -> Outcome:
     if reply.get("totals", []) == wanted:
         return None
-    return f"{where}: scores should be {wanted}, got {reply.get('totals')}"
+    return f"{where}: scores should be {shown(wanted)}, got {shown(reply.get('totals'))}"
 
 
 def _part(
@@ -1075,7 +1079,7 @@ def _listed_part(
     got = got_parts.get(rule) if isinstance(got_parts, Mapping) else None
     if got == points:
         return None
-    return f"{where}: {noun} {index} should score {points} for {rule}, got {got!r}" + cite(clauses, rule)
+    return f"{where}: {noun} {index} should score {points} for {rule}, got {shown(got)}" + cite(clauses, rule)
 
 
 def verdict_problem(accepted: Any) -> str | None:
