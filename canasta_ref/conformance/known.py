@@ -20,7 +20,7 @@ from ..files import read_regular_text
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, parse
 from .deviations import MASK_FIELDS, Deviation, Mask, masks_from
-from .runner import Result
+from .runner import Result, first_failure
 
 _FAILING = ("failed", "errored", "timed out")
 
@@ -129,12 +129,11 @@ def write_known(results: Sequence[Result], path: Path, engine: str, deviations: 
 
 
 def failure_line(result: Result) -> str:
-    """The line that says why a test fails: its first failed check that is not merely implementation-defined (a
-    scenario's message may start with a ``differs``), else the first line of its message (an engine failure)."""
-    if result.status == "failed":
-        for failure in result.failures:
-            if not failure.get("implementation_defined"):
-                return str(failure["message"]).splitlines()[0]
+    """The line that says why a test fails: its first real failed check (a scenario's message may start with an
+    implementation-defined difference), else the first line of its message (an engine failure)."""
+    first = first_failure(result) if result.status == "failed" else None
+    if first is not None:
+        return str(first["message"]).splitlines()[0]
     return result.message.splitlines()[0] if result.message else ""
 
 

@@ -161,6 +161,8 @@ def _finding_lines(finding: Finding, said: set[tuple[str, str]]) -> list[str]:
     shown = [f"{len(finding.scenarios)} scenario{_s(len(finding.scenarios))}"] if finding.scenarios else []
     if finding.games:
         shown.append(f"{len(finding.games)} generated game{_s(len(finding.games))}")
+    if finding.consequences:
+        shown.append(f"{finding.consequences} later check{_s(finding.consequences)} failed as consequences")
     lines = [f"  {finding.label}: {', '.join(shown)}; e.g. {finding.example}"]
     if finding.rule is not None:
         text = rule_text(finding.variant, finding.rule)

@@ -110,6 +110,16 @@ class Result:
         return out
 
 
+def first_failure(result: Result) -> dict[str, Any] | None:
+    """The failed check a result is reported by: its first, or in a failed implementation-defined scenario its
+    first that is not about what the scenario leaves open; the later ones are its consequences."""
+    if result.status == "failed":
+        for failure in result.failures:
+            if not failure.get("implementation_defined"):
+                return failure
+    return result.failures[0] if result.failures else None
+
+
 @dataclass
 class Selection:
     """Which tests to run: by variant, rule id and level (empty = all)."""
@@ -235,6 +245,10 @@ class Tally:
         #: notation (None: not such a scenario). A failure about what they leave open differs; any other fails.
         self.cited: frozenset[str] | None = None
         self.notation: frozenset[str] = frozenset()
+        #: The rule a failure naming none is about: the scenario's, when it names exactly one.
+        self.scenario_rule: str | None = None
+        #: The rule the reference's judgement of the current step cites (its refusal), if any.
+        self.step_rule: str | None = None
 
     def passed(self, *, telling: bool = True) -> None:
         self.counts["passed"] += 1
@@ -250,20 +264,27 @@ class Tally:
         expected: str | None = None,
         cause: str | None = None,
     ) -> None:
-        """A failed check; ``rule``: the rule it can name, ``cause``: what differed (by default, what the check's
-        name says), ``expected``: the rule the step's expectation names (a refusal it should cite)."""
+        """A failed check; ``rule``: the rule it can name (else the step's deciding rule, else the scenario's one
+        rule: see ``attributed``), ``cause``: what differed (by default, what the check's name says), ``expected``:
+        the rule the step's expectation names (a refusal it should cite)."""
         self.counts["failed"] += 1
         self.telling = True
         failure = {
             "step": step,
             "check": check,
-            "rule": rule,
+            "rule": rule or self.attributed(step),
             "message": clip(message, MESSAGE_CHARS),
             "cause": cause or causes.check_cause(check),
         }
         if self._left_open(check, rule, expected):
             failure["implementation_defined"] = True
         self.failures.append(failure)
+
+    def attributed(self, step: int | None) -> str | None:
+        """The rule a failure that names none is about: the rule the reference's judgement of its step cites, else
+        the scenario's, when it names exactly one (the set-up's failures are about no step's rule). The failure's
+        cause still says what differed."""
+        return (self.step_rule if step is not None else None) or self.scenario_rule
 
     def _left_open(self, check: str, rule: str | None, expected: str | None) -> bool:
         """Whether a failure is about what an implementation-defined scenario leaves to engines: in a scenario
@@ -655,6 +676,8 @@ class _Case:
         self.rules = rules
         self.clauses = rules.variant.clauses
         self.tally = tally
+        named = [rule for rule in scenario.rules if rule in self.clauses]
+        tally.scenario_rule = named[0] if len(scenario.rules) == 1 and named else None
         if scenario.level == "implementation-defined":
             tally.cited = frozenset(scenario.rules)
             tally.notation = frozenset(
@@ -698,18 +721,25 @@ class _Case:
         else:
             self.tally.unreached()
             self._rule_unmade(expect)
+        failed_before = len(self.tally.failures)
         for group in self._after(where, expect):
             self._run(number, group)
         if applied:
             self._run(number, self._views_agree(where))
+        if self.in_step and len(self.tally.failures) > failed_before:
+            # The engine's position differs from the reference's: put it back, so later steps are judged afresh.
+            self.in_step = self._resync(where, applied, applied)
 
     def _reference_apply(self, action: Action, seat: int | None, expected: bool) -> bool:
         """Play the step on the reference: whether it took the action (the expectation, without a reference)."""
+        self.tally.step_rule = None
         if self.reference is None:
             return expected
         try:
             self.reference.apply(action, seat)
-        except CanastaError:
+        except CanastaError as refusal:
+            rule = getattr(refusal, "rule_id", None)
+            self.tally.step_rule = rule if rule in self.clauses else None
             return False
         self.taken.append((action, seat))
         return True
@@ -1213,6 +1243,7 @@ __all__ = [
     "failure_result",
     "failure_status",
     "feature_lacking",
+    "first_failure",
     "format_deck",
     "lacking_step",
     "newer_step",
