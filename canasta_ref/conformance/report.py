@@ -162,7 +162,8 @@ def _finding_lines(finding: Finding, said: set[tuple[str, str]]) -> list[str]:
     if finding.games:
         shown.append(f"{len(finding.games)} generated game{_s(len(finding.games))}")
     if finding.consequences:
-        shown.append(f"{finding.consequences} later check{_s(finding.consequences)} failed as consequences")
+        later = finding.consequences
+        shown.append(f"{later} later check{_s(later)} failed as " + ("a consequence" if later == 1 else "consequences"))
     lines = [f"  {finding.label}: {', '.join(shown)}; e.g. {finding.example}"]
     if finding.rule is not None:
         text = rule_text(finding.variant, finding.rule)
