@@ -2,8 +2,9 @@
 cause), with how many scenarios and generated games show each and one representative step.
 
 A scenario that fails the same rule at every step, and the 75 scenarios that do, make one finding; its rule's
-text and source are said once. Skips are summed by reason, and the variants the engine does not claim are one
-count, not a line a test.
+text and source are said once. A scenario is reported by its first failed check: the checks that fail after it
+are counted as its consequences (each is in --verbose and the JSON report). Skips are summed by reason, and the
+variants the engine does not claim are one count, not a line a test.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..render import source_line
 from ..spec import list_variants
 from .deviations import Deviation
 from .engines import EngineInfo
-from .runner import Result
+from .runner import Result, first_failure
 from .variants import reference_rules
 
 #: Results whose failures are findings (a known failure is counted, not listed; a ``differs`` is listed apart).
@@ -48,6 +49,8 @@ class Finding:
     example: str
     scenarios: list[str] = field(default_factory=list)
     games: set[int] = field(default_factory=set)
+    #: How many checks failed after it in the same scenarios (its consequences: in --verbose and the JSON report).
+    consequences: int = 0
 
     @property
     def label(self) -> str:
@@ -57,6 +60,8 @@ class Finding:
         out: dict[str, Any] = {"rule": self.rule, "cause": self.cause, "scenarios": self.scenarios}
         out["games"] = len(self.games)
         out["example"] = self.example
+        if self.consequences:
+            out["consequences"] = self.consequences
         if self.differs:
             out["differs"] = True
         return out
@@ -122,8 +127,10 @@ def findings(results: Sequence[Result], info: EngineInfo, campaign: Campaign | N
         if result.status != "known failure":
             out.skipped_checks.update(result.skips)
         if result.status in FINDING_STATUSES:
-            for failure in _failures_of(result):
-                _add(groups, out, result, failure)
+            failures = _failures_of(result)
+            first = first_failure(result) if result.failures else (failures[0] if failures else None)
+            if first is not None:
+                _add(groups, out, result, first).consequences += len(failures) - 1
     for deviation in campaign.deviations:
         if deviation.mask is None:
             _add_deviation(groups, out, deviation)
@@ -166,7 +173,8 @@ def _failures_of(result: Result) -> list[dict[str, Any]]:
 
 def _add(
     groups: dict[tuple[str, str, bool], Finding], out: Findings, result: Result, failure: Mapping[str, Any]
-) -> None:
+) -> Finding:
+    """Put a result's first failed check under its finding (made on first sight), and return the finding."""
     rule = failure.get("rule")
     cause = str(failure.get("cause") or failure.get("check") or "no cause given")
     differs = result.status == "differs" or bool(failure.get("implementation_defined"))
@@ -178,6 +186,7 @@ def _add(
         out.by_variant.setdefault(result.variant, []).append(group)
     if result.scenario not in group.scenarios:
         group.scenarios.append(result.scenario)
+    return group
 
 
 def _add_deviation(groups: dict[tuple[str, str, bool], Finding], out: Findings, deviation: Deviation) -> None:

@@ -23,6 +23,7 @@ from . import causes
 from .deviations import DeviationKey, DeviationLog, Mask
 from .engines import Engine, EngineFailure, EngineInfo, excerpt
 from .failures import Failure, FailureKind, score_of
+from .plaintext import shown
 from .report import few
 from .runner import (
     action_text,
@@ -310,7 +311,8 @@ class _Game:
         if not accepted and self.caps.rule_ids and reply.get("rule") != played.rule:
             raise self.fail(
                 "verdict",
-                f"{where}: both refuse it, but the engine cites {reply.get('rule')!r} and the reference {played.rule}",
+                f"{where}: both refuse it, but the engine cites {shown(reply.get('rule'))} "
+                f"and the reference {played.rule}",
                 expect.steps,
                 rules=[played.rule] if played.rule else [],
                 rule=played.rule,
@@ -342,7 +344,7 @@ class _Game:
             key = (turned or differing)[0]
             raise self.fail(
                 "view",
-                f"{where}: seat {seat}'s view field '{key}' should be {wanted[key]!r}, got {excerpt(got.get(key))}",
+                f"{where}: seat {seat}'s view field '{key}' should be {shown(wanted[key])}, got {shown(got.get(key))}",
                 expect.steps,
                 seat=seat,
                 rules=_view_rules(key, at_the_deal=expect.steps == 0),
@@ -356,12 +358,12 @@ class _Game:
             raise self.fail(
                 "score",
                 f"{where}: the hand should {'be over' if over else 'go on'}; "
-                f"the engine says over={reply.get('over')!r}",
+                f"the engine says over={shown(reply.get('over'))}",
                 expect.steps,
                 cause=causes.CHECK_CAUSES["score.over"],
             )
         if reply.get("end") != end:
-            message = f"{where}: the hand's end should be {end!r}, got {reply.get('end')!r}"
+            message = f"{where}: the hand's end should be {shown(end)}, got {shown(reply.get('end'))}"
             raise self.fail("score", message, expect.steps, cause=causes.CHECK_CAUSES["score.end"])
         got = reply.get("totals")
         if not isinstance(got, list) or list(got) != totals:
@@ -374,7 +376,7 @@ class _Game:
             differing = f"; the parts that differ: {', '.join(rules)}" if rules else ""
             raise self.fail(
                 "score",
-                f"{where}: the scores should be {totals}, got {got!r}{differing}",
+                f"{where}: the scores should be {shown(totals)}, got {shown(got)}{differing}",
                 expect.steps,
                 rules=rules or ["SCORE.CARDS_IN_HAND"],
                 cause=causes.SCORE_PARTS if rules else causes.SCORE_TOTALS,
@@ -625,7 +627,7 @@ class _Game:
             key = differing[0]
             message = (
                 f"seat {seat}'s view changed when the cards hidden from it were dealt anew (the final position "
-                f"written out): field '{key}' should be {wanted[key]!r}, got {got.get(key)!r}"
+                f"written out): field '{key}' should be {shown(wanted[key])}, got {shown(got.get(key))}"
             )
         raise self.fail(
             "shuffle",

@@ -20,7 +20,7 @@ from ..files import read_regular_text
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, parse
 from .deviations import MASK_FIELDS, Deviation, Mask, masks_from
-from .runner import Result
+from .runner import Result, first_failure
 
 _FAILING = ("failed", "errored", "timed out")
 
@@ -117,7 +117,7 @@ def write_known(results: Sequence[Result], path: Path, engine: str, deviations: 
     masks = [_mask_of(d) for d in deviations]
     generated = {d.scenario_id for d in deviations if d.scenario_id}
     failures = {
-        r.key: r.message.splitlines()[0]
+        r.key: failure_line(r)
         for r in sorted(results, key=lambda r: r.key)
         if r.status in _FAILING and r.scenario not in generated
     }
@@ -126,6 +126,15 @@ def write_known(results: Sequence[Result], path: Path, engine: str, deviations: 
         data["known_deviations"] = masks
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return len(failures) + len(masks)
+
+
+def failure_line(result: Result) -> str:
+    """The line that says why a test fails: its first real failed check (a scenario's message may start with an
+    implementation-defined difference), else the first line of its message (an engine failure)."""
+    first = first_failure(result) if result.status == "failed" else None
+    if first is not None:
+        return str(first["message"]).splitlines()[0]
+    return result.message.splitlines()[0] if result.message else ""
 
 
 def _mask_of(deviation: Deviation) -> dict[str, str]:

@@ -154,18 +154,32 @@ def _weight(finding: Finding) -> tuple[bool, int]:
 
 
 def _finding_lines(finding: Finding, said: set[tuple[str, str]]) -> list[str]:
-    """A finding on one line, then its rule's text and source if not said yet (for this variant's wording)."""
+    """A finding on one line, then its rule's text and source if not said yet (for this variant's wording); an
+    implementation-defined difference is one line (its rule or cause, its scenarios), no text: it fails nothing."""
+    if finding.differs:
+        return [_differs_line(finding)]
     shown = [f"{len(finding.scenarios)} scenario{_s(len(finding.scenarios))}"] if finding.scenarios else []
     if finding.games:
         shown.append(f"{len(finding.games)} generated game{_s(len(finding.games))}")
-    label = finding.label + (" (differs: implementation-defined)" if finding.differs else "")
-    lines = [f"  {label}: {', '.join(shown)}; e.g. {finding.example}"]
+    if finding.consequences:
+        later = finding.consequences
+        shown.append(f"{later} later check{_s(later)} failed as " + ("a consequence" if later == 1 else "consequences"))
+    lines = [f"  {finding.label}: {', '.join(shown)}; e.g. {finding.example}"]
     if finding.rule is not None:
         text = rule_text(finding.variant, finding.rule)
         if text and (finding.rule, text[0]) not in said:
             said.add((finding.rule, text[0]))
             lines.extend(f"      {line}" for line in text)
     return lines
+
+
+def _differs_line(finding: Finding) -> str:
+    """E.g. "  MELD.NOTATION (differs: implementation-defined): notation-melds, and 2 more scenarios"."""
+    where = finding.scenarios[:1] or [f"{len(finding.games)} generated game{_s(len(finding.games))}"]
+    more = len(finding.scenarios) - 1
+    if more > 0:
+        where.append(f"and {more} more scenario{_s(more)}")
+    return f"  {finding.label} (differs: implementation-defined): {', '.join(where)}"
 
 
 #: The most skip reasons the summary lists (the JSON report and --verbose have them all).

@@ -24,6 +24,7 @@ from ..render import source_line
 from . import causes
 from .causes import nameable
 from .engines import Engine, EngineFailure, EngineInfo, InProcessEngine, excerpt
+from .plaintext import shown
 from .scenario import Expect, Scenario
 from .session import (
     SEAT_PARTS_SINCE,
@@ -107,6 +108,16 @@ class Result:
             if value:
                 out[name] = value
         return out
+
+
+def first_failure(result: Result) -> dict[str, Any] | None:
+    """The failed check a result is reported by: its first, or in a failed implementation-defined scenario its
+    first that is not about what the scenario leaves open; the later ones are its consequences."""
+    if result.status == "failed":
+        for failure in result.failures:
+            if not failure.get("implementation_defined"):
+                return failure
+    return result.failures[0] if result.failures else None
 
 
 @dataclass
@@ -234,6 +245,10 @@ class Tally:
         #: notation (None: not such a scenario). A failure about what they leave open differs; any other fails.
         self.cited: frozenset[str] | None = None
         self.notation: frozenset[str] = frozenset()
+        #: The rule a failure naming none is about: the scenario's, when it names exactly one.
+        self.scenario_rule: str | None = None
+        #: The rule the reference's judgement of the current step cites (its refusal), if any.
+        self.step_rule: str | None = None
 
     def passed(self, *, telling: bool = True) -> None:
         self.counts["passed"] += 1
@@ -249,20 +264,27 @@ class Tally:
         expected: str | None = None,
         cause: str | None = None,
     ) -> None:
-        """A failed check; ``rule``: the rule it can name, ``cause``: what differed (by default, what the check's
-        name says), ``expected``: the rule the step's expectation names (a refusal it should cite)."""
+        """A failed check; ``rule``: the rule it can name (else the step's deciding rule, else the scenario's one
+        rule: see ``attributed``), ``cause``: what differed (by default, what the check's name says), ``expected``:
+        the rule the step's expectation names (a refusal it should cite)."""
         self.counts["failed"] += 1
         self.telling = True
         failure = {
             "step": step,
             "check": check,
-            "rule": rule,
+            "rule": rule or self.attributed(step),
             "message": clip(message, MESSAGE_CHARS),
             "cause": cause or causes.check_cause(check),
         }
         if self._left_open(check, rule, expected):
             failure["implementation_defined"] = True
         self.failures.append(failure)
+
+    def attributed(self, step: int | None) -> str | None:
+        """The rule a failure that names none is about: the rule the reference's judgement of its step cites, else
+        the scenario's, when it names exactly one (the set-up's failures are about no step's rule). The failure's
+        cause still says what differed."""
+        return (self.step_rule if step is not None else None) or self.scenario_rule
 
     def _left_open(self, check: str, rule: str | None, expected: str | None) -> bool:
         """Whether a failure is about what an implementation-defined scenario leaves to engines: in a scenario
@@ -601,7 +623,8 @@ def _with_fixed(info: EngineInfo, scenario: Scenario, variant: str) -> tuple[Rul
     fixed = info.fixed_for(variant)
     for name, value in fixed.items():
         if name in scenario.parameters and scenario.parameters[name] != value:
-            raise Skip(f"the engine fixes {name} at {value!r}; the scenario sets it to {scenario.parameters[name]!r}")
+            theirs = plain(scenario.parameters[name])
+            raise Skip(f"the engine fixes {name} at {plain(value)}; the scenario sets it to {theirs}")
     changed = {name: value for name, value in fixed.items() if _param(rules, name) != value}
     if not changed:
         return rules, {}
@@ -653,6 +676,8 @@ class _Case:
         self.rules = rules
         self.clauses = rules.variant.clauses
         self.tally = tally
+        named = [rule for rule in scenario.rules if rule in self.clauses]
+        tally.scenario_rule = named[0] if len(scenario.rules) == 1 and named else None
         if scenario.level == "implementation-defined":
             tally.cited = frozenset(scenario.rules)
             tally.notation = frozenset(
@@ -696,18 +721,25 @@ class _Case:
         else:
             self.tally.unreached()
             self._rule_unmade(expect)
+        failed_before = len(self.tally.failures)
         for group in self._after(where, expect):
             self._run(number, group)
         if applied:
             self._run(number, self._views_agree(where))
+        if self.in_step and len(self.tally.failures) > failed_before:
+            # The engine's position differs from the reference's: put it back, so later steps are judged afresh.
+            self.in_step = self._resync(where, applied, applied)
 
     def _reference_apply(self, action: Action, seat: int | None, expected: bool) -> bool:
         """Play the step on the reference: whether it took the action (the expectation, without a reference)."""
+        self.tally.step_rule = None
         if self.reference is None:
             return expected
         try:
             self.reference.apply(action, seat)
-        except CanastaError:
+        except CanastaError as refusal:
+            rule = getattr(refusal, "rule_id", None)
+            self.tally.step_rule = rule if rule in self.clauses else None
             return False
         self.taken.append((action, seat))
         return True
@@ -756,7 +788,8 @@ class _Case:
         elif (number, "rule") in self.dependent:
             self.tally.skipped(self.dependent[number, "rule"])
         elif cited != wanted:
-            message = f"{where}: refused, but citing {cited!r} instead of {wanted}" + cite(self.clauses, wanted)
+            citing = "no rule" if cited is None else shown(cited)
+            message = f"{where}: refused, but citing {citing} instead of {wanted}" + cite(self.clauses, wanted)
             self.tally.failed(number, "rule", message, wanted, expected=wanted)
         else:
             self.tally.passed()
@@ -1011,7 +1044,7 @@ def _view_field(where: str, seat: int, key: str, wanted: Any, view: Mapping[str,
     normal = normalise_field(key, wanted)
     if normal == got:
         return None
-    message = f"{where}: seat {seat}'s view field '{key}' should be {wanted!r}, got {excerpt(got)}"
+    message = f"{where}: seat {seat}'s view field '{key}' should be {shown(normal)}, got {shown(got)}"
     return Differs(message, causes.view_cause(key, normal, got))
 
 
@@ -1024,26 +1057,27 @@ def _match_over(where: str, wanted: bool, reply: Mapping[str, Any]) -> Outcome:
         return None
     return (
         f"{where}: the match should {'end' if wanted else 'go on'} after this hand; "
-        f"the engine says match_over={reply.get('match_over')!r}"
+        f"the engine says match_over={shown(reply.get('match_over'))}"
     )
 
 
 def _over(where: str, wanted: bool, reply: Mapping[str, Any]) -> Outcome:
     if reply.get("over") is wanted:
         return None
-    return f"{where}: the hand should {'have ended' if wanted else 'go on'}; the engine says over={reply.get('over')!r}"
+    should = "have ended" if wanted else "go on"
+    return f"{where}: the hand should {should}; the engine says over={shown(reply.get('over'))}"
 
 
 def _end(where: str, wanted: str, reply: Mapping[str, Any]) -> Outcome:
     if reply.get("end") == wanted:
         return None
-    return f"{where}: the hand should end by '{wanted}', got {reply.get('end')!r}"
+    return f"{where}: the hand should end by '{wanted}', got {shown(reply.get('end'))}"
 
 
 def _totals(where: str, wanted: list[int], reply: Mapping[str, Any]) -> Outcome:
     if reply.get("totals", []) == wanted:
         return None
-    return f"{where}: scores should be {wanted}, got {reply.get('totals')}"
+    return f"{where}: scores should be {shown(wanted)}, got {shown(reply.get('totals'))}"
 
 
 def _part(
@@ -1075,7 +1109,7 @@ def _listed_part(
     got = got_parts.get(rule) if isinstance(got_parts, Mapping) else None
     if got == points:
         return None
-    return f"{where}: {noun} {index} should score {points} for {rule}, got {got!r}" + cite(clauses, rule)
+    return f"{where}: {noun} {index} should score {points} for {rule}, got {shown(got)}" + cite(clauses, rule)
 
 
 def verdict_problem(accepted: Any) -> str | None:
@@ -1209,6 +1243,7 @@ __all__ = [
     "failure_result",
     "failure_status",
     "feature_lacking",
+    "first_failure",
     "format_deck",
     "lacking_step",
     "newer_step",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
 from ..engine.actions import parse_action
 from ..engine.cards import parse_cards
@@ -21,6 +21,7 @@ from ..resources import scenario_dir, scenario_schema_file
 from ..spec import list_variants, load_variant
 from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, NodePath, parse
+from .plaintext import shown
 from .setup import game_from_setup, setup_request, with_parameters
 
 Level = Literal["must", "alternative", "implementation-defined"]
@@ -80,6 +81,31 @@ def _field(path: NodePath) -> str:
     return out or "the file"
 
 
+#: JSON Schema's names of types, as a message says them.
+TYPE_NAMES = {"string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping"}
+
+
+def _schema_message(error: ValidationError) -> str:
+    """The schema's complaint in plain words: the choices and types it expected, and the value found, never in
+    Python's notation (``'answer' is not one of ['draw', 'play']``)."""
+    expected: Any = error.validator_value
+    if error.validator == "enum":
+        choices = ", ".join(_choice_text(choice) for choice in expected)
+        return f"expected one of {choices}, got {shown(error.instance)}"
+    if error.validator == "const":
+        return f"expected {_choice_text(expected)}, got {shown(error.instance)}"
+    if error.validator == "type":
+        wanted = expected if isinstance(expected, list) else [expected]
+        names = " or ".join(TYPE_NAMES.get(str(name), f"a {name}") for name in wanted)
+        return f"expected {names}, got {shown(error.instance)}"
+    return error.message
+
+
+def _choice_text(value: Any) -> str:
+    """A choice of the schema as written in a scenario: a word as it is, anything else as JSON."""
+    return value if isinstance(value, str) else shown(value)
+
+
 def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
     """Read and check one scenario file: every problem, each naming file, line, column and field."""
     display = str(path)
@@ -97,7 +123,7 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[SpecError]]:
         return None, errors
     for error in _validator().iter_errors(doc.data):
         where = tuple(error.absolute_path)
-        errors.append(doc.error(where, f"field '{_field(where)}': {error.message}"))
+        errors.append(doc.error(where, f"field '{_field(where)}': {_schema_message(error)}"))
     if errors:
         return None, errors
     errors.extend(_semantic_errors(doc, path))

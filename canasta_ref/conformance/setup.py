@@ -19,6 +19,7 @@ from ..engine.rules import Rules
 from ..errors import CanastaError
 from ..spec import Variant, load_variant
 from ..spec.derive import derive
+from .plaintext import shown
 
 _DERIVED: dict[tuple[str, str], tuple[Variant, Variant]] = {}
 
@@ -60,7 +61,7 @@ def _text(value: Any, field: str) -> str:
 def seat_field(value: Any, players: int, field: str) -> int:
     """``value`` as a seat of a game of ``players``, or an error naming the protocol field."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {value!r}")
+        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {shown(value)}")
     return value
 
 
@@ -74,7 +75,7 @@ def _hand_number(value: Any, field: str) -> int:
 
 def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
     if value not in choices:
-        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {value!r}")
+        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {shown(value)}")
     return value
 
 
@@ -144,7 +145,7 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
 def _side_map(value: Any) -> list[int]:
     """The optional ``position.sides`` (each seat's side); its range is checked against the variant later."""
     if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise CanastaError(f"field 'position.sides': expected a list of side numbers, one per seat, got {value!r}")
+        raise CanastaError(f"field 'position.sides': expected a list of side numbers, one per seat, got {shown(value)}")
     return value
 
 

@@ -23,7 +23,7 @@ from broken_engines.kit import (
 )
 
 from canasta_ref.cli import main
-from canasta_ref.conformance.known import apply_known
+from canasta_ref.conformance.known import apply_known, write_known
 from canasta_ref.conformance.runner import Result
 
 MUTANT = reference_command("--mutate-rule", "PILE.TAKE.FROZEN")
@@ -178,3 +178,13 @@ def test_apply_known_leaves_skips_alone() -> None:
     results = [Result("a", "classic", "skipped", "no positions"), Result("b", "classic", "failed", "wrong")]
     out = apply_known(results, {"a": "irrelevant", "b": "known"}, "known.yaml")
     assert [(r.key, r.status) for r in out] == [("a@classic", "skipped"), ("b@classic", "known failure")]
+
+
+def test_a_written_reason_is_the_first_real_failure_not_an_implementation_defined_difference(tmp_path: Path) -> None:
+    left_open = {"step": 1, "check": "view.pile", "message": "step 1: the pile differs", "implementation_defined": True}
+    real = {"step": 2, "check": "verdict", "message": "step 2: expected accepted, got refused\n    rule text"}
+    result = Result("s", "classic", "failed", "step 1: the pile differs\nstep 2: ...", failures=[left_open, real])
+    path = tmp_path / "known.yaml"
+    write_known([result], path, "engine")
+    written = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert written["known_failures"] == {"s@classic": "step 2: expected accepted, got refused"}

@@ -18,7 +18,7 @@ from canasta_ref.conformance.deviations import DeviationKey
 from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, engine_info
 from canasta_ref.conformance.generated import run_generated_games
 from canasta_ref.conformance.report import failed, json_report, summary
-from canasta_ref.conformance.runner import NO_VIEWS, Result, Selection, run_case, run_suite
+from canasta_ref.conformance.runner import NO_VIEWS, Result, Selection, first_failure, run_case, run_suite
 from canasta_ref.conformance.scenario import Scenario, load_scenarios, scenario_dir
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.conformance.variants import reference_rules
@@ -69,6 +69,16 @@ def test_a_notation_scenario_whose_notation_alone_differs_differs() -> None:
     result = run_case(CitesNoSuchRule(), bundled("one-meld-at-a-time-after-opening"), "classic")
     assert result.status == "differs"
     assert [(f["step"], f["check"], f.get("implementation_defined")) for f in result.failures] == [(1, "rule", True)]
+
+
+def test_an_implementation_defined_difference_is_one_summary_line_without_the_rule_text() -> None:
+    engine = CitesNoSuchRule()
+    result = run_case(engine, bundled("one-meld-at-a-time-after-opening"), "classic")
+    lines = summary([result], engine.info)
+    (line,) = [line for line in lines if "differs: implementation-defined" in line]
+    assert line == f"  {result.failures[0]['rule']} (differs: implementation-defined): one-meld-at-a-time-after-opening"
+    clause = reference_rules("classic").variant.clauses[result.failures[0]["rule"]]
+    assert clause.text not in "\n".join(lines)
 
 
 def test_a_real_failure_inside_a_notation_scenario_fails_it() -> None:
@@ -167,17 +177,38 @@ class RefusesMeldsCiting(InProcessEngine):
     ("cited", "rule", "cause"),
     [
         ("MELD.MAX_WILDS", "MELD.MAX_WILDS", "verdict: refuses `meld` actions the reference accepts"),
-        (None, None, "verdict: refuses `meld` actions the reference accepts"),
-        ("NO.SUCH.RULE", None, "verdict: refuses `meld` actions the reference accepts"),
+        (None, "TURN.END", "verdict: refuses `meld` actions the reference accepts"),
+        ("NO.SUCH.RULE", "TURN.END", "verdict: refuses `meld` actions the reference accepts"),
     ],
     ids=["a rule of the variant", "no rule", "a rule the variant has not"],
 )
-def test_a_legal_play_refused_goes_under_the_engines_rule_else_its_cause(
+def test_a_legal_play_refused_goes_under_the_engines_rule_else_the_scenarios_one_rule_keeping_its_cause(
     cited: str | None, rule: str | None, cause: str
 ) -> None:
     result = run_case(RefusesMeldsCiting(cited), bundled("a-turn-ends-with-a-discard"), "classic")
     first = result.failures[0]
     assert (first["check"], first["rule"], first["cause"]) == ("verdict", rule, cause)
+
+
+def test_a_failure_naming_no_rule_in_a_scenario_of_two_rules_stays_under_its_cause() -> None:
+    scenario = dataclasses.replace(bundled("a-turn-ends-with-a-discard"), rules=("TURN.END", "TURN.ORDER"))
+    first = run_case(RefusesMeldsCiting(None), scenario, "classic").failures[0]
+    assert (first["rule"], first["cause"]) == (None, "verdict: refuses `meld` actions the reference accepts")
+
+
+class AcceptsEveryAction(InProcessEngine):
+    """The reference, answering every refusal with an acceptance it does not make."""
+
+    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        reply = super().request(message)
+        return {"ok": True, "accepted": True} if reply.get("accepted") is False else reply
+
+
+def test_a_failure_naming_no_rule_goes_under_the_rule_the_reference_refused_the_step_by() -> None:
+    """Where the reference refuses a step by a rule, a later check of that step that fails goes under it."""
+    scenario = bundled("frozen-pile-needs-natural-pair")
+    result = run_case(AcceptsEveryAction(), scenario, "classic")
+    assert result.failures and all(f["rule"] in scenario.rules for f in result.failures), result.failures
 
 
 def test_a_refusal_expected_goes_under_its_rule() -> None:
@@ -210,10 +241,12 @@ def test_one_broken_rule_is_one_line_with_its_text_and_source_once(
 ) -> None:
     results, info = frozen_run
     lines = summary(results, info)
-    showing = {r.scenario for r in results if any(f["rule"] == "PILE.TAKE.FROZEN" for f in r.failures)}
+    showing = [r for r in results if (first_failure(r) or {}).get("rule") == "PILE.TAKE.FROZEN"]
     assert len(showing) > 3
+    later = sum(len(r.failures) - 1 for r in showing)
     (line,) = [line for line in lines if line.startswith("  PILE.TAKE.FROZEN: ")]
-    assert line.startswith(f"  PILE.TAKE.FROZEN: {len(showing)} scenarios; e.g. ")
+    said = f", {later} later checks failed as consequences" if later else ""
+    assert line.startswith(f"  PILE.TAKE.FROZEN: {len(showing)} scenarios{said}; e.g. ")
     assert "PILE.TAKE.FROZEN" in line.split("e.g. ")[1] and ", got " in line
     clause = reference_rules("classic").variant.clauses["PILE.TAKE.FROZEN"]
     assert "\n".join(lines).count(clause.text) == 1
