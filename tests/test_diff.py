@@ -183,7 +183,7 @@ def test_parameters_only_on_one_side_and_enum_options() -> None:
     assert lines == [
         "Parameters",
         "  teams: only in classic (2)",
-        "  black_three: 'blocks_next_player' → 'other' (read by DEAL.UPCARD.FREEZES, PILE.FROZEN.BLACK_THREE)",
+        "  black_three: blocks_next_player → other (read by DEAL.UPCARD.FREEZES, PILE.FROZEN.BLACK_THREE)",
         "    options: removed freezes; added other",
         "",
         "classic → house: 2 parameters differ, 0 clauses changed, 0 added, 0 removed",

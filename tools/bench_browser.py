@@ -20,7 +20,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 from browser.devtools import CHROMIUM, DevTools, serve, wait_for
+
+from canasta_ref import cliargs
 
 BYTES_BUDGET = 8 * 1000 * 1000
 COLD_BUDGET_S = 15.0
@@ -114,8 +117,10 @@ def report(figures: dict[str, Any]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--site", type=Path, default=Path("site"), help="the built site (tools/site.sh build)")
-    parser.add_argument("--later", type=int, default=10, help="how many later verdicts to time")
+    parser.add_argument(
+        "--site", type=cliargs.folder, default=Path("site"), help="the built site (default site/: tools/site.sh build)"
+    )
+    parser.add_argument("--later", type=cliargs.positive, default=10, help="how many later verdicts to time")
     args = parser.parse_args(argv)
     if not (args.site / "assets" / "runtime" / "manifest.json").is_file():
         print(f"bench_browser: {args.site} has no live-page runtime; run tools/site.sh build first", file=sys.stderr)

@@ -20,8 +20,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 from browser.devtools import CHROMIUM, DevTools, serve, wait_for
 
+from canasta_ref import cliargs
 from canasta_ref.conformance.explain import explain_lines
 from canasta_ref.conformance.scenario import Scenario, load_scenarios
 from canasta_ref.conformance.variants import applicable_variants
@@ -57,8 +59,10 @@ def settle_in_page(chrome: DevTools, scenario_id: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--site", type=Path, default=Path("site"), help="the built site (tools/site.sh build)")
-    parser.add_argument("--per-variant", type=int, default=2, help="scenarios written for each variant")
+    parser.add_argument(
+        "--site", type=cliargs.folder, default=Path("site"), help="the built site (default site/: tools/site.sh build)"
+    )
+    parser.add_argument("--per-variant", type=cliargs.positive, default=2, help="scenarios written for each variant")
     args = parser.parse_args(argv)
     if not CHROMIUM.exists() or not (args.site / "assets" / "runtime").is_dir():
         print("check_live_pages: needs /usr/bin/chromium and a built site (tools/site.sh build)", file=sys.stderr)

@@ -7,13 +7,14 @@ python -c "from canasta_ref.engine import _native; print('engine:', _native.STAT
 python -c "from canasta_ref import core; print('core:', core.STATUS)"
 # Where a C compiler is found the native core must have been built: its tests fail rather than skip without it.
 if command -v cc >/dev/null 2>&1; then export CANASTA_REF_REQUIRE_CORE=1; fi
-# -n auto: one pytest worker a core (pytest-xdist); the suite is CPU-bound and its tests are independent.
-# --dist loadgroup: the tests of one xdist_group (those reading the built site) share a worker and one build.
-python -m pytest -n auto --dist loadgroup
+# -n auto: one pytest worker a core (pytest-xdist); the suite is CPU-bound and its test files are independent.
+# --dist loadfile: a file's tests run in order on one worker (a rules module checks last what its tests covered);
+# the workers share one build of the site (tests/docs/conftest.py).
+python -m pytest -n auto --dist loadfile
 # The rules and engine tests once more on pure Python: the compiled build must not change a single answer.
 # Without a compiled build in use the first pass already ran on pure Python.
 if python -c "import sys; from canasta_ref.engine import _native; sys.exit(not _native.COMPILED)"; then
-    CANASTA_REF_PURE=1 python -m pytest -n auto -p no:cacheprovider tests/rules tests/engine
+    CANASTA_REF_PURE=1 python -m pytest -n auto --dist loadfile -p no:cacheprovider tests/rules tests/engine
 fi
 ruff check .
 ruff format --check .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import subprocess
@@ -20,12 +21,27 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built with ``mkdocs build --strict`` (any warning fails: broken links, anchors, docstrings)."""
+    """The site built with ``mkdocs build --strict`` (any warning fails: broken links, anchors, docstrings), once
+    a run: pytest-xdist's workers share one build, the first to ask building it while the others wait."""
     missing = [name for name in ("mkdocs", "material", "mkdocstrings") if importlib.util.find_spec(name) is None]
     if missing:
         pytest.fail(f"{', '.join(missing)} missing: the docs extras are needed (pip install -e '.[test,docs]')")
     wanted = os.environ.get("CANASTA_DOCS_SITE_DIR")
-    out = (ROOT / wanted) if wanted else tmp_path_factory.mktemp("docs") / "site"
+    if wanted:
+        return _build(ROOT / wanted)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    out, built = shared / "docs-site", shared / "docs-site.built"
+    with (shared / "docs-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            _build(out)
+            built.touch()
+    return out
+
+
+def _build(out: Path) -> Path:
     run = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
@@ -51,11 +67,3 @@ def browser(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tu
             yield chrome, base
     finally:
         chrome.close()
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that reads the built site runs on one pytest-xdist worker (``--dist loadgroup``), so the site
-    is built once a run, not once a worker."""
-    for item in items:
-        if "site" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("site"))
