@@ -12,7 +12,6 @@ from typing import Any, TextIO
 from ..cliargs import add_command, count, input_file, output_file
 from ..errors import CanastaError
 from ..files import NotRegularFile, read_regular_bytes
-from .campaign import CampaignOptions, run_part
 from .campaign_report import (
     GeneratedReport,
     JsonReader,
@@ -25,7 +24,6 @@ from .deviations import Mask
 from .engines import Engine, EngineInfo
 from .report import failed, json_report, summary
 from .runner import Result
-from .saved_games import replay_saved, save_failing, saved_folder, saved_lines
 
 
 def games_range(text: str) -> tuple[int, int]:
@@ -105,7 +103,10 @@ def numbers(args: argparse.Namespace) -> range:
 def run_campaign(
     args: argparse.Namespace, engine: Engine, masks: Sequence[Mask], variants: list[str] | None
 ) -> GeneratedReport:
-    """The generated games of ``conform``: on ``engine``, or spread over ``--workers`` or ``--dask``."""
+    """The generated games of ``conform``: on ``engine``, or spread over ``--workers`` or ``--dask``. The campaign's
+    modules are imported here: they draw on Hypothesis, a test tool the command line does not otherwise need."""
+    from .campaign import CampaignOptions, run_part
+
     options = CampaignOptions(
         variants=tuple(variants or ()),
         masks=tuple(masks),
@@ -130,6 +131,8 @@ def campaign_with_saved(
 ) -> tuple[GeneratedReport, list[Result], list[str]]:
     """The campaign, after the failing games saved by earlier runs are replayed; its failing games saved. The
     report, the replayed games' results, and the lines that say what became of the saved games."""
+    from .saved_games import replay_saved, save_failing, saved_folder, saved_lines
+
     folder = None if args.no_saved_games else saved_folder(args.saved_games, engine.info.name)
     replayed = replay_saved(engine, folder, masks) if folder is not None else []
     report = run_campaign(args, engine, masks, variants)

@@ -19,9 +19,17 @@ from ..engine.rules import Rules
 from ..errors import CanastaError
 from ..spec import Variant, load_variant
 from ..spec.derive import derive
-from .plaintext import shown
 
 _DERIVED: dict[tuple[str, str], tuple[Variant, Variant]] = {}
+
+
+def as_sent(value: Any) -> str:
+    """A value of a request as the engine's author wrote it, in JSON (``null``, ``true``, ``"north"``), cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 80 else f"{text[:80]}..."
 
 
 def with_parameters(variant_id: str, overrides: Mapping[str, Any]) -> Variant:
@@ -61,7 +69,7 @@ def _text(value: Any, field: str) -> str:
 def seat_field(value: Any, players: int, field: str) -> int:
     """``value`` as a seat of a game of ``players``, or an error naming the protocol field."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {shown(value)}")
+        raise CanastaError(f"field '{field}': expected a seat from 0 to {players - 1}, got {as_sent(value)}")
     return value
 
 
@@ -75,7 +83,7 @@ def _hand_number(value: Any, field: str) -> int:
 
 def _choice(value: Any, field: str, choices: tuple[str, ...]) -> Any:
     if value not in choices:
-        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {shown(value)}")
+        raise CanastaError(f"field '{field}': expected one of {', '.join(choices)}, got {as_sent(value)}")
     return value
 
 
@@ -145,7 +153,9 @@ def position_from_json(data: Mapping[str, Any], rules: Rules) -> Position:
 def _side_map(value: Any) -> list[int]:
     """The optional ``position.sides`` (each seat's side); its range is checked against the variant later."""
     if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise CanastaError(f"field 'position.sides': expected a list of side numbers, one per seat, got {shown(value)}")
+        raise CanastaError(
+            f"field 'position.sides': expected a list of side numbers, one per seat, got {as_sent(value)}"
+        )
     return value
 
 

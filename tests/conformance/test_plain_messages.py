@@ -68,8 +68,8 @@ def test_the_scenario_schema_names_its_choices_in_words(tmp_path: Path) -> None:
     ]
 
 
-def test_a_set_up_field_of_the_wrong_kind_is_said_without_python_notation() -> None:
-    with pytest.raises(ValueError, match=r"expected a seat from 0 to 3, got none$"):
+def test_a_set_up_field_of_the_wrong_kind_is_said_in_json_as_the_engine_wrote_it() -> None:
+    with pytest.raises(ValueError, match=r"expected a seat from 0 to 3, got null$"):
         seat_field(None, 4, "first_seat")
     with pytest.raises(ValueError, match=r"expected a seat from 0 to 3, got \[1\]$"):
         seat_field([1], 4, "first_seat")

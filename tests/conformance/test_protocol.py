@@ -486,7 +486,7 @@ def test_an_apply_with_a_seat_that_is_not_a_number_is_an_error(server: Server) -
 def test_a_view_for_a_seat_that_is_not_one_is_an_error(server: Server, seat: Any) -> None:
     setup_frozen(server)
     reply = server.ask(id=1, cmd="view", seat=seat)
-    assert reply["ok"] is False and f"got {seat!r}" in reply["error"], f"a view was given for seat {seat!r}"
+    assert reply["ok"] is False and f"got {json.dumps(seat)}" in reply["error"], f"a view was given for seat {seat!r}"
     assert server.ask(id=2, cmd="view", seat=1)["ok"] is True
 
 

@@ -34,6 +34,7 @@ from canasta_ref.conformance.runner import Result, Selection, run_case, run_suit
 from canasta_ref.conformance.scenario import load_scenarios, scenario_dir
 from canasta_ref.conformance.session import PROTOCOL_VERSION, ReferenceSession
 from canasta_ref.conformance.suitecoverage import recording_engine
+from canasta_ref.spec import list_variants
 
 
 @pytest.fixture(scope="module")
@@ -285,7 +286,8 @@ def test_cli_against_the_reference_passes_with_a_json_report(suite: Path, tmp_pa
     code, out, report = conform("--impl", reference_command(), "--scenarios", str(suite), cwd=tmp_path)
     assert code == 0
     assert set(report) >= {"engine", "counts", "results"}
-    assert report["engine"] == {"name": "canasta-ref", "version": "0.1.0", "protocol": PROTOCOL_VERSION}
+    engine = {"name": "canasta-ref", "version": "0.1.0", "protocol": PROTOCOL_VERSION, "variants": list_variants()}
+    assert report["engine"] == engine
     assert report["counts"] == {"passed": 5}
     for result in report["results"]:
         assert set(result) >= {"scenario", "variant", "status", "file"}
