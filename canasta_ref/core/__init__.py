@@ -64,9 +64,9 @@ def _build_hint() -> str:
     return ": run tools/build_core.py" if (CORE_DIR.parent.parent / "tools" / "build_core.py").is_file() else ""
 
 
-def _load() -> ModuleType | None:
-    """The built library, when it is current; None otherwise."""
-    if stale_reason() is not None:
+def _load(stale: str | None) -> ModuleType | None:
+    """The built library, when it is current (``stale`` is None); None otherwise."""
+    if stale is not None:
         return None
     manifest = read_manifest(MANIFEST) or {}
     spec = importlib.util.spec_from_file_location("canasta_ref.core._core", BUILT_DIR / str(manifest["library"]))
@@ -77,13 +77,15 @@ def _load() -> ModuleType | None:
     return module
 
 
+#: Why the built library cannot be used, found once at import (it hashes the C source), or None.
+_STALE: Final = stale_reason()
 #: The native library, or None: then everything runs on the Python engine.
-LIBRARY: Final = _load()
+LIBRARY: Final = _load(_STALE)
 #: Which core this process can run, in words (``canasta-ref --version`` prints it).
 STATUS: Final = (
     f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it lists and judges actions"
     if LIBRARY is not None
-    else f"Python engine only ({stale_reason()}{_build_hint()})"
+    else f"Python engine only ({_STALE}{_build_hint()})"
 )
 
 
