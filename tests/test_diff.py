@@ -190,3 +190,32 @@ def test_parameters_only_on_one_side_and_enum_options() -> None:
     ]
     assert [e.status for e in diff_variants(classic, house).parameters] == ["removed", "changed"]
     assert [e.status for e in diff_variants(house, classic).parameters] == ["added", "changed"]
+
+
+def test_a_house_file_restating_its_parent_differs_only_where_a_value_changed(tmp_path: Path) -> None:
+    """``canasta-ref new`` restates every parameter without its sources: those are counted, not listed, so the
+    diff of a fresh house file shows nothing, and one changed value shows alone, with the sources it now takes."""
+    path = tmp_path / "our-table.yaml"
+    assert main(["new", str(path)]) == 0
+    fresh = diff_variants(load_variant("classic"), load_variant(path))
+    restated = sum(1 for parameter in load_variant("classic").parameters.values() if parameter.sources)
+    assert not fresh.parameters and len(fresh.restated) == restated
+    assert fresh.summary().endswith(f"removed; {restated} parameters restated with the same value, citing no source")
+    path.write_text(path.read_text().replace("  cards_dealt:\n    value: 11\n", "  cards_dealt:\n    value: 13\n"))
+    changed = diff_variants(load_variant("classic"), load_variant(path))
+    assert [entry.name for entry in changed.parameters] == ["cards_dealt"]
+    assert "cards_dealt" not in changed.restated and len(changed.restated) == restated - 1
+    assert changed.to_json()["summary"]["parameters_restated"] == list(changed.restated)
+
+
+def test_a_parameter_cited_otherwise_on_both_sides_is_still_listed() -> None:
+    """Only a side citing nothing is a restatement; two sources that differ are a difference a reader wants."""
+    classic = load_variant("classic")
+    parameters = dict(classic.parameters)
+    parameters["teams"] = replace(parameters["teams"], sources=parameters["cards_dealt"].sources)
+    house = replace(classic, id="house", parameters=MappingProxyType(parameters))
+    difference = diff_variants(classic, house)
+    assert [entry.name for entry in difference.parameters] == ["teams"] and not difference.restated
+    parameters["teams"] = replace(parameters["teams"], sources=())
+    bare = diff_variants(classic, replace(classic, id="house", parameters=MappingProxyType(parameters)))
+    assert not bare.parameters and bare.restated == ("teams",)

@@ -53,6 +53,9 @@ class VariantDiff:
     metadata: tuple[Change, ...]
     parameters: tuple[Entry, ...]
     clauses: tuple[Entry, ...]
+    #: Parameters one side restates with the other's value and form but no sources of its own (what
+    #: ``canasta-ref new`` writes for every parameter): no difference in the rules, so counted, not listed.
+    restated: tuple[str, ...] = ()
 
     @property
     def identical(self) -> bool:
@@ -71,10 +74,16 @@ class VariantDiff:
         cited = self.parameters_cited_otherwise
         n, changed = len(self.parameters) - cited, self.count("changed")
         more = f" ({cited} more only in {'its' if cited == 1 else 'their'} sources)" if cited else ""
+        restated = len(self.restated)
+        also = (
+            f"; {restated} parameter{'' if restated == 1 else 's'} restated with the same value, citing no source"
+            if restated
+            else ""
+        )
         return (
             f"{self.a.id} → {self.b.id}: {n} parameter{'' if n == 1 else 's'} differ{'s' if n == 1 else ''}{more}, "
             f"{changed} clause{'' if changed == 1 else 's'} changed, {self.count('added')} added, "
-            f"{self.count('removed')} removed"
+            f"{self.count('removed')} removed{also}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -92,6 +101,7 @@ class VariantDiff:
                 "clauses_changed": self.count("changed"),
                 "clauses_added": self.count("added"),
                 "clauses_removed": self.count("removed"),
+                "parameters_restated": list(self.restated),
                 "text": self.summary(),
             },
         }
@@ -134,13 +144,23 @@ def diff_variants(a: Variant, b: Variant) -> VariantDiff:
     removed = [s for s in a.sources if s not in b.sources]
     if added or removed:
         metadata.append(Change("source documents", removed, added))
+    entries = list(_parameter_entries(a, b))
+    restated = [entry for entry in entries if _restatement(a, b, entry)]
     return VariantDiff(
         a=a,
         b=b,
         metadata=tuple(metadata),
-        parameters=tuple(_parameter_entries(a, b)),
+        parameters=tuple(entry for entry in entries if entry not in restated),
         clauses=tuple(_clause_entries(a, b)),
+        restated=tuple(entry.name for entry in restated),
     )
+
+
+def _restatement(a: Variant, b: Variant, entry: Entry) -> bool:
+    """Whether one side only restates the other's parameter: the same value and form, and no sources at all."""
+    if not entry.changes or {change.field for change in entry.changes} != {"sources"}:
+        return False
+    return not a.parameters[entry.name].sources or not b.parameters[entry.name].sources
 
 
 def _parameter_entries(a: Variant, b: Variant) -> Iterator[Entry]:

@@ -9,7 +9,6 @@ scratch folder first, so every message names a file, a line and a column as the 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import re
@@ -31,7 +30,7 @@ from canasta_ref.house import VARIANT_ID, house_spec, yaml_value
 from canasta_ref.render import cite_refs, rulebook, seat_name, side_name
 from canasta_ref.resources import scenario_dir, spec_dir
 from canasta_ref.spec import Parameter, Variant, check_file, list_variants, load_variant
-from canasta_ref.spec.diff import VariantDiff, diff_variants
+from canasta_ref.spec.diff import diff_variants
 from canasta_ref.spec.valuetext import value_text
 
 from .drawings import position_html
@@ -233,17 +232,9 @@ def house_rules(base: str, values_json: str) -> str:
             "yaml": text,
             "errors": [],
             "rulebook": "\n".join(rulebook(house)),
-            "diff": "\n".join(_value_diff(variant, house).lines()),
+            "diff": "\n".join(diff_variants(variant, house).lines()),
         }
     )
-
-
-def _value_diff(base: Variant, house: Variant) -> VariantDiff:
-    """``canasta-ref diff BASE FILE``, less the parameters whose value is the base's: the house file restates
-    every parameter without its sources, which the full diff lists as cited otherwise."""
-    difference = diff_variants(base, house)
-    changed = tuple(e for e in difference.parameters if any(c.field == "value" for c in e.changes))
-    return dataclasses.replace(difference, parameters=changed)
 
 
 def _moves(game: Game, rules: Rules, seed: int) -> Iterator[dict[str, Any]]:
