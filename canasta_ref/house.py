@@ -20,6 +20,7 @@ import yaml
 from .errors import CanastaError
 from .render import cite_refs
 from .spec import Parameter, Variant
+from .spec.unread import read_parameters
 
 #: A variant id, as spec/schema.json defines it; a spec file is named after its id.
 VARIANT_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -107,7 +108,10 @@ def house_spec(parent: Variant, variant_id: str, name: str | None = None) -> str
         "",
         "parameters:",
     ]
+    read = read_parameters(parent)
     for param in parent.parameters.values():
+        if param.name not in read:
+            lines.extend(_comment(f"No rule of {parent.name} reads this parameter: changing it changes nothing.", "  "))
         lines.extend(parameter_lines(param))
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"

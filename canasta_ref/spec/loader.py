@@ -24,6 +24,7 @@ from .model import Clause, Variant
 from .safety import control_character_errors
 from .schema import schema_errors
 from .staleness import stale_literals
+from .unread import unread_settings
 from .wording import did_you_mean, one_of
 from .yamldoc import MAX_TEXT, Document, parse
 
@@ -61,11 +62,14 @@ def check_file(path: str | os.PathLike[str]) -> list[SpecError]:
 
 def check_warnings(path: str | os.PathLike[str]) -> list[SpecError]:
     """The warnings of a sound spec file: clause texts that state in letters a value their parameters set
-    (see staleness.py); each once, the root's file first (clauses are in the root's order), then by position."""
+    (see staleness.py), and values set that no rule reads (see unread.py); each once, the root's file first
+    (clauses are in the root's order), then by position."""
     variant = load_variant(Path(path))
+    parent = load_variant(variant.lineage[-2], search_path=(Path(path).parent,)) if len(variant.lineage) > 1 else None
     warnings = [
         warning for clause in variant.clauses.values() for warning in stale_literals(clause, variant.parameters)
     ]
+    warnings += unread_settings(variant, parent)
     unique = list({str(warning): warning for warning in warnings}.values())
     files = [warning.location.file for warning in unique if warning.location is not None]
     rank = {file: index for index, file in reversed(list(enumerate(files)))}

@@ -31,6 +31,7 @@ from canasta_ref.render import cite_refs, rulebook, seat_name, side_name
 from canasta_ref.resources import scenario_dir, spec_dir
 from canasta_ref.spec import Parameter, Variant, check_file, list_variants, load_variant
 from canasta_ref.spec.diff import diff_variants
+from canasta_ref.spec.unread import read_parameters
 from canasta_ref.spec.valuetext import value_text
 
 from .drawings import position_html
@@ -193,9 +194,11 @@ def _parameter_form(param: Parameter) -> dict[str, Any]:
 
 
 def house_form(base: str) -> str:
-    """The parameters of ``base`` that sources dispute, each with its sourced values: what the form offers."""
+    """The parameters of ``base`` that sources dispute and a rule reads, each with its sourced values: what the
+    form offers (a parameter whose rules the variant removed would change nothing)."""
     variant = load_variant(base)
-    params = [_parameter_form(p) for p in variant.parameters.values() if disputed_values(p)]
+    read = read_parameters(variant)
+    params = [_parameter_form(p) for p in variant.parameters.values() if disputed_values(p) and p.name in read]
     return _reply({"base": base, "name": variant.name, "parameters": params})
 
 
