@@ -131,9 +131,29 @@ def test_runtime_holds_only_what_the_pages_load(site: Path) -> None:
 VERDICT_LINES = "[...document.querySelectorAll('#cr-verdicts .cr-verdict')].map(e => e.textContent)"
 
 
+#: The page's width and the window's once the page has answered, and the elements reaching past the window: on a
+#: phone, a page wider than the screen makes the browser zoom out, so the window widens too.
+WIDTHS = """(() => {
+  const over = [...document.querySelectorAll("body *")]
+    .filter(e => e.getBoundingClientRect().right > screen.width + 1 && e.getClientRects().length)
+    .filter(e => ![...e.children].some(c => c.getBoundingClientRect().right > screen.width + 1))
+    .map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : ""));
+  return {page: document.documentElement.scrollWidth, window: window.innerWidth, over: over.slice(0, 8)};
+})()"""
+
+
 def _open(chrome: DevTools, url: str, ready: str) -> None:
     chrome.goto(url)
     wait_for(chrome, f"window.crLiveTimes && window.crLiveTimes.{ready}", timeout=240)
+
+
+def _fits_a_phone(chrome: DevTools, shot: Path) -> None:
+    """The answered page laid out again at 390 px (a phone): the table, the verdicts and the YAML wrap or scroll
+    in their own boxes, never the page."""
+    chrome.set_viewport(390, 844)
+    widths = chrome.evaluate(WIDTHS)
+    chrome.screenshot(shot)
+    assert widths["window"] == 390 and widths["page"] <= 390, f"the page is wider than a phone: {widths}"
 
 
 def test_browser_settles_the_one_card_pile_as_explain(browser: tuple[DevTools, str], site: Path) -> None:
@@ -143,6 +163,7 @@ def test_browser_settles_the_one_card_pile_as_explain(browser: tuple[DevTools, s
     assert chrome.evaluate(VERDICT_LINES) == explain(DISPUTE, ["classic"])
     assert chrome.evaluate("document.querySelectorAll('#cr-position .cr-card').length") >= 13
     chrome.screenshot(site / "screenshot-live-settle.png")
+    _fits_a_phone(chrome, site / "screenshot-live-settle-390.png")
     # the address keeps the scenario as typed (base64url) and the variants: a link settles it for whoever opens it
     state = urllib.parse.parse_qs(chrome.evaluate("location.hash")[1:])
     assert state["variants"] == ["classic"]
@@ -152,6 +173,7 @@ def test_browser_settles_the_one_card_pile_as_explain(browser: tuple[DevTools, s
 
 def test_browser_writes_house_rules_as_check_accepts(browser: tuple[DevTools, str], site: Path, tmp_path: Path) -> None:
     chrome, base = browser
+    chrome.set_viewport(1280, 2000)
     values = json.dumps({"one_card_pile": "forbid"})
     _open(chrome, f"{base}/try/house-rules/#base=classic&values={values}", "houseRules")
     expected = json.loads(live.house_rules("classic", values))
@@ -165,6 +187,7 @@ def test_browser_writes_house_rules_as_check_accepts(browser: tuple[DevTools, st
     assert chrome.evaluate("document.querySelectorAll('#cr-hand-table .cr-card').length") > 0
     assert chrome.evaluate("document.getElementById('cr-hand-score').textContent").startswith("Hand ends:")
     chrome.screenshot(site / "screenshot-live-house-rules.png")
+    _fits_a_phone(chrome, site / "screenshot-live-house-rules-390.png")
 
 
 @pytest.mark.parametrize("page", ["/", "/rules/classic/", "/examples/"])
