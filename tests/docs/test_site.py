@@ -225,6 +225,7 @@ def test_browser_page_fits_its_width(
     probe = chrome.evaluate(FIT_PROBE)
     data = chrome.screenshot(site / f"screenshot-{name}-{width}.png")
     assert _png_size(data) == (width, height)
+    assert probe["innerWidth"] == width, f"{name} is laid out wider than {width} px (the browser zoomed out): {probe}"
     assert probe["scrollWidth"] <= probe["innerWidth"], f"{name} scrolls sideways: {probe}"
     assert not probe["broken"], f"{name} at {width}px breaks these inside a word: {probe['broken']}"
 
