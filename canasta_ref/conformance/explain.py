@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ from ..engine.game import Game
 from ..engine.rules import Coverage, Rules
 from ..errors import CanastaError, IllegalAction
 from ..render import cite_refs, source_line
-from ..spec import Clause, Parameter, SourceRef, Variant, load_variant
+from ..spec import Clause, Parameter, Source, SourceRef, Variant, load_variant
 from ..spec.valuetext import value_text
 from .runner import setup_message
 from .scenario import Scenario
@@ -226,8 +227,30 @@ def explain_lines(scenario: Scenario, variants: Sequence[str], *, alternatives: 
     found = judgements(scenario, variants, alternatives=alternatives)
     numbers = {step.number for judgement in found for step in judgement.steps}
     deciding = {number: deciding_clauses(found, number) for number in numbers}
-    for judgement in found:
-        yield from judgement_lines(judgement, deciding, scenario)
+    lines = [line for judgement in found for line in judgement_lines(judgement, deciding, scenario)]
+    yield from lines
+    yield from sources_lines(lines, [judgement.variant for judgement in found])
+
+
+def sources_lines(lines: Sequence[str], variants: Sequence[Variant]) -> Iterator[str]:
+    """The sources the lines cite by their short names, each with the title and address a reader would cite it
+    by, in the order first cited: so a verdict can be checked against the page it quotes."""
+    known: dict[str, Source] = {}
+    for variant in variants:
+        known.update({sid: source for sid, source in variant.sources.items() if sid not in known})
+    text = "\n".join(lines)
+    cited = sorted(
+        (match.start(), sid)
+        for sid in known
+        if (match := re.search(rf"(?<![\w-]){re.escape(sid)}(?=: \"| \(our summary| \()", text)) is not None
+    )
+    if not cited:
+        return
+    yield ""
+    yield "Sources"
+    for _, sid in cited:
+        source = known[sid]
+        yield f"  {sid}: {source.title}" + (f" <{source.url}>" if source.url else "")
 
 
 __all__ = [

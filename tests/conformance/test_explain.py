@@ -64,7 +64,7 @@ def test_explain_judges_the_scenario_under_a_tables_alternative(lower_minimum: V
 def test_explain_without_alternatives_skips_them(lower_minimum: Variant) -> None:
     scenario = next(s for s in load_scenarios() if s.id == SCENARIO)
     headings = [line for line in explain_lines(scenario, [FIXTURE], alternatives=False) if not line.startswith(" ")]
-    assert headings[1:] == ["", f"{lower_minimum.name} [{FIXTURE}]"]
+    assert headings[1:] == ["", f"{lower_minimum.name} [{FIXTURE}]", "", "Sources"]
 
 
 def test_explain_names_the_sources_of_a_disputed_value_in_force() -> None:
@@ -89,6 +89,8 @@ def step_block(lines: list[str], heading: str, step: int) -> list[str]:
     block = blocks(lines)[heading]
     start = next(i for i, line in enumerate(block) if line.startswith(f"  step {step} "))
     end = next((i for i, line in enumerate(block) if i > start and line.startswith("  step ")), len(block))
+    while not block[end - 1]:  # the blank line before the next heading
+        end -= 1
     return block[start:end]
 
 
@@ -130,3 +132,17 @@ def test_the_one_card_pile_dispute_leads_with_the_one_card_rule_and_the_value_in
     assert refused[2].startswith("      with one_card_pile = forbid (hoyle-software")
     lines_hoyle = [h for h in blocks(lines) if h.startswith("Hoyle's Canasta for two [hoyle-2p]")]
     assert lines_hoyle, "Hoyle is judged too"
+
+
+def test_explain_ends_with_each_source_it_cites_as_a_reader_would_cite_it() -> None:
+    """The verdicts name sources by short names; the answer ends with each one's title and address, in the order
+    first cited, and with no source it did not cite."""
+    lines = explained("dispute-one-card-pile", ["classic"])
+    footer = lines[lines.index("Sources") + 1 :]
+    variant = load_variant("classic")
+    pagat, hoyle = variant.sources["pagat"], variant.sources["hoyle-software"]
+    assert footer[0] == f"  pagat: {pagat.title} <{pagat.url}>"
+    assert f"  hoyle-software: {hoyle.title}" in footer  # no address a reader can visit: none shown
+    body = "\n".join(lines[: lines.index("Sources")])
+    assert all(f'{line.split(":")[0].strip()}: "' in body for line in footer)
+    assert not any(line.startswith("  gamedesire:") for line in footer) and "gamedesire" not in body
