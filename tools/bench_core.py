@@ -27,9 +27,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_ref import Game, cliargs, core
+from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
-from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
 from canasta_ref.engine.state import HandState
 from canasta_ref.match import hand_seed
 from canasta_ref.spec import load_variant
@@ -83,6 +84,62 @@ def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: 
     return applied - begin
 
 
+#: The rule questions a run asked: (query, values, question by its number in ``QUESTIONS``).
+Stream = list[tuple[Query, tuple[Any, ...], int]]
+
+
+def answer_stream(rules: Rules, hands: int, seed: int) -> Stream:
+    """The rule questions the Python engine asks playing the hands (untimed)."""
+    rng = random.Random(seed)
+    rules.asked = []
+    try:
+        for number in range(hands):
+            game = Game(rules, seed=hand_seed(seed, number))
+            while not game.is_over:
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(legal.count())])
+        return rules.asked
+    finally:
+        rules.asked = None
+
+
+def time_answers(rules: Rules, stream: Stream, clock: Callable[[], float]) -> dict[str, float]:
+    """Microseconds a question, by how it was asked, and the core memo's hit rate, from empty memos (a new Rules)."""
+    asked = len(stream) or 1
+    python = Rules(rules.variant)
+    methods = [getattr(python, f"{name}_of") for name in QUESTIONS]
+    start = clock()
+    for query, values, question in stream:
+        methods[question](query, values)
+    python_us = (clock() - start) * 1e6 / asked
+    native = NativeAnswers(Rules(rules.variant))
+    start = clock()
+    for query, values, question in stream:
+        native.ask(query, question, values)
+    from_python_us = (clock() - start) * 1e6 / asked
+    hits, misses = native.counts()
+    within = NativeAnswers(Rules(rules.variant))
+    keys: dict[tuple[int, int], list[tuple[int, ...]]] = defaultdict(list)
+    for query, values, question in stream:
+        keys[query.index, question].append(within.question(query, question).encoding.encode(values))
+    cold, warm = 0.0, 0.0
+    for (index, question), batch in keys.items():
+        memo = within.questions[index, question].memo
+        start = clock()
+        memo.ask_all(batch)
+        middle = clock()
+        memo.ask_all(batch)
+        cold, warm = cold + middle - start, warm + clock() - middle
+    return {
+        "questions": float(len(stream)),
+        "hit rate": 100 * hits / ((hits + misses) or 1),
+        "python memo": python_us,
+        "core memo, asked from python": from_python_us,
+        "core memo, within C, from empty": cold * 1e6 / asked,
+        "core memo, within C, every answer kept": warm * 1e6 / asked,
+    }
+
+
 def _time_python_undo(state: HandState, spent: Timings, clock: Callable[[], float]) -> None:
     start = clock()
     HandState.restore(state.snapshot())
@@ -122,7 +179,19 @@ def main(argv: list[str] | None = None) -> int:
         means = [statistics.fmean(spent[name]) * 1e6 for spent, _ in passes if spent.get(name)]
         count = len(passes[0][0].get(name, ()))
         print(f"  {name:56s} {statistics.median(means):10.2f} {count:8d}")
+    _print_answers(rules, args.hands, args.seed, args.repeat, CLOCKS[args.clock])
     return 0
+
+
+def _print_answers(rules: Rules, hands: int, seed: int, repeat: int, clock: Callable[[], float]) -> None:
+    stream = answer_stream(rules, hands, seed)
+    runs = [time_answers(rules, stream, clock) for _ in range(repeat)]
+    hit_rate = runs[0]["hit rate"]
+    print(f"rule questions asked: {len(stream)}; the core memo's hit rate from empty: {hit_rate:.1f} %")
+    print(f"{'us per rule question (median of passes)':58s} {'us':>10s}")
+    for name in runs[0]:
+        if name not in ("questions", "hit rate"):
+            print(f"  {name:56s} {statistics.median(run[name] for run in runs):10.3f}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@
 #define MAX_BONUS 64    /* one seat's bonus cards laid out */
 #define MAX_FOOT 64     /* one seat's foot, face down */
 #define MAX_COPIES 255  /* copies of one card in one hand or meld */
+#define TABLE_WIDTH 6   /* hooks.TABLE_VARIABLES */
 
 /* One meld: its rank (MELD_RANKS), its cards counted by card type, and the counts the listing and score read. */
 typedef struct {
@@ -665,6 +666,32 @@ static PyObject *Position_bonus_laid(Position *self, PyObject *args) {
     return PyLong_FromLong(self->state.bonus_len[seat]);
 }
 
+/* The values of the variables every hook about the table shares, for ``seat`` (``hooks.TABLE_VARIABLES`` in
+ * order: the seat, whether its side has opened, its side's canastas, the stock's size, the pile's size, the seat's
+ * hand size), as ``engine.checks.table_values`` gives them. */
+static void table_values_of(const Position *self, int seat, int32_t out[TABLE_WIDTH]) {
+    const State *s = &self->state;
+    int side = s->side_of[seat];
+    int32_t canastas = 0;
+    for (int i = 0; i < s->meld_count[side]; i++)
+        canastas += s->melds[side][i].size >= self->facts.canasta_size[s->melds[side][i].rank];
+    out[0] = seat;
+    out[1] = s->team_opened[side];
+    out[2] = canastas;
+    out[3] = s->stock_len;
+    out[4] = s->pile_len;
+    out[5] = s->hand_sizes[seat];
+}
+
+static PyObject *Position_table_values(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    int32_t values[TABLE_WIDTH];
+    table_values_of(self, seat, values);
+    return Py_BuildValue("(iOiiii)", values[0], values[1] ? Py_True : Py_False, values[2], values[3], values[4],
+                         values[5]);
+}
+
 /* -- undo ---------------------------------------------------------------------------------------------------- */
 
 static PyObject *Position_snapshot(Position *self, PyObject *Py_UNUSED(ignored)) {
@@ -692,6 +719,7 @@ static PyMethodDef Position_methods[] = {
     {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
     {"side_facts", (PyCFunction)Position_side_facts, METH_VARARGS, "side_facts(side, anyone_out): score facts"},
     {"bonus_laid", (PyCFunction)Position_bonus_laid, METH_VARARGS, "bonus_laid(seat): its bonus cards laid out"},
+    {"table_values", (PyCFunction)Position_table_values, METH_VARARGS, "table_values(seat): hooks.TABLE_VARIABLES"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},
@@ -707,12 +735,251 @@ static PyTypeObject PositionType = {
     .tp_methods = Position_methods,
 };
 
+/* -- the memo of rule answers -------------------------------------------------------------------------------- */
+
+/* A rule question's answers, kept by the values its clauses read, each encoded as a small int (``memo.py``): one
+ * flat key of ``width`` ints. On a miss the memo calls back into Python with the key as a tuple (where the clauses
+ * run) and keeps the answer (a clause, None, a bool or a number). Open addressing over a table a power of two long,
+ * never more than half full; at ``limit`` entries it empties and starts again, as ``rules.remember`` does. */
+#define MEMO_MAX_WIDTH 32
+#define MEMO_FIRST_CAPACITY 64
+
+typedef struct {
+    PyObject_HEAD
+    int width;
+    Py_ssize_t limit;
+    PyObject *callback;
+    Py_ssize_t capacity, size;
+    int32_t *keys;       /* capacity rows of width ints */
+    uint8_t *used;       /* one a row */
+    PyObject **answers;  /* one a row, owned */
+    long long hits, misses;
+} RuleMemo;
+
+static uint64_t memo_hash(const int32_t *key, int width) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < width; i++) {
+        h ^= (uint32_t)key[i];
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void memo_empty(RuleMemo *self) {
+    for (Py_ssize_t i = 0; i < self->capacity; i++)
+        if (self->used[i]) Py_CLEAR(self->answers[i]);
+    memset(self->used, 0, (size_t)self->capacity);
+    self->size = 0;
+}
+
+static void memo_free_table(RuleMemo *self) {
+    if (self->used != NULL) memo_empty(self);
+    PyMem_Free(self->keys);
+    PyMem_Free(self->used);
+    PyMem_Free(self->answers);
+    self->keys = NULL, self->used = NULL, self->answers = NULL;
+    self->capacity = self->size = 0;
+}
+
+static int memo_alloc(RuleMemo *self, Py_ssize_t capacity) {
+    self->keys = PyMem_Calloc((size_t)(capacity * self->width) + 1, sizeof(int32_t));
+    self->used = PyMem_Calloc((size_t)capacity, 1);
+    self->answers = PyMem_Calloc((size_t)capacity, sizeof(PyObject *));
+    self->capacity = capacity;
+    self->size = 0;
+    if (self->keys == NULL || self->used == NULL || self->answers == NULL) {
+        memo_free_table(self);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* The row holding ``key``, or the empty row where it would go. */
+static Py_ssize_t memo_slot(const RuleMemo *self, const int32_t *key) {
+    Py_ssize_t mask = self->capacity - 1, i = (Py_ssize_t)(memo_hash(key, self->width) & (uint64_t)mask);
+    size_t bytes = (size_t)self->width * sizeof(int32_t);
+    while (self->used[i] && memcmp(self->keys + i * self->width, key, bytes) != 0) i = (i + 1) & mask;
+    return i;
+}
+
+/* Double the table, moving every entry (their answers' references move with them). */
+static int memo_grow(RuleMemo *self) {
+    int32_t *keys = self->keys;
+    uint8_t *used = self->used;
+    PyObject **answers = self->answers;
+    Py_ssize_t old = self->capacity, size = self->size;
+    self->keys = NULL, self->used = NULL, self->answers = NULL;
+    if (memo_alloc(self, old * 2) < 0) {
+        self->keys = keys, self->used = used, self->answers = answers, self->capacity = old, self->size = size;
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < old; i++) {
+        if (!used[i]) continue;
+        Py_ssize_t slot = memo_slot(self, keys + i * self->width);
+        memcpy(self->keys + slot * self->width, keys + i * self->width, (size_t)self->width * sizeof(int32_t));
+        self->used[slot] = 1;
+        self->answers[slot] = answers[i];
+    }
+    self->size = size;
+    PyMem_Free(keys);
+    PyMem_Free(used);
+    PyMem_Free(answers);
+    return 0;
+}
+
+static PyObject *key_tuple(const int32_t *key, int width) {
+    long wide[MEMO_MAX_WIDTH];
+    for (int i = 0; i < width; i++) wide[i] = key[i];
+    return tuple_of_ints(wide, width);
+}
+
+/* The answer to ``key`` (a borrowed reference), asking Python on a miss; NULL with an exception set when the
+ * callback raises. What the native listing calls. */
+static PyObject *memo_ask(RuleMemo *self, const int32_t *key) {
+    Py_ssize_t slot = memo_slot(self, key);
+    if (self->used[slot]) {
+        self->hits++;
+        return self->answers[slot];
+    }
+    self->misses++;
+    PyObject *asked = key_tuple(key, self->width);
+    if (asked == NULL) return NULL;
+    PyObject *answer = PyObject_CallOneArg(self->callback, asked);
+    Py_DECREF(asked);
+    if (answer == NULL) return NULL;
+    if (self->size >= self->limit) memo_empty(self);
+    if (2 * (self->size + 1) > self->capacity && memo_grow(self) < 0) {
+        Py_DECREF(answer);
+        return NULL;
+    }
+    slot = memo_slot(self, key);
+    memcpy(self->keys + slot * self->width, key, (size_t)self->width * sizeof(int32_t));
+    self->used[slot] = 1;
+    self->answers[slot] = answer;
+    self->size++;
+    return answer;
+}
+
+static int RuleMemo_init(RuleMemo *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"width", "callback", "limit", NULL};
+    int width;
+    PyObject *callback;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOn", names, &width, &callback, &limit)) return -1;
+    if (width < 0 || width > MEMO_MAX_WIDTH)
+        return PyErr_Format(PyExc_ValueError, "native core: a memo's key is %d values, expected 0 to %d", width,
+                            MEMO_MAX_WIDTH), -1;
+    if (!PyCallable_Check(callback))
+        return PyErr_SetString(PyExc_TypeError, "native core: a memo's callback must be callable"), -1;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "native core: a memo's limit is %zd, expected 1 or more", limit), -1;
+    memo_free_table(self);
+    Py_XSETREF(self->callback, Py_NewRef(callback));
+    self->width = width;
+    self->limit = limit;
+    self->hits = self->misses = 0;
+    return memo_alloc(self, MEMO_FIRST_CAPACITY);
+}
+
+/* A key from Python: a sequence of ``width`` ints, each within int32. */
+static int read_key(const RuleMemo *self, PyObject *seq, int32_t *key) {
+    long values[MEMO_MAX_WIDTH];
+    Py_ssize_t n = read_ints(seq, INT32_MIN, INT32_MAX, MEMO_MAX_WIDTH, "a memo key's value", values);
+    if (n < 0) return -1;
+    if (n != self->width) {
+        PyErr_Format(PyExc_ValueError, "native core: a memo key of %zd values, expected %d", n, self->width);
+        return -1;
+    }
+    for (int i = 0; i < self->width; i++) key[i] = (int32_t)values[i];
+    return 0;
+}
+
+static PyObject *RuleMemo_ask(RuleMemo *self, PyObject *arg) {
+    int32_t key[MEMO_MAX_WIDTH];
+    if (self->used == NULL) return PyErr_Format(PyExc_RuntimeError, "native core: a memo not initialised");
+    if (read_key(self, arg, key) < 0) return NULL;
+    PyObject *answer = memo_ask(self, key);
+    return answer == NULL ? NULL : Py_NewRef(answer);
+}
+
+/* Every key of a list asked in turn within C: the answers, in order (the lookups' cost without a call each). */
+static PyObject *RuleMemo_ask_all(RuleMemo *self, PyObject *arg) {
+    if (self->used == NULL) return PyErr_Format(PyExc_RuntimeError, "native core: a memo not initialised");
+    PyObject *fast = PySequence_Fast(arg, "native core: ask_all takes a sequence of keys");
+    if (fast == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int32_t *keys = PyMem_Calloc((size_t)(n * self->width) + 1, sizeof(int32_t));
+    PyObject *out = keys == NULL ? PyErr_NoMemory() : PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++)
+        if (read_key(self, PySequence_Fast_GET_ITEM(fast, i), keys + i * self->width) < 0) Py_CLEAR(out);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *answer = memo_ask(self, keys + i * self->width);
+        if (answer == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, Py_NewRef(answer));
+    }
+    PyMem_Free(keys);
+    Py_DECREF(fast);
+    return out;
+}
+
+static PyObject *RuleMemo_counts(RuleMemo *self, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("{s:L,s:L,s:n}", "hits", self->hits, "misses", self->misses, "size", self->size);
+}
+
+static PyObject *RuleMemo_clear(RuleMemo *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->used != NULL) memo_empty(self);
+    self->hits = self->misses = 0;
+    Py_RETURN_NONE;
+}
+
+static int RuleMemo_traverse(RuleMemo *self, visitproc visit, void *arg) {
+    Py_VISIT(self->callback);
+    for (Py_ssize_t i = 0; i < self->capacity; i++)
+        if (self->used[i]) Py_VISIT(self->answers[i]);
+    return 0;
+}
+
+static int RuleMemo_tp_clear(RuleMemo *self) {
+    Py_CLEAR(self->callback);
+    if (self->used != NULL) memo_empty(self);
+    return 0;
+}
+
+static void RuleMemo_dealloc(RuleMemo *self) {
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(self->callback);
+    memo_free_table(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef RuleMemo_methods[] = {
+    {"ask", (PyCFunction)RuleMemo_ask, METH_O, "ask(key): the answer kept for key, asking the callback on a miss"},
+    {"ask_all", (PyCFunction)RuleMemo_ask_all, METH_O, "ask_all(keys): each key asked in turn, the answers"},
+    {"counts", (PyCFunction)RuleMemo_counts, METH_NOARGS, "Hits, misses and entries kept"},
+    {"clear", (PyCFunction)RuleMemo_clear, METH_NOARGS, "Forget every answer and the counts"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RuleMemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "canasta_ref.core._core.RuleMemo",
+    .tp_doc = PyDoc_STR("RuleMemo(width, callback, limit): a rule question's answers by encoded key (memo.py)"),
+    .tp_basicsize = sizeof(RuleMemo),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)RuleMemo_init,
+    .tp_dealloc = (destructor)RuleMemo_dealloc,
+    .tp_traverse = (traverseproc)RuleMemo_traverse,
+    .tp_clear = (inquiry)RuleMemo_tp_clear,
+    .tp_methods = RuleMemo_methods,
+};
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "_core", "The native core of canasta-ref (see canasta_ref/core/README.md)", -1, NULL, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&PositionType) < 0) return NULL;
+    if (PyType_Ready(&PositionType) < 0 || PyType_Ready(&RuleMemoType) < 0) return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
     Py_INCREF(&PositionType);
@@ -721,7 +988,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(module);
         return NULL;
     }
-    if (PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
+    if (PyModule_AddObjectRef(module, "RuleMemo", (PyObject *)&RuleMemoType) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
         PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0) {
         Py_DECREF(module);

@@ -3,9 +3,11 @@
 Random games are played by the reference. Before every action the core loads the position and must give it back
 unchanged; after every action that is a plain card move (a draw, a discard, a meld, a take whose events are only
 that move: no bonus card laid out, no replacement drawn, nobody going out), the core makes the same move on its own
-copy of the position before and must reach the reference's position after. The core's score must be the reference's
-(facts, parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any
-difference is reported in words.
+copy of the position before and must reach the reference's position after. The core's table values (what every hook
+about the table reads) must be the reference's for every seat at every step, and every rule question the reference
+asks (``Rules.asked``) is asked again of the core's memo (``memo.py``), whose answer must be the same clause, yes or
+no, or number. The core's score must be the reference's (facts, parts and totals) at each hand's end, and at every
+step as the hand would score if it ended there. Any difference is reported in words.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.checks import table_values
 from ..engine.game import Event, Game
-from ..engine.rules import Rules
+from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.scoring import score_hand
 from ..engine.state import HandState, Meld
+from ..spec.model import Clause
 from . import load_state, new_position, owned_view
+from .memo import NativeAnswers
 from .score import score
 
 #: The events of a plain move, by kind of action (anything else happened too: the move is not compared).
@@ -42,28 +47,38 @@ class Proof:
     positions: int = 0
     moves: Counter[str] = field(default_factory=Counter)
     scores: int = 0
+    #: Rule questions asked again of the core's memo, and how many of those it answered without Python.
+    answers: int = 0
+    answer_hits: int = 0
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         moves = ", ".join(f"{count} {kind}" for kind, count in sorted(self.moves.items())) or "none"
         found = f"{len(self.disagreements)} disagreements" if self.disagreements else "no disagreement"
         counted = f"{self.games} games, {self.positions} positions, moves {moves}; {self.scores} scores"
-        return f"{self.variant}: {counted}; {found}"
+        hit_rate = f"{100 * self.answer_hits / self.answers:.1f} % kept" if self.answers else "none asked"
+        return f"{self.variant}: {counted}; {self.answers} rule answers ({hit_rate}); {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     """Play a random game from each seed with the reference, comparing the core at every step."""
     proof = Proof(rules.variant.id)
     position = new_position(rules)
-    for seed in seeds:
-        finished = _prove_game(rules, position, seed, proof)
-        _prove_score(rules, finished, f"{seed}: the score", proof)
+    answers = NativeAnswers(rules)
+    try:
+        for seed in seeds:
+            finished = _prove_game(rules, position, answers, seed, proof)
+            _prove_score(rules, finished, f"{seed}: the score", proof)
+    finally:
+        rules.asked = None
+    proof.answer_hits = answers.counts()[0]
     del proof.disagreements[most_reported:]
     return proof
 
 
-def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandState:
+def _prove_game(rules: Rules, position: Any, answers: NativeAnswers, seed: str, proof: Proof) -> HandState:
     """One game compared step by step; the hand's final state."""
+    rules.asked = []
     game = Game(rules, seed=seed)
     pick = random.Random(seed)
     proof.games += 1
@@ -73,12 +88,14 @@ def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandSta
         before = game.state.copy()
         load_state(position, before)
         _compare(position, before, f"{seed} step {step}: loaded", proof)
+        _compare_table_values(rules, position, before, f"{seed} step {step}", proof)
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
         legal = game.legal_actions()
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
+        _prove_answers(rules, answers, f"{seed} step {step}", proof)
         moves = moves_of_action(before, game.state, seat, action) if plain(action, events) else None
         if moves is not None:
             make_moves(position, moves)
@@ -132,6 +149,35 @@ def _gained(before: Meld | None, after: Meld) -> list[int]:
     return sorted(grown.elements())
 
 
+def _compare_table_values(rules: Rules, position: Any, state: HandState, where: str, proof: Proof) -> None:
+    for seat in range(rules.players):
+        mine, reference = position.table_values(seat), table_values(rules, state, seat)
+        if mine != reference:
+            differ = f"core {_text(mine)}, reference {_text(reference)}"
+            proof.disagreements.append(f"{where}: seat {seat}'s table values differ: {differ}")
+
+
+def _prove_answers(rules: Rules, answers: NativeAnswers, where: str, proof: Proof) -> None:
+    """Every question the reference asked since the last call, asked again of the core's memo and of ``Rules``
+    (not recording: these are the proof's questions), the answers compared."""
+    asked, rules.asked = rules.asked or [], None
+    for query, values, question in asked:
+        mine = answers.ask(query, question, values)
+        reference = _reference_answer(rules, query, question, values)
+        proof.answers += 1
+        if mine is not reference and mine != reference:
+            proof.disagreements.append(
+                f"{where}: {query.hook} asked with {_text(values)}: core {_text(mine)}, reference {_text(reference)}"
+            )
+    rules.asked = []
+
+
+def _reference_answer(rules: Rules, query: Query, question: int, values: tuple[Any, ...]) -> Any:
+    if QUESTIONS[question] == "failing":
+        return rules.failing_of(query, values)
+    return rules.predicate_of(query, values) if QUESTIONS[question] == "predicate" else rules.value_of(query, values)
+
+
 def _compare(position: Any, state: HandState, where: str, proof: Proof) -> None:
     mine, reference = position.export(), owned_view(state)
     for name, value in reference.items():
@@ -143,6 +189,10 @@ def _text(value: Any) -> str:
     """A value as plain text (card lists by name where they are cards would be guesswork: numbers it is)."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_text(item) for item in value) + "]"
+    if isinstance(value, Clause):
+        return f"clause {value.id}"
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "none"}[value]
     return str(value)
 
 
