@@ -5,7 +5,8 @@
 The Python engine (compiled by mypyc where tools/build_native.py built it, else pure) plays the hands that
 ``tools/bench.py`` plays (deals ``"<seed>/<n>"``, each action ``rng.choice`` of the listing). Timed per action:
 the Python listing (by phase) and ``apply``; beside them, what the core does today, on the same positions: loading
-a position from the Python state (the cost of every crossing between the engines), the core's card move for each
+a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
+finds in each position of play (``core.listing``: its keys built in C, its memo asked), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -27,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_ref import Game, cliargs, core
+from canasta_ref.core.listing import NativeDiscards
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
@@ -45,16 +47,19 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     """Play the hands once, timing each step's parts; the seconds of the hands played without the core's work."""
     spent: Timings = defaultdict(list)
     position = core.new_position(rules)
+    discards = NativeDiscards(rules)
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
         game = Game(rules, seed=hand_seed(seed, number))
         while not game.is_over:
-            played += _step(game, position, rng, spent, clock)
+            played += _step(game, position, discards, rng, spent, clock)
     return spent, played
 
 
-def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: Callable[[], float]) -> float:
+def _step(
+    game: Game, position: Any, discards: NativeDiscards, rng: random.Random, spent: Timings, clock: Callable[[], float]
+) -> float:
     """One action, timed on both engines; the Python engine's seconds for it."""
     before = game.state.copy()
     phase = _phase(game)
@@ -75,6 +80,10 @@ def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: 
     snapshot = position.snapshot()
     position.restore(snapshot)
     spent["core snapshot + restore"].append(clock() - start)
+    if before.phase == "play":
+        start = clock()
+        discards.of(position, before.to_act, before.cards_held(before.to_act) - 1)
+        spent["core discards' verdicts (play)"].append(clock() - start)
     moves = moves_of_action(before, game.state, before.to_act, action) if plain(action, events) else None
     if moves is not None:
         start = clock()

@@ -34,7 +34,14 @@ BUILT_DIR: Final = CORE_DIR / "_built"
 MANIFEST: Final = BUILT_DIR / "manifest.json"
 
 #: The mechanisms the core owns, in the words a refusal uses.
-MECHANISMS: Final = ("the position", "card moves", "score facts", "table values", "a memo of rule answers")
+MECHANISMS: Final = (
+    "the position",
+    "card moves",
+    "score facts",
+    "table values",
+    "a memo of rule answers",
+    "the discards' verdicts",
+)
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
 GAME_MECHANISMS_MISSING: Final = ("listing the legal actions", "judging an action", "applying a whole action")
 

@@ -8,6 +8,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <limits.h>
 #include <string.h>
 
 #define CARD_TYPES 53
@@ -705,36 +706,6 @@ static PyObject *Position_restore(Position *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-static PyMethodDef Position_methods[] = {
-    {"load", (PyCFunction)Position_load, METH_VARARGS,
-     "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
-    {"export", (PyCFunction)Position_export, METH_NOARGS, "The position as a dict of plain values"},
-    {"draw", (PyCFunction)Position_draw, METH_VARARGS, "draw(seat, count): the cards drawn from the stock's top"},
-    {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
-    {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
-    {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
-    {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
-    {"pick_up", (PyCFunction)Position_pick_up, METH_VARARGS, "pick_up(seat, keep_top): the pile into a hand"},
-    {"rank_counts", (PyCFunction)Position_rank_counts, METH_VARARGS, "rank_counts(seat): a hand's cards by rank"},
-    {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
-    {"side_facts", (PyCFunction)Position_side_facts, METH_VARARGS, "side_facts(side, anyone_out): score facts"},
-    {"bonus_laid", (PyCFunction)Position_bonus_laid, METH_VARARGS, "bonus_laid(seat): its bonus cards laid out"},
-    {"table_values", (PyCFunction)Position_table_values, METH_VARARGS, "table_values(seat): hooks.TABLE_VARIABLES"},
-    {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
-    {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject PositionType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "canasta_ref.core._core.Position",
-    .tp_doc = PyDoc_STR("A hand's position as the native core holds it (see canasta_ref/core/README.md)"),
-    .tp_basicsize = sizeof(Position),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Position_init,
-    .tp_methods = Position_methods,
-};
-
 /* -- the memo of rule answers -------------------------------------------------------------------------------- */
 
 /* A rule question's answers, kept by the values its clauses read, each encoded as a small int (``memo.py``): one
@@ -754,7 +725,17 @@ typedef struct {
     uint8_t *used;       /* one a row */
     PyObject **answers;  /* one a row, owned */
     long long hits, misses;
+    /* How the core builds a key natively (``set_recipe``): each value's source and its place there. */
+    int has_recipe;
+    uint8_t source[MEMO_MAX_WIDTH], place[MEMO_MAX_WIDTH];
 } RuleMemo;
+
+/* Where a value of a natively built key comes from: the table values (``hooks.TABLE_VARIABLES``), the card's facts
+ * (``hooks.CARD_VARIABLES``, then whether any side has a canasta of its rank), or the caller's own values. */
+enum { KEY_TABLE, KEY_CARD, KEY_ARGUMENT, KEY_SOURCES };
+#define CARD_KEY_VALUES 6
+#define MAX_KEY_ARGUMENTS 8
+static const int key_source_size[KEY_SOURCES] = {TABLE_WIDTH, CARD_KEY_VALUES, MAX_KEY_ARGUMENTS};
 
 static uint64_t memo_hash(const int32_t *key, int width) {
     uint64_t h = 1469598103934665603ULL;
@@ -879,6 +860,7 @@ static int RuleMemo_init(RuleMemo *self, PyObject *args, PyObject *kwargs) {
     self->width = width;
     self->limit = limit;
     self->hits = self->misses = 0;
+    self->has_recipe = 0;
     return memo_alloc(self, MEMO_FIRST_CAPACITY);
 }
 
@@ -923,6 +905,33 @@ static PyObject *RuleMemo_ask_all(RuleMemo *self, PyObject *arg) {
     return out;
 }
 
+/* The recipe of natively built keys: one (source, place) pair per value of the key (``KEY_TABLE`` ...). */
+static PyObject *RuleMemo_set_recipe(RuleMemo *self, PyObject *arg) {
+    PyObject *fast = PySequence_Fast(arg, "native core: a recipe is a sequence of (source, place) pairs");
+    if (fast == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    uint8_t source[MEMO_MAX_WIDTH], place[MEMO_MAX_WIDTH];
+    int failed = n != self->width;
+    if (failed) PyErr_Format(PyExc_ValueError, "native core: a recipe of %zd values for keys of %d", n, self->width);
+    for (Py_ssize_t i = 0; !failed && i < n; i++) {
+        long pair[2];
+        failed = read_ints(PySequence_Fast_GET_ITEM(fast, i), 0, MAX_KEY_ARGUMENTS, 2, "a recipe's pair", pair) != 2;
+        if (!failed && (pair[0] >= KEY_SOURCES || pair[1] >= key_source_size[pair[0]])) {
+            PyErr_Format(PyExc_ValueError, "native core: a recipe's pair (%ld, %ld) names no value", pair[0], pair[1]);
+            failed = 1;
+        } else if (failed && !PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "native core: a recipe's pair must be (source, place)");
+        }
+        if (!failed) source[i] = (uint8_t)pair[0], place[i] = (uint8_t)pair[1];
+    }
+    Py_DECREF(fast);
+    if (failed) return NULL;
+    memcpy(self->source, source, sizeof(source));
+    memcpy(self->place, place, sizeof(place));
+    self->has_recipe = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *RuleMemo_counts(RuleMemo *self, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("{s:L,s:L,s:n}", "hits", self->hits, "misses", self->misses, "size", self->size);
 }
@@ -956,6 +965,7 @@ static void RuleMemo_dealloc(RuleMemo *self) {
 static PyMethodDef RuleMemo_methods[] = {
     {"ask", (PyCFunction)RuleMemo_ask, METH_O, "ask(key): the answer kept for key, asking the callback on a miss"},
     {"ask_all", (PyCFunction)RuleMemo_ask_all, METH_O, "ask_all(keys): each key asked in turn, the answers"},
+    {"set_recipe", (PyCFunction)RuleMemo_set_recipe, METH_O, "set_recipe(pairs): how the core builds keys itself"},
     {"counts", (PyCFunction)RuleMemo_counts, METH_NOARGS, "Hits, misses and entries kept"},
     {"clear", (PyCFunction)RuleMemo_clear, METH_NOARGS, "Forget every answer and the counts"},
     {NULL, NULL, 0, NULL},
@@ -972,6 +982,123 @@ static PyTypeObject RuleMemoType = {
     .tp_traverse = (traverseproc)RuleMemo_traverse,
     .tp_clear = (inquiry)RuleMemo_tp_clear,
     .tp_methods = RuleMemo_methods,
+};
+
+/* -- the listing, built natively ------------------------------------------------------------------------- */
+
+/* Ranks (bit r) of which any side has a canasta: ``discard.allowed``'s ``canasta_of_rank``. */
+static uint32_t canasta_ranks(const Position *self) {
+    const State *s = &self->state;
+    uint32_t ranks = 0;
+    for (int side = 0; side < self->sides; side++)
+        for (int i = 0; i < s->meld_count[side]; i++) {
+            const NativeMeld *meld = &s->melds[side][i];
+            if (meld->size >= self->facts.canasta_size[meld->rank]) ranks |= 1u << meld->rank;
+        }
+    return ranks;
+}
+
+/* The values a key draws on for one card: the table's, the card's facts, the caller's. */
+typedef struct {
+    int32_t table[TABLE_WIDTH];
+    int32_t card[CARD_KEY_VALUES];
+    int32_t arguments[MAX_KEY_ARGUMENTS];
+} KeyValues;
+
+static void card_key_values(const Position *self, uint32_t canastas, int card, int32_t out[CARD_KEY_VALUES]) {
+    const CardFacts *f = &self->facts;
+    out[0] = f->rank[card];
+    out[1] = f->is_wild[card];
+    out[2] = card == JOKER;
+    out[3] = f->is_red_three[card];
+    out[4] = f->is_black_three[card];
+    out[5] = (int32_t)(canastas >> f->rank[card] & 1u);
+}
+
+/* The answer of ``memo`` to the key its recipe builds from ``values`` (borrowed), or NULL with an exception. */
+static PyObject *ask_built(RuleMemo *memo, const KeyValues *values) {
+    const int32_t *sources[KEY_SOURCES] = {values->table, values->card, values->arguments};
+    int32_t key[MEMO_MAX_WIDTH];
+    for (int i = 0; i < memo->width; i++) key[i] = sources[memo->source[i]][memo->place[i]];
+    return memo_ask(memo, key);
+}
+
+static int check_recipe(PyObject *memo, const char *what) {
+    if (!PyObject_TypeCheck(memo, &RuleMemoType) || !((RuleMemo *)memo)->has_recipe) {
+        PyErr_Format(PyExc_TypeError, "native core: %s must be a RuleMemo with a recipe", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* The card types ``seat`` may discard, in card order, leaving ``hand_after`` cards to play: those hook
+ * discard.allowed lets go (its memo answers None) and, where discard.preferred has clauses (``preferred`` not
+ * None), of the best standing among them (its memo answers each card's standing), as the Python listing's
+ * discards block keeps them. Whether a discard may be made at all stays the caller's. */
+static PyObject *Position_discards(Position *self, PyObject *args) {
+    int seat, hand_after;
+    PyObject *allowed, *preferred;
+    if (!PyArg_ParseTuple(args, "iiOO", &seat, &hand_after, &allowed, &preferred) || check_seat(self, seat) < 0 ||
+        check_recipe(allowed, "discard.allowed's memo") < 0 ||
+        (preferred != Py_None && check_recipe(preferred, "discard.preferred's memo") < 0))
+        return NULL;
+    KeyValues values = {.arguments = {hand_after}};
+    table_values_of(self, seat, values.table);
+    uint32_t canastas = canasta_ranks(self);
+    long chosen[CARD_TYPES], standing[CARD_TYPES], best = LONG_MIN;
+    Py_ssize_t n = 0;
+    for (int card = 0; card < CARD_TYPES; card++) {
+        if (!self->state.hands[seat][card]) continue;
+        card_key_values(self, canastas, card, values.card);
+        PyObject *answer = ask_built((RuleMemo *)allowed, &values);
+        if (answer == NULL) return NULL;
+        if (answer != Py_None) continue;
+        standing[n] = 0;
+        if (preferred != Py_None) {
+            PyObject *stands = ask_built((RuleMemo *)preferred, &values);
+            if (stands == NULL) return NULL;
+            standing[n] = PyLong_AsLong(stands);
+            if (standing[n] == -1 && PyErr_Occurred()) return NULL;
+        }
+        best = standing[n] > best ? standing[n] : best;
+        chosen[n++] = card;
+    }
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (standing[i] == best) chosen[kept++] = chosen[i];
+    return tuple_of_ints(chosen, kept);
+}
+
+static PyMethodDef Position_methods[] = {
+    {"load", (PyCFunction)Position_load, METH_VARARGS,
+     "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
+    {"export", (PyCFunction)Position_export, METH_NOARGS, "The position as a dict of plain values"},
+    {"draw", (PyCFunction)Position_draw, METH_VARARGS, "draw(seat, count): the cards drawn from the stock's top"},
+    {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
+    {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
+    {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
+    {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
+    {"pick_up", (PyCFunction)Position_pick_up, METH_VARARGS, "pick_up(seat, keep_top): the pile into a hand"},
+    {"rank_counts", (PyCFunction)Position_rank_counts, METH_VARARGS, "rank_counts(seat): a hand's cards by rank"},
+    {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
+    {"side_facts", (PyCFunction)Position_side_facts, METH_VARARGS, "side_facts(side, anyone_out): score facts"},
+    {"bonus_laid", (PyCFunction)Position_bonus_laid, METH_VARARGS, "bonus_laid(seat): its bonus cards laid out"},
+    {"table_values", (PyCFunction)Position_table_values, METH_VARARGS, "table_values(seat): hooks.TABLE_VARIABLES"},
+    {"discards", (PyCFunction)Position_discards, METH_VARARGS,
+     "discards(seat, hand_after, allowed, preferred): the card types the discard hooks let go"},
+    {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
+    {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject PositionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "canasta_ref.core._core.Position",
+    .tp_doc = PyDoc_STR("A hand's position as the native core holds it (see canasta_ref/core/README.md)"),
+    .tp_basicsize = sizeof(Position),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Position_init,
+    .tp_methods = Position_methods,
 };
 
 static struct PyModuleDef core_module = {

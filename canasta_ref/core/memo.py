@@ -11,17 +11,26 @@ source.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..engine.cards import MELD_RANK_NAMES
-from ..engine.hooks import HOOKS, VarType
+from ..engine.hooks import CARD_VARIABLES, HOOKS, TABLE_VARIABLES, VarType
 from ..engine.rules import CACHE_LIMIT, QUESTIONS, Query, Rules
 from . import LIBRARY, CoreUnavailable, decline_reason
 
 #: The variables whose words are meld ranks: their codes are the core's meld ranks.
 _RANK_VARIABLES: Final = frozenset({"rank", "top_rank", "lowest"})
+#: Where a natively built key finds a value (``_core.c``'s KEY_TABLE, KEY_CARD, KEY_ARGUMENT): the table values,
+#: a card's values (its facts, then whether any side has a canasta of its rank), the caller's values.
+KEY_TABLE: Final = 0
+KEY_CARD: Final = 1
+KEY_ARGUMENT: Final = 2
+#: A card's values as the core builds them, in its order.
+CARD_KEY_VARIABLES: Final = (*CARD_VARIABLES, "canasta_of_rank")
+#: What a miss is answered by: a hook and the values its clauses read, by name.
+Answerer = Callable[[str, dict[str, Any]], Any]
 
 
 @dataclass
@@ -88,6 +97,20 @@ class Encoding:
             raise EncodingError(f"{self.query.hook}: {self.names[i]} is {value}, expected {expected}")
         return int(value)
 
+    def recipe(self, arguments: Sequence[str]) -> tuple[tuple[int, int], ...]:
+        """How the core builds this key itself: each value's source (a table value, a card's value, or one of the
+        caller's ``arguments``) and its place there. A word is coded natively only where it is a rank."""
+        return tuple(self._source(name, arguments) for name in self.names)
+
+    def _source(self, name: str, arguments: Sequence[str]) -> tuple[int, int]:
+        if name in TABLE_VARIABLES:
+            return KEY_TABLE, TABLE_VARIABLES.index(name)
+        if name in CARD_KEY_VARIABLES:
+            return KEY_CARD, CARD_KEY_VARIABLES.index(name)
+        if name in arguments and name not in _RANK_VARIABLES:
+            return KEY_ARGUMENT, list(arguments).index(name)
+        raise ValueError(f"{self.query.hook}: the core cannot build {name} itself")
+
     def decode(self, key: Sequence[int]) -> dict[str, Any]:
         """The values a key stands for, by name: what the clauses read."""
         return {name: self._value(i, code) for i, (name, code) in enumerate(zip(self.names, key, strict=True))}
@@ -102,13 +125,20 @@ class Encoding:
 class NativeQuestion:
     """One query's question (``QUESTIONS``) with its answers kept by the core."""
 
-    def __init__(self, rules: Rules, query: Query, question: int) -> None:
+    def __init__(self, rules: Rules, query: Query, question: int, answerer: Answerer | None = None) -> None:
+        """``answerer`` answers a miss where the core keeps something else than the hook's own answer (a discard's
+        standing, not the clause that passes it over)."""
         if LIBRARY is None:
             raise CoreUnavailable(decline_reason(rules))
         self.rules = rules
         self.encoding = Encoding.of(rules, query)
-        self.method = getattr(rules, QUESTIONS[question])
+        self.method: Answerer = answerer or getattr(rules, QUESTIONS[question])
         self.memo = LIBRARY.RuleMemo(len(self.encoding.positions), self._miss, CACHE_LIMIT)
+
+    def built_natively(self, arguments: Sequence[str] = ()) -> NativeQuestion:
+        """This question, its keys also built by the core itself (``Encoding.recipe``)."""
+        self.memo.set_recipe(self.encoding.recipe(arguments))
+        return self
 
     def ask(self, values: Sequence[Any]) -> Any:
         """The answer to the question asked with ``values``, as ``Rules.failing_of`` (or its kin) gives it."""

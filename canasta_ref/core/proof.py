@@ -6,8 +6,10 @@ that move: no bonus card laid out, no replacement drawn, nobody going out), the 
 copy of the position before and must reach the reference's position after. The core's table values (what every hook
 about the table reads) must be the reference's for every seat at every step, and every rule question the reference
 asks (``Rules.asked``) is asked again of the core's memo (``memo.py``), whose answer must be the same clause, yes or
-no, or number. The core's score must be the reference's (facts, parts and totals) at each hand's end, and at every
-step as the hand would score if it ended there. Any difference is reported in words.
+no, or number. The card types the core finds discardable (``listing.py``) must be those the reference judges
+discardable one by one, and, where the reference's listing offers discards, exactly the ones it lists, in its
+order. The core's score must be the reference's (facts, parts and totals) at each hand's end, and at every step as
+the hand would score if it ended there. Any difference is reported in words.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.checks import table_values
+from ..engine.blocks import Block
+from ..engine.checks import discard_refusal, table_values
 from ..engine.game import Event, Game
+from ..engine.legal import listing
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.scoring import score_hand
 from ..engine.state import HandState, Meld
 from ..spec.model import Clause
 from . import load_state, new_position, owned_view
+from .listing import NativeDiscards
 from .memo import NativeAnswers
 from .score import score
 
@@ -50,6 +55,9 @@ class Proof:
     #: Rule questions asked again of the core's memo, and how many of those it answered without Python.
     answers: int = 0
     answer_hits: int = 0
+    #: Positions whose discards the core listed, and of those, how many the reference's listing offered discards in.
+    discard_listings: int = 0
+    discard_blocks: int = 0
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -57,7 +65,8 @@ class Proof:
         found = f"{len(self.disagreements)} disagreements" if self.disagreements else "no disagreement"
         counted = f"{self.games} games, {self.positions} positions, moves {moves}; {self.scores} scores"
         hit_rate = f"{100 * self.answer_hits / self.answers:.1f} % kept" if self.answers else "none asked"
-        return f"{self.variant}: {counted}; {self.answers} rule answers ({hit_rate}); {found}"
+        listed = f"{self.discard_listings} discard listings ({self.discard_blocks} against the reference's block)"
+        return f"{self.variant}: {counted}; {self.answers} rule answers ({hit_rate}); {listed}; {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
@@ -65,9 +74,10 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     proof = Proof(rules.variant.id)
     position = new_position(rules)
     answers = NativeAnswers(rules)
+    discards = NativeDiscards(rules)
     try:
         for seed in seeds:
-            finished = _prove_game(rules, position, answers, seed, proof)
+            finished = _prove_game(rules, position, answers, discards, seed, proof)
             _prove_score(rules, finished, f"{seed}: the score", proof)
     finally:
         rules.asked = None
@@ -76,7 +86,9 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     return proof
 
 
-def _prove_game(rules: Rules, position: Any, answers: NativeAnswers, seed: str, proof: Proof) -> HandState:
+def _prove_game(
+    rules: Rules, position: Any, answers: NativeAnswers, discards: NativeDiscards, seed: str, proof: Proof
+) -> HandState:
     """One game compared step by step; the hand's final state."""
     rules.asked = []
     game = Game(rules, seed=seed)
@@ -92,6 +104,7 @@ def _prove_game(rules: Rules, position: Any, answers: NativeAnswers, seed: str, 
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
         legal = game.legal_actions()
+        _prove_discards(rules, discards, position, before, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
@@ -170,6 +183,34 @@ def _prove_answers(rules: Rules, answers: NativeAnswers, where: str, proof: Proo
                 f"{where}: {query.hook} asked with {_text(values)}: core {_text(mine)}, reference {_text(reference)}"
             )
     rules.asked = []
+
+
+def _prove_discards(
+    rules: Rules, discards: NativeDiscards, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """The core's discardable card types against the reference's verdict on each card held, and against the
+    discards its listing offers (where it offers any: whether a discard may be made at all is not the core's yet)."""
+    seat = state.to_act
+    mine = discards.of(position, seat, state.cards_held(seat) - 1)
+    hand = state.hands[seat]
+    judged = tuple(
+        card for card in range(len(hand)) if hand[card] and discard_refusal(rules, state, seat, card) is None
+    )
+    listed = tuple(a.cards[0] for block in listing(rules, state).blocks for a in _discard_block(block))
+    proof.discard_listings += 1
+    proof.discard_blocks += bool(listed)
+    for what, reference in (("judged one by one", judged), ("listed", listed or mine)):
+        if mine != reference:
+            proof.disagreements.append(
+                f"{where}: discards differ: core {_text(mine)}, reference {what} {_text(reference)}"
+            )
+
+
+def _discard_block(block: Block) -> Sequence[Action]:
+    """A listing's block if it is its discards (a plain sequence of discard actions), else nothing."""
+    if isinstance(block, (list, tuple)) and block and isinstance(block[0], Action) and block[0].kind == "discard":
+        return block
+    return ()
 
 
 def _reference_answer(rules: Rules, query: Query, question: int, values: tuple[Any, ...]) -> Any:

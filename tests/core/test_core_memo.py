@@ -133,4 +133,4 @@ def test_the_proof_finds_a_wrong_answer(library: ModuleType, monkeypatch: pytest
     monkeypatch.setattr(core_memo.NativeQuestion, "_miss", wrong)
     proof = prove(rules_for(load_variant("classic")), ["core-memo/3"])
     assert proof.disagreements
-    assert "core a wrong answer, reference" in proof.disagreements[0]
+    assert any("core a wrong answer, reference" in found for found in proof.disagreements)

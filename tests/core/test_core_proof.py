@@ -25,6 +25,8 @@ def test_the_core_agrees_with_the_reference_at_every_step(library: ModuleType, v
     assert proof.positions > 50
     assert {"draw", "discard", "meld"} <= set(proof.moves), proof.summary()
     assert proof.scores == proof.positions + 1
+    assert proof.answers > proof.positions and proof.answer_hits > 0
+    assert proof.discard_listings == proof.positions and proof.discard_blocks > 10
 
 
 def _played(variant: str, actions: int) -> Game:
