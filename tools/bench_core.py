@@ -6,7 +6,8 @@ The Python engine (compiled by mypyc where tools/build_native.py built it, else 
 ``tools/bench.py`` plays (deals ``"<seed>/<n>"``, each action ``rng.choice`` of the listing). Timed per action:
 the Python listing (by phase) and ``apply``; beside them, what the core does today, on the same positions: loading
 a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
-finds in each position of play (``core.listing``: its keys built in C, its memo asked), the core's card move for each
+finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
+built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -28,10 +29,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_ref import Game, cliargs, core
-from canasta_ref.core.listing import NativeDiscards
+from canasta_ref.core.listing import NativeDiscards, NativeRankShapes, rank_shapes_missing
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
+from canasta_ref.engine.legal import _Listing, _rank_shapes  # the Python listing's own shapes, timed beside
+from canasta_ref.engine.movegen import hand_cards
 from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
 from canasta_ref.engine.state import HandState
 from canasta_ref.match import hand_seed
@@ -48,13 +51,39 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     spent: Timings = defaultdict(list)
     position = core.new_position(rules)
     discards = NativeDiscards(rules)
+    shapes = None if rank_shapes_missing(rules) else NativeRankShapes(rules)
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
         game = Game(rules, seed=hand_seed(seed, number))
         while not game.is_over:
             played += _step(game, position, discards, rng, spent, clock)
+            if shapes is not None:
+                _time_shapes(game.state, position, shapes, spent, clock)
     return spent, played
+
+
+def _time_shapes(
+    state: HandState, position: Any, shapes: NativeRankShapes, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """Every meldable rank's valid shapes for the seat to act: the core's (its memo of answers warm, no cache of
+    shapes), and the Python listing's own ``_rank_shapes`` (its caches of shapes warm, as in play)."""
+    rules = shapes.valid.rules
+    core.load_state(position, state)
+    seat = state.to_act
+    team = state.side_of[seat]
+    initial = not state.team_opened[team]
+    hand = hand_cards(rules, state, seat)
+    ranks = hand.meld_ranks(state.melds[team])
+    start = clock()
+    for rank in ranks:
+        shapes.of(position, seat, rank, initial)
+    middle = clock()
+    found = _Listing(rules, state)
+    for rank in ranks:
+        _rank_shapes(found, rank, hand.count(rank), hand.twos_total, hand.jokers, initial)
+    spent["core shapes of every meldable rank"].append(middle - start)
+    spent["python shapes of every meldable rank (_rank_shapes)"].append(clock() - middle)
 
 
 def _step(

@@ -734,7 +734,7 @@ typedef struct {
  * (``hooks.CARD_VARIABLES``, then whether any side has a canasta of its rank), or the caller's own values. */
 enum { KEY_TABLE, KEY_CARD, KEY_ARGUMENT, KEY_SOURCES };
 #define CARD_KEY_VALUES 6
-#define MAX_KEY_ARGUMENTS 8
+#define MAX_KEY_ARGUMENTS 24
 static const int key_source_size[KEY_SOURCES] = {TABLE_WIDTH, CARD_KEY_VALUES, MAX_KEY_ARGUMENTS};
 
 static uint64_t memo_hash(const int32_t *key, int width) {
@@ -1069,6 +1069,128 @@ static PyObject *Position_discards(Position *self, PyObject *args) {
     return tuple_of_ints(chosen, kept);
 }
 
+/* The values ``meld.valid`` reads of the meld a shape makes, in ``core.listing.SHAPE_ARGUMENTS``' order. */
+enum {
+    SHAPE_RANK, SHAPE_SIZE, SHAPE_NATURALS, SHAPE_WILDS, SHAPE_JOKERS, SHAPE_NATURAL_RANKS, SHAPE_KIND, SHAPE_SUITS,
+    SHAPE_CONSECUTIVE, SHAPE_LOWEST, SHAPE_IS_NEW, SHAPE_ADDED, SHAPE_ADDED_WILDS, SHAPE_WAS_CANASTA, SHAPE_GOING_OUT,
+    SHAPE_INITIAL, SHAPE_OTHER_CANASTA, SHAPE_OTHER_NATURAL_CANASTA, SHAPE_WILD_MELD_OPEN, SHAPE_TAKE_ONTO_MELD,
+    SHAPE_VALUES
+};
+/* Their names, as the module's SHAPE_VALUES: ``listing.py`` checks them against ``checks.MELD_VALID``. */
+static const char *shape_value_names[SHAPE_VALUES] = {
+    "rank", "size", "naturals", "wilds", "jokers", "natural_ranks", "kind", "suits", "consecutive", "lowest", "is_new",
+    "added", "added_wilds", "was_canasta", "going_out", "initial", "other_canasta_of_rank",
+    "other_natural_canasta_of_rank", "team_wild_meld_open", "take_onto_meld",
+};
+
+/* What the sides' canastas make of ``rank`` for ``side`` (``checks.RankFacts``): another side has a canasta of it,
+ * a natural one, and ``side`` has a wild meld short of a canasta. */
+static void rank_facts_of(const Position *self, int side, int rank, int32_t out[3]) {
+    const State *s = &self->state;
+    out[0] = out[1] = out[2] = 0;
+    for (int other = 0; other < self->sides; other++)
+        for (int i = 0; i < s->meld_count[other]; i++) {
+            const NativeMeld *meld = &s->melds[other][i];
+            int canasta = meld->size >= self->facts.canasta_size[meld->rank];
+            if (!canasta && other == side && meld->rank == MELD_RANKS - 2) out[2] = 1;
+            if (canasta && other != side && meld->rank == rank) {
+                out[0] = 1;
+                if (meld->wilds == 0) out[1] = 1;
+            }
+        }
+}
+
+/* How many different choices of ``size`` cards there are, for each size, among card types held ``counts[i]``
+ * times (the product of (1 + x + ... + x^count) over the types): ``ways[size]``, sizes up to ``most``. */
+static void choice_counts(const int *counts, int types, int most, long long *ways) {
+    for (int k = 0; k <= most; k++) ways[k] = k == 0;
+    for (int i = 0; i < types; i++)
+        for (int k = most; k >= 1; k--)
+            for (int c = 1; c <= counts[i] && c <= k; c++) ways[k] += ways[k - c];
+}
+
+/* The side's meld that cards of ``rank`` join (the first open one, where the rank merges: bit ``rank`` of
+ * ``merging``), or NULL for a new meld. */
+static const NativeMeld *merge_target(const Position *self, int side, int rank, long merging) {
+    if (!(merging >> rank & 1)) return NULL;
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *meld = &self->state.melds[side][i];
+        if (meld->rank == rank && !meld->closed) return meld;
+    }
+    return NULL;
+}
+
+/* The shapes of one rank that make a valid meld for ``seat`` (``legal._rank_shapes``): for each count of its
+ * natural cards of ``rank``, of its other wild cards and of its jokers, hook meld.valid asked keeping cards and
+ * going out, through ``valid``'s memo; each valid shape as (naturals, wild cards, jokers, valid keeping cards,
+ * valid going out, the kind of canasta it newly makes or -1, how many different groups of cards make it). */
+static PyObject *Position_rank_shapes(Position *self, PyObject *args) {
+    int seat, rank, initial, group_code, wild_code;
+    long merging;
+    PyObject *valid;
+    if (!PyArg_ParseTuple(args, "iipOlii", &seat, &rank, &initial, &valid, &merging, &group_code, &wild_code) ||
+        check_seat(self, seat) < 0 || check_recipe(valid, "meld.valid's memo") < 0)
+        return NULL;
+    if (rank < 0 || rank > MELD_RANKS - 2)
+        return PyErr_Format(PyExc_ValueError, "native core: no rank %d of a group (0 to %d)", rank, MELD_RANKS - 2);
+    const State *s = &self->state;
+    const CardFacts *f = &self->facts;
+    int side = s->side_of[seat], naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
+    int available = 0, twos_total = 0, jokers = s->hands[seat][JOKER]; /* a joker is never natural */
+    for (int c = 0; c < JOKER; c++) {
+        int held = s->hands[seat][c];
+        if (f->is_wild[c]) twos[two_types++] = held, twos_total += held;
+        else if (f->rank[c] == rank && !f->is_bonus[c]) naturals[natural_types++] = held, available += held;
+    }
+    if (available > MAX_CARDS || twos_total > MAX_CARDS) return PyErr_Format(PyExc_ValueError, "native core: too many cards");
+    long long natural_ways[MAX_CARDS + 1], two_ways[MAX_CARDS + 1];
+    choice_counts(naturals, natural_types, available, natural_ways);
+    choice_counts(twos, two_types, twos_total, two_ways);
+    const NativeMeld *before = merge_target(self, side, rank, merging);
+    int was_canasta = before != NULL && before->size >= f->canasta_size[rank];
+    KeyValues values;
+    table_values_of(self, seat, values.table);
+    int32_t *a = values.arguments;
+    int32_t facts[3];
+    rank_facts_of(self, side, rank, facts);
+    a[SHAPE_RANK] = a[SHAPE_LOWEST] = rank;
+    a[SHAPE_KIND] = rank == MELD_RANKS - 2 ? wild_code : group_code;
+    a[SHAPE_SUITS] = 0, a[SHAPE_CONSECUTIVE] = 1, a[SHAPE_TAKE_ONTO_MELD] = 0;
+    a[SHAPE_IS_NEW] = before == NULL, a[SHAPE_WAS_CANASTA] = was_canasta, a[SHAPE_INITIAL] = initial;
+    a[SHAPE_OTHER_CANASTA] = facts[0], a[SHAPE_OTHER_NATURAL_CANASTA] = facts[1], a[SHAPE_WILD_MELD_OPEN] = facts[2];
+    PyObject *found = PyList_New(0);
+    for (int n = 0; found != NULL && n <= available; n++)
+        for (int t = 0; found != NULL && t <= twos_total; t++)
+            for (int j = 0; found != NULL && j <= jokers; j++) {
+                if (n + t + j == 0) continue;
+                int added = n + t + j, size = added + (before ? before->size : 0);
+                int meld_naturals = n + (before ? before->naturals : 0);
+                a[SHAPE_SIZE] = size, a[SHAPE_NATURALS] = meld_naturals;
+                a[SHAPE_WILDS] = t + j + (before ? before->wilds : 0);
+                a[SHAPE_JOKERS] = j + (before ? before->jokers : 0);
+                a[SHAPE_NATURAL_RANKS] = n > 0, a[SHAPE_ADDED] = added, a[SHAPE_ADDED_WILDS] = t + j;
+                int verdict[2];
+                for (int out = 0; out < 2; out++) {
+                    a[SHAPE_GOING_OUT] = out;
+                    PyObject *answer = ask_built((RuleMemo *)valid, &values);
+                    if (answer == NULL) {
+                        Py_CLEAR(found);
+                        return NULL;
+                    }
+                    verdict[out] = answer == Py_None;
+                }
+                if (!verdict[0] && !verdict[1]) continue;
+                int new_kind = -1;
+                if (!was_canasta && size >= f->canasta_size[rank])
+                    new_kind = size == meld_naturals ? 0 : meld_naturals == 0 ? 2 : 1;
+                PyObject *shape = Py_BuildValue("(iiiNNiL)", n, t, j, PyBool_FromLong(verdict[0]),
+                                                PyBool_FromLong(verdict[1]), new_kind, natural_ways[n] * two_ways[t]);
+                if (shape == NULL || PyList_Append(found, shape) < 0) Py_CLEAR(found);
+                Py_XDECREF(shape);
+            }
+    return found;
+}
+
 static PyMethodDef Position_methods[] = {
     {"load", (PyCFunction)Position_load, METH_VARARGS,
      "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
@@ -1086,6 +1208,8 @@ static PyMethodDef Position_methods[] = {
     {"table_values", (PyCFunction)Position_table_values, METH_VARARGS, "table_values(seat): hooks.TABLE_VARIABLES"},
     {"discards", (PyCFunction)Position_discards, METH_VARARGS,
      "discards(seat, hand_after, allowed, preferred): the card types the discard hooks let go"},
+    {"rank_shapes", (PyCFunction)Position_rank_shapes, METH_VARARGS,
+     "rank_shapes(seat, rank, initial, valid, merging, group_code, wild_code): one rank's valid shapes"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},
@@ -1112,6 +1236,17 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&PositionType);
     if (PyModule_AddObject(module, "Position", (PyObject *)&PositionType) < 0) {
         Py_DECREF(&PositionType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    PyObject *shape_values = PyTuple_New(SHAPE_VALUES);
+    for (int i = 0; shape_values != NULL && i < SHAPE_VALUES; i++) {
+        PyObject *name = PyUnicode_FromString(shape_value_names[i]);
+        if (name == NULL) Py_CLEAR(shape_values);
+        else PyTuple_SET_ITEM(shape_values, i, name);
+    }
+    if (shape_values == NULL || PyModule_AddObject(module, "SHAPE_VALUES", shape_values) < 0) {
+        Py_XDECREF(shape_values);
         Py_DECREF(module);
         return NULL;
     }

@@ -1,17 +1,21 @@
 """The listing, built by the core: the parts it builds natively, each proved against the Python listing.
 
-Today one part: the discards block's verdicts card by card (hooks ``discard.allowed`` and ``discard.preferred``),
-the keys built in C from the core's table values and card facts and answered by its memo (``memo.py``), Python
-asked only on a miss. Whether a discard may be made at all (the kind allowed, going out, a binding answer) is still
-the Python listing's: the core lists no whole phase yet (README.md).
+Today two parts: the discards block's verdicts card by card (hooks ``discard.allowed`` and ``discard.preferred``),
+and one rank's valid meld shapes with how many groups of cards make each (hook ``meld.valid``, as
+``legal._rank_shapes`` finds them). The keys are built in C from the core's table values, card facts and shapes,
+and answered by its memo (``memo.py``), Python asked only on a miss. Whether a discard may be made at all (the kind
+allowed, going out, a binding answer), and which shapes end a turn legally, are still the Python listing's: the
+core lists no whole phase yet (README.md).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from ..engine.checks import DISCARD_ALLOWED, DISCARD_PREFERRED
+from ..engine.checks import DISCARD_ALLOWED, DISCARD_PREFERRED, MELD_VALID
+from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Rules
+from . import LIBRARY, CoreUnavailable
 from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
@@ -39,3 +43,42 @@ class NativeDiscards:
         preferred = None if self.preferred is None else self.preferred.memo
         discards: tuple[int, ...] = position.discards(seat, hand_after, self.allowed.memo, preferred)
         return discards
+
+
+#: The values of the meld a shape makes that ``meld.valid`` reads besides the table's, in its order
+#: (``movegen.shape_values``): the core builds them in the order of its SHAPE_VALUES, checked equal.
+SHAPE_ARGUMENTS: Final = MELD_VALID.names[len(TABLE_VARIABLES) :]
+
+#: A valid shape of one rank as the core gives it: naturals, wild cards, jokers, valid keeping cards, valid going
+#: out, the kind of canasta it newly makes (-1: none), and how many different groups of the hand's cards make it.
+NativeShape = tuple[int, int, int, bool, bool, int, int]
+
+
+def rank_shapes_missing(rules: Rules) -> str | None:
+    """The mechanism the core's shapes lack for ``rules``, in words, or None when it has them all."""
+    if rules.tracks_must_complete:
+        return "melds that must be completed before going out (hook meld.must_complete)"
+    return None
+
+
+class NativeRankShapes:
+    """One rank's valid meld shapes for a seat, judged by the core (hook ``meld.valid`` through its memo)."""
+
+    def __init__(self, rules: Rules) -> None:
+        missing = rank_shapes_missing(rules)
+        if LIBRARY is not None and tuple(LIBRARY.SHAPE_VALUES) != SHAPE_ARGUMENTS:
+            missing = f"meld.valid's values as the engine passes them ({', '.join(SHAPE_ARGUMENTS)})"
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.valid = NativeQuestion(rules, MELD_VALID, _FAILING).built_natively(SHAPE_ARGUMENTS)
+        self.merging = sum(1 << rank for rank, merges in enumerate(rules.merges_same_rank) if merges)
+        encoding = self.valid.encoding
+        self.kind_codes = (encoding.word_code("kind", "group"), encoding.word_code("kind", "wild"))
+
+    def of(self, position: Any, seat: int, rank: int, initial: bool) -> list[NativeShape]:
+        """The shapes of ``rank`` that make a valid meld for ``seat``, in the Python listing's order."""
+        group, wild = self.kind_codes
+        shapes: list[NativeShape] = position.rank_shapes(
+            seat, rank, initial, self.valid.memo, self.merging, group, wild
+        )
+        return shapes

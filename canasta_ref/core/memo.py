@@ -99,17 +99,30 @@ class Encoding:
 
     def recipe(self, arguments: Sequence[str]) -> tuple[tuple[int, int], ...]:
         """How the core builds this key itself: each value's source (a table value, a card's value, or one of the
-        caller's ``arguments``) and its place there. A word is coded natively only where it is a rank."""
+        caller's ``arguments``) and its place there. The core codes a rank as its meld rank (the vocabulary's code,
+        ``Vocabulary.of``); any other word among the caller's values is coded by ``word_code``."""
         return tuple(self._source(name, arguments) for name in self.names)
 
     def _source(self, name: str, arguments: Sequence[str]) -> tuple[int, int]:
+        """The caller's values first (a word among them coded as ``word_code`` codes it), then the table's, then
+        the card's."""
+        if name in arguments:
+            return KEY_ARGUMENT, list(arguments).index(name)
         if name in TABLE_VARIABLES:
             return KEY_TABLE, TABLE_VARIABLES.index(name)
         if name in CARD_KEY_VARIABLES:
             return KEY_CARD, CARD_KEY_VARIABLES.index(name)
-        if name in arguments and name not in _RANK_VARIABLES:
-            return KEY_ARGUMENT, list(arguments).index(name)
         raise ValueError(f"{self.query.hook}: the core cannot build {name} itself")
+
+    def word_code(self, name: str, word: str) -> int:
+        """The code of ``word`` as a value of ``name``, for a caller building keys natively (0 where no clause reads
+        ``name``: it is not in the key)."""
+        if name not in self.names:
+            return 0
+        vocabulary = self.vocabularies[self.names.index(name)]
+        if vocabulary is None:
+            raise ValueError(f"{self.query.hook}: {name} is not a word")
+        return vocabulary.code(word)
 
     def decode(self, key: Sequence[int]) -> dict[str, Any]:
         """The values a key stands for, by name: what the clauses read."""

@@ -7,9 +7,12 @@ copy of the position before and must reach the reference's position after. The c
 about the table reads) must be the reference's for every seat at every step, and every rule question the reference
 asks (``Rules.asked``) is asked again of the core's memo (``memo.py``), whose answer must be the same clause, yes or
 no, or number. The card types the core finds discardable (``listing.py``) must be those the reference judges
-discardable one by one, and, where the reference's listing offers discards, exactly the ones it lists, in its
-order. The core's score must be the reference's (facts, parts and totals) at each hand's end, and at every step as
-the hand would score if it ended there. Any difference is reported in words.
+discardable one by one, and, where the reference's listing offers discards, exactly the ones it lists, in its order;
+for every rank the seat to act could meld, the core's valid shapes must be the reference listing's own
+(``legal._rank_shapes``, the function its listing calls), in its order, and each shape's count of groups the number
+of groups the reference fills it with (``movegen.submultisets``). The core's score must be the reference's (facts,
+parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any difference is
+reported in words.
 """
 
 from __future__ import annotations
@@ -24,13 +27,14 @@ from ..engine.actions import Action
 from ..engine.blocks import Block
 from ..engine.checks import discard_refusal, table_values
 from ..engine.game import Event, Game
-from ..engine.legal import listing
+from ..engine.legal import _Listing, _rank_shapes, listing  # the reference listing's own shapes, compared whole
+from ..engine.movegen import hand_cards, submultisets
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.scoring import score_hand
 from ..engine.state import HandState, Meld
 from ..spec.model import Clause
 from . import load_state, new_position, owned_view
-from .listing import NativeDiscards
+from .listing import NativeDiscards, NativeRankShapes, NativeShape, rank_shapes_missing
 from .memo import NativeAnswers
 from .score import score
 
@@ -58,6 +62,9 @@ class Proof:
     #: Positions whose discards the core listed, and of those, how many the reference's listing offered discards in.
     discard_listings: int = 0
     discard_blocks: int = 0
+    #: Ranks whose valid shapes the core found, and why it found none (a mechanism it lacks), if so.
+    shape_ranks: int = 0
+    shapes_missing: str | None = None
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -66,7 +73,12 @@ class Proof:
         counted = f"{self.games} games, {self.positions} positions, moves {moves}; {self.scores} scores"
         hit_rate = f"{100 * self.answer_hits / self.answers:.1f} % kept" if self.answers else "none asked"
         listed = f"{self.discard_listings} discard listings ({self.discard_blocks} against the reference's block)"
-        return f"{self.variant}: {counted}; {self.answers} rule answers ({hit_rate}); {listed}; {found}"
+        shapes = (
+            f"shapes of {self.shape_ranks} ranks"
+            if self.shapes_missing is None
+            else f"no shapes: {self.shapes_missing}"
+        )
+        return f"{self.variant}: {counted}; {self.answers} rule answers ({hit_rate}); {listed}; {shapes}; {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
@@ -74,10 +86,11 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     proof = Proof(rules.variant.id)
     position = new_position(rules)
     answers = NativeAnswers(rules)
-    discards = NativeDiscards(rules)
+    proof.shapes_missing = rank_shapes_missing(rules)
+    natives = _Natives(NativeDiscards(rules), None if proof.shapes_missing else NativeRankShapes(rules))
     try:
         for seed in seeds:
-            finished = _prove_game(rules, position, answers, discards, seed, proof)
+            finished = _prove_game(rules, position, answers, natives, seed, proof)
             _prove_score(rules, finished, f"{seed}: the score", proof)
     finally:
         rules.asked = None
@@ -86,8 +99,16 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     return proof
 
 
+@dataclass(frozen=True)
+class _Natives:
+    """The parts of the listing the core builds, for one Rules (shapes: None where a mechanism is missing)."""
+
+    discards: NativeDiscards
+    shapes: NativeRankShapes | None
+
+
 def _prove_game(
-    rules: Rules, position: Any, answers: NativeAnswers, discards: NativeDiscards, seed: str, proof: Proof
+    rules: Rules, position: Any, answers: NativeAnswers, natives: _Natives, seed: str, proof: Proof
 ) -> HandState:
     """One game compared step by step; the hand's final state."""
     rules.asked = []
@@ -104,7 +125,9 @@ def _prove_game(
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
         legal = game.legal_actions()
-        _prove_discards(rules, discards, position, before, f"{seed} step {step}", proof)
+        _prove_discards(rules, natives.discards, position, before, f"{seed} step {step}", proof)
+        if natives.shapes is not None:
+            _prove_rank_shapes(rules, natives.shapes, position, before, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
@@ -204,6 +227,36 @@ def _prove_discards(
             proof.disagreements.append(
                 f"{where}: discards differ: core {_text(mine)}, reference {what} {_text(reference)}"
             )
+
+
+def _prove_rank_shapes(
+    rules: Rules, shapes: NativeRankShapes, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """For each rank the seat to act could meld, the core's valid shapes against the reference listing's."""
+    seat = state.to_act
+    team = state.side_of[seat]
+    initial = not state.team_opened[team]
+    found = _Listing(rules, state)
+    hand = hand_cards(rules, state, seat)
+    for rank in hand.meld_ranks(state.melds[team]):
+        mine = shapes.of(position, seat, rank, initial)
+        listed = _rank_shapes(found, rank, hand.count(rank), hand.twos_total, hand.jokers, initial)
+        reference: list[NativeShape] = [
+            (
+                n,
+                t,
+                j,
+                staying,
+                leaving,
+                kind,
+                len(submultisets(hand.naturals[rank], n)) * len(submultisets(hand.twos, t)),
+            )
+            for n, t, j, staying, leaving, kind, _unfinished in listed
+        ]
+        proof.shape_ranks += 1
+        if mine != reference:
+            differ = f"core {_text(mine)}, reference {_text(reference)}"
+            proof.disagreements.append(f"{where}: the shapes of rank {rank} differ: {differ}")
 
 
 def _discard_block(block: Block) -> Sequence[Action]:

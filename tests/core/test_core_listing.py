@@ -10,7 +10,7 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.core import listing as core_listing
-from canasta_ref.core.listing import NativeDiscards
+from canasta_ref.core.listing import NativeDiscards, NativeRankShapes, rank_shapes_missing
 from canasta_ref.core.proof import prove
 from canasta_ref.engine.cards import card_name, counts_of, parse_cards
 from canasta_ref.engine.rules import rules_for
@@ -85,3 +85,75 @@ def test_the_proof_finds_a_discard_the_core_leaves_out(library: ModuleType, monk
     monkeypatch.setattr(core_listing.NativeDiscards, "of", one_short)
     proof = prove(rules_for(load_variant("classic")), ["core-listing/3"])
     assert any("discards differ" in found for found in proof.disagreements)
+
+
+def _with_melds(game: Game, cards: str, melds: list[tuple[int, str]]) -> Any:
+    """The seat to act holding ``cards``, its side having laid ``melds`` (rank, cards) and so opened."""
+    fields = list(core.position_fields(game.state))
+    seat = game.state.to_act
+    side = game.state.side_of[seat]
+    hands = list(fields[0])
+    hands[seat] = tuple(counts_of(parse_cards(cards)))
+    fields[0] = hands
+    sides: list[list[tuple[int, tuple[int, ...], bool]]] = [[] for _ in fields[3]]
+    sides[side] = [(rank, tuple(parse_cards(laid)), False) for rank, laid in melds]
+    fields[3] = sides
+    fields[5] = [int(i == side and bool(melds)) for i in range(len(sides))]
+    position = core.new_position(game.rules)
+    position.load(*fields)
+    return position
+
+
+SEVENS = 5  # the rank index of sevens
+
+
+def test_a_new_meld_needs_two_naturals_and_a_meld_on_the_table_takes_one(library: ModuleType) -> None:
+    game = Game(load_variant("classic"), seed="core-listing/4")
+    shapes = NativeRankShapes(game.rules)
+    seat = game.state.to_act
+    alone = shapes.of(_with_melds(game, "7C 7C 7D 7H 7S 2C JK 9D", []), seat, SEVENS, False)
+    found = {(n, t, j): ways for n, t, j, *_, ways in alone}
+    assert (1, 0, 0) not in found and (1, 1, 0) not in found
+    assert found[(3, 0, 0)] == 7  # three of 7C 7C 7D 7H 7S: 7C twice, or once, or not
+    assert found[(2, 1, 0)] == 7  # two of them: the pair of 7C, or two different suits
+    joined = shapes.of(_with_melds(game, "7C 9D", [(SEVENS, "7H 7D 7S")]), seat, SEVENS, False)
+    assert [shape[:3] for shape in joined] == [(1, 0, 0)]
+
+
+def test_a_shape_that_completes_a_canasta_says_its_kind(library: ModuleType) -> None:
+    game = Game(load_variant("classic"), seed="core-listing/5")
+    position = _with_melds(game, "7C 2C 9D 9H", [(SEVENS, "7H 7D 7S 7S 2D 7H")])
+    made = {
+        shape[:3]: shape[5] for shape in NativeRankShapes(game.rules).of(position, game.state.to_act, SEVENS, False)
+    }
+    assert made[(1, 0, 0)] == 1  # a mixed canasta: the meld holds a two
+    assert made[(0, 1, 0)] == 1
+    assert (1, 1, 0) in made
+
+
+def test_a_variant_whose_melds_must_be_completed_has_no_native_shapes(library: ModuleType) -> None:
+    rules = rules_for(load_variant("modern-american"))
+    assert rank_shapes_missing(rules) == "melds that must be completed before going out (hook meld.must_complete)"
+    with pytest.raises(core.CoreUnavailable, match="does not have melds that must be completed"):
+        NativeRankShapes(rules)
+    assert rank_shapes_missing(rules_for(load_variant("classic"))) is None
+
+
+def test_the_proof_finds_a_shape_the_core_gets_wrong(library: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    found = core_listing.NativeRankShapes.of
+
+    def miscounted(self: NativeRankShapes, position: Any, seat: int, rank: int, initial: bool) -> list[Any]:
+        return [(*shape[:6], shape[6] + 1) for shape in found(self, position, seat, rank, initial)]
+
+    monkeypatch.setattr(core_listing.NativeRankShapes, "of", miscounted)
+    proof = prove(rules_for(load_variant("classic")), ["core-listing/6"])
+    assert any("the shapes of rank" in found for found in proof.disagreements)
+
+
+def test_shapes_are_declined_if_the_core_builds_other_values_than_meld_valid_reads(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert tuple(library.SHAPE_VALUES) == core_listing.SHAPE_ARGUMENTS
+    monkeypatch.setattr(core_listing, "SHAPE_ARGUMENTS", (*core_listing.SHAPE_ARGUMENTS, "suited"))
+    with pytest.raises(core.CoreUnavailable, match=r"does not have meld\.valid's values as the engine passes them"):
+        NativeRankShapes(rules_for(load_variant("classic")))
