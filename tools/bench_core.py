@@ -7,7 +7,8 @@ The Python engine (compiled by mypyc where tools/build_native.py built it, else 
 the Python listing (by phase) and ``apply``; beside them, what the core does today, on the same positions: loading
 a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
 finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
-built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the core's card move for each
+built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
+has opened (beside ``_single_melds``), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -29,11 +30,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_ref import Game, cliargs, core
-from canasta_ref.core.listing import NativeDiscards, NativeRankShapes, rank_shapes_missing
+from canasta_ref.core.listing import (
+    NativeDiscards,
+    NativeRankShapes,
+    NativeSingleMelds,
+    rank_shapes_missing,
+    single_melds_open,
+)
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
-from canasta_ref.engine.legal import _Listing, _rank_shapes  # the Python listing's own shapes, timed beside
+from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds  # the Python listing's own, timed beside
 from canasta_ref.engine.movegen import hand_cards
 from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
 from canasta_ref.engine.state import HandState
@@ -52,6 +59,7 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     position = core.new_position(rules)
     discards = NativeDiscards(rules)
     shapes = None if rank_shapes_missing(rules) else NativeRankShapes(rules)
+    melds = None if rank_shapes_missing(rules) else NativeSingleMelds(rules)
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
@@ -60,6 +68,8 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
             played += _step(game, position, discards, rng, spent, clock)
             if shapes is not None:
                 _time_shapes(game.state, position, shapes, spent, clock)
+            if melds is not None and single_melds_open(rules, game.state):
+                _time_single_melds(game.state, position, melds, spent, clock)
     return spent, played
 
 
@@ -84,6 +94,21 @@ def _time_shapes(
         _rank_shapes(found, rank, hand.count(rank), hand.twos_total, hand.jokers, initial)
     spent["core shapes of every meldable rank"].append(middle - start)
     spent["python shapes of every meldable rank (_rank_shapes)"].append(clock() - middle)
+
+
+def _time_single_melds(
+    state: HandState, position: Any, melds: NativeSingleMelds, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """The legal single melds of a side that has opened: the core's, and the Python listing's ``_single_melds``
+    (caches warm, as in play; the ``_Listing`` and hand it needs built included)."""
+    rules = melds.shapes.valid.rules
+    core.load_state(position, state)
+    start = clock()
+    melds.of(position, state)
+    middle = clock()
+    _single_melds(_Listing(rules, state), hand_cards(rules, state, state.to_act))
+    spent["core single melds (play, side opened)"].append(middle - start)
+    spent["python single melds (play, side opened; _single_melds)"].append(clock() - middle)
 
 
 def _step(

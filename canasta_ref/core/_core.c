@@ -1120,19 +1120,26 @@ static const NativeMeld *merge_target(const Position *self, int side, int rank, 
     return NULL;
 }
 
-/* The shapes of one rank that make a valid meld for ``seat`` (``legal._rank_shapes``): for each count of its
- * natural cards of ``rank``, of its other wild cards and of its jokers, hook meld.valid asked keeping cards and
- * going out, through ``valid``'s memo; each valid shape as (naturals, wild cards, jokers, valid keeping cards,
- * valid going out, the kind of canasta it newly makes or -1, how many different groups of cards make it). */
-static PyObject *Position_rank_shapes(Position *self, PyObject *args) {
-    int seat, rank, initial, group_code, wild_code;
+/* A valid shape of one rank: its counts of natural cards, other wild cards and jokers, whether it is valid keeping
+ * cards and going out, the kind of canasta it newly makes (-1: none), how many different groups of cards make it. */
+typedef struct {
+    int naturals, twos, jokers, staying, leaving, new_kind;
+    long long ways;
+} RankShape;
+
+/* What the shapes of a rank are asked with: the memo of meld.valid, the ranks that merge (bit r), the codes of
+ * meld.valid's ``kind`` words. */
+typedef struct {
+    RuleMemo *valid;
     long merging;
-    PyObject *valid;
-    if (!PyArg_ParseTuple(args, "iipOlii", &seat, &rank, &initial, &valid, &merging, &group_code, &wild_code) ||
-        check_seat(self, seat) < 0 || check_recipe(valid, "meld.valid's memo") < 0)
-        return NULL;
-    if (rank < 0 || rank > MELD_RANKS - 2)
-        return PyErr_Format(PyExc_ValueError, "native core: no rank %d of a group (0 to %d)", rank, MELD_RANKS - 2);
+    int group_code, wild_code;
+} ShapeQuestion;
+
+/* The shapes of one rank that make a valid meld for ``seat`` (``legal._rank_shapes``), into ``*out`` (allocated
+ * with PyMem_Malloc, the caller frees it): for each count of its natural cards of ``rank``, of its other wild cards
+ * and of its jokers, hook meld.valid asked keeping cards and going out. Returns how many, or -1 with an exception. */
+static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, int initial, const ShapeQuestion *q,
+                                      RankShape **out) {
     const State *s = &self->state;
     const CardFacts *f = &self->facts;
     int side = s->side_of[seat], naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
@@ -1142,26 +1149,26 @@ static PyObject *Position_rank_shapes(Position *self, PyObject *args) {
         if (f->is_wild[c]) twos[two_types++] = held, twos_total += held;
         else if (f->rank[c] == rank && !f->is_bonus[c]) naturals[natural_types++] = held, available += held;
     }
-    if (available > MAX_CARDS || twos_total > MAX_CARDS) return PyErr_Format(PyExc_ValueError, "native core: too many cards");
     long long natural_ways[MAX_CARDS + 1], two_ways[MAX_CARDS + 1];
     choice_counts(naturals, natural_types, available, natural_ways);
     choice_counts(twos, two_types, twos_total, two_ways);
-    const NativeMeld *before = merge_target(self, side, rank, merging);
+    const NativeMeld *before = merge_target(self, side, rank, q->merging);
     int was_canasta = before != NULL && before->size >= f->canasta_size[rank];
     KeyValues values;
     table_values_of(self, seat, values.table);
-    int32_t *a = values.arguments;
-    int32_t facts[3];
+    int32_t *a = values.arguments, facts[3];
     rank_facts_of(self, side, rank, facts);
     a[SHAPE_RANK] = a[SHAPE_LOWEST] = rank;
-    a[SHAPE_KIND] = rank == MELD_RANKS - 2 ? wild_code : group_code;
+    a[SHAPE_KIND] = rank == MELD_RANKS - 2 ? q->wild_code : q->group_code;
     a[SHAPE_SUITS] = 0, a[SHAPE_CONSECUTIVE] = 1, a[SHAPE_TAKE_ONTO_MELD] = 0;
     a[SHAPE_IS_NEW] = before == NULL, a[SHAPE_WAS_CANASTA] = was_canasta, a[SHAPE_INITIAL] = initial;
     a[SHAPE_OTHER_CANASTA] = facts[0], a[SHAPE_OTHER_NATURAL_CANASTA] = facts[1], a[SHAPE_WILD_MELD_OPEN] = facts[2];
-    PyObject *found = PyList_New(0);
-    for (int n = 0; found != NULL && n <= available; n++)
-        for (int t = 0; found != NULL && t <= twos_total; t++)
-            for (int j = 0; found != NULL && j <= jokers; j++) {
+    RankShape *found = PyMem_Malloc(sizeof(RankShape) * (size_t)((available + 1) * (twos_total + 1) * (jokers + 1)));
+    if (found == NULL) return PyErr_NoMemory(), -1;
+    Py_ssize_t count = 0;
+    for (int n = 0; n <= available; n++)
+        for (int t = 0; t <= twos_total; t++)
+            for (int j = 0; j <= jokers; j++) {
                 if (n + t + j == 0) continue;
                 int added = n + t + j, size = added + (before ? before->size : 0);
                 int meld_naturals = n + (before ? before->naturals : 0);
@@ -1170,24 +1177,170 @@ static PyObject *Position_rank_shapes(Position *self, PyObject *args) {
                 a[SHAPE_JOKERS] = j + (before ? before->jokers : 0);
                 a[SHAPE_NATURAL_RANKS] = n > 0, a[SHAPE_ADDED] = added, a[SHAPE_ADDED_WILDS] = t + j;
                 int verdict[2];
-                for (int out = 0; out < 2; out++) {
-                    a[SHAPE_GOING_OUT] = out;
-                    PyObject *answer = ask_built((RuleMemo *)valid, &values);
+                for (int going_out = 0; going_out < 2; going_out++) {
+                    a[SHAPE_GOING_OUT] = going_out;
+                    PyObject *answer = ask_built(q->valid, &values);
                     if (answer == NULL) {
-                        Py_CLEAR(found);
-                        return NULL;
+                        PyMem_Free(found);
+                        return -1;
                     }
-                    verdict[out] = answer == Py_None;
+                    verdict[going_out] = answer == Py_None;
                 }
                 if (!verdict[0] && !verdict[1]) continue;
                 int new_kind = -1;
                 if (!was_canasta && size >= f->canasta_size[rank])
                     new_kind = size == meld_naturals ? 0 : meld_naturals == 0 ? 2 : 1;
-                PyObject *shape = Py_BuildValue("(iiiNNiL)", n, t, j, PyBool_FromLong(verdict[0]),
-                                                PyBool_FromLong(verdict[1]), new_kind, natural_ways[n] * two_ways[t]);
-                if (shape == NULL || PyList_Append(found, shape) < 0) Py_CLEAR(found);
-                Py_XDECREF(shape);
+                found[count++] = (RankShape){n, t, j, verdict[0], verdict[1], new_kind, natural_ways[n] * two_ways[t]};
             }
+    *out = found;
+    return count;
+}
+
+static int read_shape_question(PyObject *valid, long merging, int group_code, int wild_code, ShapeQuestion *q) {
+    if (check_recipe(valid, "meld.valid's memo") < 0) return -1;
+    *q = (ShapeQuestion){(RuleMemo *)valid, merging, group_code, wild_code};
+    return 0;
+}
+
+/* ``collect_rank_shapes`` for Python: each valid shape as (naturals, wild cards, jokers, valid keeping cards,
+ * valid going out, the kind of canasta it newly makes or -1, how many different groups of cards make it). */
+static PyObject *Position_rank_shapes(Position *self, PyObject *args) {
+    int seat, rank, initial, group_code, wild_code;
+    long merging;
+    PyObject *valid;
+    ShapeQuestion q;
+    if (!PyArg_ParseTuple(args, "iipOlii", &seat, &rank, &initial, &valid, &merging, &group_code, &wild_code) ||
+        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0)
+        return NULL;
+    if (rank < 0 || rank > MELD_RANKS - 2)
+        return PyErr_Format(PyExc_ValueError, "native core: no rank %d of a group (0 to %d)", rank, MELD_RANKS - 2);
+    RankShape *shapes;
+    Py_ssize_t n = collect_rank_shapes(self, seat, rank, initial, &q, &shapes);
+    if (n < 0) return NULL;
+    PyObject *found = PyList_New(n);
+    for (Py_ssize_t i = 0; found != NULL && i < n; i++) {
+        const RankShape *r = &shapes[i];
+        PyObject *shape = Py_BuildValue("(iiiNNiL)", r->naturals, r->twos, r->jokers, PyBool_FromLong(r->staying),
+                                        PyBool_FromLong(r->leaving), r->new_kind, r->ways);
+        if (shape == NULL) Py_CLEAR(found);
+        else PyList_SET_ITEM(found, i, shape);
+    }
+    PyMem_Free(shapes);
+    return found;
+}
+
+/* -- single melds of a side that has opened ------------------------------------------------------------------- */
+
+/* The ranks a group could be laid in (``movegen.HandCards.meld_ranks``), as bits: the hand's natural ranks, the
+ * side's melds' (sequences apart), and the wild meld's where the hand holds wild cards. */
+static uint32_t meld_ranks_of(const Position *self, int seat) {
+    const State *s = &self->state;
+    const CardFacts *f = &self->facts;
+    uint32_t bits = 0;
+    int wilds = s->hands[seat][JOKER] > 0;
+    for (int c = 0; c < JOKER; c++) {
+        if (!s->hands[seat][c]) continue;
+        if (f->is_wild[c]) wilds = 1;
+        else if (!f->is_bonus[c]) bits |= 1u << f->rank[c];
+    }
+    int side = s->side_of[seat];
+    for (int i = 0; i < s->meld_count[side]; i++)
+        if (s->melds[side][i].rank != MELD_RANKS - 1) bits |= 1u << s->melds[side][i].rank;
+    return wilds ? bits | 1u << (MELD_RANKS - 2) : bits;
+}
+
+/* A side's canastas by kind (natural, mixed, wild, sequence). */
+static void side_kinds(const Position *self, int side, int kinds[4]) {
+    kinds[0] = kinds[1] = kinds[2] = kinds[3] = 0;
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *meld = &self->state.melds[side][i];
+        if (meld->size >= self->facts.canasta_size[meld->rank])
+            kinds[meld->rank == MELD_RANKS - 1 ? 3 : meld->wilds == 0 ? 0 : meld->naturals == 0 ? 2 : 1]++;
+    }
+}
+
+/* How a turn may end: the memos of go_out.allowed and go_out.keep_card, and what they are asked with that the
+ * position does not hold yet (the turn's flags, from the caller). */
+typedef struct {
+    RuleMemo *go_out, *keep_card;
+    int permission_code, discard_pending, pass_refused;
+    KeyValues out_values, keep_values;
+} Ending;
+
+/* Whether the side may go out with these canastas by kind (``checks.may_go_out``): go_out.allowed's memo. */
+static int may_go_out_with(Ending *e, const int kinds[4]) {
+    int32_t *a = e->out_values.arguments;
+    a[0] = e->permission_code;
+    a[1] = kinds[0] + kinds[1] + kinds[2] + kinds[3];
+    for (int k = 0; k < 4; k++) a[2 + k] = kinds[k];
+    a[6] = 0; /* melds to complete: variants with them are declined */
+    PyObject *answer = ask_built(e->go_out, &e->out_values);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* Whether leaving ``hand_after`` cards ends the turn legally (``checks.ending_refusal``): going out allowed when
+ * the hand empties, and go_out.keep_card's answer. */
+static int ending_fine(Ending *e, int hand_after, const int kinds[4]) {
+    int may = may_go_out_with(e, kinds);
+    if (may < 0 || (hand_after == 0 && !may)) return may < 0 ? -1 : 0;
+    int32_t *a = e->keep_values.arguments;
+    a[0] = hand_after, a[1] = e->discard_pending, a[2] = may;
+    PyObject *answer = ask_built(e->keep_card, &e->keep_values);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* Whether a shape leaving ``hand_after`` cards is laid legally (``legal._single_melds``): valid keeping cards, or
+ * going out where it goes out, and ending the turn legally. -1 with an exception. */
+static int single_meld_fine(Ending *e, const RankShape *shape, int hand_after, const int kinds[4]) {
+    int going_out = hand_after == 0;
+    if (hand_after == 1) {
+        going_out = e->pass_refused ? 1 : may_go_out_with(e, kinds);
+        if (going_out < 0) return -1;
+    }
+    if (!(going_out ? shape->leaving : shape->staying)) return 0;
+    return ending_fine(e, hand_after, kinds);
+}
+
+/* The single-group melds of ``seat``'s side, which has opened: each legal shape of each rank it could meld, in
+ * the Python listing's order, as (rank, naturals, wild cards, jokers, how many groups), ``held`` being the cards
+ * the player has to play. Whether a meld may be made at all (the kind allowed, one group) is the caller's. */
+static PyObject *Position_single_melds(Position *self, PyObject *args) {
+    int seat, held, group_code, wild_code;
+    long merging;
+    PyObject *valid, *go_out, *keep_card;
+    Ending e;
+    ShapeQuestion q;
+    memset(&e, 0, sizeof(e));
+    if (!PyArg_ParseTuple(args, "iiOlii(OOipp)", &seat, &held, &valid, &merging, &group_code, &wild_code, &go_out,
+                          &keep_card, &e.permission_code, &e.discard_pending, &e.pass_refused) ||
+        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
+        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0)
+        return NULL;
+    e.go_out = (RuleMemo *)go_out, e.keep_card = (RuleMemo *)keep_card;
+    table_values_of(self, seat, e.out_values.table);
+    int kinds[4], side = self->state.side_of[seat];
+    side_kinds(self, side, kinds);
+    uint32_t ranks = meld_ranks_of(self, seat);
+    PyObject *found = PyList_New(0);
+    for (int rank = 0; found != NULL && rank <= MELD_RANKS - 2; rank++) {
+        if (!(ranks >> rank & 1)) continue;
+        RankShape *shapes;
+        Py_ssize_t n = collect_rank_shapes(self, seat, rank, 0, &q, &shapes);
+        if (n < 0) Py_CLEAR(found);
+        for (Py_ssize_t i = 0; found != NULL && i < n; i++) {
+            int after[4] = {kinds[0], kinds[1], kinds[2], kinds[3]};
+            if (shapes[i].new_kind >= 0) after[shapes[i].new_kind]++;
+            int used = shapes[i].naturals + shapes[i].twos + shapes[i].jokers;
+            int fine = single_meld_fine(&e, &shapes[i], held - used, after);
+            if (fine < 0) Py_CLEAR(found);
+            if (fine <= 0) continue;
+            PyObject *shape = Py_BuildValue("(iiiiL)", rank, shapes[i].naturals, shapes[i].twos, shapes[i].jokers,
+                                            shapes[i].ways);
+            if (shape == NULL || PyList_Append(found, shape) < 0) Py_CLEAR(found);
+            Py_XDECREF(shape);
+        }
+        if (n >= 0) PyMem_Free(shapes);
+    }
     return found;
 }
 
@@ -1210,6 +1363,8 @@ static PyMethodDef Position_methods[] = {
      "discards(seat, hand_after, allowed, preferred): the card types the discard hooks let go"},
     {"rank_shapes", (PyCFunction)Position_rank_shapes, METH_VARARGS,
      "rank_shapes(seat, rank, initial, valid, merging, group_code, wild_code): one rank's valid shapes"},
+    {"single_melds", (PyCFunction)Position_single_melds, METH_VARARGS,
+     "single_melds(seat, held, valid, merging, group_code, wild_code, ending): an opened side's legal single melds"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..engine.checks import DISCARD_ALLOWED, DISCARD_PREFERRED, MELD_VALID
+from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED  # the engine's own questions, asked as it asks them
+from ..engine.checks import _KEEP_CARD as KEEP_CARD
+from ..engine.checks import DISCARD_ALLOWED, DISCARD_PREFERRED, MELD_ACTION, MELD_VALID, kind_refusal, table_values
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Rules
+from ..engine.state import HandState
 from . import LIBRARY, CoreUnavailable
 from .memo import NativeQuestion
 
@@ -82,3 +85,46 @@ class NativeRankShapes:
             seat, rank, initial, self.valid.memo, self.merging, group, wild
         )
         return shapes
+
+
+#: A legal single meld's shape as the core gives it: rank, natural cards, other wild cards, jokers, and how many
+#: different groups of the hand's cards make it (each a meld action of the listing).
+SingleMeldShape = tuple[int, int, int, int, int]
+#: go_out.keep_card's values, all the caller's: the core passes them in this order.
+_KEEP_CARD_ARGUMENTS: Final = ("hand_after", "discard_pending", "may_go_out")
+
+
+class NativeSingleMelds:
+    """The single-group melds of a side that has opened (``legal._single_melds``), found by the core: its shapes
+    of every rank (``NativeRankShapes``) that end the turn legally (hooks go_out.allowed, go_out.keep_card)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.shapes = NativeRankShapes(rules)
+        self.go_out = NativeQuestion(rules, GO_OUT_ALLOWED, _FAILING).built_natively(GO_OUT_ALLOWED.names[6:])
+        self.keep_card = NativeQuestion(rules, KEEP_CARD, _FAILING).built_natively(_KEEP_CARD_ARGUMENTS)
+        self.pass_refused = "pass" in rules.refused_kinds
+
+    def of(self, position: Any, state: HandState) -> list[SingleMeldShape]:
+        """The legal single melds of the seat to act in ``state`` (its side opened), loaded in ``position``: the
+        turn's flags they depend on (the partner's permission, a discard pending) and the cards the player has to
+        play are read from ``state``, since the core's position does not hold them yet."""
+        seat = state.to_act
+        shapes = self.shapes
+        group, wild = shapes.kind_codes
+        permission = self.go_out.encoding.word_code("permission", state.permission)
+        ending = (self.go_out.memo, self.keep_card.memo, permission, not state.last_card_bonus, self.pass_refused)
+        held = state.cards_held(seat)
+        found: list[SingleMeldShape] = position.single_melds(
+            seat, held, shapes.valid.memo, shapes.merging, group, wild, ending
+        )
+        return found
+
+
+def single_melds_open(rules: Rules, state: HandState) -> bool:
+    """Whether the listing lists single melds here (the gate the Python listing keeps): in play, the side opened,
+    melding and one group allowed (hooks action.allowed, meld.action)."""
+    seat = state.to_act
+    if state.phase != "play" or not state.team_opened[state.side_of[seat]]:
+        return False
+    one_group = (*table_values(rules, state, seat), state.phase, 1, 0, False)
+    return kind_refusal(rules, state, seat, "meld") is None and rules.failing_of(MELD_ACTION, one_group) is None

@@ -10,7 +10,9 @@ no, or number. The card types the core finds discardable (``listing.py``) must b
 discardable one by one, and, where the reference's listing offers discards, exactly the ones it lists, in its order;
 for every rank the seat to act could meld, the core's valid shapes must be the reference listing's own
 (``legal._rank_shapes``, the function its listing calls), in its order, and each shape's count of groups the number
-of groups the reference fills it with (``movegen.submultisets``). The core's score must be the reference's (facts,
+of groups the reference fills it with (``movegen.submultisets``). Where the side to act has opened and may meld, the
+core's legal single melds must be the reference listing's meld block, shape by shape in its order, each shape's
+count its number of actions there. The core's score must be the reference's (facts,
 parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any difference is
 reported in words.
 """
@@ -24,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.blocks import Block
+from ..engine.blocks import Block, SingleMelds
+from ..engine.cards import JOKER, JOKER_RANK, rank_of
 from ..engine.checks import discard_refusal, table_values
 from ..engine.game import Event, Game
 from ..engine.legal import _Listing, _rank_shapes, listing  # the reference listing's own shapes, compared whole
@@ -34,7 +37,15 @@ from ..engine.scoring import score_hand
 from ..engine.state import HandState, Meld
 from ..spec.model import Clause
 from . import load_state, new_position, owned_view
-from .listing import NativeDiscards, NativeRankShapes, NativeShape, rank_shapes_missing
+from .listing import (
+    NativeDiscards,
+    NativeRankShapes,
+    NativeShape,
+    NativeSingleMelds,
+    SingleMeldShape,
+    rank_shapes_missing,
+    single_melds_open,
+)
 from .memo import NativeAnswers
 from .score import score
 
@@ -65,6 +76,8 @@ class Proof:
     #: Ranks whose valid shapes the core found, and why it found none (a mechanism it lacks), if so.
     shape_ranks: int = 0
     shapes_missing: str | None = None
+    #: Positions whose single melds the core listed (a side opened, melding allowed).
+    meld_listings: int = 0
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -74,7 +87,7 @@ class Proof:
         hit_rate = f"{100 * self.answer_hits / self.answers:.1f} % kept" if self.answers else "none asked"
         listed = f"{self.discard_listings} discard listings ({self.discard_blocks} against the reference's block)"
         shapes = (
-            f"shapes of {self.shape_ranks} ranks"
+            f"shapes of {self.shape_ranks} ranks, {self.meld_listings} meld listings"
             if self.shapes_missing is None
             else f"no shapes: {self.shapes_missing}"
         )
@@ -87,7 +100,11 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     position = new_position(rules)
     answers = NativeAnswers(rules)
     proof.shapes_missing = rank_shapes_missing(rules)
-    natives = _Natives(NativeDiscards(rules), None if proof.shapes_missing else NativeRankShapes(rules))
+    natives = _Natives(
+        NativeDiscards(rules),
+        None if proof.shapes_missing else NativeRankShapes(rules),
+        None if proof.shapes_missing else NativeSingleMelds(rules),
+    )
     try:
         for seed in seeds:
             finished = _prove_game(rules, position, answers, natives, seed, proof)
@@ -105,6 +122,7 @@ class _Natives:
 
     discards: NativeDiscards
     shapes: NativeRankShapes | None
+    single_melds: NativeSingleMelds | None
 
 
 def _prove_game(
@@ -128,6 +146,8 @@ def _prove_game(
         _prove_discards(rules, natives.discards, position, before, f"{seed} step {step}", proof)
         if natives.shapes is not None:
             _prove_rank_shapes(rules, natives.shapes, position, before, f"{seed} step {step}", proof)
+        if natives.single_melds is not None and single_melds_open(rules, before):
+            _prove_single_melds(rules, natives.single_melds, position, before, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
@@ -257,6 +277,39 @@ def _prove_rank_shapes(
         if mine != reference:
             differ = f"core {_text(mine)}, reference {_text(reference)}"
             proof.disagreements.append(f"{where}: the shapes of rank {rank} differ: {differ}")
+
+
+def _prove_single_melds(
+    rules: Rules, melds: NativeSingleMelds, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """The core's legal single melds against the reference listing's block of them, shape by shape."""
+    mine = melds.of(position, state)
+    reference = reference_single_melds(rules, state)
+    proof.meld_listings += 1
+    if mine != reference:
+        proof.disagreements.append(f"{where}: single melds differ: core {_text(mine)}, reference {_text(reference)}")
+
+
+def reference_single_melds(rules: Rules, state: HandState) -> list[SingleMeldShape]:
+    """The reference listing's single melds, shape by shape in its order, each with its number of actions."""
+    found: list[SingleMeldShape] = []
+    for block in listing(rules, state).blocks:
+        for action in block if isinstance(block, SingleMelds) else ():
+            shape = _meld_shape(rules, action)
+            if found and found[-1][:4] == shape:
+                found[-1] = (*shape, found[-1][4] + 1)
+            else:
+                found.append((*shape, 1))
+    return found
+
+
+def _meld_shape(rules: Rules, action: Action) -> tuple[int, int, int, int]:
+    """A single meld's rank and its natural cards, other wild cards and jokers."""
+    group = action.melds[0]
+    naturals = [card for card in group.cards if not rules.is_wild[card]]
+    jokers = group.cards.count(JOKER)
+    rank = rank_of(naturals[0]) if naturals else JOKER_RANK if group.rank is None else group.rank
+    return rank, len(naturals), len(group.cards) - len(naturals) - jokers, jokers
 
 
 def _discard_block(block: Block) -> Sequence[Action]:

@@ -10,10 +10,12 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.core import listing as core_listing
-from canasta_ref.core.listing import NativeDiscards, NativeRankShapes, rank_shapes_missing
-from canasta_ref.core.proof import prove
+from canasta_ref.core.listing import NativeDiscards, NativeRankShapes, NativeSingleMelds, rank_shapes_missing
+from canasta_ref.core.proof import prove, reference_single_melds
 from canasta_ref.engine.cards import card_name, counts_of, parse_cards
-from canasta_ref.engine.rules import rules_for
+from canasta_ref.engine.position import Position, build_state
+from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.engine.state import HandState
 from canasta_ref.spec import load_variant
 
 
@@ -104,7 +106,8 @@ def _with_melds(game: Game, cards: str, melds: list[tuple[int, str]]) -> Any:
     return position
 
 
-SEVENS = 5  # the rank index of sevens
+SEVENS = 5  # the rank indexes of sevens and fives
+FIVES = 3
 
 
 def test_a_new_meld_needs_two_naturals_and_a_meld_on_the_table_takes_one(library: ModuleType) -> None:
@@ -157,3 +160,47 @@ def test_shapes_are_declined_if_the_core_builds_other_values_than_meld_valid_rea
     monkeypatch.setattr(core_listing, "SHAPE_ARGUMENTS", (*core_listing.SHAPE_ARGUMENTS, "suited"))
     with pytest.raises(core.CoreUnavailable, match=r"does not have meld\.valid's values as the engine passes them"):
         NativeRankShapes(rules_for(load_variant("classic")))
+
+
+def _opened(cards: str, melds: list[str], permission: str = "none") -> tuple[Rules, HandState]:
+    """A Classic position in play: North holding ``cards``, North-South having laid ``melds``."""
+    rules = rules_for(load_variant("classic"))
+    hands = [parse_cards(cards), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H"), parse_cards("6C 6D 6H")]
+    written = Position(hands, pile=parse_cards("8S"), melds=[[parse_cards(m) for m in melds], []], phase="play")
+    written.permission = permission
+    return rules, build_state(rules, written)[0]
+
+
+def _single_melds(rules: Rules, state: HandState) -> list[tuple[int, int, int, int, int]]:
+    position = core.load_state(core.new_position(rules), state)
+    found = NativeSingleMelds(rules).of(position, state)
+    assert found == reference_single_melds(rules, state)
+    return found
+
+
+def test_melding_out_needs_a_canasta_and_single_melds_count_their_groups(library: ModuleType) -> None:
+    rules, state = _opened("7C 7D 7H", ["5C 5D 5H"])
+    assert _single_melds(rules, state) == []  # three sevens would go out without a canasta
+    rules, state = _opened("7C 7D 7H", ["5C 5D 5H 5S 5C 5D 5H"])
+    assert _single_melds(rules, state) == [(SEVENS, 3, 0, 0, 1)]
+    rules, state = _opened("7C 7D 7H 7S 2C 9S", ["5C 5D 5H"])
+    found = {shape[:4]: shape[4] for shape in _single_melds(rules, state)}
+    assert found[(SEVENS, 3, 0, 0)] == 4 and found[(SEVENS, 2, 1, 0)] == 6
+    assert found[(FIVES, 0, 1, 0)] == 1  # the two joins the fives
+    assert (SEVENS, 4, 1, 0) not in found  # it would leave one card, going out, without a canasta
+    rules, state = _opened("7C 7D 7H 7S 2C 9S", ["5C 5D 5H 5S 5C 5D 5H"])
+    assert (SEVENS, 4, 1, 0) in {shape[:4] for shape in _single_melds(rules, state)}
+
+
+def test_the_proof_finds_a_single_meld_the_core_gets_wrong(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = core_listing.NativeSingleMelds.of
+
+    def one_more(self: NativeSingleMelds, position: Any, state: HandState) -> list[Any]:
+        return [*found(self, position, state), (SEVENS, 9, 0, 0, 1)]
+
+    monkeypatch.setattr(core_listing.NativeSingleMelds, "of", one_more)
+    proof = prove(rules_for(load_variant("classic")), ["core-listing/7"])
+    assert proof.meld_listings > 0
+    assert any("single melds differ" in found for found in proof.disagreements)
