@@ -8,7 +8,8 @@ the Python listing (by phase) and ``apply``; beside them, what the core does tod
 a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
 finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
 built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
-has opened (beside ``_single_melds``), the core's card move for each
+has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``: the
+core's blocks, the Python engine's gates; beside the Python listing on a fresh copy), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -32,15 +33,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from canasta_ref import Game, cliargs, core
 from canasta_ref.core.listing import (
     NativeDiscards,
+    NativePlayListing,
     NativeRankShapes,
     NativeSingleMelds,
+    play_listing_missing,
     rank_shapes_missing,
     single_melds_open,
 )
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
-from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds  # the Python listing's own, timed beside
+from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds, listing  # the Python listing's own
 from canasta_ref.engine.movegen import hand_cards
 from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
 from canasta_ref.engine.state import HandState
@@ -60,6 +63,7 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     discards = NativeDiscards(rules)
     shapes = None if rank_shapes_missing(rules) else NativeRankShapes(rules)
     melds = None if rank_shapes_missing(rules) else NativeSingleMelds(rules)
+    play = None if play_listing_missing(rules) else NativePlayListing(rules)
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
@@ -70,6 +74,8 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
                 _time_shapes(game.state, position, shapes, spent, clock)
             if melds is not None and single_melds_open(rules, game.state):
                 _time_single_melds(game.state, position, melds, spent, clock)
+            if play is not None and game.state.phase == "play" and game.state.team_opened[_side_to_act(game.state)]:
+                _time_play_listing(game.state, position, play, spent, clock)
     return spent, played
 
 
@@ -109,6 +115,25 @@ def _time_single_melds(
     _single_melds(_Listing(rules, state), hand_cards(rules, state, state.to_act))
     spent["core single melds (play, side opened)"].append(middle - start)
     spent["python single melds (play, side opened; _single_melds)"].append(clock() - middle)
+
+
+def _side_to_act(state: HandState) -> int:
+    return state.side_of[state.to_act]
+
+
+def _time_play_listing(
+    state: HandState, position: Any, play: NativePlayListing, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """The whole listing and its count in a position of play (a side opened): the core's, and the Python
+    engine's, each on a fresh copy of the position (no facts computed before)."""
+    core.load_state(position, state)
+    mine, theirs = state.copy(), state.copy()
+    start = clock()
+    play.of(position, mine).count()
+    middle = clock()
+    listing(play.rules, theirs).count()
+    spent["core listing + count (play, side opened)"].append(middle - start)
+    spent["python listing + count (play, side opened), same positions"].append(clock() - middle)
 
 
 def _step(

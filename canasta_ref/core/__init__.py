@@ -42,7 +42,7 @@ MECHANISMS: Final = (
     "a memo of rule answers",
     "the discards' verdicts",
     "meld shapes by rank",
-    "the melds of a side that has opened",
+    "the listing of play once a side has opened",
 )
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
 GAME_MECHANISMS_MISSING: Final = ("listing the legal actions", "judging an action", "applying a whole action")

@@ -12,10 +12,26 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..engine.actions import Action
+from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
+from ..engine.cards import JOKER, JOKER_RANK
 from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED  # the engine's own questions, asked as it asks them
 from ..engine.checks import _KEEP_CARD as KEEP_CARD
-from ..engine.checks import DISCARD_ALLOWED, DISCARD_PREFERRED, MELD_ACTION, MELD_VALID, kind_refusal, table_values
+from ..engine.checks import (
+    ANSWER_BINDING,
+    DISCARD_ALLOWED,
+    DISCARD_PREFERRED,
+    MELD_ACTION,
+    MELD_VALID,
+    bare_refusal,
+    ending_refusal,
+    kind_refusal,
+    side_tally,
+    table_values,
+)
 from ..engine.hooks import TABLE_VARIABLES
+from ..engine.legal import ASK, DISCARDS, END, PASS
+from ..engine.movegen import hand_cards, submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
 from . import LIBRARY, CoreUnavailable
@@ -128,3 +144,71 @@ def single_melds_open(rules: Rules, state: HandState) -> bool:
         return False
     one_group = (*table_values(rules, state, seat), state.phase, 1, 0, False)
     return kind_refusal(rules, state, seat, "meld") is None and rules.failing_of(MELD_ACTION, one_group) is None
+
+
+def play_listing_missing(rules: Rules) -> str | None:
+    """The mechanism the core's listing of play (a side that has opened) lacks for ``rules``, in words, or None."""
+    missing = rank_shapes_missing(rules)
+    if missing is None and rules.names_melds:
+        missing = "melds an action names (sequences, or two melds of one rank: hook meld.merge_same_rank)"
+    if missing is None and rules.special_hands:
+        missing = "special hands (hook special_hand.shape)"
+    return missing
+
+
+class NativePlayListing:
+    """The legal actions of a player in play whose side has opened, in the reference's order: asking, the melds
+    (``NativeSingleMelds``, each shape's groups expanded only when asked for, as ``blocks.SingleMelds`` does), the
+    discards (``NativeDiscards``), passing, ending. The blocks are found by the core; the gates that read the turn's
+    flags (the kind allowed, asking, passing, a binding answer, going out with a discard) are the Python engine's
+    own checks, until the core's position holds those flags."""
+
+    def __init__(self, rules: Rules) -> None:
+        missing = play_listing_missing(rules)
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.rules = rules
+        self.melds = NativeSingleMelds(rules)
+        self.discards = NativeDiscards(rules)
+
+    def of(self, position: Any, state: HandState) -> Listing:
+        """The listing of the seat to act in ``state`` (in play, its side opened), loaded in ``position``."""
+        rules, seat = self.rules, state.to_act
+        blocks: list[Block] = []
+        if bare_refusal(rules, state, seat, "ask") is None:
+            blocks.append((ASK,))
+        melds = self._melds(position, state)
+        blocks.append(melds)
+        blocks.append(self._discards(position, state, bool(melds)))
+        if "pass" not in rules.refused_kinds and bare_refusal(rules, state, seat, "pass") is None:
+            blocks.append((PASS,))
+        if bare_refusal(rules, state, seat, "end") is None:
+            blocks.append((END,))
+        return Listing(blocks)
+
+    def _melds(self, position: Any, state: HandState) -> SingleMelds:
+        """The core's legal single melds, each shape's groups as the reference fills them."""
+        rules = self.rules
+        found = SingleMelds(rules.meld_actions)
+        if not single_melds_open(rules, state):
+            return found
+        hand = hand_cards(rules, state, state.to_act)
+        for rank, naturals, twos, jokers, _ways in self.melds.of(position, state):
+            parts = (submultisets(hand.naturals[rank], naturals), submultisets(hand.twos, twos), (JOKER,) * jokers)
+            label = rank if naturals == 0 and rank != JOKER_RANK else None
+            found.add(meld_chunk(parts, label))
+        return found
+
+    def _discards(self, position: Any, state: HandState, can_meld: bool) -> list[Action]:
+        """The core's discards, where a discard may be made at all: the kind allowed, the turn ending legally with
+        it, no binding "yes" that still asks for a meld (hook go_out.answer_binding)."""
+        rules, seat = self.rules, state.to_act
+        hand_after = state.cards_held(seat) - 1
+        if kind_refusal(rules, state, seat, "discard") is not None:
+            return []
+        if ending_refusal(rules, state, seat, hand_after, side_tally(rules, state, seat), False) is not None:
+            return []
+        can_still = state.permission == "yes" and hand_after > 0 and can_meld
+        if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
+            return []
+        return [DISCARDS[card] for card in self.discards.of(position, seat, hand_after)]

@@ -12,7 +12,9 @@ for every rank the seat to act could meld, the core's valid shapes must be the r
 (``legal._rank_shapes``, the function its listing calls), in its order, and each shape's count of groups the number
 of groups the reference fills it with (``movegen.submultisets``). Where the side to act has opened and may meld, the
 core's legal single melds must be the reference listing's meld block, shape by shape in its order, each shape's
-count its number of actions there. The core's score must be the reference's (facts,
+count its number of actions there; and there, where the variant does not decline it, the core's whole listing of
+the position must be the reference's: the same count, the same actions in the same order, and a sample drawn by
+index one of them. The core's score must be the reference's (facts,
 parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any difference is
 reported in words.
 """
@@ -39,10 +41,12 @@ from ..spec.model import Clause
 from . import load_state, new_position, owned_view
 from .listing import (
     NativeDiscards,
+    NativePlayListing,
     NativeRankShapes,
     NativeShape,
     NativeSingleMelds,
     SingleMeldShape,
+    play_listing_missing,
     rank_shapes_missing,
     single_melds_open,
 )
@@ -78,6 +82,9 @@ class Proof:
     shapes_missing: str | None = None
     #: Positions whose single melds the core listed (a side opened, melding allowed).
     meld_listings: int = 0
+    #: Positions of play (a side opened) the core listed whole, and why it lists none (a mechanism it lacks).
+    play_listings: int = 0
+    play_missing: str | None = None
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -91,7 +98,13 @@ class Proof:
             if self.shapes_missing is None
             else f"no shapes: {self.shapes_missing}"
         )
-        return f"{self.variant}: {counted}; {self.answers} rule answers ({hit_rate}); {listed}; {shapes}; {found}"
+        play = (
+            f"{self.play_listings} whole listings of play"
+            if self.play_missing is None
+            else f"no whole listing of play: {self.play_missing}"
+        )
+        answered = f"{self.answers} rule answers ({hit_rate})"
+        return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
@@ -100,10 +113,12 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     position = new_position(rules)
     answers = NativeAnswers(rules)
     proof.shapes_missing = rank_shapes_missing(rules)
+    proof.play_missing = play_listing_missing(rules)
     natives = _Natives(
         NativeDiscards(rules),
         None if proof.shapes_missing else NativeRankShapes(rules),
         None if proof.shapes_missing else NativeSingleMelds(rules),
+        None if proof.play_missing else NativePlayListing(rules),
     )
     try:
         for seed in seeds:
@@ -123,6 +138,7 @@ class _Natives:
     discards: NativeDiscards
     shapes: NativeRankShapes | None
     single_melds: NativeSingleMelds | None
+    play: NativePlayListing | None
 
 
 def _prove_game(
@@ -132,6 +148,7 @@ def _prove_game(
     rules.asked = []
     game = Game(rules, seed=seed)
     pick = random.Random(seed)
+    sampler = random.Random(f"{seed}/sample")  # the listing's samples, apart: the game's choices stay the seed's
     proof.games += 1
     step = 0
     while game.state.phase != "over":
@@ -148,6 +165,8 @@ def _prove_game(
             _prove_rank_shapes(rules, natives.shapes, position, before, f"{seed} step {step}", proof)
         if natives.single_melds is not None and single_melds_open(rules, before):
             _prove_single_melds(rules, natives.single_melds, position, before, f"{seed} step {step}", proof)
+        if natives.play is not None and before.phase == "play" and before.team_opened[before.side_of[before.to_act]]:
+            _prove_play_listing(rules, natives.play, position, before, sampler, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
@@ -288,6 +307,26 @@ def _prove_single_melds(
     proof.meld_listings += 1
     if mine != reference:
         proof.disagreements.append(f"{where}: single melds differ: core {_text(mine)}, reference {_text(reference)}")
+
+
+def _prove_play_listing(
+    rules: Rules,
+    play: NativePlayListing,
+    position: Any,
+    state: HandState,
+    pick: random.Random,
+    where: str,
+    proof: Proof,
+) -> None:
+    """The core's whole listing of a position of play against the reference's: count, list, and a sample."""
+    mine, reference = play.of(position, state), listing(rules, state)
+    proof.play_listings += 1
+    if mine.count() != reference.count():
+        proof.disagreements.append(f"{where}: the listing counts {mine.count()}, the reference {reference.count()}")
+    elif list(mine) != list(reference):
+        proof.disagreements.append(f"{where}: the listing differs from the reference's, same count")
+    elif mine and mine[pick.randrange(mine.count())] not in set(reference):
+        proof.disagreements.append(f"{where}: a sample of the listing is not among the reference's actions")
 
 
 def reference_single_melds(rules: Rules, state: HandState) -> list[SingleMeldShape]:

@@ -10,9 +10,12 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.core import listing as core_listing
-from canasta_ref.core.listing import NativeDiscards, NativeRankShapes, NativeSingleMelds, rank_shapes_missing
+from canasta_ref.core.listing import NativeDiscards, NativePlayListing, NativeRankShapes, NativeSingleMelds
 from canasta_ref.core.proof import prove, reference_single_melds
-from canasta_ref.engine.cards import card_name, counts_of, parse_cards
+from canasta_ref.engine.actions import Action
+from canasta_ref.engine.blocks import Listing
+from canasta_ref.engine.cards import card_name, counts_of, parse_card, parse_cards
+from canasta_ref.engine.legal import listing
 from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.engine.state import HandState
@@ -136,10 +139,13 @@ def test_a_shape_that_completes_a_canasta_says_its_kind(library: ModuleType) -> 
 
 def test_a_variant_whose_melds_must_be_completed_has_no_native_shapes(library: ModuleType) -> None:
     rules = rules_for(load_variant("modern-american"))
-    assert rank_shapes_missing(rules) == "melds that must be completed before going out (hook meld.must_complete)"
+    assert (
+        core_listing.rank_shapes_missing(rules)
+        == "melds that must be completed before going out (hook meld.must_complete)"
+    )
     with pytest.raises(core.CoreUnavailable, match="does not have melds that must be completed"):
         NativeRankShapes(rules)
-    assert rank_shapes_missing(rules_for(load_variant("classic"))) is None
+    assert core_listing.rank_shapes_missing(rules_for(load_variant("classic"))) is None
 
 
 def test_the_proof_finds_a_shape_the_core_gets_wrong(library: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -204,3 +210,46 @@ def test_the_proof_finds_a_single_meld_the_core_gets_wrong(
     proof = prove(rules_for(load_variant("classic")), ["core-listing/7"])
     assert proof.meld_listings > 0
     assert any("single melds differ" in found for found in proof.disagreements)
+
+
+def _play_listing(rules: Rules, state: HandState) -> list[Action]:
+    """The core's whole listing of a position of play, checked equal to the reference's (count and list)."""
+    position = core.load_state(core.new_position(rules), state)
+    found = NativePlayListing(rules).of(position, state)
+    reference = listing(rules, state)
+    assert found.count() == reference.count()
+    assert list(found) == list(reference)
+    return list(found)
+
+
+def test_a_last_card_is_discarded_to_go_out_only_with_a_canasta(library: ModuleType) -> None:
+    rules, state = _opened("9S", ["5C 5D 5H"])
+    assert not [action for action in _play_listing(rules, state) if action.kind == "discard"]
+    rules, state = _opened("9S", ["5C 5D 5H 5S 5C 5D 5H"])
+    assert Action("discard", (parse_card("9S"),)) in _play_listing(rules, state)
+
+
+def test_the_whole_listing_of_play_holds_melds_and_discards_in_the_reference_order(library: ModuleType) -> None:
+    rules, state = _opened("7C 7D 7H 7S 2C 9S", ["5C 5D 5H"])
+    kinds = [action.kind for action in _play_listing(rules, state)]
+    assert kinds.index("meld") < kinds.index("discard")
+    assert kinds.count("meld") == sum(shape[4] for shape in reference_single_melds(rules, state))
+
+
+def test_a_variant_with_named_melds_or_special_hands_has_no_native_listing_of_play(library: ModuleType) -> None:
+    assert "melds an action names" in str(core_listing.play_listing_missing(rules_for(load_variant("samba"))))
+    with pytest.raises(core.CoreUnavailable, match="does not have melds an action names"):
+        NativePlayListing(rules_for(load_variant("bolivia")))
+    assert core_listing.play_listing_missing(rules_for(load_variant("hand-and-foot"))) is None
+
+
+def test_the_proof_finds_a_listing_the_core_gets_wrong(library: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    found = core_listing.NativePlayListing.of
+
+    def without_the_last(self: NativePlayListing, position: Any, state: HandState) -> Listing:
+        return Listing([list(found(self, position, state))[:-1]])
+
+    monkeypatch.setattr(core_listing.NativePlayListing, "of", without_the_last)
+    proof = prove(rules_for(load_variant("classic")), ["core-listing/8"])
+    assert proof.play_listings > 0
+    assert any("the listing counts" in found for found in proof.disagreements)

@@ -28,6 +28,7 @@ def test_the_core_agrees_with_the_reference_at_every_step(library: ModuleType, v
     assert proof.answers > proof.positions and proof.answer_hits > 0
     assert proof.discard_listings == proof.positions and proof.discard_blocks > 10
     assert proof.shape_ranks > proof.positions or proof.shapes_missing is not None
+    assert proof.play_listings > 10 or proof.play_missing is not None
 
 
 def _played(variant: str, actions: int) -> Game:
