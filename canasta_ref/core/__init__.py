@@ -45,7 +45,12 @@ MECHANISMS: Final = (
     "the listing of play once a side has opened",
 )
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
-GAME_MECHANISMS_MISSING: Final = ("listing the legal actions", "judging an action", "applying a whole action")
+GAME_MECHANISMS_MISSING: Final = (
+    "the turn's flags",
+    "a listing of the draw phase and of openings",
+    "applying a whole action",
+    "judging an action it did not list",
+)
 
 
 def source_digest() -> str:
@@ -92,7 +97,7 @@ _STALE: Final = stale_reason()
 LIBRARY: Final = _load(_STALE)
 #: Which core this process can run, in words (``canasta-ref --version`` prints it).
 STATUS: Final = (
-    f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it lists and judges actions"
+    f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it plays whole hands"
     if LIBRARY is not None
     else f"Python engine only ({_STALE}{_build_hint()})"
 )
