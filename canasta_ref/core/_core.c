@@ -1035,30 +1035,25 @@ static int check_recipe(PyObject *memo, const char *what) {
  * discard.allowed lets go (its memo answers None) and, where discard.preferred has clauses (``preferred`` not
  * None), of the best standing among them (its memo answers each card's standing), as the Python listing's
  * discards block keeps them. Whether a discard may be made at all stays the caller's. */
-static PyObject *Position_discards(Position *self, PyObject *args) {
-    int seat, hand_after;
-    PyObject *allowed, *preferred;
-    if (!PyArg_ParseTuple(args, "iiOO", &seat, &hand_after, &allowed, &preferred) || check_seat(self, seat) < 0 ||
-        check_recipe(allowed, "discard.allowed's memo") < 0 ||
-        (preferred != Py_None && check_recipe(preferred, "discard.preferred's memo") < 0))
-        return NULL;
+static Py_ssize_t collect_discards(Position *self, int seat, int hand_after, RuleMemo *allowed, RuleMemo *preferred,
+                                   long chosen[CARD_TYPES]) {
     KeyValues values = {.arguments = {hand_after}};
     table_values_of(self, seat, values.table);
     uint32_t canastas = canasta_ranks(self);
-    long chosen[CARD_TYPES], standing[CARD_TYPES], best = LONG_MIN;
+    long standing[CARD_TYPES], best = LONG_MIN;
     Py_ssize_t n = 0;
     for (int card = 0; card < CARD_TYPES; card++) {
         if (!self->state.hands[seat][card]) continue;
         card_key_values(self, canastas, card, values.card);
-        PyObject *answer = ask_built((RuleMemo *)allowed, &values);
-        if (answer == NULL) return NULL;
+        PyObject *answer = ask_built(allowed, &values);
+        if (answer == NULL) return -1;
         if (answer != Py_None) continue;
         standing[n] = 0;
-        if (preferred != Py_None) {
-            PyObject *stands = ask_built((RuleMemo *)preferred, &values);
-            if (stands == NULL) return NULL;
+        if (preferred != NULL) {
+            PyObject *stands = ask_built(preferred, &values);
+            if (stands == NULL) return -1;
             standing[n] = PyLong_AsLong(stands);
-            if (standing[n] == -1 && PyErr_Occurred()) return NULL;
+            if (standing[n] == -1 && PyErr_Occurred()) return -1;
         }
         best = standing[n] > best ? standing[n] : best;
         chosen[n++] = card;
@@ -1066,7 +1061,28 @@ static PyObject *Position_discards(Position *self, PyObject *args) {
     Py_ssize_t kept = 0;
     for (Py_ssize_t i = 0; i < n; i++)
         if (standing[i] == best) chosen[kept++] = chosen[i];
-    return tuple_of_ints(chosen, kept);
+    return kept;
+}
+
+static int read_discard_memos(PyObject *allowed, PyObject *preferred, RuleMemo **allowed_out, RuleMemo **preferred_out) {
+    if (check_recipe(allowed, "discard.allowed's memo") < 0 ||
+        (preferred != Py_None && check_recipe(preferred, "discard.preferred's memo") < 0))
+        return -1;
+    *allowed_out = (RuleMemo *)allowed;
+    *preferred_out = preferred == Py_None ? NULL : (RuleMemo *)preferred;
+    return 0;
+}
+
+static PyObject *Position_discards(Position *self, PyObject *args) {
+    int seat, hand_after;
+    PyObject *allowed, *preferred;
+    RuleMemo *allowed_memo, *preferred_memo;
+    if (!PyArg_ParseTuple(args, "iiOO", &seat, &hand_after, &allowed, &preferred) || check_seat(self, seat) < 0 ||
+        read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
+        return NULL;
+    long chosen[CARD_TYPES];
+    Py_ssize_t n = collect_discards(self, seat, hand_after, allowed_memo, preferred_memo, chosen);
+    return n < 0 ? NULL : tuple_of_ints(chosen, n);
 }
 
 /* The values ``meld.valid`` reads of the meld a shape makes, in ``core.listing.SHAPE_ARGUMENTS``' order. */
@@ -1304,44 +1320,198 @@ static int single_meld_fine(Ending *e, const RankShape *shape, int hand_after, c
 /* The single-group melds of ``seat``'s side, which has opened: each legal shape of each rank it could meld, in
  * the Python listing's order, as (rank, naturals, wild cards, jokers, how many groups), ``held`` being the cards
  * the player has to play. Whether a meld may be made at all (the kind allowed, one group) is the caller's. */
-static PyObject *Position_single_melds(Position *self, PyObject *args) {
-    int seat, held, group_code, wild_code;
-    long merging;
-    PyObject *valid, *go_out, *keep_card;
-    Ending e;
-    ShapeQuestion q;
-    memset(&e, 0, sizeof(e));
-    if (!PyArg_ParseTuple(args, "iiOlii(OOipp)", &seat, &held, &valid, &merging, &group_code, &wild_code, &go_out,
-                          &keep_card, &e.permission_code, &e.discard_pending, &e.pass_refused) ||
-        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
-        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0)
-        return NULL;
-    e.go_out = (RuleMemo *)go_out, e.keep_card = (RuleMemo *)keep_card;
-    table_values_of(self, seat, e.out_values.table);
-    int kinds[4], side = self->state.side_of[seat];
-    side_kinds(self, side, kinds);
+/* Append ``seat``'s legal single melds to ``found`` as (rank, naturals, wild cards, jokers, groups); -1 on an error. */
+static int collect_single_melds(const Position *self, int seat, int held, const ShapeQuestion *q, Ending *e,
+                                PyObject *found) {
+    int kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
     uint32_t ranks = meld_ranks_of(self, seat);
-    PyObject *found = PyList_New(0);
-    for (int rank = 0; found != NULL && rank <= MELD_RANKS - 2; rank++) {
+    for (int rank = 0; rank <= MELD_RANKS - 2; rank++) {
         if (!(ranks >> rank & 1)) continue;
         RankShape *shapes;
-        Py_ssize_t n = collect_rank_shapes(self, seat, rank, 0, &q, &shapes);
-        if (n < 0) Py_CLEAR(found);
-        for (Py_ssize_t i = 0; found != NULL && i < n; i++) {
+        Py_ssize_t n = collect_rank_shapes(self, seat, rank, 0, q, &shapes);
+        if (n < 0) return -1;
+        int failed = 0;
+        for (Py_ssize_t i = 0; !failed && i < n; i++) {
             int after[4] = {kinds[0], kinds[1], kinds[2], kinds[3]};
             if (shapes[i].new_kind >= 0) after[shapes[i].new_kind]++;
             int used = shapes[i].naturals + shapes[i].twos + shapes[i].jokers;
-            int fine = single_meld_fine(&e, &shapes[i], held - used, after);
-            if (fine < 0) Py_CLEAR(found);
+            int fine = single_meld_fine(e, &shapes[i], held - used, after);
+            failed = fine < 0;
             if (fine <= 0) continue;
             PyObject *shape = Py_BuildValue("(iiiiL)", rank, shapes[i].naturals, shapes[i].twos, shapes[i].jokers,
                                             shapes[i].ways);
-            if (shape == NULL || PyList_Append(found, shape) < 0) Py_CLEAR(found);
+            failed = shape == NULL || PyList_Append(found, shape) < 0;
             Py_XDECREF(shape);
         }
-        if (n >= 0) PyMem_Free(shapes);
+        PyMem_Free(shapes);
+        if (failed) return -1;
     }
+    return 0;
+}
+
+/* ``ending``: (go_out.allowed's memo, go_out.keep_card's memo, the permission's code, a discard pending, passing
+ * refused outright). */
+static int read_ending(PyObject *ending, Ending *e) {
+    PyObject *go_out, *keep_card;
+    memset(e, 0, sizeof(*e));
+    if (!PyArg_ParseTuple(ending, "OOipp", &go_out, &keep_card, &e->permission_code, &e->discard_pending,
+                          &e->pass_refused) ||
+        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0)
+        return -1;
+    e->go_out = (RuleMemo *)go_out, e->keep_card = (RuleMemo *)keep_card;
+    return 0;
+}
+
+static PyObject *Position_single_melds(Position *self, PyObject *args) {
+    int seat, held, group_code, wild_code;
+    long merging;
+    PyObject *valid, *ending;
+    Ending e;
+    ShapeQuestion q;
+    if (!PyArg_ParseTuple(args, "iiOliiO!", &seat, &held, &valid, &merging, &group_code, &wild_code, &PyTuple_Type,
+                          &ending) ||
+        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
+        read_ending(ending, &e) < 0)
+        return NULL;
+    table_values_of(self, seat, e.out_values.table);
+    PyObject *found = PyList_New(0);
+    if (found != NULL && collect_single_melds(self, seat, held, &q, &e, found) < 0) Py_CLEAR(found);
     return found;
+}
+
+/* -- the whole listing of play, a side opened ----------------------------------------------------------------- */
+
+/* The kinds of action the listing of play asks hook action.allowed about, in this order (``PLAY_KINDS``). */
+enum { KIND_ASK, KIND_MELD, KIND_DISCARD, KIND_PASS, KIND_END, PLAY_KINDS };
+
+/* The gates of the listing of play: their memos, the codes of their words, and the turn's flags they read (given
+ * by the caller until the core's position holds them; ``listing.NativePlayListing`` says which is which). */
+typedef struct {
+    RuleMemo *allowed, *ask, *meld_action, *pass, *binding;
+    int kind_codes[PLAY_KINDS];
+    int allowed_phase, ask_phase, meld_action_phase, pass_phase, binding_permission, permission_yes;
+    int last_card_bonus, melded_or_took, asked_this_turn, asked_this_hand, has_partner;
+} PlayGates;
+
+static int read_gates(PyObject *memos, PyObject *codes, PlayGates *g) {
+    PyObject *m[5];
+    if (!PyArg_ParseTuple(memos, "OOOOO", &m[0], &m[1], &m[2], &m[3], &m[4])) return -1;
+    const char *names[5] = {"action.allowed's memo", "go_out.ask's memo", "meld.action's memo", "turn.pass's memo",
+                            "go_out.answer_binding's memo"};
+    for (int i = 0; i < 5; i++)
+        if (check_recipe(m[i], names[i]) < 0) return -1;
+    g->allowed = (RuleMemo *)m[0], g->ask = (RuleMemo *)m[1], g->meld_action = (RuleMemo *)m[2];
+    g->pass = (RuleMemo *)m[3], g->binding = (RuleMemo *)m[4];
+    long values[PLAY_KINDS + 11];
+    Py_ssize_t n = read_ints(codes, INT32_MIN, INT32_MAX, PLAY_KINDS + 11, "a gate's value", values);
+    if (n < 0) return -1;
+    if (n != PLAY_KINDS + 11)
+        return PyErr_Format(PyExc_ValueError, "native core: %zd gate values, expected %d", n, PLAY_KINDS + 11), -1;
+    for (int k = 0; k < PLAY_KINDS; k++) g->kind_codes[k] = (int)values[k];
+    int *rest[] = {&g->allowed_phase,   &g->ask_phase,      &g->meld_action_phase, &g->pass_phase,
+                   &g->binding_permission, &g->permission_yes, &g->last_card_bonus,  &g->melded_or_took,
+                   &g->asked_this_turn, &g->asked_this_hand, &g->has_partner};
+    for (int i = 0; i < 11; i++) *rest[i] = (int)values[PLAY_KINDS + i];
+    return 0;
+}
+
+/* Whether a memo's answer is None (no clause refuses): 1, 0, or -1 with an exception. */
+static int answer_is_none(RuleMemo *memo, const KeyValues *values) {
+    PyObject *answer = ask_built(memo, values);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* Whether hook action.allowed lets ``seat`` (the seat to act, holding the cards) make an action of ``kind``. */
+static int kind_allowed(const PlayGates *g, int seat, int kind) {
+    KeyValues v = {.arguments = {g->kind_codes[kind], g->allowed_phase, seat, seat, 1, g->last_card_bonus}};
+    return answer_is_none(g->allowed, &v);
+}
+
+/* The gates of the listing of play that read only the table and the turn's flags: asking, one group melded, a
+ * pass; each 1, 0, or -1 with an exception. */
+static int ask_allowed(const PlayGates *g, const int32_t table[TABLE_WIDTH], int seat) {
+    int kind = kind_allowed(g, seat, KIND_ASK);
+    if (kind <= 0) return kind;
+    KeyValues v = {.arguments = {g->ask_phase, g->melded_or_took, g->asked_this_turn, g->asked_this_hand,
+                                 g->has_partner}};
+    memcpy(v.table, table, sizeof(v.table));
+    return answer_is_none(g->ask, &v);
+}
+
+static int meld_allowed(const PlayGates *g, const int32_t table[TABLE_WIDTH], int seat) {
+    int kind = kind_allowed(g, seat, KIND_MELD);
+    if (kind <= 0) return kind;
+    KeyValues v = {.arguments = {g->meld_action_phase, 1, 0, 0}};
+    memcpy(v.table, table, sizeof(v.table));
+    return answer_is_none(g->meld_action, &v);
+}
+
+static int pass_allowed(const PlayGates *g, Ending *e, const int32_t table[TABLE_WIDTH], int seat, const int kinds[4]) {
+    if (e->pass_refused) return 0;
+    int kind = kind_allowed(g, seat, KIND_PASS);
+    if (kind <= 0) return kind;
+    int may = may_go_out_with(e, kinds);
+    if (may < 0) return -1;
+    KeyValues v = {.arguments = {g->pass_phase, may, g->last_card_bonus}};
+    memcpy(v.table, table, sizeof(v.table));
+    return answer_is_none(g->pass, &v);
+}
+
+/* Whether a discard may be made at all (``legal._discards``' gates): the kind allowed, the turn ending legally
+ * with it (no discard pending after it), no binding "yes" that still asks for a meld. */
+static int discard_allowed(const PlayGates *g, Ending *e, int seat, int hand_after, const int kinds[4], int can_meld) {
+    int kind = kind_allowed(g, seat, KIND_DISCARD);
+    if (kind <= 0) return kind;
+    int pending = e->discard_pending;
+    e->discard_pending = 0;
+    int fine = ending_fine(e, hand_after, kinds);
+    e->discard_pending = pending;
+    if (fine <= 0) return fine;
+    KeyValues v = {.arguments = {g->binding_permission, hand_after, g->permission_yes && hand_after > 0 && can_meld}};
+    return answer_is_none(g->binding, &v);
+}
+
+/* The whole listing of ``seat`` in play, its side opened (``legal.listing``): (may ask, the single melds as
+ * ``single_melds`` gives them, the card types it may discard, may pass, may end). */
+static PyObject *Position_play_listing(Position *self, PyObject *args) {
+    int seat, held, group_code, wild_code;
+    long merging;
+    PyObject *valid, *ending, *memos, *codes, *allowed, *preferred;
+    Ending e;
+    ShapeQuestion q;
+    PlayGates g;
+    RuleMemo *allowed_memo, *preferred_memo;
+    if (!PyArg_ParseTuple(args, "iiOliiO!O!OOO", &seat, &held, &valid, &merging, &group_code, &wild_code,
+                          &PyTuple_Type, &ending, &PyTuple_Type, &memos, &codes, &allowed, &preferred) ||
+        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
+        read_ending(ending, &e) < 0 || read_gates(memos, codes, &g) < 0 ||
+        read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
+        return NULL;
+    int32_t table[TABLE_WIDTH];
+    table_values_of(self, seat, table);
+    memcpy(e.out_values.table, table, sizeof(table));
+    int kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
+    int may_ask = ask_allowed(&g, table, seat), may_meld = may_ask < 0 ? -1 : meld_allowed(&g, table, seat);
+    if (may_meld < 0) return NULL;
+    PyObject *melds = PyList_New(0);
+    if (melds == NULL || (may_meld && collect_single_melds(self, seat, held, &q, &e, melds) < 0)) {
+        Py_XDECREF(melds);
+        return NULL;
+    }
+    long chosen[CARD_TYPES];
+    Py_ssize_t discards = 0;
+    int may_discard = discard_allowed(&g, &e, seat, held - 1, kinds, PyList_GET_SIZE(melds) > 0);
+    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, allowed_memo, preferred_memo, chosen);
+    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(&g, &e, table, seat, kinds);
+    int may_end = may_pass < 0 ? -1 : kind_allowed(&g, seat, KIND_END);
+    if (may_end < 0) {
+        Py_DECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, tuple_of_ints(chosen, discards),
+                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
 }
 
 static PyMethodDef Position_methods[] = {
@@ -1365,6 +1535,8 @@ static PyMethodDef Position_methods[] = {
      "rank_shapes(seat, rank, initial, valid, merging, group_code, wild_code): one rank's valid shapes"},
     {"single_melds", (PyCFunction)Position_single_melds, METH_VARARGS,
      "single_melds(seat, held, valid, merging, group_code, wild_code, ending): an opened side's legal single melds"},
+    {"play_listing", (PyCFunction)Position_play_listing, METH_VARARGS,
+     "play_listing(seat, held, valid, merging, group_code, wild_code, ending, gates, values, allowed, preferred)"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},

@@ -12,26 +12,25 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..engine.actions import Action
 from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
 from ..engine.cards import JOKER, JOKER_RANK
-from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED  # the engine's own questions, asked as it asks them
+from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
+from ..engine.checks import _ASK as ASK_ALLOWED
+from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED
 from ..engine.checks import _KEEP_CARD as KEEP_CARD
+from ..engine.checks import _PASS as PASS_ALLOWED
 from ..engine.checks import (
     ANSWER_BINDING,
     DISCARD_ALLOWED,
     DISCARD_PREFERRED,
     MELD_ACTION,
     MELD_VALID,
-    bare_refusal,
-    ending_refusal,
     kind_refusal,
-    side_tally,
     table_values,
 )
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.legal import ASK, DISCARDS, END, PASS
-from ..engine.movegen import hand_cards, submultisets
+from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
 from . import LIBRARY, CoreUnavailable
@@ -106,6 +105,8 @@ class NativeRankShapes:
 #: A legal single meld's shape as the core gives it: rank, natural cards, other wild cards, jokers, and how many
 #: different groups of the hand's cards make it (each a meld action of the listing).
 SingleMeldShape = tuple[int, int, int, int, int]
+#: The kinds of action the listing of play asks hook action.allowed about, in ``_core.c``'s PLAY_KINDS order.
+_PLAY_KINDS: Final = ("ask", "meld", "discard", "pass", "end")
 #: go_out.keep_card's values, all the caller's: the core passes them in this order.
 _KEEP_CARD_ARGUMENTS: Final = ("hand_after", "discard_pending", "may_go_out")
 
@@ -125,15 +126,21 @@ class NativeSingleMelds:
         turn's flags they depend on (the partner's permission, a discard pending) and the cards the player has to
         play are read from ``state``, since the core's position does not hold them yet."""
         seat = state.to_act
-        shapes = self.shapes
-        group, wild = shapes.kind_codes
-        permission = self.go_out.encoding.word_code("permission", state.permission)
-        ending = (self.go_out.memo, self.keep_card.memo, permission, not state.last_card_bonus, self.pass_refused)
-        held = state.cards_held(seat)
         found: list[SingleMeldShape] = position.single_melds(
-            seat, held, shapes.valid.memo, shapes.merging, group, wild, ending
+            seat, state.cards_held(seat), *self.shape_arguments(), self.ending(state)
         )
         return found
+
+    def shape_arguments(self) -> tuple[Any, ...]:
+        """What the core's shapes are asked with: meld.valid's memo, the ranks that merge, the codes of its kinds."""
+        shapes = self.shapes
+        return (shapes.valid.memo, shapes.merging, *shapes.kind_codes)
+
+    def ending(self, state: HandState) -> tuple[Any, ...]:
+        """How a turn may end, for the core: go_out.allowed's and go_out.keep_card's memos, and the turn's flags
+        they read (the partner's permission, a discard pending) with whether passing is refused outright."""
+        permission = self.go_out.encoding.word_code("permission", state.permission)
+        return (self.go_out.memo, self.keep_card.memo, permission, not state.last_card_bonus, self.pass_refused)
 
 
 def single_melds_open(rules: Rules, state: HandState) -> bool:
@@ -159,9 +166,10 @@ def play_listing_missing(rules: Rules) -> str | None:
 class NativePlayListing:
     """The legal actions of a player in play whose side has opened, in the reference's order: asking, the melds
     (``NativeSingleMelds``, each shape's groups expanded only when asked for, as ``blocks.SingleMelds`` does), the
-    discards (``NativeDiscards``), passing, ending. The blocks are found by the core; the gates that read the turn's
-    flags (the kind allowed, asking, passing, a binding answer, going out with a discard) are the Python engine's
-    own checks, until the core's position holds those flags."""
+    discards (``NativeDiscards``), passing, ending. The core finds them in one call, gates included (hooks
+    action.allowed, go_out.ask, meld.action, turn.pass, go_out.answer_binding through its memo); the turn's flags
+    the gates read (the phase, the partner's permission, asked or melded this turn, a discard pending, the cards the
+    player has to play) are given from ``state`` until the core's position holds them."""
 
     def __init__(self, rules: Rules) -> None:
         missing = play_listing_missing(rules)
@@ -170,45 +178,68 @@ class NativePlayListing:
         self.rules = rules
         self.melds = NativeSingleMelds(rules)
         self.discards = NativeDiscards(rules)
+        self.allowed = NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
+        self.gates = tuple(
+            NativeQuestion(rules, query, _FAILING).built_natively(arguments)
+            for query, arguments in (
+                (ASK_ALLOWED, ASK_ALLOWED.names[len(TABLE_VARIABLES) :]),
+                (MELD_ACTION, MELD_ACTION.names[len(TABLE_VARIABLES) :]),
+                (PASS_ALLOWED, PASS_ALLOWED.names[len(TABLE_VARIABLES) :]),
+                (ANSWER_BINDING, ANSWER_BINDING.names),
+            )
+        )
+        self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _PLAY_KINDS)
 
     def of(self, position: Any, state: HandState) -> Listing:
         """The listing of the seat to act in ``state`` (in play, its side opened), loaded in ``position``."""
-        rules, seat = self.rules, state.to_act
-        blocks: list[Block] = []
-        if bare_refusal(rules, state, seat, "ask") is None:
-            blocks.append((ASK,))
-        melds = self._melds(position, state)
-        blocks.append(melds)
-        blocks.append(self._discards(position, state, bool(melds)))
-        if "pass" not in rules.refused_kinds and bare_refusal(rules, state, seat, "pass") is None:
-            blocks.append((PASS,))
-        if bare_refusal(rules, state, seat, "end") is None:
-            blocks.append((END,))
+        seat = state.to_act
+        melds, discards = self.melds, self.discards
+        preferred = None if discards.preferred is None else discards.preferred.memo
+        may_ask, shapes, cards, may_pass, may_end = position.play_listing(
+            seat,
+            state.cards_held(seat),
+            *melds.shape_arguments(),
+            melds.ending(state),
+            (self.allowed.memo, *(gate.memo for gate in self.gates)),
+            self._gate_values(state),
+            discards.allowed.memo,
+            preferred,
+        )
+        blocks: list[Block] = [(ASK,)] if may_ask else []
+        blocks.append(self._meld_block(state, shapes))
+        blocks.append([DISCARDS[card] for card in cards])
+        blocks.extend(block for block, may in (((PASS,), may_pass), ((END,), may_end)) if may)
         return Listing(blocks)
 
-    def _melds(self, position: Any, state: HandState) -> SingleMelds:
+    def _gate_values(self, state: HandState) -> tuple[int, ...]:
+        """The codes of the gates' words (the kinds, the phase as each gate codes it, the permission) and the turn's
+        flags they read, in the order ``_core.c``'s ``read_gates`` takes them."""
+        seat = state.to_act
+        ask, meld_action, passing, binding = (gate.encoding for gate in self.gates)
+        phases = (self.allowed.encoding, ask, meld_action, passing)
+        return (
+            *self.kind_codes,
+            *(encoding.word_code("phase", state.phase) for encoding in phases),
+            binding.word_code("permission", state.permission),
+            state.permission == "yes",
+            state.last_card_bonus,
+            state.melded_this_turn or state.took_pile_this_turn,
+            state.asked_this_turn,
+            bool(state.asked_in_hand >> seat & 1),
+            state.partner_of(seat) is not None,
+        )
+
+    def _meld_block(self, state: HandState, shapes: list[SingleMeldShape]) -> SingleMelds:
         """The core's legal single melds, each shape's groups as the reference fills them."""
         rules = self.rules
         found = SingleMelds(rules.meld_actions)
-        if not single_melds_open(rules, state):
+        if not shapes:
             return found
-        hand = hand_cards(rules, state, state.to_act)
-        for rank, naturals, twos, jokers, _ways in self.melds.of(position, state):
-            parts = (submultisets(hand.naturals[rank], naturals), submultisets(hand.twos, twos), (JOKER,) * jokers)
+        held = state.hands[state.to_act]
+        wilds = tuple((card, held[card]) for card in rules.wild_cards if card != JOKER and held[card])
+        for rank, naturals, twos, jokers, _ways in shapes:
+            pool = tuple((card, held[card]) for card in rules.natural_cards[rank] if held[card])  # as HandCards sorts
+            parts = (submultisets(pool, naturals), submultisets(wilds, twos), (JOKER,) * jokers)
             label = rank if naturals == 0 and rank != JOKER_RANK else None
             found.add(meld_chunk(parts, label))
         return found
-
-    def _discards(self, position: Any, state: HandState, can_meld: bool) -> list[Action]:
-        """The core's discards, where a discard may be made at all: the kind allowed, the turn ending legally with
-        it, no binding "yes" that still asks for a meld (hook go_out.answer_binding)."""
-        rules, seat = self.rules, state.to_act
-        hand_after = state.cards_held(seat) - 1
-        if kind_refusal(rules, state, seat, "discard") is not None:
-            return []
-        if ending_refusal(rules, state, seat, hand_after, side_tally(rules, state, seat), False) is not None:
-            return []
-        can_still = state.permission == "yes" and hand_after > 0 and can_meld
-        if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
-            return []
-        return [DISCARDS[card] for card in self.discards.of(position, seat, hand_after)]
