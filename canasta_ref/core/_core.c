@@ -31,6 +31,18 @@ typedef struct {
     uint8_t counts[CARD_TYPES];
 } NativeMeld;
 
+/* The turn's flags (``load_turn``): the phase and the partner's permission by their place in ``core.PHASES`` and
+ * ``core.PERMISSIONS``, whether the player has melded, asked or taken the pile this turn, whether the last card
+ * drawn was a bonus card, the seats that asked "may I go out?" this hand (bit s), and the bonus cards each seat is
+ * owed for its side's initial meld (hook bonus_draw.count). */
+#define PHASES 5
+#define PERMISSIONS 3
+typedef struct {
+    uint8_t phase, permission, melded, asked, took, last_card_bonus, has_owed;
+    uint32_t asked_in_hand;
+    int32_t owed[MAX_SEATS];
+} Turn;
+
 /* Everything the core owns of a position: plain data, so a snapshot is one memcpy. */
 typedef struct {
     uint8_t hands[MAX_SEATS][CARD_TYPES];
@@ -51,6 +63,7 @@ typedef struct {
     int32_t stock_len, pile_len;
     int32_t pile_wilds, pile_red_threes, pile_black_threes;
     int32_t to_act;
+    Turn turn;
 } State;
 
 /* What the spec compiles to, per card type and per meld rank. */
@@ -435,20 +448,22 @@ static PyObject *export_seat_cards(const Position *self, const uint8_t *cards, c
 }
 
 /* The position as plain values: the fields of ``load``, then hand sizes and the pile's counts, for comparison. */
+static PyObject *export_turn(const Position *self);
+
 static PyObject *Position_export(Position *self, PyObject *Py_UNUSED(ignored)) {
     const State *s = &self->state;
     long sizes[MAX_SEATS], opened[MAX_SIDES], side_of[MAX_SEATS], penalties[MAX_SIDES];
     for (int i = 0; i < self->players; i++) sizes[i] = s->hand_sizes[i], side_of[i] = s->side_of[i];
     for (int i = 0; i < self->sides; i++) opened[i] = s->team_opened[i], penalties[i] = s->penalties[i];
     PyObject *feet = s->has_feet ? export_seat_cards(self, &s->feet[0][0], s->feet_len, MAX_FOOT) : PyList_New(0);
-    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,s:N,s:(iii)}", "hands", export_hands(self), "stock",
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,s:N,s:(iii),s:N}", "hands", export_hands(self), "stock",
                          tuple_of_bytes(s->stock, s->stock_len), "pile", tuple_of_bytes(s->pile, s->pile_len), "melds",
                          export_melds(self), "bonus", export_seat_cards(self, &s->bonus[0][0], s->bonus_len, MAX_BONUS),
                          "team_opened", tuple_of_ints(opened, self->sides), "side_of",
                          tuple_of_ints(side_of, self->players), "to_act", s->to_act, "feet", feet, "penalties",
                          tuple_of_ints(penalties, s->has_penalties ? self->sides : 0), "hand_sizes",
                          tuple_of_ints(sizes, self->players), "pile_counts", s->pile_wilds, s->pile_red_threes,
-                         s->pile_black_threes);
+                         s->pile_black_threes, "turn", export_turn(self));
 }
 
 /* -- card moves ---------------------------------------------------------------------------------------------- */
@@ -467,6 +482,59 @@ static int check_card(int card) {
         return -1;
     }
     return 0;
+}
+
+/* Load the turn's flags (``core.turn_fields`` gives them from a HandState); on a refusal the old ones stay. A
+ * position loaded with ``load`` has them all cleared, so ``load`` comes first. */
+static PyObject *Position_load_turn(Position *self, PyObject *args) {
+    int phase, permission, melded, asked, took, last_card_bonus;
+    unsigned long asked_in_hand;
+    PyObject *owed;
+    if (!PyArg_ParseTuple(args, "iippppkO", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
+                          &asked_in_hand, &owed))
+        return NULL;
+    if (phase < 0 || phase >= PHASES || permission < 0 || permission >= PERMISSIONS)
+        return PyErr_Format(PyExc_ValueError, "native core: phase %d and permission %d, expected 0 to %d and 0 to %d",
+                            phase, permission, PHASES - 1, PERMISSIONS - 1);
+    if (asked_in_hand >> self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: asked_in_hand names a seat beyond %d", self->players - 1);
+    long values[MAX_SEATS];
+    Py_ssize_t n = read_ints(owed, 0, MAX_CARDS, MAX_SEATS, "bonus cards owed", values);
+    if (n < 0) return NULL;
+    if (n != 0 && n != self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: bonus cards owed for %zd seats, expected %d", n,
+                            self->players);
+    Turn *t = &self->state.turn;
+    memset(t, 0, sizeof(Turn));
+    t->phase = (uint8_t)phase, t->permission = (uint8_t)permission, t->melded = (uint8_t)melded;
+    t->asked = (uint8_t)asked, t->took = (uint8_t)took, t->last_card_bonus = (uint8_t)last_card_bonus;
+    t->asked_in_hand = (uint32_t)asked_in_hand, t->has_owed = n > 0;
+    for (Py_ssize_t i = 0; i < n; i++) t->owed[i] = (int32_t)values[i];
+    Py_RETURN_NONE;
+}
+
+/* The turn's flags as ``load_turn`` takes them. */
+static PyObject *export_turn(const Position *self) {
+    const Turn *t = &self->state.turn;
+    long owed[MAX_SEATS];
+    for (int i = 0; i < self->players; i++) owed[i] = t->owed[i];
+    return Py_BuildValue("(iiOOOOkN)", t->phase, t->permission, t->melded ? Py_True : Py_False,
+                         t->asked ? Py_True : Py_False, t->took ? Py_True : Py_False,
+                         t->last_card_bonus ? Py_True : Py_False, (unsigned long)t->asked_in_hand,
+                         tuple_of_ints(owed, t->has_owed ? self->players : 0));
+}
+
+/* One seat's hand (by default the seat to act's), counted by card type. */
+static PyObject *Position_hand(Position *self, PyObject *args) {
+    int seat = self->state.to_act;
+    if (!PyArg_ParseTuple(args, "|i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return tuple_of_bytes(self->state.hands[seat], CARD_TYPES);
+}
+
+/* The cards a seat has to play (``HandState.cards_held``): its hand, its foot face down, the bonus cards owed. */
+static int cards_held(const Position *self, int seat) {
+    const State *s = &self->state;
+    return s->hand_sizes[seat] + (s->has_feet ? s->feet_len[seat] : 0) + s->turn.owed[seat];
 }
 
 static void push_pile(Position *self, int card) {
@@ -1385,12 +1453,16 @@ static PyObject *Position_single_melds(Position *self, PyObject *args) {
 /* The kinds of action the listing of play asks hook action.allowed about, in this order (``PLAY_KINDS``). */
 enum { KIND_ASK, KIND_MELD, KIND_DISCARD, KIND_PASS, KIND_END, PLAY_KINDS };
 
-/* The gates of the listing of play: their memos, the codes of their words, and the turn's flags they read (given
- * by the caller until the core's position holds them; ``listing.NativePlayListing`` says which is which). */
+/* The gates of the listing of play: their memos, the codes of their words as each gate's memo codes them (the
+ * kinds; the phase by ``core.PHASES``; the permission by ``core.PERMISSIONS``), whether passing is refused
+ * outright, and the turn's flags they read, from the core's position (``load_turn``). */
+enum { GATE_ALLOWED, GATE_ASK, GATE_MELD_ACTION, GATE_PASS, GATES };
+#define GATE_CODES (PLAY_KINDS + GATES * PHASES + 2 * PERMISSIONS + 1)
 typedef struct {
     RuleMemo *allowed, *ask, *meld_action, *pass, *binding;
-    int kind_codes[PLAY_KINDS];
-    int allowed_phase, ask_phase, meld_action_phase, pass_phase, binding_permission, permission_yes;
+    int kind_codes[PLAY_KINDS], phase_codes[GATES][PHASES], out_permission[PERMISSIONS];
+    int binding_permission[PERMISSIONS], pass_refused;
+    int allowed_phase, ask_phase, meld_action_phase, pass_phase, permission_code, permission_yes;
     int last_card_bonus, melded_or_took, asked_this_turn, asked_this_hand, has_partner;
 } PlayGates;
 
@@ -1403,17 +1475,40 @@ static int read_gates(PyObject *memos, PyObject *codes, PlayGates *g) {
         if (check_recipe(m[i], names[i]) < 0) return -1;
     g->allowed = (RuleMemo *)m[0], g->ask = (RuleMemo *)m[1], g->meld_action = (RuleMemo *)m[2];
     g->pass = (RuleMemo *)m[3], g->binding = (RuleMemo *)m[4];
-    long values[PLAY_KINDS + 11];
-    Py_ssize_t n = read_ints(codes, INT32_MIN, INT32_MAX, PLAY_KINDS + 11, "a gate's value", values);
+    long values[GATE_CODES];
+    Py_ssize_t n = read_ints(codes, INT32_MIN, INT32_MAX, GATE_CODES, "a gate's code", values);
     if (n < 0) return -1;
-    if (n != PLAY_KINDS + 11)
-        return PyErr_Format(PyExc_ValueError, "native core: %zd gate values, expected %d", n, PLAY_KINDS + 11), -1;
-    for (int k = 0; k < PLAY_KINDS; k++) g->kind_codes[k] = (int)values[k];
-    int *rest[] = {&g->allowed_phase,   &g->ask_phase,      &g->meld_action_phase, &g->pass_phase,
-                   &g->binding_permission, &g->permission_yes, &g->last_card_bonus,  &g->melded_or_took,
-                   &g->asked_this_turn, &g->asked_this_hand, &g->has_partner};
-    for (int i = 0; i < 11; i++) *rest[i] = (int)values[PLAY_KINDS + i];
+    if (n != GATE_CODES)
+        return PyErr_Format(PyExc_ValueError, "native core: %zd gate codes, expected %d", n, GATE_CODES), -1;
+    const long *v = values;
+    for (int k = 0; k < PLAY_KINDS; k++) g->kind_codes[k] = (int)*v++;
+    for (int gate = 0; gate < GATES; gate++)
+        for (int phase = 0; phase < PHASES; phase++) g->phase_codes[gate][phase] = (int)*v++;
+    for (int i = 0; i < PERMISSIONS; i++) g->out_permission[i] = (int)*v++;
+    for (int i = 0; i < PERMISSIONS; i++) g->binding_permission[i] = (int)*v++;
+    g->pass_refused = (int)*v;
     return 0;
+}
+
+/* The gates' flags for ``seat`` from the core's position, and how a turn may end (``Ending``) with them. */
+static void gate_flags(const Position *self, int seat, PlayGates *g, Ending *e) {
+    const Turn *t = &self->state.turn;
+    g->allowed_phase = g->phase_codes[GATE_ALLOWED][t->phase];
+    g->ask_phase = g->phase_codes[GATE_ASK][t->phase];
+    g->meld_action_phase = g->phase_codes[GATE_MELD_ACTION][t->phase];
+    g->pass_phase = g->phase_codes[GATE_PASS][t->phase];
+    g->permission_code = g->binding_permission[t->permission];
+    g->permission_yes = t->permission == 1; /* core.PERMISSIONS: none, yes, no */
+    g->last_card_bonus = t->last_card_bonus;
+    g->melded_or_took = t->melded || t->took;
+    g->asked_this_turn = t->asked;
+    g->asked_this_hand = (int)(t->asked_in_hand >> seat & 1u);
+    g->has_partner = 0;
+    for (int other = 0; other < self->players; other++)
+        g->has_partner |= other != seat && self->state.side_of[other] == self->state.side_of[seat];
+    e->permission_code = g->out_permission[t->permission];
+    e->discard_pending = !t->last_card_bonus;
+    e->pass_refused = g->pass_refused;
 }
 
 /* Whether a memo's answer is None (no clause refuses): 1, 0, or -1 with an exception. */
@@ -1468,26 +1563,31 @@ static int discard_allowed(const PlayGates *g, Ending *e, int seat, int hand_aft
     int fine = ending_fine(e, hand_after, kinds);
     e->discard_pending = pending;
     if (fine <= 0) return fine;
-    KeyValues v = {.arguments = {g->binding_permission, hand_after, g->permission_yes && hand_after > 0 && can_meld}};
+    KeyValues v = {.arguments = {g->permission_code, hand_after, g->permission_yes && hand_after > 0 && can_meld}};
     return answer_is_none(g->binding, &v);
 }
 
-/* The whole listing of ``seat`` in play, its side opened (``legal.listing``): (may ask, the single melds as
- * ``single_melds`` gives them, the card types it may discard, may pass, may end). */
+/* The whole listing of the seat to act in play, its side opened (``legal.listing``), from the core's position
+ * alone (its turn's flags included): (may ask, the single melds as ``single_melds`` gives them, the card types it
+ * may discard, may pass, may end). */
 static PyObject *Position_play_listing(Position *self, PyObject *args) {
-    int seat, held, group_code, wild_code;
+    int group_code, wild_code;
     long merging;
-    PyObject *valid, *ending, *memos, *codes, *allowed, *preferred;
+    PyObject *valid, *go_out, *keep_card, *memos, *codes, *allowed, *preferred;
     Ending e;
     ShapeQuestion q;
     PlayGates g;
     RuleMemo *allowed_memo, *preferred_memo;
-    if (!PyArg_ParseTuple(args, "iiOliiO!O!OOO", &seat, &held, &valid, &merging, &group_code, &wild_code,
-                          &PyTuple_Type, &ending, &PyTuple_Type, &memos, &codes, &allowed, &preferred) ||
-        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
-        read_ending(ending, &e) < 0 || read_gates(memos, codes, &g) < 0 ||
-        read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
+    memset(&e, 0, sizeof(e));
+    if (!PyArg_ParseTuple(args, "OliiOOO!OOO", &valid, &merging, &group_code, &wild_code, &go_out, &keep_card,
+                          &PyTuple_Type, &memos, &codes, &allowed, &preferred) ||
+        read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
+        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0 ||
+        read_gates(memos, codes, &g) < 0 || read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
         return NULL;
+    int seat = self->state.to_act, held = cards_held(self, seat);
+    e.go_out = (RuleMemo *)go_out, e.keep_card = (RuleMemo *)keep_card;
+    gate_flags(self, seat, &g, &e);
     int32_t table[TABLE_WIDTH];
     table_values_of(self, seat, table);
     memcpy(e.out_values.table, table, sizeof(table));
@@ -1536,7 +1636,10 @@ static PyMethodDef Position_methods[] = {
     {"single_melds", (PyCFunction)Position_single_melds, METH_VARARGS,
      "single_melds(seat, held, valid, merging, group_code, wild_code, ending): an opened side's legal single melds"},
     {"play_listing", (PyCFunction)Position_play_listing, METH_VARARGS,
-     "play_listing(seat, held, valid, merging, group_code, wild_code, ending, gates, values, allowed, preferred)"},
+     "play_listing(valid, merging, group_code, wild_code, go_out, keep_card, gates, codes, allowed, preferred)"},
+    {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
+     "load_turn(phase, permission, melded, asked, took, last_card_bonus, asked_in_hand, owed): the turn's flags"},
+    {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},

@@ -33,7 +33,7 @@ from ..engine.legal import ASK, DISCARDS, END, PASS
 from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
-from . import LIBRARY, CoreUnavailable
+from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable
 from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
@@ -189,53 +189,54 @@ class NativePlayListing:
             )
         )
         self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _PLAY_KINDS)
+        self.memos = (self.allowed.memo, *(gate.memo for gate in self.gates))
+        self.codes = self._codes()
 
-    def of(self, position: Any, state: HandState) -> Listing:
-        """The listing of the seat to act in ``state`` (in play, its side opened), loaded in ``position``."""
-        seat = state.to_act
+    def of(self, position: Any) -> Listing:
+        """The listing of the seat to act in ``position`` (in play, its side opened; loaded by ``core.load_state``,
+        its turn's flags included): one call of the core, then the actions as the reference's blocks hold them."""
         melds, discards = self.melds, self.discards
+        shapes = melds.shapes
         preferred = None if discards.preferred is None else discards.preferred.memo
-        may_ask, shapes, cards, may_pass, may_end = position.play_listing(
-            seat,
-            state.cards_held(seat),
-            *melds.shape_arguments(),
-            melds.ending(state),
-            (self.allowed.memo, *(gate.memo for gate in self.gates)),
-            self._gate_values(state),
+        may_ask, found, cards, may_pass, may_end = position.play_listing(
+            shapes.valid.memo,
+            shapes.merging,
+            *shapes.kind_codes,
+            melds.go_out.memo,
+            melds.keep_card.memo,
+            self.memos,
+            self.codes,
             discards.allowed.memo,
             preferred,
         )
         blocks: list[Block] = [(ASK,)] if may_ask else []
-        blocks.append(self._meld_block(state, shapes))
+        blocks.append(self._meld_block(position, found))
         blocks.append([DISCARDS[card] for card in cards])
         blocks.extend(block for block, may in (((PASS,), may_pass), ((END,), may_end)) if may)
         return Listing(blocks)
 
-    def _gate_values(self, state: HandState) -> tuple[int, ...]:
-        """The codes of the gates' words (the kinds, the phase as each gate codes it, the permission) and the turn's
-        flags they read, in the order ``_core.c``'s ``read_gates`` takes them."""
-        seat = state.to_act
+    def _codes(self) -> tuple[int, ...]:
+        """The codes of the gates' words as each gate's memo codes them, in the order ``_core.c``'s ``read_gates``
+        takes them: the kinds, each gate's phases (``core.PHASES``), go_out.allowed's and go_out.answer_binding's
+        permissions (``core.PERMISSIONS``), then whether passing is refused outright."""
         ask, meld_action, passing, binding = (gate.encoding for gate in self.gates)
-        phases = (self.allowed.encoding, ask, meld_action, passing)
+        phased = (self.allowed.encoding, ask, meld_action, passing)
+        out = self.melds.go_out.encoding
         return (
             *self.kind_codes,
-            *(encoding.word_code("phase", state.phase) for encoding in phases),
-            binding.word_code("permission", state.permission),
-            state.permission == "yes",
-            state.last_card_bonus,
-            state.melded_this_turn or state.took_pile_this_turn,
-            state.asked_this_turn,
-            bool(state.asked_in_hand >> seat & 1),
-            state.partner_of(seat) is not None,
+            *(encoding.word_code("phase", phase) for encoding in phased for phase in PHASES),
+            *(out.word_code("permission", permission) for permission in PERMISSIONS),
+            *(binding.word_code("permission", permission) for permission in PERMISSIONS),
+            "pass" in self.rules.refused_kinds,
         )
 
-    def _meld_block(self, state: HandState, shapes: list[SingleMeldShape]) -> SingleMelds:
+    def _meld_block(self, position: Any, shapes: list[SingleMeldShape]) -> SingleMelds:
         """The core's legal single melds, each shape's groups as the reference fills them."""
         rules = self.rules
         found = SingleMelds(rules.meld_actions)
         if not shapes:
             return found
-        held = state.hands[state.to_act]
+        held = position.hand()
         wilds = tuple((card, held[card]) for card in rules.wild_cards if card != JOKER and held[card])
         for rank, naturals, twos, jokers, _ways in shapes:
             pool = tuple((card, held[card]) for card in rules.natural_cards[rank] if held[card])  # as HandCards sorts

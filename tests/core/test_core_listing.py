@@ -215,7 +215,7 @@ def test_the_proof_finds_a_single_meld_the_core_gets_wrong(
 def _play_listing(rules: Rules, state: HandState) -> list[Action]:
     """The core's whole listing of a position of play, checked equal to the reference's (count and list)."""
     position = core.load_state(core.new_position(rules), state)
-    found = NativePlayListing(rules).of(position, state)
+    found = NativePlayListing(rules).of(position)
     reference = listing(rules, state)
     assert found.count() == reference.count()
     assert list(found) == list(reference)
@@ -246,8 +246,8 @@ def test_a_variant_with_named_melds_or_special_hands_has_no_native_listing_of_pl
 def test_the_proof_finds_a_listing_the_core_gets_wrong(library: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     found = core_listing.NativePlayListing.of
 
-    def without_the_last(self: NativePlayListing, position: Any, state: HandState) -> Listing:
-        return Listing([list(found(self, position, state))[:-1]])
+    def without_the_last(self: NativePlayListing, position: Any) -> Listing:
+        return Listing([list(found(self, position))[:-1]])
 
     monkeypatch.setattr(core_listing.NativePlayListing, "of", without_the_last)
     proof = prove(rules_for(load_variant("classic")), ["core-listing/8"])
