@@ -43,7 +43,7 @@ MECHANISMS: Final = (
     "the discards' verdicts",
     "meld shapes by rank",
     "the turn's flags",
-    "the listing of play once a side has opened",
+    "the listing of play once a side has opened, of answering and of keeping",
 )
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
 GAME_MECHANISMS_MISSING: Final = (

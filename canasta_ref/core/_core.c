@@ -1614,6 +1614,42 @@ static PyObject *Position_play_listing(Position *self, PyObject *args) {
                          may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
 }
 
+/* -- the phases whose listing is a few bare kinds --------------------------------------------------------------- */
+
+/* Whether hook action.allowed lets the seat to act make an action of each kind of ``kinds`` (codes in the memo's
+ * vocabulary), holding the cards, in the phase the core's turn holds (``phases``: its code for each of
+ * ``core.PHASES``): a tuple of bools, in order. What the listing of answering and of keeping a bonus card reads. */
+static PyObject *Position_kinds_allowed(Position *self, PyObject *args) {
+    PyObject *allowed, *phases, *kinds;
+    if (!PyArg_ParseTuple(args, "OOO", &allowed, &phases, &kinds) || check_recipe(allowed, "action.allowed's memo") < 0)
+        return NULL;
+    long phase_codes[PHASES], kind_codes[PLAY_KINDS];
+    Py_ssize_t n = read_ints(phases, INT32_MIN, INT32_MAX, PHASES, "a phase's code", phase_codes);
+    if (n >= 0 && n != PHASES)
+        return PyErr_Format(PyExc_ValueError, "native core: %zd phase codes, expected %d", n, PHASES);
+    Py_ssize_t k = n < 0 ? -1 : read_ints(kinds, INT32_MIN, INT32_MAX, PLAY_KINDS, "a kind's code", kind_codes);
+    if (k < 0) return NULL;
+    const Turn *t = &self->state.turn;
+    int seat = self->state.to_act;
+    long answers[PLAY_KINDS];
+    for (Py_ssize_t i = 0; i < k; i++) {
+        KeyValues v = {.arguments = {(int32_t)kind_codes[i], (int32_t)phase_codes[t->phase], seat, seat, 1,
+                                     t->last_card_bonus}};
+        int ok = answer_is_none((RuleMemo *)allowed, &v);
+        if (ok < 0) return NULL;
+        answers[i] = ok;
+    }
+    PyObject *out = PyTuple_New(k);
+    for (Py_ssize_t i = 0; out != NULL && i < k; i++) PyTuple_SET_ITEM(out, i, PyBool_FromLong(answers[i]));
+    return out;
+}
+
+/* Where play stands: the phase (by ``core.PHASES``), the seat to act, and whether its side has opened. */
+static PyObject *Position_where(Position *self, PyObject *Py_UNUSED(ignored)) {
+    const State *s = &self->state;
+    return Py_BuildValue("(iiO)", s->turn.phase, s->to_act, s->team_opened[s->side_of[s->to_act]] ? Py_True : Py_False);
+}
+
 static PyMethodDef Position_methods[] = {
     {"load", (PyCFunction)Position_load, METH_VARARGS,
      "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
@@ -1639,6 +1675,9 @@ static PyMethodDef Position_methods[] = {
      "play_listing(valid, merging, group_code, wild_code, go_out, keep_card, gates, codes, allowed, preferred)"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
      "load_turn(phase, permission, melded, asked, took, last_card_bonus, asked_in_hand, owed): the turn's flags"},
+    {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
+     "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
+    {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},

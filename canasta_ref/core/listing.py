@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..engine.actions import Action
 from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
 from ..engine.cards import JOKER, JOKER_RANK
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
@@ -29,7 +30,7 @@ from ..engine.checks import (
     table_values,
 )
 from ..engine.hooks import TABLE_VARIABLES
-from ..engine.legal import ASK, DISCARDS, END, PASS
+from ..engine.legal import ANSWERS, ASK, DISCARDS, END, LAYOUT, PASS
 from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
@@ -244,3 +245,47 @@ class NativePlayListing:
             label = rank if naturals == 0 and rank != JOKER_RANK else None
             found.add(meld_chunk(parts, label))
         return found
+
+
+#: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.
+_BARE_KINDS: Final = ("yes", "no", "keep", "layout")
+
+
+class NativeListing:
+    """The core's listing of every position it covers, from its position alone (``core.load_state``): answering,
+    keeping a bonus card, a hand over, and play once the side has opened (``NativePlayListing``). ``uncovered`` says
+    why it lists none elsewhere (the draw phase, an opening, a mechanism the variant uses that the core lacks)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.allowed = NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
+        self.phase_codes = tuple(self.allowed.encoding.word_code("phase", phase) for phase in PHASES)
+        self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _BARE_KINDS)
+        self.play_missing = play_listing_missing(rules)
+        self.play = None if self.play_missing is not None else NativePlayListing(rules)
+
+    def uncovered(self, position: Any) -> str | None:
+        """Why the core does not list ``position``, in words, or None when it does."""
+        phase, _seat, opened = position.where()
+        if PHASES[phase] == "draw":
+            return "the draw phase and the takes of the pile"
+        if PHASES[phase] == "play" and not opened:
+            return "the openings of a side that has not opened"
+        return self.play_missing if PHASES[phase] == "play" else None
+
+    def of(self, position: Any) -> Listing | None:
+        """The legal actions of the seat to act in ``position``, in the reference's order; None where
+        ``uncovered`` gives a reason."""
+        if self.uncovered(position) is not None:
+            return None
+        phase = PHASES[position.where()[0]]
+        if phase == "play" and self.play is not None:
+            return self.play.of(position)
+        yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)
+        if phase == "answer":
+            return Listing([tuple(answer for answer, allowed in zip(ANSWERS, (yes, no), strict=True) if allowed)])
+        if phase == "keep":
+            held = position.hand()
+            choices = [Action("keep", (card,)) for card in self.rules.bonus_cards if held[card]] if keep else []
+            return Listing([[*choices, LAYOUT] if layout else choices])
+        return Listing(())

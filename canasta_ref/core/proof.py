@@ -41,7 +41,7 @@ from ..spec.model import Clause
 from . import load_state, new_position, owned_view
 from .listing import (
     NativeDiscards,
-    NativePlayListing,
+    NativeListing,
     NativeRankShapes,
     NativeShape,
     NativeSingleMelds,
@@ -85,6 +85,9 @@ class Proof:
     #: Positions of play (a side opened) the core listed whole, and why it lists none (a mechanism it lacks).
     play_listings: int = 0
     play_missing: str | None = None
+    #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
+    listings: Counter[str] = field(default_factory=Counter)
+    uncovered: Counter[str] = field(default_factory=Counter)
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -104,7 +107,10 @@ class Proof:
             else f"no whole listing of play: {self.play_missing}"
         )
         answered = f"{self.answers} rule answers ({hit_rate})"
-        return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {found}"
+        whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
+        left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
+        covered = f"whole listings by phase: {whole}; not listed: {left}"
+        return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {covered}; {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
@@ -118,7 +124,7 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
         NativeDiscards(rules),
         None if proof.shapes_missing else NativeRankShapes(rules),
         None if proof.shapes_missing else NativeSingleMelds(rules),
-        None if proof.play_missing else NativePlayListing(rules),
+        NativeListing(rules),
     )
     try:
         for seed in seeds:
@@ -138,7 +144,7 @@ class _Natives:
     discards: NativeDiscards
     shapes: NativeRankShapes | None
     single_melds: NativeSingleMelds | None
-    play: NativePlayListing | None
+    listing: NativeListing
 
 
 def _prove_game(
@@ -165,8 +171,7 @@ def _prove_game(
             _prove_rank_shapes(rules, natives.shapes, position, before, f"{seed} step {step}", proof)
         if natives.single_melds is not None and single_melds_open(rules, before):
             _prove_single_melds(rules, natives.single_melds, position, before, f"{seed} step {step}", proof)
-        if natives.play is not None and before.phase == "play" and before.team_opened[before.side_of[before.to_act]]:
-            _prove_play_listing(rules, natives.play, position, before, sampler, f"{seed} step {step}", proof)
+        _prove_listing(rules, natives.listing, position, before, sampler, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
@@ -309,18 +314,23 @@ def _prove_single_melds(
         proof.disagreements.append(f"{where}: single melds differ: core {_text(mine)}, reference {_text(reference)}")
 
 
-def _prove_play_listing(
+def _prove_listing(
     rules: Rules,
-    play: NativePlayListing,
+    native: NativeListing,
     position: Any,
     state: HandState,
     pick: random.Random,
     where: str,
     proof: Proof,
 ) -> None:
-    """The core's whole listing of a position of play against the reference's: count, list, and a sample."""
-    mine, reference = play.of(position), listing(rules, state)
-    proof.play_listings += 1
+    """The core's whole listing of a position it covers against the reference's: count, list, and a sample."""
+    mine = native.of(position)
+    if mine is None:
+        proof.uncovered[native.uncovered(position) or "none"] += 1
+        return
+    reference = listing(rules, state)
+    proof.listings[state.phase] += 1
+    proof.play_listings += state.phase == "play"
     if mine.count() != reference.count():
         proof.disagreements.append(f"{where}: the listing counts {mine.count()}, the reference {reference.count()}")
     elif list(mine) != list(reference):

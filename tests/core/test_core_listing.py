@@ -10,7 +10,13 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.core import listing as core_listing
-from canasta_ref.core.listing import NativeDiscards, NativePlayListing, NativeRankShapes, NativeSingleMelds
+from canasta_ref.core.listing import (
+    NativeDiscards,
+    NativeListing,
+    NativePlayListing,
+    NativeRankShapes,
+    NativeSingleMelds,
+)
 from canasta_ref.core.proof import prove, reference_single_melds
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.blocks import Listing
@@ -253,3 +259,30 @@ def test_the_proof_finds_a_listing_the_core_gets_wrong(library: ModuleType, monk
     proof = prove(rules_for(load_variant("classic")), ["core-listing/8"])
     assert proof.play_listings > 0
     assert any("the listing counts" in found for found in proof.disagreements)
+
+
+def test_the_core_says_which_positions_it_does_not_list(library: ModuleType) -> None:
+    game = Game(load_variant("classic"), seed="core-listing/9")
+    native = NativeListing(game.rules)
+    position = core.load_state(core.new_position(game.rules), game.state)
+    assert game.state.phase == "draw"
+    assert native.of(position) is None
+    assert native.uncovered(position) == "the draw phase and the takes of the pile"
+    game.apply(next(action for action in game.legal_actions() if action.kind == "draw"))
+    core.load_state(position, game.state)
+    assert not game.state.team_opened[game.state.side_of[game.state.to_act]]
+    assert native.uncovered(position) == "the openings of a side that has not opened"
+    samba = NativeListing(rules_for(load_variant("samba")))
+    assert samba.play is None and samba.play_missing is not None
+
+
+def test_an_answer_is_listed_as_the_reference_lists_it(library: ModuleType) -> None:
+    rules, state = _opened("7C 7D 7H", ["5C 5D 5H 5S 5C 5D 5H"])
+    game = Game(rules, seed="core-listing/10")
+    game.state = state
+    game.apply(Action.ask())
+    assert game.state.phase == "answer"
+    position = core.load_state(core.new_position(rules), game.state)
+    found = NativeListing(rules).of(position)
+    assert found is not None
+    assert list(found) == list(listing(rules, game.state)) == [Action.answer(True), Action.answer(False)]
