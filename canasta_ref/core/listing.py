@@ -1,11 +1,12 @@
-"""The listing, built by the core: the parts it builds natively, each proved against the Python listing.
+"""The listing, built by the core, in parts that are each proved against the Python listing (``proof.py``).
 
-Today two parts: the discards block's verdicts card by card (hooks ``discard.allowed`` and ``discard.preferred``),
-and one rank's valid meld shapes with how many groups of cards make each (hook ``meld.valid``, as
-``legal._rank_shapes`` finds them). The keys are built in C from the core's table values, card facts and shapes,
-and answered by its memo (``memo.py``), Python asked only on a miss. Whether a discard may be made at all (the kind
-allowed, going out, a binding answer), and which shapes end a turn legally, are still the Python listing's: the
-core lists no whole phase yet (README.md).
+The parts: the discards' verdicts card by card (hooks ``discard.allowed``, ``discard.preferred``); one rank's
+valid meld shapes with how many groups of cards make each (hook ``meld.valid``, as ``legal._rank_shapes`` finds
+them); the legal single melds of a side that has opened (``legal._single_melds``); and, from these, the whole
+listing of the positions the core covers (``NativeListing``: answering, keeping a bonus card, play once the side
+has opened), read from the core's position alone, its turn's flags included. Every rule question is asked through
+the core's memo with its key built in C (``memo.py``), Python asked only on a miss. A mechanism the core lacks
+(the draw phase and its takes, openings, named melds, special hands, melds to complete) is declined by name.
 """
 
 from __future__ import annotations
@@ -118,14 +119,16 @@ class NativeSingleMelds:
 
     def __init__(self, rules: Rules) -> None:
         self.shapes = NativeRankShapes(rules)
-        self.go_out = NativeQuestion(rules, GO_OUT_ALLOWED, _FAILING).built_natively(GO_OUT_ALLOWED.names[6:])
+        self.go_out = NativeQuestion(rules, GO_OUT_ALLOWED, _FAILING).built_natively(
+            GO_OUT_ALLOWED.names[len(TABLE_VARIABLES) :]
+        )
         self.keep_card = NativeQuestion(rules, KEEP_CARD, _FAILING).built_natively(_KEEP_CARD_ARGUMENTS)
         self.pass_refused = "pass" in rules.refused_kinds
 
     def of(self, position: Any, state: HandState) -> list[SingleMeldShape]:
-        """The legal single melds of the seat to act in ``state`` (its side opened), loaded in ``position``: the
-        turn's flags they depend on (the partner's permission, a discard pending) and the cards the player has to
-        play are read from ``state``, since the core's position does not hold them yet."""
+        """The legal single melds of the seat to act in ``state`` (its side opened), loaded in ``position``, this part
+        alone: the turn's flags it reads (the partner's permission, a discard pending) and the cards the player has
+        to play are given from ``state`` (the whole listing, ``NativePlayListing``, reads them from the position)."""
         seat = state.to_act
         found: list[SingleMeldShape] = position.single_melds(
             seat, state.cards_held(seat), *self.shape_arguments(), self.ending(state)
