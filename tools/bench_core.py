@@ -5,7 +5,11 @@
 The Python engine (compiled by mypyc where tools/build_native.py built it, else pure) plays the hands that
 ``tools/bench.py`` plays (deals ``"<seed>/<n>"``, each action ``rng.choice`` of the listing). Timed per action:
 the Python listing (by phase) and ``apply``; beside them, what the core does today, on the same positions: loading
-a position from the Python state (the cost of every crossing between the engines), the core's card move for each
+a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
+finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
+built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
+has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``: the
+core's blocks, the Python engine's gates; beside the Python listing on a fresh copy), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -27,9 +31,21 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_ref import Game, cliargs, core
+from canasta_ref.core.listing import (
+    NativeDiscards,
+    NativePlayListing,
+    NativeRankShapes,
+    NativeSingleMelds,
+    play_listing_missing,
+    rank_shapes_missing,
+    single_melds_open,
+)
+from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
-from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds, listing  # the Python listing's own
+from canasta_ref.engine.movegen import hand_cards
+from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
 from canasta_ref.engine.state import HandState
 from canasta_ref.match import hand_seed
 from canasta_ref.spec import load_variant
@@ -44,16 +60,85 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     """Play the hands once, timing each step's parts; the seconds of the hands played without the core's work."""
     spent: Timings = defaultdict(list)
     position = core.new_position(rules)
+    discards = NativeDiscards(rules)
+    shapes = None if rank_shapes_missing(rules) else NativeRankShapes(rules)
+    melds = None if rank_shapes_missing(rules) else NativeSingleMelds(rules)
+    play = None if play_listing_missing(rules) else NativePlayListing(rules)
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
         game = Game(rules, seed=hand_seed(seed, number))
         while not game.is_over:
-            played += _step(game, position, rng, spent, clock)
+            played += _step(game, position, discards, rng, spent, clock)
+            if shapes is not None:
+                _time_shapes(game.state, position, shapes, spent, clock)
+            if melds is not None and single_melds_open(rules, game.state):
+                _time_single_melds(game.state, position, melds, spent, clock)
+            if play is not None and game.state.phase == "play" and game.state.team_opened[_side_to_act(game.state)]:
+                _time_play_listing(game.state, position, play, spent, clock)
     return spent, played
 
 
-def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: Callable[[], float]) -> float:
+def _time_shapes(
+    state: HandState, position: Any, shapes: NativeRankShapes, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """Every meldable rank's valid shapes for the seat to act: the core's (its memo of answers warm, no cache of
+    shapes), and the Python listing's own ``_rank_shapes`` (its caches of shapes warm, as in play)."""
+    rules = shapes.valid.rules
+    core.load_state(position, state)
+    seat = state.to_act
+    team = state.side_of[seat]
+    initial = not state.team_opened[team]
+    hand = hand_cards(rules, state, seat)
+    ranks = hand.meld_ranks(state.melds[team])
+    start = clock()
+    for rank in ranks:
+        shapes.of(position, seat, rank, initial)
+    middle = clock()
+    found = _Listing(rules, state)
+    for rank in ranks:
+        _rank_shapes(found, rank, hand.count(rank), hand.twos_total, hand.jokers, initial)
+    spent["core shapes of every meldable rank"].append(middle - start)
+    spent["python shapes of every meldable rank (_rank_shapes)"].append(clock() - middle)
+
+
+def _time_single_melds(
+    state: HandState, position: Any, melds: NativeSingleMelds, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """The legal single melds of a side that has opened: the core's, and the Python listing's ``_single_melds``
+    (caches warm, as in play; the ``_Listing`` and hand it needs built included)."""
+    rules = melds.shapes.valid.rules
+    core.load_state(position, state)
+    start = clock()
+    melds.of(position, state)
+    middle = clock()
+    _single_melds(_Listing(rules, state), hand_cards(rules, state, state.to_act))
+    spent["core single melds (play, side opened)"].append(middle - start)
+    spent["python single melds (play, side opened; _single_melds)"].append(clock() - middle)
+
+
+def _side_to_act(state: HandState) -> int:
+    return state.side_of[state.to_act]
+
+
+def _time_play_listing(
+    state: HandState, position: Any, play: NativePlayListing, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """The whole listing and its count in a position of play (a side opened): the core's, from its own position,
+    and the Python engine's on a fresh copy of the position (no facts computed before)."""
+    core.load_state(position, state)
+    theirs = state.copy()
+    start = clock()
+    play.of(position).count()
+    middle = clock()
+    listing(play.rules, theirs).count()
+    spent["core listing + count (play, side opened)"].append(middle - start)
+    spent["python listing + count (play, side opened), same positions"].append(clock() - middle)
+
+
+def _step(
+    game: Game, position: Any, discards: NativeDiscards, rng: random.Random, spent: Timings, clock: Callable[[], float]
+) -> float:
     """One action, timed on both engines; the Python engine's seconds for it."""
     before = game.state.copy()
     phase = _phase(game)
@@ -74,6 +159,10 @@ def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: 
     snapshot = position.snapshot()
     position.restore(snapshot)
     spent["core snapshot + restore"].append(clock() - start)
+    if before.phase == "play":
+        start = clock()
+        discards.of(position, before.to_act, before.cards_held(before.to_act) - 1)
+        spent["core discards' verdicts (play)"].append(clock() - start)
     moves = moves_of_action(before, game.state, before.to_act, action) if plain(action, events) else None
     if moves is not None:
         start = clock()
@@ -81,6 +170,62 @@ def _step(game: Game, position: Any, rng: random.Random, spent: Timings, clock: 
         spent[f"core move, {action.kind}"].append(clock() - start)
         spent[f"python apply, {action.kind}"].append(applied - listed)
     return applied - begin
+
+
+#: The rule questions a run asked: (query, values, question by its number in ``QUESTIONS``).
+Stream = list[tuple[Query, tuple[Any, ...], int]]
+
+
+def answer_stream(rules: Rules, hands: int, seed: int) -> Stream:
+    """The rule questions the Python engine asks playing the hands (untimed)."""
+    rng = random.Random(seed)
+    rules.asked = []
+    try:
+        for number in range(hands):
+            game = Game(rules, seed=hand_seed(seed, number))
+            while not game.is_over:
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(legal.count())])
+        return rules.asked
+    finally:
+        rules.asked = None
+
+
+def time_answers(rules: Rules, stream: Stream, clock: Callable[[], float]) -> dict[str, float]:
+    """Microseconds a question, by how it was asked, and the core memo's hit rate, from empty memos (a new Rules)."""
+    asked = len(stream) or 1
+    python = Rules(rules.variant)
+    methods = [getattr(python, f"{name}_of") for name in QUESTIONS]
+    start = clock()
+    for query, values, question in stream:
+        methods[question](query, values)
+    python_us = (clock() - start) * 1e6 / asked
+    native = NativeAnswers(Rules(rules.variant))
+    start = clock()
+    for query, values, question in stream:
+        native.ask(query, question, values)
+    from_python_us = (clock() - start) * 1e6 / asked
+    hits, misses = native.counts()
+    within = NativeAnswers(Rules(rules.variant))
+    keys: dict[tuple[int, int], list[tuple[int, ...]]] = defaultdict(list)
+    for query, values, question in stream:
+        keys[query.index, question].append(within.question(query, question).encoding.encode(values))
+    cold, warm = 0.0, 0.0
+    for (index, question), batch in keys.items():
+        memo = within.questions[index, question].memo
+        start = clock()
+        memo.ask_all(batch)
+        middle = clock()
+        memo.ask_all(batch)
+        cold, warm = cold + middle - start, warm + clock() - middle
+    return {
+        "questions": float(len(stream)),
+        "hit rate": 100 * hits / ((hits + misses) or 1),
+        "python memo": python_us,
+        "core memo, asked from python": from_python_us,
+        "core memo, within C, from empty": cold * 1e6 / asked,
+        "core memo, within C, every answer kept": warm * 1e6 / asked,
+    }
 
 
 def _time_python_undo(state: HandState, spent: Timings, clock: Callable[[], float]) -> None:
@@ -122,7 +267,19 @@ def main(argv: list[str] | None = None) -> int:
         means = [statistics.fmean(spent[name]) * 1e6 for spent, _ in passes if spent.get(name)]
         count = len(passes[0][0].get(name, ()))
         print(f"  {name:56s} {statistics.median(means):10.2f} {count:8d}")
+    _print_answers(rules, args.hands, args.seed, args.repeat, CLOCKS[args.clock])
     return 0
+
+
+def _print_answers(rules: Rules, hands: int, seed: int, repeat: int, clock: Callable[[], float]) -> None:
+    stream = answer_stream(rules, hands, seed)
+    runs = [time_answers(rules, stream, clock) for _ in range(repeat)]
+    hit_rate = runs[0]["hit rate"]
+    print(f"rule questions asked: {len(stream)}; the core memo's hit rate from empty: {hit_rate:.1f} %")
+    print(f"{'us per rule question (median of passes)':58s} {'us':>10s}")
+    for name in runs[0]:
+        if name not in ("questions", "hit rate"):
+            print(f"  {name:56s} {statistics.median(run[name] for run in runs):10.3f}")
 
 
 if __name__ == "__main__":

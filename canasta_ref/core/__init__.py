@@ -19,14 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, get_args
 
 from ..engine._native import build_tag as build_tag
 from ..engine._native import read_manifest
 from ..engine.cards import CARD_TYPES, MELD_RANK_NAMES, rank_of
 from ..engine.cores import register_native
 from ..engine.rules import Rules
-from ..engine.state import HandState
+from ..engine.state import HandState, Permission, Phase
 
 CORE_DIR: Final = Path(__file__).parent
 SOURCE: Final = CORE_DIR / "_core.c"
@@ -34,9 +34,23 @@ BUILT_DIR: Final = CORE_DIR / "_built"
 MANIFEST: Final = BUILT_DIR / "manifest.json"
 
 #: The mechanisms the core owns, in the words a refusal uses.
-MECHANISMS: Final = ("the position", "card moves", "score facts")
+MECHANISMS: Final = (
+    "the position",
+    "card moves",
+    "score facts",
+    "table values",
+    "a memo of rule answers",
+    "the discards' verdicts",
+    "meld shapes by rank",
+    "the turn's flags",
+    "the listing of play once a side has opened, of answering and of keeping",
+)
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
-GAME_MECHANISMS_MISSING: Final = ("listing the legal actions", "judging an action", "applying a whole action")
+GAME_MECHANISMS_MISSING: Final = (
+    "a listing of the draw phase and of openings",
+    "applying a whole action",
+    "judging an action it did not list",
+)
 
 
 def source_digest() -> str:
@@ -83,7 +97,7 @@ _STALE: Final = stale_reason()
 LIBRARY: Final = _load(_STALE)
 #: Which core this process can run, in words (``canasta-ref --version`` prints it).
 STATUS: Final = (
-    f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it lists and judges actions"
+    f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it plays whole hands"
     if LIBRARY is not None
     else f"Python engine only ({_STALE}{_build_hint()})"
 )
@@ -174,9 +188,29 @@ def position_fields(state: HandState) -> tuple[Any, ...]:
     )
 
 
+#: The phases and the partner's permissions, in the order the core numbers them (``load_turn``).
+PHASES: Final = get_args(Phase)
+PERMISSIONS: Final = get_args(Permission)
+
+
+def turn_fields(state: HandState) -> tuple[Any, ...]:
+    """The turn's flags of a HandState, in the order ``Position.load_turn`` takes them."""
+    return (
+        PHASES.index(state.phase),
+        PERMISSIONS.index(state.permission),
+        state.melded_this_turn,
+        state.asked_this_turn,
+        state.took_pile_this_turn,
+        state.last_card_bonus,
+        state.asked_in_hand,
+        state.bonus_draws_owed,
+    )
+
+
 def load_state(position: Any, state: HandState) -> Any:
     """``position`` holding what the core owns of ``state``."""
     position.load(*position_fields(state))
+    position.load_turn(*turn_fields(state))
     return position
 
 
@@ -199,4 +233,5 @@ def owned_view(state: HandState) -> dict[str, Any]:
         "penalties": tuple(state.penalties),
         "hand_sizes": tuple(state.hand_sizes),
         "pile_counts": (state.pile_wilds, state.pile_red_threes, state.pile_black_threes),
+        "turn": (*turn_fields(state)[:-1], tuple(state.bonus_draws_owed)),
     }

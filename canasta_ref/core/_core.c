@@ -8,6 +8,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <limits.h>
 #include <string.h>
 
 #define CARD_TYPES 53
@@ -20,6 +21,7 @@
 #define MAX_BONUS 64    /* one seat's bonus cards laid out */
 #define MAX_FOOT 64     /* one seat's foot, face down */
 #define MAX_COPIES 255  /* copies of one card in one hand or meld */
+#define TABLE_WIDTH 6   /* hooks.TABLE_VARIABLES */
 
 /* One meld: its rank (MELD_RANKS), its cards counted by card type, and the counts the listing and score read. */
 typedef struct {
@@ -28,6 +30,18 @@ typedef struct {
     uint16_t size, naturals, wilds, jokers;
     uint8_t counts[CARD_TYPES];
 } NativeMeld;
+
+/* The turn's flags (``load_turn``): the phase and the partner's permission by their place in ``core.PHASES`` and
+ * ``core.PERMISSIONS``, whether the player has melded, asked or taken the pile this turn, whether the last card
+ * drawn was a bonus card, the seats that asked "may I go out?" this hand (bit s), and the bonus cards each seat is
+ * owed for its side's initial meld (hook bonus_draw.count). */
+#define PHASES 5
+#define PERMISSIONS 3
+typedef struct {
+    uint8_t phase, permission, melded, asked, took, last_card_bonus, has_owed;
+    uint32_t asked_in_hand;
+    int32_t owed[MAX_SEATS];
+} Turn;
 
 /* Everything the core owns of a position: plain data, so a snapshot is one memcpy. */
 typedef struct {
@@ -49,6 +63,7 @@ typedef struct {
     int32_t stock_len, pile_len;
     int32_t pile_wilds, pile_red_threes, pile_black_threes;
     int32_t to_act;
+    Turn turn;
 } State;
 
 /* What the spec compiles to, per card type and per meld rank. */
@@ -433,20 +448,22 @@ static PyObject *export_seat_cards(const Position *self, const uint8_t *cards, c
 }
 
 /* The position as plain values: the fields of ``load``, then hand sizes and the pile's counts, for comparison. */
+static PyObject *export_turn(const Position *self);
+
 static PyObject *Position_export(Position *self, PyObject *Py_UNUSED(ignored)) {
     const State *s = &self->state;
     long sizes[MAX_SEATS], opened[MAX_SIDES], side_of[MAX_SEATS], penalties[MAX_SIDES];
     for (int i = 0; i < self->players; i++) sizes[i] = s->hand_sizes[i], side_of[i] = s->side_of[i];
     for (int i = 0; i < self->sides; i++) opened[i] = s->team_opened[i], penalties[i] = s->penalties[i];
     PyObject *feet = s->has_feet ? export_seat_cards(self, &s->feet[0][0], s->feet_len, MAX_FOOT) : PyList_New(0);
-    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,s:N,s:(iii)}", "hands", export_hands(self), "stock",
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,s:N,s:(iii),s:N}", "hands", export_hands(self), "stock",
                          tuple_of_bytes(s->stock, s->stock_len), "pile", tuple_of_bytes(s->pile, s->pile_len), "melds",
                          export_melds(self), "bonus", export_seat_cards(self, &s->bonus[0][0], s->bonus_len, MAX_BONUS),
                          "team_opened", tuple_of_ints(opened, self->sides), "side_of",
                          tuple_of_ints(side_of, self->players), "to_act", s->to_act, "feet", feet, "penalties",
                          tuple_of_ints(penalties, s->has_penalties ? self->sides : 0), "hand_sizes",
                          tuple_of_ints(sizes, self->players), "pile_counts", s->pile_wilds, s->pile_red_threes,
-                         s->pile_black_threes);
+                         s->pile_black_threes, "turn", export_turn(self));
 }
 
 /* -- card moves ---------------------------------------------------------------------------------------------- */
@@ -465,6 +482,59 @@ static int check_card(int card) {
         return -1;
     }
     return 0;
+}
+
+/* Load the turn's flags (``core.turn_fields`` gives them from a HandState); on a refusal the old ones stay. A
+ * position loaded with ``load`` has them all cleared, so ``load`` comes first. */
+static PyObject *Position_load_turn(Position *self, PyObject *args) {
+    int phase, permission, melded, asked, took, last_card_bonus;
+    unsigned long asked_in_hand;
+    PyObject *owed;
+    if (!PyArg_ParseTuple(args, "iippppkO", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
+                          &asked_in_hand, &owed))
+        return NULL;
+    if (phase < 0 || phase >= PHASES || permission < 0 || permission >= PERMISSIONS)
+        return PyErr_Format(PyExc_ValueError, "native core: phase %d and permission %d, expected 0 to %d and 0 to %d",
+                            phase, permission, PHASES - 1, PERMISSIONS - 1);
+    if (asked_in_hand >> self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: asked_in_hand names a seat beyond %d", self->players - 1);
+    long values[MAX_SEATS];
+    Py_ssize_t n = read_ints(owed, 0, MAX_CARDS, MAX_SEATS, "bonus cards owed", values);
+    if (n < 0) return NULL;
+    if (n != 0 && n != self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: bonus cards owed for %zd seats, expected %d", n,
+                            self->players);
+    Turn *t = &self->state.turn;
+    memset(t, 0, sizeof(Turn));
+    t->phase = (uint8_t)phase, t->permission = (uint8_t)permission, t->melded = (uint8_t)melded;
+    t->asked = (uint8_t)asked, t->took = (uint8_t)took, t->last_card_bonus = (uint8_t)last_card_bonus;
+    t->asked_in_hand = (uint32_t)asked_in_hand, t->has_owed = n > 0;
+    for (Py_ssize_t i = 0; i < n; i++) t->owed[i] = (int32_t)values[i];
+    Py_RETURN_NONE;
+}
+
+/* The turn's flags as ``load_turn`` takes them. */
+static PyObject *export_turn(const Position *self) {
+    const Turn *t = &self->state.turn;
+    long owed[MAX_SEATS];
+    for (int i = 0; i < self->players; i++) owed[i] = t->owed[i];
+    return Py_BuildValue("(iiOOOOkN)", t->phase, t->permission, t->melded ? Py_True : Py_False,
+                         t->asked ? Py_True : Py_False, t->took ? Py_True : Py_False,
+                         t->last_card_bonus ? Py_True : Py_False, (unsigned long)t->asked_in_hand,
+                         tuple_of_ints(owed, t->has_owed ? self->players : 0));
+}
+
+/* One seat's hand (by default the seat to act's), counted by card type. */
+static PyObject *Position_hand(Position *self, PyObject *args) {
+    int seat = self->state.to_act;
+    if (!PyArg_ParseTuple(args, "|i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return tuple_of_bytes(self->state.hands[seat], CARD_TYPES);
+}
+
+/* The cards a seat has to play (``HandState.cards_held``): its hand, its foot face down, the bonus cards owed. */
+static int cards_held(const Position *self, int seat) {
+    const State *s = &self->state;
+    return s->hand_sizes[seat] + (s->has_feet ? s->feet_len[seat] : 0) + s->turn.owed[seat];
 }
 
 static void push_pile(Position *self, int card) {
@@ -665,6 +735,32 @@ static PyObject *Position_bonus_laid(Position *self, PyObject *args) {
     return PyLong_FromLong(self->state.bonus_len[seat]);
 }
 
+/* The values of the variables every hook about the table shares, for ``seat`` (``hooks.TABLE_VARIABLES`` in
+ * order: the seat, whether its side has opened, its side's canastas, the stock's size, the pile's size, the seat's
+ * hand size), as ``engine.checks.table_values`` gives them. */
+static void table_values_of(const Position *self, int seat, int32_t out[TABLE_WIDTH]) {
+    const State *s = &self->state;
+    int side = s->side_of[seat];
+    int32_t canastas = 0;
+    for (int i = 0; i < s->meld_count[side]; i++)
+        canastas += s->melds[side][i].size >= self->facts.canasta_size[s->melds[side][i].rank];
+    out[0] = seat;
+    out[1] = s->team_opened[side];
+    out[2] = canastas;
+    out[3] = s->stock_len;
+    out[4] = s->pile_len;
+    out[5] = s->hand_sizes[seat];
+}
+
+static PyObject *Position_table_values(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    int32_t values[TABLE_WIDTH];
+    table_values_of(self, seat, values);
+    return Py_BuildValue("(iOiiii)", values[0], values[1] ? Py_True : Py_False, values[2], values[3], values[4],
+                         values[5]);
+}
+
 /* -- undo ---------------------------------------------------------------------------------------------------- */
 
 static PyObject *Position_snapshot(Position *self, PyObject *Py_UNUSED(ignored)) {
@@ -676,6 +772,882 @@ static PyObject *Position_restore(Position *self, PyObject *arg) {
         return PyErr_Format(PyExc_ValueError, "native core: a snapshot is %zu bytes from snapshot()", sizeof(State));
     memcpy(&self->state, PyBytes_AS_STRING(arg), sizeof(State));
     Py_RETURN_NONE;
+}
+
+/* -- the memo of rule answers -------------------------------------------------------------------------------- */
+
+/* A rule question's answers, kept by the values its clauses read, each encoded as a small int (``memo.py``): one
+ * flat key of ``width`` ints. On a miss the memo calls back into Python with the key as a tuple (where the clauses
+ * run) and keeps the answer (a clause, None, a bool or a number). Open addressing over a table a power of two long,
+ * never more than half full; at ``limit`` entries it empties and starts again, as ``rules.remember`` does. */
+#define MEMO_MAX_WIDTH 32
+#define MEMO_FIRST_CAPACITY 64
+
+typedef struct {
+    PyObject_HEAD
+    int width;
+    Py_ssize_t limit;
+    PyObject *callback;
+    Py_ssize_t capacity, size;
+    int32_t *keys;       /* capacity rows of width ints */
+    uint8_t *used;       /* one a row */
+    PyObject **answers;  /* one a row, owned */
+    long long hits, misses;
+    /* How the core builds a key natively (``set_recipe``): each value's source and its place there. */
+    int has_recipe;
+    uint8_t source[MEMO_MAX_WIDTH], place[MEMO_MAX_WIDTH];
+} RuleMemo;
+
+/* Where a value of a natively built key comes from: the table values (``hooks.TABLE_VARIABLES``), the card's facts
+ * (``hooks.CARD_VARIABLES``, then whether any side has a canasta of its rank), or the caller's own values. */
+enum { KEY_TABLE, KEY_CARD, KEY_ARGUMENT, KEY_SOURCES };
+#define CARD_KEY_VALUES 6
+#define MAX_KEY_ARGUMENTS 24
+static const int key_source_size[KEY_SOURCES] = {TABLE_WIDTH, CARD_KEY_VALUES, MAX_KEY_ARGUMENTS};
+
+static uint64_t memo_hash(const int32_t *key, int width) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < width; i++) {
+        h ^= (uint32_t)key[i];
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void memo_empty(RuleMemo *self) {
+    for (Py_ssize_t i = 0; i < self->capacity; i++)
+        if (self->used[i]) Py_CLEAR(self->answers[i]);
+    memset(self->used, 0, (size_t)self->capacity);
+    self->size = 0;
+}
+
+static void memo_free_table(RuleMemo *self) {
+    if (self->used != NULL) memo_empty(self);
+    PyMem_Free(self->keys);
+    PyMem_Free(self->used);
+    PyMem_Free(self->answers);
+    self->keys = NULL, self->used = NULL, self->answers = NULL;
+    self->capacity = self->size = 0;
+}
+
+static int memo_alloc(RuleMemo *self, Py_ssize_t capacity) {
+    self->keys = PyMem_Calloc((size_t)(capacity * self->width) + 1, sizeof(int32_t));
+    self->used = PyMem_Calloc((size_t)capacity, 1);
+    self->answers = PyMem_Calloc((size_t)capacity, sizeof(PyObject *));
+    self->capacity = capacity;
+    self->size = 0;
+    if (self->keys == NULL || self->used == NULL || self->answers == NULL) {
+        memo_free_table(self);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* The row holding ``key``, or the empty row where it would go. */
+static Py_ssize_t memo_slot(const RuleMemo *self, const int32_t *key) {
+    Py_ssize_t mask = self->capacity - 1, i = (Py_ssize_t)(memo_hash(key, self->width) & (uint64_t)mask);
+    size_t bytes = (size_t)self->width * sizeof(int32_t);
+    while (self->used[i] && memcmp(self->keys + i * self->width, key, bytes) != 0) i = (i + 1) & mask;
+    return i;
+}
+
+/* Double the table, moving every entry (their answers' references move with them). */
+static int memo_grow(RuleMemo *self) {
+    int32_t *keys = self->keys;
+    uint8_t *used = self->used;
+    PyObject **answers = self->answers;
+    Py_ssize_t old = self->capacity, size = self->size;
+    self->keys = NULL, self->used = NULL, self->answers = NULL;
+    if (memo_alloc(self, old * 2) < 0) {
+        self->keys = keys, self->used = used, self->answers = answers, self->capacity = old, self->size = size;
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < old; i++) {
+        if (!used[i]) continue;
+        Py_ssize_t slot = memo_slot(self, keys + i * self->width);
+        memcpy(self->keys + slot * self->width, keys + i * self->width, (size_t)self->width * sizeof(int32_t));
+        self->used[slot] = 1;
+        self->answers[slot] = answers[i];
+    }
+    self->size = size;
+    PyMem_Free(keys);
+    PyMem_Free(used);
+    PyMem_Free(answers);
+    return 0;
+}
+
+static PyObject *key_tuple(const int32_t *key, int width) {
+    long wide[MEMO_MAX_WIDTH];
+    for (int i = 0; i < width; i++) wide[i] = key[i];
+    return tuple_of_ints(wide, width);
+}
+
+/* The answer to ``key`` (a borrowed reference), asking Python on a miss; NULL with an exception set when the
+ * callback raises. What the native listing calls. */
+static PyObject *memo_ask(RuleMemo *self, const int32_t *key) {
+    Py_ssize_t slot = memo_slot(self, key);
+    if (self->used[slot]) {
+        self->hits++;
+        return self->answers[slot];
+    }
+    self->misses++;
+    PyObject *asked = key_tuple(key, self->width);
+    if (asked == NULL) return NULL;
+    PyObject *answer = PyObject_CallOneArg(self->callback, asked);
+    Py_DECREF(asked);
+    if (answer == NULL) return NULL;
+    if (self->size >= self->limit) memo_empty(self);
+    if (2 * (self->size + 1) > self->capacity && memo_grow(self) < 0) {
+        Py_DECREF(answer);
+        return NULL;
+    }
+    slot = memo_slot(self, key);
+    memcpy(self->keys + slot * self->width, key, (size_t)self->width * sizeof(int32_t));
+    self->used[slot] = 1;
+    self->answers[slot] = answer;
+    self->size++;
+    return answer;
+}
+
+static int RuleMemo_init(RuleMemo *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"width", "callback", "limit", NULL};
+    int width;
+    PyObject *callback;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOn", names, &width, &callback, &limit)) return -1;
+    if (width < 0 || width > MEMO_MAX_WIDTH)
+        return PyErr_Format(PyExc_ValueError, "native core: a memo's key is %d values, expected 0 to %d", width,
+                            MEMO_MAX_WIDTH), -1;
+    if (!PyCallable_Check(callback))
+        return PyErr_SetString(PyExc_TypeError, "native core: a memo's callback must be callable"), -1;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "native core: a memo's limit is %zd, expected 1 or more", limit), -1;
+    memo_free_table(self);
+    Py_XSETREF(self->callback, Py_NewRef(callback));
+    self->width = width;
+    self->limit = limit;
+    self->hits = self->misses = 0;
+    self->has_recipe = 0;
+    return memo_alloc(self, MEMO_FIRST_CAPACITY);
+}
+
+/* A key from Python: a sequence of ``width`` ints, each within int32. */
+static int read_key(const RuleMemo *self, PyObject *seq, int32_t *key) {
+    long values[MEMO_MAX_WIDTH];
+    Py_ssize_t n = read_ints(seq, INT32_MIN, INT32_MAX, MEMO_MAX_WIDTH, "a memo key's value", values);
+    if (n < 0) return -1;
+    if (n != self->width) {
+        PyErr_Format(PyExc_ValueError, "native core: a memo key of %zd values, expected %d", n, self->width);
+        return -1;
+    }
+    for (int i = 0; i < self->width; i++) key[i] = (int32_t)values[i];
+    return 0;
+}
+
+static PyObject *RuleMemo_ask(RuleMemo *self, PyObject *arg) {
+    int32_t key[MEMO_MAX_WIDTH];
+    if (self->used == NULL) return PyErr_Format(PyExc_RuntimeError, "native core: a memo not initialised");
+    if (read_key(self, arg, key) < 0) return NULL;
+    PyObject *answer = memo_ask(self, key);
+    return answer == NULL ? NULL : Py_NewRef(answer);
+}
+
+/* Every key of a list asked in turn within C: the answers, in order (the lookups' cost without a call each). */
+static PyObject *RuleMemo_ask_all(RuleMemo *self, PyObject *arg) {
+    if (self->used == NULL) return PyErr_Format(PyExc_RuntimeError, "native core: a memo not initialised");
+    PyObject *fast = PySequence_Fast(arg, "native core: ask_all takes a sequence of keys");
+    if (fast == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int32_t *keys = PyMem_Calloc((size_t)(n * self->width) + 1, sizeof(int32_t));
+    PyObject *out = keys == NULL ? PyErr_NoMemory() : PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++)
+        if (read_key(self, PySequence_Fast_GET_ITEM(fast, i), keys + i * self->width) < 0) Py_CLEAR(out);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *answer = memo_ask(self, keys + i * self->width);
+        if (answer == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, Py_NewRef(answer));
+    }
+    PyMem_Free(keys);
+    Py_DECREF(fast);
+    return out;
+}
+
+/* The recipe of natively built keys: one (source, place) pair per value of the key (``KEY_TABLE`` ...). */
+static PyObject *RuleMemo_set_recipe(RuleMemo *self, PyObject *arg) {
+    PyObject *fast = PySequence_Fast(arg, "native core: a recipe is a sequence of (source, place) pairs");
+    if (fast == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    uint8_t source[MEMO_MAX_WIDTH], place[MEMO_MAX_WIDTH];
+    int failed = n != self->width;
+    if (failed) PyErr_Format(PyExc_ValueError, "native core: a recipe of %zd values for keys of %d", n, self->width);
+    for (Py_ssize_t i = 0; !failed && i < n; i++) {
+        long pair[2];
+        failed = read_ints(PySequence_Fast_GET_ITEM(fast, i), 0, MAX_KEY_ARGUMENTS, 2, "a recipe's pair", pair) != 2;
+        if (!failed && (pair[0] >= KEY_SOURCES || pair[1] >= key_source_size[pair[0]])) {
+            PyErr_Format(PyExc_ValueError, "native core: a recipe's pair (%ld, %ld) names no value", pair[0], pair[1]);
+            failed = 1;
+        } else if (failed && !PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "native core: a recipe's pair must be (source, place)");
+        }
+        if (!failed) source[i] = (uint8_t)pair[0], place[i] = (uint8_t)pair[1];
+    }
+    Py_DECREF(fast);
+    if (failed) return NULL;
+    memcpy(self->source, source, sizeof(source));
+    memcpy(self->place, place, sizeof(place));
+    self->has_recipe = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *RuleMemo_counts(RuleMemo *self, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("{s:L,s:L,s:n}", "hits", self->hits, "misses", self->misses, "size", self->size);
+}
+
+static PyObject *RuleMemo_clear(RuleMemo *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->used != NULL) memo_empty(self);
+    self->hits = self->misses = 0;
+    Py_RETURN_NONE;
+}
+
+static int RuleMemo_traverse(RuleMemo *self, visitproc visit, void *arg) {
+    Py_VISIT(self->callback);
+    for (Py_ssize_t i = 0; i < self->capacity; i++)
+        if (self->used[i]) Py_VISIT(self->answers[i]);
+    return 0;
+}
+
+static int RuleMemo_tp_clear(RuleMemo *self) {
+    Py_CLEAR(self->callback);
+    if (self->used != NULL) memo_empty(self);
+    return 0;
+}
+
+static void RuleMemo_dealloc(RuleMemo *self) {
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(self->callback);
+    memo_free_table(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef RuleMemo_methods[] = {
+    {"ask", (PyCFunction)RuleMemo_ask, METH_O, "ask(key): the answer kept for key, asking the callback on a miss"},
+    {"ask_all", (PyCFunction)RuleMemo_ask_all, METH_O, "ask_all(keys): each key asked in turn, the answers"},
+    {"set_recipe", (PyCFunction)RuleMemo_set_recipe, METH_O, "set_recipe(pairs): how the core builds keys itself"},
+    {"counts", (PyCFunction)RuleMemo_counts, METH_NOARGS, "Hits, misses and entries kept"},
+    {"clear", (PyCFunction)RuleMemo_clear, METH_NOARGS, "Forget every answer and the counts"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RuleMemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "canasta_ref.core._core.RuleMemo",
+    .tp_doc = PyDoc_STR("RuleMemo(width, callback, limit): a rule question's answers by encoded key (memo.py)"),
+    .tp_basicsize = sizeof(RuleMemo),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)RuleMemo_init,
+    .tp_dealloc = (destructor)RuleMemo_dealloc,
+    .tp_traverse = (traverseproc)RuleMemo_traverse,
+    .tp_clear = (inquiry)RuleMemo_tp_clear,
+    .tp_methods = RuleMemo_methods,
+};
+
+/* -- the listing, built natively ------------------------------------------------------------------------- */
+
+/* Ranks (bit r) of which any side has a canasta: ``discard.allowed``'s ``canasta_of_rank``. */
+static uint32_t canasta_ranks(const Position *self) {
+    const State *s = &self->state;
+    uint32_t ranks = 0;
+    for (int side = 0; side < self->sides; side++)
+        for (int i = 0; i < s->meld_count[side]; i++) {
+            const NativeMeld *meld = &s->melds[side][i];
+            if (meld->size >= self->facts.canasta_size[meld->rank]) ranks |= 1u << meld->rank;
+        }
+    return ranks;
+}
+
+/* The values a key draws on for one card: the table's, the card's facts, the caller's. */
+typedef struct {
+    int32_t table[TABLE_WIDTH];
+    int32_t card[CARD_KEY_VALUES];
+    int32_t arguments[MAX_KEY_ARGUMENTS];
+} KeyValues;
+
+static void card_key_values(const Position *self, uint32_t canastas, int card, int32_t out[CARD_KEY_VALUES]) {
+    const CardFacts *f = &self->facts;
+    out[0] = f->rank[card];
+    out[1] = f->is_wild[card];
+    out[2] = card == JOKER;
+    out[3] = f->is_red_three[card];
+    out[4] = f->is_black_three[card];
+    out[5] = (int32_t)(canastas >> f->rank[card] & 1u);
+}
+
+/* The answer of ``memo`` to the key its recipe builds from ``values`` (borrowed), or NULL with an exception. */
+static PyObject *ask_built(RuleMemo *memo, const KeyValues *values) {
+    const int32_t *sources[KEY_SOURCES] = {values->table, values->card, values->arguments};
+    int32_t key[MEMO_MAX_WIDTH];
+    for (int i = 0; i < memo->width; i++) key[i] = sources[memo->source[i]][memo->place[i]];
+    return memo_ask(memo, key);
+}
+
+static int check_recipe(PyObject *memo, const char *what) {
+    if (!PyObject_TypeCheck(memo, &RuleMemoType) || !((RuleMemo *)memo)->has_recipe) {
+        PyErr_Format(PyExc_TypeError, "native core: %s must be a RuleMemo with a recipe", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* The card types ``seat`` may discard, in card order, leaving ``hand_after`` cards to play: those hook
+ * discard.allowed lets go (its memo answers None) and, where discard.preferred has clauses (``preferred`` not
+ * None), of the best standing among them (its memo answers each card's standing), as the Python listing's
+ * discards block keeps them. Whether a discard may be made at all stays the caller's. */
+static Py_ssize_t collect_discards(Position *self, int seat, int hand_after, RuleMemo *allowed, RuleMemo *preferred,
+                                   long chosen[CARD_TYPES]) {
+    KeyValues values = {.arguments = {hand_after}};
+    table_values_of(self, seat, values.table);
+    uint32_t canastas = canasta_ranks(self);
+    long standing[CARD_TYPES], best = LONG_MIN;
+    Py_ssize_t n = 0;
+    for (int card = 0; card < CARD_TYPES; card++) {
+        if (!self->state.hands[seat][card]) continue;
+        card_key_values(self, canastas, card, values.card);
+        PyObject *answer = ask_built(allowed, &values);
+        if (answer == NULL) return -1;
+        if (answer != Py_None) continue;
+        standing[n] = 0;
+        if (preferred != NULL) {
+            PyObject *stands = ask_built(preferred, &values);
+            if (stands == NULL) return -1;
+            standing[n] = PyLong_AsLong(stands);
+            if (standing[n] == -1 && PyErr_Occurred()) return -1;
+        }
+        best = standing[n] > best ? standing[n] : best;
+        chosen[n++] = card;
+    }
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (standing[i] == best) chosen[kept++] = chosen[i];
+    return kept;
+}
+
+static int read_discard_memos(PyObject *allowed, PyObject *preferred, RuleMemo **allowed_out, RuleMemo **preferred_out) {
+    if (check_recipe(allowed, "discard.allowed's memo") < 0 ||
+        (preferred != Py_None && check_recipe(preferred, "discard.preferred's memo") < 0))
+        return -1;
+    *allowed_out = (RuleMemo *)allowed;
+    *preferred_out = preferred == Py_None ? NULL : (RuleMemo *)preferred;
+    return 0;
+}
+
+static PyObject *Position_discards(Position *self, PyObject *args) {
+    int seat, hand_after;
+    PyObject *allowed, *preferred;
+    RuleMemo *allowed_memo, *preferred_memo;
+    if (!PyArg_ParseTuple(args, "iiOO", &seat, &hand_after, &allowed, &preferred) || check_seat(self, seat) < 0 ||
+        read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
+        return NULL;
+    long chosen[CARD_TYPES];
+    Py_ssize_t n = collect_discards(self, seat, hand_after, allowed_memo, preferred_memo, chosen);
+    return n < 0 ? NULL : tuple_of_ints(chosen, n);
+}
+
+/* The values ``meld.valid`` reads of the meld a shape makes, in ``core.listing.SHAPE_ARGUMENTS``' order. */
+enum {
+    SHAPE_RANK, SHAPE_SIZE, SHAPE_NATURALS, SHAPE_WILDS, SHAPE_JOKERS, SHAPE_NATURAL_RANKS, SHAPE_KIND, SHAPE_SUITS,
+    SHAPE_CONSECUTIVE, SHAPE_LOWEST, SHAPE_IS_NEW, SHAPE_ADDED, SHAPE_ADDED_WILDS, SHAPE_WAS_CANASTA, SHAPE_GOING_OUT,
+    SHAPE_INITIAL, SHAPE_OTHER_CANASTA, SHAPE_OTHER_NATURAL_CANASTA, SHAPE_WILD_MELD_OPEN, SHAPE_TAKE_ONTO_MELD,
+    SHAPE_VALUES
+};
+/* Their names, as the module's SHAPE_VALUES: ``listing.py`` checks them against ``checks.MELD_VALID``. */
+static const char *shape_value_names[SHAPE_VALUES] = {
+    "rank", "size", "naturals", "wilds", "jokers", "natural_ranks", "kind", "suits", "consecutive", "lowest", "is_new",
+    "added", "added_wilds", "was_canasta", "going_out", "initial", "other_canasta_of_rank",
+    "other_natural_canasta_of_rank", "team_wild_meld_open", "take_onto_meld",
+};
+
+/* What the sides' canastas make of ``rank`` for ``side`` (``checks.RankFacts``): another side has a canasta of it,
+ * a natural one, and ``side`` has a wild meld short of a canasta. */
+static void rank_facts_of(const Position *self, int side, int rank, int32_t out[3]) {
+    const State *s = &self->state;
+    out[0] = out[1] = out[2] = 0;
+    for (int other = 0; other < self->sides; other++)
+        for (int i = 0; i < s->meld_count[other]; i++) {
+            const NativeMeld *meld = &s->melds[other][i];
+            int canasta = meld->size >= self->facts.canasta_size[meld->rank];
+            if (!canasta && other == side && meld->rank == MELD_RANKS - 2) out[2] = 1;
+            if (canasta && other != side && meld->rank == rank) {
+                out[0] = 1;
+                if (meld->wilds == 0) out[1] = 1;
+            }
+        }
+}
+
+/* How many different choices of ``size`` cards there are, for each size, among card types held ``counts[i]``
+ * times (the product of (1 + x + ... + x^count) over the types): ``ways[size]``, sizes up to ``most``. */
+static void choice_counts(const int *counts, int types, int most, long long *ways) {
+    for (int k = 0; k <= most; k++) ways[k] = k == 0;
+    for (int i = 0; i < types; i++)
+        for (int k = most; k >= 1; k--)
+            for (int c = 1; c <= counts[i] && c <= k; c++) ways[k] += ways[k - c];
+}
+
+/* The side's meld that cards of ``rank`` join (the first open one, where the rank merges: bit ``rank`` of
+ * ``merging``), or NULL for a new meld. */
+static const NativeMeld *merge_target(const Position *self, int side, int rank, long merging) {
+    if (!(merging >> rank & 1)) return NULL;
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *meld = &self->state.melds[side][i];
+        if (meld->rank == rank && !meld->closed) return meld;
+    }
+    return NULL;
+}
+
+/* A valid shape of one rank: its counts of natural cards, other wild cards and jokers, whether it is valid keeping
+ * cards and going out, the kind of canasta it newly makes (-1: none), how many different groups of cards make it. */
+typedef struct {
+    int naturals, twos, jokers, staying, leaving, new_kind;
+    long long ways;
+} RankShape;
+
+/* What the shapes of a rank are asked with: the memo of meld.valid, the ranks that merge (bit r), the codes of
+ * meld.valid's ``kind`` words. */
+typedef struct {
+    RuleMemo *valid;
+    long merging;
+    int group_code, wild_code;
+} ShapeQuestion;
+
+/* The shapes of one rank that make a valid meld for ``seat`` (``legal._rank_shapes``), into ``*out`` (allocated
+ * with PyMem_Malloc, the caller frees it): for each count of its natural cards of ``rank``, of its other wild cards
+ * and of its jokers, hook meld.valid asked keeping cards and going out. Returns how many, or -1 with an exception. */
+static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, int initial, const ShapeQuestion *q,
+                                      RankShape **out) {
+    const State *s = &self->state;
+    const CardFacts *f = &self->facts;
+    int side = s->side_of[seat], naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
+    int available = 0, twos_total = 0, jokers = s->hands[seat][JOKER]; /* a joker is never natural */
+    for (int c = 0; c < JOKER; c++) {
+        int held = s->hands[seat][c];
+        if (f->is_wild[c]) twos[two_types++] = held, twos_total += held;
+        else if (f->rank[c] == rank && !f->is_bonus[c]) naturals[natural_types++] = held, available += held;
+    }
+    long long natural_ways[MAX_CARDS + 1], two_ways[MAX_CARDS + 1];
+    choice_counts(naturals, natural_types, available, natural_ways);
+    choice_counts(twos, two_types, twos_total, two_ways);
+    const NativeMeld *before = merge_target(self, side, rank, q->merging);
+    int was_canasta = before != NULL && before->size >= f->canasta_size[rank];
+    KeyValues values;
+    table_values_of(self, seat, values.table);
+    int32_t *a = values.arguments, facts[3];
+    rank_facts_of(self, side, rank, facts);
+    a[SHAPE_RANK] = a[SHAPE_LOWEST] = rank;
+    a[SHAPE_KIND] = rank == MELD_RANKS - 2 ? q->wild_code : q->group_code;
+    a[SHAPE_SUITS] = 0, a[SHAPE_CONSECUTIVE] = 1, a[SHAPE_TAKE_ONTO_MELD] = 0;
+    a[SHAPE_IS_NEW] = before == NULL, a[SHAPE_WAS_CANASTA] = was_canasta, a[SHAPE_INITIAL] = initial;
+    a[SHAPE_OTHER_CANASTA] = facts[0], a[SHAPE_OTHER_NATURAL_CANASTA] = facts[1], a[SHAPE_WILD_MELD_OPEN] = facts[2];
+    RankShape *found = PyMem_Malloc(sizeof(RankShape) * (size_t)((available + 1) * (twos_total + 1) * (jokers + 1)));
+    if (found == NULL) return PyErr_NoMemory(), -1;
+    Py_ssize_t count = 0;
+    for (int n = 0; n <= available; n++)
+        for (int t = 0; t <= twos_total; t++)
+            for (int j = 0; j <= jokers; j++) {
+                if (n + t + j == 0) continue;
+                int added = n + t + j, size = added + (before ? before->size : 0);
+                int meld_naturals = n + (before ? before->naturals : 0);
+                a[SHAPE_SIZE] = size, a[SHAPE_NATURALS] = meld_naturals;
+                a[SHAPE_WILDS] = t + j + (before ? before->wilds : 0);
+                a[SHAPE_JOKERS] = j + (before ? before->jokers : 0);
+                a[SHAPE_NATURAL_RANKS] = n > 0, a[SHAPE_ADDED] = added, a[SHAPE_ADDED_WILDS] = t + j;
+                int verdict[2];
+                for (int going_out = 0; going_out < 2; going_out++) {
+                    a[SHAPE_GOING_OUT] = going_out;
+                    PyObject *answer = ask_built(q->valid, &values);
+                    if (answer == NULL) {
+                        PyMem_Free(found);
+                        return -1;
+                    }
+                    verdict[going_out] = answer == Py_None;
+                }
+                if (!verdict[0] && !verdict[1]) continue;
+                int new_kind = -1;
+                if (!was_canasta && size >= f->canasta_size[rank])
+                    new_kind = size == meld_naturals ? 0 : meld_naturals == 0 ? 2 : 1;
+                found[count++] = (RankShape){n, t, j, verdict[0], verdict[1], new_kind, natural_ways[n] * two_ways[t]};
+            }
+    *out = found;
+    return count;
+}
+
+static int read_shape_question(PyObject *valid, long merging, int group_code, int wild_code, ShapeQuestion *q) {
+    if (check_recipe(valid, "meld.valid's memo") < 0) return -1;
+    *q = (ShapeQuestion){(RuleMemo *)valid, merging, group_code, wild_code};
+    return 0;
+}
+
+/* ``collect_rank_shapes`` for Python: each valid shape as (naturals, wild cards, jokers, valid keeping cards,
+ * valid going out, the kind of canasta it newly makes or -1, how many different groups of cards make it). */
+static PyObject *Position_rank_shapes(Position *self, PyObject *args) {
+    int seat, rank, initial, group_code, wild_code;
+    long merging;
+    PyObject *valid;
+    ShapeQuestion q;
+    if (!PyArg_ParseTuple(args, "iipOlii", &seat, &rank, &initial, &valid, &merging, &group_code, &wild_code) ||
+        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0)
+        return NULL;
+    if (rank < 0 || rank > MELD_RANKS - 2)
+        return PyErr_Format(PyExc_ValueError, "native core: no rank %d of a group (0 to %d)", rank, MELD_RANKS - 2);
+    RankShape *shapes;
+    Py_ssize_t n = collect_rank_shapes(self, seat, rank, initial, &q, &shapes);
+    if (n < 0) return NULL;
+    PyObject *found = PyList_New(n);
+    for (Py_ssize_t i = 0; found != NULL && i < n; i++) {
+        const RankShape *r = &shapes[i];
+        PyObject *shape = Py_BuildValue("(iiiNNiL)", r->naturals, r->twos, r->jokers, PyBool_FromLong(r->staying),
+                                        PyBool_FromLong(r->leaving), r->new_kind, r->ways);
+        if (shape == NULL) Py_CLEAR(found);
+        else PyList_SET_ITEM(found, i, shape);
+    }
+    PyMem_Free(shapes);
+    return found;
+}
+
+/* -- single melds of a side that has opened ------------------------------------------------------------------- */
+
+/* The ranks a group could be laid in (``movegen.HandCards.meld_ranks``), as bits: the hand's natural ranks, the
+ * side's melds' (sequences apart), and the wild meld's where the hand holds wild cards. */
+static uint32_t meld_ranks_of(const Position *self, int seat) {
+    const State *s = &self->state;
+    const CardFacts *f = &self->facts;
+    uint32_t bits = 0;
+    int wilds = s->hands[seat][JOKER] > 0;
+    for (int c = 0; c < JOKER; c++) {
+        if (!s->hands[seat][c]) continue;
+        if (f->is_wild[c]) wilds = 1;
+        else if (!f->is_bonus[c]) bits |= 1u << f->rank[c];
+    }
+    int side = s->side_of[seat];
+    for (int i = 0; i < s->meld_count[side]; i++)
+        if (s->melds[side][i].rank != MELD_RANKS - 1) bits |= 1u << s->melds[side][i].rank;
+    return wilds ? bits | 1u << (MELD_RANKS - 2) : bits;
+}
+
+/* A side's canastas by kind (natural, mixed, wild, sequence). */
+static void side_kinds(const Position *self, int side, int kinds[4]) {
+    kinds[0] = kinds[1] = kinds[2] = kinds[3] = 0;
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *meld = &self->state.melds[side][i];
+        if (meld->size >= self->facts.canasta_size[meld->rank])
+            kinds[meld->rank == MELD_RANKS - 1 ? 3 : meld->wilds == 0 ? 0 : meld->naturals == 0 ? 2 : 1]++;
+    }
+}
+
+/* How a turn may end: the memos of go_out.allowed and go_out.keep_card, and what they are asked with that the
+ * position does not hold yet (the turn's flags, from the caller). */
+typedef struct {
+    RuleMemo *go_out, *keep_card;
+    int permission_code, discard_pending, pass_refused;
+    KeyValues out_values, keep_values;
+} Ending;
+
+/* Whether the side may go out with these canastas by kind (``checks.may_go_out``): go_out.allowed's memo. */
+static int may_go_out_with(Ending *e, const int kinds[4]) {
+    int32_t *a = e->out_values.arguments;
+    a[0] = e->permission_code;
+    a[1] = kinds[0] + kinds[1] + kinds[2] + kinds[3];
+    for (int k = 0; k < 4; k++) a[2 + k] = kinds[k];
+    a[6] = 0; /* melds to complete: variants with them are declined */
+    PyObject *answer = ask_built(e->go_out, &e->out_values);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* Whether leaving ``hand_after`` cards ends the turn legally (``checks.ending_refusal``): going out allowed when
+ * the hand empties, and go_out.keep_card's answer. */
+static int ending_fine(Ending *e, int hand_after, const int kinds[4]) {
+    int may = may_go_out_with(e, kinds);
+    if (may < 0 || (hand_after == 0 && !may)) return may < 0 ? -1 : 0;
+    int32_t *a = e->keep_values.arguments;
+    a[0] = hand_after, a[1] = e->discard_pending, a[2] = may;
+    PyObject *answer = ask_built(e->keep_card, &e->keep_values);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* Whether a shape leaving ``hand_after`` cards is laid legally (``legal._single_melds``): valid keeping cards, or
+ * going out where it goes out, and ending the turn legally. -1 with an exception. */
+static int single_meld_fine(Ending *e, const RankShape *shape, int hand_after, const int kinds[4]) {
+    int going_out = hand_after == 0;
+    if (hand_after == 1) {
+        going_out = e->pass_refused ? 1 : may_go_out_with(e, kinds);
+        if (going_out < 0) return -1;
+    }
+    if (!(going_out ? shape->leaving : shape->staying)) return 0;
+    return ending_fine(e, hand_after, kinds);
+}
+
+/* The single-group melds of ``seat``'s side, which has opened: each legal shape of each rank it could meld, in
+ * the Python listing's order, as (rank, naturals, wild cards, jokers, how many groups), ``held`` being the cards
+ * the player has to play. Whether a meld may be made at all (the kind allowed, one group) is the caller's. */
+/* Append ``seat``'s legal single melds to ``found`` as (rank, naturals, wild cards, jokers, groups); -1 on an error. */
+static int collect_single_melds(const Position *self, int seat, int held, const ShapeQuestion *q, Ending *e,
+                                PyObject *found) {
+    int kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
+    uint32_t ranks = meld_ranks_of(self, seat);
+    for (int rank = 0; rank <= MELD_RANKS - 2; rank++) {
+        if (!(ranks >> rank & 1)) continue;
+        RankShape *shapes;
+        Py_ssize_t n = collect_rank_shapes(self, seat, rank, 0, q, &shapes);
+        if (n < 0) return -1;
+        int failed = 0;
+        for (Py_ssize_t i = 0; !failed && i < n; i++) {
+            int after[4] = {kinds[0], kinds[1], kinds[2], kinds[3]};
+            if (shapes[i].new_kind >= 0) after[shapes[i].new_kind]++;
+            int used = shapes[i].naturals + shapes[i].twos + shapes[i].jokers;
+            int fine = single_meld_fine(e, &shapes[i], held - used, after);
+            failed = fine < 0;
+            if (fine <= 0) continue;
+            PyObject *shape = Py_BuildValue("(iiiiL)", rank, shapes[i].naturals, shapes[i].twos, shapes[i].jokers,
+                                            shapes[i].ways);
+            failed = shape == NULL || PyList_Append(found, shape) < 0;
+            Py_XDECREF(shape);
+        }
+        PyMem_Free(shapes);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+/* ``ending``: (go_out.allowed's memo, go_out.keep_card's memo, the permission's code, a discard pending, passing
+ * refused outright). */
+static int read_ending(PyObject *ending, Ending *e) {
+    PyObject *go_out, *keep_card;
+    memset(e, 0, sizeof(*e));
+    if (!PyArg_ParseTuple(ending, "OOipp", &go_out, &keep_card, &e->permission_code, &e->discard_pending,
+                          &e->pass_refused) ||
+        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0)
+        return -1;
+    e->go_out = (RuleMemo *)go_out, e->keep_card = (RuleMemo *)keep_card;
+    return 0;
+}
+
+static PyObject *Position_single_melds(Position *self, PyObject *args) {
+    int seat, held, group_code, wild_code;
+    long merging;
+    PyObject *valid, *ending;
+    Ending e;
+    ShapeQuestion q;
+    if (!PyArg_ParseTuple(args, "iiOliiO!", &seat, &held, &valid, &merging, &group_code, &wild_code, &PyTuple_Type,
+                          &ending) ||
+        check_seat(self, seat) < 0 || read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
+        read_ending(ending, &e) < 0)
+        return NULL;
+    table_values_of(self, seat, e.out_values.table);
+    PyObject *found = PyList_New(0);
+    if (found != NULL && collect_single_melds(self, seat, held, &q, &e, found) < 0) Py_CLEAR(found);
+    return found;
+}
+
+/* -- the whole listing of play, a side opened ----------------------------------------------------------------- */
+
+/* The kinds of action the listing of play asks hook action.allowed about, in this order (``PLAY_KINDS``). */
+enum { KIND_ASK, KIND_MELD, KIND_DISCARD, KIND_PASS, KIND_END, PLAY_KINDS };
+
+/* The gates of the listing of play: their memos, the codes of their words as each gate's memo codes them (the
+ * kinds; the phase by ``core.PHASES``; the permission by ``core.PERMISSIONS``), whether passing is refused
+ * outright, and the turn's flags they read, from the core's position (``load_turn``). */
+enum { GATE_ALLOWED, GATE_ASK, GATE_MELD_ACTION, GATE_PASS, GATES };
+#define GATE_CODES (PLAY_KINDS + GATES * PHASES + 2 * PERMISSIONS + 1)
+typedef struct {
+    RuleMemo *allowed, *ask, *meld_action, *pass, *binding;
+    int kind_codes[PLAY_KINDS], phase_codes[GATES][PHASES], out_permission[PERMISSIONS];
+    int binding_permission[PERMISSIONS], pass_refused;
+    int allowed_phase, ask_phase, meld_action_phase, pass_phase, permission_code, permission_yes;
+    int last_card_bonus, melded_or_took, asked_this_turn, asked_this_hand, has_partner;
+} PlayGates;
+
+static int read_gates(PyObject *memos, PyObject *codes, PlayGates *g) {
+    PyObject *m[5];
+    if (!PyArg_ParseTuple(memos, "OOOOO", &m[0], &m[1], &m[2], &m[3], &m[4])) return -1;
+    const char *names[5] = {"action.allowed's memo", "go_out.ask's memo", "meld.action's memo", "turn.pass's memo",
+                            "go_out.answer_binding's memo"};
+    for (int i = 0; i < 5; i++)
+        if (check_recipe(m[i], names[i]) < 0) return -1;
+    g->allowed = (RuleMemo *)m[0], g->ask = (RuleMemo *)m[1], g->meld_action = (RuleMemo *)m[2];
+    g->pass = (RuleMemo *)m[3], g->binding = (RuleMemo *)m[4];
+    long values[GATE_CODES];
+    Py_ssize_t n = read_ints(codes, INT32_MIN, INT32_MAX, GATE_CODES, "a gate's code", values);
+    if (n < 0) return -1;
+    if (n != GATE_CODES)
+        return PyErr_Format(PyExc_ValueError, "native core: %zd gate codes, expected %d", n, GATE_CODES), -1;
+    const long *v = values;
+    for (int k = 0; k < PLAY_KINDS; k++) g->kind_codes[k] = (int)*v++;
+    for (int gate = 0; gate < GATES; gate++)
+        for (int phase = 0; phase < PHASES; phase++) g->phase_codes[gate][phase] = (int)*v++;
+    for (int i = 0; i < PERMISSIONS; i++) g->out_permission[i] = (int)*v++;
+    for (int i = 0; i < PERMISSIONS; i++) g->binding_permission[i] = (int)*v++;
+    g->pass_refused = (int)*v;
+    return 0;
+}
+
+/* The gates' flags for ``seat`` from the core's position, and how a turn may end (``Ending``) with them. */
+static void gate_flags(const Position *self, int seat, PlayGates *g, Ending *e) {
+    const Turn *t = &self->state.turn;
+    g->allowed_phase = g->phase_codes[GATE_ALLOWED][t->phase];
+    g->ask_phase = g->phase_codes[GATE_ASK][t->phase];
+    g->meld_action_phase = g->phase_codes[GATE_MELD_ACTION][t->phase];
+    g->pass_phase = g->phase_codes[GATE_PASS][t->phase];
+    g->permission_code = g->binding_permission[t->permission];
+    g->permission_yes = t->permission == 1; /* core.PERMISSIONS: none, yes, no */
+    g->last_card_bonus = t->last_card_bonus;
+    g->melded_or_took = t->melded || t->took;
+    g->asked_this_turn = t->asked;
+    g->asked_this_hand = (int)(t->asked_in_hand >> seat & 1u);
+    g->has_partner = 0;
+    for (int other = 0; other < self->players; other++)
+        g->has_partner |= other != seat && self->state.side_of[other] == self->state.side_of[seat];
+    e->permission_code = g->out_permission[t->permission];
+    e->discard_pending = !t->last_card_bonus;
+    e->pass_refused = g->pass_refused;
+}
+
+/* Whether a memo's answer is None (no clause refuses): 1, 0, or -1 with an exception. */
+static int answer_is_none(RuleMemo *memo, const KeyValues *values) {
+    PyObject *answer = ask_built(memo, values);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* Whether hook action.allowed lets ``seat`` (the seat to act, holding the cards) make an action of ``kind``. */
+static int kind_allowed(const PlayGates *g, int seat, int kind) {
+    KeyValues v = {.arguments = {g->kind_codes[kind], g->allowed_phase, seat, seat, 1, g->last_card_bonus}};
+    return answer_is_none(g->allowed, &v);
+}
+
+/* The gates of the listing of play that read only the table and the turn's flags: asking, one group melded, a
+ * pass; each 1, 0, or -1 with an exception. */
+static int ask_allowed(const PlayGates *g, const int32_t table[TABLE_WIDTH], int seat) {
+    int kind = kind_allowed(g, seat, KIND_ASK);
+    if (kind <= 0) return kind;
+    KeyValues v = {.arguments = {g->ask_phase, g->melded_or_took, g->asked_this_turn, g->asked_this_hand,
+                                 g->has_partner}};
+    memcpy(v.table, table, sizeof(v.table));
+    return answer_is_none(g->ask, &v);
+}
+
+static int meld_allowed(const PlayGates *g, const int32_t table[TABLE_WIDTH], int seat) {
+    int kind = kind_allowed(g, seat, KIND_MELD);
+    if (kind <= 0) return kind;
+    KeyValues v = {.arguments = {g->meld_action_phase, 1, 0, 0}};
+    memcpy(v.table, table, sizeof(v.table));
+    return answer_is_none(g->meld_action, &v);
+}
+
+static int pass_allowed(const PlayGates *g, Ending *e, const int32_t table[TABLE_WIDTH], int seat, const int kinds[4]) {
+    if (e->pass_refused) return 0;
+    int kind = kind_allowed(g, seat, KIND_PASS);
+    if (kind <= 0) return kind;
+    int may = may_go_out_with(e, kinds);
+    if (may < 0) return -1;
+    KeyValues v = {.arguments = {g->pass_phase, may, g->last_card_bonus}};
+    memcpy(v.table, table, sizeof(v.table));
+    return answer_is_none(g->pass, &v);
+}
+
+/* Whether a discard may be made at all (``legal._discards``' gates): the kind allowed, the turn ending legally
+ * with it (no discard pending after it), no binding "yes" that still asks for a meld. */
+static int discard_allowed(const PlayGates *g, Ending *e, int seat, int hand_after, const int kinds[4], int can_meld) {
+    int kind = kind_allowed(g, seat, KIND_DISCARD);
+    if (kind <= 0) return kind;
+    int pending = e->discard_pending;
+    e->discard_pending = 0;
+    int fine = ending_fine(e, hand_after, kinds);
+    e->discard_pending = pending;
+    if (fine <= 0) return fine;
+    KeyValues v = {.arguments = {g->permission_code, hand_after, g->permission_yes && hand_after > 0 && can_meld}};
+    return answer_is_none(g->binding, &v);
+}
+
+/* The whole listing of the seat to act in play, its side opened (``legal.listing``), from the core's position
+ * alone (its turn's flags included): (may ask, the single melds as ``single_melds`` gives them, the card types it
+ * may discard, may pass, may end). */
+static PyObject *Position_play_listing(Position *self, PyObject *args) {
+    int group_code, wild_code;
+    long merging;
+    PyObject *valid, *go_out, *keep_card, *memos, *codes, *allowed, *preferred;
+    Ending e;
+    ShapeQuestion q;
+    PlayGates g;
+    RuleMemo *allowed_memo, *preferred_memo;
+    memset(&e, 0, sizeof(e));
+    if (!PyArg_ParseTuple(args, "OliiOOO!OOO", &valid, &merging, &group_code, &wild_code, &go_out, &keep_card,
+                          &PyTuple_Type, &memos, &codes, &allowed, &preferred) ||
+        read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
+        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0 ||
+        read_gates(memos, codes, &g) < 0 || read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
+        return NULL;
+    int seat = self->state.to_act, held = cards_held(self, seat);
+    e.go_out = (RuleMemo *)go_out, e.keep_card = (RuleMemo *)keep_card;
+    gate_flags(self, seat, &g, &e);
+    int32_t table[TABLE_WIDTH];
+    table_values_of(self, seat, table);
+    memcpy(e.out_values.table, table, sizeof(table));
+    int kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
+    int may_ask = ask_allowed(&g, table, seat), may_meld = may_ask < 0 ? -1 : meld_allowed(&g, table, seat);
+    if (may_meld < 0) return NULL;
+    PyObject *melds = PyList_New(0);
+    if (melds == NULL || (may_meld && collect_single_melds(self, seat, held, &q, &e, melds) < 0)) {
+        Py_XDECREF(melds);
+        return NULL;
+    }
+    long chosen[CARD_TYPES];
+    Py_ssize_t discards = 0;
+    int may_discard = discard_allowed(&g, &e, seat, held - 1, kinds, PyList_GET_SIZE(melds) > 0);
+    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, allowed_memo, preferred_memo, chosen);
+    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(&g, &e, table, seat, kinds);
+    int may_end = may_pass < 0 ? -1 : kind_allowed(&g, seat, KIND_END);
+    if (may_end < 0) {
+        Py_DECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, tuple_of_ints(chosen, discards),
+                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
+}
+
+/* -- the phases whose listing is a few bare kinds --------------------------------------------------------------- */
+
+/* Whether hook action.allowed lets the seat to act make an action of each kind of ``kinds`` (codes in the memo's
+ * vocabulary), holding the cards, in the phase the core's turn holds (``phases``: its code for each of
+ * ``core.PHASES``): a tuple of bools, in order. What the listing of answering and of keeping a bonus card reads. */
+static PyObject *Position_kinds_allowed(Position *self, PyObject *args) {
+    PyObject *allowed, *phases, *kinds;
+    if (!PyArg_ParseTuple(args, "OOO", &allowed, &phases, &kinds) || check_recipe(allowed, "action.allowed's memo") < 0)
+        return NULL;
+    long phase_codes[PHASES], kind_codes[PLAY_KINDS];
+    Py_ssize_t n = read_ints(phases, INT32_MIN, INT32_MAX, PHASES, "a phase's code", phase_codes);
+    if (n >= 0 && n != PHASES)
+        return PyErr_Format(PyExc_ValueError, "native core: %zd phase codes, expected %d", n, PHASES);
+    Py_ssize_t k = n < 0 ? -1 : read_ints(kinds, INT32_MIN, INT32_MAX, PLAY_KINDS, "a kind's code", kind_codes);
+    if (k < 0) return NULL;
+    const Turn *t = &self->state.turn;
+    int seat = self->state.to_act;
+    long answers[PLAY_KINDS];
+    for (Py_ssize_t i = 0; i < k; i++) {
+        KeyValues v = {.arguments = {(int32_t)kind_codes[i], (int32_t)phase_codes[t->phase], seat, seat, 1,
+                                     t->last_card_bonus}};
+        int ok = answer_is_none((RuleMemo *)allowed, &v);
+        if (ok < 0) return NULL;
+        answers[i] = ok;
+    }
+    PyObject *out = PyTuple_New(k);
+    for (Py_ssize_t i = 0; out != NULL && i < k; i++) PyTuple_SET_ITEM(out, i, PyBool_FromLong(answers[i]));
+    return out;
+}
+
+/* Where play stands: the phase (by ``core.PHASES``), the seat to act, and whether its side has opened. */
+static PyObject *Position_where(Position *self, PyObject *Py_UNUSED(ignored)) {
+    const State *s = &self->state;
+    return Py_BuildValue("(iiO)", s->turn.phase, s->to_act, s->team_opened[s->side_of[s->to_act]] ? Py_True : Py_False);
 }
 
 static PyMethodDef Position_methods[] = {
@@ -692,6 +1664,21 @@ static PyMethodDef Position_methods[] = {
     {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
     {"side_facts", (PyCFunction)Position_side_facts, METH_VARARGS, "side_facts(side, anyone_out): score facts"},
     {"bonus_laid", (PyCFunction)Position_bonus_laid, METH_VARARGS, "bonus_laid(seat): its bonus cards laid out"},
+    {"table_values", (PyCFunction)Position_table_values, METH_VARARGS, "table_values(seat): hooks.TABLE_VARIABLES"},
+    {"discards", (PyCFunction)Position_discards, METH_VARARGS,
+     "discards(seat, hand_after, allowed, preferred): the card types the discard hooks let go"},
+    {"rank_shapes", (PyCFunction)Position_rank_shapes, METH_VARARGS,
+     "rank_shapes(seat, rank, initial, valid, merging, group_code, wild_code): one rank's valid shapes"},
+    {"single_melds", (PyCFunction)Position_single_melds, METH_VARARGS,
+     "single_melds(seat, held, valid, merging, group_code, wild_code, ending): an opened side's legal single melds"},
+    {"play_listing", (PyCFunction)Position_play_listing, METH_VARARGS,
+     "play_listing(valid, merging, group_code, wild_code, go_out, keep_card, gates, codes, allowed, preferred)"},
+    {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
+     "load_turn(phase, permission, melded, asked, took, last_card_bonus, asked_in_hand, owed): the turn's flags"},
+    {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
+     "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
+    {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
+    {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {NULL, NULL, 0, NULL},
@@ -712,7 +1699,7 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&PositionType) < 0) return NULL;
+    if (PyType_Ready(&PositionType) < 0 || PyType_Ready(&RuleMemoType) < 0) return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
     Py_INCREF(&PositionType);
@@ -721,7 +1708,19 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(module);
         return NULL;
     }
-    if (PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
+    PyObject *shape_values = PyTuple_New(SHAPE_VALUES);
+    for (int i = 0; shape_values != NULL && i < SHAPE_VALUES; i++) {
+        PyObject *name = PyUnicode_FromString(shape_value_names[i]);
+        if (name == NULL) Py_CLEAR(shape_values);
+        else PyTuple_SET_ITEM(shape_values, i, name);
+    }
+    if (shape_values == NULL || PyModule_AddObject(module, "SHAPE_VALUES", shape_values) < 0) {
+        Py_XDECREF(shape_values);
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(module, "RuleMemo", (PyObject *)&RuleMemoType) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
         PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0) {
         Py_DECREF(module);

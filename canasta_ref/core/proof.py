@@ -3,9 +3,20 @@
 Random games are played by the reference. Before every action the core loads the position and must give it back
 unchanged; after every action that is a plain card move (a draw, a discard, a meld, a take whose events are only
 that move: no bonus card laid out, no replacement drawn, nobody going out), the core makes the same move on its own
-copy of the position before and must reach the reference's position after. The core's score must be the reference's
-(facts, parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any
-difference is reported in words.
+copy of the position before and must reach the reference's position after. The core's table values (what every hook
+about the table reads) must be the reference's for every seat at every step, and every rule question the reference
+asks (``Rules.asked``) is asked again of the core's memo (``memo.py``), whose answer must be the same clause, yes or
+no, or number. The card types the core finds discardable (``listing.py``) must be those the reference judges
+discardable one by one, and, where the reference's listing offers discards, exactly the ones it lists, in its order;
+for every rank the seat to act could meld, the core's valid shapes must be the reference listing's own
+(``legal._rank_shapes``, the function its listing calls), in its order, and each shape's count of groups the number
+of groups the reference fills it with (``movegen.submultisets``). Where the side to act has opened and may meld, the
+core's legal single melds must be the reference listing's meld block, shape by shape in its order, each shape's
+count its number of actions there; and there, where the variant does not decline it, the core's whole listing of
+the position must be the reference's: the same count, the same actions in the same order, and a sample drawn by
+index one of them. The core's score must be the reference's (facts,
+parts and totals) at each hand's end, and at every step as the hand would score if it ended there. Any difference is
+reported in words.
 """
 
 from __future__ import annotations
@@ -17,11 +28,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.blocks import Block, SingleMelds
+from ..engine.cards import JOKER, JOKER_RANK, rank_of
+from ..engine.checks import discard_refusal, table_values
 from ..engine.game import Event, Game
-from ..engine.rules import Rules
+from ..engine.legal import _Listing, _rank_shapes, listing  # the reference listing's own shapes, compared whole
+from ..engine.movegen import hand_cards, submultisets
+from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.scoring import score_hand
 from ..engine.state import HandState, Meld
+from ..spec.model import Clause
 from . import load_state, new_position, owned_view
+from .listing import (
+    NativeDiscards,
+    NativeListing,
+    NativeRankShapes,
+    NativeShape,
+    NativeSingleMelds,
+    SingleMeldShape,
+    play_listing_missing,
+    rank_shapes_missing,
+    single_melds_open,
+)
+from .memo import NativeAnswers
 from .score import score
 
 #: The events of a plain move, by kind of action (anything else happened too: the move is not compared).
@@ -42,30 +71,90 @@ class Proof:
     positions: int = 0
     moves: Counter[str] = field(default_factory=Counter)
     scores: int = 0
+    #: Rule questions asked again of the core's memo, and how many of those it answered without Python.
+    answers: int = 0
+    answer_hits: int = 0
+    #: Positions whose discards the core listed, and of those, how many the reference's listing offered discards in.
+    discard_listings: int = 0
+    discard_blocks: int = 0
+    #: Ranks whose valid shapes the core found, and why it found none (a mechanism it lacks), if so.
+    shape_ranks: int = 0
+    shapes_missing: str | None = None
+    #: Positions whose single melds the core listed (a side opened, melding allowed).
+    meld_listings: int = 0
+    #: Positions of play (a side opened) the core listed whole, and why it lists none (a mechanism it lacks).
+    play_listings: int = 0
+    play_missing: str | None = None
+    #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
+    listings: Counter[str] = field(default_factory=Counter)
+    uncovered: Counter[str] = field(default_factory=Counter)
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         moves = ", ".join(f"{count} {kind}" for kind, count in sorted(self.moves.items())) or "none"
         found = f"{len(self.disagreements)} disagreements" if self.disagreements else "no disagreement"
         counted = f"{self.games} games, {self.positions} positions, moves {moves}; {self.scores} scores"
-        return f"{self.variant}: {counted}; {found}"
+        hit_rate = f"{100 * self.answer_hits / self.answers:.1f} % kept" if self.answers else "none asked"
+        listed = f"{self.discard_listings} discard listings ({self.discard_blocks} against the reference's block)"
+        shapes = (
+            f"shapes of {self.shape_ranks} ranks, {self.meld_listings} meld listings"
+            if self.shapes_missing is None
+            else f"no shapes: {self.shapes_missing}"
+        )
+        play = (
+            f"{self.play_listings} whole listings of play"
+            if self.play_missing is None
+            else f"no whole listing of play: {self.play_missing}"
+        )
+        answered = f"{self.answers} rule answers ({hit_rate})"
+        whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
+        left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
+        covered = f"whole listings by phase: {whole}; not listed: {left}"
+        return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {covered}; {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     """Play a random game from each seed with the reference, comparing the core at every step."""
     proof = Proof(rules.variant.id)
     position = new_position(rules)
-    for seed in seeds:
-        finished = _prove_game(rules, position, seed, proof)
-        _prove_score(rules, finished, f"{seed}: the score", proof)
+    answers = NativeAnswers(rules)
+    proof.shapes_missing = rank_shapes_missing(rules)
+    proof.play_missing = play_listing_missing(rules)
+    natives = _Natives(
+        NativeDiscards(rules),
+        None if proof.shapes_missing else NativeRankShapes(rules),
+        None if proof.shapes_missing else NativeSingleMelds(rules),
+        NativeListing(rules),
+    )
+    try:
+        for seed in seeds:
+            finished = _prove_game(rules, position, answers, natives, seed, proof)
+            _prove_score(rules, finished, f"{seed}: the score", proof)
+    finally:
+        rules.asked = None
+    proof.answer_hits = answers.counts()[0]
     del proof.disagreements[most_reported:]
     return proof
 
 
-def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandState:
+@dataclass(frozen=True)
+class _Natives:
+    """The parts of the listing the core builds, for one Rules (shapes: None where a mechanism is missing)."""
+
+    discards: NativeDiscards
+    shapes: NativeRankShapes | None
+    single_melds: NativeSingleMelds | None
+    listing: NativeListing
+
+
+def _prove_game(
+    rules: Rules, position: Any, answers: NativeAnswers, natives: _Natives, seed: str, proof: Proof
+) -> HandState:
     """One game compared step by step; the hand's final state."""
+    rules.asked = []
     game = Game(rules, seed=seed)
     pick = random.Random(seed)
+    sampler = random.Random(f"{seed}/sample")  # the listing's samples, apart: the game's choices stay the seed's
     proof.games += 1
     step = 0
     while game.state.phase != "over":
@@ -73,17 +162,25 @@ def _prove_game(rules: Rules, position: Any, seed: str, proof: Proof) -> HandSta
         before = game.state.copy()
         load_state(position, before)
         _compare(position, before, f"{seed} step {step}: loaded", proof)
+        _compare_table_values(rules, position, before, f"{seed} step {step}", proof)
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
         legal = game.legal_actions()
+        _prove_discards(rules, natives.discards, position, before, f"{seed} step {step}", proof)
+        if natives.shapes is not None:
+            _prove_rank_shapes(rules, natives.shapes, position, before, f"{seed} step {step}", proof)
+        if natives.single_melds is not None and single_melds_open(rules, before):
+            _prove_single_melds(rules, natives.single_melds, position, before, f"{seed} step {step}", proof)
+        _prove_listing(rules, natives.listing, position, before, sampler, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
+        _prove_answers(rules, answers, f"{seed} step {step}", proof)
         moves = moves_of_action(before, game.state, seat, action) if plain(action, events) else None
         if moves is not None:
             make_moves(position, moves)
             proof.moves[action.kind] += 1
-            _compare(position, game.state, f"{seed} step {step}: after `{action}`", proof)
+            _compare(position, game.state, f"{seed} step {step}: after `{action}`", proof, _CARD_MOVES_LEAVE)
     return game.state
 
 
@@ -132,10 +229,159 @@ def _gained(before: Meld | None, after: Meld) -> list[int]:
     return sorted(grown.elements())
 
 
-def _compare(position: Any, state: HandState, where: str, proof: Proof) -> None:
+def _compare_table_values(rules: Rules, position: Any, state: HandState, where: str, proof: Proof) -> None:
+    for seat in range(rules.players):
+        mine, reference = position.table_values(seat), table_values(rules, state, seat)
+        if mine != reference:
+            differ = f"core {_text(mine)}, reference {_text(reference)}"
+            proof.disagreements.append(f"{where}: seat {seat}'s table values differ: {differ}")
+
+
+def _prove_answers(rules: Rules, answers: NativeAnswers, where: str, proof: Proof) -> None:
+    """Every question the reference asked since the last call, asked again of the core's memo and of ``Rules``
+    (not recording: these are the proof's questions), the answers compared."""
+    asked, rules.asked = rules.asked or [], None
+    for query, values, question in asked:
+        mine = answers.ask(query, question, values)
+        reference = _reference_answer(rules, query, question, values)
+        proof.answers += 1
+        if mine is not reference and mine != reference:
+            proof.disagreements.append(
+                f"{where}: {query.hook} asked with {_text(values)}: core {_text(mine)}, reference {_text(reference)}"
+            )
+    rules.asked = []
+
+
+def _prove_discards(
+    rules: Rules, discards: NativeDiscards, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """The core's discardable card types against the reference's verdict on each card held, and against the
+    discards its listing offers (where it offers any: whether a discard may be made at all is not the core's yet)."""
+    seat = state.to_act
+    mine = discards.of(position, seat, state.cards_held(seat) - 1)
+    hand = state.hands[seat]
+    judged = tuple(
+        card for card in range(len(hand)) if hand[card] and discard_refusal(rules, state, seat, card) is None
+    )
+    listed = tuple(a.cards[0] for block in listing(rules, state).blocks for a in _discard_block(block))
+    proof.discard_listings += 1
+    proof.discard_blocks += bool(listed)
+    for what, reference in (("judged one by one", judged), ("listed", listed or mine)):
+        if mine != reference:
+            proof.disagreements.append(
+                f"{where}: discards differ: core {_text(mine)}, reference {what} {_text(reference)}"
+            )
+
+
+def _prove_rank_shapes(
+    rules: Rules, shapes: NativeRankShapes, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """For each rank the seat to act could meld, the core's valid shapes against the reference listing's."""
+    seat = state.to_act
+    team = state.side_of[seat]
+    initial = not state.team_opened[team]
+    found = _Listing(rules, state)
+    hand = hand_cards(rules, state, seat)
+    for rank in hand.meld_ranks(state.melds[team]):
+        mine = shapes.of(position, seat, rank, initial)
+        listed = _rank_shapes(found, rank, hand.count(rank), hand.twos_total, hand.jokers, initial)
+        reference: list[NativeShape] = [
+            (
+                n,
+                t,
+                j,
+                staying,
+                leaving,
+                kind,
+                len(submultisets(hand.naturals[rank], n)) * len(submultisets(hand.twos, t)),
+            )
+            for n, t, j, staying, leaving, kind, _unfinished in listed
+        ]
+        proof.shape_ranks += 1
+        if mine != reference:
+            differ = f"core {_text(mine)}, reference {_text(reference)}"
+            proof.disagreements.append(f"{where}: the shapes of rank {rank} differ: {differ}")
+
+
+def _prove_single_melds(
+    rules: Rules, melds: NativeSingleMelds, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """The core's legal single melds against the reference listing's block of them, shape by shape."""
+    mine = melds.of(position, state)
+    reference = reference_single_melds(rules, state)
+    proof.meld_listings += 1
+    if mine != reference:
+        proof.disagreements.append(f"{where}: single melds differ: core {_text(mine)}, reference {_text(reference)}")
+
+
+def _prove_listing(
+    rules: Rules,
+    native: NativeListing,
+    position: Any,
+    state: HandState,
+    pick: random.Random,
+    where: str,
+    proof: Proof,
+) -> None:
+    """The core's whole listing of a position it covers against the reference's: count, list, and a sample."""
+    mine = native.of(position)
+    if mine is None:
+        proof.uncovered[native.uncovered(position) or "none"] += 1
+        return
+    reference = listing(rules, state)
+    proof.listings[state.phase] += 1
+    proof.play_listings += state.phase == "play"
+    if mine.count() != reference.count():
+        proof.disagreements.append(f"{where}: the listing counts {mine.count()}, the reference {reference.count()}")
+    elif list(mine) != list(reference):
+        proof.disagreements.append(f"{where}: the listing differs from the reference's, same count")
+    elif mine and mine[pick.randrange(mine.count())] not in set(reference):
+        proof.disagreements.append(f"{where}: a sample of the listing is not among the reference's actions")
+
+
+def reference_single_melds(rules: Rules, state: HandState) -> list[SingleMeldShape]:
+    """The reference listing's single melds, shape by shape in its order, each with its number of actions."""
+    found: list[SingleMeldShape] = []
+    for block in listing(rules, state).blocks:
+        for action in block if isinstance(block, SingleMelds) else ():
+            shape = _meld_shape(rules, action)
+            if found and found[-1][:4] == shape:
+                found[-1] = (*shape, found[-1][4] + 1)
+            else:
+                found.append((*shape, 1))
+    return found
+
+
+def _meld_shape(rules: Rules, action: Action) -> tuple[int, int, int, int]:
+    """A single meld's rank and its natural cards, other wild cards and jokers."""
+    group = action.melds[0]
+    naturals = [card for card in group.cards if not rules.is_wild[card]]
+    jokers = group.cards.count(JOKER)
+    rank = rank_of(naturals[0]) if naturals else JOKER_RANK if group.rank is None else group.rank
+    return rank, len(naturals), len(group.cards) - len(naturals) - jokers, jokers
+
+
+def _discard_block(block: Block) -> Sequence[Action]:
+    """A listing's block if it is its discards (a plain sequence of discard actions), else nothing."""
+    if isinstance(block, (list, tuple)) and block and isinstance(block[0], Action) and block[0].kind == "discard":
+        return block
+    return ()
+
+
+def _reference_answer(rules: Rules, query: Query, question: int, values: tuple[Any, ...]) -> Any:
+    if QUESTIONS[question] == "failing":
+        return rules.failing_of(query, values)
+    return rules.predicate_of(query, values) if QUESTIONS[question] == "predicate" else rules.value_of(query, values)
+
+
+#: What card moves leave as it was: the turn's flags are a whole action's (apply), not a card move's.
+_CARD_MOVES_LEAVE = frozenset({"turn"})
+
+
+def _compare(position: Any, state: HandState, where: str, proof: Proof, unmoved: frozenset[str] = frozenset()) -> None:
     mine, reference = position.export(), owned_view(state)
     for name, value in reference.items():
-        if mine[name] != value:
+        if name not in unmoved and mine[name] != value:
             proof.disagreements.append(f"{where}: {name} differs: core {_text(mine[name])}, reference {_text(value)}")
 
 
@@ -143,6 +389,10 @@ def _text(value: Any) -> str:
     """A value as plain text (card lists by name where they are cards would be guesswork: numbers it is)."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_text(item) for item in value) + "]"
+    if isinstance(value, Clause):
+        return f"clause {value.id}"
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "none"}[value]
     return str(value)
 
 

@@ -53,6 +53,8 @@ def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = CACHE_LIM
 _FAILING: Final = 0
 _PREDICATE: Final = 1
 _VALUE: Final = 2
+#: The ``Rules`` method each of those questions is, by its number (what ``Rules.asked`` records).
+QUESTIONS: Final = ("failing", "predicate", "value")
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -240,6 +242,9 @@ class Rules:
         # Per query (by Query.index): the getter of the values its clauses read (None: all of them) and the memo
         # of answers; None for a hook with no clauses; _UNBOUND until first asked.
         self._queries: list[_Binding | _Unbound | None] = []
+        #: Where set to a list, every question asked through a Query is appended to it as (query, values, question
+        #: by its number in ``QUESTIONS``): the stream the native core's memo is proved and measured on.
+        self.asked: list[tuple[Query, tuple[Any, ...], int]] | None = None
         # Listing caches (legal.py). Keys and values are plain tuples of ints, which the garbage collector
         # untracks, or dicts of them (shape verdicts by rank, then by shape).
         self.shape_cache: dict[tuple[Any, ...], Any] = {}
@@ -394,6 +399,8 @@ class Rules:
     def _asked(self, query: Query, values: tuple[Any, ...], question: int) -> Any:
         """The cached answer; ``question`` says which of the three is asked (a constant, not a bound method,
         which would be a new object on every call)."""
+        if self.asked is not None:
+            self.asked.append((query, values, question))
         queries = self._queries
         bound = queries[query.index] if query.index < len(queries) else _UNBOUND
         if isinstance(bound, _Unbound):

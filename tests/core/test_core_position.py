@@ -115,3 +115,20 @@ def test_a_discard_counts_what_freezes_the_pile(library: ModuleType) -> None:
     position.discard(0, wild)
     assert position.export()["pile_counts"][0] == wilds_before + 1
     assert position.export()["pile"][-1] == wild
+
+
+def test_the_turns_flags_are_given_back_and_bad_ones_refused_by_name(library: ModuleType, game: Game) -> None:
+    position = _loaded(game)
+    assert position.export()["turn"] == core.owned_view(game.state)["turn"]
+    fields = list(core.turn_fields(game.state))
+    kept = position.export()["turn"]
+    with pytest.raises(ValueError, match="phase 5 and permission 0, expected 0 to 4 and 0 to 2"):
+        position.load_turn(5, *fields[1:])
+    with pytest.raises(ValueError, match="asked_in_hand names a seat beyond 3"):
+        position.load_turn(*fields[:6], 1 << 4, fields[7])
+    with pytest.raises(ValueError, match="bonus cards owed for 2 seats, expected 4"):
+        position.load_turn(*fields[:7], [0, 1])
+    assert position.export()["turn"] == kept
+    position.load_turn(1, 1, True, True, False, False, 0b0101, [0, 2, 0, 0])
+    assert position.export()["turn"] == (1, 1, True, True, False, False, 5, (0, 2, 0, 0))
+    assert position.hand() == position.hand(game.state.to_act) == tuple(game.state.hands[game.state.to_act])

@@ -25,6 +25,11 @@ def test_the_core_agrees_with_the_reference_at_every_step(library: ModuleType, v
     assert proof.positions > 50
     assert {"draw", "discard", "meld"} <= set(proof.moves), proof.summary()
     assert proof.scores == proof.positions + 1
+    assert proof.answers > proof.positions and proof.answer_hits > 0
+    assert proof.discard_listings == proof.positions and proof.discard_blocks > 10
+    assert proof.shape_ranks > proof.positions or proof.shapes_missing is not None
+    assert proof.play_listings > 10 or proof.play_missing is not None
+    assert sum(proof.listings.values()) > 0 and "the draw phase and the takes of the pile" in proof.uncovered
 
 
 def _played(variant: str, actions: int) -> Game:

@@ -1,0 +1,294 @@
+"""The listing, built by the core, in parts that are each proved against the Python listing (``proof.py``).
+
+The parts: the discards' verdicts card by card (hooks ``discard.allowed``, ``discard.preferred``); one rank's
+valid meld shapes with how many groups of cards make each (hook ``meld.valid``, as ``legal._rank_shapes`` finds
+them); the legal single melds of a side that has opened (``legal._single_melds``); and, from these, the whole
+listing of the positions the core covers (``NativeListing``: answering, keeping a bonus card, play once the side
+has opened), read from the core's position alone, its turn's flags included. Every rule question is asked through
+the core's memo with its key built in C (``memo.py``), Python asked only on a miss. A mechanism the core lacks
+(the draw phase and its takes, openings, named melds, special hands, melds to complete) is declined by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..engine.actions import Action
+from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
+from ..engine.cards import JOKER, JOKER_RANK
+from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
+from ..engine.checks import _ASK as ASK_ALLOWED
+from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED
+from ..engine.checks import _KEEP_CARD as KEEP_CARD
+from ..engine.checks import _PASS as PASS_ALLOWED
+from ..engine.checks import (
+    ANSWER_BINDING,
+    DISCARD_ALLOWED,
+    DISCARD_PREFERRED,
+    MELD_ACTION,
+    MELD_VALID,
+    kind_refusal,
+    table_values,
+)
+from ..engine.hooks import TABLE_VARIABLES
+from ..engine.legal import ANSWERS, ASK, DISCARDS, END, LAYOUT, PASS
+from ..engine.movegen import submultisets
+from ..engine.rules import QUESTIONS, Rules
+from ..engine.state import HandState
+from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable
+from .memo import NativeQuestion
+
+_FAILING = QUESTIONS.index("failing")
+
+
+class NativeDiscards:
+    """The card types a seat may discard, by the spec's discard hooks, found by the core."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.allowed = NativeQuestion(rules, DISCARD_ALLOWED, _FAILING).built_natively(("hand_after",))
+        self.preferences = rules.clauses("discard.preferred")
+        self.preferred: NativeQuestion | None = None
+        if self.preferences:
+            self.preferred = NativeQuestion(rules, DISCARD_PREFERRED, _FAILING, self._standing)
+            self.preferred.built_natively(("hand_after",))
+
+    def _standing(self, hook: str, values: dict[str, Any]) -> int:
+        """How well a discard stands (``checks.discard_standing``): the place of the first ``discard.preferred``
+        clause that passes it over, or the number of clauses if none does."""
+        passed_over = self.allowed.rules.failing(hook, values)
+        return len(self.preferences) if passed_over is None else self.preferences.index(passed_over)
+
+    def of(self, position: Any, seat: int, hand_after: int) -> tuple[int, ...]:
+        """The card types ``seat`` may discard from ``position``, leaving ``hand_after`` cards to play."""
+        preferred = None if self.preferred is None else self.preferred.memo
+        discards: tuple[int, ...] = position.discards(seat, hand_after, self.allowed.memo, preferred)
+        return discards
+
+
+#: The values of the meld a shape makes that ``meld.valid`` reads besides the table's, in its order
+#: (``movegen.shape_values``): the core builds them in the order of its SHAPE_VALUES, checked equal.
+SHAPE_ARGUMENTS: Final = MELD_VALID.names[len(TABLE_VARIABLES) :]
+
+#: A valid shape of one rank as the core gives it: naturals, wild cards, jokers, valid keeping cards, valid going
+#: out, the kind of canasta it newly makes (-1: none), and how many different groups of the hand's cards make it.
+NativeShape = tuple[int, int, int, bool, bool, int, int]
+
+
+def rank_shapes_missing(rules: Rules) -> str | None:
+    """The mechanism the core's shapes lack for ``rules``, in words, or None when it has them all."""
+    if rules.tracks_must_complete:
+        return "melds that must be completed before going out (hook meld.must_complete)"
+    return None
+
+
+class NativeRankShapes:
+    """One rank's valid meld shapes for a seat, judged by the core (hook ``meld.valid`` through its memo)."""
+
+    def __init__(self, rules: Rules) -> None:
+        missing = rank_shapes_missing(rules)
+        if LIBRARY is not None and tuple(LIBRARY.SHAPE_VALUES) != SHAPE_ARGUMENTS:
+            missing = f"meld.valid's values as the engine passes them ({', '.join(SHAPE_ARGUMENTS)})"
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.valid = NativeQuestion(rules, MELD_VALID, _FAILING).built_natively(SHAPE_ARGUMENTS)
+        self.merging = sum(1 << rank for rank, merges in enumerate(rules.merges_same_rank) if merges)
+        encoding = self.valid.encoding
+        self.kind_codes = (encoding.word_code("kind", "group"), encoding.word_code("kind", "wild"))
+
+    def of(self, position: Any, seat: int, rank: int, initial: bool) -> list[NativeShape]:
+        """The shapes of ``rank`` that make a valid meld for ``seat``, in the Python listing's order."""
+        group, wild = self.kind_codes
+        shapes: list[NativeShape] = position.rank_shapes(
+            seat, rank, initial, self.valid.memo, self.merging, group, wild
+        )
+        return shapes
+
+
+#: A legal single meld's shape as the core gives it: rank, natural cards, other wild cards, jokers, and how many
+#: different groups of the hand's cards make it (each a meld action of the listing).
+SingleMeldShape = tuple[int, int, int, int, int]
+#: The kinds of action the listing of play asks hook action.allowed about, in ``_core.c``'s PLAY_KINDS order.
+_PLAY_KINDS: Final = ("ask", "meld", "discard", "pass", "end")
+#: go_out.keep_card's values, all the caller's: the core passes them in this order.
+_KEEP_CARD_ARGUMENTS: Final = ("hand_after", "discard_pending", "may_go_out")
+
+
+class NativeSingleMelds:
+    """The single-group melds of a side that has opened (``legal._single_melds``), found by the core: its shapes
+    of every rank (``NativeRankShapes``) that end the turn legally (hooks go_out.allowed, go_out.keep_card)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.shapes = NativeRankShapes(rules)
+        self.go_out = NativeQuestion(rules, GO_OUT_ALLOWED, _FAILING).built_natively(
+            GO_OUT_ALLOWED.names[len(TABLE_VARIABLES) :]
+        )
+        self.keep_card = NativeQuestion(rules, KEEP_CARD, _FAILING).built_natively(_KEEP_CARD_ARGUMENTS)
+        self.pass_refused = "pass" in rules.refused_kinds
+
+    def of(self, position: Any, state: HandState) -> list[SingleMeldShape]:
+        """The legal single melds of the seat to act in ``state`` (its side opened), loaded in ``position``, this part
+        alone: the turn's flags it reads (the partner's permission, a discard pending) and the cards the player has
+        to play are given from ``state`` (the whole listing, ``NativePlayListing``, reads them from the position)."""
+        seat = state.to_act
+        found: list[SingleMeldShape] = position.single_melds(
+            seat, state.cards_held(seat), *self.shape_arguments(), self.ending(state)
+        )
+        return found
+
+    def shape_arguments(self) -> tuple[Any, ...]:
+        """What the core's shapes are asked with: meld.valid's memo, the ranks that merge, the codes of its kinds."""
+        shapes = self.shapes
+        return (shapes.valid.memo, shapes.merging, *shapes.kind_codes)
+
+    def ending(self, state: HandState) -> tuple[Any, ...]:
+        """How a turn may end, for the core: go_out.allowed's and go_out.keep_card's memos, and the turn's flags
+        they read (the partner's permission, a discard pending) with whether passing is refused outright."""
+        permission = self.go_out.encoding.word_code("permission", state.permission)
+        return (self.go_out.memo, self.keep_card.memo, permission, not state.last_card_bonus, self.pass_refused)
+
+
+def single_melds_open(rules: Rules, state: HandState) -> bool:
+    """Whether the listing lists single melds here (the gate the Python listing keeps): in play, the side opened,
+    melding and one group allowed (hooks action.allowed, meld.action)."""
+    seat = state.to_act
+    if state.phase != "play" or not state.team_opened[state.side_of[seat]]:
+        return False
+    one_group = (*table_values(rules, state, seat), state.phase, 1, 0, False)
+    return kind_refusal(rules, state, seat, "meld") is None and rules.failing_of(MELD_ACTION, one_group) is None
+
+
+def play_listing_missing(rules: Rules) -> str | None:
+    """The mechanism the core's listing of play (a side that has opened) lacks for ``rules``, in words, or None."""
+    missing = rank_shapes_missing(rules)
+    if missing is None and rules.names_melds:
+        missing = "melds an action names (sequences, or two melds of one rank: hook meld.merge_same_rank)"
+    if missing is None and rules.special_hands:
+        missing = "special hands (hook special_hand.shape)"
+    return missing
+
+
+class NativePlayListing:
+    """The legal actions of a player in play whose side has opened, in the reference's order: asking, the melds
+    (``NativeSingleMelds``, each shape's groups expanded only when asked for, as ``blocks.SingleMelds`` does), the
+    discards (``NativeDiscards``), passing, ending. The core finds them in one call, gates included (hooks
+    action.allowed, go_out.ask, meld.action, turn.pass, go_out.answer_binding through its memo); the turn's flags
+    the gates read (the phase, the partner's permission, asked or melded this turn, a discard pending, the cards the
+    player has to play) are given from ``state`` until the core's position holds them."""
+
+    def __init__(self, rules: Rules) -> None:
+        missing = play_listing_missing(rules)
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.rules = rules
+        self.melds = NativeSingleMelds(rules)
+        self.discards = NativeDiscards(rules)
+        self.allowed = NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
+        self.gates = tuple(
+            NativeQuestion(rules, query, _FAILING).built_natively(arguments)
+            for query, arguments in (
+                (ASK_ALLOWED, ASK_ALLOWED.names[len(TABLE_VARIABLES) :]),
+                (MELD_ACTION, MELD_ACTION.names[len(TABLE_VARIABLES) :]),
+                (PASS_ALLOWED, PASS_ALLOWED.names[len(TABLE_VARIABLES) :]),
+                (ANSWER_BINDING, ANSWER_BINDING.names),
+            )
+        )
+        self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _PLAY_KINDS)
+        self.memos = (self.allowed.memo, *(gate.memo for gate in self.gates))
+        self.codes = self._codes()
+
+    def of(self, position: Any) -> Listing:
+        """The listing of the seat to act in ``position`` (in play, its side opened; loaded by ``core.load_state``,
+        its turn's flags included): one call of the core, then the actions as the reference's blocks hold them."""
+        melds, discards = self.melds, self.discards
+        shapes = melds.shapes
+        preferred = None if discards.preferred is None else discards.preferred.memo
+        may_ask, found, cards, may_pass, may_end = position.play_listing(
+            shapes.valid.memo,
+            shapes.merging,
+            *shapes.kind_codes,
+            melds.go_out.memo,
+            melds.keep_card.memo,
+            self.memos,
+            self.codes,
+            discards.allowed.memo,
+            preferred,
+        )
+        blocks: list[Block] = [(ASK,)] if may_ask else []
+        blocks.append(self._meld_block(position, found))
+        blocks.append([DISCARDS[card] for card in cards])
+        blocks.extend(block for block, may in (((PASS,), may_pass), ((END,), may_end)) if may)
+        return Listing(blocks)
+
+    def _codes(self) -> tuple[int, ...]:
+        """The codes of the gates' words as each gate's memo codes them, in the order ``_core.c``'s ``read_gates``
+        takes them: the kinds, each gate's phases (``core.PHASES``), go_out.allowed's and go_out.answer_binding's
+        permissions (``core.PERMISSIONS``), then whether passing is refused outright."""
+        ask, meld_action, passing, binding = (gate.encoding for gate in self.gates)
+        phased = (self.allowed.encoding, ask, meld_action, passing)
+        out = self.melds.go_out.encoding
+        return (
+            *self.kind_codes,
+            *(encoding.word_code("phase", phase) for encoding in phased for phase in PHASES),
+            *(out.word_code("permission", permission) for permission in PERMISSIONS),
+            *(binding.word_code("permission", permission) for permission in PERMISSIONS),
+            "pass" in self.rules.refused_kinds,
+        )
+
+    def _meld_block(self, position: Any, shapes: list[SingleMeldShape]) -> SingleMelds:
+        """The core's legal single melds, each shape's groups as the reference fills them."""
+        rules = self.rules
+        found = SingleMelds(rules.meld_actions)
+        if not shapes:
+            return found
+        held = position.hand()
+        wilds = tuple((card, held[card]) for card in rules.wild_cards if card != JOKER and held[card])
+        for rank, naturals, twos, jokers, _ways in shapes:
+            pool = tuple((card, held[card]) for card in rules.natural_cards[rank] if held[card])  # as HandCards sorts
+            parts = (submultisets(pool, naturals), submultisets(wilds, twos), (JOKER,) * jokers)
+            label = rank if naturals == 0 and rank != JOKER_RANK else None
+            found.add(meld_chunk(parts, label))
+        return found
+
+
+#: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.
+_BARE_KINDS: Final = ("yes", "no", "keep", "layout")
+
+
+class NativeListing:
+    """The core's listing of every position it covers, from its position alone (``core.load_state``): answering,
+    keeping a bonus card, a hand over, and play once the side has opened (``NativePlayListing``). ``uncovered`` says
+    why it lists none elsewhere (the draw phase, an opening, a mechanism the variant uses that the core lacks)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.allowed = NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
+        self.phase_codes = tuple(self.allowed.encoding.word_code("phase", phase) for phase in PHASES)
+        self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _BARE_KINDS)
+        self.play_missing = play_listing_missing(rules)
+        self.play = None if self.play_missing is not None else NativePlayListing(rules)
+
+    def uncovered(self, position: Any) -> str | None:
+        """Why the core does not list ``position``, in words, or None when it does."""
+        phase, _seat, opened = position.where()
+        if PHASES[phase] == "draw":
+            return "the draw phase and the takes of the pile"
+        if PHASES[phase] == "play" and not opened:
+            return "the openings of a side that has not opened"
+        return self.play_missing if PHASES[phase] == "play" else None
+
+    def of(self, position: Any) -> Listing | None:
+        """The legal actions of the seat to act in ``position``, in the reference's order; None where
+        ``uncovered`` gives a reason."""
+        if self.uncovered(position) is not None:
+            return None
+        phase = PHASES[position.where()[0]]
+        if phase == "play" and self.play is not None:
+            return self.play.of(position)
+        yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)
+        if phase == "answer":
+            return Listing([tuple(answer for answer, allowed in zip(ANSWERS, (yes, no), strict=True) if allowed)])
+        if phase == "keep":
+            held = position.hand()
+            choices = [Action("keep", (card,)) for card in self.rules.bonus_cards if held[card]] if keep else []
+            return Listing([[*choices, LAYOUT] if layout else choices])
+        return Listing(())
