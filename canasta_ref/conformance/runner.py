@@ -249,6 +249,8 @@ class Tally:
         self.scenario_rule: str | None = None
         #: The rule the reference's judgement of the current step cites (its refusal), if any.
         self.step_rule: str | None = None
+        #: The rule the current step says it exercises (its ``rule``), if the variant has it.
+        self.step_exercises: str | None = None
 
     def passed(self, *, telling: bool = True) -> None:
         self.counts["passed"] += 1
@@ -281,10 +283,12 @@ class Tally:
         self.failures.append(failure)
 
     def attributed(self, step: int | None) -> str | None:
-        """The rule a failure that names none is about: the rule the reference's judgement of its step cites, else
-        the scenario's, when it names exactly one (the set-up's failures are about no step's rule). The failure's
-        cause still says what differed."""
-        return (self.step_rule if step is not None else None) or self.scenario_rule
+        """The rule a failure that names none is about: the rule its step says it exercises, else the rule the
+        reference's judgement of the step cites, else the scenario's, when it names exactly one (the set-up's
+        failures are about no step's rule). The failure's cause still says what differed."""
+        if step is None:
+            return self.scenario_rule
+        return self.step_exercises or self.step_rule or self.scenario_rule
 
     def _left_open(self, check: str, rule: str | None, expected: str | None) -> bool:
         """Whether a failure is about what an implementation-defined scenario leaves to engines: in a scenario
@@ -707,6 +711,7 @@ class _Case:
             self.tally.failed(None, "setup", f"setup refused: {reply.get('error', reply)}")
             self.in_step = False
         for number, step in enumerate(self.scenario.steps, 1):
+            self.tally.step_exercises = step.rule if step.rule in self.clauses else None
             self._step(number, step.action, step.seat, step.expect)
 
     def _step(self, number: int, text: str, seat: int | None, expect: Expect) -> None:
