@@ -252,11 +252,8 @@ def _example(finding: Finding, room: int) -> str:
         text = _without_closing_aside(text)
     where, colon, rest = text.partition(": ")
     keep = room - len(colon + rest) - 3
-    if len(text) > room and colon:
-        if keep >= MIN_NAME:
-            text = f"{where[:keep].rstrip('-')}...{colon}{rest}"
-        elif len(where) > SHORT_NAME:
-            text = rest
+    if len(text) > room and colon and len(where) > SHORT_NAME:
+        text = f"{where[:keep].rstrip('-')}...{colon}{rest}" if keep >= MIN_NAME else rest
     if len(text) > room:  # the action's cards go: its kind stays
         text = ACTION.sub(r"`\1 ...`", text, count=1)
     return fit(text, room)
@@ -267,7 +264,7 @@ ACTION = re.compile(r"`(\w+) [^`]*`")
 
 
 #: The fewest characters of a scenario's name an example keeps (else it leaves the name out, keeping the step),
-#: and the longest name kept whole however long the rest ("generated game 12").
+#: and the longest name kept whole however long the rest ("generated game 12": the action's cards go first).
 MIN_NAME = 8
 SHORT_NAME = 20
 
