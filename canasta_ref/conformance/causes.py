@@ -86,6 +86,33 @@ def view_cause(key: str, wanted: Any, got: Any, hands: Iterable[Any] = ()) -> st
     return SEAT_NUMBERING if renumbered(key, wanted, got, hands) else view_field(key)
 
 
+#: The fields of a view at the deal that an upcard turned again changes (the top card decides the freeze).
+UPCARD_FIELDS = frozenset({"pile", "stock_size", "pile_frozen"})
+
+
+def upcard_turned_fewer(wanted: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
+    """Whether a view at the deal differs just as an engine that stopped turning upcards sooner would show it: the
+    reference turned several, the engine's pile is the first of them, the ones it did not turn are still in its
+    stock, and nothing else differs."""
+    pile, theirs = wanted.get("pile"), got.get("pile")
+    if not isinstance(pile, list) or not isinstance(theirs, list) or not 0 < len(theirs) < len(pile):
+        return False
+    if any(got.get(key) != value for key, value in wanted.items() if key not in UPCARD_FIELDS):
+        return False
+    stock, their_stock = wanted.get("stock_size"), got.get("stock_size")
+    unturned = len(pile) - len(theirs)
+    return pile[: len(theirs)] == theirs and isinstance(stock, int) and their_stock == stock + unturned
+
+
+def deal_view_rule(variant: Any, wanted: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
+    """The rule a view differing at the deal breaks, when the evidence names exactly one: the variant's one clause
+    of the hook ``upcard.turn_again`` when the engine turned fewer upcards (``upcard_turned_fewer``); else None."""
+    if not upcard_turned_fewer(wanted, got):
+        return None
+    clauses = variant.by_hook("upcard.turn_again")
+    return clauses[0].id if len(clauses) == 1 else None
+
+
 def nameable(rule: Any, clauses: Mapping[str, Any]) -> str | None:
     """``rule`` if it is a rule of the variant (an engine may cite ids of its own), else None."""
     return rule if isinstance(rule, str) and rule in clauses else None
@@ -96,9 +123,11 @@ __all__ = [
     "SEAT_NUMBERING",
     "accepts",
     "check_cause",
+    "deal_view_rule",
     "nameable",
     "refuses",
     "renumbered",
+    "upcard_turned_fewer",
     "view_cause",
     "view_field",
 ]

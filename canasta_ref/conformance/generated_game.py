@@ -342,12 +342,14 @@ class _Game:
             # others just differ (whose turn it is): that field is the one to tell.
             turned = [k for k in differing if causes.renumbered(k, wanted[k], got.get(k), expect.hands)]
             key = (turned or differing)[0]
+            at_the_deal = expect.steps == 0 and not turned
             raise self.fail(
                 "view",
                 f"{where}: seat {seat}'s view field '{key}' should be {shown(wanted[key])}, got {shown(got.get(key))}",
                 expect.steps,
                 seat=seat,
                 rules=_view_rules(key, at_the_deal=expect.steps == 0),
+                rule=causes.deal_view_rule(self.ref.rules.variant, wanted, got) if at_the_deal else None,
                 cause=causes.SEAT_NUMBERING if turned else causes.view_field(key),
             )
 

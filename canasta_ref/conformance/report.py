@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -76,23 +77,48 @@ def summary(
     verbose: bool = False,
 ) -> list[str]:
     """The run for people: with ``verbose`` every result that is not a plain pass first; then the summary, which
-    fits on a screen: per variant, each deviation once under its rule (its text and source once) or its cause,
-    with how many scenarios and generated games show it and one step; skips summed by reason; ``extra`` (the
-    generated games' line); engine failures; the counts."""
+    fits on a screen (SCREEN_LINES of SCREEN_WIDTH): per variant, each deviation in a line under its rule or its
+    cause, with how many scenarios and generated games show it and one step; each rule's text and source once, in
+    a line, if the screen has room for them (else the failures' messages in --verbose say them); skips summed by
+    reason; ``extra`` (the generated games' line); engine failures; the counts."""
     lines: list[str] = []
     if verbose:
         for result in results:
             if result.status in BAD or result.status in SHOWN:
                 lines.extend(result_lines(result))
     found = findings(results, info, campaign)
-    lines.append(engine_line(info))
-    lines.extend(_claim_lines(found, info))
-    lines.extend(_declared_lines(found))
+    short = _summary_lines(found, results, info, extra, texts=True, verbose=verbose)
+    if len(short) > SCREEN_LINES:
+        short = _summary_lines(found, results, info, extra, texts=False, verbose=verbose)
+    return lines + short
+
+
+#: One screen: the summary is at most this many lines (when it can be: a line a deviation, and a variant, skip
+#: reasons and engine failures beside), its deviations' and skips' lines at most this many characters.
+SCREEN_LINES = 50
+SCREEN_WIDTH = 120
+
+
+def _summary_lines(
+    found: Findings,
+    results: Sequence[Result],
+    info: EngineInfo,
+    extra: Sequence[str],
+    *,
+    texts: bool,
+    verbose: bool,
+) -> list[str]:
+    """The summary's lines after the results --verbose lists: the engine, the variants claimed and declared,
+    each variant's deviations (a line each, cut to the screen's width, and with ``texts`` each rule's text and
+    source in a line), skips, ``extra``, engine failures, the counts."""
+    lines = [engine_line(info), *_claim_lines(found, info), *_declared_lines(found)]
     said: set[tuple[str, str]] = set()
     for variant in found.variants():
         lines.append(_variant_line(found, variant))
         for finding in sorted(found.by_variant.get(variant, []), key=_weight):
-            lines.extend(_finding_lines(finding, said))
+            lines.extend(_finding_lines(finding, said, texts))
+    if not texts and _any_rule(found):
+        lines.append("each rule's text and source: --verbose, in each failure's message")
     lines.extend(_skip_lines(found))
     lines.extend(extra)
     lines.extend(_problem_lines(results, verbose=verbose))
@@ -101,6 +127,16 @@ def summary(
         lines.append(f"nothing was tested: {reason}")
     lines.append(counts_line(results))
     return lines
+
+
+def _any_rule(found: Findings) -> bool:
+    """Whether a failing finding is filed under a rule (whose text and source the summary could say)."""
+    return any(f.rule and not f.differs for group in found.by_variant.values() for f in group)
+
+
+def fit(line: str, width: int = SCREEN_WIDTH) -> str:
+    """A line cut to ``width`` characters, its end marked by "..." when cut."""
+    return line if len(line) <= width else line[: width - 3].rstrip() + "..."
 
 
 def engine_line(info: EngineInfo) -> str:
@@ -116,13 +152,18 @@ def counts_line(results: Sequence[Result]) -> str:
 
 
 def _claim_lines(found: Findings, info: EngineInfo) -> list[str]:
-    """The variants the engine claims, and those it does not as one line with the tests they would have had."""
+    """The variants the engine claims, and those it does not as one line with the tests they would have had
+    (named, or counted when their names would not fit the screen's width)."""
     if not found.unclaimed:
         return []
     tests = sum(found.unclaimed.values())
-    names = ", ".join(found.unclaimed)
     claimed = ", ".join(info.variants) or "none"
-    return [f"variants claimed: {claimed}; not claimed: {names} ({tests} test{_s(tests)} skipped)"]
+    skipped = f"({tests} test{_s(tests)} skipped)"
+    line = f"variants claimed: {claimed}; not claimed: {', '.join(found.unclaimed)} {skipped}"
+    if len(line) > SCREEN_WIDTH:
+        others = len(found.unclaimed)
+        line = f"variants claimed: {claimed}; not claimed: {others} other{_s(others)}, --verbose names them {skipped}"
+    return [line]
 
 
 def _declared_lines(found: Findings) -> list[str]:
@@ -153,24 +194,111 @@ def _weight(finding: Finding) -> tuple[bool, int]:
     return finding.differs, -(len(finding.scenarios) + len(finding.games))
 
 
-def _finding_lines(finding: Finding, said: set[tuple[str, str]]) -> list[str]:
-    """A finding on one line, then its rule's text and source if not said yet (for this variant's wording); an
-    implementation-defined difference is one line (its rule or cause, its scenarios), no text: it fails nothing."""
+def _finding_lines(finding: Finding, said: set[tuple[str, str]], texts: bool = True) -> list[str]:
+    """A finding on one line, then (with ``texts``) its rule's text and source in a line if not said yet (for
+    this variant's wording); an implementation-defined difference is one line (its rule or cause, its
+    scenarios), no text: it fails nothing. Each line fits the screen's width: an example too long is shortened,
+    keeping the step and what was expected and got."""
     if finding.differs:
-        return [_differs_line(finding)]
+        return [fit(_differs_line(finding))]
     shown = [f"{len(finding.scenarios)} scenario{_s(len(finding.scenarios))}"] if finding.scenarios else []
     if finding.games:
-        shown.append(f"{len(finding.games)} generated game{_s(len(finding.games))}")
+        shown.append(f"{len(finding.games)} game{_s(len(finding.games))}")
     if finding.consequences:
-        later = finding.consequences
-        shown.append(f"{later} later check{_s(later)} failed as " + ("a consequence" if later == 1 else "consequences"))
-    lines = [f"  {finding.label}: {', '.join(shown)}; e.g. {finding.example}"]
-    if finding.rule is not None:
+        shown.append(f"{finding.consequences} later failure{_s(finding.consequences)}")
+    head = f"  {_short_label(finding.label)}: {', '.join(shown)}; e.g. "
+    lines = [fit(head + _example(finding, SCREEN_WIDTH - len(head)))]
+    if finding.rule is not None and texts:
         text = rule_text(finding.variant, finding.rule)
         if text and (finding.rule, text[0]) not in said:
             said.add((finding.rule, text[0]))
-            lines.extend(f"      {line}" for line in text)
+            lines.append(" " * RULE_INDENT + _short_rule(text))
     return lines
+
+
+#: A cause of verdicts that differ, which a line of the summary says shorter (its example says expected and got).
+VERDICT_CAUSE = re.compile(r"^verdict: (refuses|accepts) `(\w+)` actions the reference (?:accepts|refuses)$")
+
+
+def _short_label(label: str) -> str:
+    """A finding's rule, or its cause said as short as its line allows (a verdict's: which way, which action)."""
+    return VERDICT_CAUSE.sub(r"verdict: \1 `\2`", label)
+
+
+#: What a finding's example says at length that a line of the summary says shorter.
+SHORTER = (
+    (
+        re.compile(r"the reference accepts this action; the engine refused it citing no rule"),
+        "expected accepted, got refused",
+    ),
+    (
+        re.compile(r"the reference refuses this action \(([A-Z0-9_.]+)\); the engine accepted it"),
+        r"expected refused by \1, got accepted",
+    ),
+    (re.compile(r" got refused by an unnamed rule \("), " got refused ("),
+)
+
+
+def _example(finding: Finding, room: int) -> str:
+    """A finding's example in ``room`` characters: the rule it is filed under not repeated and long phrases said
+    shorter; then, while too long, the engine's words at its end left out, its scenario's name shortened, its
+    end cut. What the step expected and got stays to the last."""
+    text = finding.example
+    for long, short in SHORTER:
+        text = long.sub(short, text)
+    if finding.rule:
+        text = text.replace(f"refused by {finding.rule}", "refused").replace(f" instead of {finding.rule}", "")
+    if len(text) > room:
+        text = _without_closing_aside(text)
+    where, colon, rest = text.partition(": ")
+    keep = room - len(colon + rest) - 3
+    if len(text) > room and colon and len(where) > SHORT_NAME:
+        text = f"{where[:keep].rstrip('-')}...{colon}{rest}" if keep >= MIN_NAME else rest
+    if len(text) > room:  # the action's cards go: its kind stays
+        text = ACTION.sub(r"`\1 ...`", text, count=1)
+    return fit(text, room)
+
+
+#: An action quoted in a message, of more than one word.
+ACTION = re.compile(r"`(\w+) [^`]*`")
+
+
+#: The fewest characters of a scenario's name an example keeps (else it leaves the name out, keeping the step),
+#: and the longest name kept whole however long the rest ("generated game 12": the action's cards go first).
+MIN_NAME = 8
+SHORT_NAME = 20
+
+
+def _without_closing_aside(text: str) -> str:
+    """``text`` without the bracketed words after what the engine did (its message quoted after a refusal, whole
+    or cut), or those it ends with."""
+    got = text.rfind(" got ")
+    aside = text.find(" (", got) if got >= 0 else -1
+    if aside >= 0:
+        return text[:aside]
+    if not text.endswith(")"):
+        return text
+    depth = 0
+    for index in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[:index].rstrip()
+    return text
+
+
+def _short_rule(text: Sequence[str]) -> str:
+    """A rule's text and source in one line of the screen: the text's first sentence and the source's name and
+    quote, each cut to share the line."""
+    sentence = text[0].split(". ", 1)[0].rstrip(".") + "."
+    if len(text) < 2:
+        return fit(sentence, SCREEN_WIDTH - RULE_INDENT)
+    source = fit(text[1], SOURCE_CHARS)
+    return f"{fit(sentence, SCREEN_WIDTH - RULE_INDENT - len(source) - 3)} ({source})"
+
+
+#: The indent of a rule's text under its finding, and the most characters its source takes of a short line.
+RULE_INDENT = 6
+SOURCE_CHARS = 50
 
 
 def _differs_line(finding: Finding) -> str:
@@ -193,7 +321,7 @@ def _skip_lines(found: Findings) -> list[str]:
     if not entries:
         return []
     entries.sort(key=lambda entry: -entry[0])
-    lines = ["skipped, by reason:", *(f"  {text}" for _, text in entries[:SKIP_REASONS])]
+    lines = ["skipped, by reason:", *(fit(f"  {text}") for _, text in entries[:SKIP_REASONS])]
     if len(entries) > SKIP_REASONS:
         lines.append(f"  and {len(entries) - SKIP_REASONS} more reasons (in the JSON report)")
     return lines

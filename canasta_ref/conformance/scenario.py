@@ -49,6 +49,9 @@ class Step:
     seat: int | None
     expect: Expect
     location: Location
+    #: The rule the step exercises (its own ``rule``, else its refusal's): a failure at the step that no check
+    #: names a rule for is reported under it.
+    rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,8 +149,7 @@ def _semantic_errors(doc: Document, path: Path) -> Iterable[SpecError]:
                 f"field 'variants[{index}]': unknown variant {name!r}; known: {', '.join(sorted(known))}",
             )
     for index, rule in enumerate(data["rules"]):
-        holders = [v for v in data["variants"] if v in known and rule in load_variant(v).clauses]
-        if not holders:
+        if not _held(data, rule, known):
             yield doc.error(("rules", index), f"field 'rules[{index}]': no variant listed has a rule {rule!r}")
     setup = data["setup"]
     if ("deck" in setup) == ("position" in setup):
@@ -162,6 +164,7 @@ def _semantic_errors(doc: Document, path: Path) -> Iterable[SpecError]:
             first = str(error).splitlines()[0]
             yield doc.error(("steps", index, "action"), f"field 'steps[{index}].action': {first}")
         expect = step["expect"]
+        yield from _step_rule_errors(doc, index, known)
         if "rule" in expect and expect["result"] != "refused":
             yield doc.error(
                 ("steps", index, "expect", "rule"),
@@ -169,6 +172,29 @@ def _semantic_errors(doc: Document, path: Path) -> Iterable[SpecError]:
             )
         elif "rule" in expect and data["level"] == "must":
             yield from _convention_errors(doc, index, expect["rule"], [v for v in data["variants"] if v in known])
+
+
+def _held(data: Mapping[str, Any], rule: str, known: set[str]) -> bool:
+    """Whether a variant the scenario lists has the rule."""
+    return any(v in known and rule in load_variant(v).clauses for v in data["variants"])
+
+
+def _step_rule_errors(doc: Document, index: int, known: set[str]) -> Iterable[SpecError]:
+    """A step's ``rule`` must be a rule of a listed variant, and a refusal's must be the one it expects."""
+    step = doc.data["steps"][index]
+    rule = step.get("rule")
+    if rule is None:
+        return
+    where = ("steps", index, "rule")
+    if not _held(doc.data, rule, known):
+        yield doc.error(where, f"field 'steps[{index}].rule': no variant listed has a rule {rule}")
+    cited = step["expect"].get("rule")
+    if cited is not None and cited != rule:
+        yield doc.error(
+            where,
+            f"field 'steps[{index}].rule': {rule} is not the rule the step's refusal cites ({cited}); "
+            "a refused step exercises the rule it expects, so give that one or leave the step's rule out",
+        )
 
 
 def _convention_errors(doc: Document, index: int, rule: str, variants: Sequence[str]) -> Iterable[SpecError]:
@@ -290,6 +316,7 @@ def _build(doc: Document, display: str) -> Scenario:
                     match_over=expect.get("match_over"),
                 ),
                 location=doc.location(("steps", index)),
+                rule=raw.get("rule") or expect.get("rule"),
             )
         )
     return Scenario(

@@ -96,5 +96,5 @@ def test_a_scenario_is_one_finding_its_later_failures_consequences_and_each_fail
     assert [(f.scenarios, f.consequences) for f in found] == [([result.scenario], len(result.failures) - 1)]
     assert found[0].example.startswith(f"{result.scenario}: {result.failures[0]['message']}"[:60])
     line = next(line for line in summary([result], engine.info) if line.startswith(f"  {found[0].label}: "))
-    assert f"{len(result.failures) - 1} later checks failed as consequences" in line
+    assert f"{len(result.failures) - 1} later failures" in line
     assert found[0].to_json()["consequences"] == len(result.failures) - 1

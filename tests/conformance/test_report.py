@@ -17,7 +17,7 @@ from canasta_ref.conformance import causes
 from canasta_ref.conformance.deviations import DeviationKey
 from canasta_ref.conformance.engines import EngineFailure, EngineInfo, InProcessEngine, engine_info
 from canasta_ref.conformance.generated import run_generated_games
-from canasta_ref.conformance.report import failed, json_report, summary
+from canasta_ref.conformance.report import SCREEN_WIDTH, failed, json_report, summary
 from canasta_ref.conformance.runner import NO_VIEWS, Result, Selection, first_failure, run_case, run_suite
 from canasta_ref.conformance.scenario import Scenario, load_scenarios, scenario_dir
 from canasta_ref.conformance.session import ReferenceSession
@@ -245,12 +245,14 @@ def test_one_broken_rule_is_one_line_with_its_text_and_source_once(
     assert len(showing) > 3
     later = sum(len(r.failures) - 1 for r in showing)
     (line,) = [line for line in lines if line.startswith("  PILE.TAKE.FROZEN: ")]
-    said = f", {later} later checks failed as consequences" if later else ""
+    said = f", {later} later failures" if later else ""
     assert line.startswith(f"  PILE.TAKE.FROZEN: {len(showing)} scenarios{said}; e.g. ")
-    assert "PILE.TAKE.FROZEN" in line.split("e.g. ")[1] and ", got " in line
+    assert "expected " in line.split("e.g. ")[1] and ", got " in line
     clause = reference_rules("classic").variant.clauses["PILE.TAKE.FROZEN"]
-    assert "\n".join(lines).count(clause.text) == 1
-    assert "\n".join(lines).count(clause.sources[0].quote) == 1
+    (told,) = [line for line in lines if line.startswith("      ")]  # the rule's text and source, once, one line
+    assert told.startswith("      " + clause.text.split(", ")[0])
+    assert f'(source {clause.sources[0].source}: "{clause.sources[0].quote[:10]}' in told
+    assert max(len(line) for line in lines) <= SCREEN_WIDTH
     assert not any(line.startswith(("FAILED", "SKIPPED")) for line in lines)
 
 
@@ -261,9 +263,10 @@ def test_the_variants_not_claimed_are_one_line(frozen_run: tuple[list[Result], E
     skipped = sum(r.variant != "classic" for r in results)
     assert all(r.status == "skipped" for r in results if r.variant != "classic")
     (line,) = [line for line in lines if "not claimed" in line]
-    assert line.startswith("variants claimed: classic; not claimed: ")
-    assert line.endswith(f"({skipped} tests skipped)")
-    assert sorted(line.split("not claimed: ")[1].split(" (")[0].split(", ")) == unclaimed
+    # Nine variants' names do not fit the screen's width: they are counted (--verbose lists each skipped test).
+    assert line == f"variants claimed: classic; not claimed: {len(unclaimed)} others, --verbose names them " + (
+        f"({skipped} tests skipped)"
+    )
     assert not any(unclaimed_variant + ":" in lines for unclaimed_variant in unclaimed)
     assert len(lines) < 25, "\n".join(lines)
 
@@ -294,7 +297,7 @@ def test_a_failure_with_no_rule_is_one_line_under_its_cause() -> None:
     report = run_generated_games(engine, 2, 0, variants=["classic"], shrink_seconds=1, max_shrunk=0)
     lines = summary(report.results, engine.info, report.campaign())
     (line,) = [line for line in lines if "view: seat numbering" in line]
-    assert line.startswith("  view: seat numbering: 2 generated games; e.g. generated game 1: at the deal: ")
+    assert line.startswith("  view: seat numbering: 2 games; e.g. generated game 1: at the deal: ")
     assert lines[1] == "classic: 2 generated games"
 
 

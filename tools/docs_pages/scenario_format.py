@@ -91,6 +91,13 @@ def scenario_format_page(site: Site) -> str:
         "problem is reported with file, line, column and field. [Settle a dispute](settle-a-dispute.md) walks "
         "through writing one.",
         "",
+        "Where a scenario cites several rules, a step may name the one it exercises (`rule:` beside its "
+        "`action:`): a rule of a listed variant, and for a refused step the rule its refusal cites. When an engine "
+        "fails a check of that step and the check names no rule itself (an accepted action refused, a view or a "
+        "score that differs), `conform` reports the failure under the step's rule; without it, under the "
+        "scenario's rule if it cites one, else under what differed. It changes no answer: only where a failure "
+        "is filed.",
+        "",
     ]
     out += ["## Fields {#fields}", "", "| field | type | required | meaning |", "|---|---|---|---|"]
     for path, kind, required, description in _schema_rows(schema, defs, ""):

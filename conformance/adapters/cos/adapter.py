@@ -444,6 +444,10 @@ class Adapter:
         self.step(G.ACTION_TAKE_PILE)
         hand = state._hands[state._current_player]
         chosen = pick_from([c for c in hand if c != top], cards)
+        # The engine's meld codes give a rank and a count, not the cards: a natural of another rank named with the
+        # take would be replaced by one the engine picks, so it is refused here, as the rules refuse it.
+        if any(not CARDS.is_wild(c) and CARDS.rank_of(c) != CARDS.rank_of(top) for c in chosen):
+            raise Refused("the cards named with the take must make a meld with the top card")
         group = [top, *chosen]
         self.lay(group, CARDS.rank_of(top), allow_new=bool(chosen))
         extra = action.get("melds", [])
