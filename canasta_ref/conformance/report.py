@@ -236,6 +236,15 @@ SHORTER = (
         r"expected refused by \1, got accepted",
     ),
     (re.compile(r" got refused by an unnamed rule \("), " got refused ("),
+    (
+        re.compile(r"the (hand|match) should (?:have ended|be over|end)(?: after this hand)?; the engine says \w+="),
+        r"\1 over: expected true, got ",
+    ),
+    (
+        re.compile(r"the (hand|match) should go on(?: after this hand)?; the engine says \w+="),
+        r"\1 over: expected false, got ",
+    ),
+    (re.compile(r"seat (\d+)'s view field '(\w+)' should be (.*), got "), r"seat \1's \2: expected \3, got "),
 )
 
 
@@ -246,16 +255,18 @@ def _example(finding: Finding, room: int) -> str:
     text = finding.example
     for long, short in SHORTER:
         text = long.sub(short, text)
+    if VERDICT_CAUSE.match(finding.label):  # the label says which way the verdicts differ already
+        text = text.replace(": expected accepted, got refused", "").replace(": expected refused, got accepted", "")
     if finding.rule:
         text = text.replace(f"refused by {finding.rule}", "refused").replace(f" instead of {finding.rule}", "")
     if len(text) > room:
         text = _without_closing_aside(text)
+    if len(text) > room:  # the action's cards go first (its kind stays): the scenario's name finds the case
+        text = ACTION.sub(r"`\1 ...`", text, count=1)
     where, colon, rest = text.partition(": ")
     keep = room - len(colon + rest) - 3
     if len(text) > room and colon and len(where) > SHORT_NAME:
         text = f"{where[:keep].rstrip('-')}...{colon}{rest}" if keep >= MIN_NAME else rest
-    if len(text) > room:  # the action's cards go: its kind stays
-        text = ACTION.sub(r"`\1 ...`", text, count=1)
     return fit(text, room)
 
 

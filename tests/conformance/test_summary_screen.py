@@ -4,7 +4,11 @@ to be in --verbose."""
 
 from __future__ import annotations
 
+import pytest
+
+from canasta_ref.conformance import report
 from canasta_ref.conformance.engines import EngineInfo
+from canasta_ref.conformance.findings import Finding
 from canasta_ref.conformance.report import SCREEN_LINES, SCREEN_WIDTH, summary
 from canasta_ref.conformance.runner import Result
 from canasta_ref.conformance.variants import reference_rules
@@ -46,7 +50,9 @@ def test_many_deviations_fit_one_screen_without_their_rules_texts() -> None:
     assert all(line.endswith("expected accepted, got refused") for line in found), found
     assert not any(line.startswith("      ") for line in lines)  # no room for the rules' texts
     assert "each rule's text and source: --verbose, in each failure's message" in lines
-    assert any(line.startswith(f"  {RULES[1]}: 1 scenario, 1 later failure; e.g. step 3 `take") for line in lines)
+    # the action's cards give way first, then the scenario's name is shortened: the name is how the case is found
+    example = f"  {RULES[1]}: 1 scenario, 1 later failure; e.g. a-scenario-whose...: step 3 `take ...`: expected"
+    assert any(line.startswith(example) for line in lines)
 
 
 def test_a_few_deviations_say_each_rules_text_and_source_in_a_line() -> None:
@@ -65,3 +71,36 @@ def test_verbose_ends_with_the_same_summary() -> None:
     short, verbose = summary(results, INFO), summary(results, INFO, verbose=True)
     assert verbose[-len(short) :] == short
     assert "FAILED: a-scenario-whose-name-is-long-enough-to-crowd-the-line-number-0@classic" in verbose
+
+
+@pytest.mark.parametrize(
+    ("message", "short"),
+    [
+        (
+            "a-hand-that-ends: step 4 `discard 9D`: the hand should have ended; the engine says over=false",
+            "a-hand-that-ends: step 4 `discard 9D`: hand over: expected true, got false",
+        ),
+        (
+            "a-match: step 2 `discard 8C`: the match should go on after this hand; the engine says match_over=true",
+            "a-match: step 2 `discard 8C`: match over: expected false, got true",
+        ),
+        (
+            "generated game 4: at the deal: seat 0's view field 'stock_size' should be 62, got 63",
+            "generated game 4: at the deal: seat 0's stock_size: expected 62, got 63",
+        ),
+    ],
+)
+def test_an_example_says_expected_and_got_in_few_words(message: str, short: str) -> None:
+    finding = Finding("classic", "GO_OUT.CONCEALED", "score", False, message, ["a-hand-that-ends"])
+    assert report._example(finding, SCREEN_WIDTH) == short
+
+
+def test_a_verdict_cause_does_not_repeat_which_way_the_verdicts_differ() -> None:
+    cause = "verdict: refuses `take` actions the reference accepts"
+    example = (
+        "some-scenario: step 4 `take 5C 2D`: the reference accepts this action; the engine refused it citing no rule"
+    )
+    finding = Finding("classic", None, cause, False, example, ["some-scenario"])
+    assert report._example(finding, SCREEN_WIDTH) == "some-scenario: step 4 `take 5C 2D`"
+    ruled = Finding("classic", "PILE.TAKE.MATCH", "verdict", False, example, ["some-scenario"])
+    assert report._example(ruled, SCREEN_WIDTH).endswith(": expected accepted, got refused")
