@@ -181,16 +181,71 @@ def take_group(natural: tuple[Card, ...], wild: tuple[Card, ...]) -> tuple[Card,
     return tuple(sorted(natural + wild, key=SORT_ORDER.__getitem__))
 
 
-Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups
+class Walked:
+    """Actions found one by one by a walk (named melds, sequences, openings that lay two groups of a rank: a walk
+    that drops what it met before, so its order cannot be indexed without walking), kept as they are found: the
+    first page walks only as far as it shows, and counting walks to the end once."""
+
+    __slots__ = ("_found", "_walk")
+
+    def __init__(self, walk: Iterator[Action]) -> None:
+        self._found: list[Action] = []
+        self._walk: Iterator[Action] | None = walk
+
+    def _reach(self, index: int) -> bool:
+        """Walk on until action ``index`` is found (every action for -1); whether there is one."""
+        walk = self._walk
+        found = self._found
+        while walk is not None and (index < 0 or len(found) <= index):
+            action = next(walk, None)
+            if action is None:
+                self._walk = walk = None
+            else:
+                found.append(action)
+        return 0 <= index < len(found)
+
+    def count(self) -> int:
+        """How many actions the walk finds: all of them walked."""
+        self._reach(-1)
+        return len(self._found)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return self._reach(0)
+
+    def __getitem__(self, index: int) -> Action:
+        if index < 0:
+            index += self.count()
+        if index < 0 or not self._reach(index):
+            raise IndexError("legal action index out of range")
+        return self._found[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        index = 0
+        while self._reach(index):
+            yield self._found[index]
+            index += 1
+
+
+Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups | Walked
+
+
+#: Below this index, ``Listing[index]`` walks the listing from its start while its count is not known yet: the
+#: first page of a listing (a program showing it, ``legal[0]``) then costs what finding those actions costs, never
+#: the count of every block, which a big hand's structures and named melds make dear.
+WALK_BELOW = 64
 
 
 class Listing:
-    """Blocks of legal actions, in listing order; a read-only sequence (``random.choice`` works on it)."""
+    """Blocks of legal actions, in listing order; a read-only sequence (``random.choice`` works on it). Nothing is
+    counted before it is asked for: iterating and the first indexes walk the blocks in order."""
 
     __slots__ = ("_blocks", "_count")
 
     def __init__(self, blocks: Sequence[Block]) -> None:
-        self._blocks = [block for block in blocks if _size(block)]
+        self._blocks = list(blocks)
         self._count = -1
 
     def count(self) -> int:
@@ -203,9 +258,13 @@ class Listing:
         return self.count()
 
     def __bool__(self) -> bool:
-        return bool(self._blocks)
+        if self._count >= 0:
+            return self._count > 0
+        return any(self._blocks)
 
     def __getitem__(self, index: int) -> Action:
+        if 0 <= index < WALK_BELOW and self._count < 0:
+            return self._walked_to(index)
         if index < 0:
             index += self.count()
         if index >= 0:
@@ -216,6 +275,13 @@ class Listing:
                 index -= size
         raise IndexError("legal action index out of range")
 
+    def _walked_to(self, index: int) -> Action:
+        """The ``index``-th action, found by iterating (the same order as indexing, by construction of each block)."""
+        for place, action in enumerate(self):
+            if place == index:
+                return action
+        raise IndexError("legal action index out of range")
+
     def __iter__(self) -> Iterator[Action]:
         for block in self._blocks:
             yield from block
@@ -223,9 +289,9 @@ class Listing:
     @property
     def blocks(self) -> list[Block]:
         """The blocks, none of them empty (for callers that treat a structure apart)."""
-        return self._blocks
+        return [block for block in self._blocks if block]
 
 
 def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, (Combinations, CountedBlock)) else len(block)
+    return block.count() if isinstance(block, (Combinations, CountedBlock, Walked)) else len(block)

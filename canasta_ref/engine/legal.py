@@ -17,7 +17,7 @@ from typing import Any, Final, TypeVar
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, MeldChunk, SingleMelds, TakeGroups, meld_chunk, take_group
+from .blocks import Block, GroupParts, Listing, MeldChunk, SingleMelds, TakeGroups, Walked, meld_chunk, take_group
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -72,7 +72,7 @@ from .movegen import (
     take_pool,
     without,
 )
-from .named import play_actions, take_actions, take_openings_with_extras
+from .named import play_action_walk, play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -125,9 +125,9 @@ def listing(rules: Rules, state: HandState) -> Listing:
     found = _Listing(rules, state)
     melds = _melds(rules, state, found)
     blocks.append(melds)
-    named: list[Action] = []
+    named: Walked | None = None
     if rules.names_melds and found.action_ok("meld"):
-        named = play_actions(rules, state, state.team_opened[found.team])
+        named = Walked(play_action_walk(rules, state, state.team_opened[found.team]))
         blocks.append(named)
     blocks.append(_discards(rules, state, found, melds, named))
     if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
@@ -196,10 +196,12 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
                 blocks.append(extras)
                 plain = []
             if rules.names_melds:
-                plain.extend(take_openings_with_extras(rules, state, group, top_rank))
+                blocks.append(plain)
+                blocks.append(Walked(take_openings_with_extras(rules, state, group, top_rank)))
+                plain = []
     blocks.append(plain)
     if rules.names_melds:
-        blocks.append(take_actions(rules, state))
+        blocks.append(Walked(take_actions(rules, state)))
     return blocks
 
 
@@ -1089,7 +1091,7 @@ def _initial_meld_reading(rules: Rules) -> tuple[tuple[bool, bool, bool], bool]:
     return known
 
 
-def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Sequence[Action]) -> list[Action]:
+def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Walked | None) -> list[Action]:
     """The legal discards, given the legal meld actions (``melds`` of rank groups, ``named`` of named melds and
     sequences): a binding "yes" forbids discarding while one is left."""
     if not listing.action_ok("discard"):
@@ -1098,7 +1100,9 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     if not listing.ending_ok(hand_after, listing.tally, False):
         return []
     can_still = (
-        state.permission == "yes" and hand_after > 0 and (bool(melds) or any(action.kind == "meld" for action in named))
+        state.permission == "yes"
+        and hand_after > 0
+        and (bool(melds) or (named is not None and any(action.kind == "meld" for action in named)))
     )
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []
