@@ -106,47 +106,78 @@ class SingleMelds(CountedBlock):
 TakeWeight = Callable[[int, tuple[Card, ...]], int]
 
 
-class TakeGroups(CountedBlock):
+class TakeGroups:
     """Takes of the pile by a side that has not opened, in ``movegen.take_groups`` order: every group of cards from
     hand that melds the top card, each group's actions (``group_actions``: the take alone, then with further melds)
     together. That order lists, for each size, the choices of natural cards, and with each the choices of wild
     cards; since the count of a group's actions hangs on its number of natural cards and its wild cards alone
     (``weight``), each run of groups with the same natural cards is counted by counts, and a group's actions are
-    made only for the actions asked for."""
+    made only for the actions asked for. Nothing is counted before it is asked for: iterating walks the groups in
+    order and asks each for its actions, so the first page costs a few groups, not every shape's count."""
 
-    __slots__ = ("_group_actions", "_parts", "_runs")
+    __slots__ = ("_group_actions", "_naturals", "_parts", "_runs", "_total", "_weight", "_wilds")
 
     def __init__(
         self, naturals: Pool, wilds: Pool, weight: TakeWeight, group_actions: Callable[[tuple[Card, ...]], Listing]
     ) -> None:
-        super().__init__()
+        self._naturals = naturals
+        self._wilds = wilds
+        self._weight = weight
         self._group_actions = group_actions
         #: Per number of natural and of wild cards: each choice of wild cards with its groups' weight.
         self._parts: dict[tuple[int, int], list[tuple[tuple[Card, ...], int]]] = {}
-        #: The runs with actions, in order: the natural cards, the number of wild cards, the run's weight.
-        self._runs: list[tuple[tuple[Card, ...], int, int]] = []
-        wilds_held = sum(n for _, n in wilds)
-        held = sum(n for _, n in naturals) + wilds_held
-        natural_choices = _natural_choices(naturals, held)
+        #: The runs with actions, in order: the natural cards, the number of wild cards, the run's weight (once
+        #: counted).
+        self._runs: list[tuple[tuple[Card, ...], int, int]] | None = None
+        self._total = -1
+
+    def _run_shapes(self) -> Iterator[tuple[tuple[Card, ...], int]]:
+        """Every run of groups in order, as its natural cards and its number of wild cards."""
+        wilds_held = sum(n for _, n in self._wilds)
+        held = sum(n for _, n in self._naturals) + wilds_held
+        natural_choices = _natural_choices(self._naturals, held)
         for size in range(2, held + 1):
             for natural in natural_choices:
                 m = len(natural)
                 k = size - m
                 if k < 0 or k > wilds_held or (m == 0 and size > 2):  # beyond a pair, a group has a natural card
                     continue
+                yield natural, k
+
+    def _counted(self) -> list[tuple[tuple[Card, ...], int, int]]:
+        """The runs with actions and their weights, worked out once."""
+        if self._runs is None:
+            runs: list[tuple[tuple[Card, ...], int, int]] = []
+            for natural, k in self._run_shapes():
+                m = len(natural)
                 parts = self._parts.get((m, k))
                 if parts is None:
-                    parts = self._parts[(m, k)] = [(w, weight(m, w)) for w in submultisets(wilds, k)]
+                    parts = self._parts[(m, k)] = [(w, self._weight(m, w)) for w in submultisets(self._wilds, k)]
                 run = sum(w for _, w in parts)
                 if run:
-                    self._runs.append((natural, k, run))
-        self._total = sum(run for _, _, run in self._runs)
+                    runs.append((natural, k, run))
+            self._runs = runs
+            self._total = sum(run for _, _, run in runs)
+        return self._runs
+
+    def count(self) -> int:
+        self._counted()
+        return self._total
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        if self._total >= 0:
+            return self._total > 0
+        return next(iter(self), None) is not None
 
     def __getitem__(self, index: int) -> Action:
+        runs = self._counted()
         if index < 0:
             index += self._total
         if index >= 0:
-            for natural, k, run in self._runs:
+            for natural, k, run in runs:
                 if index < run:
                     for wild, weight in self._parts[(len(natural), k)]:
                         if index < weight:
@@ -156,10 +187,15 @@ class TakeGroups(CountedBlock):
         raise IndexError("legal action index out of range")
 
     def __iter__(self) -> Iterator[Action]:
-        for natural, k, _ in self._runs:
-            for wild, weight in self._parts[(len(natural), k)]:
-                if weight:
-                    yield from self._group_actions(take_group(natural, wild))
+        if self._runs is not None:
+            for natural, k, _ in self._runs:
+                for wild, weight in self._parts[(len(natural), k)]:
+                    if weight:
+                        yield from self._group_actions(take_group(natural, wild))
+            return
+        for natural, k in self._run_shapes():  # not counted: each group asked for its actions, in the same order
+            for wild in submultisets(self._wilds, k):
+                yield from self._group_actions(take_group(natural, wild))
 
 
 def _natural_choices(items: Pool, most: int) -> list[tuple[Card, ...]]:
@@ -294,4 +330,4 @@ class Listing:
 
 def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, (Combinations, CountedBlock, Walked)) else len(block)
+    return block.count() if isinstance(block, (Combinations, CountedBlock, TakeGroups, Walked)) else len(block)
