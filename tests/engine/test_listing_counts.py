@@ -93,3 +93,21 @@ def test_every_bundled_variant_is_drawn_from() -> None:
     """The property covers the ten bundled variants, those with sequences, feet and special hands among them."""
     assert len(VARIANTS) == 10
     assert {"samba", "bolivia", "hand-and-foot", "modern-american"} <= set(VARIANTS)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions)
+def test_listing_while_each_action_is_tried_and_taken_back(position: tuple[str, int, bool, str, int]) -> None:
+    """A search tries each action as the listing gives it and takes it back (python-chess's pattern) while the
+    lazy listing walks on: the actions are those of the listing made at once, in the same order."""
+    variant, cards, opened, phase, seed = position
+    where = {"opened": opened, "phase": phase, "seed": seed}
+    listed = list(scaling_position(RULES[variant], cards, **where).legal_actions())  # type: ignore[arg-type]
+    game = scaling_position(RULES[variant], cards, **where)  # type: ignore[arg-type]
+    tried = []
+    for action in game.legal_actions():
+        if len(tried) < 30:  # a few tries cover the change of position; the rest is walked as usual
+            game.apply(action)
+            game.undo()
+        tried.append(action)
+    assert tried == listed
