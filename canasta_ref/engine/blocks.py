@@ -265,7 +265,61 @@ class Walked:
             index += 1
 
 
-Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups | Walked
+class Chained:
+    """Blocks made one after another as they are reached (the takes of many groups of cards from hand, each with
+    its own further melds): the first page makes the first few, counting makes them all."""
+
+    __slots__ = ("_made", "_making")
+
+    def __init__(self, making: Iterator[Block]) -> None:
+        self._made: list[Block] = []
+        self._making: Iterator[Block] | None = making
+
+    def _block(self, place: int) -> Block | None:
+        """Block ``place``, made if it was not yet; None past the last."""
+        made = self._made
+        while len(made) <= place and self._making is not None:
+            block = next(self._making, None)
+            if block is None:
+                self._making = None
+            else:
+                made.append(block)
+        return made[place] if place < len(made) else None
+
+    def _blocks(self) -> Iterator[Block]:
+        place = 0
+        block = self._block(place)
+        while block is not None:
+            yield block
+            place += 1
+            block = self._block(place)
+
+    def count(self) -> int:
+        return sum(_size(block) for block in self._blocks())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return any(self._blocks())
+
+    def __getitem__(self, index: int) -> Action:
+        if index < 0:
+            index += self.count()
+        if index >= 0:
+            for block in self._blocks():
+                size = _size(block)
+                if index < size:
+                    return block[index]
+                index -= size
+        raise IndexError("legal action index out of range")
+
+    def __iter__(self) -> Iterator[Action]:
+        for block in self._blocks():
+            yield from block
+
+
+Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups | Walked | Chained
 
 
 #: Below this index, ``Listing[index]`` walks the listing from its start while its count is not known yet: the
@@ -330,4 +384,4 @@ class Listing:
 
 def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, (Combinations, CountedBlock, TakeGroups, Walked)) else len(block)
+    return block.count() if isinstance(block, (Combinations, CountedBlock, TakeGroups, Walked, Chained)) else len(block)
