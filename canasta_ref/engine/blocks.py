@@ -106,47 +106,78 @@ class SingleMelds(CountedBlock):
 TakeWeight = Callable[[int, tuple[Card, ...]], int]
 
 
-class TakeGroups(CountedBlock):
+class TakeGroups:
     """Takes of the pile by a side that has not opened, in ``movegen.take_groups`` order: every group of cards from
     hand that melds the top card, each group's actions (``group_actions``: the take alone, then with further melds)
     together. That order lists, for each size, the choices of natural cards, and with each the choices of wild
     cards; since the count of a group's actions hangs on its number of natural cards and its wild cards alone
     (``weight``), each run of groups with the same natural cards is counted by counts, and a group's actions are
-    made only for the actions asked for."""
+    made only for the actions asked for. Nothing is counted before it is asked for: iterating walks the groups in
+    order and asks each for its actions, so the first page costs a few groups, not every shape's count."""
 
-    __slots__ = ("_group_actions", "_parts", "_runs")
+    __slots__ = ("_group_actions", "_naturals", "_parts", "_runs", "_total", "_weight", "_wilds")
 
     def __init__(
         self, naturals: Pool, wilds: Pool, weight: TakeWeight, group_actions: Callable[[tuple[Card, ...]], Listing]
     ) -> None:
-        super().__init__()
+        self._naturals = naturals
+        self._wilds = wilds
+        self._weight = weight
         self._group_actions = group_actions
         #: Per number of natural and of wild cards: each choice of wild cards with its groups' weight.
         self._parts: dict[tuple[int, int], list[tuple[tuple[Card, ...], int]]] = {}
-        #: The runs with actions, in order: the natural cards, the number of wild cards, the run's weight.
-        self._runs: list[tuple[tuple[Card, ...], int, int]] = []
-        wilds_held = sum(n for _, n in wilds)
-        held = sum(n for _, n in naturals) + wilds_held
-        natural_choices = _natural_choices(naturals, held)
+        #: The runs with actions, in order: the natural cards, the number of wild cards, the run's weight (once
+        #: counted).
+        self._runs: list[tuple[tuple[Card, ...], int, int]] | None = None
+        self._total = -1
+
+    def _run_shapes(self) -> Iterator[tuple[tuple[Card, ...], int]]:
+        """Every run of groups in order, as its natural cards and its number of wild cards."""
+        wilds_held = sum(n for _, n in self._wilds)
+        held = sum(n for _, n in self._naturals) + wilds_held
+        natural_choices = _natural_choices(self._naturals, held)
         for size in range(2, held + 1):
             for natural in natural_choices:
                 m = len(natural)
                 k = size - m
                 if k < 0 or k > wilds_held or (m == 0 and size > 2):  # beyond a pair, a group has a natural card
                     continue
+                yield natural, k
+
+    def _counted(self) -> list[tuple[tuple[Card, ...], int, int]]:
+        """The runs with actions and their weights, worked out once."""
+        if self._runs is None:
+            runs: list[tuple[tuple[Card, ...], int, int]] = []
+            for natural, k in self._run_shapes():
+                m = len(natural)
                 parts = self._parts.get((m, k))
                 if parts is None:
-                    parts = self._parts[(m, k)] = [(w, weight(m, w)) for w in submultisets(wilds, k)]
+                    parts = self._parts[(m, k)] = [(w, self._weight(m, w)) for w in submultisets(self._wilds, k)]
                 run = sum(w for _, w in parts)
                 if run:
-                    self._runs.append((natural, k, run))
-        self._total = sum(run for _, _, run in self._runs)
+                    runs.append((natural, k, run))
+            self._runs = runs
+            self._total = sum(run for _, _, run in runs)
+        return self._runs
+
+    def count(self) -> int:
+        self._counted()
+        return self._total
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        if self._total >= 0:
+            return self._total > 0
+        return next(iter(self), None) is not None
 
     def __getitem__(self, index: int) -> Action:
+        runs = self._counted()
         if index < 0:
             index += self._total
         if index >= 0:
-            for natural, k, run in self._runs:
+            for natural, k, run in runs:
                 if index < run:
                     for wild, weight in self._parts[(len(natural), k)]:
                         if index < weight:
@@ -156,10 +187,15 @@ class TakeGroups(CountedBlock):
         raise IndexError("legal action index out of range")
 
     def __iter__(self) -> Iterator[Action]:
-        for natural, k, _ in self._runs:
-            for wild, weight in self._parts[(len(natural), k)]:
-                if weight:
-                    yield from self._group_actions(take_group(natural, wild))
+        if self._runs is not None:
+            for natural, k, _ in self._runs:
+                for wild, weight in self._parts[(len(natural), k)]:
+                    if weight:
+                        yield from self._group_actions(take_group(natural, wild))
+            return
+        for natural, k in self._run_shapes():  # not counted: each group asked for its actions, in the same order
+            for wild in submultisets(self._wilds, k):
+                yield from self._group_actions(take_group(natural, wild))
 
 
 def _natural_choices(items: Pool, most: int) -> list[tuple[Card, ...]]:
@@ -181,16 +217,125 @@ def take_group(natural: tuple[Card, ...], wild: tuple[Card, ...]) -> tuple[Card,
     return tuple(sorted(natural + wild, key=SORT_ORDER.__getitem__))
 
 
-Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups
+class Walked:
+    """Actions found one by one by a walk (named melds, sequences, openings that lay two groups of a rank: a walk
+    that drops what it met before, so its order cannot be indexed without walking), kept as they are found: the
+    first page walks only as far as it shows, and counting walks to the end once."""
+
+    __slots__ = ("_found", "_walk")
+
+    def __init__(self, walk: Iterator[Action]) -> None:
+        self._found: list[Action] = []
+        self._walk: Iterator[Action] | None = walk
+
+    def _reach(self, index: int) -> bool:
+        """Walk on until action ``index`` is found (every action for -1); whether there is one."""
+        walk = self._walk
+        found = self._found
+        while walk is not None and (index < 0 or len(found) <= index):
+            action = next(walk, None)
+            if action is None:
+                self._walk = walk = None
+            else:
+                found.append(action)
+        return 0 <= index < len(found)
+
+    def count(self) -> int:
+        """How many actions the walk finds: all of them walked."""
+        self._reach(-1)
+        return len(self._found)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return self._reach(0)
+
+    def __getitem__(self, index: int) -> Action:
+        if index < 0:
+            index += self.count()
+        if index < 0 or not self._reach(index):
+            raise IndexError("legal action index out of range")
+        return self._found[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        index = 0
+        while self._reach(index):
+            yield self._found[index]
+            index += 1
+
+
+class Chained:
+    """Blocks made one after another as they are reached (the takes of many groups of cards from hand, each with
+    its own further melds): the first page makes the first few, counting makes them all."""
+
+    __slots__ = ("_made", "_making")
+
+    def __init__(self, making: Iterator[Block]) -> None:
+        self._made: list[Block] = []
+        self._making: Iterator[Block] | None = making
+
+    def _block(self, place: int) -> Block | None:
+        """Block ``place``, made if it was not yet; None past the last."""
+        made = self._made
+        while len(made) <= place and self._making is not None:
+            block = next(self._making, None)
+            if block is None:
+                self._making = None
+            else:
+                made.append(block)
+        return made[place] if place < len(made) else None
+
+    def _blocks(self) -> Iterator[Block]:
+        place = 0
+        block = self._block(place)
+        while block is not None:
+            yield block
+            place += 1
+            block = self._block(place)
+
+    def count(self) -> int:
+        return sum(_size(block) for block in self._blocks())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return any(self._blocks())
+
+    def __getitem__(self, index: int) -> Action:
+        if index < 0:
+            index += self.count()
+        if index >= 0:
+            for block in self._blocks():
+                size = _size(block)
+                if index < size:
+                    return block[index]
+                index -= size
+        raise IndexError("legal action index out of range")
+
+    def __iter__(self) -> Iterator[Action]:
+        for block in self._blocks():
+            yield from block
+
+
+Block = Sequence[Action] | Combinations | SingleMelds | TakeGroups | Walked | Chained
+
+
+#: Below this index, ``Listing[index]`` walks the listing from its start while its count is not known yet: the
+#: first page of a listing (a program showing it, ``legal[0]``) then costs what finding those actions costs, never
+#: the count of every block, which a big hand's structures and named melds make dear.
+WALK_BELOW = 64
 
 
 class Listing:
-    """Blocks of legal actions, in listing order; a read-only sequence (``random.choice`` works on it)."""
+    """Blocks of legal actions, in listing order; a read-only sequence (``random.choice`` works on it). Nothing is
+    counted before it is asked for: iterating and the first indexes walk the blocks in order."""
 
     __slots__ = ("_blocks", "_count")
 
     def __init__(self, blocks: Sequence[Block]) -> None:
-        self._blocks = [block for block in blocks if _size(block)]
+        self._blocks = list(blocks)
         self._count = -1
 
     def count(self) -> int:
@@ -203,9 +348,13 @@ class Listing:
         return self.count()
 
     def __bool__(self) -> bool:
-        return bool(self._blocks)
+        if self._count >= 0:
+            return self._count > 0
+        return any(self._blocks)
 
     def __getitem__(self, index: int) -> Action:
+        if 0 <= index < WALK_BELOW and self._count < 0:
+            return self._walked_to(index)
         if index < 0:
             index += self.count()
         if index >= 0:
@@ -216,6 +365,13 @@ class Listing:
                 index -= size
         raise IndexError("legal action index out of range")
 
+    def _walked_to(self, index: int) -> Action:
+        """The ``index``-th action, found by iterating (the same order as indexing, by construction of each block)."""
+        for place, action in enumerate(self):
+            if place == index:
+                return action
+        raise IndexError("legal action index out of range")
+
     def __iter__(self) -> Iterator[Action]:
         for block in self._blocks:
             yield from block
@@ -223,9 +379,9 @@ class Listing:
     @property
     def blocks(self) -> list[Block]:
         """The blocks, none of them empty (for callers that treat a structure apart)."""
-        return self._blocks
+        return [block for block in self._blocks if block]
 
 
 def _size(block: Block) -> int:
     """A block's number of actions: a structure's ``count()`` (which may pass ``sys.maxsize``), else its length."""
-    return block.count() if isinstance(block, (Combinations, CountedBlock)) else len(block)
+    return block.count() if isinstance(block, (Combinations, CountedBlock, TakeGroups, Walked, Chained)) else len(block)

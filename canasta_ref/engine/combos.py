@@ -114,6 +114,7 @@ class Combinations:
         self._twos_total = hand.twos_total
         self._verdicts: dict[int, bool] = {}
         self._below: list[dict[int, int]] = [{} for _ in range(len(self._ranks) + 1)]
+        self._reachable: list[dict[int, bool]] = [{} for _ in range(len(self._ranks) + 1)]
         self._ways: dict[tuple[Pool, tuple[int, ...]], int] = {}
         if start is None:
             start = _new_tuple(Aggregate, (0, capped(left, caps.left), 0, (), 0, (0, 0, 0), 0, True, True, (), 0, 0))
@@ -143,6 +144,7 @@ class Combinations:
         )
         twin._ranks, twin._options = self._ranks, self._options
         twin._below, twin._verdicts, twin._ways = self._below, self._verdicts, self._ways
+        twin._reachable = self._reachable
         return twin
 
     @property
@@ -161,7 +163,35 @@ class Combinations:
         return self.count()
 
     def __bool__(self) -> bool:
-        return self.count() > 0
+        if self._count is not None:
+            return self._count > 0
+        return self._completes(0, self._start_code)
+
+    def _completes(self, index: int, code: int) -> bool:
+        """Whether the state ``code`` at rank ``index`` has a legal completion: ``_completions`` asked only whether
+        it is above 0, which stops at the first legal choice found. Iterating and the first page of a listing need
+        no more, and in a big hand finding one choice below a state costs a few steps where counting them all
+        costs the whole structure."""
+        counted = self._below[index].get(code)
+        if counted is not None:
+            return counted > 0
+        memo = self._reachable[index]
+        known = memo.get(code)
+        if known is not None:
+            return known
+        if index == len(self._ranks):
+            found = self._accepts(code)  # a state reached within the wild cards held picks its twos some way
+        else:
+            found = False
+            twos_left, jokers_left = self._wilds_left(code)
+            moves = self._layout.merged_moves(index, code)
+            for at in range(0, len(moves), 5):
+                fits = moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left
+                if fits and self._completes(index + 1, (code + moves[at]) | moves[at + 1]):
+                    found = True
+                    break
+        memo[code] = found
+        return found
 
     def _completions(self, index: int, code: int) -> int:
         """The concrete actions below the state ``code`` at rank ``index``: legal completions weighted by their
@@ -366,7 +396,9 @@ class Combinations:
         return tuple(groups)
 
     def __iter__(self) -> Iterator[Action]:
-        if not self.count():
+        """The actions in order, each choice of shapes followed only where it has a legal completion
+        (``_completes``): the first page costs what finding its actions costs, not the count."""
+        if not self:
             return
         for shapes in self._choices(0, self._start_code, []):
             for groups in expand_shapes(self._hand, shapes):
@@ -379,7 +411,7 @@ class Combinations:
         steps = self._steps(index, code)
         for at in range(0, len(steps), 2):
             option, after = steps[at], steps[at + 1]
-            if self._completions(index + 1, after):
+            if self._completes(index + 1, after):
                 if option >= 0:
                     chosen.append(_shape(self._ranks[index], self._options[index][option]))
                 yield from self._choices(index + 1, after, chosen)

@@ -90,7 +90,9 @@ class LegalActions:
         return self._game._listing().count()
 
     def sample(self, rng: random.Random) -> Action:
-        """One legal action drawn uniformly at random with ``rng``; raises IndexError when there is none."""
+        """One legal action drawn uniformly at random with ``rng``: exactly ``legal[rng.randrange(len(legal))]``, in
+        every variant, so a seed gives the same action as indexing the canonical listing with it (``count()`` first,
+        which a big Samba or Bolivia hand not opened still walks in full). Raises IndexError when there is none."""
         total = self.count()
         if not total:
             raise IndexError("there is no legal action to sample")
@@ -445,9 +447,25 @@ class Game:
         return issued
 
     def _list_legal(self) -> Iterator[Action]:
-        issued = self._issued()
-        for action in self._listing():
-            issued.append(action)
+        """The listing's actions, one by one. The listing is lazy (its structures and walks read the position as
+        they go), so if the position changes meanwhile (``apply``, then ``undo`` as a search does between two
+        actions: the old state object is left as it was after ``apply``), the rest is listed once in full from the
+        position then current, which ``undo`` has made the same; actions listed so from then on are not marked as
+        issued, so ``apply`` checks them in full whatever the position."""
+        facts = derived(self.rules, self.state)
+        issued: list[Action] | None = self._issued()
+        walk = iter(self._listing())
+        place = 0
+        while True:
+            if issued is not None and self.state.derived is not facts:
+                walk = iter(list(self._listing())[place:])
+                issued = None
+            action = next(walk, None)
+            if action is None:
+                return
+            if issued is not None:
+                issued.append(action)
+            place += 1
             yield action
 
     def _was_listed(self, action: Action) -> bool:

@@ -17,7 +17,18 @@ from typing import Any, Final, TypeVar
 from ..errors import IllegalAction
 from ..spec.model import Clause
 from .actions import TAKE, Action, MeldGroup, meld_of, take_with
-from .blocks import Block, GroupParts, Listing, MeldChunk, SingleMelds, TakeGroups, meld_chunk, take_group
+from .blocks import (
+    Block,
+    Chained,
+    GroupParts,
+    Listing,
+    MeldChunk,
+    SingleMelds,
+    TakeGroups,
+    Walked,
+    meld_chunk,
+    take_group,
+)
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -72,7 +83,7 @@ from .movegen import (
     take_pool,
     without,
 )
-from .named import play_actions, take_actions, take_openings_with_extras
+from .named import play_action_walk, play_actions, take_actions, take_openings_with_extras
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -125,9 +136,9 @@ def listing(rules: Rules, state: HandState) -> Listing:
     found = _Listing(rules, state)
     melds = _melds(rules, state, found)
     blocks.append(melds)
-    named: list[Action] = []
+    named: Walked | None = None
     if rules.names_melds and found.action_ok("meld"):
-        named = play_actions(rules, state, state.team_opened[found.team])
+        named = Walked(play_action_walk(rules, state, state.team_opened[found.team]))
         blocks.append(named)
     blocks.append(_discards(rules, state, found, melds, named))
     if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
@@ -167,21 +178,41 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
             blocks.append((TAKE,))
         return blocks
     team = state.side_of[seat]
-    top = state.pile[-1]
-    top_rank = rank_of(top)
     counts = state.hands[seat]
-    pool = take_pool(rules, counts, top)
+    pool = take_pool(rules, counts, state.pile[-1])
     initial = not state.team_opened[team]
-    plain: list[Action] = [a for a in (TAKE,) if _take_ok(rules, state, a)]
+    blocks.append([a for a in (TAKE,) if _take_ok(rules, state, a)])
     found: _Listing | None = None
     gained = 0
     if initial and _takes_by_shape(rules, counts, pool):
         takes = _TakeShapes(rules, state, pool)
         if takes.many_further_melds():
-            return [*blocks, plain, takes.groups()]
+            blocks.append(takes.groups())
+            return blocks
         found, gained = takes.listing(), takes.gained
+    group_blocks = _take_group_blocks(rules, state, pool, found, gained)
+    if initial and _pool_choices(counts, pool) > TAKE_STRUCTURE_ABOVE[0]:
+        blocks.append(Chained(group_blocks))  # many groups, each with its own further melds: made as listed
+    else:
+        blocks.extend(group_blocks)
+    if rules.names_melds:
+        blocks.append(Walked(take_actions(rules, state)))
+    return blocks
+
+
+def _take_group_blocks(
+    rules: Rules, state: HandState, pool: Sequence[Card], found: _Listing | None, gained: int
+) -> Iterator[Block]:
+    """The takes with a group of cards from hand, group by group in ``take_groups`` order: the take alone, and
+    before the side has opened the take with further melds (``_take_extras``; and where melds are named, with
+    those a shape per rank cannot write). ``found`` and ``gained``: the facts of the listing, if made already."""
+    seat = state.to_act
+    top_rank = rank_of(state.pile[-1])
+    counts = state.hands[seat]
+    initial = not state.team_opened[state.side_of[seat]]
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
+    plain: list[Action] = []
     for group in take_groups(rules, pool, counts, initial):
         legal, may_help = _take_verdict(rules, state, group, top_rank, refusals)
         if legal is not None:
@@ -190,17 +221,21 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
             if found is None:
                 found = _Listing(rules, state)
                 gained = pile_to_hand(rules, state, seat)[0]
-            extras = _take_extras(found, group, top_rank, shared, gained)
-            if extras:
-                blocks.append(plain)
-                blocks.append(extras)
-                plain = []
+            yield plain
+            yield _take_extras(found, group, top_rank, shared, gained)
             if rules.names_melds:
-                plain.extend(take_openings_with_extras(rules, state, group, top_rank))
-    blocks.append(plain)
-    if rules.names_melds:
-        blocks.append(take_actions(rules, state))
-    return blocks
+                yield Walked(take_openings_with_extras(rules, state, group, top_rank))
+            plain = []
+    yield plain
+
+
+def _pool_choices(counts: Sequence[int], pool: Sequence[Card]) -> int:
+    """The choices of cards from hand that could meld the pile's top card (one plus the copies of each card of
+    ``pool``, multiplied)."""
+    choices = 1
+    for card in pool:
+        choices *= 1 + counts[card]
+    return choices
 
 
 def _takes_by_shape(rules: Rules, counts: Sequence[int], pool: Sequence[Card]) -> bool:
@@ -209,10 +244,7 @@ def _takes_by_shape(rules: Rules, counts: Sequence[int], pool: Sequence[Card]) -
     listed take by take)."""
     if rules.twos_value is None or rules.names_melds:
         return False
-    choices = 1
-    for card in pool:
-        choices *= 1 + counts[card]
-    return choices > TAKE_STRUCTURE_ABOVE[0]
+    return _pool_choices(counts, pool) > TAKE_STRUCTURE_ABOVE[0]
 
 
 class _TakeShapes:
@@ -1089,7 +1121,7 @@ def _initial_meld_reading(rules: Rules) -> tuple[tuple[bool, bool, bool], bool]:
     return known
 
 
-def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Sequence[Action]) -> list[Action]:
+def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, named: Walked | None) -> list[Action]:
     """The legal discards, given the legal meld actions (``melds`` of rank groups, ``named`` of named melds and
     sequences): a binding "yes" forbids discarding while one is left."""
     if not listing.action_ok("discard"):
@@ -1098,7 +1130,9 @@ def _discards(rules: Rules, state: HandState, listing: _Listing, melds: Block, n
     if not listing.ending_ok(hand_after, listing.tally, False):
         return []
     can_still = (
-        state.permission == "yes" and hand_after > 0 and (bool(melds) or any(action.kind == "meld" for action in named))
+        state.permission == "yes"
+        and hand_after > 0
+        and (bool(melds) or (named is not None and any(action.kind == "meld" for action in named)))
     )
     if rules.failing_of(ANSWER_BINDING, (state.permission, hand_after, can_still)) is not None:
         return []

@@ -9,7 +9,7 @@ whether they may). A variant whose sequences may have gaps would need a wider ge
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -198,18 +198,27 @@ def _valid_either_way(
 def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
     """The legal meld and combine actions that name a meld or lay a sequence, in the play phase. Openings of
     rank groups alone are ``legal``'s; those with sequences are here."""
-    return [action for action in _play_candidates(rules, state, opened) if _legal(rules, state, action)]
+    return list(play_action_walk(rules, state, opened))
+
+
+def play_action_walk(rules: Rules, state: HandState, opened: bool) -> Iterator[Action]:
+    """``play_actions`` one by one, in the same order: the listing's first page walks no further than it shows."""
+    return (action for action in _play_candidate_walk(rules, state, opened) if _legal(rules, state, action))
 
 
 def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Action]:
     """Candidates for ``play_actions``: each refused by no hook asked so far (it may still be illegal)."""
+    return list(_play_candidate_walk(rules, state, opened))
+
+
+def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterator[Action]:
+    """``_play_candidates`` one by one, in the same order."""
     if not rules.names_melds:
-        return []
+        return
     seat = state.to_act
     counts = state.hands[seat]
     wilds = _wild_choices(rules, counts)
     melds = state.melds[state.side_of[seat]]
-    found: list[Action] = []
     if opened:
         table = table_values(rules, state, seat)
         facts = rank_facts(rules, state, seat)
@@ -218,17 +227,25 @@ def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Actio
                 continue
             for cards in _joining(rules, counts, meld, wilds):
                 if _valid_after(rules, table, facts, meld, cards):
-                    found.append(Action.meld([MeldGroup.of(cards, None, number)]))
+                    yield Action.meld([MeldGroup.of(cards, None, number)])
         for cards in _new_sequences(rules, state, counts, wilds):
-            found.append(Action.meld([MeldGroup.of(cards)]))
+            yield Action.meld([MeldGroup.of(cards)])
         for first in range(1, len(melds) + 1):
             for second in range(first + 1, len(melds) + 1):
                 if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
-                    found.append(Action.combine(first, second))
+                    yield Action.combine(first, second)
     elif rules.sequences or _repeats_allowed(rules, state):
         openings = _openings_with_extras(rules, state, counts, -1, Action.meld)
-        found.extend(dict.fromkeys(action for action in openings if _enough_to_open(rules, state, action)))
-    return found
+        yield from _each_once(action for action in openings if _enough_to_open(rules, state, action))
+
+
+def _each_once(actions: Iterable[Action]) -> Iterator[Action]:
+    """``actions`` without those met before, in the order first met (as ``dict.fromkeys`` keeps them)."""
+    seen: set[Action] = set()
+    for action in actions:
+        if action not in seen:
+            seen.add(action)
+            yield action
 
 
 def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
@@ -325,35 +342,41 @@ def _repeats_allowed(rules: Rules, state: HandState) -> bool:
     return rules.failing_of(MELD_ACTION, values) is None
 
 
-def take_actions(rules: Rules, state: HandState) -> list[Action]:
-    """The legal takes that name a meld for the top card, or make a sequence of it, in the draw phase."""
-    return [action for action in _take_candidates(rules, state) if _legal(rules, state, action)]
+def take_actions(rules: Rules, state: HandState) -> Iterator[Action]:
+    """The legal takes that name a meld for the top card, or make a sequence of it, in the draw phase, one by one."""
+    for action in _each_once(_take_candidate_walk(rules, state)):
+        if _legal(rules, state, action):
+            yield action
 
 
 def _take_candidates(rules: Rules, state: HandState) -> list[Action]:
     """Candidates for ``take_actions``, each once."""
+    return list(_each_once(_take_candidate_walk(rules, state)))
+
+
+def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
+    """``_take_candidates`` one by one, some more than once."""
     if not rules.names_melds or not state.pile:
-        return []
+        return
     seat = state.to_act
     counts = state.hands[seat]
     top = state.pile[-1]
     team = state.side_of[seat]
     melds = state.melds[team]
     wilds = _wild_choices(rules, counts)
-    found: list[Action] = []
     for number, meld in enumerate(melds, start=1):
         if meld.closed:
             continue
         if meld.rank == SEQUENCE_RANK:
             for cards in _extensions(rules, counts, meld, top):
                 for wild in wilds:
-                    found.append(Action.take(cards + wild, (), number))
+                    yield Action.take(cards + wild, (), number)
             for wild in wilds:
-                found.append(Action.take(wild, (), number))
+                yield Action.take(wild, (), number)
         elif rules.is_wild[top] or rank_of(top) == meld.rank or meld.rank == JOKER_RANK:
             for cards in _joining(rules, counts, meld, wilds):
-                found.append(Action.take(cards, (), number))
-            found.append(Action.take((), (), number))
+                yield Action.take(cards, (), number)
+            yield Action.take((), (), number)
     if rules.sequences and not rules.is_wild[top] and rank_of(top) in SEQUENCE_ORDER:
         for run in _runs(rules, _with(counts, top), top & 3, SEQUENCE_ORDER[0], SEQUENCE_ORDER[-1]):
             if top not in run:
@@ -362,10 +385,9 @@ def _take_candidates(rules: Rules, state: HandState) -> list[Action]:
             from_hand.remove(top)
             for wild in wilds:
                 base = Action.take(tuple(from_hand) + wild)
-                found.append(base)
+                yield base
                 if not state.team_opened[team]:
-                    found.extend(_take_extras(rules, state, counts, base.cards))
-    return list(dict.fromkeys(found))
+                    yield from _take_extras(rules, state, counts, base.cards)
 
 
 def _with(counts: Sequence[int], card: Card) -> list[int]:
@@ -374,7 +396,7 @@ def _with(counts: Sequence[int], card: Card) -> list[int]:
     return out
 
 
-def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tuple[Card, ...]) -> list[Action]:
+def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tuple[Card, ...]) -> Iterator[Action]:
     """Candidate takes melding the top card with ``base`` from hand and laying further melds from the rest of the
     hand: rank groups alone, or one sequence or more with any rank groups."""
     rest = list(counts)
@@ -382,27 +404,26 @@ def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tu
         rest[card] -= 1
     hand = HandCards(rules, tuple(rest))
     per_rank = group_shapes(rules, state, state.to_act, hand, True)
-    found = [
-        Action.take(base, groups)
-        for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank))
-        if combo
-        for groups in expand_shapes(hand, combo)
-    ]
-    found.extend(_openings_with_extras(rules, state, rest, -1, partial(_take_building, base)))
-    return found
+    for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
+        if combo:
+            for groups in expand_shapes(hand, combo):
+                yield Action.take(base, groups)
+    yield from _openings_with_extras(rules, state, rest, -1, partial(_take_building, base))
 
 
-def take_openings_with_extras(rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int) -> list[Action]:
+def take_openings_with_extras(
+    rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int
+) -> Iterator[Action]:
     """Before the side has opened: takes melding the top card with ``base`` from hand and laying melds from the
     rest of the hand that a choice of one shape per rank other than the top card's cannot write
-    (``_openings_with_extras``)."""
+    (``_openings_with_extras``), one by one, each once."""
     if not rules.names_melds:
-        return []
+        return iter(())
     counts = list(state.hands[state.to_act])
     for card in base:
         counts[card] -= 1
     found = _openings_with_extras(rules, state, counts, top_rank, partial(_take_building, base))
-    return [action for action in dict.fromkeys(found) if _legal(rules, state, action)]
+    return (action for action in _each_once(found) if _legal(rules, state, action))
 
 
 def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
@@ -436,4 +457,4 @@ def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
     return Action.take(base, groups)
 
 
-__all__ = ["candidates", "play_actions", "take_actions", "take_openings_with_extras"]
+__all__ = ["candidates", "play_action_walk", "play_actions", "take_actions", "take_openings_with_extras"]

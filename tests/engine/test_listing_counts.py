@@ -1,6 +1,8 @@
 """Listings that count without enumerating (issue 40): in every bundled variant, including sequences (Samba,
 Bolivia), feet (Hand and Foot) and special hands (Modern American), a small hand's ``count()`` is the length of
 its listing, every index gives the action the listing gives there, and ``sample`` draws an action of the listing.
+The first page (``legal[0..19]`` and the first actions of iteration, asked of a listing not counted yet, which
+walks instead of counting) is the listing's first page, and ``sample`` is ``legal[rng.randrange(len(legal))]``.
 
 Hypothesis draws the kind of position of ``canasta_ref.scaling`` (cards, side opened or not, phase, seed); the hands
 are kept small (11 to 14 cards) so that the listing can be enumerated in a few milliseconds.
@@ -8,12 +10,15 @@ are kept small (11 to 14 cards) so that the listing can be enumerated in a few m
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_ref import Rules, list_variants, load_variant
+from canasta_ref.engine.blocks import WALK_BELOW
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = tuple(list_variants())
@@ -47,7 +52,62 @@ def test_count_index_and_sample_agree_with_the_listing(
     assert legal_actions.sample(pick) in listed
 
 
+PAGE = 20
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions)
+def test_the_first_page_uncounted_is_the_listings_first_page(position: tuple[str, int, bool, str, int]) -> None:
+    variant, cards, opened, phase, seed = position
+    where = {"opened": opened, "phase": phase, "seed": seed}
+    listed = list(scaling_position(RULES[variant], cards, **where).legal_actions())  # type: ignore[arg-type]
+    first = list(itertools.islice(scaling_position(RULES[variant], cards, **where).legal_actions(), PAGE))  # type: ignore[arg-type]
+    assert first == listed[:PAGE]
+    for index in range(min(PAGE, len(listed))):
+        fresh = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
+        assert fresh[index] == listed[index], f"legal[{index}] asked before any count"
+    beyond = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
+    with pytest.raises(IndexError):
+        beyond[len(listed)] if len(listed) < WALK_BELOW else beyond[-len(listed) - 1]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions, seeds=st.lists(st.integers(min_value=0, max_value=2**32), min_size=1, max_size=20))
+def test_sample_is_an_index_drawn_from_the_seed(position: tuple[str, int, bool, str, int], seeds: list[int]) -> None:
+    """``sample`` is reproducible and uniform: the action at ``rng.randrange(count)``, in every variant (no variant
+    draws from an order other than the listing's)."""
+    variant, cards, opened, phase, seed = position
+    game = scaling_position(RULES[variant], cards, opened=opened, phase=phase, seed=seed)  # type: ignore[arg-type]
+    legal_actions = game.legal_actions()
+    listed = list(legal_actions)
+    if not listed:
+        with pytest.raises(IndexError):
+            legal_actions.sample(random.Random(0))
+        return
+    for number in seeds:
+        drawn = legal_actions.sample(random.Random(number))
+        assert drawn == listed[random.Random(number).randrange(len(listed))]
+
+
 def test_every_bundled_variant_is_drawn_from() -> None:
     """The property covers the ten bundled variants, those with sequences, feet and special hands among them."""
     assert len(VARIANTS) == 10
     assert {"samba", "bolivia", "hand-and-foot", "modern-american"} <= set(VARIANTS)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions)
+def test_listing_while_each_action_is_tried_and_taken_back(position: tuple[str, int, bool, str, int]) -> None:
+    """A search tries each action as the listing gives it and takes it back (python-chess's pattern) while the
+    lazy listing walks on: the actions are those of the listing made at once, in the same order."""
+    variant, cards, opened, phase, seed = position
+    where = {"opened": opened, "phase": phase, "seed": seed}
+    listed = list(scaling_position(RULES[variant], cards, **where).legal_actions())  # type: ignore[arg-type]
+    game = scaling_position(RULES[variant], cards, **where)  # type: ignore[arg-type]
+    tried = []
+    for action in game.legal_actions():
+        if len(tried) < 30:  # a few tries cover the change of position; the rest is walked as usual
+            game.apply(action)
+            game.undo()
+        tried.append(action)
+    assert tried == listed
