@@ -11,7 +11,9 @@ Three figures, wall-clock:
   reference's (the same work by the same interpreter: taken equal to the engine's), and what is left, the
   runner's: choosing moves, comparing, writing and reading the messages;
 * the memory of a worker: the peak resident size of one worker process after ``--memory-games`` games, and of the
-  engine it started (the largest of its child processes).
+  engine it started (the largest peak among the processes descending from the worker, read from /proc while the
+  engine still runs; where there is no /proc, the engine is closed and reaped, then read as the worker's largest
+  child).
 
 A campaign of 10,000 games is ``--games 10000 --workers 2``; the lead runs it, a test never does.
 """
@@ -31,7 +33,7 @@ from typing import Any
 
 from canasta_ref import cliargs
 from canasta_ref.conformance.campaign import CampaignOptions, run_part
-from canasta_ref.conformance.engines import REFERENCE_SERVE, InProcessEngine
+from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, InProcessEngine
 from canasta_ref.conformance.workers import EngineSpec, process_pool, run_spread, worker_engine
 
 
@@ -99,20 +101,80 @@ def overhead(games: int, seed: int, options: CampaignOptions) -> dict[str, Any]:
     }
 
 
+_PROC = Path("/proc")
+
+
+def peak_resident_kib(pid: int) -> int | None:
+    """A running process's peak resident size in KiB (``VmHWM`` of /proc/PID/status); None where it cannot be read
+    (no /proc, the process gone, or a kernel thread)."""
+    try:
+        status = (_PROC / str(pid) / "status").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return None
+
+
+def _parent_of(pid: int) -> int | None:
+    """A process's parent, from /proc/PID/stat (read after the command name, which may hold spaces)."""
+    try:
+        fields = (_PROC / str(pid) / "stat").read_bytes().rsplit(b")", 1)[-1].split()
+        return int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def descendants(root: int) -> list[int]:
+    """The processes descending from ``root`` (children, their children...), read from /proc; empty without it."""
+    try:
+        pids = [int(name) for name in os.listdir(_PROC) if name.isdigit()]
+    except OSError:
+        return []
+    children: dict[int, list[int]] = {}
+    for pid in pids:
+        parent = _parent_of(pid)
+        if parent is not None:
+            children.setdefault(parent, []).append(pid)
+    found: list[int] = []
+    pending = list(children.get(root, ()))
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending.extend(children.get(pid, ()))
+    return found
+
+
+def engine_peak_kib(engine: Engine) -> int:
+    """The peak resident KiB of the engine this process started: the largest among its descendants while they run
+    (an engine started through a wrapper is the wrapper's child); without /proc, the engine is closed (and so
+    reaped) and read as this process's largest child. 0 for an engine in process."""
+    peaks = [peak for peak in map(peak_resident_kib, descendants(os.getpid())) if peak is not None]
+    if peaks:
+        return max(peaks)
+    engine.close()
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
 def _measured_chunk(spec: EngineSpec, seed: int, games: int, options: CampaignOptions) -> tuple[int, int]:
     """In a worker process: ``games`` games played; the peak resident KiB of the worker and of its engine."""
-    run_part(worker_engine(spec), seed, games, range(1, games + 1), options)
-    return (
-        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
-    )
+    engine = worker_engine(spec)
+    run_part(engine, seed, games, range(1, games + 1), options)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, engine_peak_kib(engine)
 
 
 def memory(spec: EngineSpec, games: int, seed: int, options: CampaignOptions) -> dict[str, Any]:
     """The peak memory of one worker process after ``games`` games, and of its engine (if a subprocess)."""
     with ProcessPoolExecutor(max_workers=1) as pool:
         worker, engine = pool.submit(_measured_chunk, spec, seed, games, options).result()
-    return {"games": games, "worker_mib": round(worker / 1024, 1), "engine_mib": round(engine / 1024, 1)}
+    in_process = spec.command is None and spec.factory is None
+    return {
+        "games": games,
+        "worker_mib": round(worker / 1024, 1),
+        "engine_mib": 0.0 if in_process else round(engine / 1024, 1),
+        "engine_in_process": in_process,
+    }
 
 
 def lines(figures: dict[str, Any]) -> list[str]:
@@ -130,9 +192,13 @@ def lines(figures: dict[str, Any]) -> list[str]:
         f"engine {o['engine_us']} us, reference {o['reference_us']} us, runner {o['runner_us']} us "
         f"({o['runner_share']:.0%} of the step)"
     )
-    m = figures["memory"]
-    out.append(f"memory of a worker after {m['games']} games: {m['worker_mib']} MiB, its engine {m['engine_mib']} MiB")
+    out.append(memory_line(figures["memory"]))
     return out
+
+
+def memory_line(m: dict[str, Any]) -> str:
+    engine = "its engine in process" if m["engine_in_process"] else f"its engine {m['engine_mib']} MiB"
+    return f"memory of a worker after {m['games']} games (peak resident): {m['worker_mib']} MiB, {engine}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from canasta_ref.conformance.campaign import CampaignOptions
+from canasta_ref.conformance.engines import REFERENCE_SERVE
+from canasta_ref.conformance.workers import EngineSpec
 
 
 def test_the_figures_of_a_tiny_campaign(
@@ -20,7 +27,7 @@ def test_the_figures_of_a_tiny_campaign(
     out = capsys.readouterr().out
     assert "1 worker(s): 2 games" in out and "1.00x one worker" in out
     assert "a step against the reference in process (1 games" in out and "of the step)" in out
-    assert "memory of a worker after 1 games:" in out
+    assert "memory of a worker after 1 games (peak resident):" in out and "its engine in process" in out
     figures = json.loads(path.read_text())
     assert figures["speed"][0]["games"] == 2 and figures["speed"][0]["games_per_second"] > 0
     assert figures["overhead"]["steps"] > 0 and 0 < figures["overhead"]["engine_us"] < figures["overhead"]["step_us"]
@@ -34,3 +41,36 @@ def test_numbers_of_workers_are_checked(
     with pytest.raises(SystemExit):
         load_tool("bench_campaign").main(["--workers", workers])
     assert "argument --workers: expected numbers of workers such as 1,2" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from /proc")
+def test_the_peak_memory_of_a_running_child_is_read(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    hold = "import sys; block = bytearray(40 * 2**20); print('ready', flush=True); sys.stdin.read()"
+    child = subprocess.Popen([sys.executable, "-c", hold], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+        assert child.pid in bench.descendants(os.getpid())
+        peak = bench.peak_resident_kib(child.pid)
+        assert peak is not None and 40 * 1024 <= peak < 400 * 1024
+        assert bench.engine_peak_kib(object()) >= peak  # the largest of this process's descendants, the child running
+    finally:
+        child.communicate(b"")
+    assert bench.peak_resident_kib(child.pid) is None  # reaped: nothing left to read
+
+
+def test_a_process_that_is_not_there_has_no_peak(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    assert bench.peak_resident_kib(2**22 + 12345) is None
+    assert bench.descendants(2**22 + 12345) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from /proc")
+def test_the_memory_of_a_worker_states_its_engine_process(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    figures = bench.memory(EngineSpec(REFERENCE_SERVE), 1, 0, CampaignOptions(max_prefix=5, checked_steps=2))
+    assert figures["engine_in_process"] is False
+    assert figures["worker_mib"] > 10 and figures["engine_mib"] > 10  # each a Python holding the rules
+    line = bench.memory_line(figures)
+    assert line.startswith("memory of a worker after 1 games (peak resident): ")
+    assert f"its engine {figures['engine_mib']} MiB" in line
