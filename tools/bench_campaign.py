@@ -8,8 +8,8 @@ Three figures, wall-clock:
   (default ``canasta-ref serve``), the deviations shrunk as a campaign does; and each count's speed-up over one;
 * the runner's own overhead a step, against the reference in process (``--overhead-games`` games, one process,
   CPU time, after a pass to warm up): the time a step takes, the engine's share (inside its ``receive``), the
-  reference's (the same work by the same interpreter: taken equal to the engine's), and what is left, the
-  runner's: choosing moves, comparing, writing and reading the messages;
+  reference's (inside the ``Game`` the runner plays beside the engine, timed), and what is left, the runner's:
+  choosing moves, writing the requests, comparing the answers;
 * the memory of a worker: the peak resident size of one worker process after ``--memory-games`` games, and of the
   engine it started (the largest peak among the processes descending from the worker, read from /proc while the
   engine still runs; where there is no /proc, the engine is closed and reaped, then read as the worker's largest
@@ -21,12 +21,13 @@ A campaign of 10,000 games is ``--games 10000 --workers 2``; the lead runs it, a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import resource
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from canasta_ref import cliargs
 from canasta_ref.conformance.campaign import CampaignOptions, run_part
 from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, InProcessEngine
 from canasta_ref.conformance.workers import EngineSpec, process_pool, run_spread, worker_engine
+from canasta_ref.engine.game import Game, LegalActions
 
 
 def worker_counts(text: str) -> list[int]:
@@ -66,36 +68,95 @@ def games_per_second(spec: EngineSpec, games: int, seed: int, workers: int, opti
     }
 
 
+#: The reference's entry points the runner calls (``Game``'s and its listing's): the time inside them, outside the
+#: engine's ``receive``, is the reference's work; what they call in turn counts once, in the outermost.
+_REFERENCE_ENTRIES: dict[type, tuple[str, ...]] = {
+    Game: (
+        "__init__",
+        "from_position",
+        "legal_actions",
+        "check",
+        "is_legal",
+        "apply",
+        "push",
+        "pop",
+        "undo",
+        "view",
+        "score",
+        "hand_of",
+        "pile_frozen",
+        "must_take_pile",
+        "bare_legal_actions",
+    ),
+    LegalActions: ("__iter__", "__len__", "__getitem__", "__contains__", "__bool__", "count", "sample"),
+}
+
+
+class _StepClock:
+    """CPU time by whose work it is: the engine's (inside its ``receive``) and the reference's (inside an entry of
+    ``_REFERENCE_ENTRIES``); a call inside another timed call counts in the outer one only."""
+
+    def __init__(self) -> None:
+        self.seconds = {"engine": 0.0, "reference": 0.0}
+        self._depth = 0
+
+    def timed(self, function: Callable[..., Any], share: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self._depth:
+                return function(*args, **kwargs)
+            self._depth += 1
+            started = time.process_time()
+            try:
+                result = function(*args, **kwargs)
+                # A listing is a generator, walked by its caller: walked here, so that it counts as the reference's.
+                return iter(list(result)) if isinstance(result, Iterator) else result
+            finally:
+                self.seconds[share] += time.process_time() - started
+                self._depth -= 1
+
+        return call
+
+    @contextlib.contextmanager
+    def reference_timed(self) -> Iterator[None]:
+        """The reference's entry points timed while inside, as they were again after."""
+        saved = [(cls, name, cls.__dict__[name]) for cls, names in _REFERENCE_ENTRIES.items() for name in names]
+        try:
+            for cls, name, original in saved:
+                if isinstance(original, classmethod):
+                    setattr(cls, name, classmethod(self.timed(original.__func__, "reference")))
+                else:
+                    setattr(cls, name, self.timed(original, "reference"))
+            yield
+        finally:
+            for cls, name, original in saved:
+                setattr(cls, name, original)
+
+
 def overhead(games: int, seed: int, options: CampaignOptions) -> dict[str, Any]:
     """The CPU time of a step against the reference in process (the games played once before, untimed, so that
-    loading the specs is not counted), split into the engine's (inside its ``receive``), the reference's and the
-    runner's own (the rest), in microseconds a step; and the runner's share of the step. The reference does a
-    step's work as the engine does (the same listing, verdict, views and score, by the same interpreter), so its
-    share is taken equal to the engine's."""
+    loading the specs is not counted), split into the engine's (inside its ``receive``, the messages' JSON
+    included), the reference's (inside the ``Game`` the runner plays alongside: its listing of the legal actions
+    at every step, which the runner chooses from, its verdicts, views and scores) and the runner's own (the rest:
+    choosing moves, writing the requests, comparing the answers), in microseconds a step; and the runner's share
+    of the step. The reference is timed, not taken equal to the engine's: it lists the legal actions at every
+    step, the engine only when asked at a checked step."""
     engine = InProcessEngine()
     run_part(engine, seed, games, range(1, games + 1), options)  # warm: every variant's spec loaded, caches full
-    inside = [0.0]
-    receive = engine.receive
-
-    def timed_receive() -> list[dict[str, Any]]:
+    clock = _StepClock()
+    engine.receive = clock.timed(engine.receive, "engine")  # type: ignore[method-assign]
+    with clock.reference_timed():
         started = time.process_time()
-        try:
-            return receive()
-        finally:
-            inside[0] += time.process_time() - started
-
-    engine.receive = timed_receive  # type: ignore[method-assign]
-    started = time.process_time()
-    report = run_part(engine, seed, games, range(1, games + 1), options)
-    total = time.process_time() - started
+        report = run_part(engine, seed, games, range(1, games + 1), options)
+        total = time.process_time() - started
     steps = max(report.steps, 1)
-    runner = total - 2 * inside[0]
+    inside, reference = clock.seconds["engine"], clock.seconds["reference"]
+    runner = total - inside - reference
     return {
         "games": report.games,
         "steps": report.steps,
         "step_us": round(total / steps * 1e6, 1),
-        "engine_us": round(inside[0] / steps * 1e6, 1),
-        "reference_us": round(inside[0] / steps * 1e6, 1),
+        "engine_us": round(inside / steps * 1e6, 1),
+        "reference_us": round(reference / steps * 1e6, 1),
         "runner_us": round(runner / steps * 1e6, 1),
         "runner_share": round(runner / total, 3) if total > 0 else 0.0,
     }

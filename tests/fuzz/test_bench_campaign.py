@@ -14,7 +14,9 @@ import pytest
 
 from canasta_ref.conformance.campaign import CampaignOptions
 from canasta_ref.conformance.engines import REFERENCE_SERVE
+from canasta_ref.conformance.variants import reference_rules
 from canasta_ref.conformance.workers import EngineSpec
+from canasta_ref.engine.game import Game
 
 
 def test_the_figures_of_a_tiny_campaign(
@@ -30,7 +32,9 @@ def test_the_figures_of_a_tiny_campaign(
     assert "memory of a worker after 1 games (peak resident):" in out and "its engine in process" in out
     figures = json.loads(path.read_text())
     assert figures["speed"][0]["games"] == 2 and figures["speed"][0]["games_per_second"] > 0
-    assert figures["overhead"]["steps"] > 0 and 0 < figures["overhead"]["engine_us"] < figures["overhead"]["step_us"]
+    split = figures["overhead"]
+    assert split["steps"] > 0 and 0 < split["engine_us"] < split["step_us"] and split["reference_us"] > 0
+    assert split["engine_us"] + split["reference_us"] + split["runner_us"] == pytest.approx(split["step_us"], abs=0.5)
     assert figures["memory"]["worker_mib"] > 0
 
 
@@ -74,3 +78,16 @@ def test_the_memory_of_a_worker_states_its_engine_process(load_tool: Callable[[s
     line = bench.memory_line(figures)
     assert line.startswith("memory of a worker after 1 games (peak resident): ")
     assert f"its engine {figures['engine_mib']} MiB" in line
+
+
+def test_the_reference_is_timed_inside_its_entries_and_put_back_after(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    before = dict(vars(Game))
+    clock = bench._StepClock()
+    with clock.reference_timed():
+        assert Game.apply is not before["apply"]
+        game = Game(reference_rules("classic"), seed=1)
+        assert clock.seconds["reference"] > 0  # the deal
+        listed = list(game.legal_actions())  # walked inside the timed listing
+        assert listed and isinstance(vars(Game)["from_position"], classmethod)
+    assert dict(vars(Game)) == before
