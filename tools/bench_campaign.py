@@ -53,7 +53,8 @@ def worker_counts(text: str) -> list[int]:
 def games_per_second(spec: EngineSpec, games: int, seed: int, workers: int, options: CampaignOptions) -> dict[str, Any]:
     """A campaign of ``games`` on ``workers`` processes: its time, games/s, steps and what it found."""
     started = time.perf_counter()
-    report = run_spread(spec, seed, games, range(1, games + 1), options, process_pool(workers), workers=workers)
+    pool = process_pool(workers, options.variants)
+    report = run_spread(spec, seed, games, range(1, games + 1), options, pool, workers=workers)
     seconds = time.perf_counter() - started
     statuses: dict[str, int] = {}
     for result in report.results:

@@ -123,7 +123,8 @@ def run_campaign(
     if args.dask:
         with dask_executors(args.dask) as (make, workers):
             return run_spread(spec, args.seed, args.games, wanted, options, make, workers=workers)
-    return run_spread(spec, args.seed, args.games, wanted, options, process_pool(args.workers), workers=args.workers)
+    pool = process_pool(args.workers, options.variants)
+    return run_spread(spec, args.seed, args.games, wanted, options, pool, workers=args.workers)
 
 
 def campaign_with_saved(

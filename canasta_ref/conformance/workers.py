@@ -17,22 +17,25 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import multiprocessing
 import multiprocessing.util
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CanastaError
+from ..spec import list_variants
 from .campaign import CampaignOptions, new_runner, play_part, playable_variants
 from .campaign_report import Example, GeneratedReport, ScenarioText, merge_reports, report_from_json
 from .deviations import Deviation, DeviationKey
 from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
 from .runner import Result, Status, failure_status
 from .shrinking import shrink_deviation, to_shrink
+from .variants import reference_rules
 
 #: The most games a chunk holds (a smaller chunk loses fewer games when its worker dies, costs more messages).
 CHUNK_GAMES = 25
@@ -116,12 +119,17 @@ def shrink_task(
 
 
 def chunks(first: int, last: int, workers: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
-    """Games ``first`` to ``last`` cut into chunks: at least four a worker, at most ``size`` games each."""
-    count = last - first + 1
-    if count <= 0:
-        return []
-    per = max(1, min(size, -(-count // (4 * max(workers, 1)))))
-    return [(start, min(start + per - 1, last)) for start in range(first, last + 1, per)]
+    """Games ``first`` to ``last`` cut into chunks of consecutive numbers, each of at most ``size`` games and of
+    at most a quarter of a worker's share of the games not yet cut: they shrink towards the end (to one game), so
+    that the workers finish together rather than one playing a long last chunk while the others wait."""
+    cut: list[tuple[int, int]] = []
+    start = first
+    while start <= last:
+        left = last - start + 1
+        per = max(1, min(size, -(-left // (4 * max(workers, 1)))))
+        cut.append((start, start + per - 1))
+        start += per
+    return cut
 
 
 class _Pool:
@@ -254,9 +262,18 @@ def _shrink_spread(pool: _Pool, spec: EngineSpec, report: GeneratedReport, optio
             example.shrunk = ScenarioText(**text)
 
 
-def process_pool(workers: int) -> Callable[[], Executor]:
-    """Executors of ``workers`` processes of this machine."""
-    return lambda: ProcessPoolExecutor(max_workers=workers)
+def process_pool(workers: int, variants: Sequence[str] = ()) -> Callable[[], Executor]:
+    """Executors of ``workers`` processes of this machine; where they are forked, the reference's rules of
+    ``variants`` (every bundled one if none) are loaded first, so that each worker inherits them rather than
+    loading and checking every spec again while its engine does the same."""
+
+    def make() -> Executor:
+        if multiprocessing.get_start_method() == "fork":
+            for variant in variants or list_variants():
+                reference_rules(variant)
+        return ProcessPoolExecutor(max_workers=workers)
+
+    return make
 
 
 @contextlib.contextmanager

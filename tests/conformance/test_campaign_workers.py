@@ -46,10 +46,20 @@ def serial() -> dict[str, Any]:
 
 
 def test_games_are_cut_into_chunks_of_consecutive_numbers() -> None:
-    assert chunks(1, 10, 2) == [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+    assert chunks(1, 10, 2) == [(1, 2), *((n, n) for n in range(3, 11))]
     assert chunks(5, 5, 4) == [(5, 5)]
     assert chunks(1, 1000, 2, size=25)[:2] == [(1, 25), (26, 50)]
     assert chunks(3, 2, 2) == []
+
+
+@pytest.mark.parametrize(("first", "last", "workers"), [(1, 200, 2), (7, 10_000, 2), (1, 1000, 8), (3, 40, 1)])
+def test_chunks_shrink_towards_the_end_so_that_workers_finish_together(first: int, last: int, workers: int) -> None:
+    cut = chunks(first, last, workers)
+    assert [n for start, end in cut for n in range(start, end + 1)] == list(range(first, last + 1))
+    sizes = [end - start + 1 for start, end in cut]
+    assert sizes == sorted(sizes, reverse=True) and max(sizes) <= 25 and sizes[-1] == 1
+    assert len(cut) >= 4 * workers  # every worker has several
+    assert sum(sizes[-2 * workers :]) <= 2 * workers  # the last round of chunks is of single games
 
 
 def test_two_worker_processes_give_the_serial_report() -> None:
