@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import CanastaError
 from ..spec import list_variants
@@ -39,6 +39,8 @@ from .variants import reference_rules
 
 #: The most games a chunk holds (a smaller chunk loses fewer games when its worker dies, costs more messages).
 CHUNK_GAMES = 25
+#: A spread campaign says how far it got at most this often, in seconds (a shorter campaign says nothing).
+PROGRESS_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,28 @@ def chunks(first: int, last: int, workers: int, size: int = CHUNK_GAMES) -> list
     return cut
 
 
+class Progress:
+    """How far a long campaign got, said on ``stream`` at most every ``every`` seconds, so that whoever waits for
+    10,000 games sees them come (the games are counted as their chunks' reports come back)."""
+
+    def __init__(self, total: int, stream: TextIO, every: float = PROGRESS_SECONDS) -> None:
+        self.total = total
+        self.stream = stream
+        self.every = every
+        self.started = self.said = time.monotonic()
+
+    def __call__(self, played: int) -> None:
+        now = time.monotonic()
+        if now - self.said < self.every:
+            return
+        self.said = now
+        seconds = max(now - self.started, 1e-9)
+        self.stream.write(
+            f"{played} of {self.total} games played in {seconds:.0f} s ({played / seconds:.2f} games a second)\n"
+        )
+        self.stream.flush()
+
+
 class _Pool:
     """Submits tasks to an executor, replacing a process pool that a dying worker broke."""
 
@@ -177,13 +201,16 @@ def run_spread(
     *,
     workers: int,
     chunk_games: int = CHUNK_GAMES,
+    progress: Callable[[int], None] | None = None,
 ) -> GeneratedReport:
     """Games ``numbers`` of the campaign played by the workers of ``make_executor``'s executors, merged, and the
-    deviations to shrink shrunk (see the module docstring)."""
+    deviations to shrink shrunk (see the module docstring); ``progress`` is told how many games were played each
+    time a chunk's report comes back."""
     started = time.monotonic()
     pool = _Pool(make_executor)
     try:
-        parts = _play_chunks(pool, spec, seed, requested, numbers, options, workers, chunk_games)
+        played = _Played(progress)
+        parts = _play_chunks(pool, spec, seed, requested, numbers, options, workers, chunk_games, played)
         report = merge_reports(parts) if parts else GeneratedReport(seed, requested, numbers.start, numbers.stop - 1)
         _shrink_spread(pool, spec, report, options)
     finally:
@@ -201,28 +228,43 @@ def _play_chunks(
     options: CampaignOptions,
     workers: int,
     chunk_games: int,
+    played: _Played,
 ) -> list[GeneratedReport]:
     """Every chunk's report; a chunk whose worker died is played again alone, then given up as lost."""
-    parts: list[GeneratedReport] = []
     pending = chunks(numbers.start, numbers.stop - 1, workers, chunk_games)
     futures = [(chunk, pool.submit(play_chunk, spec, seed, requested, *chunk, options)) for chunk in pending]
     again: list[tuple[int, int]] = []
     for chunk, future in futures:
         try:
-            parts.append(report_from_json(future.result(), f"the report of games {chunk[0]} to {chunk[1]}"))
+            played.append(report_from_json(future.result(), f"the report of games {chunk[0]} to {chunk[1]}"))
         except BrokenProcessPool:
             again.append(chunk)
         except Exception as error:  # a task's error, or Dask's KilledWorker: the chunk is lost, the campaign not
-            parts.append(_lost(seed, requested, chunk, options, error))
+            played.append(_lost(seed, requested, chunk, options, error))
     if again:
         pool.renew()
     for chunk in again:
         try:
             json = pool.run_alone(play_chunk, spec, seed, requested, *chunk, options)
-            parts.append(report_from_json(json, f"the report of games {chunk[0]} to {chunk[1]}"))
+            played.append(report_from_json(json, f"the report of games {chunk[0]} to {chunk[1]}"))
         except Exception as error:
-            parts.append(_lost(seed, requested, chunk, options, error))
-    return parts
+            played.append(_lost(seed, requested, chunk, options, error))
+    return played.parts
+
+
+class _Played:
+    """The chunks' reports as they come back, the games they hold told to ``progress``."""
+
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
+        self.parts: list[GeneratedReport] = []
+        self.games = 0
+        self.progress = progress
+
+    def append(self, part: GeneratedReport) -> None:
+        self.parts.append(part)
+        self.games += part.last - part.first + 1
+        if self.progress is not None:
+            self.progress(self.games)
 
 
 def _lost(
@@ -298,6 +340,7 @@ def dask_executors(address: str, timeout: float = 20.0) -> Iterator[tuple[Callab
 __all__ = [
     "CHUNK_GAMES",
     "EngineSpec",
+    "Progress",
     "chunks",
     "dask_executors",
     "play_chunk",

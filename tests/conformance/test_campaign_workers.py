@@ -21,7 +21,14 @@ from canasta_ref.conformance.engines import InProcessEngine
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.conformance.setup import deal_request
 from canasta_ref.conformance.strategies import pick_setup
-from canasta_ref.conformance.workers import EngineSpec, chunks, dask_executors, process_pool, run_spread
+from canasta_ref.conformance.workers import (
+    EngineSpec,
+    Progress,
+    chunks,
+    dask_executors,
+    process_pool,
+    run_spread,
+)
 
 VARIANTS = ("classic-2p", "fournier")
 OPTIONS = CampaignOptions(
@@ -151,3 +158,29 @@ def test_an_engine_that_does_not_start_errs_each_game_of_its_worker(command: str
     spread = run_spread(EngineSpec(command, timeout=30), SEED, 2, range(1, 3), OPTIONS, process_pool(2), workers=2)
     assert [r.status for r in spread.results] == ["errored", "errored"]
     assert all(r.message.startswith(wanted) for r in spread.results), spread.results[0].message
+
+
+def test_a_long_campaign_says_how_far_it_got() -> None:
+    said = io.StringIO()
+    progress = Progress(10_000, said, every=0.0)
+    progress(1200)
+    line = said.getvalue()
+    assert line.startswith("1200 of 10000 games played in ") and line.endswith(" games a second)\n")
+    quiet = io.StringIO()
+    Progress(10, quiet)(4)  # within the first minute: nothing said
+    assert quiet.getvalue() == ""
+
+
+def test_progress_counts_the_games_of_each_chunk_as_it_comes_back() -> None:
+    counts: list[int] = []
+    run_spread(
+        EngineSpec(factory=wrong_engine),
+        SEED,
+        GAMES,
+        range(1, GAMES + 1),
+        OPTIONS,
+        process_pool(2, VARIANTS),
+        workers=2,
+        progress=counts.append,
+    )
+    assert counts == sorted(counts) and counts[-1] == GAMES and len(counts) == len(chunks(1, GAMES, 2))
