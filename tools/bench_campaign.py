@@ -1,11 +1,15 @@
 """Benchmark a campaign of generated games: games per second by workers, the runner's overhead, memory a worker.
 
-    python tools/bench_campaign.py [--games 200] [--workers 1,2] [--seed 0] [--engine COMMAND] [--json FILE]
+    python tools/bench_campaign.py [--games 200] [--workers 1,2] [--rounds 1] [--seed 0] [--engine COMMAND]
+                                   [--json FILE]
 
 Three figures, wall-clock:
 
 * games per second with 1, 2... worker processes (``--workers``), each playing its chunks on its own engine
-  (default ``canasta-ref serve``), the deviations shrunk as a campaign does; and each count's speed-up over one;
+  (default ``canasta-ref serve``), the deviations shrunk as a campaign does; and each count's speed-up over one.
+  The counts run in turn, ``--rounds`` times, and the medians are given (the speed-up: the median of each round's),
+  with the cores the campaign kept busy (its CPU time over its wall time: a worker is two processes, the runner
+  with the reference and the engine, working at once) and the load average, on a machine others share;
 * the runner's own overhead a step, against the reference in process (``--overhead-games`` games, one process,
   CPU time, after a pass to warm up): the time a step takes, the engine's share (inside its ``receive``), the
   reference's (inside the ``Game`` the runner plays beside the engine, timed), and what is left, the runner's:
@@ -26,6 +30,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -50,12 +55,21 @@ def worker_counts(text: str) -> list[int]:
     return counts
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its reaped children (the workers, and the engines they reaped)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def games_per_second(spec: EngineSpec, games: int, seed: int, workers: int, options: CampaignOptions) -> dict[str, Any]:
-    """A campaign of ``games`` on ``workers`` processes: its time, games/s, steps and what it found."""
-    started = time.perf_counter()
+    """A campaign of ``games`` on ``workers`` processes: its time, games/s, steps and what it found; the CPU time
+    it took (its workers' and their engines', reaped when the pool is shut down) and so the cores it kept busy,
+    and the machine's load average as it ended."""
+    cpu, started = _cpu_seconds(), time.perf_counter()
     pool = process_pool(workers, options.variants)
     report = run_spread(spec, seed, games, range(1, games + 1), options, pool, workers=workers)
     seconds = time.perf_counter() - started
+    cpu = _cpu_seconds() - cpu
     statuses: dict[str, int] = {}
     for result in report.results:
         statuses[result.status] = statuses.get(result.status, 0) + 1
@@ -65,8 +79,29 @@ def games_per_second(spec: EngineSpec, games: int, seed: int, workers: int, opti
         "steps": report.steps,
         "seconds": round(seconds, 2),
         "games_per_second": round(report.games / seconds, 2),
+        "cpu_seconds": round(cpu, 2),
+        "cores_busy": round(cpu / seconds, 2),
+        "load_average": round(os.getloadavg()[0], 2),
         "statuses": statuses,
     }
+
+
+def speed(spec: EngineSpec, games: int, seed: int, counts: list[int], rounds: int, options: CampaignOptions) -> Any:
+    """Each number of workers in turn, ``rounds`` times (interleaved, so that a machine's load moves them alike):
+    a row a count with the median games/s and cores busy, and the median of each round's speed-up over one."""
+    runs = [[games_per_second(spec, games, seed, w, options) for w in counts] for _ in range(rounds)]
+    one = counts.index(1) if 1 in counts else None
+    rows = []
+    for index in range(len(counts)):
+        mine = [each[index] for each in runs]
+        row = {**mine[len(mine) // 2], "rounds": [run["games_per_second"] for run in mine]}
+        row["games_per_second"] = round(statistics.median(row["rounds"]), 2)
+        row["cores_busy"] = round(statistics.median(run["cores_busy"] for run in mine), 2)
+        if one is not None:
+            gains = [each[index]["games_per_second"] / each[one]["games_per_second"] for each in runs]
+            row["speed_up"] = round(statistics.median(gains), 2)
+        rows.append(row)
+    return rows
 
 
 #: The reference's entry points the runner calls (``Game``'s and its listing's): the time inside them, outside the
@@ -241,12 +276,14 @@ def memory(spec: EngineSpec, games: int, seed: int, options: CampaignOptions) ->
 
 def lines(figures: dict[str, Any]) -> list[str]:
     out = [f"{figures['python']}, {figures['cpus']} CPUs; engine: {figures['engine']}"]
-    one = next((row["games_per_second"] for row in figures["speed"] if row["workers"] == 1), None)
     for row in figures["speed"]:
-        gain = f", {row['games_per_second'] / one:.2f}x one worker" if one else ""
+        gain = f", {row['speed_up']:.2f}x one worker" if "speed_up" in row else ""
+        rounds = len(row["rounds"])
+        each = f" (median of {rounds} rounds: {', '.join(map(str, row['rounds']))})" if rounds > 1 else ""
         out.append(
             f"{row['workers']} worker(s): {row['games']} games, {row['steps']} steps in {row['seconds']} s: "
-            f"{row['games_per_second']} games/s{gain}"
+            f"{row['games_per_second']} games/s{each}{gain}; {row['cores_busy']} cores busy, "
+            f"load average {row['load_average']}"
         )
     o = figures["overhead"]
     out.append(
@@ -267,6 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_campaign.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=cliargs.positive, default=200, help="games of each timed campaign")
     parser.add_argument("--workers", type=worker_counts, default=[1, 2], help="numbers of workers (default 1,2)")
+    parser.add_argument("--rounds", type=cliargs.positive, default=1, help="times each count of workers runs")
     parser.add_argument("--seed", type=int, default=0, help="the campaigns' seed")
     parser.add_argument(
         "--engine",
@@ -287,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "cpus": os.cpu_count(),
         "engine": "the reference in process" if args.in_process else args.engine,
-        "speed": [games_per_second(spec, args.games, args.seed, w, options) for w in args.workers],
+        "speed": speed(spec, args.games, args.seed, args.workers, args.rounds, options),
         "overhead": overhead(args.overhead_games, args.seed, options),
         "memory": memory(spec, args.memory_games, args.seed, options),
     }

@@ -24,14 +24,17 @@ def test_the_figures_of_a_tiny_campaign(
 ) -> None:
     bench = load_tool("bench_campaign")
     path = tmp_path / "figures.json"
-    argv = ["--games", "2", "--workers", "1", "--in-process", "--overhead-games", "1", "--memory-games", "1"]
-    assert bench.main([*argv, "--json", str(path)]) == 0
+    argv = ["--games", "2", "--workers", "1", "--rounds", "2", "--in-process", "--overhead-games", "1"]
+    assert bench.main([*argv, "--memory-games", "1", "--json", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "1 worker(s): 2 games" in out and "1.00x one worker" in out
+    assert "1 worker(s): 2 games" in out and "(median of 2 rounds: " in out and "1.00x one worker" in out
+    assert "cores busy, load average " in out
     assert "a step against the reference in process (1 games" in out and "of the step)" in out
     assert "memory of a worker after 1 games (peak resident):" in out and "its engine in process" in out
     figures = json.loads(path.read_text())
-    assert figures["speed"][0]["games"] == 2 and figures["speed"][0]["games_per_second"] > 0
+    row = figures["speed"][0]
+    assert row["games"] == 2 and row["games_per_second"] > 0 and len(row["rounds"]) == 2 and row["speed_up"] == 1.0
+    assert row["cpu_seconds"] > 0 and row["cores_busy"] > 0
     split = figures["overhead"]
     assert split["steps"] > 0 and 0 < split["engine_us"] < split["step_us"] and split["reference_us"] > 0
     assert split["engine_us"] + split["reference_us"] + split["runner_us"] == pytest.approx(split["step_us"], abs=0.5)
