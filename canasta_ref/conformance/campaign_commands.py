@@ -118,10 +118,10 @@ def run_campaign(
     wanted = numbers(args)
     if not args.workers and not args.dask:
         return run_part(engine, args.seed, args.games, wanted, options)
-    from .workers import EngineSpec, Progress, dask_executors, process_pool, run_spread
+    from .workers import CampaignProgress, EngineSpec, dask_executors, process_pool, run_spread
 
     spec = EngineSpec(args.impl, args.timeout)
-    progress = Progress(len(wanted), sys.stderr)
+    progress = None if args.no_progress else CampaignProgress(len(wanted), sys.stderr)
     if args.dask:
         with dask_executors(args.dask) as (make, workers):
             return run_spread(spec, args.seed, args.games, wanted, options, make, workers=workers, progress=progress)

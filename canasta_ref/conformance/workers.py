@@ -134,7 +134,7 @@ def chunks(first: int, last: int, workers: int, size: int = CHUNK_GAMES) -> list
     return cut
 
 
-class Progress:
+class CampaignProgress:
     """How far a long campaign got, said on ``stream`` at most every ``every`` seconds, so that whoever waits for
     10,000 games sees them come (the games are counted as their chunks' reports come back)."""
 
@@ -339,8 +339,8 @@ def dask_executors(address: str, timeout: float = 20.0) -> Iterator[tuple[Callab
 
 __all__ = [
     "CHUNK_GAMES",
+    "CampaignProgress",
     "EngineSpec",
-    "Progress",
     "chunks",
     "dask_executors",
     "play_chunk",

@@ -22,8 +22,8 @@ from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.conformance.setup import deal_request
 from canasta_ref.conformance.strategies import pick_setup
 from canasta_ref.conformance.workers import (
+    CampaignProgress,
     EngineSpec,
-    Progress,
     chunks,
     dask_executors,
     process_pool,
@@ -162,12 +162,12 @@ def test_an_engine_that_does_not_start_errs_each_game_of_its_worker(command: str
 
 def test_a_long_campaign_says_how_far_it_got() -> None:
     said = io.StringIO()
-    progress = Progress(10_000, said, every=0.0)
+    progress = CampaignProgress(10_000, said, every=0.0)
     progress(1200)
     line = said.getvalue()
     assert line.startswith("1200 of 10000 games played in ") and line.endswith(" games a second)\n")
     quiet = io.StringIO()
-    Progress(10, quiet)(4)  # within the first minute: nothing said
+    CampaignProgress(10, quiet)(4)  # within the first minute: nothing said
     assert quiet.getvalue() == ""
 
 
