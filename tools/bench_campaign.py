@@ -12,8 +12,8 @@ Three figures, wall-clock:
   with the reference and the engine, working at once) and the load average, on a machine others share;
 * the runner's own overhead a step, against the reference in process (``--overhead-games`` games, one process,
   CPU time, after a pass to warm up): the time a step takes, the engine's share (inside its ``receive``), the
-  reference's (inside the ``Game`` the runner plays beside the engine, timed), and what is left, the runner's:
-  choosing moves, writing the requests, comparing the answers;
+  reference's (inside the runner's calls to the ``Game`` it plays beside the engine, timed), and what is left, the
+  runner's: choosing moves, writing the requests, comparing the answers;
 * the memory of a worker: the peak resident size of one worker process after ``--memory-games`` games, and of the
   engine it started (the largest peak among the processes descending from the worker, read from /proc while the
   engine still runs; where there is no /proc, the engine is closed and reaped, then read as the worker's largest
@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from canasta_ref import cliargs
+from canasta_ref.conformance import generated_game, strategies
 from canasta_ref.conformance.campaign import CampaignOptions, run_part
 from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, InProcessEngine
 from canasta_ref.conformance.workers import EngineSpec, process_pool, run_spread, worker_engine
-from canasta_ref.engine.game import Game, LegalActions
 
 
 def worker_counts(text: str) -> list[int]:
@@ -104,33 +104,23 @@ def speed(spec: EngineSpec, games: int, seed: int, counts: list[int], rounds: in
     return rows
 
 
-#: The reference's entry points the runner calls (``Game``'s and its listing's): the time inside them, outside the
-#: engine's ``receive``, is the reference's work; what they call in turn counts once, in the outermost.
-_REFERENCE_ENTRIES: dict[type, tuple[str, ...]] = {
-    Game: (
-        "__init__",
-        "from_position",
-        "legal_actions",
-        "check",
-        "is_legal",
-        "apply",
-        "push",
-        "pop",
-        "undo",
-        "view",
-        "score",
-        "hand_of",
-        "pile_frozen",
-        "must_take_pile",
-        "bare_legal_actions",
-    ),
-    LegalActions: ("__iter__", "__len__", "__getitem__", "__contains__", "__bool__", "count", "sample"),
-}
+#: Where the runner asks the reference (``Game``) for something: its listing of the legal actions, its verdict on
+#: a move (applied if legal), every seat's view, the score, a new deal. The time inside these, outside the engine's
+#: ``receive``, is the reference's work. They are the runner's own Python functions, so that they can be timed
+#: where the engine's classes are compiled (mypyc's cannot be patched).
+_REFERENCE_CALLS: tuple[tuple[Any, str], ...] = (
+    (generated_game.Runner, "legal"),
+    (generated_game.Runner, "conventional_refusal"),
+    (generated_game, "play"),
+    (generated_game, "score_of"),
+    (generated_game, "reference_views"),
+    (strategies.Setup, "new_game"),
+)
 
 
 class _StepClock:
-    """CPU time by whose work it is: the engine's (inside its ``receive``) and the reference's (inside an entry of
-    ``_REFERENCE_ENTRIES``); a call inside another timed call counts in the outer one only."""
+    """CPU time by whose work it is: the engine's (inside its ``receive``) and the reference's (inside one of
+    ``_REFERENCE_CALLS``); a call inside another timed call counts in the outer one only."""
 
     def __init__(self) -> None:
         self.seconds = {"engine": 0.0, "reference": 0.0}
@@ -143,9 +133,7 @@ class _StepClock:
             self._depth += 1
             started = time.process_time()
             try:
-                result = function(*args, **kwargs)
-                # A listing is a generator, walked by its caller: walked here, so that it counts as the reference's.
-                return iter(list(result)) if isinstance(result, Iterator) else result
+                return function(*args, **kwargs)
             finally:
                 self.seconds[share] += time.process_time() - started
                 self._depth -= 1
@@ -154,18 +142,15 @@ class _StepClock:
 
     @contextlib.contextmanager
     def reference_timed(self) -> Iterator[None]:
-        """The reference's entry points timed while inside, as they were again after."""
-        saved = [(cls, name, cls.__dict__[name]) for cls, names in _REFERENCE_ENTRIES.items() for name in names]
+        """The reference's calls timed while inside, as they were again after."""
+        saved = [(owner, name, vars(owner)[name]) for owner, name in _REFERENCE_CALLS]
         try:
-            for cls, name, original in saved:
-                if isinstance(original, classmethod):
-                    setattr(cls, name, classmethod(self.timed(original.__func__, "reference")))
-                else:
-                    setattr(cls, name, self.timed(original, "reference"))
+            for owner, name, original in saved:
+                setattr(owner, name, self.timed(original, "reference"))
             yield
         finally:
-            for cls, name, original in saved:
-                setattr(cls, name, original)
+            for owner, name, original in saved:
+                setattr(owner, name, original)
 
 
 def overhead(games: int, seed: int, options: CampaignOptions) -> dict[str, Any]:

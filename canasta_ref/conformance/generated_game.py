@@ -472,7 +472,7 @@ class _Game:
         steps = len(self.steps)
         expects: list[_Expect] = []
         if caps.views:
-            views = [game.view(s) for s in range(game.rules.players)]
+            views = reference_views(game)
             expects.extend(_Expect("view", steps, seat=s, view=view, views=views) for s, view in enumerate(views))
         if caps.score:
             expects.append(_Expect("score", steps, score=score_of(game)))
@@ -640,6 +640,11 @@ class _Game:
             rules=["TURN.ORDER"],
             cause=causes.HIDDEN_CARDS,
         )
+
+
+def reference_views(game: Game) -> list[dict[str, Any]]:
+    """Every seat's view of the reference's position (a function of its own: benchmarks time the reference)."""
+    return [game.view(seat) for seat in range(game.rules.players)]
 
 
 @contextlib.contextmanager

@@ -12,8 +12,10 @@ from types import ModuleType
 
 import pytest
 
+from canasta_ref.conformance import generated_game, strategies
 from canasta_ref.conformance.campaign import CampaignOptions
-from canasta_ref.conformance.engines import REFERENCE_SERVE
+from canasta_ref.conformance.engines import REFERENCE_SERVE, InProcessEngine
+from canasta_ref.conformance.generated_game import Runner
 from canasta_ref.conformance.variants import reference_rules
 from canasta_ref.conformance.workers import EngineSpec
 from canasta_ref.engine.game import Game
@@ -83,14 +85,16 @@ def test_the_memory_of_a_worker_states_its_engine_process(load_tool: Callable[[s
     assert f"its engine {figures['engine_mib']} MiB" in line
 
 
-def test_the_reference_is_timed_inside_its_entries_and_put_back_after(load_tool: Callable[[str], ModuleType]) -> None:
+def test_the_reference_is_timed_inside_its_calls_and_they_are_put_back_after(
+    load_tool: Callable[[str], ModuleType],
+) -> None:
     bench = load_tool("bench_campaign")
-    before = dict(vars(Game))
+    before = [vars(owner)[name] for owner, name in bench._REFERENCE_CALLS]
     clock = bench._StepClock()
     with clock.reference_timed():
-        assert Game.apply is not before["apply"]
+        assert vars(generated_game)["play"] is not strategies.play
+        runner = Runner(InProcessEngine(), ["classic"], max_prefix=0, checked_steps=0, illegal=0, probes=0)
         game = Game(reference_rules("classic"), seed=1)
-        assert clock.seconds["reference"] > 0  # the deal
-        listed = list(game.legal_actions())  # walked inside the timed listing
-        assert listed and isinstance(vars(Game)["from_position"], classmethod)
-    assert dict(vars(Game)) == before
+        assert runner.legal(game) and clock.seconds["reference"] > 0  # the listing, timed
+    assert [vars(owner)[name] for owner, name in bench._REFERENCE_CALLS] == before
+    assert vars(generated_game)["play"] is strategies.play
