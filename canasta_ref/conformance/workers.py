@@ -310,12 +310,17 @@ def process_pool(workers: int, variants: Sequence[str] = ()) -> Callable[[], Exe
     loading and checking every spec again while its engine does the same."""
 
     def make() -> Executor:
-        if multiprocessing.get_start_method() == "fork":
+        if _forks():
             for variant in variants or list_variants():
                 reference_rules(variant)
         return ProcessPoolExecutor(max_workers=workers)
 
     return make
+
+
+def _forks() -> bool:
+    """Whether a process pool forks its workers (asked without fixing the start method, the first is the default)."""
+    return (multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]) == "fork"
 
 
 @contextlib.contextmanager

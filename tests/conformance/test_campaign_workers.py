@@ -184,3 +184,16 @@ def test_progress_counts_the_games_of_each_chunk_as_it_comes_back() -> None:
         progress=counts.append,
     )
     assert counts == sorted(counts) and counts[-1] == GAMES and len(counts) == len(chunks(1, GAMES, 2))
+
+
+def test_a_forking_pool_loads_the_reference_s_rules_before_its_workers_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    import canasta_ref.conformance.workers as workers
+
+    loaded: list[str] = []
+    monkeypatch.setattr(workers, "reference_rules", loaded.append)
+    monkeypatch.setattr(workers, "_forks", lambda: True)
+    workers.process_pool(2, VARIANTS)().shutdown()
+    assert loaded == list(VARIANTS)
+    monkeypatch.setattr(workers, "_forks", lambda: False)  # spawned workers would not inherit them
+    workers.process_pool(2, VARIANTS)().shutdown()
+    assert loaded == list(VARIANTS)
