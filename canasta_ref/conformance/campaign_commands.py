@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -117,13 +118,15 @@ def run_campaign(
     wanted = numbers(args)
     if not args.workers and not args.dask:
         return run_part(engine, args.seed, args.games, wanted, options)
-    from .workers import EngineSpec, dask_executors, process_pool, run_spread
+    from .workers import CampaignProgress, EngineSpec, dask_executors, process_pool, run_spread
 
     spec = EngineSpec(args.impl, args.timeout)
+    progress = None if args.no_progress else CampaignProgress(len(wanted), sys.stderr)
     if args.dask:
         with dask_executors(args.dask) as (make, workers):
-            return run_spread(spec, args.seed, args.games, wanted, options, make, workers=workers)
-    return run_spread(spec, args.seed, args.games, wanted, options, process_pool(args.workers), workers=args.workers)
+            return run_spread(spec, args.seed, args.games, wanted, options, make, workers=workers, progress=progress)
+    pool = process_pool(args.workers, options.variants)
+    return run_spread(spec, args.seed, args.games, wanted, options, pool, workers=args.workers, progress=progress)
 
 
 def campaign_with_saved(

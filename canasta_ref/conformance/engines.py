@@ -521,6 +521,17 @@ class SubprocessEngine(Engine):
 
     def _read_line(self, process: subprocess.Popen[bytes], late: str) -> str:
         """The next line of the engine's output, within the timeout and at most MAX_LINE_BYTES long."""
+        end = self._buffer.find(b"\n")
+        if end < 0:  # pipelined answers often came in one read: no waiting for those
+            end = self._wait_for_line(process, late)
+        if end > MAX_LINE_BYTES:
+            raise self._too_long()
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        return line.decode("utf-8", "replace")
+
+    def _wait_for_line(self, process: subprocess.Popen[bytes], late: str) -> int:
+        """Read the engine's output until the buffer holds a whole line, within the timeout; where it ends."""
         assert process.stdout is not None
         deadline = time.monotonic() + self._allowance()
         fd = process.stdout.fileno()
@@ -538,11 +549,7 @@ class SubprocessEngine(Engine):
                 if not chunk:
                     raise self._output_closed(process)
                 self._buffer += chunk
-        if end > MAX_LINE_BYTES:
-            raise self._too_long()
-        line = bytes(self._buffer[:end])
-        del self._buffer[: end + 1]
-        return line.decode("utf-8", "replace")
+        return end
 
     def _too_long(self) -> EngineFailure:
         """A line past the limit: quote its start and drop the rest (the engine is restarted after this)."""

@@ -153,8 +153,8 @@ class _Expect:
     game: Game | None = None
     #: How many actions ``game`` had played when the answer was due (it may have played more since).
     history: int = 0
-    #: Every seat's hand, normalised (to tell a view of another seat's hand: seats numbered otherwise).
-    hands: list[Any] = field(default_factory=list)
+    #: Every seat's view (its hand tells a view of another seat's hand: seats numbered otherwise).
+    views: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _apply_request(move: Move) -> dict[str, Any]:
@@ -331,6 +331,8 @@ class _Game:
             cause = causes.VIEW_EXTRA_FIELDS if unknown_field_problem(raw) else causes.VIEW_CARDS
             message = f"{where}: seat {seat}'s view: {problem}"
             raise self.fail("conservation", message, expect.steps, seat=seat, cause=cause)
+        if raw == expect.view:
+            return  # the reference's view field for field (the usual answer): equal normalised too
         wanted = normalise_view(expect.view)
         got = normalised_or_none(raw)
         if got is None:
@@ -340,7 +342,8 @@ class _Game:
         if differing:
             # Seats numbered otherwise show in one field (another seat's hand, a list by seat turned round) while
             # others just differ (whose turn it is): that field is the one to tell.
-            turned = [k for k in differing if causes.renumbered(k, wanted[k], got.get(k), expect.hands)]
+            hands = [normalise_field("hand", view["hand"]) for view in expect.views]
+            turned = [k for k in differing if causes.renumbered(k, wanted[k], got.get(k), hands)]
             key = (turned or differing)[0]
             at_the_deal = expect.steps == 0 and not turned
             raise self.fail(
@@ -471,9 +474,8 @@ class _Game:
         steps = len(self.steps)
         expects: list[_Expect] = []
         if caps.views:
-            views = [game.view(s) for s in range(game.rules.players)]
-            hands = [normalise_field("hand", view["hand"]) for view in views]
-            expects.extend(_Expect("view", steps, seat=s, view=view, hands=hands) for s, view in enumerate(views))
+            views = reference_views(game)
+            expects.extend(_Expect("view", steps, seat=s, view=view, views=views) for s, view in enumerate(views))
         if caps.score:
             expects.append(_Expect("score", steps, score=score_of(game)))
         if caps.legal != "none":
@@ -640,6 +642,11 @@ class _Game:
             rules=["TURN.ORDER"],
             cause=causes.HIDDEN_CARDS,
         )
+
+
+def reference_views(game: Game) -> list[dict[str, Any]]:
+    """Every seat's view of the reference's position (a function of its own: benchmarks time the reference)."""
+    return [game.view(seat) for seat in range(game.rules.players)]
 
 
 @contextlib.contextmanager

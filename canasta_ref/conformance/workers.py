@@ -17,25 +17,30 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import multiprocessing
 import multiprocessing.util
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import CanastaError
+from ..spec import list_variants
 from .campaign import CampaignOptions, new_runner, play_part, playable_variants
 from .campaign_report import Example, GeneratedReport, ScenarioText, merge_reports, report_from_json
 from .deviations import Deviation, DeviationKey
 from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
 from .runner import Result, Status, failure_status
 from .shrinking import shrink_deviation, to_shrink
+from .variants import reference_rules
 
 #: The most games a chunk holds (a smaller chunk loses fewer games when its worker dies, costs more messages).
 CHUNK_GAMES = 25
+#: A spread campaign says how far it got at most this often, in seconds (a shorter campaign says nothing).
+PROGRESS_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -116,12 +121,39 @@ def shrink_task(
 
 
 def chunks(first: int, last: int, workers: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
-    """Games ``first`` to ``last`` cut into chunks: at least four a worker, at most ``size`` games each."""
-    count = last - first + 1
-    if count <= 0:
-        return []
-    per = max(1, min(size, -(-count // (4 * max(workers, 1)))))
-    return [(start, min(start + per - 1, last)) for start in range(first, last + 1, per)]
+    """Games ``first`` to ``last`` cut into chunks of consecutive numbers, each of at most ``size`` games and of
+    at most a quarter of a worker's share of the games not yet cut: they shrink towards the end (to one game), so
+    that the workers finish together rather than one playing a long last chunk while the others wait."""
+    cut: list[tuple[int, int]] = []
+    start = first
+    while start <= last:
+        left = last - start + 1
+        per = max(1, min(size, -(-left // (4 * max(workers, 1)))))
+        cut.append((start, start + per - 1))
+        start += per
+    return cut
+
+
+class CampaignProgress:
+    """How far a long campaign got, said on ``stream`` at most every ``every`` seconds, so that whoever waits for
+    10,000 games sees them come (the games are counted as their chunks' reports come back)."""
+
+    def __init__(self, total: int, stream: TextIO, every: float = PROGRESS_SECONDS) -> None:
+        self.total = total
+        self.stream = stream
+        self.every = every
+        self.started = self.said = time.monotonic()
+
+    def __call__(self, played: int) -> None:
+        now = time.monotonic()
+        if now - self.said < self.every:
+            return
+        self.said = now
+        seconds = max(now - self.started, 1e-9)
+        self.stream.write(
+            f"{played} of {self.total} games played in {seconds:.0f} s ({played / seconds:.2f} games a second)\n"
+        )
+        self.stream.flush()
 
 
 class _Pool:
@@ -169,13 +201,16 @@ def run_spread(
     *,
     workers: int,
     chunk_games: int = CHUNK_GAMES,
+    progress: Callable[[int], None] | None = None,
 ) -> GeneratedReport:
     """Games ``numbers`` of the campaign played by the workers of ``make_executor``'s executors, merged, and the
-    deviations to shrink shrunk (see the module docstring)."""
+    deviations to shrink shrunk (see the module docstring); ``progress`` is told how many games were played each
+    time a chunk's report comes back."""
     started = time.monotonic()
     pool = _Pool(make_executor)
     try:
-        parts = _play_chunks(pool, spec, seed, requested, numbers, options, workers, chunk_games)
+        played = _Played(progress)
+        parts = _play_chunks(pool, spec, seed, requested, numbers, options, workers, chunk_games, played)
         report = merge_reports(parts) if parts else GeneratedReport(seed, requested, numbers.start, numbers.stop - 1)
         _shrink_spread(pool, spec, report, options)
     finally:
@@ -193,28 +228,43 @@ def _play_chunks(
     options: CampaignOptions,
     workers: int,
     chunk_games: int,
+    played: _Played,
 ) -> list[GeneratedReport]:
     """Every chunk's report; a chunk whose worker died is played again alone, then given up as lost."""
-    parts: list[GeneratedReport] = []
     pending = chunks(numbers.start, numbers.stop - 1, workers, chunk_games)
     futures = [(chunk, pool.submit(play_chunk, spec, seed, requested, *chunk, options)) for chunk in pending]
     again: list[tuple[int, int]] = []
     for chunk, future in futures:
         try:
-            parts.append(report_from_json(future.result(), f"the report of games {chunk[0]} to {chunk[1]}"))
+            played.append(report_from_json(future.result(), f"the report of games {chunk[0]} to {chunk[1]}"))
         except BrokenProcessPool:
             again.append(chunk)
         except Exception as error:  # a task's error, or Dask's KilledWorker: the chunk is lost, the campaign not
-            parts.append(_lost(seed, requested, chunk, options, error))
+            played.append(_lost(seed, requested, chunk, options, error))
     if again:
         pool.renew()
     for chunk in again:
         try:
             json = pool.run_alone(play_chunk, spec, seed, requested, *chunk, options)
-            parts.append(report_from_json(json, f"the report of games {chunk[0]} to {chunk[1]}"))
+            played.append(report_from_json(json, f"the report of games {chunk[0]} to {chunk[1]}"))
         except Exception as error:
-            parts.append(_lost(seed, requested, chunk, options, error))
-    return parts
+            played.append(_lost(seed, requested, chunk, options, error))
+    return played.parts
+
+
+class _Played:
+    """The chunks' reports as they come back, the games they hold told to ``progress``."""
+
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
+        self.parts: list[GeneratedReport] = []
+        self.games = 0
+        self.progress = progress
+
+    def append(self, part: GeneratedReport) -> None:
+        self.parts.append(part)
+        self.games += part.last - part.first + 1
+        if self.progress is not None:
+            self.progress(self.games)
 
 
 def _lost(
@@ -254,9 +304,23 @@ def _shrink_spread(pool: _Pool, spec: EngineSpec, report: GeneratedReport, optio
             example.shrunk = ScenarioText(**text)
 
 
-def process_pool(workers: int) -> Callable[[], Executor]:
-    """Executors of ``workers`` processes of this machine."""
-    return lambda: ProcessPoolExecutor(max_workers=workers)
+def process_pool(workers: int, variants: Sequence[str] = ()) -> Callable[[], Executor]:
+    """Executors of ``workers`` processes of this machine; where they are forked, the reference's rules of
+    ``variants`` (every bundled one if none) are loaded first, so that each worker inherits them rather than
+    loading and checking every spec again while its engine does the same."""
+
+    def make() -> Executor:
+        if _forks():
+            for variant in variants or list_variants():
+                reference_rules(variant)
+        return ProcessPoolExecutor(max_workers=workers)
+
+    return make
+
+
+def _forks() -> bool:
+    """Whether a process pool forks its workers (asked without fixing the start method, the first is the default)."""
+    return (multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]) == "fork"
 
 
 @contextlib.contextmanager
@@ -280,6 +344,7 @@ def dask_executors(address: str, timeout: float = 20.0) -> Iterator[tuple[Callab
 
 __all__ = [
     "CHUNK_GAMES",
+    "CampaignProgress",
     "EngineSpec",
     "chunks",
     "dask_executors",

@@ -21,7 +21,14 @@ from canasta_ref.conformance.engines import InProcessEngine
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.conformance.setup import deal_request
 from canasta_ref.conformance.strategies import pick_setup
-from canasta_ref.conformance.workers import EngineSpec, chunks, dask_executors, process_pool, run_spread
+from canasta_ref.conformance.workers import (
+    CampaignProgress,
+    EngineSpec,
+    chunks,
+    dask_executors,
+    process_pool,
+    run_spread,
+)
 
 VARIANTS = ("classic-2p", "fournier")
 OPTIONS = CampaignOptions(
@@ -46,10 +53,20 @@ def serial() -> dict[str, Any]:
 
 
 def test_games_are_cut_into_chunks_of_consecutive_numbers() -> None:
-    assert chunks(1, 10, 2) == [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+    assert chunks(1, 10, 2) == [(1, 2), *((n, n) for n in range(3, 11))]
     assert chunks(5, 5, 4) == [(5, 5)]
     assert chunks(1, 1000, 2, size=25)[:2] == [(1, 25), (26, 50)]
     assert chunks(3, 2, 2) == []
+
+
+@pytest.mark.parametrize(("first", "last", "workers"), [(1, 200, 2), (7, 10_000, 2), (1, 1000, 8), (3, 40, 1)])
+def test_chunks_shrink_towards_the_end_so_that_workers_finish_together(first: int, last: int, workers: int) -> None:
+    cut = chunks(first, last, workers)
+    assert [n for start, end in cut for n in range(start, end + 1)] == list(range(first, last + 1))
+    sizes = [end - start + 1 for start, end in cut]
+    assert sizes == sorted(sizes, reverse=True) and max(sizes) <= 25 and sizes[-1] == 1
+    assert len(cut) >= 4 * workers  # every worker has several
+    assert sum(sizes[-2 * workers :]) <= 2 * workers  # the last round of chunks is of single games
 
 
 def test_two_worker_processes_give_the_serial_report() -> None:
@@ -141,3 +158,42 @@ def test_an_engine_that_does_not_start_errs_each_game_of_its_worker(command: str
     spread = run_spread(EngineSpec(command, timeout=30), SEED, 2, range(1, 3), OPTIONS, process_pool(2), workers=2)
     assert [r.status for r in spread.results] == ["errored", "errored"]
     assert all(r.message.startswith(wanted) for r in spread.results), spread.results[0].message
+
+
+def test_a_long_campaign_says_how_far_it_got() -> None:
+    said = io.StringIO()
+    progress = CampaignProgress(10_000, said, every=0.0)
+    progress(1200)
+    line = said.getvalue()
+    assert line.startswith("1200 of 10000 games played in ") and line.endswith(" games a second)\n")
+    quiet = io.StringIO()
+    CampaignProgress(10, quiet)(4)  # within the first minute: nothing said
+    assert quiet.getvalue() == ""
+
+
+def test_progress_counts_the_games_of_each_chunk_as_it_comes_back() -> None:
+    counts: list[int] = []
+    run_spread(
+        EngineSpec(factory=wrong_engine),
+        SEED,
+        GAMES,
+        range(1, GAMES + 1),
+        OPTIONS,
+        process_pool(2, VARIANTS),
+        workers=2,
+        progress=counts.append,
+    )
+    assert counts == sorted(counts) and counts[-1] == GAMES and len(counts) == len(chunks(1, GAMES, 2))
+
+
+def test_a_forking_pool_loads_the_reference_s_rules_before_its_workers_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    import canasta_ref.conformance.workers as workers
+
+    loaded: list[str] = []
+    monkeypatch.setattr(workers, "reference_rules", loaded.append)
+    monkeypatch.setattr(workers, "_forks", lambda: True)
+    workers.process_pool(2, VARIANTS)().shutdown()
+    assert loaded == list(VARIANTS)
+    monkeypatch.setattr(workers, "_forks", lambda: False)  # spawned workers would not inherit them
+    workers.process_pool(2, VARIANTS)().shutdown()
+    assert loaded == list(VARIANTS)

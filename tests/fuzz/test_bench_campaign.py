@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from canasta_ref.conformance import generated_game, strategies
+from canasta_ref.conformance.campaign import CampaignOptions
+from canasta_ref.conformance.engines import REFERENCE_SERVE, InProcessEngine
+from canasta_ref.conformance.generated_game import Runner
+from canasta_ref.conformance.variants import reference_rules
+from canasta_ref.conformance.workers import EngineSpec
+from canasta_ref.engine.game import Game
 
 
 def test_the_figures_of_a_tiny_campaign(
@@ -15,15 +26,20 @@ def test_the_figures_of_a_tiny_campaign(
 ) -> None:
     bench = load_tool("bench_campaign")
     path = tmp_path / "figures.json"
-    argv = ["--games", "2", "--workers", "1", "--in-process", "--overhead-games", "1", "--memory-games", "1"]
-    assert bench.main([*argv, "--json", str(path)]) == 0
+    argv = ["--games", "2", "--workers", "1", "--rounds", "2", "--in-process", "--overhead-games", "1"]
+    assert bench.main([*argv, "--memory-games", "1", "--json", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "1 worker(s): 2 games" in out and "1.00x one worker" in out
+    assert "1 worker(s): 2 games" in out and "(median of 2 rounds: " in out and "1.00x one worker" in out
+    assert "cores busy, load average " in out
     assert "a step against the reference in process (1 games" in out and "of the step)" in out
-    assert "memory of a worker after 1 games:" in out
+    assert "memory of a worker after 1 games (peak resident):" in out and "its engine in process" in out
     figures = json.loads(path.read_text())
-    assert figures["speed"][0]["games"] == 2 and figures["speed"][0]["games_per_second"] > 0
-    assert figures["overhead"]["steps"] > 0 and 0 < figures["overhead"]["engine_us"] < figures["overhead"]["step_us"]
+    row = figures["speed"][0]
+    assert row["games"] == 2 and row["games_per_second"] > 0 and len(row["rounds"]) == 2 and row["speed_up"] == 1.0
+    assert row["cpu_seconds"] > 0 and row["cores_busy"] > 0
+    split = figures["overhead"]
+    assert split["steps"] > 0 and 0 < split["engine_us"] < split["step_us"] and split["reference_us"] > 0
+    assert split["engine_us"] + split["reference_us"] + split["runner_us"] == pytest.approx(split["step_us"], abs=0.5)
     assert figures["memory"]["worker_mib"] > 0
 
 
@@ -34,3 +50,51 @@ def test_numbers_of_workers_are_checked(
     with pytest.raises(SystemExit):
         load_tool("bench_campaign").main(["--workers", workers])
     assert "argument --workers: expected numbers of workers such as 1,2" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from /proc")
+def test_the_peak_memory_of_a_running_child_is_read(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    hold = "import sys; block = bytearray(40 * 2**20); print('ready', flush=True); sys.stdin.read()"
+    child = subprocess.Popen([sys.executable, "-c", hold], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+        assert child.pid in bench.descendants(os.getpid())
+        peak = bench.peak_resident_kib(child.pid)
+        assert peak is not None and 40 * 1024 <= peak < 400 * 1024
+        assert bench.engine_peak_kib(object()) >= peak  # the largest of this process's descendants, the child running
+    finally:
+        child.communicate(b"")
+    assert bench.peak_resident_kib(child.pid) is None  # reaped: nothing left to read
+
+
+def test_a_process_that_is_not_there_has_no_peak(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    assert bench.peak_resident_kib(2**22 + 12345) is None
+    assert bench.descendants(2**22 + 12345) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from /proc")
+def test_the_memory_of_a_worker_states_its_engine_process(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    figures = bench.memory(EngineSpec(REFERENCE_SERVE), 1, 0, CampaignOptions(max_prefix=5, checked_steps=2))
+    assert figures["engine_in_process"] is False
+    assert figures["worker_mib"] > 10 and figures["engine_mib"] > 10  # each a Python holding the rules
+    line = bench.memory_line(figures)
+    assert line.startswith("memory of a worker after 1 games (peak resident): ")
+    assert f"its engine {figures['engine_mib']} MiB" in line
+
+
+def test_the_reference_is_timed_inside_its_calls_and_they_are_put_back_after(
+    load_tool: Callable[[str], ModuleType],
+) -> None:
+    bench = load_tool("bench_campaign")
+    before = [vars(owner)[name] for owner, name in bench._REFERENCE_CALLS]
+    clock = bench._StepClock()
+    with clock.reference_timed():
+        assert vars(generated_game)["play"] is not strategies.play
+        runner = Runner(InProcessEngine(), ["classic"], max_prefix=0, checked_steps=0, illegal=0, probes=0)
+        game = Game(reference_rules("classic"), seed=1)
+        assert runner.legal(game) and clock.seconds["reference"] > 0  # the listing, timed
+    assert [vars(owner)[name] for owner, name in bench._REFERENCE_CALLS] == before
+    assert vars(generated_game)["play"] is strategies.play

@@ -44,6 +44,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("check_live_pages", ["--per-variant", "x"], "argument --per-variant: expected a whole number, not 'x'"),
     ("bench_campaign", ["--games", "0"], "argument --games: expected one or more, not 0"),
     ("bench_campaign", ["--workers", "0"], "argument --workers: expected numbers of workers such as 1,2, not '0'"),
+    ("bench_campaign", ["--rounds", "0"], "argument --rounds: expected one or more, not 0"),
     ("bench_campaign", ["--seed", "x"], "argument --seed: invalid int value: 'x'"),
     ("bench_campaign", ["--engine", "no-such-program -v"], "argument --engine: cannot run 'no-such-program -v': no"),
     ("bench_campaign", ["--overhead-games", "-1"], "argument --overhead-games: expected one or more, not -1"),
