@@ -8,7 +8,7 @@ every action would.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .actions import Action, single_meld
@@ -306,13 +306,7 @@ class Chained:
     def __getitem__(self, index: int) -> Action:
         if index < 0:
             index += self.count()
-        if index >= 0:
-            for block in self._blocks():
-                size = _size(block)
-                if index < size:
-                    return block[index]
-                index -= size
-        raise IndexError("legal action index out of range")
+        return _action_at(self._blocks(), index)
 
     def __iter__(self) -> Iterator[Action]:
         for block in self._blocks():
@@ -357,13 +351,7 @@ class Listing:
             return self._walked_to(index)
         if index < 0:
             index += self.count()
-        if index >= 0:
-            for block in self._blocks:
-                size = _size(block)
-                if index < size:
-                    return block[index]
-                index -= size
-        raise IndexError("legal action index out of range")
+        return _action_at(self._blocks, index)
 
     def _walked_to(self, index: int) -> Action:
         """The ``index``-th action, found by iterating (the same order as indexing, by construction of each block)."""
@@ -380,6 +368,18 @@ class Listing:
     def blocks(self) -> list[Block]:
         """The blocks, none of them empty (for callers that treat a structure apart)."""
         return [block for block in self._blocks if block]
+
+
+def _action_at(blocks: Iterable[Block], index: int) -> Action:
+    """Action ``index`` of the blocks in order, each block skipped by its count; IndexError past the end (or for a
+    negative index, which the caller has not brought into range)."""
+    if index >= 0:
+        for block in blocks:
+            size = _size(block)
+            if index < size:
+                return block[index]
+            index -= size
+    raise IndexError("legal action index out of range")
 
 
 def _size(block: Block) -> int:

@@ -83,7 +83,7 @@ from .movegen import (
     take_pool,
     without,
 )
-from .named import play_action_walk, play_actions, take_actions, take_openings_with_extras
+from .named import play_action_walk, take_actions, take_openings_with_extras
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -417,7 +417,7 @@ def legal_melds(rules: Rules, state: HandState) -> Block:
     if melds or not rules.names_melds or not listing.action_ok("meld"):
         return melds
     opened = state.team_opened[listing.team]
-    return [action for action in play_actions(rules, state, opened) if action.kind == "meld"]
+    return Walked(action for action in play_action_walk(rules, state, opened) if action.kind == "meld")
 
 
 #: A shape's meld: valid keeping two cards or more, valid going out, the kind of canasta it newly makes (an index

@@ -195,24 +195,15 @@ def _valid_either_way(
     )
 
 
-def play_actions(rules: Rules, state: HandState, opened: bool) -> list[Action]:
-    """The legal meld and combine actions that name a meld or lay a sequence, in the play phase. Openings of
-    rank groups alone are ``legal``'s; those with sequences are here."""
-    return list(play_action_walk(rules, state, opened))
-
-
 def play_action_walk(rules: Rules, state: HandState, opened: bool) -> Iterator[Action]:
-    """``play_actions`` one by one, in the same order: the listing's first page walks no further than it shows."""
+    """The legal meld and combine actions that name a meld or lay a sequence, in the play phase, one by one (the
+    listing's first page walks no further than it shows). Openings of rank groups alone are ``legal``'s; those
+    with sequences are here."""
     return (action for action in _play_candidate_walk(rules, state, opened) if _legal(rules, state, action))
 
 
-def _play_candidates(rules: Rules, state: HandState, opened: bool) -> list[Action]:
-    """Candidates for ``play_actions``: each refused by no hook asked so far (it may still be illegal)."""
-    return list(_play_candidate_walk(rules, state, opened))
-
-
 def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterator[Action]:
-    """``_play_candidates`` one by one, in the same order."""
+    """Candidates for ``play_action_walk``, each refused by no hook asked so far (it may still be illegal)."""
     if not rules.names_melds:
         return
     seat = state.to_act
@@ -349,13 +340,8 @@ def take_actions(rules: Rules, state: HandState) -> Iterator[Action]:
             yield action
 
 
-def _take_candidates(rules: Rules, state: HandState) -> list[Action]:
-    """Candidates for ``take_actions``, each once."""
-    return list(_each_once(_take_candidate_walk(rules, state)))
-
-
 def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
-    """``_take_candidates`` one by one, some more than once."""
+    """Candidates for ``take_actions`` one by one, some more than once."""
     if not rules.names_melds or not state.pile:
         return
     seat = state.to_act
@@ -434,9 +420,9 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
         return
     if state.phase == "play":
         opened = state.team_opened[state.side_of[state.to_act]]
-        yield from _play_candidates(rules, state, opened)
+        yield from _play_candidate_walk(rules, state, opened)
     elif state.phase == "draw":
-        yield from _take_candidates(rules, state)
+        yield from _each_once(_take_candidate_walk(rules, state))
         if state.pile and not state.team_opened[state.side_of[state.to_act]]:
             yield from _take_opening_candidates(rules, state)
 
@@ -457,4 +443,4 @@ def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
     return Action.take(base, groups)
 
 
-__all__ = ["candidates", "play_action_walk", "play_actions", "take_actions", "take_openings_with_extras"]
+__all__ = ["candidates", "play_action_walk", "take_actions", "take_openings_with_extras"]
