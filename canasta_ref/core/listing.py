@@ -182,7 +182,7 @@ class NativePlayListing:
         self.rules = rules
         self.melds = NativeSingleMelds(rules)
         self.discards = NativeDiscards(rules)
-        self.allowed = NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
+        self.allowed = native_action_allowed(rules)
         self.gates = tuple(
             NativeQuestion(rules, query, _FAILING).built_natively(arguments)
             for query, arguments in (
@@ -200,12 +200,9 @@ class NativePlayListing:
         """The listing of the seat to act in ``position`` (in play, its side opened; loaded by ``core.load_state``,
         its turn's flags included): one call of the core, then the actions as the reference's blocks hold them."""
         melds, discards = self.melds, self.discards
-        shapes = melds.shapes
         preferred = None if discards.preferred is None else discards.preferred.memo
         may_ask, found, cards, may_pass, may_end = position.play_listing(
-            shapes.valid.memo,
-            shapes.merging,
-            *shapes.kind_codes,
+            *melds.shape_arguments(),
             melds.go_out.memo,
             melds.keep_card.memo,
             self.memos,
@@ -250,6 +247,11 @@ class NativePlayListing:
         return found
 
 
+def native_action_allowed(rules: Rules) -> NativeQuestion:
+    """Hook action.allowed asked by the core (every variable built natively), its answers kept in its memo."""
+    return NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
+
+
 #: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.
 _BARE_KINDS: Final = ("yes", "no", "keep", "layout")
 
@@ -261,11 +263,12 @@ class NativeListing:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.allowed = NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
-        self.phase_codes = tuple(self.allowed.encoding.word_code("phase", phase) for phase in PHASES)
-        self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _BARE_KINDS)
         self.play_missing = play_listing_missing(rules)
         self.play = None if self.play_missing is not None else NativePlayListing(rules)
+        # one memo of action.allowed for both listings: each miss is asked of Python once
+        self.allowed = self.play.allowed if self.play is not None else native_action_allowed(rules)
+        self.phase_codes = tuple(self.allowed.encoding.word_code("phase", phase) for phase in PHASES)
+        self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _BARE_KINDS)
 
     def uncovered(self, position: Any) -> str | None:
         """Why the core does not list ``position``, in words, or None when it does."""

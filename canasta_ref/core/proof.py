@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.blocks import Block, SingleMelds
+from ..engine.blocks import Block, Listing, SingleMelds
 from ..engine.cards import JOKER, JOKER_RANK, rank_of
 from ..engine.checks import discard_refusal, table_values
 from ..engine.game import Event, Game
@@ -166,12 +166,13 @@ def _prove_game(
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
         legal = game.legal_actions()
-        _prove_discards(rules, natives.discards, position, before, f"{seed} step {step}", proof)
+        reference = listing(rules, before)  # built once, its rule questions asked once
+        _prove_discards(rules, natives.discards, position, before, reference, f"{seed} step {step}", proof)
         if natives.shapes is not None:
             _prove_rank_shapes(rules, natives.shapes, position, before, f"{seed} step {step}", proof)
         if natives.single_melds is not None and single_melds_open(rules, before):
-            _prove_single_melds(rules, natives.single_melds, position, before, f"{seed} step {step}", proof)
-        _prove_listing(rules, natives.listing, position, before, sampler, f"{seed} step {step}", proof)
+            _prove_single_melds(rules, natives.single_melds, position, before, reference, f"{seed} step {step}", proof)
+        _prove_listing(natives.listing, position, before, reference, sampler, f"{seed} step {step}", proof)
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
@@ -253,7 +254,13 @@ def _prove_answers(rules: Rules, answers: NativeAnswers, where: str, proof: Proo
 
 
 def _prove_discards(
-    rules: Rules, discards: NativeDiscards, position: Any, state: HandState, where: str, proof: Proof
+    rules: Rules,
+    discards: NativeDiscards,
+    position: Any,
+    state: HandState,
+    reference_listing: Listing,
+    where: str,
+    proof: Proof,
 ) -> None:
     """The core's discardable card types against the reference's verdict on each card held, and against the
     discards its listing offers (where it offers any: whether a discard may be made at all is not the core's yet)."""
@@ -263,7 +270,7 @@ def _prove_discards(
     judged = tuple(
         card for card in range(len(hand)) if hand[card] and discard_refusal(rules, state, seat, card) is None
     )
-    listed = tuple(a.cards[0] for block in listing(rules, state).blocks for a in _discard_block(block))
+    listed = tuple(a.cards[0] for block in reference_listing.blocks for a in _discard_block(block))
     proof.discard_listings += 1
     proof.discard_blocks += bool(listed)
     for what, reference in (("judged one by one", judged), ("listed", listed or mine)):
@@ -304,21 +311,27 @@ def _prove_rank_shapes(
 
 
 def _prove_single_melds(
-    rules: Rules, melds: NativeSingleMelds, position: Any, state: HandState, where: str, proof: Proof
+    rules: Rules,
+    melds: NativeSingleMelds,
+    position: Any,
+    state: HandState,
+    reference_listing: Listing,
+    where: str,
+    proof: Proof,
 ) -> None:
     """The core's legal single melds against the reference listing's block of them, shape by shape."""
     mine = melds.of(position, state)
-    reference = reference_single_melds(rules, state)
+    reference = reference_single_melds(rules, reference_listing)
     proof.meld_listings += 1
     if mine != reference:
         proof.disagreements.append(f"{where}: single melds differ: core {_text(mine)}, reference {_text(reference)}")
 
 
 def _prove_listing(
-    rules: Rules,
     native: NativeListing,
     position: Any,
     state: HandState,
+    reference: Listing,
     pick: random.Random,
     where: str,
     proof: Proof,
@@ -328,7 +341,6 @@ def _prove_listing(
     if mine is None:
         proof.uncovered[native.uncovered(position) or "none"] += 1
         return
-    reference = listing(rules, state)
     proof.listings[state.phase] += 1
     proof.play_listings += state.phase == "play"
     if mine.count() != reference.count():
@@ -339,10 +351,10 @@ def _prove_listing(
         proof.disagreements.append(f"{where}: a sample of the listing is not among the reference's actions")
 
 
-def reference_single_melds(rules: Rules, state: HandState) -> list[SingleMeldShape]:
+def reference_single_melds(rules: Rules, reference: Listing) -> list[SingleMeldShape]:
     """The reference listing's single melds, shape by shape in its order, each with its number of actions."""
     found: list[SingleMeldShape] = []
-    for block in listing(rules, state).blocks:
+    for block in reference.blocks:
         for action in block if isinstance(block, SingleMelds) else ():
             shape = _meld_shape(rules, action)
             if found and found[-1][:4] == shape:
@@ -369,9 +381,7 @@ def _discard_block(block: Block) -> Sequence[Action]:
 
 
 def _reference_answer(rules: Rules, query: Query, question: int, values: tuple[Any, ...]) -> Any:
-    if QUESTIONS[question] == "failing":
-        return rules.failing_of(query, values)
-    return rules.predicate_of(query, values) if QUESTIONS[question] == "predicate" else rules.value_of(query, values)
+    return getattr(rules, f"{QUESTIONS[question]}_of")(query, values)
 
 
 #: What card moves leave as it was: the turn's flags are a whole action's (apply), not a card move's.
