@@ -173,13 +173,13 @@ def run_generated_games(
     *,
     variants: list[str] | None,
     masks: Sequence[Mask] = (),
-    max_prefix: int = 300,
-    checked_steps: int = 20,
-    illegal: int = 15,
-    probes: int = 10,
-    shrink_seconds: float = 20.0,
-    max_shrink_runs: int = 400,
-    max_shrunk: int = 8,
+    max_prefix: int = CampaignOptions.max_prefix,
+    checked_steps: int = CampaignOptions.checked_steps,
+    illegal: int = CampaignOptions.illegal,
+    probes: int = CampaignOptions.probes,
+    shrink_seconds: float = CampaignOptions.shrink_seconds,
+    max_shrink_runs: int = CampaignOptions.max_shrink_runs,
+    max_shrunk: int = CampaignOptions.max_shrunk,
     games_range: tuple[int, int] | None = None,
 ) -> GeneratedReport:
     """Play games 1 to ``games`` of the campaign of ``seed`` (or games ``first`` to ``last`` of ``games_range``)
@@ -193,15 +193,15 @@ def run_generated_games(
     deviations are shrunk (the others keep the game they were first found in).
     """
     options = CampaignOptions(
-        tuple(variants or ()),
-        tuple(masks),
-        max_prefix,
-        checked_steps,
-        illegal,
-        probes,
-        shrink_seconds,
-        max_shrink_runs,
-        max_shrunk,
+        variants=tuple(variants or ()),
+        masks=tuple(masks),
+        max_prefix=max_prefix,
+        checked_steps=checked_steps,
+        illegal=illegal,
+        probes=probes,
+        shrink_seconds=shrink_seconds,
+        max_shrink_runs=max_shrink_runs,
+        max_shrunk=max_shrunk,
     )
     first, last = games_range or (1, games)
     return run_part(engine, seed, games, range(first, last + 1), options)

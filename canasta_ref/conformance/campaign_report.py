@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CanastaError
-from .deviations import Deviation, DeviationKey, Mask, masks_from
+from .deviations import Deviation, DeviationKey, Mask, best_mask, masks_from
 from .findings import Campaign
+from .plaintext import plural
 from .report import ORDER, nothing_ran
 from .runner import Result
 
@@ -140,7 +141,7 @@ class GeneratedReport:
         group.scenario_id, group.steps, group.scenario_yaml = scenario_id, chosen.steps, chosen.yaml
         games = len(group.games)
         message = (
-            f"{chosen.message}\n({group.key}; in {games} game{_s(games)}, first game {group.first_game})"
+            f"{chosen.message}\n({group.key}; in {games} game{plural(games)}, first game {group.first_game})"
             f"\n(shrunk to {chosen.steps} steps; the scenario is printed with the generated games)"
         )
         self.scenarios.append(GeneratedScenario(scenario_id, chosen.variant, chosen.message, chosen.yaml, chosen.steps))
@@ -184,7 +185,7 @@ class GeneratedReport:
         which = "" if (self.first, self.last) == (1, self.requested) else f", games {self.first} to {self.last}"
         lines = [
             f"generated games (seed {self.seed}{which}): {s['games']} of {self.last - self.first + 1} played, "
-            f"{s['steps']} steps, {s['disagreements']} disagreement{_s(s['disagreements'])}, {s['seconds']:.1f} s "
+            f"{s['steps']} steps, {s['disagreements']} disagreement{plural(s['disagreements'])}, {s['seconds']:.1f} s "
             f"({s['games_per_second']} games/s)"
         ]
         lines.extend(f"  {note}" for note in [*self.notes, *self.shrink_notes])
@@ -206,11 +207,11 @@ class GeneratedReport:
         for deviation in self.deviations:
             games = len(deviation.games)
             known = f" [known: {deviation.mask.reason}]" if deviation.mask is not None else ""
-            lines.append(f"    {deviation.key}: {games} game{_s(games)}, first game {deviation.first_game}{known}")
+            lines.append(f"    {deviation.key}: {games} game{plural(games)}, first game {deviation.first_game}{known}")
         for scenario in self.scenarios:
             lines.append(f"DISAGREEMENT {scenario.id}@{scenario.variant}: {scenario.message}")
             lines.append(
-                f"  shrunk to {scenario.steps} step{_s(scenario.steps)}; as a scenario (the "
+                f"  shrunk to {scenario.steps} step{plural(scenario.steps)}; as a scenario (the "
                 f"reference's verdicts), save as conformance/scenarios/{scenario.id}.yaml:"
             )
             lines.append(f"# ---- {scenario.id}.yaml ----")
@@ -238,10 +239,6 @@ class GeneratedReport:
 def scenario_id_of(label: str, group: Deviation) -> str:
     """The id of a deviation's scenario: the campaign, the game it was first seen in, its key."""
     return f"{label}-{group.first_game}-{group.key.slug}"
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
 
 
 # -- merging ---------------------------------------------------------------------------------------------------------
@@ -388,16 +385,16 @@ def _deviation_state(group: Deviation, example: Example) -> dict[str, Any]:
         "games": sorted(group.games),
         "variants": {variant: sorted(games) for variant, games in group.by_variant.items()},
         "order": example.order,
-        "first": _text_json(example.first),
+        "first": text_json(example.first),
         "shrink_tried": example.shrink_tried,
         "shrink_runs": example.shrink_runs,
     }
     if example.shrunk is not None:
-        out["shrunk"] = _text_json(example.shrunk)
+        out["shrunk"] = text_json(example.shrunk)
     return out
 
 
-def _text_json(text: ScenarioText) -> dict[str, Any]:
+def text_json(text: ScenarioText) -> dict[str, Any]:
     return {"message": text.message, "yaml": text.yaml, "steps": text.steps, "variant": text.variant}
 
 
@@ -424,13 +421,12 @@ def _deviation(reader: JsonReader, data: Any, path: str, report: GeneratedReport
         reader.get(data, "action", (str, type(None)), path),
         reader.get(data, "cause", (str, type(None)), path),
     )
-    matching = [m for m in report.masks if m.matches(key)]
     group = Deviation(
         key,
         reader.get(data, "message", str, path),
         reader.get(data, "first_game", int, path),
         games=_numbers(reader, data, "games", path),
-        mask=max(matching, key=Mask.specificity, default=None),
+        mask=best_mask(report.masks, key),
     )
     variants = reader.get(data, "variants", dict, path)
     group.by_variant = {str(v): _numbers(reader, variants, v, f"{path}variants.") for v in variants}
@@ -456,4 +452,5 @@ __all__ = [
     "report_from_json",
     "result_from_json",
     "scenario_id_of",
+    "text_json",
 ]

@@ -123,6 +123,11 @@ class Deviation:
         return out
 
 
+def best_mask(masks: Sequence[Mask], key: DeviationKey) -> Mask | None:
+    """The most specific mask that matches ``key``: one naming the rule too beats one naming only the check."""
+    return max((mask for mask in masks if mask.matches(key)), key=Mask.specificity, default=None)
+
+
 class DeviationLog:
     """The distinct deviations of a campaign, in the order first seen, each matched against the masks once."""
 
@@ -133,10 +138,7 @@ class DeviationLog:
     def add(self, key: DeviationKey, message: str, game: int, variant: str | None = None) -> Deviation:
         group = self.groups.get(key)
         if group is None:
-            # The most specific mask that matches: one naming the rule too beats one naming only the check.
-            matching = [m for m in self.masks if m.matches(key)]
-            mask = max(matching, key=Mask.specificity, default=None)
-            group = self.groups[key] = Deviation(key, message, game, mask=mask)
+            group = self.groups[key] = Deviation(key, message, game, mask=best_mask(self.masks, key))
         group.games.add(game)
         if variant is not None:
             group.by_variant.setdefault(variant, set()).add(game)

@@ -32,4 +32,9 @@ def _text(value: Any) -> str:
         return f"a {type(value).__name__} that cannot be shown"
 
 
-__all__ = ["SHOWN_CHARS", "shown"]
+def plural(count: int) -> str:
+    """The ending of a counted noun: "1 game", "2 games"."""
+    return "" if count == 1 else "s"
+
+
+__all__ = ["SHOWN_CHARS", "plural", "shown"]

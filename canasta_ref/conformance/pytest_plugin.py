@@ -31,7 +31,6 @@ from typing import Any
 import pytest
 
 from ..errors import CanastaError
-from .campaign import run_generated_games
 from .campaign_report import GeneratedReport, campaign_label
 from .engines import EngineFailure, SubprocessEngine
 from .report import BAD, result_lines, stderr_lines
@@ -220,6 +219,11 @@ class SuiteItem(pytest.Item):
         """The item's result when the engine is unavailable."""
         raise NotImplementedError
 
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return "\n".join(result_lines(excinfo.value.result, stderr_label=ENGINE_STDERR))
+        return str(super().repr_failure(excinfo))
+
 
 class ScenarioFailed(Exception):
     """A scenario that did not pass: failed, errored or timed out."""
@@ -259,12 +263,6 @@ class ScenarioItem(SuiteItem):
     def unavailable(self, message: str) -> Result:
         return Result(self.scenario.id, self.variant, "errored", message, file=self.scenario.file)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
-        if isinstance(excinfo.value, ScenarioFailed):
-            result = excinfo.value.result
-            return "\n".join(result_lines(result, stderr_label=ENGINE_STDERR))
-        return str(super().repr_failure(excinfo))
-
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, 0, f"{self.scenario.id}[{self.variant}] ({self.scenario.level}: {self.scenario.title})"
 
@@ -290,6 +288,8 @@ class GameItem(SuiteItem):
         return Result(self.name, "-", "errored", message)
 
     def runtest(self) -> None:
+        from .campaign import run_generated_games  # Hypothesis and the game generator: only when games are asked
+
         plugin, engine = self.plugin, self.engine()
         report = run_generated_games(
             engine,
@@ -308,8 +308,6 @@ class GameItem(SuiteItem):
             _skip_here(report.results[0].message)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
-        if isinstance(excinfo.value, ScenarioFailed):
-            return "\n".join(result_lines(excinfo.value.result, stderr_label=ENGINE_STDERR))
         if isinstance(excinfo.value, GameFailed):
             report = excinfo.value.report
             problems = [

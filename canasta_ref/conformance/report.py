@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from .engines import EngineInfo
 from .findings import Campaign, Finding, Findings, findings, rule_text
+from .plaintext import plural
 from .runner import Result, plain
 
 #: The statuses that fail a run. ``differs`` (an implementation-defined scenario the engine plays otherwise) and
@@ -158,11 +159,12 @@ def _claim_lines(found: Findings, info: EngineInfo) -> list[str]:
         return []
     tests = sum(found.unclaimed.values())
     claimed = ", ".join(info.variants) or "none"
-    skipped = f"({tests} test{_s(tests)} skipped)"
+    skipped = f"({tests} test{plural(tests)} skipped)"
     line = f"variants claimed: {claimed}; not claimed: {', '.join(found.unclaimed)} {skipped}"
     if len(line) > SCREEN_WIDTH:
         others = len(found.unclaimed)
-        line = f"variants claimed: {claimed}; not claimed: {others} other{_s(others)}, --verbose names them {skipped}"
+        unclaimed = f"{others} other{plural(others)}, --verbose names them"
+        line = f"variants claimed: {claimed}; not claimed: {unclaimed} {skipped}"
     return [line]
 
 
@@ -185,7 +187,7 @@ def _variant_line(found: Findings, variant: str) -> str:
     parts = [f"{counts[s]} {s}" for s in ORDER if counts.get(s)]
     played = found.games[variant]
     if played:
-        parts.append(f"{played} generated game{_s(played)}")
+        parts.append(f"{played} generated game{plural(played)}")
     return f"{variant}: {', '.join(parts) or 'nothing ran'}"
 
 
@@ -201,11 +203,11 @@ def _finding_lines(finding: Finding, said: set[tuple[str, str]], texts: bool = T
     keeping the step and what was expected and got."""
     if finding.differs:
         return [fit(_differs_line(finding))]
-    shown = [f"{len(finding.scenarios)} scenario{_s(len(finding.scenarios))}"] if finding.scenarios else []
+    shown = [f"{len(finding.scenarios)} scenario{plural(len(finding.scenarios))}"] if finding.scenarios else []
     if finding.games:
-        shown.append(f"{len(finding.games)} game{_s(len(finding.games))}")
+        shown.append(f"{len(finding.games)} game{plural(len(finding.games))}")
     if finding.consequences:
-        shown.append(f"{finding.consequences} later failure{_s(finding.consequences)}")
+        shown.append(f"{finding.consequences} later failure{plural(finding.consequences)}")
     head = f"  {_short_label(finding.label)}: {', '.join(shown)}; e.g. "
     lines = [fit(head + _example(finding, SCREEN_WIDTH - len(head)))]
     if finding.rule is not None and texts:
@@ -314,10 +316,10 @@ SOURCE_CHARS = 50
 
 def _differs_line(finding: Finding) -> str:
     """E.g. "  MELD.NOTATION (differs: implementation-defined): notation-melds, and 2 more scenarios"."""
-    where = finding.scenarios[:1] or [f"{len(finding.games)} generated game{_s(len(finding.games))}"]
+    where = finding.scenarios[:1] or [f"{len(finding.games)} generated game{plural(len(finding.games))}"]
     more = len(finding.scenarios) - 1
     if more > 0:
-        where.append(f"and {more} more scenario{_s(more)}")
+        where.append(f"and {more} more scenario{plural(more)}")
     return f"  {finding.label} (differs: implementation-defined): {', '.join(where)}"
 
 
@@ -327,8 +329,8 @@ SKIP_REASONS = 8
 
 def _skip_lines(found: Findings) -> list[str]:
     """Skips summed by reason, a line each: whole tests, then single checks."""
-    entries = [(n, f"{n} test{_s(n)}: {reason}") for reason, n in found.skipped_tests.items()]
-    entries += [(n, f"{n} check{_s(n)}: {reason}") for reason, n in found.skipped_checks.items()]
+    entries = [(n, f"{n} test{plural(n)}: {reason}") for reason, n in found.skipped_tests.items()]
+    entries += [(n, f"{n} check{plural(n)}: {reason}") for reason, n in found.skipped_checks.items()]
     if not entries:
         return []
     entries.sort(key=lambda entry: -entry[0])
@@ -348,18 +350,14 @@ def _problem_lines(results: Sequence[Result], *, verbose: bool) -> list[str]:
             said = result.message.splitlines()[0] if result.message else ""
             groups.setdefault((result.status, said), []).append(result)
     for (status, message), group in groups.items():
-        more = f" (and {len(group) - 1} more test{_s(len(group) - 1)})" if len(group) > 1 else ""
+        more = f" (and {len(group) - 1} more test{plural(len(group) - 1)})" if len(group) > 1 else ""
         lines.append(f"{status.upper()}: {group[0].key}{more}: {message}")
         lines.extend(stderr_lines(group[0].stderr))
     lines.extend(f"UNEXPECTED PASS: {r.key}: {r.message}" for r in results if r.status == "unexpected pass")
     known = sum(r.status == "known failure" for r in results)
     if known and not verbose:
-        lines.append(f"{known} known failure{_s(known)}, as the known-failures file says (--verbose lists them)")
+        lines.append(f"{known} known failure{plural(known)}, as the known-failures file says (--verbose lists them)")
     return lines
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
 
 
 def nothing_ran(results: Sequence[Result]) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CanastaError
 from .campaign_report import GeneratedReport
-from .deviations import DeviationKey, Mask
+from .deviations import DeviationKey, Mask, best_mask
 from .engines import Engine
 from .runner import Result, run_case
 from .scenario import load_scenarios
@@ -94,7 +94,7 @@ def replay_saved(engine: Engine, folder: Path, masks: Sequence[Mask] = ()) -> li
 
 def _masked(result: Result, key: DeviationKey | None, masks: Sequence[Mask]) -> Result:
     """A saved game that still fails: a known failure if a mask matches its deviation."""
-    mask = max((m for m in masks if key is not None and m.matches(key)), key=Mask.specificity, default=None)
+    mask = None if key is None else best_mask(masks, key)
     if mask is None or result.status != "failed":
         return result
     return replace(result, status="known failure", message=f"{mask.reason} (was: {result.message})")

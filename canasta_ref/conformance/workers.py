@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from ..errors import CanastaError
 from ..spec import list_variants
 from .campaign import CampaignOptions, new_runner, play_part, playable_variants
-from .campaign_report import Example, GeneratedReport, ScenarioText, merge_reports, report_from_json
+from .campaign_report import Example, GeneratedReport, ScenarioText, merge_reports, report_from_json, text_json
 from .deviations import Deviation, DeviationKey
 from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
 from .runner import Result, Status, failure_status
@@ -111,13 +111,7 @@ def shrink_task(
     group = Deviation(key, "", game)
     report.examples[key] = Example(ScenarioText("", "", 0, ""))
     example = shrink_deviation(runner, report, group, seconds=options.shrink_seconds, max_runs=options.max_shrink_runs)
-    shrunk = example.shrunk
-    text = (
-        None
-        if shrunk is None
-        else {"message": shrunk.message, "yaml": shrunk.yaml, "steps": shrunk.steps, "variant": shrunk.variant}
-    )
-    return text, example.shrink_runs
+    return (None if example.shrunk is None else text_json(example.shrunk)), example.shrink_runs
 
 
 def chunks(first: int, last: int, workers: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
