@@ -8,7 +8,7 @@ from typing import Any
 from .engine.game import Event
 from .engine.rules import Rules
 from .match import HandRecord, MatchResult
-from .spec.model import SourceRef, Variant
+from .spec.model import Source, SourceRef, Variant
 from .spec.valuetext import value_text
 
 _SEATS = {
@@ -199,12 +199,16 @@ def rulebook(variant: Variant) -> Iterable[str]:
     yield from sources_list(variant)
 
 
+def cited_source(source: Source) -> str:
+    """A source as a reader would cite it: its short id, then its title and address."""
+    return f"{source.id}: {source.title}" + (f" <{source.url}>" if source.url else "")
+
+
 def sources_list(variant: Variant) -> Iterable[str]:
     """The sources the rulebook cites by id, each as a reader would cite it, with its address and note."""
     yield ""
     yield "Sources"
     for source in variant.sources.values():
-        address = f" <{source.url}>" if source.url else ""
-        yield f"  {source.id}: {source.title}{address}"
+        yield f"  {cited_source(source)}"
         if source.note:
             yield f"    {' '.join(source.note.split())}"

@@ -11,7 +11,7 @@ from ..engine.actions import Action, parse_action
 from ..engine.game import Game
 from ..engine.rules import Coverage, Rules
 from ..errors import CanastaError, IllegalAction
-from ..render import cite_refs, source_line
+from ..render import cite_refs, cited_source, source_line
 from ..spec import Clause, Parameter, Source, SourceRef, Variant, load_variant
 from ..spec.valuetext import value_text
 from .runner import setup_message
@@ -237,7 +237,8 @@ def sources_lines(lines: Sequence[str], variants: Sequence[Variant]) -> Iterator
     by, in the order first cited: so a verdict can be checked against the page it quotes."""
     known: dict[str, Source] = {}
     for variant in variants:
-        known.update({sid: source for sid, source in variant.sources.items() if sid not in known})
+        for sid, source in variant.sources.items():
+            known.setdefault(sid, source)
     text = "\n".join(lines)
     cited = sorted(
         (match.start(), sid)
@@ -249,8 +250,7 @@ def sources_lines(lines: Sequence[str], variants: Sequence[Variant]) -> Iterator
     yield ""
     yield "Sources"
     for _, sid in cited:
-        source = known[sid]
-        yield f"  {sid}: {source.title}" + (f" <{source.url}>" if source.url else "")
+        yield f"  {cited_source(known[sid])}"
 
 
 __all__ = [

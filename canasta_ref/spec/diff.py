@@ -145,14 +145,14 @@ def diff_variants(a: Variant, b: Variant) -> VariantDiff:
     if added or removed:
         metadata.append(Change("source documents", removed, added))
     entries = list(_parameter_entries(a, b))
-    restated = [entry for entry in entries if _restatement(a, b, entry)]
+    restated = tuple(entry.name for entry in entries if _restatement(a, b, entry))
     return VariantDiff(
         a=a,
         b=b,
         metadata=tuple(metadata),
-        parameters=tuple(entry for entry in entries if entry not in restated),
+        parameters=tuple(entry for entry in entries if entry.name not in restated),
         clauses=tuple(_clause_entries(a, b)),
-        restated=tuple(entry.name for entry in restated),
+        restated=restated,
     )
 
 

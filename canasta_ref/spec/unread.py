@@ -29,7 +29,7 @@ def unread_settings(variant: Variant, parent: Variant | None) -> Iterator[SpecEr
     of ``variant`` reads; parameters the file declares itself are its author's to document."""
     if parent is None:
         return
-    read = read_parameters(variant)
+    read, read_by_parent = read_parameters(variant), read_parameters(parent)
     for name, parameter in variant.parameters.items():
         inherited = parent.parameters.get(name)
         if parameter.set_in != variant.id or inherited is None or name in read:
@@ -38,7 +38,7 @@ def unread_settings(variant: Variant, parent: Variant | None) -> Iterator[SpecEr
             continue
         why = (
             f"the rules of {parent.id} that read it are removed or replaced here"
-            if any(name in clause.parameters for clause in parent.clauses.values())
+            if name in read_by_parent
             else f"no rule of {parent.id} reads it either"
         )
         yield SpecError(
