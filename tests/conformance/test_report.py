@@ -211,6 +211,44 @@ def test_a_failure_naming_no_rule_goes_under_the_rule_the_reference_refused_the_
     assert result.failures and all(f["rule"] in scenario.rules for f in result.failures), result.failures
 
 
+class ShowsTheRefusedTake(InProcessEngine):
+    """The reference, refusing what it refuses but showing the pile as taken in its views after a refusal."""
+
+    faked = False
+
+    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        reply = super().request(message)
+        if reply.get("accepted") is False:
+            self.faked = True
+        elif self.faked and isinstance(reply.get("view"), dict):
+            return {**reply, "view": {**reply["view"], "pile": []}}
+        return reply
+
+
+def test_a_later_check_naming_no_rule_goes_under_the_rule_the_reference_refused_its_step_by(tmp_path: Path) -> None:
+    """A scenario of two rules whose refused step names neither (no step rule, no rule expected): the view that
+    differs after the engine's right refusal is filed under the rule the reference's refusal cites, not under its
+    cause alone."""
+    text = bundled("frozen-pile-needs-natural-pair").file
+    written = (
+        Path(text)
+        .read_text(encoding="utf-8")
+        .replace(
+            "expect: {result: refused, rule: PILE.TAKE.FROZEN}",
+            'expect: {result: refused, view: {seat: 0, pile: "6H 2C KD"}}',
+        )
+    )
+    path = tmp_path / "frozen-pile-needs-natural-pair.yaml"
+    path.write_text(written, encoding="utf-8")
+    (scenario,) = load_scenarios([path])
+    assert len(scenario.rules) == 2 and scenario.steps[0].rule is None and scenario.steps[0].expect.rule is None
+    result = run_case(ShowsTheRefusedTake(), scenario, "classic")
+    rules = {(f["step"], f["check"]): f["rule"] for f in result.failures}
+    assert rules[(1, "view.pile")] == "PILE.TAKE.FROZEN", result.failures
+    # a check of the next step, which the reference accepts, names no rule: nothing says which of the two it is
+    assert rules[(2, "views agree")] is None, result.failures
+
+
 def test_a_refusal_expected_goes_under_its_rule() -> None:
     engine = InProcessEngine(ReferenceSession(mutate_rule="PILE.TAKE.FROZEN"))
     result = run_case(engine, bundled("frozen-pile-needs-natural-pair"), "classic")

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_ref.conformance import report
+from canasta_ref.conformance import causes, checks, report
 from canasta_ref.conformance.engines import EngineInfo
 from canasta_ref.conformance.findings import Finding
 from canasta_ref.conformance.report import SCREEN_LINES, SCREEN_WIDTH, summary
 from canasta_ref.conformance.runner import Result
+from canasta_ref.conformance.tally import Differs, Outcome, SkipCheck
 from canasta_ref.conformance.variants import reference_rules
 
 INFO = EngineInfo(name="many-deviations", version="1", protocol=2, variants=["classic"])
@@ -73,19 +74,26 @@ def test_verbose_ends_with_the_same_summary() -> None:
     assert "FAILED: a-scenario-whose-name-is-long-enough-to-crowd-the-line-number-0@classic" in verbose
 
 
+def _message(outcome: Outcome) -> str:
+    """A check's failure message, as the runner files it."""
+    assert outcome is not None and not isinstance(outcome, SkipCheck)
+    return outcome.message if isinstance(outcome, Differs) else outcome
+
+
+#: Failure messages made by the checks themselves (so a change of their wording is seen here), and their short forms.
 @pytest.mark.parametrize(
     ("message", "short"),
     [
         (
-            "a-hand-that-ends: step 4 `discard 9D`: the hand should have ended; the engine says over=false",
+            _message(checks._over("a-hand-that-ends: step 4 `discard 9D`", True, {"over": False})),
             "a-hand-that-ends: step 4 `discard 9D`: hand over: expected true, got false",
         ),
         (
-            "a-match: step 2 `discard 8C`: the match should go on after this hand; the engine says match_over=true",
+            _message(checks._match_over("a-match: step 2 `discard 8C`", False, {"match_over": True})),
             "a-match: step 2 `discard 8C`: match over: expected false, got true",
         ),
         (
-            "generated game 4: at the deal: seat 0's view field 'stock_size' should be 62, got 63",
+            _message(checks._view_field("generated game 4: at the deal", 0, "stock_size", 62, {"stock_size": 63})),
             "generated game 4: at the deal: seat 0's stock_size: expected 62, got 63",
         ),
     ],
@@ -96,7 +104,7 @@ def test_an_example_says_expected_and_got_in_few_words(message: str, short: str)
 
 
 def test_a_verdict_cause_does_not_repeat_which_way_the_verdicts_differ() -> None:
-    cause = "verdict: refuses `take` actions the reference accepts"
+    cause = causes.refuses("take")
     example = (
         "some-scenario: step 4 `take 5C 2D`: the reference accepts this action; the engine refused it citing no rule"
     )

@@ -63,9 +63,12 @@ def test_the_first_page_uncounted_is_the_listings_first_page(position: tuple[str
     listed = list(scaling_position(RULES[variant], cards, **where).legal_actions())  # type: ignore[arg-type]
     first = list(itertools.islice(scaling_position(RULES[variant], cards, **where).legal_actions(), PAGE))  # type: ignore[arg-type]
     assert first == listed[:PAGE]
+    counted = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
+    assert counted.count() == len(listed)
     for index in range(min(PAGE, len(listed))):
         fresh = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
         assert fresh[index] == listed[index], f"legal[{index}] asked before any count"
+        assert counted[index] == listed[index], f"legal[{index}] found by the blocks' indexing, once counted"
     beyond = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
     with pytest.raises(IndexError):
         beyond[len(listed)] if len(listed) < WALK_BELOW else beyond[-len(listed) - 1]
