@@ -81,6 +81,7 @@ def games_per_second(spec: EngineSpec, games: int, seed: int, workers: int, opti
         "games_per_second": round(report.games / seconds, 2),
         "cpu_seconds": round(cpu, 2),
         "cores_busy": round(cpu / seconds, 2),
+        "cpu_ms_per_game": round(cpu * 1000 / max(report.games, 1), 1),
         "load_average": round(os.getloadavg()[0], 2),
         "statuses": statuses,
     }
@@ -97,6 +98,7 @@ def speed(spec: EngineSpec, games: int, seed: int, counts: list[int], rounds: in
         row = {**mine[len(mine) // 2], "rounds": [run["games_per_second"] for run in mine]}
         row["games_per_second"] = round(statistics.median(row["rounds"]), 2)
         row["cores_busy"] = round(statistics.median(run["cores_busy"] for run in mine), 2)
+        row["cpu_ms_per_game"] = round(statistics.median(run["cpu_ms_per_game"] for run in mine), 1)
         if one is not None:
             gains = [each[index]["games_per_second"] / each[one]["games_per_second"] for each in runs]
             row["speed_up"] = round(statistics.median(gains), 2)
@@ -268,8 +270,11 @@ def lines(figures: dict[str, Any]) -> list[str]:
         out.append(
             f"{row['workers']} worker(s): {row['games']} games, {row['steps']} steps in {row['seconds']} s: "
             f"{row['games_per_second']} games/s{each}{gain}; {row['cores_busy']} cores busy, "
-            f"load average {row['load_average']}"
+            f"{row['cpu_ms_per_game']} ms of CPU a game, load average {row['load_average']}"
         )
+    bound = scaling_bound(figures["speed"], figures["cpus"])
+    if bound:
+        out.append(bound)
     o = figures["overhead"]
     out.append(
         f"a step against the reference in process ({o['games']} games, {o['steps']} steps): {o['step_us']} us: "
@@ -278,6 +283,27 @@ def lines(figures: dict[str, Any]) -> list[str]:
     )
     out.append(memory_line(figures["memory"]))
     return out
+
+
+def scaling_bound(rows: Sequence[dict[str, Any]], cpus: int | None) -> str:
+    """What the machine allows: N workers gain at most min(N, cpus / the cores one worker keeps busy) over one,
+    since one worker already overlaps its engine's work with the runner's (requests are pipelined). With the CPU a
+    game costs nearly the same at every count, a speed-up below N is the cores' bound, not the runner's."""
+    one = next((row for row in rows if row["workers"] == 1), None)
+    if one is None or not cpus or one["cores_busy"] <= 0:
+        return ""
+    parts = [
+        f"{row['workers']} workers at most {min(row['workers'], cpus / one['cores_busy']):.2f}x"
+        for row in rows
+        if row["workers"] > 1
+    ]
+    if not parts:
+        return ""
+    return (
+        f"the bound on {cpus} CPUs, one worker keeping {one['cores_busy']} cores busy: "
+        + ", ".join(parts)
+        + " (min(workers, CPUs / cores one worker keeps busy))"
+    )
 
 
 def memory_line(m: dict[str, Any]) -> str:

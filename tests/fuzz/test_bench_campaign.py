@@ -30,13 +30,14 @@ def test_the_figures_of_a_tiny_campaign(
     assert bench.main([*argv, "--memory-games", "1", "--json", str(path)]) == 0
     out = capsys.readouterr().out
     assert "1 worker(s): 2 games" in out and "(median of 2 rounds: " in out and "1.00x one worker" in out
-    assert "cores busy, load average " in out
+    assert "cores busy, " in out and ", load average " in out
     assert "a step against the reference in process (1 games" in out and "of the step)" in out
     assert "memory of a worker after 1 games (peak resident):" in out and "its engine in process" in out
     figures = json.loads(path.read_text())
     row = figures["speed"][0]
     assert row["games"] == 2 and row["games_per_second"] > 0 and len(row["rounds"]) == 2 and row["speed_up"] == 1.0
-    assert row["cpu_seconds"] > 0 and row["cores_busy"] > 0
+    assert row["cpu_seconds"] > 0 and row["cores_busy"] > 0 and row["cpu_ms_per_game"] > 0
+    assert "ms of CPU a game" in out
     split = figures["overhead"]
     assert split["steps"] > 0 and 0 < split["engine_us"] < split["step_us"] and split["reference_us"] > 0
     # the runner's own part is what the timed calls leave: some work of its own, a share of the step below all of it
@@ -99,3 +100,12 @@ def test_the_reference_is_timed_inside_its_calls_and_they_are_put_back_after(
         assert runner.legal(game) and clock.seconds["reference"] > 0  # the listing, timed
     assert [vars(owner)[name] for owner, name in bench._REFERENCE_CALLS] == before
     assert vars(generated_game)["play"] is strategies.play
+
+
+def test_the_bound_the_cores_set_on_workers(load_tool: Callable[[str], ModuleType]) -> None:
+    bench = load_tool("bench_campaign")
+    rows = [{"workers": 1, "cores_busy": 1.5}, {"workers": 2, "cores_busy": 2.0}, {"workers": 4, "cores_busy": 2.0}]
+    line = bench.scaling_bound(rows, 2)
+    assert "one worker keeping 1.5 cores busy: 2 workers at most 1.33x, 4 workers at most 1.33x" in line
+    assert "2 workers at most 2.00x" in bench.scaling_bound(rows[:2], 8)  # enough cores: the workers bound it
+    assert bench.scaling_bound(rows[1:], 2) == "" and bench.scaling_bound(rows[:1], 2) == ""
