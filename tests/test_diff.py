@@ -11,6 +11,7 @@ from types import MappingProxyType
 import pytest
 
 from canasta_ref.cli import main
+from canasta_ref.render import rulebook
 from canasta_ref.spec import load_variant
 from canasta_ref.spec.diff import diff_variants
 
@@ -193,19 +194,33 @@ def test_parameters_only_on_one_side_and_enum_options() -> None:
 
 
 def test_a_house_file_restating_its_parent_differs_only_where_a_value_changed(tmp_path: Path) -> None:
-    """``canasta-ref new`` restates every parameter without its sources: those are counted, not listed, so the
-    diff of a fresh house file shows nothing, and one changed value shows alone, with the sources it now takes."""
+    """``canasta-ref new`` restates every parameter with its parent's value and no sources: a restatement keeps the
+    parent's value and sources, so the diff of a fresh house file shows nothing, and one changed value shows alone,
+    with the sources it now takes."""
     path = tmp_path / "our-table.yaml"
     assert main(["new", str(path)]) == 0
     fresh = diff_variants(load_variant("classic"), load_variant(path))
-    restated = sum(1 for parameter in load_variant("classic").parameters.values() if parameter.sources)
-    assert not fresh.parameters and len(fresh.restated) == restated
-    assert fresh.summary().endswith(f"removed; {restated} parameters restated with the same value, citing no source")
+    assert not fresh.parameters and not fresh.restated
+    assert fresh.summary() == "classic → our-table: 0 parameters differ, 0 clauses changed, 0 added, 0 removed"
     path.write_text(path.read_text().replace("  cards_dealt:\n    value: 11\n", "  cards_dealt:\n    value: 13\n"))
     changed = diff_variants(load_variant("classic"), load_variant(path))
-    assert [entry.name for entry in changed.parameters] == ["cards_dealt"]
-    assert "cards_dealt" not in changed.restated and len(changed.restated) == restated - 1
-    assert changed.to_json()["summary"]["parameters_restated"] == list(changed.restated)
+    assert [entry.name for entry in changed.parameters] == ["cards_dealt"] and not changed.restated
+    assert changed.to_json()["summary"]["parameters_restated"] == []
+
+
+def test_a_value_restated_without_sources_keeps_the_parents(tmp_path: Path) -> None:
+    """The rulebook of a house file says where each value it only restates was set, and cites that value's sources;
+    a value the file changes is set in the file and cites only what the file cites (its alternative's sources)."""
+    path = tmp_path / "our-table.yaml"
+    assert main(["new", str(path)]) == 0
+    path.write_text(path.read_text().replace("  cards_dealt:\n    value: 11\n", "  cards_dealt:\n    value: 13\n"))
+    classic, house = load_variant("classic"), load_variant(path)
+    canastas = house.parameters["canastas_to_go_out"]
+    assert canastas.sources == classic.parameters["canastas_to_go_out"].sources and canastas.sources
+    assert canastas.set_in == "classic" and house.parameters["cards_dealt"].set_in == "our-table"
+    assert canastas.location is not None and canastas.location.file.endswith("our-table.yaml")  # errors point here
+    book = "\n".join(rulebook(house))
+    assert "  cards_dealt = 13 (set in our-table):" in book and "  canastas_to_go_out = 1: " in book
 
 
 def test_a_parameter_cited_otherwise_on_both_sides_is_still_listed() -> None:

@@ -59,6 +59,14 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _restates(entry: dict[str, Any], inherited: Parameter | None, value: Any) -> bool:
+    """Whether a layer only restates an inherited parameter: the parent's value, with no sources or alternatives of
+    its own (as ``canasta-ref new`` writes each parameter of a house file)."""
+    if inherited is None or "sources" in entry or "alternatives" in entry:
+        return False
+    return bool(value == inherited.value and type(value) is type(inherited.value))
+
+
 def _inherit_alternatives(
     inherited: tuple[Alternative, ...], value: Any
 ) -> tuple[tuple[Alternative, ...], Alternative | None]:
@@ -198,6 +206,11 @@ class _Layer:
             self.flat.broken.discard(name)
         sources = self._refs((*path, "sources"), entry.get("sources"))
         inherited = self.flat.parameters.get(name)
+        set_in = self.id
+        if _restates(entry, inherited, value):
+            assert inherited is not None
+            # the value is the parent's, with its sources: "set in" names where a reader finds them
+            sources, set_in = inherited.sources, inherited.set_in
         if "alternatives" in entry:
             alternatives = self._alternatives(name, ptype, value, bool(missing or problems), entry, options, bounds)
         elif inherited is not None:
@@ -214,7 +227,7 @@ class _Layer:
             options=options,
             sources=sources,
             declared_in=declared_in,
-            set_in=self.id,
+            set_in=set_in,
             location=self.doc.location((*path, "value")),
             bounds=bounds,
             alternatives=alternatives,
