@@ -202,6 +202,7 @@ def turn_fields(state: HandState) -> tuple[Any, ...]:
         state.asked_this_turn,
         state.took_pile_this_turn,
         state.last_card_bonus,
+        state.upcard_froze,
         state.asked_in_hand,
         state.bonus_draws_owed,
     )
