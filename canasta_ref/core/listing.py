@@ -330,12 +330,18 @@ class NativeDrawListing:
             "pass" in rules.refused_kinds,
         )
 
-    def of(self, position: Any) -> Listing:
-        """The listing of the seat to act in ``position`` (the draw phase, its side opened; ``core.load_state``)."""
+    def found(self, position: Any) -> tuple[bool, list[tuple[int, ...]]]:
+        """The core's answer alone, one call: whether the seat to act may draw, and its legal takes, each the card
+        types from hand it melds the top card with (the top card alone first), in the reference's order."""
         melds = self.melds
-        may_draw, takes = position.draw_listing(
+        found: tuple[bool, list[tuple[int, ...]]] = position.draw_listing(
             *melds.shape_arguments(), melds.go_out.memo, melds.keep_card.memo, self.memos, self.codes
         )
+        return found
+
+    def of(self, position: Any) -> Listing:
+        """The listing of the seat to act in ``position`` (the draw phase, its side opened; ``core.load_state``)."""
+        may_draw, takes = self.found(position)
         alone = [TAKE] if takes and not takes[0] else []
         pairs = [take_with(tuple(sorted(cards, key=SORT_ORDER.__getitem__))) for cards in takes[len(alone) :]]
         return Listing([*([(DRAW,)] if may_draw else []), alone, pairs])
