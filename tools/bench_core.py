@@ -46,6 +46,7 @@ from canasta_ref.core.listing import (
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
+from canasta_ref.engine.blocks import Listing
 from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds, listing  # the Python listing's own
 from canasta_ref.engine.movegen import hand_cards
 from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
@@ -79,10 +80,9 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
             if melds is not None and single_melds_open(rules, game.state):
                 _time_single_melds(game.state, position, melds, spent, clock)
             opened = game.state.team_opened[_side_to_act(game.state)]
-            native = {"play": play, "draw": draw}.get(game.state.phase) if opened else None
-            if native is not None:
-                _time_listing(rules, game.state, position, native, spent, clock)
-            if native is not None and native is draw:
+            native = {"play": play if opened else None, "draw": draw}.get(game.state.phase)
+            listed = native is not None and _time_listing(rules, game.state, position, native, spent, clock)
+            if listed and draw is not None and native is draw and opened:
                 _time_draw_call(draw, position, spent, clock)
     return spent, played
 
@@ -136,22 +136,30 @@ def _time_listing(
     native: NativePlayListing | NativeDrawListing,
     spent: Timings,
     clock: Callable[[], float],
-) -> None:
-    """The whole listing and its count in a position of play or of the draw phase (a side opened): the core's, from
+) -> bool:
+    """The whole listing and its count in a position of play (a side opened) or of the draw phase: the core's, from
     its own position (then once more, every rule answer it needs kept in its memo), and the Python engine's on a
-    fresh copy of the position (no facts computed before)."""
+    fresh copy of the position (no facts computed before); whether the core lists the position."""
     core.load_state(position, state)
     theirs = state.copy()
     start = clock()
-    native.of(position).count()
+    found = native.of(position)
+    if found is None:
+        return False
+    found.count()
     middle = clock()
-    native.of(position).count()
+    _count(native.of(position))
     again = clock()
     listing(rules, theirs).count()
-    what = f"{state.phase}, side opened"
+    what = f"{state.phase}, side {'opened' if state.team_opened[_side_to_act(state)] else 'not opened'}"
     spent[f"core listing + count ({what})"].append(middle - start)
     spent[f"core listing + count ({what}), answers kept"].append(again - middle)
     spent[f"python listing + count ({what}), same positions"].append(clock() - again)
+    return True
+
+
+def _count(found: Listing | None) -> int:
+    return 0 if found is None else found.count()
 
 
 def _time_draw_call(draw: NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]) -> None:

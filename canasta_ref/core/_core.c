@@ -1734,7 +1734,8 @@ static int pile_gain(const Position *self, const DrawQuestions *d, const TakeFac
     return s->pile_len - 1 - bonus + replaced;
 }
 
-/* The take facts of the seat to act, its pile not empty; -1 with an exception. */
+/* The take facts of the seat to act, its pile not empty (what the pile adds to the hand apart: ``pile_gain``); -1
+ * with an exception. */
 static int take_facts_of(const Position *self, const DrawQuestions *d, const ShapeQuestion *q, Ending *e,
                          TakeFacts *t) {
     const State *s = &self->state;
@@ -1764,8 +1765,7 @@ static int take_facts_of(const Position *self, const DrawQuestions *d, const Sha
                           : joined->rank == MELD_RANKS - 2 ? d->target_wild : d->target_group;
     a[TAKE_TARGET_IS_CANASTA] = joined != NULL && joined->size >= f->canasta_size[joined->rank];
     a[TAKE_EXTRA_MELDS] = a[TAKE_EXTRA_OF_TOP_RANK] = a[TAKE_EXTRA_REPEATED_RANKS] = 0;
-    t->gained = pile_gain(self, d, t);
-    return t->gained < 0 ? -1 : 0;
+    return 0;
 }
 
 /* The meld the top card and ``cards`` from hand join (``checks._merge_place`` of a take): the side's meld of its
@@ -1843,6 +1843,28 @@ static int take_pool_of(const Position *self, const TakeFacts *t, int pool[CARD_
     return n;
 }
 
+/* Whether pile.take lets a side that has not opened take the pile with any group its pool could make
+ * (``movegen.take_groups`` before an opening: the top card alone, every pair, every larger group with a natural
+ * card), asked once per count of cards, naturals and wild cards, the counts it reads: 1 if any, 0 if none, -1
+ * with an exception. Where none is, the draw phase lists no take, and the core lists it whole. */
+static int any_opening_take(const Position *self, const DrawQuestions *d, TakeFacts *t) {
+    int pool[CARD_TYPES], types = take_pool_of(self, t, pool), naturals = 0, wilds = 0;
+    for (int i = 0; i < types; i++) {
+        int held = self->state.hands[t->seat][pool[i]];
+        if (self->facts.is_wild[pool[i]]) wilds += held;
+        else naturals += held;
+    }
+    int32_t *a = t->take.arguments;
+    for (int size = 0; size <= naturals + wilds; size++)
+        for (int n = size > 2; size != 1 && n <= naturals && n <= size; n++) {
+            if (size - n > wilds) continue;
+            a[TAKE_CARDS] = size, a[TAKE_NATURALS] = n, a[TAKE_WILDS] = size - n;
+            int allowed = answer_is_none(d->memo[DRAW_TAKE], &t->take);
+            if (allowed != 0) return allowed;
+        }
+    return 0;
+}
+
 /* Append a take with ``cards`` to ``found`` as a tuple of card types; -1 on an error. */
 static int append_take(PyObject *found, const int *cards, int n) {
     long values[2] = {n > 0 ? cards[0] : 0, n > 1 ? cards[1] : 0};
@@ -1912,8 +1934,9 @@ static int empty_pile_refused(const Position *self, const DrawQuestions *d, Endi
     return allowed != 0 ? -1 : 0;
 }
 
-/* The listing of the draw phase of the seat to act, its side opened (``legal._draw_phase``), from the core's
- * position alone: (may draw, the legal takes: each the cards from hand as a tuple, the top card alone first). */
+/* The listing of the draw phase of the seat to act (``legal._draw_phase``), from the core's position alone: (may
+ * draw, the legal takes: each the cards from hand as a tuple, the top card alone first). For a side that has not
+ * opened, only where pile.take lets it make no take (else None: its takes count towards its opening). */
 static PyObject *Position_draw_listing(Position *self, PyObject *args) {
     int group_code, wild_code;
     long merging;
@@ -1937,13 +1960,15 @@ static PyObject *Position_draw_listing(Position *self, PyObject *args) {
     table_values_of(self, s->to_act, e.out_values.table);
     PyObject *takes = PyList_New(0);
     if (takes == NULL) return NULL;
-    int alone = 0;
-    int failed = s->pile_len == 0 ? empty_pile_refused(self, &d, &e) < 0
-                                  : take_facts_of(self, &d, &q, &e, &t) < 0 ||
-                                        collect_takes(self, &d, &q, &t, takes, &alone) < 0;
-    if (failed) {
+    int alone = 0, opened = s->team_opened[s->side_of[s->to_act]], failed = 0, uncovered = 0;
+    if (s->pile_len == 0) failed = empty_pile_refused(self, &d, &e) < 0;
+    else if (take_facts_of(self, &d, &q, &e, &t) < 0) failed = 1;
+    else if (!opened) failed = (uncovered = any_opening_take(self, &d, &t)) < 0;
+    else failed = (t.gained = pile_gain(self, &d, &t)) < 0 || collect_takes(self, &d, &q, &t, takes, &alone) < 0;
+    if (failed || uncovered) {
         Py_DECREF(takes);
-        return NULL;
+        if (failed) return NULL;
+        Py_RETURN_NONE;
     }
     int may_draw = draw_allowed(self, &d, &t, alone);
     if (may_draw < 0) {
@@ -2017,7 +2042,7 @@ static PyMethodDef Position_methods[] = {
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
      "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
     {"draw_listing", (PyCFunction)Position_draw_listing, METH_VARARGS,
-     "draw_listing(valid, merging, group, wild, go_out, keep_card, memos, codes): (may draw, the legal takes)"},
+     "draw_listing(valid, merging, group, wild, go_out, keep_card, memos, codes): (may draw, the legal takes) or None"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},

@@ -277,16 +277,19 @@ def draw_listing_missing(rules: Rules) -> str | None:
 
 #: The values of pile.take besides the table's: the core builds them in the order of its TAKE_VALUES, checked equal.
 TAKE_ARGUMENTS: Final = PILE_TAKE.names[len(TABLE_VARIABLES) :]
+#: Why the core does not list the draw phase of a side that has not opened where pile.take lets it take the pile.
+OPENING_TAKES: Final = "the takes of a side that has not opened, its opening's minimum counted with the take"
 #: The values of the top card's hooks besides the table's (``checks._top_card_values``).
 _TOP_CARD_ARGUMENTS: Final = ("frozen", "top_matches_team_meld")
 
 
 class NativeDrawListing:
-    """The legal actions of a player in the draw phase whose side has opened, in the reference's order
-    (``legal._draw_phase``): drawing, then the takes of the pile (the top card alone, then with each pair of cards
-    from hand that melds it), found by the core in one call from its position (hooks action.allowed, draw.allowed,
+    """The legal actions of a player in the draw phase, in the reference's order (``legal._draw_phase``): drawing,
+    then, its side opened, the takes of the pile (the top card alone, then with each pair of cards from hand that
+    melds it), found by the core in one call from its position (hooks action.allowed, draw.allowed,
     stock_empty.must_take, pile.frozen, pile.take, pile.take_top_only, bonus_card.replace, meld.take_apart,
-    meld.valid, go_out.allowed, go_out.keep_card, through its memo)."""
+    meld.valid, go_out.allowed, go_out.keep_card, through its memo). A side that has not opened is listed only where
+    pile.take refuses it every take its cards could make: its takes count towards its opening."""
 
     def __init__(self, rules: Rules, melds: NativeSingleMelds, allowed: NativeQuestion) -> None:
         missing = draw_listing_missing(rules)
@@ -330,18 +333,23 @@ class NativeDrawListing:
             "pass" in rules.refused_kinds,
         )
 
-    def found(self, position: Any) -> tuple[bool, list[tuple[int, ...]]]:
+    def found(self, position: Any) -> tuple[bool, list[tuple[int, ...]]] | None:
         """The core's answer alone, one call: whether the seat to act may draw, and its legal takes, each the card
-        types from hand it melds the top card with (the top card alone first), in the reference's order."""
+        types from hand it melds the top card with (the top card alone first), in the reference's order; None for
+        a side that has not opened where ``pile.take`` lets it make a take (``OPENING_TAKES``)."""
         melds = self.melds
-        found: tuple[bool, list[tuple[int, ...]]] = position.draw_listing(
+        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(
             *melds.shape_arguments(), melds.go_out.memo, melds.keep_card.memo, self.memos, self.codes
         )
         return found
 
-    def of(self, position: Any) -> Listing:
-        """The listing of the seat to act in ``position`` (the draw phase, its side opened; ``core.load_state``)."""
-        may_draw, takes = self.found(position)
+    def of(self, position: Any) -> Listing | None:
+        """The listing of the seat to act in ``position`` (the draw phase; ``core.load_state``), or None where
+        ``found`` is."""
+        found = self.found(position)
+        if found is None:
+            return None
+        may_draw, takes = found
         alone = [TAKE] if takes and not takes[0] else []
         pairs = [take_with(tuple(sorted(cards, key=SORT_ORDER.__getitem__))) for cards in takes[len(alone) :]]
         return Listing([*([(DRAW,)] if may_draw else []), alone, pairs])
@@ -353,9 +361,10 @@ _BARE_KINDS: Final = ("yes", "no", "keep", "layout")
 
 class NativeListing:
     """The core's listing of every position it covers, from its position alone (``core.load_state``): answering,
-    keeping a bonus card, a hand over, and the draw phase and play once the side has opened (``NativeDrawListing``,
-    ``NativePlayListing``). ``uncovered`` says why it lists none elsewhere (a side that has not opened, a mechanism
-    the variant uses that the core lacks)."""
+    keeping a bonus card, a hand over, the draw phase (``NativeDrawListing``; a side that has not opened where it can
+    take nothing) and play once the side has opened (``NativePlayListing``). ``uncovered`` says why it lists none
+    elsewhere (the takes and openings of a side that has not opened, a mechanism the variant uses that the core
+    lacks)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -374,7 +383,9 @@ class NativeListing:
         """Why the core does not list ``position``, in words, or None when it does."""
         phase, _seat, opened = position.where()
         if PHASES[phase] == "draw":
-            return "the draw phase of a side that has not opened" if not opened else self.draw_missing
+            if self.draw is None or opened:
+                return self.draw_missing
+            return OPENING_TAKES if self.draw.found(position) is None else None
         if PHASES[phase] == "play" and not opened:
             return "the openings of a side that has not opened"
         return self.play_missing if PHASES[phase] == "play" else None
@@ -382,13 +393,13 @@ class NativeListing:
     def of(self, position: Any) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
         ``uncovered`` gives a reason."""
+        phase = PHASES[position.where()[0]]
+        if phase == "draw":  # the core's own call says whether it lists a side that has not opened
+            return None if self.draw is None else self.draw.of(position)
         if self.uncovered(position) is not None:
             return None
-        phase = PHASES[position.where()[0]]
         if phase == "play" and self.play is not None:
             return self.play.of(position)
-        if phase == "draw" and self.draw is not None:
-            return self.draw.of(position)
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)
         if phase == "answer":
             return Listing([tuple(answer for answer, allowed in zip(ANSWERS, (yes, no), strict=True) if allowed)])

@@ -104,13 +104,19 @@ def test_pagats_puzzle_take_is_listed_as_each_reading_has_it(library: ModuleType
     assert (str(parse_action("take KS 2H")) in _draw_listing(rules, state)) is listed
 
 
-def test_a_side_not_opened_or_a_variant_lacking_a_mechanism_is_declined_by_reason(
-    library: ModuleType, classic: Rules
-) -> None:
+def test_a_side_not_opened_is_listed_where_it_can_take_nothing(library: ModuleType, classic: Rules) -> None:
+    """Before an opening, Classic's pile is taken only with a natural pair of the top card's rank: a natural and a
+    wild card take nothing, so the draw alone is listed; with the pair, the take counts towards the opening's
+    minimum, which the core does not list yet, and says so."""
+    state = _to_draw(classic, "8C 2H 5S", "4C 8S", [])
+    assert _draw_listing(classic, state) == [str(DRAW)]
     position = core.load_state(core.new_position(classic), _to_draw(classic, "8C 8D 5S", "4C 8S", []))
     native = NativeListing(classic)
     assert native.of(position) is None
-    assert native.uncovered(position) == "the draw phase of a side that has not opened"
+    assert native.uncovered(position) == core_listing.OPENING_TAKES
+
+
+def test_a_variant_lacking_a_mechanism_has_no_native_draw_listing(library: ModuleType) -> None:
     samba = rules_for(load_variant("samba"))
     assert "melds an action names" in str(core_listing.draw_listing_missing(samba))
     assert NativeListing(samba).draw is None
@@ -132,8 +138,9 @@ def test_the_proof_finds_a_draw_listing_the_core_gets_wrong(
 ) -> None:
     found = NativeDrawListing.of
 
-    def without_the_draw(self: NativeDrawListing, position: Any) -> Listing:
-        return Listing([[action for action in found(self, position) if action != DRAW]])
+    def without_the_draw(self: NativeDrawListing, position: Any) -> Listing | None:
+        listed = found(self, position)
+        return None if listed is None else Listing([[action for action in listed if action != DRAW]])
 
     monkeypatch.setattr(NativeDrawListing, "of", without_the_draw)
     proof = prove(classic, ["core-draw/1"])

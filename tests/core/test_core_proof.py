@@ -31,7 +31,7 @@ def test_the_core_agrees_with_the_reference_at_every_step(library: ModuleType, v
     assert proof.discard_listings == proof.positions and proof.discard_blocks > 10
     assert proof.shape_ranks > proof.positions or proof.shapes_missing is not None
     assert proof.play_listings > 10 or proof.play_missing is not None
-    assert sum(proof.listings.values()) > 0 and "the draw phase of a side that has not opened" in proof.uncovered
+    assert sum(proof.listings.values()) > 0 and "the openings of a side that has not opened" in proof.uncovered
     assert proof.listings["draw"] > 10 or draw_listing_missing(rules) is not None
 
 
