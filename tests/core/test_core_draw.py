@@ -17,6 +17,7 @@ from canasta_ref.core.proof import prove
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.blocks import Listing
 from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.checks import takes_top_only
 from canasta_ref.engine.legal import listing
 from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
@@ -33,6 +34,13 @@ def _to_draw(rules: Rules, cards: str, pile: str, melds: list[str], **extra: Any
     hands = [parse_cards(cards), *(parse_cards(hand) for hand in others)]
     laid = [[parse_cards(meld) for meld in melds], *([] for _ in range(rules.teams - 1))]
     return build_state(rules, Position(hands, pile=parse_cards(pile), melds=laid, **extra))[0]
+
+
+def _without_stock(state: HandState) -> HandState:
+    """``state`` with its stock emptied by hand (the listing reads its size alone), its derived facts dropped."""
+    state.stock = []
+    state.derived = None
+    return state
 
 
 def _draw_listing(rules: Rules, state: HandState) -> list[str]:
@@ -85,13 +93,10 @@ def test_an_empty_pile_offers_the_draw_alone(library: ModuleType, classic: Rules
 
 
 def test_an_empty_stock_obliges_a_take_the_side_can_make(library: ModuleType, classic: Rules) -> None:
-    """Hook stock_empty.must_take: the top card fits the side's meld, so the draw goes; with no such meld it stays
-    (the stock emptied by hand: the listing reads its size alone)."""
-    state = _to_draw(classic, "5S 6D 7H", "4S 8S", ["8H 8D 8C"])
-    state.stock = []
+    """Hook stock_empty.must_take: the top card fits the side's meld, so the draw goes; with no such meld it stays."""
+    state = _without_stock(_to_draw(classic, "5S 6D 7H", "4S 8S", ["8H 8D 8C"]))
     assert _draw_listing(classic, state) == [str(Action("take"))]
-    state = _to_draw(classic, "5S 6D 7H", "4S 8S", ["QH QD QC"])
-    state.stock = []
+    state = _without_stock(_to_draw(classic, "5S 6D 7H", "4S 8S", ["QH QD QC"]))
     assert _draw_listing(classic, state) == [str(DRAW)]
 
 
@@ -158,3 +163,16 @@ def test_bad_codes_or_memos_are_refused_by_name(library: ModuleType, classic: Ru
     plain = library.RuleMemo(1, lambda key: None, 10)
     with pytest.raises(TypeError, match=r"pile\.take's memo must be a RuleMemo with a recipe"):
         position.draw_listing(*melds, (*draw.memos[:2], plain, *draw.memos[3:]), draw.codes)
+
+
+def test_an_empty_stock_moves_the_top_card_alone_where_the_spec_says(library: ModuleType) -> None:
+    """Hook pile.take_top_only (Hoyle's two-hand game), both sides: with stock left the take onto the side's meld
+    brings the whole pile, once the stock is empty the top card alone (the hand the take leaves, which its
+    verdicts read, differs); both listed as the reference lists them."""
+    hoyle = rules_for(load_variant("hoyle-2p"))
+    state = _to_draw(hoyle, "5S", "4S 6D 8S", ["8H 8D 8C"])
+    assert not takes_top_only(hoyle, state, 0)
+    assert _draw_listing(hoyle, state) == [str(DRAW), str(Action("take"))]
+    state = _without_stock(_to_draw(hoyle, "5S", "4S 6D 8S", ["8H 8D 8C"]))
+    assert takes_top_only(hoyle, state, 0)
+    assert _draw_listing(hoyle, state) == [str(Action("take"))]
