@@ -1910,8 +1910,8 @@ static int draw_allowed(const Position *self, const DrawQuestions *d, const Take
     return answer_is_none(d->memo[DRAW_DRAW], &v);
 }
 
-/* Whether pile.take refuses a take of an empty pile, as the reference needs (it never plans one): 0 when it does,
- * -1 with an exception otherwise. */
+/* Whether a take of an empty pile is refused (by pile.take, or by action.allowed), as the reference needs (it
+ * never plans one): 0 when it is, -1 with an exception otherwise. */
 static int empty_pile_refused(const Position *self, const DrawQuestions *d, Ending *e) {
     const State *s = &self->state;
     KeyValues v;
@@ -1929,6 +1929,7 @@ static int empty_pile_refused(const Position *self, const DrawQuestions *d, Endi
     a[TAKE_PHASE] = d->phase_codes[2][s->turn.phase], a[TAKE_TOP_RANK] = d->empty_top;
     a[TAKE_TARGET_KIND] = d->target_none;
     int allowed = answer_is_none(d->memo[DRAW_TAKE], &v);
+    if (allowed > 0) allowed = draw_kind_allowed(self, d, d->kind_take); /* refused there, the reference lists none */
     if (allowed > 0)
         PyErr_SetString(PyExc_ValueError, "native core: pile.take allows taking an empty pile, which has no top card");
     return allowed != 0 ? -1 : 0;

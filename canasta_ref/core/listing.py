@@ -309,6 +309,7 @@ class NativeDrawListing:
         asked = (allowed, self.draw, self.take, self.frozen, self.must_take, self.top_only, self.replace, self.apart)
         self.memos = tuple(None if question is None else question.memo for question in asked)  # _core.c's DRAW_MEMOS
         self.codes = self._codes(rules, allowed)
+        self.pairs: dict[tuple[int, ...], Action] = {}
 
     @staticmethod
     def _optional(rules: Rules, query: Any, arguments: Sequence[str]) -> NativeQuestion | None:
@@ -351,8 +352,15 @@ class NativeDrawListing:
             return None
         may_draw, takes = found
         alone = [TAKE] if takes and not takes[0] else []
-        pairs = [take_with(tuple(sorted(cards, key=SORT_ORDER.__getitem__))) for cards in takes[len(alone) :]]
+        pairs = [self._take(cards) for cards in takes[len(alone) :]]
         return Listing([*([(DRAW,)] if may_draw else []), alone, pairs])
+
+    def _take(self, cards: tuple[int, ...]) -> Action:
+        """The take with ``cards`` from hand, its cards in canonical order, made once a pair (a few hundred a game)."""
+        known = self.pairs.get(cards)
+        if known is None:
+            known = self.pairs[cards] = take_with(tuple(sorted(cards, key=SORT_ORDER.__getitem__)))
+        return known
 
 
 #: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.

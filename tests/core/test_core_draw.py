@@ -13,14 +13,16 @@ import pytest
 from canasta_ref import core, parse_action
 from canasta_ref.core import listing as core_listing
 from canasta_ref.core.listing import NativeDrawListing, NativeListing
+from canasta_ref.core.memo import NativeQuestion
 from canasta_ref.core.proof import prove
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.blocks import Listing
 from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.checks import _PILE_TAKE as PILE_TAKE
 from canasta_ref.engine.checks import takes_top_only
 from canasta_ref.engine.legal import listing
 from canasta_ref.engine.position import Position, build_state
-from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.engine.rules import QUESTIONS, Rules, rules_for
 from canasta_ref.engine.state import HandState
 from canasta_ref.spec import load_variant
 from canasta_ref.spec.derive import derive
@@ -176,3 +178,15 @@ def test_an_empty_stock_moves_the_top_card_alone_where_the_spec_says(library: Mo
     state = _without_stock(_to_draw(hoyle, "5S", "4S 6D 8S", ["8H 8D 8C"]))
     assert takes_top_only(hoyle, state, 0)
     assert _draw_listing(hoyle, state) == [str(Action("take"))]
+
+
+def test_a_spec_letting_an_empty_pile_be_taken_is_refused_not_listed(library: ModuleType, classic: Rules) -> None:
+    """The reference never plans a take of an empty pile (it has no top card): a pile.take that allows one is an
+    error the core names, not a take it lists."""
+    position = core.load_state(core.new_position(classic), _to_draw(classic, "8C 8D 5S", "", ["QH QD QC"]))
+    draw = NativeListing(classic).draw
+    assert draw is not None
+    allowing = NativeQuestion(classic, PILE_TAKE, QUESTIONS.index("failing"), lambda hook, values: None)
+    draw.memos = (*draw.memos[:2], allowing.built_natively(core_listing.TAKE_ARGUMENTS).memo, *draw.memos[3:])
+    with pytest.raises(ValueError, match=r"native core: pile\.take allows taking an empty pile, which has no top card"):
+        draw.found(position)
