@@ -8,8 +8,9 @@ the Python listing (by phase) and ``apply``; beside them, what the core does tod
 a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
 finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
 built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
-has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``: the
-core's blocks, the Python engine's gates; beside the Python listing on a fresh copy), the core's card move for each
+has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), and
+of the draw phase of a side that has opened (``NativeDrawListing``), each beside the Python listing on a fresh copy
+of the same position, the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -33,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from canasta_ref import Game, cliargs, core
 from canasta_ref.core.listing import (
     NativeDiscards,
+    NativeDrawListing,
+    NativeListing,
     NativePlayListing,
     NativeRankShapes,
     NativeSingleMelds,
@@ -43,6 +46,7 @@ from canasta_ref.core.listing import (
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
+from canasta_ref.engine.blocks import Listing
 from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds, listing  # the Python listing's own
 from canasta_ref.engine.movegen import hand_cards
 from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
@@ -64,6 +68,7 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     shapes = None if rank_shapes_missing(rules) else NativeRankShapes(rules)
     melds = None if rank_shapes_missing(rules) else NativeSingleMelds(rules)
     play = None if play_listing_missing(rules) else NativePlayListing(rules)
+    draw = NativeListing(rules).draw
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
@@ -74,8 +79,11 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
                 _time_shapes(game.state, position, shapes, spent, clock)
             if melds is not None and single_melds_open(rules, game.state):
                 _time_single_melds(game.state, position, melds, spent, clock)
-            if play is not None and game.state.phase == "play" and game.state.team_opened[_side_to_act(game.state)]:
-                _time_play_listing(game.state, position, play, spent, clock)
+            opened = game.state.team_opened[_side_to_act(game.state)]
+            native = {"play": play if opened else None, "draw": draw}.get(game.state.phase)
+            listed = native is not None and _time_listing(rules, game.state, position, native, spent, clock)
+            if listed and draw is not None and native is draw and opened:
+                _time_draw_call(draw, position, spent, clock)
     return spent, played
 
 
@@ -121,19 +129,45 @@ def _side_to_act(state: HandState) -> int:
     return state.side_of[state.to_act]
 
 
-def _time_play_listing(
-    state: HandState, position: Any, play: NativePlayListing, spent: Timings, clock: Callable[[], float]
-) -> None:
-    """The whole listing and its count in a position of play (a side opened): the core's, from its own position,
-    and the Python engine's on a fresh copy of the position (no facts computed before)."""
+def _time_listing(
+    rules: Rules,
+    state: HandState,
+    position: Any,
+    native: NativePlayListing | NativeDrawListing,
+    spent: Timings,
+    clock: Callable[[], float],
+) -> bool:
+    """The whole listing and its count in a position of play (a side opened) or of the draw phase: the core's, from
+    its own position (then once more, every rule answer it needs kept in its memo), and the Python engine's on a
+    fresh copy of the position (no facts computed before); whether the core lists the position."""
     core.load_state(position, state)
     theirs = state.copy()
     start = clock()
-    play.of(position).count()
+    found = native.of(position)
+    if found is None:
+        return False
+    found.count()
     middle = clock()
-    listing(play.rules, theirs).count()
-    spent["core listing + count (play, side opened)"].append(middle - start)
-    spent["python listing + count (play, side opened), same positions"].append(clock() - middle)
+    _count(native.of(position))
+    again = clock()
+    listing(rules, theirs).count()
+    what = f"{state.phase}, side {'opened' if state.team_opened[_side_to_act(state)] else 'not opened'}"
+    spent[f"core listing + count ({what})"].append(middle - start)
+    spent[f"core listing + count ({what}), answers kept"].append(again - middle)
+    spent[f"python listing + count ({what}), same positions"].append(clock() - again)
+    return True
+
+
+def _count(found: Listing | None) -> int:
+    return 0 if found is None else found.count()
+
+
+def _time_draw_call(draw: NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]) -> None:
+    """The core's own part of a draw-phase listing (loaded by ``_time_listing``, its answers kept): the call into C,
+    without the Python ``Listing`` built from it."""
+    start = clock()
+    draw.found(position)
+    spent["core draw-phase call alone, answers kept"].append(clock() - start)
 
 
 def _step(

@@ -43,11 +43,12 @@ MECHANISMS: Final = (
     "the discards' verdicts",
     "meld shapes by rank",
     "the turn's flags",
-    "the listing of play once a side has opened, of answering and of keeping",
+    "the listing of the draw phase (a side not opened where it can take nothing) and of play once a side has opened",
+    "the listing of answering and of keeping",
 )
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
 GAME_MECHANISMS_MISSING: Final = (
-    "a listing of the draw phase and of openings",
+    "a listing of a side that has not opened (its takes of the pile and openings)",
     "applying a whole action",
     "judging an action it did not list",
 )
@@ -202,6 +203,7 @@ def turn_fields(state: HandState) -> tuple[Any, ...]:
         state.asked_this_turn,
         state.took_pile_this_turn,
         state.last_card_bonus,
+        state.upcard_froze,
         state.asked_in_hand,
         state.bonus_draws_owed,
     )

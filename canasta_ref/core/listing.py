@@ -11,18 +11,26 @@ the core's memo with its key built in C (``memo.py``), Python asked only on a mi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
-from ..engine.actions import Action
+from ..engine.actions import TAKE, Action, take_with
 from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
-from ..engine.cards import JOKER, JOKER_RANK
+from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
 from ..engine.checks import _ASK as ASK_ALLOWED
+from ..engine.checks import _DRAW_ALLOWED as DRAW_ALLOWED
 from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED
 from ..engine.checks import _KEEP_CARD as KEEP_CARD
+from ..engine.checks import _MUST_TAKE as MUST_TAKE
 from ..engine.checks import _PASS as PASS_ALLOWED
+from ..engine.checks import _PILE_FROZEN as PILE_FROZEN
+from ..engine.checks import _PILE_TAKE as PILE_TAKE
+from ..engine.checks import _TAKE_APART as TAKE_APART
+from ..engine.checks import _TOP_ONLY as TOP_ONLY
 from ..engine.checks import (
     ANSWER_BINDING,
+    BONUS_REPLACE,
     DISCARD_ALLOWED,
     DISCARD_PREFERRED,
     MELD_ACTION,
@@ -31,7 +39,7 @@ from ..engine.checks import (
     table_values,
 )
 from ..engine.hooks import TABLE_VARIABLES
-from ..engine.legal import ANSWERS, ASK, DISCARDS, END, LAYOUT, PASS
+from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
 from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
@@ -39,6 +47,7 @@ from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable
 from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
+_PREDICATE = QUESTIONS.index("predicate")
 
 
 class NativeDiscards:
@@ -252,14 +261,118 @@ def native_action_allowed(rules: Rules) -> NativeQuestion:
     return NativeQuestion(rules, ACTION_ALLOWED, _FAILING).built_natively(ACTION_ALLOWED.names)
 
 
+def draw_listing_missing(rules: Rules) -> str | None:
+    """The mechanism the core's listing of the draw phase (a side that has opened) lacks for ``rules``, in words, or
+    None: what its play listing lacks (named melds and sequences, special hands, melds to complete), or cards the
+    spec sorts otherwise than the core's pool of a take reads them (natural: neither wild nor a bonus card)."""
+    missing = play_listing_missing(rules)
+    natural = all(
+        (rules.hand_kind[card] == 1) == (not rules.is_wild[card] and not rules.is_bonus[card])
+        for card in range(len(rules.is_wild))
+    )
+    if missing is None and not natural:
+        missing = "natural cards other than those neither wild nor bonus cards (movegen.take_pool)"
+    return missing
+
+
+#: The values of pile.take besides the table's: the core builds them in the order of its TAKE_VALUES, checked equal.
+TAKE_ARGUMENTS: Final = PILE_TAKE.names[len(TABLE_VARIABLES) :]
+#: Why the core does not list the draw phase of a side that has not opened where pile.take lets it take the pile.
+OPENING_TAKES: Final = "the takes of a side that has not opened, its opening's minimum counted with the take"
+#: The values of the top card's hooks besides the table's (``checks._top_card_values``).
+_TOP_CARD_ARGUMENTS: Final = ("frozen", "top_matches_team_meld")
+
+
+class NativeDrawListing:
+    """The legal actions of a player in the draw phase, in the reference's order (``legal._draw_phase``): drawing,
+    then, its side opened, the takes of the pile (the top card alone, then with each pair of cards from hand that
+    melds it), found by the core in one call from its position (hooks action.allowed, draw.allowed,
+    stock_empty.must_take, pile.frozen, pile.take, pile.take_top_only, bonus_card.replace, meld.take_apart,
+    meld.valid, go_out.allowed, go_out.keep_card, through its memo). A side that has not opened is listed only where
+    pile.take refuses it every take its cards could make: its takes count towards its opening."""
+
+    def __init__(self, rules: Rules, melds: NativeSingleMelds, allowed: NativeQuestion) -> None:
+        missing = draw_listing_missing(rules)
+        if LIBRARY is not None and tuple(LIBRARY.TAKE_VALUES) != TAKE_ARGUMENTS:
+            missing = f"pile.take's values as the engine passes them ({', '.join(TAKE_ARGUMENTS)})"
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.melds = melds
+        table = len(TABLE_VARIABLES)
+        self.draw = NativeQuestion(rules, DRAW_ALLOWED, _FAILING).built_natively(DRAW_ALLOWED.names[table:])
+        self.take = NativeQuestion(rules, PILE_TAKE, _FAILING).built_natively(TAKE_ARGUMENTS)
+        self.frozen = NativeQuestion(rules, PILE_FROZEN, _PREDICATE).built_natively(PILE_FROZEN.names[table:])
+        self.must_take = NativeQuestion(rules, MUST_TAKE, _PREDICATE).built_natively(_TOP_CARD_ARGUMENTS)
+        self.replace = NativeQuestion(rules, BONUS_REPLACE, _PREDICATE).built_natively(BONUS_REPLACE.names)
+        self.top_only = self._optional(rules, TOP_ONLY, _TOP_CARD_ARGUMENTS)
+        self.apart = self._optional(rules, TAKE_APART, TAKE_APART.names) if rules.takes_apart else None
+        asked = (allowed, self.draw, self.take, self.frozen, self.must_take, self.top_only, self.replace, self.apart)
+        self.memos = tuple(None if question is None else question.memo for question in asked)  # _core.c's DRAW_MEMOS
+        self.codes = self._codes(rules, allowed)
+        self.pairs: dict[tuple[int, ...], Action] = {}
+
+    @staticmethod
+    def _optional(rules: Rules, query: Any, arguments: Sequence[str]) -> NativeQuestion | None:
+        """A predicate the reference asks only where its hook has clauses: the core then asks it too."""
+        if not rules.clauses(query.hook):
+            return None
+        return NativeQuestion(rules, query, _PREDICATE).built_natively(arguments)
+
+    def _codes(self, rules: Rules, allowed: NativeQuestion) -> tuple[int, ...]:
+        """The codes of the questions' words, in the order ``_core.c``'s ``read_draw_questions`` takes them."""
+        take = self.take.encoding
+        phased = (allowed.encoding, self.draw.encoding, take)
+        out = self.melds.go_out.encoding
+        return (
+            allowed.encoding.word_code("kind", "draw"),
+            allowed.encoding.word_code("kind", "take"),
+            *(encoding.word_code("phase", phase) for encoding in phased for phase in PHASES),
+            *(take.word_code("target_kind", kind) for kind in ("", "group", "wild")),
+            take.word_code("top_rank", ""),
+            rules.reads(PILE_TAKE.hook, "may_go_out"),
+            *(out.word_code("permission", permission) for permission in PERMISSIONS),
+            "pass" in rules.refused_kinds,
+        )
+
+    def found(self, position: Any) -> tuple[bool, list[tuple[int, ...]]] | None:
+        """The core's answer alone, one call: whether the seat to act may draw, and its legal takes, each the card
+        types from hand it melds the top card with (the top card alone first), in the reference's order; None for
+        a side that has not opened where ``pile.take`` lets it make a take (``OPENING_TAKES``)."""
+        melds = self.melds
+        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(
+            *melds.shape_arguments(), melds.go_out.memo, melds.keep_card.memo, self.memos, self.codes
+        )
+        return found
+
+    def of(self, position: Any) -> Listing | None:
+        """The listing of the seat to act in ``position`` (the draw phase; ``core.load_state``), or None where
+        ``found`` is."""
+        found = self.found(position)
+        if found is None:
+            return None
+        may_draw, takes = found
+        alone = [TAKE] if takes and not takes[0] else []
+        pairs = [self._take(cards) for cards in takes[len(alone) :]]
+        return Listing([*([(DRAW,)] if may_draw else []), alone, pairs])
+
+    def _take(self, cards: tuple[int, ...]) -> Action:
+        """The take with ``cards`` from hand, its cards in canonical order, made once a pair (a few hundred a game)."""
+        known = self.pairs.get(cards)
+        if known is None:
+            known = self.pairs[cards] = take_with(tuple(sorted(cards, key=SORT_ORDER.__getitem__)))
+        return known
+
+
 #: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.
 _BARE_KINDS: Final = ("yes", "no", "keep", "layout")
 
 
 class NativeListing:
     """The core's listing of every position it covers, from its position alone (``core.load_state``): answering,
-    keeping a bonus card, a hand over, and play once the side has opened (``NativePlayListing``). ``uncovered`` says
-    why it lists none elsewhere (the draw phase, an opening, a mechanism the variant uses that the core lacks)."""
+    keeping a bonus card, a hand over, the draw phase (``NativeDrawListing``; a side that has not opened where it can
+    take nothing) and play once the side has opened (``NativePlayListing``). ``uncovered`` says why it lists none
+    elsewhere (the takes and openings of a side that has not opened, a mechanism the variant uses that the core
+    lacks)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -267,6 +380,10 @@ class NativeListing:
         self.play = None if self.play_missing is not None else NativePlayListing(rules)
         # one memo of action.allowed for both listings: each miss is asked of Python once
         self.allowed = self.play.allowed if self.play is not None else native_action_allowed(rules)
+        self.draw_missing = draw_listing_missing(rules)
+        self.draw: NativeDrawListing | None = None
+        if self.play is not None and self.draw_missing is None:
+            self.draw = NativeDrawListing(rules, self.play.melds, self.allowed)
         self.phase_codes = tuple(self.allowed.encoding.word_code("phase", phase) for phase in PHASES)
         self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _BARE_KINDS)
 
@@ -274,7 +391,9 @@ class NativeListing:
         """Why the core does not list ``position``, in words, or None when it does."""
         phase, _seat, opened = position.where()
         if PHASES[phase] == "draw":
-            return "the draw phase and the takes of the pile"
+            if self.draw is None or opened:
+                return self.draw_missing
+            return OPENING_TAKES if self.draw.found(position) is None else None
         if PHASES[phase] == "play" and not opened:
             return "the openings of a side that has not opened"
         return self.play_missing if PHASES[phase] == "play" else None
@@ -282,9 +401,11 @@ class NativeListing:
     def of(self, position: Any) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
         ``uncovered`` gives a reason."""
+        phase = PHASES[position.where()[0]]
+        if phase == "draw":  # the core's own call says whether it lists a side that has not opened
+            return None if self.draw is None else self.draw.of(position)
         if self.uncovered(position) is not None:
             return None
-        phase = PHASES[position.where()[0]]
         if phase == "play" and self.play is not None:
             return self.play.of(position)
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)

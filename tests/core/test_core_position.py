@@ -125,10 +125,10 @@ def test_the_turns_flags_are_given_back_and_bad_ones_refused_by_name(library: Mo
     with pytest.raises(ValueError, match="phase 5 and permission 0, expected 0 to 4 and 0 to 2"):
         position.load_turn(5, *fields[1:])
     with pytest.raises(ValueError, match="asked_in_hand names a seat beyond 3"):
-        position.load_turn(*fields[:6], 1 << 4, fields[7])
+        position.load_turn(*fields[:7], 1 << 4, fields[8])
     with pytest.raises(ValueError, match="bonus cards owed for 2 seats, expected 4"):
-        position.load_turn(*fields[:7], [0, 1])
+        position.load_turn(*fields[:8], [0, 1])
     assert position.export()["turn"] == kept
-    position.load_turn(1, 1, True, True, False, False, 0b0101, [0, 2, 0, 0])
-    assert position.export()["turn"] == (1, 1, True, True, False, False, 5, (0, 2, 0, 0))
+    position.load_turn(1, 1, True, True, False, False, True, 0b0101, [0, 2, 0, 0])
+    assert position.export()["turn"] == (1, 1, True, True, False, False, True, 5, (0, 2, 0, 0))
     assert position.hand() == position.hand(game.state.to_act) == tuple(game.state.hands[game.state.to_act])

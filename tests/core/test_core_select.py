@@ -26,7 +26,7 @@ def test_the_python_engine_plays_when_asked_for() -> None:
 def test_a_game_asking_for_the_native_core_is_declined_with_the_missing_mechanisms() -> None:
     game = Game(load_variant("classic"), seed=1, core="native")
     assert game.core == "python"
-    assert "a listing of the draw phase and of openings" in game.core_note
+    assert "a listing of a side that has not opened (its takes of the pile and openings)" in game.core_note
     assert game.core_note.endswith("classic runs on the Python engine")
     assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
 
@@ -35,8 +35,8 @@ def test_a_game_asking_for_the_native_core_is_declined_with_the_missing_mechanis
 def test_every_variant_is_declined_naming_the_variant(library: ModuleType, variant: str) -> None:
     note = Game(load_variant(variant), seed=1, core="native").core_note
     assert note == (
-        "the native core does not yet have a listing of the draw phase and of openings, applying a whole action or "
-        "judging an action it did not list; "
+        "the native core does not yet have a listing of a side that has not opened (its takes of the pile and "
+        "openings), applying a whole action or judging an action it did not list; "
         f"{variant} runs on the Python engine"
     )
 
@@ -67,7 +67,7 @@ def test_serve_with_the_native_core_notes_each_declined_variant_once_on_stderr()
     for _ in range(2):
         assert session.handle({"cmd": "setup", "variant": "classic", "deck": _deck()}) == {"ok": True}
     assert notes.getvalue().count("\n") == 1
-    assert notes.getvalue().startswith("canasta-ref serve: the native core does not yet have a listing of the draw")
+    assert notes.getvalue().startswith("canasta-ref serve: the native core does not yet have a listing of a side")
     assert session.handle({"cmd": "legal"})["ok"]
 
 
