@@ -79,7 +79,8 @@ def play_part(
     if not playable or not numbers:
         if numbers:
             wanted = ", ".join(options.variants) if options.variants else "any bundled variant"
-            message = too_old or f"the engine plays none of: {wanted}"
+            listed = ", ".join(engine.info.variants) or "none"
+            message = too_old or f"the engine plays none of: {wanted} (the variants its hello lists: {listed})"
             report.game_results[0] = Result(report.label, ",".join(options.variants) or "-", "skipped", message)
         return report, None
     if too_old:
