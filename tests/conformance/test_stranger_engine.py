@@ -11,6 +11,8 @@ from pathlib import Path
 from broken_engines.kit import engine_command, run_conform
 
 from canasta_ref.conformance import causes
+from canasta_ref.conformance.campaign import NO_RESYNC_NOTES
+from canasta_ref.conformance.report import SCREEN_WIDTH
 
 
 def test_both_deliberate_faults_of_a_minimal_engine_are_reported_each_once(tmp_path: Path) -> None:
@@ -27,3 +29,8 @@ def test_both_deliberate_faults_of_a_minimal_engine_are_reported_each_once(tmp_p
     assert refused["cause"] == causes.refuses("discard"), refused
     assert "A wild card may not be discarded." in refused["example"], refused
     assert "PILE.TAKE.FROZEN" in printed and "refuses `discard`" in printed
+    lines = printed.splitlines()
+    assert all(f"  {note}" in lines for note in NO_RESYNC_NOTES), printed  # why games were dealt again
+    # every line fits the screen, but the folder the failing games went to, which is as long as the path given
+    too_wide = [line for line in lines if len(line) > SCREEN_WIDTH and not line.startswith("failing games saved")]
+    assert not too_wide, too_wide
