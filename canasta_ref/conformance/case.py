@@ -127,7 +127,7 @@ class _Case:
             self._step(number, step.action, step.seat, step.expect)
 
     def _step(self, number: int, text: str, seat: int | None, expect: Expect) -> None:
-        where = f"step {number} `{text}`"
+        where = f"step {number} `{text}`{self._out_of_turn(seat)}"
         action = parse_action(text)
         applied = self._reference_apply(action, seat, expect.accepted)
         if self.in_step:
@@ -146,6 +146,13 @@ class _Case:
         if self.in_step and len(self.tally.failures) > failed_before:
             # The engine's position differs from the reference's: put it back, so later steps are judged afresh.
             self.in_step = self._resync(where, applied, applied)
+
+    def _out_of_turn(self, seat: int | None) -> str:
+        """Said after a step played by a seat that is not to act, so an engine that ignores ``seat`` sees why the
+        step should be refused; nothing for any other step."""
+        if seat is None or self.reference is None or self.reference.is_over or seat == self.reference.to_act:
+            return ""
+        return f" by seat {seat} (seat {self.reference.to_act} is to act)"
 
     def _reference_apply(self, action: Action, seat: int | None, expected: bool) -> bool:
         """Play the step on the reference: whether it took the action (the expectation, without a reference)."""

@@ -125,3 +125,34 @@ def test_a_run_that_plays_no_game_names_the_variants_the_engine_listed() -> None
     (result,) = report.results
     assert result.status == "skipped"
     assert result.message == "the engine plays none of: classic (the variants its hello lists: Classic)"
+
+
+class IgnoresTheSeat(ReferenceSession):
+    """The reference, except that it plays every action for the seat to act, whatever ``seat`` it is sent."""
+
+    def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        return super().handle({key: value for key, value in request.items() if key != "seat"})
+
+
+def test_a_step_out_of_turn_says_which_seat_played_it_and_which_was_to_act(tmp_path: Path) -> None:
+    result = seeded_turn_order(tmp_path, IgnoresTheSeat())
+    assert result.status == "failed"
+    assert result.message.startswith(
+        "step 1 `draw` by seat 2 (seat 0 is to act): expected refused by TURN.ORDER, got accepted"
+    ), result.message
+
+
+class RefusesEveryDraw(ReferenceSession):
+    """The reference, except that it refuses every draw, citing no rule."""
+
+    def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        if request.get("cmd") == "apply" and request.get("action", {}).get("type") == "draw":
+            return {"ok": True, "accepted": False, "rule": None, "message": "No drawing today."}
+        return super().handle(request)
+
+
+def test_a_step_by_the_seat_to_act_is_not_said_to_be_out_of_turn(tmp_path: Path) -> None:
+    result = seeded_turn_order(tmp_path, RefusesEveryDraw())
+    messages = {failure["step"]: failure["message"] for failure in result.failures}
+    assert messages[1].startswith("step 1 `draw` by seat 2 (seat 0 is to act): "), messages
+    assert messages[2].startswith("step 2 `draw`: expected accepted, got refused"), messages
