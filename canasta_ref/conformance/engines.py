@@ -108,6 +108,8 @@ CAPABILITY_NAMES = (
     "fixed_parameters",
     "unheld_position_fields",
 )
+#: Said after a line that is not JSON: the most common cause is a word of the engine's own on its output.
+STDOUT_HINT = " (standard output carries nothing but answers, a JSON object a line: write anything else to stderr)"
 #: How many characters of an engine's text a message quotes.
 EXCERPT_CHARS = 200
 
@@ -539,7 +541,8 @@ class SubprocessEngine(Engine):
                 why = f"not JSON ({error})"
             elif isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
                 why = f"not JSON that can be read ({str(error).split(';')[0][:120]})"
-            raise EngineFailure("garbage", f"{why}: {excerpt(line)}", self.stderr_tail()) from None
+            said = f"{why}: {excerpt(line)}, as the answer to {command!r}{STDOUT_HINT}"
+            raise EngineFailure("garbage", said, self.stderr_tail()) from None
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
             raise EngineFailure(
                 "garbage",

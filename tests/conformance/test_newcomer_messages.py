@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broken_engines.kit import KIT_VARIANTS, engine_command, write_scenarios
+from broken_engines.kit import KIT_VARIANTS, engine_command, run_conform, write_scenarios
 
 from canasta_ref.conformance.campaign import run_generated_games
 from canasta_ref.conformance.engines import (
@@ -44,7 +44,7 @@ def test_an_answer_carrying_another_id_names_the_request_it_answers() -> None:
 
 
 def test_an_answer_carrying_its_own_id_is_read() -> None:
-    assert answer_to_draw()["ok"] is False  # the reference's own answer: no set-up yet
+    assert answer_to_draw()["ok"] is False  # the reference's own answer (no set-up yet), with no word before it
 
 
 def test_a_misspelt_capability_fails_the_start_naming_it() -> None:
@@ -156,3 +156,15 @@ def test_a_step_by_the_seat_to_act_is_not_said_to_be_out_of_turn(tmp_path: Path)
     messages = {failure["step"]: failure["message"] for failure in result.failures}
     assert messages[1].startswith("step 1 `draw` by seat 2 (seat 0 is to act): "), messages
     assert messages[2].startswith("step 2 `draw`: expected accepted, got refused"), messages
+
+
+def test_a_word_of_the_engines_own_on_its_output_is_said_to_belong_on_stderr(tmp_path: Path) -> None:
+    code, printed, report = run_conform(
+        "--impl", engine_command("careless", "--banner"), "--variant", "classic", "--games", "1", cwd=tmp_path
+    )
+    assert code == 1, printed
+    (result,) = report["results"]
+    assert result["message"] == (
+        "the engine did not start: not JSON: 'careless engine ready', as the answer to 'hello' (standard output "
+        "carries nothing but answers, a JSON object a line: write anything else to stderr)"
+    ), result["message"]

@@ -1,5 +1,6 @@
 """A broken engine with a newcomer's slips in the shape of its answers. With ``--wrong-id`` its answers to
-``apply`` carry the next request's id. Everything else is the reference's."""
+``apply`` carry the next request's id; with ``--banner`` it greets on standard output before any request.
+Everything else is the reference's."""
 
 from __future__ import annotations
 
@@ -16,4 +17,6 @@ def hook(session: BrokenSession, request: dict[str, Any]) -> dict[str, Any] | No
 
 
 if __name__ == "__main__":
+    if "--banner" in sys.argv:
+        print("careless engine ready", flush=True)
     serve(hook)
