@@ -44,6 +44,14 @@ class CampaignOptions:
     max_shrunk: int = 8
 
 
+#: Said once when games deviated and the engine could not be set at the reference's position: a line each, so that
+#: each fits the summary's screen width.
+NO_RESYNC_NOTES = (
+    "no written-out set-up: after a disagreement each game was dealt again and the reference's actions replayed",
+    "a game whose replayed actions the engine did not all take ended there",
+)
+
+
 def playable_variants(info: EngineInfo, variants: Sequence[str]) -> tuple[list[str], str]:
     """The variants the games may play (the engine's, among those asked for, that its version can play), and
     the variants left out because its version is older than they need, said in words (empty if none)."""
@@ -79,7 +87,8 @@ def play_part(
     if not playable or not numbers:
         if numbers:
             wanted = ", ".join(options.variants) if options.variants else "any bundled variant"
-            message = too_old or f"the engine plays none of: {wanted}"
+            listed = ", ".join(engine.info.variants) or "none"
+            message = too_old or f"the engine plays none of: {wanted} (the variants its hello lists: {listed})"
             report.game_results[0] = Result(report.label, ",".join(options.variants) or "-", "skipped", message)
         return report, None
     if too_old:
@@ -87,10 +96,7 @@ def play_part(
     runner = new_runner(engine, playable, options)
     play_games(runner, report, numbers)
     if runner.log.groups and not runner.can_resync:
-        report.notes.append(
-            "the engine cannot be set up at a written-out position, so after a disagreement each game was dealt "
-            "again and the reference's actions replayed (a game ended where the engine did not take them)"
-        )
+        report.notes.extend(NO_RESYNC_NOTES)
     keep_examples(runner, report)
     report.seconds = time.monotonic() - started
     return report, runner

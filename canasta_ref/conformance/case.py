@@ -36,7 +36,7 @@ from .checks import (
     deck_size,
     verdict_problem,
 )
-from .engines import Engine, excerpt
+from .engines import Engine, error_text
 from .plaintext import shown
 from .scenario import Expect, Scenario
 from .session import (
@@ -120,14 +120,14 @@ class _Case:
         if not reply.get("ok"):
             if "skip" in reply:
                 raise Skip(f"the engine says: {reply['skip']}")
-            self.tally.failed(None, "setup", f"setup refused: {reply.get('error', reply)}")
+            self.tally.failed(None, "setup", f"setup refused: {error_text(reply)}")
             self.in_step = False
         for number, step in enumerate(self.scenario.steps, 1):
             self.tally.step_exercises = step.rule if step.rule in self.clauses else None
             self._step(number, step.action, step.seat, step.expect)
 
     def _step(self, number: int, text: str, seat: int | None, expect: Expect) -> None:
-        where = f"step {number} `{text}`"
+        where = f"step {number} `{text}`{self._out_of_turn(seat)}"
         action = parse_action(text)
         applied = self._reference_apply(action, seat, expect.accepted)
         if self.in_step:
@@ -147,6 +147,13 @@ class _Case:
             # The engine's position differs from the reference's: put it back, so later steps are judged afresh.
             self.in_step = self._resync(where, applied, applied)
 
+    def _out_of_turn(self, seat: int | None) -> str:
+        """Said after a step played by a seat that is not to act, so an engine that ignores ``seat`` sees why the
+        step should be refused; nothing for any other step."""
+        if seat is None or self.reference is None or self.reference.is_over or seat == self.reference.to_act:
+            return ""
+        return f" by seat {seat} (seat {self.reference.to_act} is to act)"
+
     def _reference_apply(self, action: Action, seat: int | None, expected: bool) -> bool:
         """Play the step on the reference: whether it took the action (the expectation, without a reference)."""
         self.tally.step_rule = None
@@ -165,7 +172,7 @@ class _Case:
         """Check the engine's verdict on an action of ``kind`` (and the rule it cites); returns whether the engine
         took the action (None: it cannot be told)."""
         if not reply.get("ok"):
-            message = f"{where}: the engine reported an error: {reply.get('error', reply)}"
+            message = f"{where}: the engine reported an error: {error_text(reply)}"
             self.tally.failed(number, "verdict", message, cause=causes.VERDICT_ERROR)
             self._rule_unmade(expect)
             return False
@@ -229,7 +236,7 @@ class _Case:
             reply = self.engine.request({"cmd": "undo"})
             if reply.get("ok"):
                 return True
-            return self._lost(f"{where}: the engine refused to undo it ({excerpt(reply.get('error', reply))})")
+            return self._lost(f"{where}: the engine refused to undo it ({error_text(reply)})")
         if self.reference is None:
             return self._lost(f"{where}: the reference cannot play this set-up, so the engine cannot be put back")
         unwritten = self._unwritable(engine_took)
@@ -261,7 +268,7 @@ class _Case:
             return True
         return self._lost(
             f"{where}: the engine refused the set-up that puts it back at the reference's position "
-            f"({excerpt(reply.get('error', reply))})"
+            f"({error_text(reply)})"
         )
 
     def _resync_by_replay(self, where: str, unwritten: str) -> bool:

@@ -52,10 +52,15 @@ class EngineFailure(Exception):
         super().__init__(f"engine {kind}: {detail}")
 
 
+#: What the report calls an engine whose hello gives no name, or no version.
+NO_NAME = "an engine with no name"
+NO_VERSION = "no version given"
+
+
 @dataclass
 class EngineInfo:
-    name: str = "?"
-    version: str = "?"
+    name: str = NO_NAME
+    version: str = NO_VERSION
     protocol: int = 0
     variants: list[str] = field(default_factory=list)
     capabilities: dict[str, Any] = field(default_factory=dict)
@@ -67,6 +72,10 @@ class EngineInfo:
     score_parts: bool = True
     #: Protocol 2: fields of a written-out position the engine cannot hold (names of POSITION_FIELDS).
     unheld_position_fields: frozenset[str] = frozenset()
+
+    def title(self) -> str:
+        """The engine as the report names it: its name and version, leaving out a version it did not give."""
+        return self.name if self.version == NO_VERSION else f"{self.name} {self.version}"
 
     def can(self, capability: str) -> bool:
         value = self.capabilities.get(capability)
@@ -90,6 +99,17 @@ class EngineInfo:
 #: The capabilities that are true or false; ``legal`` is one of LEGAL_CAPABILITIES.
 BOOLEAN_CAPABILITIES = ("setup_position", "parameters", "rule_ids", "views", "score", "undo")
 LEGAL_CAPABILITIES = ("list", "count", "none")
+#: Every capability a hello may declare, whichever version added it (PROTOCOL.md, ``hello``).
+CAPABILITY_NAMES = (
+    *BOOLEAN_CAPABILITIES,
+    "legal",
+    "sample",
+    "absent_features",
+    "fixed_parameters",
+    "unheld_position_fields",
+)
+#: Said after a line that is not JSON: the most common cause is a word of the engine's own on its output.
+STDOUT_HINT = " (standard output carries nothing but answers, a JSON object a line: write anything else to stderr)"
 #: How many characters of an engine's text a message quotes.
 EXCERPT_CHARS = 200
 
@@ -120,7 +140,7 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
     protocol = reply.get("protocol")
     if type(protocol) is not int or protocol not in protocols:
         raise EngineFailure("protocol", _version_problem(reply, protocols))
-    name, version = reply.get("name", "?"), reply.get("version", "?")
+    name, version = reply.get("name", NO_NAME), reply.get("version", NO_VERSION)
     if not isinstance(name, str):
         raise _protocol_error("name", "a text", name)
     if not isinstance(version, str | int | float) or isinstance(version, bool):
@@ -132,6 +152,8 @@ def engine_info(reply: Mapping[str, Any], protocols: tuple[int, ...] = PROTOCOLS
     if not isinstance(capabilities, dict):
         raise _protocol_error("capabilities", "an object", capabilities)
     _check_common_capabilities(capabilities, totals_allowed=protocol >= 2)
+    if protocol >= 2:
+        _check_capability_names(capabilities)
     info = EngineInfo(
         name=name[:80],
         version=str(version)[:40],
@@ -170,6 +192,18 @@ def _check_common_capabilities(capabilities: Mapping[str, Any], *, totals_allowe
             raise _protocol_error(f"capabilities.{key}", wanted, value)
     if "legal" in capabilities and capabilities["legal"] not in LEGAL_CAPABILITIES:
         raise _protocol_error("capabilities.legal", '"list", "count" or "none"', capabilities["legal"])
+
+
+def _check_capability_names(capabilities: Mapping[str, Any]) -> None:
+    """From version 2, a capability the protocol does not define fails the start, naming it: a misspelt one
+    (``rule_id``) would otherwise be taken silently as false. An engine's own are named ``x-...``."""
+    for key in sorted(map(str, capabilities)):
+        if key not in CAPABILITY_NAMES and not key.startswith(EXTENSION_PREFIX):
+            raise EngineFailure(
+                "protocol",
+                f"the handshake's 'capabilities' name {excerpt(key, 80)}, which the protocol does not define "
+                f"(expected one of {', '.join(CAPABILITY_NAMES)}, or a name of the engine's own, x-...)",
+            )
 
 
 def _with_protocol_2_capabilities(info: EngineInfo) -> EngineInfo:
@@ -285,12 +319,16 @@ def _first_card(value: Any) -> str | None:
     return None
 
 
-def _refusal_text(reply: Mapping[str, Any]) -> str:
-    """What a refused hello says: its ``error`` sentence (cut short), or the reply quoted."""
+def error_text(reply: Mapping[str, Any]) -> str:
+    """What an answer with ``ok: false`` says: its ``error`` sentence, cut short; else, in plain words, that it
+    gave none where the protocol asks for a sentence (never the answer's Python form)."""
     error = reply.get("error")
-    if isinstance(error, str):
+    if isinstance(error, str) and error.strip():
         return error if len(error) <= EXCERPT_CHARS else f"{error[:EXCERPT_CHARS]}..."
-    return excerpt(reply)
+    if error is None:
+        return "ok: false with no 'error' (a sentence saying why was expected)"
+    shown = json.dumps(error, ensure_ascii=False)
+    return f"ok: false with an 'error' that is not a sentence: {shown[:80]}{'...' if len(shown) > 80 else ''}"
 
 
 class Engine:
@@ -322,7 +360,7 @@ class Engine:
             return self.info
         reply = self.request({"cmd": "hello", "protocol": 1})
         if not reply.get("ok"):
-            raise EngineFailure("protocol", f"the handshake was refused: {_refusal_text(reply)}")
+            raise EngineFailure("protocol", f"the handshake was refused: {error_text(reply)}")
         self.info = engine_info(reply, protocols=(1,))
         return self.info
 
@@ -503,7 +541,8 @@ class SubprocessEngine(Engine):
                 why = f"not JSON ({error})"
             elif isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError):
                 why = f"not JSON that can be read ({str(error).split(';')[0][:120]})"
-            raise EngineFailure("garbage", f"{why}: {excerpt(line)}", self.stderr_tail()) from None
+            said = f"{why}: {excerpt(line)}, as the answer to {command!r}{STDOUT_HINT}"
+            raise EngineFailure("garbage", said, self.stderr_tail()) from None
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
             raise EngineFailure(
                 "garbage",
@@ -512,7 +551,10 @@ class SubprocessEngine(Engine):
             )
         if reply.get("id", number) != number:
             raise EngineFailure(
-                "protocol", f"answered id {excerpt(reply.get('id'), 40)} to request {number}", self.stderr_tail()
+                "protocol",
+                f"the answer to {command!r} (request {number}) carries id {excerpt(reply.get('id'), 40)}: each "
+                f"answer carries its request's id, in the order of the requests",
+                self.stderr_tail(),
             )
         problem = answer_field_problem(command, reply)
         if problem is not None:

@@ -21,7 +21,7 @@ from ..engine.rules import Rules
 from ..errors import CanastaError
 from . import causes
 from .deviations import DeviationKey, DeviationLog, Mask
-from .engines import Engine, EngineFailure, EngineInfo, excerpt
+from .engines import Engine, EngineFailure, EngineInfo, error_text, excerpt
 from .failures import Failure, FailureKind, score_of
 from .plaintext import shown
 from .report import few
@@ -264,12 +264,12 @@ class _Game:
             if expect.what == "setup":
                 if "skip" in reply:
                     raise GameSkipped(f"the engine says: {reply['skip']}")
-                message = f"the engine refused the set-up: {reply.get('error', reply)}"
+                message = f"the engine refused the set-up: {error_text(reply)}"
                 raise self.fail("setup", message, 1, cause=causes.SETUP_REFUSED)
             kinds: dict[str, FailureKind] = {"apply": "verdict", "view": "view", "score": "score", "legal": "legal"}
             raise self.fail(
                 kinds[expect.what],
-                f"{where}: the engine answered '{expect.what}' with an error: {reply.get('error', reply)}",
+                f"{where}: the engine answered '{expect.what}' with an error: {error_text(reply)}",
                 expect.steps,
                 seat=expect.seat,
                 cause=f"{kinds[expect.what]}: the engine answers with an error",
@@ -620,7 +620,7 @@ class _Game:
         if not reply.get("ok"):
             if "skip" in reply:
                 return
-            message = f"the engine refused a written-out position: {reply.get('error', reply)}"
+            message = f"the engine refused a written-out position: {error_text(reply)}"
         else:
             wanted = normalise_view(ref.view(seat))
             raw = view_reply.get("view")

@@ -51,7 +51,7 @@ from ..errors import CanastaError, IllegalAction
 from ..files import read_regular_text
 from ..resources import perft_dir
 from ..spec import list_variants
-from .engines import Engine, EngineFailure, excerpt
+from .engines import Engine, EngineFailure, error_text, excerpt
 from .report import few
 from .runner import Result, action_text, deal_request, failure_result, unnamed_melds
 from .session import variant_newer_than
@@ -188,7 +188,7 @@ class _EngineTree(_Tree):
         if not reply.get("ok"):
             if "skip" in reply:
                 raise _Skip(f"the engine says: {reply['skip']}")
-            raise _Mismatch(f"the engine refused the set-up: {reply.get('error', reply)}")
+            raise _Mismatch(f"the engine refused the set-up: {error_text(reply)}")
 
     def where(self) -> str:
         return "after " + ", ".join(f"`{t}`" for t, _ in self.path) if self.path else "at the deal"
@@ -197,7 +197,7 @@ class _EngineTree(_Tree):
         reply = self.engine.request({"cmd": "legal"})
         listed = reply.get("actions")
         if not reply.get("ok") or not isinstance(listed, list):
-            why = reply.get("error", reply)
+            why = error_text(reply) if not reply.get("ok") else "its 'actions' is not a list (one was expected)"
             raise _Mismatch(f"{self.where()}: the engine did not list the legal actions: {why}")
         out = []
         for raw in listed:
@@ -228,7 +228,7 @@ class _EngineTree(_Tree):
             reply = self.engine.request({"cmd": "undo"})
             if reply.get("ok"):
                 return
-            raise _Mismatch(f"{self.where()}: the engine could not undo: {reply.get('error', reply)}")
+            raise _Mismatch(f"{self.where()}: the engine could not undo: {error_text(reply)}")
         path, self.path = self.path, []
         self.setup()
         for text, move in path:

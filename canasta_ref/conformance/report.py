@@ -143,7 +143,7 @@ def fit(line: str, width: int = SCREEN_WIDTH) -> str:
 def engine_line(info: EngineInfo) -> str:
     if not info.protocol:  # the handshake failed: nothing but the command is known
         return f"engine: {info.name} (it did not start)"
-    return f"engine: {info.name} {info.version} (protocol {info.protocol})"
+    return f"engine: {info.title()} (protocol {info.protocol})"
 
 
 def counts_line(results: Sequence[Result]) -> str:

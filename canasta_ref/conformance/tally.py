@@ -93,14 +93,15 @@ class Tally:
         cause: str | None = None,
     ) -> None:
         """A failed check; ``rule``: the rule it can name (else the step's deciding rule, else the scenario's one
-        rule: see ``attributed``), ``cause``: what differed (by default, what the check's name says), ``expected``:
-        the rule the step's expectation names (a refusal it should cite)."""
+        rule: see ``attributed``; never for a refused set-up, which breaks no rule of the game and would otherwise
+        be filed under the rule a scenario guessed), ``cause``: what differed (by default, what the check's name
+        says), ``expected``: the rule the step's expectation names (a refusal it should cite)."""
         self.counts["failed"] += 1
         self.telling = True
         failure = {
             "step": step,
             "check": check,
-            "rule": rule or self.attributed(step),
+            "rule": rule or (None if check == "setup" else self.attributed(step)),
             "message": clip(message, MESSAGE_CHARS),
             "cause": cause or causes.check_cause(check),
         }
