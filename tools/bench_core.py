@@ -82,8 +82,8 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
             opened = game.state.team_opened[_side_to_act(game.state)]
             native = {"play": play if opened else None, "draw": draw}.get(game.state.phase)
             listed = native is not None and _time_listing(rules, game.state, position, native, spent, clock)
-            if listed and draw is not None and native is draw and opened:
-                _time_draw_call(draw, position, spent, clock)
+            if listed and native is not None:
+                _time_call(native, position, spent, clock)
     return spent, played
 
 
@@ -162,12 +162,19 @@ def _count(found: Listing | None) -> int:
     return 0 if found is None else found.count()
 
 
-def _time_draw_call(draw: NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]) -> None:
-    """The core's own part of a draw-phase listing (loaded by ``_time_listing``, its answers kept): the call into C,
-    without the Python ``Listing`` built from it."""
-    start = clock()
-    draw.found(position)
-    spent["core draw-phase call alone, answers kept"].append(clock() - start)
+def _time_call(
+    native: NativePlayListing | NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """The core's own part of a listing (loaded by ``_time_listing``, its answers kept): the call into C with the
+    variant's bound context (``ListingContext``), without the Python ``Listing`` built from it."""
+    if isinstance(native, NativeDrawListing):
+        start = clock()
+        position.draw_listing(native.context)
+        spent["core draw-phase call alone, answers kept"].append(clock() - start)
+    else:
+        start = clock()
+        position.play_listing(native.context)
+        spent["core play call alone (side opened), answers kept"].append(clock() - start)
 
 
 def _step(

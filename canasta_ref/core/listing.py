@@ -12,6 +12,7 @@ the core's memo with its key built in C (``memo.py``), Python asked only on a mi
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import Any, Final, overload
 
 from ..engine.actions import TAKE, Action, take_with
@@ -245,6 +246,10 @@ class NativePlayListing:
         )
 
 
+#: How many groups of cards make a shape (``SingleMeldShape``'s last value).
+_WAYS: Final = itemgetter(4)
+
+
 class NativeMelds(Sequence[Action]):
     """The core's legal single melds as a block of the listing: counted from each shape's number of groups, and
     put together as the reference's ``blocks.SingleMelds`` holds them (its groups in its order) only when an action
@@ -256,7 +261,7 @@ class NativeMelds(Sequence[Action]):
         self._rules = rules
         self._held = held
         self._shapes = shapes
-        self._total = sum(shape[4] for shape in shapes)
+        self._total: int = sum(map(_WAYS, shapes))
         self._melds: SingleMelds | None = None
 
     def __len__(self) -> int:
@@ -397,13 +402,17 @@ class NativeDrawListing:
     def of(self, position: Any) -> Listing | None:
         """The listing of the seat to act in ``position`` (the draw phase; ``core.load_state``), or None where
         ``found`` is."""
-        found = self.found(position)
+        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(self.context)
         if found is None:
             return None
         may_draw, takes = found
-        alone = [TAKE] if takes and not takes[0] else []
-        pairs = [self._take(cards) for cards in takes[len(alone) :]]
-        return Listing([*([(DRAW,)] if may_draw else []), alone, pairs])
+        blocks: list[Block] = [(DRAW,)] if may_draw else []
+        if takes and not takes[0]:
+            blocks.append((TAKE,))
+            del takes[0]
+        if takes:
+            blocks.append([self._take(cards) for cards in takes])
+        return Listing(blocks)
 
     def _take(self, cards: tuple[int, ...]) -> Action:
         """The take with ``cards`` from hand, its cards in canonical order, made once a pair (a few hundred a game)."""
