@@ -9,8 +9,8 @@ a position from the Python state (the cost of every crossing between the engines
 finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
 built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
 has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), and
-of the draw phase of a side that has opened (``NativeDrawListing``), each beside the Python listing on a fresh copy
-of the same position, the core's card move for each
+of the draw phase (``NativeDrawListing``), each beside the Python listing on a fresh copy of the same position and
+with the call into C alone (the variant's ``ListingContext`` bound once), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
