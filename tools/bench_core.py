@@ -9,8 +9,8 @@ a position from the Python state (the cost of every crossing between the engines
 finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
 built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
 has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), and
-of the draw phase of a side that has opened (``NativeDrawListing``), each beside the Python listing on a fresh copy
-of the same position, the core's card move for each
+of the draw phase (``NativeDrawListing``), each beside the Python listing on a fresh copy of the same position and
+with the call into C alone (the variant's ``ListingContext`` bound once), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
 to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
 its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
@@ -82,8 +82,8 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
             opened = game.state.team_opened[_side_to_act(game.state)]
             native = {"play": play if opened else None, "draw": draw}.get(game.state.phase)
             listed = native is not None and _time_listing(rules, game.state, position, native, spent, clock)
-            if listed and draw is not None and native is draw and opened:
-                _time_draw_call(draw, position, spent, clock)
+            if listed and native is not None:
+                _time_call(native, position, spent, clock)
     return spent, played
 
 
@@ -162,12 +162,19 @@ def _count(found: Listing | None) -> int:
     return 0 if found is None else found.count()
 
 
-def _time_draw_call(draw: NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]) -> None:
-    """The core's own part of a draw-phase listing (loaded by ``_time_listing``, its answers kept): the call into C,
-    without the Python ``Listing`` built from it."""
-    start = clock()
-    draw.found(position)
-    spent["core draw-phase call alone, answers kept"].append(clock() - start)
+def _time_call(
+    native: NativePlayListing | NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]
+) -> None:
+    """The core's own part of a listing (loaded by ``_time_listing``, its answers kept): the call into C with the
+    variant's bound context (``ListingContext``), without the Python ``Listing`` built from it."""
+    if isinstance(native, NativeDrawListing):
+        start = clock()
+        position.draw_listing(native.context)
+        spent["core draw-phase call alone, answers kept"].append(clock() - start)
+    else:
+        start = clock()
+        position.play_listing(native.context)
+        spent["core play call alone (side opened), answers kept"].append(clock() - start)
 
 
 def _step(

@@ -1573,53 +1573,6 @@ static int discard_allowed(const PlayGates *g, Ending *e, int seat, int hand_aft
     return answer_is_none(g->binding, &v);
 }
 
-/* The whole listing of the seat to act in play, its side opened (``legal.listing``), from the core's position
- * alone (its turn's flags included): (may ask, the single melds as ``single_melds`` gives them, the card types it
- * may discard, may pass, may end). */
-static PyObject *Position_play_listing(Position *self, PyObject *args) {
-    int group_code, wild_code;
-    long merging;
-    PyObject *valid, *go_out, *keep_card, *memos, *codes, *allowed, *preferred;
-    Ending e;
-    ShapeQuestion q;
-    PlayGates g;
-    RuleMemo *allowed_memo, *preferred_memo;
-    memset(&e, 0, sizeof(e));
-    if (!PyArg_ParseTuple(args, "OliiOOO!OOO", &valid, &merging, &group_code, &wild_code, &go_out, &keep_card,
-                          &PyTuple_Type, &memos, &codes, &allowed, &preferred) ||
-        read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
-        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0 ||
-        read_gates(memos, codes, &g) < 0 || read_discard_memos(allowed, preferred, &allowed_memo, &preferred_memo) < 0)
-        return NULL;
-    int seat = self->state.to_act, held = cards_held(self, seat);
-    e.go_out = (RuleMemo *)go_out, e.keep_card = (RuleMemo *)keep_card;
-    gate_flags(self, seat, &g, &e);
-    int32_t table[TABLE_WIDTH];
-    table_values_of(self, seat, table);
-    memcpy(e.out_values.table, table, sizeof(table));
-    int kinds[4];
-    side_kinds(self, self->state.side_of[seat], kinds);
-    int may_ask = ask_allowed(&g, table, seat), may_meld = may_ask < 0 ? -1 : meld_allowed(&g, table, seat);
-    if (may_meld < 0) return NULL;
-    PyObject *melds = PyList_New(0);
-    if (melds == NULL || (may_meld && collect_single_melds(self, seat, held, &q, &e, melds) < 0)) {
-        Py_XDECREF(melds);
-        return NULL;
-    }
-    long chosen[CARD_TYPES];
-    Py_ssize_t discards = 0;
-    int may_discard = discard_allowed(&g, &e, seat, held - 1, kinds, PyList_GET_SIZE(melds) > 0);
-    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, allowed_memo, preferred_memo, chosen);
-    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(&g, &e, table, seat, kinds);
-    int may_end = may_pass < 0 ? -1 : kind_allowed(&g, seat, KIND_END);
-    if (may_end < 0) {
-        Py_DECREF(melds);
-        return NULL;
-    }
-    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, tuple_of_ints(chosen, discards),
-                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
-}
-
 /* -- the draw phase, a side opened ---------------------------------------------------------------------------- */
 
 /* The values of ``pile.take`` besides the table's, in ``checks._PILE_TAKE``'s order (the module's TAKE_VALUES). */
@@ -1672,6 +1625,166 @@ static int read_draw_questions(PyObject *memos, PyObject *codes, DrawQuestions *
     for (int i = 0; i < PERMISSIONS; i++) d->out_permission[i] = (int)*v++;
     d->pass_refused = (int)*v;
     return 0;
+}
+
+/* -- what a variant binds once: the listing's context ------------------------------------------------------- */
+
+/* What the listings of one variant ask with, bound once when its rules are (``listing.py``): the memos of the
+ * questions, the codes of their words, whether passing is refused outright, and the discard actions by card type;
+ * so that each listing call passes the position alone. ``bound`` keeps the objects the C fields point into. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *bound;
+    ShapeQuestion shapes;
+    Ending ending;
+    int has_play, has_draw;
+    PlayGates gates;
+    RuleMemo *discard_allowed, *discard_preferred;
+    PyObject *discards; /* a tuple of CARD_TYPES actions */
+    DrawQuestions draw;
+} ListingContext;
+
+static PyTypeObject ListingContextType;
+
+/* The play part: (gates' memos, gates' codes, discard.allowed's memo, discard.preferred's or None, the discard
+ * actions by card type). */
+static int read_play_part(PyObject *play, ListingContext *c) {
+    PyObject *memos, *codes, *allowed, *preferred, *discards;
+    if (!PyArg_ParseTuple(play, "O!OOOO!", &PyTuple_Type, &memos, &codes, &allowed, &preferred, &PyTuple_Type,
+                          &discards) ||
+        read_gates(memos, codes, &c->gates) < 0 ||
+        read_discard_memos(allowed, preferred, &c->discard_allowed, &c->discard_preferred) < 0)
+        return -1;
+    if (PyTuple_GET_SIZE(discards) != CARD_TYPES) {
+        PyErr_Format(PyExc_ValueError, "native core: %zd discard actions, expected %d", PyTuple_GET_SIZE(discards),
+                     CARD_TYPES);
+        return -1;
+    }
+    c->discards = discards;
+    c->has_play = 1;
+    return 0;
+}
+
+/* The draw part: (the draw phase's memos, its codes), as ``read_draw_questions`` reads them. */
+static int read_draw_part(PyObject *draw, ListingContext *c) {
+    PyObject *memos, *codes;
+    if (!PyArg_ParseTuple(draw, "O!O", &PyTuple_Type, &memos, &codes) ||
+        read_draw_questions(memos, codes, &c->draw) < 0)
+        return -1;
+    c->ending.pass_refused = c->draw.pass_refused;
+    c->has_draw = 1;
+    return 0;
+}
+
+static int ListingContext_init(ListingContext *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"valid", "merging", "group_code", "wild_code", "go_out", "keep_card", "play", "draw", NULL};
+    int group_code, wild_code;
+    long merging;
+    PyObject *valid, *go_out, *keep_card, *play = Py_None, *draw = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OliiOO|OO", names, &valid, &merging, &group_code, &wild_code,
+                                     &go_out, &keep_card, &play, &draw))
+        return -1;
+    PyObject *bound = Py_BuildValue("(OOOOO)", valid, go_out, keep_card, play, draw);
+    if (bound == NULL) return -1;
+    Py_XSETREF(self->bound, bound);
+    self->has_play = self->has_draw = 0;
+    memset(&self->ending, 0, sizeof(self->ending));
+    if (read_shape_question(valid, merging, group_code, wild_code, &self->shapes) < 0 ||
+        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0 ||
+        (play != Py_None && read_play_part(play, self) < 0) || (draw != Py_None && read_draw_part(draw, self) < 0))
+        return -1;
+    self->ending.go_out = (RuleMemo *)go_out, self->ending.keep_card = (RuleMemo *)keep_card;
+    return 0;
+}
+
+static int ListingContext_traverse(ListingContext *self, visitproc visit, void *arg) {
+    Py_VISIT(self->bound);
+    return 0;
+}
+
+static int ListingContext_tp_clear(ListingContext *self) {
+    self->has_play = self->has_draw = 0; /* its memos go with ``bound`` */
+    Py_CLEAR(self->bound);
+    return 0;
+}
+
+static void ListingContext_dealloc(ListingContext *self) {
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(self->bound);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject ListingContextType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "canasta_ref.core._core.ListingContext",
+    .tp_doc = PyDoc_STR("ListingContext(valid, merging, group_code, wild_code, go_out, keep_card, play=None, "
+                        "draw=None): what a variant's listings ask with, bound once (listing.py)"),
+    .tp_basicsize = sizeof(ListingContext),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)ListingContext_init,
+    .tp_dealloc = (destructor)ListingContext_dealloc,
+    .tp_traverse = (traverseproc)ListingContext_traverse,
+    .tp_clear = (inquiry)ListingContext_tp_clear,
+};
+
+/* ``arg`` as a context bound with the parts a listing needs, or NULL with an exception naming what is missing. */
+static const ListingContext *context_with(PyObject *arg, int play, int draw) {
+    if (!PyObject_TypeCheck(arg, &ListingContextType)) {
+        PyErr_SetString(PyExc_TypeError, "native core: a listing is asked with a ListingContext");
+        return NULL;
+    }
+    const ListingContext *c = (const ListingContext *)arg;
+    if (c->bound == NULL || (play && !c->has_play) || (draw && !c->has_draw)) {
+        PyErr_Format(PyExc_ValueError, "native core: the ListingContext has no %s part",
+                     c->bound == NULL ? "bound" : play ? "play" : "draw");
+        return NULL;
+    }
+    return c;
+}
+
+/* The discard actions of the ``n`` card types ``chosen``, as a list (the context's own objects). */
+static PyObject *discard_actions(const ListingContext *c, const long *chosen, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++)
+        PyList_SET_ITEM(out, i, Py_NewRef(PyTuple_GET_ITEM(c->discards, chosen[i])));
+    return out;
+}
+
+/* The whole listing of the seat to act in play, its side opened (``legal.listing``), from the core's position
+ * alone (its turn's flags included), with what its variant binds once in ``context`` (``ListingContext``): (may
+ * ask, the single melds as ``single_melds`` gives them, the discard actions it may make, may pass, may end). */
+static PyObject *Position_play_listing(Position *self, PyObject *arg) {
+    const ListingContext *c = context_with(arg, 1, 0);
+    if (c == NULL) return NULL;
+    Ending e = c->ending;
+    PlayGates g = c->gates;
+    int seat = self->state.to_act, held = cards_held(self, seat);
+    gate_flags(self, seat, &g, &e);
+    int32_t table[TABLE_WIDTH];
+    table_values_of(self, seat, table);
+    memcpy(e.out_values.table, table, sizeof(table));
+    int kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
+    int may_ask = ask_allowed(&g, table, seat), may_meld = may_ask < 0 ? -1 : meld_allowed(&g, table, seat);
+    if (may_meld < 0) return NULL;
+    PyObject *melds = PyList_New(0);
+    if (melds == NULL || (may_meld && collect_single_melds(self, seat, held, &c->shapes, &e, melds) < 0)) {
+        Py_XDECREF(melds);
+        return NULL;
+    }
+    long chosen[CARD_TYPES];
+    Py_ssize_t discards = 0;
+    int may_discard = discard_allowed(&g, &e, seat, held - 1, kinds, PyList_GET_SIZE(melds) > 0);
+    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, c->discard_allowed, c->discard_preferred,
+                                                     chosen);
+    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(&g, &e, table, seat, kinds);
+    int may_end = may_pass < 0 ? -1 : kind_allowed(&g, seat, KIND_END);
+    if (may_end < 0) {
+        Py_DECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, discard_actions(c, chosen, discards),
+                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
 }
 
 /* A predicate's memo asked with ``values``: 1 (true), 0, or -1 with an exception; 0 where there is no memo. */
@@ -1938,40 +2051,31 @@ static int empty_pile_refused(const Position *self, const DrawQuestions *d, Endi
 /* The listing of the draw phase of the seat to act (``legal._draw_phase``), from the core's position alone: (may
  * draw, the legal takes: each the cards from hand as a tuple, the top card alone first). For a side that has not
  * opened, only where pile.take lets it make no take (else None: its takes count towards its opening). */
-static PyObject *Position_draw_listing(Position *self, PyObject *args) {
-    int group_code, wild_code;
-    long merging;
-    PyObject *valid, *go_out, *keep_card, *memos, *codes;
-    Ending e;
-    ShapeQuestion q;
-    DrawQuestions d;
+static PyObject *Position_draw_listing(Position *self, PyObject *arg) {
+    const ListingContext *c = context_with(arg, 0, 1);
+    if (c == NULL) return NULL;
+    const DrawQuestions *d = &c->draw;
+    const ShapeQuestion *q = &c->shapes;
+    Ending e = c->ending;
     TakeFacts t;
-    memset(&e, 0, sizeof(e));
     memset(&t, 0, sizeof(t));
-    if (!PyArg_ParseTuple(args, "OliiOOO!O", &valid, &merging, &group_code, &wild_code, &go_out, &keep_card,
-                          &PyTuple_Type, &memos, &codes) ||
-        read_shape_question(valid, merging, group_code, wild_code, &q) < 0 ||
-        check_recipe(go_out, "go_out.allowed's memo") < 0 || check_recipe(keep_card, "go_out.keep_card's memo") < 0 ||
-        read_draw_questions(memos, codes, &d) < 0)
-        return NULL;
     const State *s = &self->state;
-    e.go_out = (RuleMemo *)go_out, e.keep_card = (RuleMemo *)keep_card;
-    e.permission_code = d.out_permission[s->turn.permission];
-    e.discard_pending = !s->turn.last_card_bonus, e.pass_refused = d.pass_refused;
+    e.permission_code = d->out_permission[s->turn.permission];
+    e.discard_pending = !s->turn.last_card_bonus;
     table_values_of(self, s->to_act, e.out_values.table);
     PyObject *takes = PyList_New(0);
     if (takes == NULL) return NULL;
     int alone = 0, opened = s->team_opened[s->side_of[s->to_act]], failed = 0, uncovered = 0;
-    if (s->pile_len == 0) failed = empty_pile_refused(self, &d, &e) < 0;
-    else if (take_facts_of(self, &d, &q, &e, &t) < 0) failed = 1;
-    else if (!opened) failed = (uncovered = any_opening_take(self, &d, &t)) < 0;
-    else failed = (t.gained = pile_gain(self, &d, &t)) < 0 || collect_takes(self, &d, &q, &t, takes, &alone) < 0;
+    if (s->pile_len == 0) failed = empty_pile_refused(self, d, &e) < 0;
+    else if (take_facts_of(self, d, q, &e, &t) < 0) failed = 1;
+    else if (!opened) failed = (uncovered = any_opening_take(self, d, &t)) < 0;
+    else failed = (t.gained = pile_gain(self, d, &t)) < 0 || collect_takes(self, d, q, &t, takes, &alone) < 0;
     if (failed || uncovered) {
         Py_DECREF(takes);
         if (failed) return NULL;
         Py_RETURN_NONE;
     }
-    int may_draw = draw_allowed(self, &d, &t, alone);
+    int may_draw = draw_allowed(self, d, &t, alone);
     if (may_draw < 0) {
         Py_DECREF(takes);
         return NULL;
@@ -2036,14 +2140,14 @@ static PyMethodDef Position_methods[] = {
      "rank_shapes(seat, rank, initial, valid, merging, group_code, wild_code): one rank's valid shapes"},
     {"single_melds", (PyCFunction)Position_single_melds, METH_VARARGS,
      "single_melds(seat, held, valid, merging, group_code, wild_code, ending): an opened side's legal single melds"},
-    {"play_listing", (PyCFunction)Position_play_listing, METH_VARARGS,
-     "play_listing(valid, merging, group_code, wild_code, go_out, keep_card, gates, codes, allowed, preferred)"},
+    {"play_listing", (PyCFunction)Position_play_listing, METH_O,
+     "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
      "load_turn(phase, permission, melded, asked, took, last_card_bonus, asked_in_hand, owed): the turn's flags"},
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
      "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
-    {"draw_listing", (PyCFunction)Position_draw_listing, METH_VARARGS,
-     "draw_listing(valid, merging, group, wild, go_out, keep_card, memos, codes): (may draw, the legal takes) or None"},
+    {"draw_listing", (PyCFunction)Position_draw_listing, METH_O,
+     "draw_listing(context): (may draw, the legal takes) of the seat to act, or None"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
@@ -2081,7 +2185,8 @@ static int add_names(PyObject *module, const char *attribute, const char *const 
 }
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&PositionType) < 0 || PyType_Ready(&RuleMemoType) < 0) return NULL;
+    if (PyType_Ready(&PositionType) < 0 || PyType_Ready(&RuleMemoType) < 0 || PyType_Ready(&ListingContextType) < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
     Py_INCREF(&PositionType);
@@ -2096,6 +2201,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     }
     if (PyModule_AddObjectRef(module, "RuleMemo", (PyObject *)&RuleMemoType) < 0 ||
+        PyModule_AddObjectRef(module, "ListingContext", (PyObject *)&ListingContextType) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
         PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0) {

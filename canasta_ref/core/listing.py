@@ -11,8 +11,9 @@ the core's memo with its key built in C (``memo.py``), Python asked only on a mi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Iterator, Sequence
+from operator import itemgetter
+from typing import Any, Final, overload
 
 from ..engine.actions import TAKE, Action, take_with
 from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
@@ -43,7 +44,7 @@ from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
 from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
-from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable
+from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
 from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
@@ -204,25 +205,29 @@ class NativePlayListing:
         self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _PLAY_KINDS)
         self.memos = (self.allowed.memo, *(gate.memo for gate in self.gates))
         self.codes = self._codes()
+        self.context = self.bind()
+
+    def bind(self) -> Any:
+        """What every listing of the variant asks with, handed to the core once (``_core.ListingContext``): the
+        memos, the codes of their words, the discard actions; a call then passes the position alone."""
+        discards = self.discards
+        preferred = None if discards.preferred is None else discards.preferred.memo
+        play = (self.memos, self.codes, discards.allowed.memo, preferred, DISCARDS)
+        return bound_context(self.melds, play=play)
 
     def of(self, position: Any) -> Listing:
         """The listing of the seat to act in ``position`` (in play, its side opened; loaded by ``core.load_state``,
-        its turn's flags included): one call of the core, then the actions as the reference's blocks hold them."""
-        melds, discards = self.melds, self.discards
-        preferred = None if discards.preferred is None else discards.preferred.memo
-        may_ask, found, cards, may_pass, may_end = position.play_listing(
-            *melds.shape_arguments(),
-            melds.go_out.memo,
-            melds.keep_card.memo,
-            self.memos,
-            self.codes,
-            discards.allowed.memo,
-            preferred,
-        )
+        its turn's flags included): one call of the core, then the actions as the reference's blocks hold them, the
+        melds' groups put together only when asked for (``NativeMelds``)."""
+        may_ask, shapes, discards, may_pass, may_end = position.play_listing(self.context)
         blocks: list[Block] = [(ASK,)] if may_ask else []
-        blocks.append(self._meld_block(position, found))
-        blocks.append([DISCARDS[card] for card in cards])
-        blocks.extend(block for block, may in (((PASS,), may_pass), ((END,), may_end)) if may)
+        if shapes:
+            blocks.append(NativeMelds(self.rules, position.hand(), shapes))
+        blocks.append(discards)
+        if may_pass:
+            blocks.append((PASS,))
+        if may_end:
+            blocks.append((END,))
         return Listing(blocks)
 
     def _codes(self) -> tuple[int, ...]:
@@ -240,20 +245,67 @@ class NativePlayListing:
             "pass" in self.rules.refused_kinds,
         )
 
-    def _meld_block(self, position: Any, shapes: list[SingleMeldShape]) -> SingleMelds:
-        """The core's legal single melds, each shape's groups as the reference fills them."""
-        rules = self.rules
+
+#: How many groups of cards make a shape (``SingleMeldShape``'s last value).
+_WAYS: Final = itemgetter(4)
+
+
+class NativeMelds(Sequence[Action]):
+    """The core's legal single melds as a block of the listing: counted from each shape's number of groups, and
+    put together as the reference's ``blocks.SingleMelds`` holds them (its groups in its order) only when an action
+    of the block is asked for, as the reference keeps its shapes' groups until then."""
+
+    __slots__ = ("_held", "_melds", "_rules", "_shapes", "_total")
+
+    def __init__(self, rules: Rules, held: Sequence[int], shapes: list[SingleMeldShape]) -> None:
+        self._rules = rules
+        self._held = held
+        self._shapes = shapes
+        self._total: int = sum(map(_WAYS, shapes))
+        self._melds: SingleMelds | None = None
+
+    def __len__(self) -> int:
+        return self._total
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        melds = self._expanded()
+        return list(melds)[index] if isinstance(index, slice) else melds[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._expanded())
+
+    def _expanded(self) -> SingleMelds:
+        """The block's groups, each shape's as the reference fills them, made at the first action asked for."""
+        if self._melds is None:
+            self._melds = self._groups()
+        return self._melds
+
+    def _groups(self) -> SingleMelds:
+        rules, held = self._rules, self._held
         found = SingleMelds(rules.meld_actions)
-        if not shapes:
-            return found
-        held = position.hand()
         wilds = tuple((card, held[card]) for card in rules.wild_cards if card != JOKER and held[card])
-        for rank, naturals, twos, jokers, _ways in shapes:
+        for rank, naturals, twos, jokers, _ways in self._shapes:
             pool = tuple((card, held[card]) for card in rules.natural_cards[rank] if held[card])  # as HandCards sorts
             parts = (submultisets(pool, naturals), submultisets(wilds, twos), (JOKER,) * jokers)
             label = rank if naturals == 0 and rank != JOKER_RANK else None
             found.add(meld_chunk(parts, label))
         return found
+
+
+def bound_context(
+    melds: NativeSingleMelds, play: tuple[Any, ...] | None = None, draw: tuple[Any, ...] | None = None
+) -> Any:
+    """A ``_core.ListingContext``: the shapes' and the turn's ending questions of ``melds``, with the part of the
+    listing of play or of the draw phase given."""
+    if LIBRARY is None:
+        raise CoreUnavailable(decline_reason(melds.shapes.valid.rules))
+    return LIBRARY.ListingContext(
+        *melds.shape_arguments(), melds.go_out.memo, melds.keep_card.memo, play=play, draw=draw
+    )
 
 
 def native_action_allowed(rules: Rules) -> NativeQuestion:
@@ -309,7 +361,13 @@ class NativeDrawListing:
         asked = (allowed, self.draw, self.take, self.frozen, self.must_take, self.top_only, self.replace, self.apart)
         self.memos = tuple(None if question is None else question.memo for question in asked)  # _core.c's DRAW_MEMOS
         self.codes = self._codes(rules, allowed)
+        self.context = self.bind()
         self.pairs: dict[tuple[int, ...], Action] = {}
+
+    def bind(self) -> Any:
+        """The draw phase's questions and the codes of their words, handed to the core once
+        (``_core.ListingContext``): a call then passes the position alone."""
+        return bound_context(self.melds, draw=(self.memos, self.codes))
 
     @staticmethod
     def _optional(rules: Rules, query: Any, arguments: Sequence[str]) -> NativeQuestion | None:
@@ -338,22 +396,23 @@ class NativeDrawListing:
         """The core's answer alone, one call: whether the seat to act may draw, and its legal takes, each the card
         types from hand it melds the top card with (the top card alone first), in the reference's order; None for
         a side that has not opened where ``pile.take`` lets it make a take (``OPENING_TAKES``)."""
-        melds = self.melds
-        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(
-            *melds.shape_arguments(), melds.go_out.memo, melds.keep_card.memo, self.memos, self.codes
-        )
+        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(self.context)
         return found
 
     def of(self, position: Any) -> Listing | None:
         """The listing of the seat to act in ``position`` (the draw phase; ``core.load_state``), or None where
         ``found`` is."""
-        found = self.found(position)
+        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(self.context)
         if found is None:
             return None
         may_draw, takes = found
-        alone = [TAKE] if takes and not takes[0] else []
-        pairs = [self._take(cards) for cards in takes[len(alone) :]]
-        return Listing([*([(DRAW,)] if may_draw else []), alone, pairs])
+        blocks: list[Block] = [(DRAW,)] if may_draw else []
+        if takes and not takes[0]:
+            blocks.append((TAKE,))
+            del takes[0]
+        if takes:
+            blocks.append([self._take(cards) for cards in takes])
+        return Listing(blocks)
 
     def _take(self, cards: tuple[int, ...]) -> Action:
         """The take with ``cards`` from hand, its cards in canonical order, made once a pair (a few hundred a game)."""
@@ -401,13 +460,12 @@ class NativeListing:
     def of(self, position: Any) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
         ``uncovered`` gives a reason."""
-        phase = PHASES[position.where()[0]]
+        phase_index, _seat, opened = position.where()
+        phase = PHASES[phase_index]
         if phase == "draw":  # the core's own call says whether it lists a side that has not opened
             return None if self.draw is None else self.draw.of(position)
-        if self.uncovered(position) is not None:
-            return None
-        if phase == "play" and self.play is not None:
-            return self.play.of(position)
+        if phase == "play":
+            return self.play.of(position) if opened and self.play is not None else None
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)
         if phase == "answer":
             return Listing([tuple(answer for answer, allowed in zip(ANSWERS, (yes, no), strict=True) if allowed)])

@@ -159,12 +159,16 @@ def test_bad_codes_or_memos_are_refused_by_name(library: ModuleType, classic: Ru
     position = core.load_state(core.new_position(classic), _to_draw(classic, "8C 8D 5S", "4C 8S", ["QH QD QC"]))
     draw = NativeListing(classic).draw
     assert draw is not None
-    melds = (*draw.melds.shape_arguments(), draw.melds.go_out.memo, draw.melds.keep_card.memo)
     with pytest.raises(ValueError, match=r"native core: 3 draw phase codes, expected 26"):
-        position.draw_listing(*melds, draw.memos, draw.codes[:3])
+        core_listing.bound_context(draw.melds, draw=(draw.memos, draw.codes[:3]))
     plain = library.RuleMemo(1, lambda key: None, 10)
     with pytest.raises(TypeError, match=r"pile\.take's memo must be a RuleMemo with a recipe"):
-        position.draw_listing(*melds, (*draw.memos[:2], plain, *draw.memos[3:]), draw.codes)
+        core_listing.bound_context(draw.melds, draw=((*draw.memos[:2], plain, *draw.memos[3:]), draw.codes))
+    with pytest.raises(ValueError, match=r"native core: the ListingContext has no draw part"):
+        position.draw_listing(core_listing.bound_context(draw.melds))
+    with pytest.raises(TypeError, match=r"native core: a listing is asked with a ListingContext"):
+        position.draw_listing(draw.memos)
+    assert position.draw_listing(draw.context) is not None
 
 
 def test_an_empty_stock_moves_the_top_card_alone_where_the_spec_says(library: ModuleType) -> None:
@@ -188,5 +192,6 @@ def test_a_spec_letting_an_empty_pile_be_taken_is_refused_not_listed(library: Mo
     assert draw is not None
     allowing = NativeQuestion(classic, PILE_TAKE, QUESTIONS.index("failing"), lambda hook, values: None)
     draw.memos = (*draw.memos[:2], allowing.built_natively(core_listing.TAKE_ARGUMENTS).memo, *draw.memos[3:])
+    draw.context = draw.bind()
     with pytest.raises(ValueError, match=r"native core: pile\.take allows taking an empty pile, which has no top card"):
         draw.found(position)

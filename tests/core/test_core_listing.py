@@ -21,7 +21,8 @@ from canasta_ref.core.proof import prove, reference_single_melds
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.blocks import Listing
 from canasta_ref.engine.cards import card_name, counts_of, parse_card, parse_cards
-from canasta_ref.engine.legal import listing
+from canasta_ref.engine.legal import DISCARDS, PASS, listing
+from canasta_ref.engine.movegen import submultisets
 from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.engine.state import HandState
@@ -270,6 +271,7 @@ def test_the_core_says_which_positions_it_does_not_list(library: ModuleType) -> 
     core.load_state(position, game.state)
     assert not game.state.team_opened[game.state.side_of[game.state.to_act]]
     assert native.uncovered(position) == "the openings of a side that has not opened"
+    assert native.of(position) is None
     samba = NativeListing(rules_for(load_variant("samba")))
     assert samba.play is None and samba.play_missing is not None
 
@@ -284,3 +286,41 @@ def test_an_answer_is_listed_as_the_reference_lists_it(library: ModuleType) -> N
     found = NativeListing(rules).of(position)
     assert found is not None
     assert list(found) == list(listing(rules, game.state)) == [Action.answer(True), Action.answer(False)]
+
+
+def test_the_meld_block_is_counted_without_its_groups_and_made_as_the_reference_makes_them(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The melds' groups are put together only when an action of the block is asked for, from the hand as it was
+    listed (the position may have moved on since), and then as the reference has them, index by index."""
+    made: list[int] = []
+
+    def counted(pool: Any, size: int) -> Any:
+        made.append(size)
+        return submultisets(pool, size)
+
+    monkeypatch.setattr(core_listing, "submultisets", counted)
+    rules, state = _opened("7C 7D 7H 7S 2C 9S", ["5C 5D 5H"])
+    position = core.load_state(core.new_position(rules), state)
+    found = NativePlayListing(rules).of(position)
+    reference = listing(rules, state)
+    assert found.count() == reference.count() and not made
+    core.load_state(position, _opened("9S", ["5C 5D 5H"])[1])
+    melds = [index for index, action in enumerate(reference) if action.kind == "meld"]
+    assert melds and [found[index] for index in melds] == [reference[index] for index in melds]
+    assert made
+
+
+def test_a_listing_asked_without_its_bound_part_is_refused_by_name(library: ModuleType) -> None:
+    rules, state = _opened("7C 7D 7H 9S", ["5C 5D 5H"])
+    position = core.load_state(core.new_position(rules), state)
+    play = NativePlayListing(rules)
+    with pytest.raises(ValueError, match=r"native core: the ListingContext has no play part"):
+        position.play_listing(core_listing.bound_context(play.melds))
+    with pytest.raises(ValueError, match=r"native core: 54 discard actions, expected 53"):
+        preferred = None if play.discards.preferred is None else play.discards.preferred.memo
+        core_listing.bound_context(
+            play.melds, play=(play.memos, play.codes, play.discards.allowed.memo, preferred, (*DISCARDS, PASS))
+        )
+    discards = [action for action in listing(rules, state) if action.kind == "discard"]
+    assert discards and position.play_listing(play.context)[2] == discards
