@@ -265,6 +265,26 @@ class Walked:
             index += 1
 
 
+class CountedWalk(Walked):
+    """A walk whose number of actions a counter finds without walking (``openings.count_walked_openings``): the
+    first page and small indexes walk only as far as they show, ``count()`` asks the counter until the walk is
+    done, and an index near the end (a negative one included) still walks that far."""
+
+    __slots__ = ("_counted", "_counter")
+
+    def __init__(self, walk: Iterator[Action], counter: Callable[[], int]) -> None:
+        super().__init__(walk)
+        self._counter = counter
+        self._counted = -1
+
+    def count(self) -> int:
+        if self._walk is None:
+            return len(self._found)
+        if self._counted < 0:
+            self._counted = self._counter()
+        return self._counted
+
+
 class Chained:
     """Blocks made one after another as they are reached (the takes of many groups of cards from hand, each with
     its own further melds): the first page makes the first few, counting makes them all."""

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from canasta_ref import Rules, list_variants, load_variant
 from canasta_ref.engine.blocks import WALK_BELOW
+from canasta_ref.engine.named import play_action_walk
+from canasta_ref.engine.openings import count_walked_openings
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = tuple(list_variants())
@@ -114,3 +116,28 @@ def test_listing_while_each_action_is_tried_and_taken_back(position: tuple[str, 
             game.undo()
         tried.append(action)
     assert tried == listed
+
+
+#: The variants whose openings may lay sequences or two groups of one rank, walked by ``named.play_action_walk``.
+WALKED_OPENINGS = tuple(name for name in VARIANTS if not any(RULES[name].merges_same_rank))
+
+
+def test_some_variants_walk_their_openings() -> None:
+    """The counter below is proved on the variants that use it: Samba and Bolivia among them."""
+    assert {"samba", "bolivia"} <= set(WALKED_OPENINGS)
+
+
+@pytest.mark.parametrize("variant", WALKED_OPENINGS)
+def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: str) -> None:
+    """``openings.count_walked_openings`` (no walk) equals the number of distinct openings the walk finds, and the
+    listing's count built on it equals the listing's length, on hands small enough to walk."""
+    counted_some = False
+    for cards, seed in itertools.product((11, 13, 15, 16), range(6)):
+        game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
+        walked = list(play_action_walk(RULES[variant], game.state, False))
+        assert len(set(walked)) == len(walked)
+        assert count_walked_openings(RULES[variant], game.state) == len(walked), f"{cards} cards, seed {seed}"
+        counted_some = counted_some or bool(walked)
+        legal_actions = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed).legal_actions()
+        assert legal_actions.count() == len(list(game.legal_actions()))
+    assert counted_some, "some position has openings to count"

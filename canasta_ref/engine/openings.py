@@ -1,0 +1,405 @@
+"""Counting the openings a choice of one shape per rank cannot write, without walking them (issue 40).
+
+Where the spec lets one action lay sequences, or two groups of one rank, a side that has not opened lists those
+openings by a walk that drops what it met before (``named.play_action_walk``): at 30 cards and more it meets
+millions of candidates. Such an opening is a multiset of *units*, each a sequence or a group of one rank, and its
+verdict (``checks._plan_meld``) hangs on sums over them: cards used, points, canastas made, what the melds are
+made of, every meld valid kept or going out, the groups and the ranks repeated. So the multisets of sequences are
+enumerated (they are few), and for each the groups are counted by dynamic programming over ranks: each rank's
+distinct multisets of groups, summed by what the verdict reads, and combined rank by rank under the wild cards held.
+Exact where no rank merges its groups into one meld (the listing walks otherwise). Tests compare
+the count with the walk's on small hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from typing import Final
+
+from .actions import MeldGroup
+from .cards import CARD_TYPES, Card
+from .checks import (
+    COMPOSITIONS,
+    INITIAL_CONCEALED_VARIABLES,
+    MELD_ACTION,
+    MELD_VALID,
+    CanastaKinds,
+    RankFacts,
+    Tally,
+    canasta_tally,
+    ending_refusal,
+    goes_out_melding,
+    group_rank,
+    initial_meld_reads,
+    initial_meld_refusal,
+    initial_minimum,
+    keep_card_refusal,
+    meld_values,
+    melds_composition,
+    natural_ranks,
+    opening_bonus,
+    rank_facts,
+    side_tally,
+    table_values,
+)
+from .movegen import HandCards, expand_shapes, group_shapes, opening_accepted
+from .named import _new_sequences, _repeats_allowed, _wild_choices
+from .rules import Rules, remember
+from .state import HandState, Meld
+
+#: What a unit, or a rank's multiset of groups, adds to an opening: the wild cards it uses (packed, ``_Counter.wilds``),
+#: natural cards it leaves of those it could use (a rank's; 0 for a sequence), points, canastas (a
+#: ``checks.Tally``), composition bits, valid kept, valid going out, groups, cards used.
+Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
+
+#: A state of the count: the wild cards used (packed), the cards left so far (capped, ``_Counter.left_cap``), points
+#: (capped, ``_points_cap``), canastas, composition, valid kept, valid going out, groups and ranks repeated (each
+#: capped where hook meld.action stops changing), and whether a sequence is laid.
+State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
+
+#: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
+_KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
+
+#: Bits a wild card type's count takes in a packed count of wild cards used, the top one a guard: no hand holds
+#: 127 copies of a card.
+_WILD_BITS: Final = 8
+
+
+def count_walked_openings(rules: Rules, state: HandState) -> int:
+    """The distinct legal openings of the seat to act that lay a sequence or repeat a rank (those
+    ``named.play_action_walk`` walks for a side that has not opened), counted. Only where no rank merges its groups
+    into one meld (``Rules.merges_same_rank``): the sums here take each group for a meld of its own."""
+    return _Counter(rules, state).count()
+
+
+class _Counter:
+    """One position's count: the facts every unit's verdict shares, computed once."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self.seat = seat = state.to_act
+        self.counts = state.hands[seat]
+        self.table = table_values(rules, state, seat)
+        self.facts: RankFacts = rank_facts(rules, state, seat)
+        self.tally = side_tally(rules, state, seat)
+        self.hand_size = state.cards_held(seat) + opening_bonus(rules, state, seat)
+        self.pending = not state.last_card_bonus
+        self.repeats = _repeats_allowed(rules, state)
+        self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
+        self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
+        #: The wild cards held, packed (``_WILD_BITS`` a type) with each field's guard bit set: a packed use fits
+        #: the hand where subtracting it from this clears no guard bit.
+        self.guards = sum(1 << (_WILD_BITS * place + _WILD_BITS - 1) for place in range(len(rules.wild_cards)))
+        self.held_packed = self.guards + self._packed(
+            [card for card in rules.wild_cards for _ in range(self.counts[card])]
+        )
+        self.points_cap = _points_cap(rules, state, seat, self.counts, self.hand_size)
+        self.left_cap = left_cap(rules, self.pending, self.hand_size)
+        self.groups_cap, self.repeated_cap = _action_caps(rules, self.table, self.hand_size)
+        self._sums: dict[MeldGroup, Sum] = {}
+        self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+
+    def _packed(self, cards: Sequence[Card]) -> int:
+        """The wild cards among ``cards``, counted by type and packed."""
+        packed = 0
+        for card in cards:
+            place = self.wild_places.get(card)
+            if place is not None:
+                packed += 1 << _WILD_BITS * place
+        return packed
+
+    def count(self) -> int:
+        """Every multiset of sequences, with the groups the rest of the hand adds to it."""
+        sequences = _new_sequences(self.rules, self.state, self.counts, _wild_choices(self.rules, self.counts))
+        units = [MeldGroup.of(cards) for cards in sequences]
+        total = 0
+        for chosen in _multisets(units, list(self.counts), len(units) * CARD_TYPES):
+            rest = list(self.counts)
+            for unit in chosen:
+                for card in unit.cards:
+                    rest[card] -= 1
+            total += self._with_groups(chosen, rest)
+        return total
+
+    def _with_groups(self, sequences: list[MeldGroup], rest: list[int]) -> int:
+        """The legal openings laying exactly ``sequences`` (a multiset) and groups from ``rest``."""
+        wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
+        hand = HandCards(self.rules, tuple(rest))
+        per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
+        # The cards left before any group: those of no rank a group is chosen from, and no wild card.
+        left = (
+            self.hand_size
+            - used
+            - sum(hand.count(rank) for rank in per_rank)
+            - self.wilds_held
+            + self._wild_count(wilds)
+        )
+        states: dict[State, int] = {
+            (
+                wilds,
+                self._capped_left(left),
+                self._capped_points(points),
+                tally,
+                composition,
+                staying,
+                leaving,
+                min(groups, self.groups_cap),
+                0,
+                bool(sequences),
+            ): 1
+        }
+        for rank in sorted(per_rank):
+            groups_of_rank = [found[0] for shape in per_rank[rank] for found in expand_shapes(hand, [shape])]
+            held = hand.count(rank)
+            states = self._combine(states, self._rank_sums_of(rank, groups_of_rank, rest, held), held)
+        return sum(n for key, n in states.items() if (key[8] or key[9]) and self._verdict(key))
+
+    def _wild_count(self, packed: int) -> int:
+        """How many wild cards a packed count holds."""
+        mask = (1 << _WILD_BITS) - 1
+        return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
+
+    def _capped_left(self, left: int) -> int:
+        return left if self.left_cap is None else min(left, self.left_cap)
+
+    def _capped_points(self, points: int) -> int:
+        return points if self.points_cap is None else min(points, self.points_cap)
+
+    def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int) -> dict[State, int]:
+        """The states once one rank's choices of groups are added to each, or none, which leaves the rank's
+        ``naturals``."""
+        held, guards = self.held_packed, self.guards
+        points_cap = self.points_cap if self.points_cap is not None else 1 << 62
+        left_cap = self.left_cap if self.left_cap is not None else 1 << 62
+        out: dict[State, int] = {}
+        for state, ways in states.items():
+            kept: State = (state[0], min(state[1] + naturals, left_cap), *state[2:])
+            out[kept] = out.get(kept, 0) + ways
+        groups_cap, repeated_cap = self.groups_cap, self.repeated_cap
+        for state, ways in states.items():
+            wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+            for (w, unused, p, t, c, s, lv, k, _), more in choices.items():
+                added = wilds + w
+                if (held - added) & guards != guards:
+                    continue
+                key: State = (
+                    added,
+                    min(left + unused, left_cap),
+                    min(points + p, points_cap),
+                    tally + t,
+                    composition | c,
+                    staying and s,
+                    leaving and lv,
+                    min(groups + k, groups_cap),
+                    min(repeated + k - 1, repeated_cap),
+                    sequence,
+                )
+                out[key] = out.get(key, 0) + ways * more
+        return out
+
+    def _rank_sums_of(self, rank: int, groups: list[MeldGroup], rest: list[int], held: int) -> dict[Sum, int]:
+        """One rank's distinct non-empty multisets of ``groups`` the cards ``rest`` hold (one group at most where
+        the spec repeats no rank), counted by their sum; ``held``: the rank's natural cards in ``rest``."""
+        key = (rank, tuple(rest))
+        known = self._rank_sums.get(key)
+        if known is not None:
+            return known
+        found: dict[Sum, int] = {}
+        most = len(groups) * CARD_TYPES if self.repeats else 1
+        for chosen in _multisets(groups, list(rest), most):
+            if chosen:
+                w, _, p, t, c, s, lv, k, used = self._sum_of(chosen)
+                summed: Sum = (w, held - (used - self._wild_count(w)), p, t, c, s, lv, k, used)
+                found[summed] = found.get(summed, 0) + 1
+        self._rank_sums[key] = found
+        return found
+
+    def _sum_of(self, units: Sequence[MeldGroup]) -> Sum:
+        """What ``units`` add to an opening (see ``Sum``; no cards left counted)."""
+        wilds = used = points = composition = 0
+        tally: Tally = 0
+        staying = leaving = True
+        for unit in units:
+            w, _, p, t, c, s, lv, _, u = self._unit(unit)
+            wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
+            staying, leaving = staying and s, leaving and lv
+        return wilds, 0, points, tally, composition, staying, leaving, len(units), used
+
+    def _unit(self, group: MeldGroup) -> Sum:
+        """One sequence or group as a ``Sum``, judged by hook meld.valid as a new meld, kept and going out."""
+        known = self._sums.get(group)
+        if known is not None:
+            return known
+        rules = self.rules
+        rank = group_rank(rules, group)
+        cards = group.cards
+        meld = Meld.build(rank, cards, rules.is_wild)
+        spread = natural_ranks(rules, cards)
+        staying, leaving = (
+            rules.failing_of(
+                MELD_VALID, meld_values(rules, self.table, meld, None, cards, spread, out, True, self.facts)
+            )
+            is None
+            for out in (False, True)
+        )
+        summed: Sum = (
+            self._packed(cards),
+            0,
+            sum(rules.card_value[c] for c in cards),
+            canasta_tally(rules, [meld]),
+            melds_composition(rules, [meld]),
+            staying,
+            leaving,
+            1,
+            len(cards),
+        )
+        self._sums[group] = summed
+        return summed
+
+    def _verdict(self, key: State) -> bool:
+        """``checks._plan_meld`` on an opening by its sums: hook meld.action, every meld valid kept or going out,
+        the ending, and the initial-meld hooks (as ``legal._opening_verdict`` judges an opening of one group a
+        rank)."""
+        rules, state, seat = self.rules, self.state, self.seat
+        wilds, left, points, tally, composition, staying, leaving, groups, repeated, _ = key
+        values = (*self.table, "play", groups, repeated, True)
+        if rules.failing_of(MELD_ACTION, values) is not None:
+            return False
+        hand_after = self._capped_left(left + self.wilds_held - self._wild_count(wilds))
+        canastas_after = self.tally + tally
+        going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
+        if not (leaving if going_out else staying):
+            return False
+        if ending_refusal(rules, state, seat, hand_after, canastas_after, self.pending) is not None:
+            return False
+        return opening_accepted(rules, state, seat, points, tally, hand_after, composition)
+
+
+def left_cap(rules: Rules, pending: bool, most: int) -> int | None:
+    """2 when keeping two cards or more is judged alike whatever the number (``go_out.keep_card`` is asked of
+    number up to ``most``), else None: the cards left are then counted exactly."""
+    key = ("left-cap", most, pending)
+    known: int | bool | None = rules.shape_cache.get(key, False)
+    if known is False:
+        alike = all(
+            len({keep_card_refusal(rules, h, pending, out) for h in range(2, most + 1)}) <= 1 for out in (False, True)
+        )
+        known = remember(rules.shape_cache, key, 2 if alike else None)
+    return known
+
+
+def _action_caps(rules: Rules, table: tuple[object, ...], most: int) -> tuple[int, int]:
+    """The numbers of groups and of ranks repeated from which hook meld.action stops changing its answer (at
+    least 1 each: an opening has a group, and a repeated rank must stay told apart from none)."""
+    key = ("opening-action-caps", tuple(table[i] for i in rules.table_positions_of("meld.action")), most)
+    known: tuple[int, int] | None = rules.shape_cache.get(key)
+    if known is not None:
+        return known
+    answers = [
+        [rules.failing_of(MELD_ACTION, (*table, "play", g, r, True)) is None for r in range(most + 1)]
+        for g in range(most + 1)
+    ]
+    groups_cap = max(1, constant_from(answers))
+    repeated_cap = max(1, max(constant_from(row) for row in answers))
+    return remember(rules.shape_cache, key, (groups_cap, repeated_cap))  # type: ignore[no-any-return]
+
+
+def _multisets(units: Sequence[MeldGroup], counts: list[int], most: int) -> list[list[MeldGroup]]:
+    """Every multiset of at most ``most`` of ``units`` whose cards ``counts`` hold (the empty one first), each
+    once: a unit's copies are chosen in the units' order. ``counts`` is left as it was."""
+    out: list[list[MeldGroup]] = []
+    _extend(units, counts, most, 0, [], out)
+    return out
+
+
+def _extend(
+    units: Sequence[MeldGroup],
+    counts: list[int],
+    most: int,
+    start: int,
+    chosen: list[MeldGroup],
+    out: list[list[MeldGroup]],
+) -> None:
+    """``_multisets`` from ``chosen``, adding units from place ``start`` on."""
+    out.append(list(chosen))
+    if len(chosen) >= most:
+        return
+    for place in range(start, len(units)):
+        cards = units[place].cards
+        if any(counts[card] < cards.count(card) for card in cards):
+            continue
+        for card in cards:
+            counts[card] -= 1
+        chosen.append(units[place])
+        _extend(units, counts, most, place, chosen, out)
+        chosen.pop()
+        for card in cards:
+            counts[card] += 1
+
+
+def _points_cap(rules: Rules, state: HandState, seat: int, counts: Sequence[int], hand_size: int) -> int | None:
+    """The points from which the initial-meld verdict stops changing, for every count of canastas by kind the
+    hand could make and every way of going out concealed (asked of every total the hand can reach); None where a
+    card held counts negative points, since a capped sum could then fall back."""
+    values = [rules.card_value[card] for card in range(CARD_TYPES) if counts[card]]
+    if any(v < 0 for v in values):
+        return None
+    highest = sum(rules.card_value[card] * counts[card] for card in range(CARD_TYPES))
+    smallest = min(rules.canasta_size)
+    most = [hand_size // smallest if initial_meld_reads(rules, name) else 0 for name in _KIND_VARIABLES]
+    concealed_read = any(initial_meld_reads(rules, name) for name in INITIAL_CONCEALED_VARIABLES)
+    key = ("opening-points-cap", initial_minimum(rules, state, seat), highest, tuple(most), concealed_read)
+    known: int | bool | None = rules.shape_cache.get(key, False)
+    if known is not False:
+        return known
+    flags = ((False, False), (True, False), (False, True)) if concealed_read else ((False, False),)
+    every_kinds = [CanastaKinds(*kinds) for kinds in product(*(range(n + 1) for n in most))]
+    cap = steady_points(rules, state, seat, highest, every_kinds, flags, top_points=0, taking=False)
+    return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
+
+
+def steady_points(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    highest: int,
+    every_kinds: Sequence[CanastaKinds],
+    flags: Sequence[tuple[bool, bool]],
+    *,
+    top_points: int,
+    taking: bool,
+) -> int:
+    """The points (up to ``highest``) from which the initial-meld verdict stops changing, for each of
+    ``every_kinds`` of canastas, ways of going out concealed (``flags``) and composition of the melds."""
+    compositions = COMPOSITIONS if rules.reads_composition else (0,)
+    unit = rules.points_unit
+    cap = 0
+    for kinds in every_kinds:
+        for (concealed, by_discard), composition in product(flags, compositions):
+            answers = [
+                initial_meld_refusal(
+                    rules,
+                    state,
+                    seat,
+                    hand_points=p,
+                    top_card_points=top_points,
+                    kinds=kinds,
+                    concealed_out=concealed,
+                    concealed_by_discard=by_discard,
+                    taking_pile=taking,
+                    composition=composition,
+                )
+                for p in range(0, highest + unit, unit)
+            ]
+            cap = max(cap, constant_from(answers) * unit)
+    return cap
+
+
+def constant_from(answers: Sequence[object]) -> int:
+    """The first index from which every answer equals the last."""
+    index = len(answers) - 1
+    while index > 0 and answers[index - 1] == answers[-1]:
+        index -= 1
+    return index
