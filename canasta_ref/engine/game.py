@@ -91,8 +91,9 @@ class LegalActions:
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng``: exactly ``legal[rng.randrange(len(legal))]``, in
-        every variant, so a seed gives the same action as indexing the canonical listing with it (``count()`` first,
-        which a big Samba or Bolivia hand not opened still walks in full). Raises IndexError when there is none."""
+        every variant, so a seed gives the same action as indexing the canonical listing with it (``count()`` first;
+        in a big Samba or Bolivia hand not opened, the openings are counted without walking them, but the index drawn
+        is still found by walking the listing that far). Raises IndexError when there is none."""
         total = self.count()
         if not total:
             raise IndexError("there is no legal action to sample")

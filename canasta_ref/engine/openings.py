@@ -43,7 +43,7 @@ from .checks import (
     side_tally,
     table_values,
 )
-from .movegen import HandCards, expand_shapes, group_shapes, opening_accepted
+from .movegen import HandCards, Shape, expand_shapes, group_shapes, opening_accepted
 from .named import _new_sequences, _repeats_allowed, _wild_choices
 from .rules import Rules, remember
 from .state import HandState, Meld
@@ -151,9 +151,8 @@ class _Counter:
             ): 1
         }
         for rank in sorted(per_rank):
-            groups_of_rank = [found[0] for shape in per_rank[rank] for found in expand_shapes(hand, [shape])]
             held = hand.count(rank)
-            states = self._combine(states, self._rank_sums_of(rank, groups_of_rank, rest, held), held)
+            states = self._combine(states, self._rank_sums_of(rank, hand, per_rank[rank], rest), held)
         return sum(n for key, n in states.items() if (key[8] or key[9]) and self._verdict(key))
 
     def _wild_count(self, packed: int) -> int:
@@ -199,22 +198,34 @@ class _Counter:
                 out[key] = out.get(key, 0) + ways * more
         return out
 
-    def _rank_sums_of(self, rank: int, groups: list[MeldGroup], rest: list[int], held: int) -> dict[Sum, int]:
-        """One rank's distinct non-empty multisets of ``groups`` the cards ``rest`` hold (one group at most where
-        the spec repeats no rank), counted by their sum; ``held``: the rank's natural cards in ``rest``."""
-        key = (rank, tuple(rest))
+    def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
+        """One rank's distinct non-empty multisets of the groups of ``shapes`` the cards ``rest`` (``hand``) hold
+        (one group at most where the spec repeats no rank), counted by their sum with the cards used left out
+        and the groups capped (``_combine`` reads neither further). Kept per rank and the cards of the rank and
+        wild cards held, which most choices of sequences leave alike."""
+        rules = self.rules
+        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
+        key = (rank, tuple(rest[card] for card in (*natural_cards, *rules.wild_cards)))
         known = self._rank_sums.get(key)
         if known is not None:
             return known
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
         found: dict[Sum, int] = {}
-        most = len(groups) * CARD_TYPES if self.repeats else 1
-        for chosen in _multisets(groups, list(rest), most):
-            if chosen:
-                w, _, p, t, c, s, lv, k, used = self._sum_of(chosen)
-                summed: Sum = (w, held - (used - self._wild_count(w)), p, t, c, s, lv, k, used)
-                found[summed] = found.get(summed, 0) + 1
+        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), found)
+        walk.extend(0, (0, 0, 0, 0, 0, True, True, 0, 0))
+        found = self._with_unused(found, hand.count(rank))
         self._rank_sums[key] = found
         return found
+
+    def _with_unused(self, found: dict[Sum, int], held: int) -> dict[Sum, int]:
+        """A rank's sums (cards used in place of cards left) with the natural cards they leave of ``held``."""
+        out: dict[Sum, int] = {}
+        for (w, _, p, t, c, s, lv, k, used), ways in found.items():
+            unused = self._capped_left(held - (used - self._wild_count(w)))
+            summed: Sum = (w, unused, p, t, c, s, lv, k, 0)
+            out[summed] = out.get(summed, 0) + ways
+        return out
 
     def _sum_of(self, units: Sequence[MeldGroup]) -> Sum:
         """What ``units`` add to an opening (see ``Sum``; no cards left counted)."""
@@ -304,6 +315,58 @@ def _action_caps(rules: Rules, table: tuple[object, ...], most: int) -> tuple[in
     groups_cap = max(1, constant_from(answers))
     repeated_cap = max(1, max(constant_from(row) for row in answers))
     return remember(rules.shape_cache, key, (groups_cap, repeated_cap))  # type: ignore[no-any-return]
+
+
+#: A unit's cards as (card, copies) pairs, and its ``Sum``.
+_Unit = tuple[tuple[tuple[Card, int], ...], Sum]
+
+
+def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
+    """``cards`` as (card, copies) pairs."""
+    return tuple((card, cards.count(card)) for card in sorted(set(cards)))
+
+
+class _RankWalk:
+    """One rank's multisets of groups, walked with their sums added up on the way (a group's copies chosen in the
+    groups' order), each counted in ``found`` by its sum: the groups capped at ``most_groups`` and the cards used
+    in the place of the cards left (``_Counter._with_unused`` turns them)."""
+
+    def __init__(
+        self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int, found: dict[Sum, int]
+    ) -> None:
+        self.units = units
+        self.counts = counts
+        self.most = len(units) * CARD_TYPES if repeats else 1
+        self.most_groups = most_groups
+        self.found = found
+
+    def extend(self, start: int, acc: Sum) -> None:
+        """Every multiset from ``acc`` (its sum so far) adding units from place ``start`` on."""
+        counts, found = self.counts, self.found
+        wilds, _, points, tally, composition, staying, leaving, groups, used = acc
+        if groups >= self.most:
+            return
+        for place in range(start, len(self.units)):
+            pairs, (w, _, p, t, c, s, lv, _, u) = self.units[place]
+            if any(counts[card] < n for card, n in pairs):
+                continue
+            for card, n in pairs:
+                counts[card] -= n
+            summed: Sum = (
+                wilds + w,
+                0,
+                points + p,
+                tally + t,
+                composition | c,
+                staying and s,
+                leaving and lv,
+                min(groups + 1, self.most_groups),
+                used + u,
+            )
+            found[summed] = found.get(summed, 0) + 1
+            self.extend(place, (*summed[:7], groups + 1, summed[8]))
+            for card, n in pairs:
+                counts[card] += n
 
 
 def _multisets(units: Sequence[MeldGroup], counts: list[int], most: int) -> list[list[MeldGroup]]:
