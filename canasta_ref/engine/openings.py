@@ -13,11 +13,11 @@ the count with the walk's on small hands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import product
-from typing import Final
+from typing import Final, TypeVar
 
-from .actions import MeldGroup
+from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, Card
 from .checks import (
     COMPOSITIONS,
@@ -48,15 +48,17 @@ from .named import _new_sequences, _repeats_allowed, _wild_choices
 from .rules import Rules, remember
 from .state import HandState, Meld
 
-#: What a unit, or a rank's multiset of groups, adds to an opening: the wild cards it uses (packed, ``_Counter.wilds``),
-#: natural cards it leaves of those it could use (a rank's; 0 for a sequence), points, canastas (a
-#: ``checks.Tally``), composition bits, valid kept, valid going out, groups, cards used.
+#: What a unit, or a rank's multiset of groups, adds to an opening: the wild cards it uses (packed, see
+#: ``OpeningCounter.guards``), natural cards it leaves of those it could use (a rank's; 0 for a sequence),
+#: points, canastas (a ``checks.Tally``), composition bits, valid kept, valid going out, groups, cards used.
 Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
 
-#: A state of the count: the wild cards used (packed), the cards left so far (capped, ``_Counter.left_cap``), points
+#: A state of the count: the wild cards used (packed), the cards left so far (capped, ``left_cap``), points
 #: (capped, ``_points_cap``), canastas, composition, valid kept, valid going out, groups and ranks repeated (each
 #: capped where hook meld.action stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
+
+_K = TypeVar("_K")
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
@@ -66,15 +68,34 @@ _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas",
 _WILD_BITS: Final = 8
 
 
-def count_walked_openings(rules: Rules, state: HandState) -> int:
+class LazyOpenings:
+    """``OpeningCounter`` made when first asked: a listing keeps one for the block it may never count (its first
+    page walks)."""
+
+    __slots__ = ("_counter", "_rules", "_state")
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self._rules = rules
+        self._state = state
+        self._counter: OpeningCounter | None = None
+
+    def _made(self) -> OpeningCounter:
+        if self._counter is None:
+            self._counter = OpeningCounter(self._rules, self._state)
+        return self._counter
+
+    def count(self) -> int:
+        return self._made().count()
+
+    def draw(self, index: int) -> Action:
+        return self._made().draw(index)
+
+
+class OpeningCounter:
     """The distinct legal openings of the seat to act that lay a sequence or repeat a rank (those
-    ``named.play_action_walk`` walks for a side that has not opened), counted. Only where no rank merges its groups
-    into one meld (``Rules.merges_same_rank``): the sums here take each group for a meld of its own."""
-    return _Counter(rules, state).count()
-
-
-class _Counter:
-    """One position's count: the facts every unit's verdict shares, computed once."""
+    ``named.play_action_walk`` walks for a side that has not opened): counted, and drawn by index. Only where no
+    rank merges its groups into one meld (``Rules.merges_same_rank``): the sums here take each group for a meld of
+    its own. The facts every unit's verdict shares are computed once."""
 
     def __init__(self, rules: Rules, state: HandState) -> None:
         self.rules = rules
@@ -112,19 +133,63 @@ class _Counter:
 
     def count(self) -> int:
         """Every multiset of sequences, with the groups the rest of the hand adds to it."""
+        return sum(self._legal_ways(self._layers(chosen, rest)[-1]) for chosen, rest in self._sequence_choices())
+
+    def draw(self, index: int) -> Action:
+        """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the multisets of sequences in
+        turn, within one the final states in turn, and within a state each way of reaching it, found rank by rank
+        from the last (a bijection, so an index drawn uniformly draws an opening uniformly)."""
+        for chosen, rest in self._sequence_choices():
+            hand = HandCards(self.rules, tuple(rest))
+            per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
+            layers = self._layers(chosen, rest)
+            ways = self._legal_ways(layers[-1])
+            if index >= ways:
+                index -= ways
+                continue
+            target, index = _pick([(k, n) for k, n in layers[-1].items() if self._legal(k)], index)
+            groups: list[MeldGroup] = list(chosen)
+            ranks = sorted(per_rank)
+            for place in range(len(ranks) - 1, -1, -1):
+                rank = ranks[place]
+                sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
+                held = hand.count(rank)
+                ways_in = [
+                    ((before, choice), n * more)
+                    for before, n in layers[place].items()
+                    for choice, more in [(None, 1), *sums.items()]
+                    if self._added(before, choice, held) == target
+                ]
+                (target, choice), index = _pick(ways_in, index)
+                if choice is not None:
+                    index, which = divmod(index, sums[choice])
+                    groups.extend(self._rank_multiset(rank, hand, per_rank[rank], rest, choice, which))
+            return Action.meld(groups)
+        raise IndexError("opening index out of range")
+
+    def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
+        """Every multiset of the candidate sequences, with the cards it leaves."""
         sequences = _new_sequences(self.rules, self.state, self.counts, _wild_choices(self.rules, self.counts))
         units = [MeldGroup.of(cards) for cards in sequences]
-        total = 0
+        out: list[tuple[list[MeldGroup], list[int]]] = []
         for chosen in _multisets(units, list(self.counts), len(units) * CARD_TYPES):
             rest = list(self.counts)
             for unit in chosen:
                 for card in unit.cards:
                     rest[card] -= 1
-            total += self._with_groups(chosen, rest)
-        return total
+            out.append((chosen, rest))
+        return out
 
-    def _with_groups(self, sequences: list[MeldGroup], rest: list[int]) -> int:
-        """The legal openings laying exactly ``sequences`` (a multiset) and groups from ``rest``."""
+    def _legal_ways(self, states: dict[State, int]) -> int:
+        return sum(n for key, n in states.items() if self._legal(key))
+
+    def _legal(self, key: State) -> bool:
+        """Whether a final state is an opening the walk lists (a sequence or a repeated rank) and legal."""
+        return (key[8] > 0 or key[9]) and self._verdict(key)
+
+    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> list[dict[State, int]]:
+        """The states of the openings laying exactly ``sequences`` (a multiset) and groups from ``rest``: before
+        any rank, then after each rank in order (the last: every opening)."""
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
         hand = HandCards(self.rules, tuple(rest))
         per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
@@ -150,10 +215,11 @@ class _Counter:
                 bool(sequences),
             ): 1
         }
+        layers = [states]
         for rank in sorted(per_rank):
             held = hand.count(rank)
-            states = self._combine(states, self._rank_sums_of(rank, hand, per_rank[rank], rest), held)
-        return sum(n for key, n in states.items() if (key[8] or key[9]) and self._verdict(key))
+            layers.append(self._combine(layers[-1], self._rank_sums_of(rank, hand, per_rank[rank], rest), held))
+        return layers
 
     def _wild_count(self, packed: int) -> int:
         """How many wild cards a packed count holds."""
@@ -169,34 +235,48 @@ class _Counter:
     def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int) -> dict[State, int]:
         """The states once one rank's choices of groups are added to each, or none, which leaves the rank's
         ``naturals``."""
-        held, guards = self.held_packed, self.guards
-        points_cap = self.points_cap if self.points_cap is not None else 1 << 62
-        left_cap = self.left_cap if self.left_cap is not None else 1 << 62
         out: dict[State, int] = {}
+        every: list[tuple[Sum | None, int]] = [(None, 1), *choices.items()]
         for state, ways in states.items():
-            kept: State = (state[0], min(state[1] + naturals, left_cap), *state[2:])
-            out[kept] = out.get(kept, 0) + ways
-        groups_cap, repeated_cap = self.groups_cap, self.repeated_cap
-        for state, ways in states.items():
-            wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
-            for (w, unused, p, t, c, s, lv, k, _), more in choices.items():
-                added = wilds + w
-                if (held - added) & guards != guards:
-                    continue
-                key: State = (
-                    added,
-                    min(left + unused, left_cap),
-                    min(points + p, points_cap),
-                    tally + t,
-                    composition | c,
-                    staying and s,
-                    leaving and lv,
-                    min(groups + k, groups_cap),
-                    min(repeated + k - 1, repeated_cap),
-                    sequence,
-                )
-                out[key] = out.get(key, 0) + ways * more
+            for choice, more in every:
+                key = self._added(state, choice, naturals)
+                if key is not None:
+                    out[key] = out.get(key, 0) + ways * more
         return out
+
+    def _added(self, state: State, choice: Sum | None, naturals: int) -> State | None:
+        """``state`` with a rank's ``choice`` of groups (None: no group, which leaves the rank's ``naturals``);
+        None where the wild cards held cannot pay for it."""
+        wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+        if choice is None:
+            return (
+                wilds,
+                self._capped_left(left + naturals),
+                points,
+                tally,
+                composition,
+                staying,
+                leaving,
+                groups,
+                repeated,
+                sequence,
+            )
+        w, unused, p, t, c, s, lv, k, _ = choice
+        added = wilds + w
+        if (self.held_packed - added) & self.guards != self.guards:
+            return None
+        return (
+            added,
+            self._capped_left(left + unused),
+            self._capped_points(points + p),
+            tally + t,
+            composition | c,
+            staying and s,
+            leaving and lv,
+            min(groups + k, self.groups_cap),
+            min(repeated + k - 1, self.repeated_cap),
+            sequence,
+        )
 
     def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
         """One rank's distinct non-empty multisets of the groups of ``shapes`` the cards ``rest`` (``hand``) hold
@@ -218,12 +298,31 @@ class _Counter:
         self._rank_sums[key] = found
         return found
 
+    def _rank_multiset(
+        self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
+    ) -> list[MeldGroup]:
+        """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
+        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), {})
+        held = hand.count(rank)
+        for raw, chosen in walk.each(0, (0, 0, 0, 0, 0, True, True, 0, 0), []):
+            if self._unused_sum(raw, held) == choice:
+                if which == 0:
+                    return [groups[place] for place in chosen]
+                which -= 1
+        raise IndexError("no such multiset of groups")
+
+    def _unused_sum(self, raw: Sum, held: int) -> Sum:
+        """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
+        w, _, p, t, c, s, lv, k, used = raw
+        return (w, self._capped_left(held - (used - self._wild_count(w))), p, t, c, s, lv, k, 0)
+
     def _with_unused(self, found: dict[Sum, int], held: int) -> dict[Sum, int]:
         """A rank's sums (cards used in place of cards left) with the natural cards they leave of ``held``."""
         out: dict[Sum, int] = {}
-        for (w, _, p, t, c, s, lv, k, used), ways in found.items():
-            unused = self._capped_left(held - (used - self._wild_count(w)))
-            summed: Sum = (w, unused, p, t, c, s, lv, k, 0)
+        for raw, ways in found.items():
+            summed = self._unused_sum(raw, held)
             out[summed] = out.get(summed, 0) + ways
         return out
 
@@ -329,7 +428,7 @@ def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
 class _RankWalk:
     """One rank's multisets of groups, walked with their sums added up on the way (a group's copies chosen in the
     groups' order), each counted in ``found`` by its sum: the groups capped at ``most_groups`` and the cards used
-    in the place of the cards left (``_Counter._with_unused`` turns them)."""
+    in the place of the cards left (``OpeningCounter._with_unused`` turns them)."""
 
     def __init__(
         self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int, found: dict[Sum, int]
@@ -341,8 +440,14 @@ class _RankWalk:
         self.found = found
 
     def extend(self, start: int, acc: Sum) -> None:
-        """Every multiset from ``acc`` (its sum so far) adding units from place ``start`` on."""
-        counts, found = self.counts, self.found
+        """Every multiset from ``acc`` (its sum so far) adding units from place ``start`` on, counted."""
+        for summed, _ in self.each(start, acc, []):
+            self.found[summed] = self.found.get(summed, 0) + 1
+
+    def each(self, start: int, acc: Sum, chosen: list[int]) -> Iterator[tuple[Sum, list[int]]]:
+        """Depth first, each multiset from ``acc`` (its sum so far) adding units from place ``start`` on: its sum,
+        and its units' places (``chosen``, extended as the walk goes: read it before the next step)."""
+        counts = self.counts
         wilds, _, points, tally, composition, staying, leaving, groups, used = acc
         if groups >= self.most:
             return
@@ -363,10 +468,22 @@ class _RankWalk:
                 min(groups + 1, self.most_groups),
                 used + u,
             )
-            found[summed] = found.get(summed, 0) + 1
-            self.extend(place, (*summed[:7], groups + 1, summed[8]))
+            chosen.append(place)
+            yield summed, chosen
+            yield from self.each(place, (*summed[:7], groups + 1, summed[8]), chosen)
+            chosen.pop()
             for card, n in pairs:
                 counts[card] += n
+
+
+def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:
+    """The item whose run of ``index``es holds ``index`` (each item ``weight`` indexes, in turn), and the index
+    within it."""
+    for item, weight in weighted:
+        if index < weight:
+            return item, index
+        index -= weight
+    raise IndexError("index beyond the weights")
 
 
 def _multisets(units: Sequence[MeldGroup], counts: list[int], most: int) -> list[list[MeldGroup]]:
