@@ -121,6 +121,8 @@ class OpeningCounter:
         self.groups_cap, self.repeated_cap = _action_caps(rules, self.table, self.hand_size)
         self._sums: dict[MeldGroup, Sum] = {}
         self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+        self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
+        self._ways: list[int] | None = None
 
     def _packed(self, cards: Sequence[Card]) -> int:
         """The wild cards among ``cards``, counted by type and packed."""
@@ -133,20 +135,26 @@ class OpeningCounter:
 
     def count(self) -> int:
         """Every multiset of sequences, with the groups the rest of the hand adds to it."""
-        return sum(self._legal_ways(self._layers(chosen, rest)[-1]) for chosen, rest in self._sequence_choices())
+        return sum(self._ways_by_choice())
+
+    def _ways_by_choice(self) -> list[int]:
+        """The openings of each multiset of sequences (``_sequence_choices`` order), counted once: each draw
+        skips the multisets before its own by these counts."""
+        if self._ways is None:
+            self._ways = [self._legal_ways(self._layers(chosen, rest)[-1]) for chosen, rest in self._sequence_choices()]
+        return self._ways
 
     def draw(self, index: int) -> Action:
         """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the multisets of sequences in
         turn, within one the final states in turn, and within a state each way of reaching it, found rank by rank
         from the last (a bijection, so an index drawn uniformly draws an opening uniformly)."""
-        for chosen, rest in self._sequence_choices():
-            hand = HandCards(self.rules, tuple(rest))
-            per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
-            layers = self._layers(chosen, rest)
-            ways = self._legal_ways(layers[-1])
+        for (chosen, rest), ways in zip(self._sequence_choices(), self._ways_by_choice(), strict=True):
             if index >= ways:
                 index -= ways
                 continue
+            hand = HandCards(self.rules, tuple(rest))
+            per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
+            layers = self._layers(chosen, rest)
             target, index = _pick([(k, n) for k, n in layers[-1].items() if self._legal(k)], index)
             groups: list[MeldGroup] = list(chosen)
             ranks = sorted(per_rank)
@@ -168,7 +176,9 @@ class OpeningCounter:
         raise IndexError("opening index out of range")
 
     def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
-        """Every multiset of the candidate sequences, with the cards it leaves."""
+        """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
+        if self._choices is not None:
+            return self._choices
         sequences = _new_sequences(self.rules, self.state, self.counts, _wild_choices(self.rules, self.counts))
         units = [MeldGroup.of(cards) for cards in sequences]
         out: list[tuple[list[MeldGroup], list[int]]] = []
@@ -178,6 +188,7 @@ class OpeningCounter:
                 for card in unit.cards:
                     rest[card] -= 1
             out.append((chosen, rest))
+        self._choices = out
         return out
 
     def _legal_ways(self, states: dict[State, int]) -> int:
