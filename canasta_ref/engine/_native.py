@@ -26,6 +26,7 @@ MODULES = (
     "combos",
     "blocks",
     "named",
+    "openings",
     "legal",
     "judge",
     "game",

@@ -9,7 +9,7 @@ every action would.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from .actions import Action, single_meld
 from .cards import SORT_ORDER, Card
@@ -265,6 +265,39 @@ class Walked:
             index += 1
 
 
+class CountedWalk(Walked):
+    """A walk whose actions a counter counts and draws without walking (``openings.OpeningCounter``): the first
+    page and small indexes walk only as far as they show, ``count()`` asks the counter until the walk is done, and
+    an index near the end (a negative one included) still walks that far. ``draw(i)`` is action ``i`` in the
+    counter's own order, not the walk's: what a uniform sample asks for."""
+
+    __slots__ = ("_counted", "_counter")
+
+    def __init__(self, walk: Iterator[Action], counter: Counter) -> None:
+        super().__init__(walk)
+        self._counter = counter
+        self._counted = -1
+
+    def count(self) -> int:
+        if self._walk is None:
+            return len(self._found)
+        if self._counted < 0:
+            self._counted = self._counter.count()
+        return self._counted
+
+    def draw(self, index: int) -> Action:
+        """Action ``index`` (0 <= index < ``count()``) in the counter's order: each action for one index."""
+        return self._counter.draw(index)
+
+
+class Counter(Protocol):
+    """What counts and draws a walk's actions without walking it (``openings.OpeningCounter``)."""
+
+    def count(self) -> int: ...
+
+    def draw(self, index: int) -> Action: ...
+
+
 class Chained:
     """Blocks made one after another as they are reached (the takes of many groups of cards from hand, each with
     its own further melds): the first page makes the first few, counting makes them all."""
@@ -352,6 +385,18 @@ class Listing:
         if index < 0:
             index += self.count()
         return _action_at(self._blocks, index)
+
+    def draw(self, index: int) -> Action:
+        """Action ``index`` (0 <= index < ``count()``) of a uniform draw: the listing's own ``self[index]``, except
+        within a block that counts by another order than its walk (``CountedWalk.draw``), which gives its action
+        for that index in that order (each action still for one index), instead of walking that far."""
+        if index >= 0:
+            for block in self._blocks:
+                size = _size(block)
+                if index < size:
+                    return block.draw(index) if isinstance(block, CountedWalk) else block[index]
+                index -= size
+        raise IndexError("legal action index out of range")
 
     def _walked_to(self, index: int) -> Action:
         """The ``index``-th action, found by iterating (the same order as indexing, by construction of each block)."""

@@ -90,13 +90,17 @@ class LegalActions:
         return self._game._listing().count()
 
     def sample(self, rng: random.Random) -> Action:
-        """One legal action drawn uniformly at random with ``rng``: exactly ``legal[rng.randrange(len(legal))]``, in
-        every variant, so a seed gives the same action as indexing the canonical listing with it (``count()`` first,
-        which a big Samba or Bolivia hand not opened still walks in full). Raises IndexError when there is none."""
+        """One legal action drawn uniformly at random with ``rng``, the same for the same seed: the action at
+        ``rng.randrange(len(legal))``, which is ``legal[that index]`` in every variant and position except one kind:
+        where the listing walks openings that lay a sequence or two groups of one rank (Samba, Bolivia, a side not
+        opened), an index among those gives the opening the counter orders there (``blocks.CountedWalk.draw``), not
+        the walk's, so that a big hand draws without walking. Raises IndexError when there is none."""
         total = self.count()
         if not total:
             raise IndexError("there is no legal action to sample")
-        return self[rng.randrange(total)]
+        action = self._game._listing().draw(rng.randrange(total))
+        self._game._issued().append(action)
+        return action
 
     def __repr__(self) -> str:
         total = self.count()

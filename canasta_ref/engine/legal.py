@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from itertools import product
 from typing import Any, Final, TypeVar
 
 from ..errors import IllegalAction
@@ -20,6 +19,7 @@ from .actions import TAKE, Action, MeldGroup, meld_of, take_with
 from .blocks import (
     Block,
     Chained,
+    CountedWalk,
     GroupParts,
     Listing,
     MeldChunk,
@@ -32,7 +32,6 @@ from .blocks import (
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
-    COMPOSITIONS,
     DISCARD_ALLOWED,
     INITIAL_CONCEALED_VARIABLES,
     INITIAL_KIND_VARIABLES,
@@ -52,7 +51,6 @@ from .checks import (
     initial_meld_reads,
     initial_meld_refusal,
     is_canasta,
-    keep_card_refusal,
     kind_refusal,
     one_canasta,
     opening_bonus,
@@ -84,6 +82,7 @@ from .movegen import (
     without,
 )
 from .named import play_action_walk, take_actions, take_openings_with_extras
+from .openings import LazyOpenings, constant_from, left_cap, steady_points
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -138,7 +137,7 @@ def listing(rules: Rules, state: HandState) -> Listing:
     blocks.append(melds)
     named: Walked | None = None
     if rules.names_melds and found.action_ok("meld"):
-        named = Walked(play_action_walk(rules, state, state.team_opened[found.team]))
+        named = _named_melds(rules, state, state.team_opened[found.team])
         blocks.append(named)
     blocks.append(_discards(rules, state, found, melds, named))
     if "pass" not in rules.refused_kinds and bare_refusal(rules, state, state.to_act, "pass") is None:
@@ -148,6 +147,15 @@ def listing(rules: Rules, state: HandState) -> Listing:
     if rules.special_hands and kind_refusal(rules, state, state.to_act, "declare") is None:
         blocks.append(declarations(rules, state, table_values(rules, state, state.to_act)))
     return Listing(blocks)
+
+
+def _named_melds(rules: Rules, state: HandState, opened: bool) -> Walked:
+    """The meld actions that name a meld or lay a sequence, walked; before the side has opened, counted without
+    walking where ``openings`` can (the walk meets millions of candidates at 30 cards and more)."""
+    walk = play_action_walk(rules, state, opened)
+    if opened or any(rules.merges_same_rank):
+        return Walked(walk)
+    return CountedWalk(walk, LazyOpenings(rules, state))
 
 
 def _keep_choices(rules: Rules, state: HandState) -> list[Action]:
@@ -1012,32 +1020,15 @@ def _wild_points(rules: Rules) -> tuple[int, int]:
     return (rules.twos_value or 0, rules.card_value[JOKER])
 
 
-def _constant_from(answers: Sequence[object]) -> int:
-    """The first index from which every answer equals the last."""
-    index = len(answers) - 1
-    while index > 0 and answers[index - 1] == answers[-1]:
-        index -= 1
-    return index
-
-
 def _groups_cap(allowed: Callable[[int], bool], ranks: int) -> int:
     """The number of groups from which ``allowed`` stops changing (at least 1, so no group stays apart)."""
     answers = [allowed(g) for g in range(ranks + 1)]
-    return max(1, _constant_from(answers))
+    return max(1, constant_from(answers))
 
 
 def _left_cap(listing: _Listing, pending: bool, most: int) -> int | None:
-    """2 when keeping two cards or more is judged alike whatever the number (``go_out.keep_card`` is asked of
-    number up to ``most``), else None: the cards left are then counted exactly."""
-    rules = listing.rules
-    key = ("left-cap", most, pending)
-    known: int | bool | None = rules.shape_cache.get(key, False)
-    if known is False:
-        alike = all(
-            len({keep_card_refusal(rules, h, pending, out) for h in range(2, most + 1)}) <= 1 for out in (False, True)
-        )
-        known = remember(rules.shape_cache, key, 2 if alike else None)
-    return known
+    """``openings.left_cap`` of this listing's rules."""
+    return left_cap(listing.rules, pending, most)
 
 
 def _points_cap(
@@ -1060,7 +1051,6 @@ def _points_cap(
         return None
     highest = base + sum(max((o.points for o in opts), default=0) for opts in options)
     highest += hand.twos_total * wild_points[0] + hand.jokers * wild_points[1]
-    unit = rules.points_unit
     kinds_read, concealed_read = _initial_meld_reading(rules)
     # The most canastas of each kind the hand could make: one a rank with a shape of that kind (and the top card's);
     # 0 for a kind no clause reads, which cannot change an answer (``Rules.reads``), so that such counts share a cap.
@@ -1083,29 +1073,13 @@ def _points_cap(
         return known
     concealed = taking or not concealed_read  # the concealed endings asked only where a clause reads them
     flags = ((False, False),) if concealed else ((False, False), (True, False), (False, True))
-    compositions = COMPOSITIONS if rules.reads_composition else (0,)
-    cap = 0
-    for natural in range(most[0] + 1):
-        for mixed in range(most[1] + 1):
-            for wild in range(most[2] + 1):
-                kinds = CanastaKinds(natural, mixed, wild)
-                for (concealed, by_discard), composition in product(flags, compositions):
-                    answers = [
-                        initial_meld_refusal(
-                            rules,
-                            state,
-                            seat,
-                            hand_points=p,
-                            top_card_points=top_points,
-                            kinds=kinds,
-                            concealed_out=concealed,
-                            concealed_by_discard=by_discard,
-                            taking_pile=taking,
-                            composition=composition,
-                        )
-                        for p in range(0, highest + unit, unit)
-                    ]
-                    cap = max(cap, _constant_from(answers) * unit)
+    every_kinds = [
+        CanastaKinds(natural, mixed, wild)
+        for natural in range(most[0] + 1)
+        for mixed in range(most[1] + 1)
+        for wild in range(most[2] + 1)
+    ]
+    cap = steady_points(rules, state, seat, highest, every_kinds, flags, top_points=top_points, taking=taking)
     return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
 
 

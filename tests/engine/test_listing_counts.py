@@ -18,11 +18,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_ref import Rules, list_variants, load_variant
-from canasta_ref.engine.blocks import WALK_BELOW
+from canasta_ref.engine.blocks import WALK_BELOW, CountedWalk
+from canasta_ref.engine.game import Game
+from canasta_ref.engine.named import play_action_walk
+from canasta_ref.engine.openings import OpeningCounter
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = tuple(list_variants())
 RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
+#: The variants whose openings may lay sequences or two groups of one rank, walked by ``named.play_action_walk``
+#: and counted by ``openings.OpeningCounter``.
+WALKED_OPENINGS = tuple(name for name in VARIANTS if not any(RULES[name].merges_same_rank))
 
 positions = st.tuples(
     st.sampled_from(VARIANTS),
@@ -77,8 +83,9 @@ def test_the_first_page_uncounted_is_the_listings_first_page(position: tuple[str
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions, seeds=st.lists(st.integers(min_value=0, max_value=2**32), min_size=1, max_size=20))
 def test_sample_is_an_index_drawn_from_the_seed(position: tuple[str, int, bool, str, int], seeds: list[int]) -> None:
-    """``sample`` is reproducible and uniform: the action at ``rng.randrange(count)``, in every variant (no variant
-    draws from an order other than the listing's)."""
+    """``sample`` is reproducible and uniform: the action at ``rng.randrange(count)``, in every variant; an index
+    among the openings a counter draws (``blocks.CountedWalk``: Samba and Bolivia, a side not opened) gives that
+    counter's opening there, an action of the listing."""
     variant, cards, opened, phase, seed = position
     game = scaling_position(RULES[variant], cards, opened=opened, phase=phase, seed=seed)  # type: ignore[arg-type]
     legal_actions = game.legal_actions()
@@ -87,9 +94,26 @@ def test_sample_is_an_index_drawn_from_the_seed(position: tuple[str, int, bool, 
         with pytest.raises(IndexError):
             legal_actions.sample(random.Random(0))
         return
+    drawn_apart = _counted_walk_indexes(game)
+    assert not drawn_apart or variant in WALKED_OPENINGS
     for number in seeds:
         drawn = legal_actions.sample(random.Random(number))
-        assert drawn == listed[random.Random(number).randrange(len(listed))]
+        index = random.Random(number).randrange(len(listed))
+        if index in drawn_apart:
+            assert drawn in listed[drawn_apart.start : drawn_apart.stop]
+        else:
+            assert drawn == listed[index]
+        assert legal_actions.sample(random.Random(number)) == drawn, "the same seed draws the same action"
+
+
+def _counted_walk_indexes(game: Game) -> range:
+    """The indexes of the listing's ``CountedWalk`` block (the openings a counter draws), or an empty range."""
+    start = 0
+    for block in game._listing().blocks:
+        if isinstance(block, CountedWalk):
+            return range(start, start + block.count())
+        start += len(block)
+    return range(0)
 
 
 def test_every_bundled_variant_is_drawn_from() -> None:
@@ -114,3 +138,30 @@ def test_listing_while_each_action_is_tried_and_taken_back(position: tuple[str, 
             game.undo()
         tried.append(action)
     assert tried == listed
+
+
+def test_some_variants_walk_their_openings() -> None:
+    """The counter below is proved on the variants that use it: Samba and Bolivia among them."""
+    assert {"samba", "bolivia"} <= set(WALKED_OPENINGS)
+
+
+@pytest.mark.parametrize("variant", WALKED_OPENINGS)
+def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: str) -> None:
+    """``openings.OpeningCounter`` (no walk) counts the distinct openings the walk finds, draws each of them for one
+    index (so a uniform index draws a uniform opening), and the listing's count built on it equals the listing's
+    length, on hands small enough to walk."""
+    counted_some = False
+    for cards, seed in itertools.product((11, 13, 15, 16), range(6)):
+        game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
+        walked = list(play_action_walk(RULES[variant], game.state, False))
+        assert len(set(walked)) == len(walked)
+        counter = OpeningCounter(RULES[variant], game.state)
+        assert counter.count() == len(walked), f"{cards} cards, seed {seed}"
+        drawn = [counter.draw(index) for index in range(len(walked))]
+        assert set(drawn) == set(walked), "each index draws an opening of the walk, each opening for one index"
+        with pytest.raises(IndexError):
+            counter.draw(len(walked))
+        counted_some = counted_some or bool(walked)
+        legal_actions = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed).legal_actions()
+        assert legal_actions.count() == len(list(game.legal_actions()))
+    assert counted_some, "some position has openings to count"

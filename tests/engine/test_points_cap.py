@@ -18,6 +18,7 @@ from canasta_ref.engine import legal
 from canasta_ref.engine.checks import COMPOSITIONS, CanastaKinds, initial_meld_reads, initial_meld_refusal
 from canasta_ref.engine.combos import Option
 from canasta_ref.engine.movegen import HandCards, Shape, hand_cards
+from canasta_ref.engine.openings import constant_from
 from canasta_ref.scaling import scaling_position
 
 
@@ -49,7 +50,7 @@ def _reference_cap(listing: legal._Listing, options: list[list[Option]], hand: H
                     )
                     for points in range(0, highest + unit, unit)
                 ]
-                cap = max(cap, legal._constant_from(answers) * unit)
+                cap = max(cap, constant_from(answers) * unit)
     return cap
 
 

@@ -1,0 +1,596 @@
+"""Counting the openings a choice of one shape per rank cannot write, without walking them (issue 40).
+
+Where the spec lets one action lay sequences, or two groups of one rank, a side that has not opened lists those
+openings by a walk that drops what it met before (``named.play_action_walk``): at 30 cards and more it meets
+millions of candidates. Such an opening is a multiset of *units*, each a sequence or a group of one rank, and its
+verdict (``checks._plan_meld``) hangs on sums over them: cards used, points, canastas made, what the melds are
+made of, every meld valid kept or going out, the groups and the ranks repeated. So the multisets of sequences are
+enumerated (they are few), and for each the groups are counted by dynamic programming over ranks: each rank's
+distinct multisets of groups, summed by what the verdict reads, and combined rank by rank under the wild cards held.
+Exact where no rank merges its groups into one meld (the listing walks otherwise). Tests compare
+the count with the walk's on small hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import product
+from typing import Final, TypeVar
+
+from .actions import Action, MeldGroup
+from .cards import CARD_TYPES, Card
+from .checks import (
+    COMPOSITIONS,
+    INITIAL_CONCEALED_VARIABLES,
+    MELD_ACTION,
+    MELD_VALID,
+    CanastaKinds,
+    RankFacts,
+    Tally,
+    canasta_tally,
+    ending_refusal,
+    goes_out_melding,
+    group_rank,
+    initial_meld_reads,
+    initial_meld_refusal,
+    initial_minimum,
+    keep_card_refusal,
+    meld_values,
+    melds_composition,
+    natural_ranks,
+    opening_bonus,
+    rank_facts,
+    side_tally,
+    table_values,
+)
+from .movegen import HandCards, Shape, expand_shapes, group_shapes, opening_accepted
+from .named import _new_sequences, _repeats_allowed, _wild_choices
+from .rules import Rules, remember
+from .state import HandState, Meld
+
+#: What a unit, or a rank's multiset of groups, adds to an opening: the wild cards it uses (packed, see
+#: ``OpeningCounter.guards``), natural cards it leaves of those it could use (a rank's; 0 for a sequence),
+#: points, canastas (a ``checks.Tally``), composition bits, valid kept, valid going out, groups, cards used.
+Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
+
+#: A state of the count: the wild cards used (packed), the cards left so far (capped, ``left_cap``), points
+#: (capped, ``_points_cap``), canastas, composition, valid kept, valid going out, groups and ranks repeated (each
+#: capped where hook meld.action stops changing), and whether a sequence is laid.
+State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
+
+_K = TypeVar("_K")
+
+#: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
+_KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
+
+#: Bits a wild card type's count takes in a packed count of wild cards used, the top one a guard: no hand holds
+#: 127 copies of a card.
+_WILD_BITS: Final = 8
+
+
+class LazyOpenings:
+    """``OpeningCounter`` made when first asked: a listing keeps one for the block it may never count (its first
+    page walks)."""
+
+    __slots__ = ("_counter", "_rules", "_state")
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self._rules = rules
+        self._state = state
+        self._counter: OpeningCounter | None = None
+
+    def _made(self) -> OpeningCounter:
+        if self._counter is None:
+            self._counter = OpeningCounter(self._rules, self._state)
+        return self._counter
+
+    def count(self) -> int:
+        return self._made().count()
+
+    def draw(self, index: int) -> Action:
+        return self._made().draw(index)
+
+
+class OpeningCounter:
+    """The distinct legal openings of the seat to act that lay a sequence or repeat a rank (those
+    ``named.play_action_walk`` walks for a side that has not opened): counted, and drawn by index. Only where no
+    rank merges its groups into one meld (``Rules.merges_same_rank``): the sums here take each group for a meld of
+    its own. The facts every unit's verdict shares are computed once."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self.seat = seat = state.to_act
+        self.counts = state.hands[seat]
+        self.table = table_values(rules, state, seat)
+        self.facts: RankFacts = rank_facts(rules, state, seat)
+        self.tally = side_tally(rules, state, seat)
+        self.hand_size = state.cards_held(seat) + opening_bonus(rules, state, seat)
+        self.pending = not state.last_card_bonus
+        self.repeats = _repeats_allowed(rules, state)
+        self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
+        self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
+        #: The wild cards held, packed (``_WILD_BITS`` a type) with each field's guard bit set: a packed use fits
+        #: the hand where subtracting it from this clears no guard bit.
+        self.guards = sum(1 << (_WILD_BITS * place + _WILD_BITS - 1) for place in range(len(rules.wild_cards)))
+        self.held_packed = self.guards + self._packed(
+            [card for card in rules.wild_cards for _ in range(self.counts[card])]
+        )
+        self.points_cap = _points_cap(rules, state, seat, self.counts, self.hand_size)
+        self.left_cap = left_cap(rules, self.pending, self.hand_size)
+        self.groups_cap, self.repeated_cap = _action_caps(rules, self.table, self.hand_size)
+        self._sums: dict[MeldGroup, Sum] = {}
+        self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+        self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
+        self._ways: list[int] | None = None
+
+    def _packed(self, cards: Sequence[Card]) -> int:
+        """The wild cards among ``cards``, counted by type and packed."""
+        packed = 0
+        for card in cards:
+            place = self.wild_places.get(card)
+            if place is not None:
+                packed += 1 << _WILD_BITS * place
+        return packed
+
+    def count(self) -> int:
+        """Every multiset of sequences, with the groups the rest of the hand adds to it."""
+        return sum(self._ways_by_choice())
+
+    def _ways_by_choice(self) -> list[int]:
+        """The openings of each multiset of sequences (``_sequence_choices`` order), counted once: each draw
+        skips the multisets before its own by these counts."""
+        if self._ways is None:
+            self._ways = [self._legal_ways(self._layers(chosen, rest)[-1]) for chosen, rest in self._sequence_choices()]
+        return self._ways
+
+    def draw(self, index: int) -> Action:
+        """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the multisets of sequences in
+        turn, within one the final states in turn, and within a state each way of reaching it, found rank by rank
+        from the last (a bijection, so an index drawn uniformly draws an opening uniformly)."""
+        for (chosen, rest), ways in zip(self._sequence_choices(), self._ways_by_choice(), strict=True):
+            if index >= ways:
+                index -= ways
+                continue
+            hand = HandCards(self.rules, tuple(rest))
+            per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
+            layers = self._layers(chosen, rest)
+            target, index = _pick([(k, n) for k, n in layers[-1].items() if self._legal(k)], index)
+            groups: list[MeldGroup] = list(chosen)
+            ranks = sorted(per_rank)
+            for place in range(len(ranks) - 1, -1, -1):
+                rank = ranks[place]
+                sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
+                held = hand.count(rank)
+                ways_in = [
+                    ((before, choice), n * more)
+                    for before, n in layers[place].items()
+                    for choice, more in [(None, 1), *sums.items()]
+                    if self._added(before, choice, held) == target
+                ]
+                (target, choice), index = _pick(ways_in, index)
+                if choice is not None:
+                    index, which = divmod(index, sums[choice])
+                    groups.extend(self._rank_multiset(rank, hand, per_rank[rank], rest, choice, which))
+            return Action.meld(groups)
+        raise IndexError("opening index out of range")
+
+    def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
+        """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
+        if self._choices is not None:
+            return self._choices
+        sequences = _new_sequences(self.rules, self.state, self.counts, _wild_choices(self.rules, self.counts))
+        units = [MeldGroup.of(cards) for cards in sequences]
+        out: list[tuple[list[MeldGroup], list[int]]] = []
+        for chosen in _multisets(units, list(self.counts), len(units) * CARD_TYPES):
+            rest = list(self.counts)
+            for unit in chosen:
+                for card in unit.cards:
+                    rest[card] -= 1
+            out.append((chosen, rest))
+        self._choices = out
+        return out
+
+    def _legal_ways(self, states: dict[State, int]) -> int:
+        return sum(n for key, n in states.items() if self._legal(key))
+
+    def _legal(self, key: State) -> bool:
+        """Whether a final state is an opening the walk lists (a sequence or a repeated rank) and legal."""
+        return (key[8] > 0 or key[9]) and self._verdict(key)
+
+    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> list[dict[State, int]]:
+        """The states of the openings laying exactly ``sequences`` (a multiset) and groups from ``rest``: before
+        any rank, then after each rank in order (the last: every opening)."""
+        wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
+        hand = HandCards(self.rules, tuple(rest))
+        per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
+        # The cards left before any group: those of no rank a group is chosen from, and no wild card.
+        left = (
+            self.hand_size
+            - used
+            - sum(hand.count(rank) for rank in per_rank)
+            - self.wilds_held
+            + self._wild_count(wilds)
+        )
+        states: dict[State, int] = {
+            (
+                wilds,
+                self._capped_left(left),
+                self._capped_points(points),
+                tally,
+                composition,
+                staying,
+                leaving,
+                min(groups, self.groups_cap),
+                0,
+                bool(sequences),
+            ): 1
+        }
+        layers = [states]
+        for rank in sorted(per_rank):
+            held = hand.count(rank)
+            layers.append(self._combine(layers[-1], self._rank_sums_of(rank, hand, per_rank[rank], rest), held))
+        return layers
+
+    def _wild_count(self, packed: int) -> int:
+        """How many wild cards a packed count holds."""
+        mask = (1 << _WILD_BITS) - 1
+        return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
+
+    def _capped_left(self, left: int) -> int:
+        return left if self.left_cap is None else min(left, self.left_cap)
+
+    def _capped_points(self, points: int) -> int:
+        return points if self.points_cap is None else min(points, self.points_cap)
+
+    def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int) -> dict[State, int]:
+        """The states once one rank's choices of groups are added to each, or none, which leaves the rank's
+        ``naturals``."""
+        out: dict[State, int] = {}
+        every: list[tuple[Sum | None, int]] = [(None, 1), *choices.items()]
+        for state, ways in states.items():
+            for choice, more in every:
+                key = self._added(state, choice, naturals)
+                if key is not None:
+                    out[key] = out.get(key, 0) + ways * more
+        return out
+
+    def _added(self, state: State, choice: Sum | None, naturals: int) -> State | None:
+        """``state`` with a rank's ``choice`` of groups (None: no group, which leaves the rank's ``naturals``);
+        None where the wild cards held cannot pay for it."""
+        wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+        if choice is None:
+            return (
+                wilds,
+                self._capped_left(left + naturals),
+                points,
+                tally,
+                composition,
+                staying,
+                leaving,
+                groups,
+                repeated,
+                sequence,
+            )
+        w, unused, p, t, c, s, lv, k, _ = choice
+        added = wilds + w
+        if (self.held_packed - added) & self.guards != self.guards:
+            return None
+        return (
+            added,
+            self._capped_left(left + unused),
+            self._capped_points(points + p),
+            tally + t,
+            composition | c,
+            staying and s,
+            leaving and lv,
+            min(groups + k, self.groups_cap),
+            min(repeated + k - 1, self.repeated_cap),
+            sequence,
+        )
+
+    def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
+        """One rank's distinct non-empty multisets of the groups of ``shapes`` the cards ``rest`` (``hand``) hold
+        (one group at most where the spec repeats no rank), counted by their sum with the cards used left out
+        and the groups capped (``_combine`` reads neither further). Kept per rank and the cards of the rank and
+        wild cards held, which most choices of sequences leave alike."""
+        rules = self.rules
+        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
+        key = (rank, tuple(rest[card] for card in (*natural_cards, *rules.wild_cards)))
+        known = self._rank_sums.get(key)
+        if known is not None:
+            return known
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
+        found: dict[Sum, int] = {}
+        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), found)
+        walk.extend(0, (0, 0, 0, 0, 0, True, True, 0, 0))
+        found = self._with_unused(found, hand.count(rank))
+        self._rank_sums[key] = found
+        return found
+
+    def _rank_multiset(
+        self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
+    ) -> list[MeldGroup]:
+        """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
+        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), {})
+        held = hand.count(rank)
+        for raw, chosen in walk.each(0, (0, 0, 0, 0, 0, True, True, 0, 0), []):
+            if self._unused_sum(raw, held) == choice:
+                if which == 0:
+                    return [groups[place] for place in chosen]
+                which -= 1
+        raise IndexError("no such multiset of groups")
+
+    def _unused_sum(self, raw: Sum, held: int) -> Sum:
+        """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
+        w, _, p, t, c, s, lv, k, used = raw
+        return (w, self._capped_left(held - (used - self._wild_count(w))), p, t, c, s, lv, k, 0)
+
+    def _with_unused(self, found: dict[Sum, int], held: int) -> dict[Sum, int]:
+        """A rank's sums (cards used in place of cards left) with the natural cards they leave of ``held``."""
+        out: dict[Sum, int] = {}
+        for raw, ways in found.items():
+            summed = self._unused_sum(raw, held)
+            out[summed] = out.get(summed, 0) + ways
+        return out
+
+    def _sum_of(self, units: Sequence[MeldGroup]) -> Sum:
+        """What ``units`` add to an opening (see ``Sum``; no cards left counted)."""
+        wilds = used = points = composition = 0
+        tally: Tally = 0
+        staying = leaving = True
+        for unit in units:
+            w, _, p, t, c, s, lv, _, u = self._unit(unit)
+            wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
+            staying, leaving = staying and s, leaving and lv
+        return wilds, 0, points, tally, composition, staying, leaving, len(units), used
+
+    def _unit(self, group: MeldGroup) -> Sum:
+        """One sequence or group as a ``Sum``, judged by hook meld.valid as a new meld, kept and going out."""
+        known = self._sums.get(group)
+        if known is not None:
+            return known
+        rules = self.rules
+        rank = group_rank(rules, group)
+        cards = group.cards
+        meld = Meld.build(rank, cards, rules.is_wild)
+        spread = natural_ranks(rules, cards)
+        staying, leaving = (
+            rules.failing_of(
+                MELD_VALID, meld_values(rules, self.table, meld, None, cards, spread, out, True, self.facts)
+            )
+            is None
+            for out in (False, True)
+        )
+        summed: Sum = (
+            self._packed(cards),
+            0,
+            sum(rules.card_value[c] for c in cards),
+            canasta_tally(rules, [meld]),
+            melds_composition(rules, [meld]),
+            staying,
+            leaving,
+            1,
+            len(cards),
+        )
+        self._sums[group] = summed
+        return summed
+
+    def _verdict(self, key: State) -> bool:
+        """``checks._plan_meld`` on an opening by its sums: hook meld.action, every meld valid kept or going out,
+        the ending, and the initial-meld hooks (as ``legal._opening_verdict`` judges an opening of one group a
+        rank)."""
+        rules, state, seat = self.rules, self.state, self.seat
+        wilds, left, points, tally, composition, staying, leaving, groups, repeated, _ = key
+        values = (*self.table, "play", groups, repeated, True)
+        if rules.failing_of(MELD_ACTION, values) is not None:
+            return False
+        hand_after = self._capped_left(left + self.wilds_held - self._wild_count(wilds))
+        canastas_after = self.tally + tally
+        going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
+        if not (leaving if going_out else staying):
+            return False
+        if ending_refusal(rules, state, seat, hand_after, canastas_after, self.pending) is not None:
+            return False
+        return opening_accepted(rules, state, seat, points, tally, hand_after, composition)
+
+
+def left_cap(rules: Rules, pending: bool, most: int) -> int | None:
+    """2 when keeping two cards or more is judged alike whatever the number (``go_out.keep_card`` is asked of
+    number up to ``most``), else None: the cards left are then counted exactly."""
+    key = ("left-cap", most, pending)
+    known: int | bool | None = rules.shape_cache.get(key, False)
+    if known is False:
+        alike = all(
+            len({keep_card_refusal(rules, h, pending, out) for h in range(2, most + 1)}) <= 1 for out in (False, True)
+        )
+        known = remember(rules.shape_cache, key, 2 if alike else None)
+    return known
+
+
+def _action_caps(rules: Rules, table: tuple[object, ...], most: int) -> tuple[int, int]:
+    """The numbers of groups and of ranks repeated from which hook meld.action stops changing its answer (at
+    least 1 each: an opening has a group, and a repeated rank must stay told apart from none)."""
+    key = ("opening-action-caps", tuple(table[i] for i in rules.table_positions_of("meld.action")), most)
+    known: tuple[int, int] | None = rules.shape_cache.get(key)
+    if known is not None:
+        return known
+    answers = [
+        [rules.failing_of(MELD_ACTION, (*table, "play", g, r, True)) is None for r in range(most + 1)]
+        for g in range(most + 1)
+    ]
+    groups_cap = max(1, constant_from(answers))
+    repeated_cap = max(1, max(constant_from(row) for row in answers))
+    return remember(rules.shape_cache, key, (groups_cap, repeated_cap))  # type: ignore[no-any-return]
+
+
+#: A unit's cards as (card, copies) pairs, and its ``Sum``.
+_Unit = tuple[tuple[tuple[Card, int], ...], Sum]
+
+
+def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
+    """``cards`` as (card, copies) pairs."""
+    return tuple((card, cards.count(card)) for card in sorted(set(cards)))
+
+
+class _RankWalk:
+    """One rank's multisets of groups, walked with their sums added up on the way (a group's copies chosen in the
+    groups' order), each counted in ``found`` by its sum: the groups capped at ``most_groups`` and the cards used
+    in the place of the cards left (``OpeningCounter._with_unused`` turns them)."""
+
+    def __init__(
+        self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int, found: dict[Sum, int]
+    ) -> None:
+        self.units = units
+        self.counts = counts
+        self.most = len(units) * CARD_TYPES if repeats else 1
+        self.most_groups = most_groups
+        self.found = found
+
+    def extend(self, start: int, acc: Sum) -> None:
+        """Every multiset from ``acc`` (its sum so far) adding units from place ``start`` on, counted."""
+        for summed, _ in self.each(start, acc, []):
+            self.found[summed] = self.found.get(summed, 0) + 1
+
+    def each(self, start: int, acc: Sum, chosen: list[int]) -> Iterator[tuple[Sum, list[int]]]:
+        """Depth first, each multiset from ``acc`` (its sum so far) adding units from place ``start`` on: its sum,
+        and its units' places (``chosen``, extended as the walk goes: read it before the next step)."""
+        counts = self.counts
+        wilds, _, points, tally, composition, staying, leaving, groups, used = acc
+        if groups >= self.most:
+            return
+        for place in range(start, len(self.units)):
+            pairs, (w, _, p, t, c, s, lv, _, u) = self.units[place]
+            if any(counts[card] < n for card, n in pairs):
+                continue
+            for card, n in pairs:
+                counts[card] -= n
+            summed: Sum = (
+                wilds + w,
+                0,
+                points + p,
+                tally + t,
+                composition | c,
+                staying and s,
+                leaving and lv,
+                min(groups + 1, self.most_groups),
+                used + u,
+            )
+            chosen.append(place)
+            yield summed, chosen
+            yield from self.each(place, (*summed[:7], groups + 1, summed[8]), chosen)
+            chosen.pop()
+            for card, n in pairs:
+                counts[card] += n
+
+
+def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:
+    """The item whose run of ``index``es holds ``index`` (each item ``weight`` indexes, in turn), and the index
+    within it."""
+    for item, weight in weighted:
+        if index < weight:
+            return item, index
+        index -= weight
+    raise IndexError("index beyond the weights")
+
+
+def _multisets(units: Sequence[MeldGroup], counts: list[int], most: int) -> list[list[MeldGroup]]:
+    """Every multiset of at most ``most`` of ``units`` whose cards ``counts`` hold (the empty one first), each
+    once: a unit's copies are chosen in the units' order. ``counts`` is left as it was."""
+    out: list[list[MeldGroup]] = []
+    _extend(units, counts, most, 0, [], out)
+    return out
+
+
+def _extend(
+    units: Sequence[MeldGroup],
+    counts: list[int],
+    most: int,
+    start: int,
+    chosen: list[MeldGroup],
+    out: list[list[MeldGroup]],
+) -> None:
+    """``_multisets`` from ``chosen``, adding units from place ``start`` on."""
+    out.append(list(chosen))
+    if len(chosen) >= most:
+        return
+    for place in range(start, len(units)):
+        cards = units[place].cards
+        if any(counts[card] < cards.count(card) for card in cards):
+            continue
+        for card in cards:
+            counts[card] -= 1
+        chosen.append(units[place])
+        _extend(units, counts, most, place, chosen, out)
+        chosen.pop()
+        for card in cards:
+            counts[card] += 1
+
+
+def _points_cap(rules: Rules, state: HandState, seat: int, counts: Sequence[int], hand_size: int) -> int | None:
+    """The points from which the initial-meld verdict stops changing, for every count of canastas by kind the
+    hand could make and every way of going out concealed (asked of every total the hand can reach); None where a
+    card held counts negative points, since a capped sum could then fall back."""
+    values = [rules.card_value[card] for card in range(CARD_TYPES) if counts[card]]
+    if any(v < 0 for v in values):
+        return None
+    highest = sum(rules.card_value[card] * counts[card] for card in range(CARD_TYPES))
+    smallest = min(rules.canasta_size)
+    most = [hand_size // smallest if initial_meld_reads(rules, name) else 0 for name in _KIND_VARIABLES]
+    concealed_read = any(initial_meld_reads(rules, name) for name in INITIAL_CONCEALED_VARIABLES)
+    key = ("opening-points-cap", initial_minimum(rules, state, seat), highest, tuple(most), concealed_read)
+    known: int | bool | None = rules.shape_cache.get(key, False)
+    if known is not False:
+        return known
+    flags = ((False, False), (True, False), (False, True)) if concealed_read else ((False, False),)
+    every_kinds = [CanastaKinds(*kinds) for kinds in product(*(range(n + 1) for n in most))]
+    cap = steady_points(rules, state, seat, highest, every_kinds, flags, top_points=0, taking=False)
+    return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
+
+
+def steady_points(
+    rules: Rules,
+    state: HandState,
+    seat: int,
+    highest: int,
+    every_kinds: Sequence[CanastaKinds],
+    flags: Sequence[tuple[bool, bool]],
+    *,
+    top_points: int,
+    taking: bool,
+) -> int:
+    """The points (up to ``highest``) from which the initial-meld verdict stops changing, for each of
+    ``every_kinds`` of canastas, ways of going out concealed (``flags``) and composition of the melds."""
+    compositions = COMPOSITIONS if rules.reads_composition else (0,)
+    unit = rules.points_unit
+    cap = 0
+    for kinds in every_kinds:
+        for (concealed, by_discard), composition in product(flags, compositions):
+            answers = [
+                initial_meld_refusal(
+                    rules,
+                    state,
+                    seat,
+                    hand_points=p,
+                    top_card_points=top_points,
+                    kinds=kinds,
+                    concealed_out=concealed,
+                    concealed_by_discard=by_discard,
+                    taking_pile=taking,
+                    composition=composition,
+                )
+                for p in range(0, highest + unit, unit)
+            ]
+            cap = max(cap, constant_from(answers) * unit)
+    return cap
+
+
+def constant_from(answers: Sequence[object]) -> int:
+    """The first index from which every answer equals the last."""
+    index = len(answers) - 1
+    while index > 0 and answers[index - 1] == answers[-1]:
+        index -= 1
+    return index
