@@ -621,6 +621,22 @@ static PyObject *Position_lay(Position *self, PyObject *args) {
     return PyLong_FromLong(index);
 }
 
+/* Lay ``count`` copies of a bonus card from a hand out in front of its seat (a red three laid out, say). */
+static PyObject *Position_lay_out(Position *self, PyObject *args) {
+    int seat, card, count;
+    if (!PyArg_ParseTuple(args, "iii", &seat, &card, &count) || check_seat(self, seat) < 0 || check_card(card) < 0)
+        return NULL;
+    State *s = &self->state;
+    if (count < 0 || s->hands[seat][card] < count)
+        return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold %d of card %d to lay out", seat,
+                            count, card);
+    if (s->bonus_len[seat] + count > MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
+    for (int i = 0; i < count; i++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
+    s->hands[seat][card] -= (uint8_t)count;
+    s->hand_sizes[seat] -= count;
+    Py_RETURN_NONE;
+}
+
 /* Close a side's meld (its index from 0): set aside, as hook meld.closed decides (the reference asks it). */
 static PyObject *Position_close(Position *self, PyObject *args) {
     int side, index;
@@ -2128,6 +2144,7 @@ static PyMethodDef Position_methods[] = {
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
     {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
     {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
+    {"lay_out", (PyCFunction)Position_lay_out, METH_VARARGS, "lay_out(seat, card, count): bonus cards laid out"},
     {"pick_up", (PyCFunction)Position_pick_up, METH_VARARGS, "pick_up(seat, keep_top): the pile into a hand"},
     {"rank_counts", (PyCFunction)Position_rank_counts, METH_VARARGS, "rank_counts(seat): a hand's cards by rank"},
     {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},

@@ -1,0 +1,251 @@
+"""Applying a whole action on the core's position: its card moves, the turn's flags, the hand's end.
+
+The reference is ``Game.apply`` (``engine/game.py``); this follows it mechanism by mechanism: the draw and the
+bonus cards it brings laid out and replaced (hook bonus_card.replace; the last stock card a bonus card,
+stock.last_card_bonus_ends), a discard passing the turn or going out, the stock running out (stock.ends_with_discard),
+melds laid, passing and ending. Each rule question goes through the core's memo (``NativeAnswers``). What the core
+does not apply yet is declined by mechanism, in words, with the position left as it was: a mechanism the variant
+uses (``apply_missing``), a kind of action, or a moment of the hand (a kept last card); never applied wrongly.
+The card moves are the core's (``_core.c``); the turn's flags are read and written whole (``export_turn`` /
+``load_turn``) around them, which a later step moves into C.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..engine.actions import Action, MeldGroup
+from ..engine.cards import JOKER_RANK, rank_of
+from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS
+from ..engine.hooks import TABLE_VARIABLES
+from ..engine.rules import QUESTIONS, Rules
+from . import PERMISSIONS, PHASES
+from .listing import play_listing_missing
+from .memo import NativeAnswers
+
+#: The hand's end, as ``HandState.end_reason`` words it.
+WENT_OUT: Final = "went out"
+STOCK_EXHAUSTED: Final = "stock exhausted"
+LAST_CARD_BONUS: Final = "last stock card was a bonus card"
+
+_PREDICATE: Final = QUESTIONS.index("predicate")
+#: The turn's flags by place, as ``export_turn`` gives them.
+_PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS = range(6)
+#: The stock's and the hand's sizes among the table values (``hooks.TABLE_VARIABLES``).
+_STOCK_SIZE: Final = TABLE_VARIABLES.index("stock_size")
+_HAND_SIZE: Final = TABLE_VARIABLES.index("hand_size")
+_OVER: Final = PHASES.index("over")
+_PLAY: Final = PHASES.index("play")
+_DRAW: Final = PHASES.index("draw")
+_NO_PERMISSION: Final = PERMISSIONS.index("none")
+
+#: The kinds of action the core applies; any other is declined by its kind.
+APPLIED_KINDS: Final = ("draw", "discard", "meld", "pass", "end")
+_KINDS_DECLINED: Final = {
+    "take": "taking the pile",
+    "ask": "asking to go out (the seat that asked is not part of the core's position)",
+    "yes": "answering (the seat that asked is not part of the core's position)",
+    "no": "answering (the seat that asked is not part of the core's position)",
+    "keep": "keeping a bonus card",
+    "layout": "keeping a bonus card",
+    "declare": "special hands",
+    "combine": "combining melds",
+}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An action applied: the hand's end reason if it ended (``HandState.end_reason``), and who went out."""
+
+    ended: str | None = None
+    went_out: int | None = None
+
+
+class _Declined(Exception):
+    """Raised midway where the action reaches a moment the core does not apply; the position is restored."""
+
+
+def apply_missing(rules: Rules) -> str | None:
+    """The mechanism ``rules`` uses that the core's apply lacks, in words, or None (read from what the variant's
+    spec compiles to, never from its name)."""
+    missing = play_listing_missing(rules)
+    if missing is not None:
+        return missing
+    lacking = (
+        (rules.closes_melds, "melds that close (hook meld.closed)"),
+        (rules.forms_sides, "sides formed in play (hook sides.lone_hand)"),
+        (rules.keeps_bonus, "bonus cards kept in hand (hook bonus_card.keep)"),
+        (rules.draws_bonus, "bonus cards drawn for the initial meld (hook bonus_draw.count)"),
+        (rules.penalises_turn_end, "penalties at a turn's end (hook penalty.turn_end)"),
+        (bool(rules.foot_size), "feet (hook deal.foot_size)"),
+        (rules.bonus_at_first_turn, "bonus cards laid out at a seat's first turn (hook bonus_card.at_first_turn)"),
+    )
+    return next((words for used, words in lacking if used), None)
+
+
+class NativeApply:
+    """Applies the actions of one variant on a core position (``core.new_position``), as ``Game.apply`` does."""
+
+    def __init__(self, rules: Rules, answers: NativeAnswers | None = None) -> None:
+        self.rules = rules
+        self.answers = answers or NativeAnswers(rules)
+        self.missing = apply_missing(rules)
+        self._bonus = tuple(card for card in range(len(rules.is_bonus)) if rules.is_bonus[card])
+
+    def declined(self, action: Action) -> str | None:
+        """Why the core does not apply ``action`` in this variant, whatever the position, or None."""
+        if self.missing is not None:
+            return self.missing
+        return _KINDS_DECLINED.get(action.kind)
+
+    def apply(self, position: Any, action: Action) -> Applied | str:
+        """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
+        (the position then unchanged)."""
+        reason = self.declined(action)
+        if reason is not None:
+            return reason
+        saved = position.snapshot()
+        try:
+            return self._carry_out(position, action)
+        except _Declined as declined:
+            position.restore(saved)
+            return str(declined)
+
+    def _carry_out(self, position: Any, action: Action) -> Applied:
+        seat = position.where()[1]
+        kind = action.kind
+        if kind == "draw":
+            return self._draw(position, seat)
+        if kind == "discard":
+            return self._discard(position, seat, action.cards[0])
+        if kind == "meld":
+            return self._meld(position, seat, action.melds)
+        if kind == "pass":
+            return _next_turn(position)
+        return _end(position, LAST_CARD_BONUS)  # "end": the hand ends without a discard
+
+    def _draw(self, position: Any, seat: int) -> Applied:
+        """Hook draw.count cards from the stock (play ends where it is empty), then their bonus cards laid out."""
+        if not _stock_size(position):
+            return _end(position, STOCK_EXHAUSTED)
+        drawn = position.draw(seat, self.rules.draw_count)
+        _set_turn(position, {_PHASE: _PLAY})
+        self._refuse_kept_last_card(position, drawn)
+        return self._lay_out_bonus_cards(position, seat)
+
+    def _refuse_kept_last_card(self, position: Any, drawn: Sequence[int]) -> None:
+        """A bonus card drawn as the stock's last card that stays in hand (stock.last_card_bonus_kept) is not the
+        core's yet."""
+        if self.rules.last_card_bonus_kept and drawn and not _stock_size(position) and self._bonus_card(drawn[-1]):
+            raise _Declined("a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)")
+
+    def _bonus_card(self, card: int) -> bool:
+        return card in self._bonus
+
+    def _lay_out_bonus_cards(self, position: Any, seat: int) -> Applied:
+        """Lay out every bonus card in the hand, in card order, and draw their replacements (which may be bonus
+        cards in turn), as ``Game._lay_out_bonus_cards``; play ends where the stock runs out and the spec says so."""
+        while True:
+            hand = position.hand(seat)
+            found = [(card, hand[card]) for card in self._bonus if hand[card]]
+            if not found:
+                return Applied()
+            for card, count in found:
+                position.lay_out(seat, card, count)
+                if not self._replace(position, seat, count):
+                    return _end(position, LAST_CARD_BONUS)
+
+    def _replace(self, position: Any, seat: int, count: int) -> bool:
+        """Draw ``count`` replacements where hook bonus_card.replace says so; False where the stock ran out and
+        hook stock.last_card_bonus_ends ends play (else the player has no discard: the turn's flag)."""
+        if not self._holds(BONUS_REPLACE, (False, _stock_size(position))):
+            return True
+        for _ in range(count):
+            if not _stock_size(position):
+                if self._holds(LAST_CARD_BONUS_ENDS, (0,)):
+                    return False
+                _set_turn(position, {_LAST_CARD_BONUS: True})
+                return True
+            self._refuse_kept_last_card(position, position.draw(seat, 1))
+        return True
+
+    def _holds(self, query: Any, values: tuple[Any, ...]) -> bool:
+        return bool(self.answers.ask(query, _PREDICATE, values))
+
+    def _discard(self, position: Any, seat: int, card: int) -> Applied:
+        """The card onto the pile; the player goes out with an empty hand, play ends on a discard at an empty stock
+        where hook stock.ends_with_discard says so, else the turn passes."""
+        position.discard(seat, card)
+        if not _cards_held(position, seat):
+            return _end(position, WENT_OUT, seat)
+        stock_empty = not _stock_size(position)
+        if stock_empty and self.rules.ends_with_discard and self._holds(ENDS_WITH_DISCARD, (0,)):
+            return _end(position, STOCK_EXHAUSTED)
+        return _next_turn(position)
+
+    def _meld(self, position: Any, seat: int, groups: Sequence[MeldGroup]) -> Applied:
+        """Each group laid on its meld (the one it names, the side's meld of its rank, or a new one); the side has
+        opened, the player has melded this turn, and goes out with an empty hand."""
+        for group in groups:
+            self._lay_group(position, seat, group)
+        _set_turn(position, {_MELDED: True})
+        if not _cards_held(position, seat):
+            return _end(position, WENT_OUT, seat)
+        return Applied()
+
+    def _lay_group(self, position: Any, seat: int, group: MeldGroup) -> None:
+        rank = _group_rank(self.rules, group)
+        index = group.target - 1 if group.target else self._meld_of_rank(position, seat, rank)
+        position.lay(seat, index, rank, list(group.cards))
+
+    def _meld_of_rank(self, position: Any, seat: int, rank: int) -> int:
+        """The index of the side's meld of ``rank`` a group joins where its rank merges, else -1 (a new meld)."""
+        if not self.rules.merges_same_rank[rank]:
+            return -1
+        side = position.export()["side_of"][seat]
+        melds = position.export()["melds"][side]
+        return next((i for i, meld in enumerate(melds) if meld[0] == rank and not meld[2]), -1)
+
+
+def _group_rank(rules: Rules, group: MeldGroup) -> int:
+    """The meld rank a group lays: its natural cards' rank, else the rank it names, else the wild meld's."""
+    naturals = [card for card in group.cards if not rules.is_wild[card]]
+    if naturals:
+        return rank_of(naturals[0])
+    return JOKER_RANK if group.rank is None else group.rank
+
+
+def _turn(position: Any) -> list[Any]:
+    return list(position.export()["turn"])
+
+
+def _set_turn(position: Any, changes: dict[int, Any]) -> None:
+    """Write some of the turn's flags, the others kept."""
+    turn = _turn(position)
+    for place, value in changes.items():
+        turn[place] = value
+    position.load_turn(*turn)
+
+
+def _stock_size(position: Any) -> int:
+    return int(position.table_values(0)[_STOCK_SIZE])
+
+
+def _cards_held(position: Any, seat: int) -> int:
+    """The cards a seat has to play: its hand alone, as the variants applied have no feet and owe no bonus cards
+    (``apply_missing`` declines those)."""
+    return int(position.table_values(seat)[_HAND_SIZE])
+
+
+def _end(position: Any, reason: str, went_out: int | None = None) -> Applied:
+    _set_turn(position, {_PHASE: _OVER})
+    return Applied(reason, went_out)
+
+
+def _next_turn(position: Any) -> Applied:
+    """The next seat's draw phase, the turn's flags cleared (``Game._next_turn``)."""
+    position.pass_turn()
+    _set_turn(position, {_PHASE: _DRAW, _PERMISSION: _NO_PERMISSION, _MELDED: False, _ASKED: False, _TOOK: False})
+    return Applied()

@@ -1,0 +1,108 @@
+"""The core applying a whole action on positions set up directly, each mechanism on both sides: a draw with and
+without a red three (laid out and replaced), the last stock card a red three, a discard that passes the turn and
+one that goes out, melds laid onto the side's meld and new, melding out; and what it declines, left unchanged.
+Every action is applied by the reference too (``Game.apply``) and the positions, turn's flags and hand's end
+compared. The step-by-step proof in every variant is test_core_proof.py."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from canasta_ref import core, parse_action
+from canasta_ref.core.apply import LAST_CARD_BONUS, WENT_OUT, Applied, NativeApply
+from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.game import Game
+from canasta_ref.engine.position import Position
+from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.spec import load_variant
+
+
+@pytest.fixture
+def classic() -> Rules:
+    return rules_for(load_variant("classic"))
+
+
+def _game(rules: Rules, cards: str, melds: list[str], stock: str, **extra: Any) -> Game:
+    """A Classic hand with North to act holding ``cards``, North-South having laid ``melds``; the stock set by hand
+    to ``stock`` (its top card last; the position's other cards are then out of play, which no rule here reads)."""
+    hands = [parse_cards(cards), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H"), parse_cards("6C 6D 6H")]
+    laid = [[parse_cards(meld) for meld in melds], []]
+    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=laid, **extra))
+    game.state.stock = parse_cards(stock)
+    game.state.derived = None
+    return game
+
+
+def _both_apply(rules: Rules, game: Game, text: str) -> Applied:
+    """``text`` applied by the core and by the reference: the positions, the turn's flags and the hand's end
+    must agree; the core's outcome."""
+    position = core.load_state(core.new_position(rules), game.state.copy())
+    outcome = NativeApply(rules).apply(position, parse_action(text))
+    game.apply(parse_action(text))
+    assert isinstance(outcome, Applied), outcome
+    assert position.export() == core.owned_view(game.state)
+    state = game.state
+    assert (outcome.ended, outcome.went_out) == (
+        (state.end_reason, state.went_out) if state.phase == "over" else (None, None)
+    )
+    return outcome
+
+
+def test_a_draw_takes_the_stocks_top_card_into_the_hand(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S 9S KD")
+    assert _both_apply(classic, game, "draw") == Applied()
+    assert game.state.hands[0][parse_cards("KD")[0]] == 1 and game.state.phase == "play"
+
+
+def test_a_red_three_drawn_is_laid_out_and_replaced(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S KD 3H")
+    assert _both_apply(classic, game, "draw") == Applied()
+    assert game.state.bonus[0] == tuple(parse_cards("3H")) and len(game.state.stock) == 2
+
+
+def test_a_red_three_as_the_last_stock_card_ends_play(library: ModuleType, classic: Rules) -> None:
+    """Hook stock.last_card_bonus_ends (Classic's default): no replacement is left, so play ends."""
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "3H")
+    assert _both_apply(classic, game, "draw") == Applied(LAST_CARD_BONUS)
+
+
+def test_a_discard_passes_the_turn_and_clears_its_flags(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play")
+    assert _both_apply(classic, game, "discard 5S") == Applied()
+    assert game.state.to_act == 1 and game.state.phase == "draw"
+
+
+def test_discarding_the_last_card_goes_out_where_the_side_has_a_canasta(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "5S", ["QH QD QC QS QH QD QC"], "4S 6S", phase="play")
+    assert _both_apply(classic, game, "discard 5S") == Applied(WENT_OUT, 0)
+
+
+def test_melds_join_the_sides_meld_of_their_rank_or_start_one(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "QS 8C 8D 8H 5S 6S", ["QH QD QC"], "4S 6S", phase="play")
+    assert _both_apply(classic, game, "meld QS") == Applied()
+    assert _both_apply(classic, game, "meld 8C 8D 8H") == Applied()
+    assert [len(meld.cards) for meld in game.state.melds[0]] == [4, 3]
+
+
+def test_melding_the_last_cards_goes_out(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "8C 8D 8H", ["QH QD QC QS QH QD QC"], "4S 6S", phase="play")
+    assert _both_apply(classic, game, "meld 8C 8D 8H") == Applied(WENT_OUT, 0)
+
+
+def test_an_action_it_does_not_apply_is_declined_and_the_position_left_as_it_was(
+    library: ModuleType, classic: Rules
+) -> None:
+    game = _game(classic, "7C 7H 5S", ["QH QD QC"], "4S 6S")
+    position = core.load_state(core.new_position(classic), game.state)
+    before = position.export()
+    assert NativeApply(classic).apply(position, parse_action("take 7C 7H")) == "taking the pile"
+    assert position.export() == before
+
+
+def test_a_variant_using_a_mechanism_it_lacks_is_declined_by_that_mechanism(library: ModuleType) -> None:
+    """Fournier charges penalties at a turn's end (hook penalty.turn_end): every action is declined."""
+    fournier = rules_for(load_variant("fournier"))
+    assert NativeApply(fournier).declined(parse_action("draw")) == "penalties at a turn's end (hook penalty.turn_end)"
