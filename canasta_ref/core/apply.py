@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine.actions import Action, MeldGroup
-from ..engine.cards import JOKER_RANK, rank_of
+from ..engine.cards import JOKER_RANK, RANK_NAMES, rank_of
+from ..engine.checks import _TAKE_APART as TAKE_APART
 from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Rules
@@ -32,7 +33,7 @@ LAST_CARD_BONUS: Final = "last stock card was a bonus card"
 
 _PREDICATE: Final = QUESTIONS.index("predicate")
 #: The turn's flags by place, as ``export_turn`` gives them.
-_PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS = range(6)
+_PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS, _UPCARD_FROZE = range(7)
 #: The stock's and the hand's sizes among the table values (``hooks.TABLE_VARIABLES``).
 _STOCK_SIZE: Final = TABLE_VARIABLES.index("stock_size")
 _HAND_SIZE: Final = TABLE_VARIABLES.index("hand_size")
@@ -42,9 +43,8 @@ _DRAW: Final = PHASES.index("draw")
 _NO_PERMISSION: Final = PERMISSIONS.index("none")
 
 #: The kinds of action the core applies; any other is declined by its kind.
-APPLIED_KINDS: Final = ("draw", "discard", "meld", "pass", "end")
+APPLIED_KINDS: Final = ("draw", "discard", "meld", "take", "pass", "end")
 _KINDS_DECLINED: Final = {
-    "take": "taking the pile",
     "ask": "asking to go out (the seat that asked is not part of the core's position)",
     "yes": "answering (the seat that asked is not part of the core's position)",
     "no": "answering (the seat that asked is not part of the core's position)",
@@ -85,6 +85,13 @@ def apply_missing(rules: Rules) -> str | None:
     return next((words for used, words in lacking if used), None)
 
 
+def take_missing(rules: Rules) -> str | None:
+    """The mechanism of taking the pile in ``rules`` that the core's apply lacks, in words, or None."""
+    if rules.clauses("pile.take_top_only"):
+        return "a take of the pile's top card alone (hook pile.take_top_only)"
+    return None
+
+
 class NativeApply:
     """Applies the actions of one variant on a core position (``core.new_position``), as ``Game.apply`` does."""
 
@@ -92,12 +99,15 @@ class NativeApply:
         self.rules = rules
         self.answers = answers or NativeAnswers(rules)
         self.missing = apply_missing(rules)
+        self.take_missing = take_missing(rules)
         self._bonus = tuple(card for card in range(len(rules.is_bonus)) if rules.is_bonus[card])
 
     def declined(self, action: Action) -> str | None:
         """Why the core does not apply ``action`` in this variant, whatever the position, or None."""
         if self.missing is not None:
             return self.missing
+        if action.kind == "take":
+            return self.take_missing
         return _KINDS_DECLINED.get(action.kind)
 
     def apply(self, position: Any, action: Action) -> Applied | str:
@@ -122,6 +132,8 @@ class NativeApply:
             return self._discard(position, seat, action.cards[0])
         if kind == "meld":
             return self._meld(position, seat, action.melds)
+        if kind == "take":
+            return self._take(position, seat, action)
         if kind == "pass":
             return _next_turn(position)
         return _end(position, LAST_CARD_BONUS)  # "end": the hand ends without a discard
@@ -195,18 +207,58 @@ class NativeApply:
             return _end(position, WENT_OUT, seat)
         return Applied()
 
+    def _take(self, position: Any, seat: int, action: Action) -> Applied:
+        """The whole pile into the hand, its bonus cards laid out (and replaced from the stock where hook
+        bonus_card.replace says so), then the top card and the cards offered with it laid as a meld, and any further
+        melds; the pile is empty and no longer frozen by its upcard, the player has taken it and melded this turn,
+        and goes out with an empty hand (``Game._apply_take``)."""
+        pile = position.export()["pile"]
+        bonus_under_top = sum(1 for card in pile[:-1] if self._bonus_card(card))
+        replaced = 0
+        if bonus_under_top and self._holds(BONUS_REPLACE, (True, _stock_size(position))):
+            replaced = min(bonus_under_top, _stock_size(position))
+        position.pick_up(seat, 0)
+        position.draw(seat, replaced)
+        top_group = MeldGroup((pile[-1], *action.cards), target=action.target)
+        rank = _group_rank(self.rules, top_group)
+        index = action.target - 1 if action.target else self._meld_taken_onto(position, seat, rank, top_group.cards)
+        position.lay(seat, index, rank, list(top_group.cards))
+        for group in action.melds:
+            self._lay_group(position, seat, group)
+        _set_turn(position, {_PHASE: _PLAY, _MELDED: True, _TOOK: True, _UPCARD_FROZE: False})
+        if not _cards_held(position, seat):
+            return _end(position, WENT_OUT, seat)
+        return Applied()
+
     def _lay_group(self, position: Any, seat: int, group: MeldGroup) -> None:
         rank = _group_rank(self.rules, group)
         index = group.target - 1 if group.target else self._meld_of_rank(position, seat, rank)
         position.lay(seat, index, rank, list(group.cards))
 
+    def _meld_taken_onto(self, position: Any, seat: int, rank: int, cards: Sequence[int]) -> int:
+        """The side's meld of the top card's rank a take joins, as ``_meld_of_rank``, unless hook meld.take_apart
+        keeps the take apart as a meld of its own (-1)."""
+        index = self._meld_of_rank(position, seat, rank)
+        if index < 0 or not self.rules.takes_apart:
+            return index
+        _, _, _, (size, _, wilds, _) = _side_melds(position, seat)[index]
+        onto_canasta = size >= self.rules.canasta_size[rank]
+        added_wilds = sum(1 for card in cards if self.rules.is_wild[card])
+        apart = self._holds(TAKE_APART, (RANK_NAMES[rank], onto_canasta, wilds, added_wilds))
+        return -1 if apart else index
+
     def _meld_of_rank(self, position: Any, seat: int, rank: int) -> int:
         """The index of the side's meld of ``rank`` a group joins where its rank merges, else -1 (a new meld)."""
         if not self.rules.merges_same_rank[rank]:
             return -1
-        side = position.export()["side_of"][seat]
-        melds = position.export()["melds"][side]
+        melds = _side_melds(position, seat)
         return next((i for i, meld in enumerate(melds) if meld[0] == rank and not meld[2]), -1)
+
+
+def _side_melds(position: Any, seat: int) -> list[tuple[Any, ...]]:
+    """The melds of a seat's side as ``export`` gives them: (rank, cards, closed, (size, naturals, wilds, jokers))."""
+    view = position.export()
+    return list(view["melds"][view["side_of"][seat]])
 
 
 def _group_rank(rules: Rules, group: MeldGroup) -> int:

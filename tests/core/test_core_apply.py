@@ -18,6 +18,7 @@ from canasta_ref.engine.game import Game
 from canasta_ref.engine.position import Position
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.spec import load_variant
+from canasta_ref.spec.derive import derive
 
 
 @pytest.fixture
@@ -25,12 +26,12 @@ def classic() -> Rules:
     return rules_for(load_variant("classic"))
 
 
-def _game(rules: Rules, cards: str, melds: list[str], stock: str, **extra: Any) -> Game:
+def _game(rules: Rules, cards: str, melds: list[str], stock: str, pile: str = "5C 7D", **extra: Any) -> Game:
     """A Classic hand with North to act holding ``cards``, North-South having laid ``melds``; the stock set by hand
     to ``stock`` (its top card last; the position's other cards are then out of play, which no rule here reads)."""
     hands = [parse_cards(cards), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H"), parse_cards("6C 6D 6H")]
     laid = [[parse_cards(meld) for meld in melds], []]
-    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=laid, **extra))
+    game = Game.from_position(rules, Position(hands, pile=parse_cards(pile), melds=laid, **extra))
     game.state.stock = parse_cards(stock)
     game.state.derived = None
     return game
@@ -98,7 +99,7 @@ def test_an_action_it_does_not_apply_is_declined_and_the_position_left_as_it_was
     game = _game(classic, "7C 7H 5S", ["QH QD QC"], "4S 6S")
     position = core.load_state(core.new_position(classic), game.state)
     before = position.export()
-    assert NativeApply(classic).apply(position, parse_action("take 7C 7H")) == "taking the pile"
+    assert NativeApply(classic).apply(position, parse_action("ask")).startswith("asking to go out")
     assert position.export() == before
 
 
@@ -106,3 +107,29 @@ def test_a_variant_using_a_mechanism_it_lacks_is_declined_by_that_mechanism(libr
     """Fournier charges penalties at a turn's end (hook penalty.turn_end): every action is declined."""
     fournier = rules_for(load_variant("fournier"))
     assert NativeApply(fournier).declined(parse_action("draw")) == "penalties at a turn's end (hook penalty.turn_end)"
+
+
+def test_a_take_melds_the_top_card_and_picks_up_the_rest(library: ModuleType, classic: Rules) -> None:
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S", pile="4C 9D 8S")
+    assert _both_apply(classic, game, "take 8C 8D") == Applied()
+    assert game.state.pile == [] and game.state.took_pile_this_turn and game.state.hands[0][parse_cards("9D")[0]]
+
+
+def test_a_red_three_in_the_pile_taken_is_laid_out_not_replaced(library: ModuleType, classic: Rules) -> None:
+    """Hook bonus_card.replace, asked of a card from the pile: Classic replaces only the red threes drawn."""
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S", pile="3D 9D 8S")
+    assert _both_apply(classic, game, "take 8C 8D") == Applied()
+    assert game.state.bonus[0] == tuple(parse_cards("3D")) and len(game.state.stock) == 2
+
+
+@pytest.mark.parametrize(("option", "melds_after"), [("fourth_wild", 2), ("second_meld", 3)])
+def test_pagats_puzzle_take_joins_the_canasta_or_is_kept_apart(
+    library: ModuleType, option: str, melds_after: int
+) -> None:
+    """Hook meld.take_apart: a natural and a wild card taking a king onto a canasta of kings with three wild cards
+    join it under one reading and start a second meld of kings under another."""
+    rules = rules_for(derive(load_variant("classic"), {"three_wild_canasta_take": option}))
+    melds = ["KH KS KD KC 2C 2S JK", "QH QS QD"]
+    game = _game(rules, "KS 2H 7H 8S 5D KD 2D", melds, "4S 6S", pile="6C 4S KH")
+    _both_apply(rules, game, "take KS 2H")
+    assert len(game.state.melds[0]) == melds_after
