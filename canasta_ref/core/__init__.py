@@ -206,6 +206,7 @@ def turn_fields(state: HandState) -> tuple[Any, ...]:
         state.upcard_froze,
         state.asked_in_hand,
         state.bonus_draws_owed,
+        state.asker,
     )
 
 
@@ -235,5 +236,5 @@ def owned_view(state: HandState) -> dict[str, Any]:
         "penalties": tuple(state.penalties),
         "hand_sizes": tuple(state.hand_sizes),
         "pile_counts": (state.pile_wilds, state.pile_red_threes, state.pile_black_threes),
-        "turn": (*turn_fields(state)[:-1], tuple(state.bonus_draws_owed)),
+        "turn": (*turn_fields(state)[:-2], tuple(state.bonus_draws_owed), state.asker),
     }

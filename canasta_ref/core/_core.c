@@ -41,6 +41,7 @@ typedef struct {
     uint8_t phase, permission, melded, asked, took, last_card_bonus, upcard_froze, has_owed;
     uint32_t asked_in_hand;
     int32_t owed[MAX_SEATS];
+    int32_t asker; /* the seat that asked "may I go out?", answered next; -1: none */
 } Turn;
 
 /* Everything the core owns of a position: plain data, so a snapshot is one memcpy. */
@@ -370,6 +371,7 @@ static PyObject *Position_load(Position *self, PyObject *args) {
     State *s = PyMem_Malloc(sizeof(State));
     if (s == NULL) return PyErr_NoMemory();
     memset(s, 0, sizeof(State));
+    s->turn.asker = -1;
     int failed = load_hands(self, s, hands) < 0 || load_cards(stock, s->stock, &s->stock_len, "the stock") < 0 ||
                  load_cards(pile, s->pile, &s->pile_len, "the pile") < 0 || load_melds(self, s, melds) < 0 ||
                  load_seat_cards(self, bonus, 0, MAX_BONUS, "bonus cards", &s->bonus[0][0], s->bonus_len) < 0 ||
@@ -487,12 +489,15 @@ static int check_card(int card) {
 /* Load the turn's flags (``core.turn_fields`` gives them from a HandState); on a refusal the old ones stay. A
  * position loaded with ``load`` has them all cleared, so ``load`` comes first. */
 static PyObject *Position_load_turn(Position *self, PyObject *args) {
-    int phase, permission, melded, asked, took, last_card_bonus, upcard_froze;
+    int phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asker = -1;
     unsigned long asked_in_hand;
     PyObject *owed;
-    if (!PyArg_ParseTuple(args, "iipppppkO", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
-                          &upcard_froze, &asked_in_hand, &owed))
+    if (!PyArg_ParseTuple(args, "iipppppkO|i", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
+                          &upcard_froze, &asked_in_hand, &owed, &asker))
         return NULL;
+    if (asker < -1 || asker >= self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: the seat that asked is %d, expected -1 to %d", asker,
+                            self->players - 1);
     if (phase < 0 || phase >= PHASES || permission < 0 || permission >= PERMISSIONS)
         return PyErr_Format(PyExc_ValueError, "native core: phase %d and permission %d, expected 0 to %d and 0 to %d",
                             phase, permission, PHASES - 1, PERMISSIONS - 1);
@@ -510,6 +515,7 @@ static PyObject *Position_load_turn(Position *self, PyObject *args) {
     t->asked = (uint8_t)asked, t->took = (uint8_t)took, t->last_card_bonus = (uint8_t)last_card_bonus;
     t->upcard_froze = (uint8_t)upcard_froze, t->asked_in_hand = (uint32_t)asked_in_hand, t->has_owed = n > 0;
     for (Py_ssize_t i = 0; i < n; i++) t->owed[i] = (int32_t)values[i];
+    t->asker = asker;
     Py_RETURN_NONE;
 }
 
@@ -518,11 +524,11 @@ static PyObject *export_turn(const Position *self) {
     const Turn *t = &self->state.turn;
     long owed[MAX_SEATS];
     for (int i = 0; i < self->players; i++) owed[i] = t->owed[i];
-    return Py_BuildValue("(iiOOOOOkN)", t->phase, t->permission, t->melded ? Py_True : Py_False,
+    return Py_BuildValue("(iiOOOOOkNi)", t->phase, t->permission, t->melded ? Py_True : Py_False,
                          t->asked ? Py_True : Py_False, t->took ? Py_True : Py_False,
                          t->last_card_bonus ? Py_True : Py_False, t->upcard_froze ? Py_True : Py_False,
                          (unsigned long)t->asked_in_hand,
-                         tuple_of_ints(owed, t->has_owed ? self->players : 0));
+                         tuple_of_ints(owed, t->has_owed ? self->players : 0), (int)t->asker);
 }
 
 /* One seat's hand (by default the seat to act's), counted by card type. */
@@ -585,6 +591,14 @@ static PyObject *Position_discard(Position *self, PyObject *args) {
 static PyObject *Position_pass_turn(Position *self, PyObject *Py_UNUSED(ignored)) {
     self->state.to_act = (self->state.to_act + 1) % self->players;
     return PyLong_FromLong(self->state.to_act);
+}
+
+/* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
+static PyObject *Position_turn_to(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    self->state.to_act = seat;
+    Py_RETURN_NONE;
 }
 
 /* Lay cards from a hand on a side's meld (its index from 0; -1 starts a new meld of ``rank``): the meld's index. */
@@ -2142,6 +2156,7 @@ static PyMethodDef Position_methods[] = {
     {"draw", (PyCFunction)Position_draw, METH_VARARGS, "draw(seat, count): the cards drawn from the stock's top"},
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
+    {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
     {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
     {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
     {"lay_out", (PyCFunction)Position_lay_out, METH_VARARGS, "lay_out(seat, card, count): bonus cards laid out"},
@@ -2160,7 +2175,7 @@ static PyMethodDef Position_methods[] = {
     {"play_listing", (PyCFunction)Position_play_listing, METH_O,
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
-     "load_turn(phase, permission, melded, asked, took, last_card_bonus, asked_in_hand, owed): the turn's flags"},
+     "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker])"},
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
      "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
     {"draw_listing", (PyCFunction)Position_draw_listing, METH_O,

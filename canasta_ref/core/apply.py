@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from ..engine.actions import Action, MeldGroup
 from ..engine.cards import JOKER_RANK, RANK_NAMES, rank_of
+from ..engine.checks import _ANSWERER as ANSWERER
 from ..engine.checks import _TAKE_APART as TAKE_APART
 from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS
 from ..engine.hooks import TABLE_VARIABLES
@@ -32,22 +33,22 @@ STOCK_EXHAUSTED: Final = "stock exhausted"
 LAST_CARD_BONUS: Final = "last stock card was a bonus card"
 
 _PREDICATE: Final = QUESTIONS.index("predicate")
+_VALUE: Final = QUESTIONS.index("value")
 #: The turn's flags by place, as ``export_turn`` gives them.
-_PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS, _UPCARD_FROZE = range(7)
+_PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS, _UPCARD_FROZE, _ASKED_IN_HAND = range(8)
+_ASKER: Final = 9
 #: The stock's and the hand's sizes among the table values (``hooks.TABLE_VARIABLES``).
 _STOCK_SIZE: Final = TABLE_VARIABLES.index("stock_size")
 _HAND_SIZE: Final = TABLE_VARIABLES.index("hand_size")
 _OVER: Final = PHASES.index("over")
 _PLAY: Final = PHASES.index("play")
+_ANSWER: Final = PHASES.index("answer")
 _DRAW: Final = PHASES.index("draw")
 _NO_PERMISSION: Final = PERMISSIONS.index("none")
 
 #: The kinds of action the core applies; any other is declined by its kind.
-APPLIED_KINDS: Final = ("draw", "discard", "meld", "take", "pass", "end")
+APPLIED_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end")
 _KINDS_DECLINED: Final = {
-    "ask": "asking to go out (the seat that asked is not part of the core's position)",
-    "yes": "answering (the seat that asked is not part of the core's position)",
-    "no": "answering (the seat that asked is not part of the core's position)",
     "keep": "keeping a bonus card",
     "layout": "keeping a bonus card",
     "declare": "special hands",
@@ -134,6 +135,10 @@ class NativeApply:
             return self._meld(position, seat, action.melds)
         if kind == "take":
             return self._take(position, seat, action)
+        if kind == "ask":
+            return self._ask(position, seat)
+        if kind in ("yes", "no"):
+            return _answer(position, PERMISSIONS.index(kind))
         if kind == "pass":
             return _next_turn(position)
         return _end(position, LAST_CARD_BONUS)  # "end": the hand ends without a discard
@@ -230,6 +235,29 @@ class NativeApply:
             return _end(position, WENT_OUT, seat)
         return Applied()
 
+    def _ask(self, position: Any, seat: int) -> Applied:
+        """The partner answers next (``checks.answerer``): the one hook go_out.answerer names, else the next seat
+        on the same side; the player has asked this turn and this hand."""
+        answerer = self._answerer(position, seat)
+        asked_in_hand = _turn(position)[_ASKED_IN_HAND] | 1 << seat
+        _set_turn(position, {_ASKED: True, _ASKED_IN_HAND: asked_in_hand, _ASKER: seat, _PHASE: _ANSWER})
+        position.turn_to(answerer)
+        return Applied()
+
+    def _answerer(self, position: Any, seat: int) -> int:
+        side_of = position.export()["side_of"]
+        players = len(side_of)
+        if self.rules.clauses(ANSWERER.hook):
+            chosen = int(self.answers.ask(ANSWERER, _VALUE, (seat,))) % players
+            if chosen == seat or side_of[chosen] != side_of[seat]:
+                raise _Declined(f"hook go_out.answerer names seat {chosen}, who is not seat {seat}'s partner")
+            return chosen
+        partners = [(seat + step) % players for step in range(1, players)]
+        partner = next((other for other in partners if side_of[other] == side_of[seat]), None)
+        if partner is None:
+            raise _Declined(f"seat {seat} has no partner to ask")
+        return partner
+
     def _lay_group(self, position: Any, seat: int, group: MeldGroup) -> None:
         rank = _group_rank(self.rules, group)
         index = group.target - 1 if group.target else self._meld_of_rank(position, seat, rank)
@@ -294,6 +322,14 @@ def _cards_held(position: Any, seat: int) -> int:
 def _end(position: Any, reason: str, went_out: int | None = None) -> Applied:
     _set_turn(position, {_PHASE: _OVER})
     return Applied(reason, went_out)
+
+
+def _answer(position: Any, permission: int) -> Applied:
+    """The partner's answer given, the asker plays on (``Game._answer``)."""
+    asker = _turn(position)[_ASKER]
+    _set_turn(position, {_PERMISSION: permission, _PHASE: _PLAY})
+    position.turn_to(asker)
+    return Applied()
 
 
 def _next_turn(position: Any) -> Applied:

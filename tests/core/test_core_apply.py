@@ -1,6 +1,7 @@
 """The core applying a whole action on positions set up directly, each mechanism on both sides: a draw with and
 without a red three (laid out and replaced), the last stock card a red three, a discard that passes the turn and
-one that goes out, melds laid onto the side's meld and new, melding out; and what it declines, left unchanged.
+one that goes out, melds laid onto the side's meld and new, melding out, takes (joining the side's meld or kept
+apart), asking and answering; and what it declines, left unchanged.
 Every action is applied by the reference too (``Game.apply``) and the positions, turn's flags and hand's end
 compared. The step-by-step proof in every variant is test_core_proof.py."""
 
@@ -99,7 +100,7 @@ def test_an_action_it_does_not_apply_is_declined_and_the_position_left_as_it_was
     game = _game(classic, "7C 7H 5S", ["QH QD QC"], "4S 6S")
     position = core.load_state(core.new_position(classic), game.state)
     before = position.export()
-    assert NativeApply(classic).apply(position, parse_action("ask")).startswith("asking to go out")
+    assert NativeApply(classic).apply(position, parse_action("layout")) == "keeping a bonus card"
     assert position.export() == before
 
 
@@ -133,3 +134,15 @@ def test_pagats_puzzle_take_joins_the_canasta_or_is_kept_apart(
     game = _game(rules, "KS 2H 7H 8S 5D KD 2D", melds, "4S 6S", pile="6C 4S KH")
     _both_apply(rules, game, "take KS 2H")
     assert len(game.state.melds[0]) == melds_after
+
+
+@pytest.mark.parametrize("answer", ["yes", "no"])
+def test_asking_hands_the_turn_to_the_partner_and_the_answer_back(
+    library: ModuleType, classic: Rules, answer: str
+) -> None:
+    """The partner (seat 2) answers "may I go out?"; the asker (seat 0) plays on with the permission given."""
+    game = _game(classic, "8C 8D 8H 5S", ["QH QD QC QS QH QD QC"], "4S 6S", phase="play")
+    assert _both_apply(classic, game, "ask") == Applied()
+    assert game.state.to_act == 2 and game.state.phase == "answer"
+    assert _both_apply(classic, game, answer) == Applied()
+    assert game.state.to_act == 0 and game.state.permission == answer
