@@ -531,6 +531,32 @@ static PyObject *export_turn(const Position *self) {
                          tuple_of_ints(owed, t->has_owed ? self->players : 0), (int)t->asker);
 }
 
+/* The turn's flags alone (``export``'s "turn"), without building the whole position's dict. */
+static PyObject *Position_turn(Position *self, PyObject *Py_UNUSED(ignored)) { return export_turn(self); }
+
+/* What applying an action reads of the table, each alone: a seat's side, the pile, and the side's open meld of a
+ * rank (its index, -1 for none, and its counts: size, naturals, wild cards, jokers). */
+static PyObject *Position_side_of(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return PyLong_FromLong(self->state.side_of[seat]);
+}
+
+static PyObject *Position_pile(Position *self, PyObject *Py_UNUSED(ignored)) {
+    return tuple_of_bytes(self->state.pile, self->state.pile_len);
+}
+
+static PyObject *Position_open_meld(Position *self, PyObject *args) {
+    int side, rank;
+    if (!PyArg_ParseTuple(args, "ii", &side, &rank)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *m = &self->state.melds[side][i];
+        if (m->rank == rank && !m->closed) return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
+    }
+    return Py_BuildValue("(iO)", -1, Py_None);
+}
+
 /* One seat's hand (by default the seat to act's), counted by card type. */
 static PyObject *Position_hand(Position *self, PyObject *args) {
     int seat = self->state.to_act;
@@ -2176,6 +2202,11 @@ static PyMethodDef Position_methods[] = {
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
      "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker])"},
+    {"turn", (PyCFunction)Position_turn, METH_NOARGS, "The turn's flags, as load_turn takes them"},
+    {"side_of", (PyCFunction)Position_side_of, METH_VARARGS, "side_of(seat): the seat's side"},
+    {"pile", (PyCFunction)Position_pile, METH_NOARGS, "The pile's cards, its top last"},
+    {"open_meld", (PyCFunction)Position_open_meld, METH_VARARGS,
+     "open_meld(side, rank): (index, (size, naturals, wilds, jokers)) of its open meld of rank, or (-1, None)"},
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
      "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
     {"draw_listing", (PyCFunction)Position_draw_listing, METH_O,

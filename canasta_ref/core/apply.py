@@ -217,7 +217,7 @@ class NativeApply:
         bonus_card.replace says so), then the top card and the cards offered with it laid as a meld, and any further
         melds; the pile is empty and no longer frozen by its upcard, the player has taken it and melded this turn,
         and goes out with an empty hand (``Game._apply_take``)."""
-        pile = position.export()["pile"]
+        pile = position.pile()
         bonus_under_top = sum(1 for card in pile[:-1] if self._bonus_card(card))
         replaced = 0
         if bonus_under_top and self._holds(BONUS_REPLACE, (True, _stock_size(position))):
@@ -245,8 +245,8 @@ class NativeApply:
         return Applied()
 
     def _answerer(self, position: Any, seat: int) -> int:
-        side_of = position.export()["side_of"]
-        players = len(side_of)
+        players = self.rules.players
+        side_of = [position.side_of(other) for other in range(players)]
         if self.rules.clauses(ANSWERER.hook):
             chosen = int(self.answers.ask(ANSWERER, _VALUE, (seat,))) % players
             if chosen == seat or side_of[chosen] != side_of[seat]:
@@ -266,27 +266,22 @@ class NativeApply:
     def _meld_taken_onto(self, position: Any, seat: int, rank: int, cards: Sequence[int]) -> int:
         """The side's meld of the top card's rank a take joins, as ``_meld_of_rank``, unless hook meld.take_apart
         keeps the take apart as a meld of its own (-1)."""
-        index = self._meld_of_rank(position, seat, rank)
+        if not self.rules.merges_same_rank[rank]:
+            return -1
+        index, counts = position.open_meld(position.side_of(seat), rank)
         if index < 0 or not self.rules.takes_apart:
-            return index
-        _, _, _, (size, _, wilds, _) = _side_melds(position, seat)[index]
+            return int(index)
+        size, _, wilds, _ = counts
         onto_canasta = size >= self.rules.canasta_size[rank]
         added_wilds = sum(1 for card in cards if self.rules.is_wild[card])
         apart = self._holds(TAKE_APART, (RANK_NAMES[rank], onto_canasta, wilds, added_wilds))
-        return -1 if apart else index
+        return -1 if apart else int(index)
 
     def _meld_of_rank(self, position: Any, seat: int, rank: int) -> int:
         """The index of the side's meld of ``rank`` a group joins where its rank merges, else -1 (a new meld)."""
         if not self.rules.merges_same_rank[rank]:
             return -1
-        melds = _side_melds(position, seat)
-        return next((i for i, meld in enumerate(melds) if meld[0] == rank and not meld[2]), -1)
-
-
-def _side_melds(position: Any, seat: int) -> list[tuple[Any, ...]]:
-    """The melds of a seat's side as ``export`` gives them: (rank, cards, closed, (size, naturals, wilds, jokers))."""
-    view = position.export()
-    return list(view["melds"][view["side_of"][seat]])
+        return int(position.open_meld(position.side_of(seat), rank)[0])
 
 
 def _group_rank(rules: Rules, group: MeldGroup) -> int:
@@ -298,7 +293,7 @@ def _group_rank(rules: Rules, group: MeldGroup) -> int:
 
 
 def _turn(position: Any) -> list[Any]:
-    return list(position.export()["turn"])
+    return list(position.turn())
 
 
 def _set_turn(position: Any, changes: dict[int, Any]) -> None:
