@@ -45,11 +45,12 @@ MECHANISMS: Final = (
     "the turn's flags",
     "the listing of the draw phase (a side not opened where it can take nothing) and of play once a side has opened",
     "the listing of answering and of keeping",
+    "applying a whole action in the variants whose mechanisms it has",
 )
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
 GAME_MECHANISMS_MISSING: Final = (
     "a listing of a side that has not opened (its takes of the pile and openings)",
-    "applying a whole action",
+    "applying a whole action in every variant",
     "judging an action it did not list",
 )
 

@@ -6,7 +6,7 @@ stock.last_card_bonus_ends), a discard passing the turn or going out, the stock 
 melds laid, passing and ending. Each rule question goes through the core's memo (``NativeAnswers``). What the core
 does not apply yet is declined by mechanism, in words, with the position left as it was: a mechanism the variant
 uses (``apply_missing``), a kind of action, or a moment of the hand (a kept last card); never applied wrongly.
-The card moves are the core's (``_core.c``); the turn's flags are read and written whole (``export_turn`` /
+The card moves are the core's (``_core.c``); the turn's flags are read and written whole (``turn`` /
 ``load_turn``) around them, which a later step moves into C.
 """
 
