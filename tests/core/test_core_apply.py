@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from canasta_ref import core, parse_action
-from canasta_ref.core.apply import LAST_CARD_BONUS, WENT_OUT, Applied, NativeApply
+from canasta_ref.core.apply import LAST_CARD_BONUS, STOCK_EXHAUSTED, WENT_OUT, Applied, NativeApply
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.game import Game
 from canasta_ref.engine.position import Position
@@ -146,3 +146,25 @@ def test_asking_hands_the_turn_to_the_partner_and_the_answer_back(
     assert game.state.to_act == 2 and game.state.phase == "answer"
     assert _both_apply(classic, game, answer) == Applied()
     assert game.state.to_act == 0 and game.state.permission == answer
+
+
+@pytest.mark.parametrize(("stock_end", "ended"), [("last_discard", STOCK_EXHAUSTED), ("as_classic", None)])
+def test_a_discard_at_an_empty_stock_ends_play_where_the_spec_says_so(
+    library: ModuleType, stock_end: str, ended: str | None
+) -> None:
+    """Hook stock.ends_with_discard, which only Classic for three uses; that variant is declined as a whole (its
+    sides form in play, hook sides.lone_hand), but a discard that does not go out forms no side, so the mechanism
+    is applied here with the variant's other lack set aside."""
+    rules = rules_for(derive(load_variant("classic-3p"), {"stock_end": stock_end}))
+    hands = [parse_cards("8C 8D 5S"), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H")]
+    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=[[], [], []], phase="play"))
+    game.state.stock = []
+    game.state.derived = None
+    position = core.load_state(core.new_position(rules), game.state.copy())
+    applier = NativeApply(rules)
+    assert applier.missing == "sides formed in play (hook sides.lone_hand)"
+    applier.missing = None
+    outcome = applier.apply(position, parse_action("discard 5S"))
+    game.apply(parse_action("discard 5S"))
+    assert position.export() == core.owned_view(game.state)
+    assert outcome == Applied(ended) and game.state.end_reason == ended
