@@ -619,6 +619,24 @@ static PyObject *Position_pass_turn(Position *self, PyObject *Py_UNUSED(ignored)
     return PyLong_FromLong(self->state.to_act);
 }
 
+/* Take the pile's top card alone into a hand, the counts that freeze the rest kept: the card. */
+static PyObject *Position_lift_top(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    if (s->pile_len == 0) return PyErr_Format(PyExc_ValueError, "native core: the pile is empty");
+    int card = s->pile[s->pile_len - 1];
+    if (s->hands[seat][card] == MAX_COPIES)
+        return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
+    s->pile_len--;
+    s->pile_wilds -= self->facts.is_wild[card];
+    s->pile_red_threes -= self->facts.is_red_three[card];
+    s->pile_black_threes -= self->facts.is_black_three[card];
+    s->hands[seat][card]++;
+    s->hand_sizes[seat]++;
+    return PyLong_FromLong(card);
+}
+
 /* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
 static PyObject *Position_turn_to(Position *self, PyObject *args) {
     int seat;
@@ -2183,6 +2201,7 @@ static PyMethodDef Position_methods[] = {
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
     {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
+    {"lift_top", (PyCFunction)Position_lift_top, METH_VARARGS, "lift_top(seat): the pile's top card alone into a hand"},
     {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
     {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
     {"lay_out", (PyCFunction)Position_lay_out, METH_VARARGS, "lay_out(seat, card, count): bonus cards laid out"},

@@ -19,7 +19,9 @@ from typing import Any, Final
 from ..engine.actions import Action, MeldGroup
 from ..engine.cards import JOKER_RANK, RANK_NAMES, rank_of
 from ..engine.checks import _ANSWERER as ANSWERER
+from ..engine.checks import _PILE_FROZEN as PILE_FROZEN
 from ..engine.checks import _TAKE_APART as TAKE_APART
+from ..engine.checks import _TOP_ONLY as TOP_ONLY
 from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Rules
@@ -86,13 +88,6 @@ def apply_missing(rules: Rules) -> str | None:
     return next((words for used, words in lacking if used), None)
 
 
-def take_missing(rules: Rules) -> str | None:
-    """The mechanism of taking the pile in ``rules`` that the core's apply lacks, in words, or None."""
-    if rules.clauses("pile.take_top_only"):
-        return "a take of the pile's top card alone (hook pile.take_top_only)"
-    return None
-
-
 class NativeApply:
     """Applies the actions of one variant on a core position (``core.new_position``), as ``Game.apply`` does."""
 
@@ -100,15 +95,13 @@ class NativeApply:
         self.rules = rules
         self.answers = answers or NativeAnswers(rules)
         self.missing = apply_missing(rules)
-        self.take_missing = take_missing(rules)
+        self.asks_top_only = bool(rules.clauses(TOP_ONLY.hook))
         self._bonus = tuple(card for card in range(len(rules.is_bonus)) if rules.is_bonus[card])
 
     def declined(self, action: Action) -> str | None:
         """Why the core does not apply ``action`` in this variant, whatever the position, or None."""
         if self.missing is not None:
             return self.missing
-        if action.kind == "take":
-            return self.take_missing
         return _KINDS_DECLINED.get(action.kind)
 
     def apply(self, position: Any, action: Action) -> Applied | str:
@@ -214,26 +207,49 @@ class NativeApply:
 
     def _take(self, position: Any, seat: int, action: Action) -> Applied:
         """The whole pile into the hand, its bonus cards laid out (and replaced from the stock where hook
-        bonus_card.replace says so), then the top card and the cards offered with it laid as a meld, and any further
-        melds; the pile is empty and no longer frozen by its upcard, the player has taken it and melded this turn,
-        and goes out with an empty hand (``Game._apply_take``)."""
+        bonus_card.replace says so), or its top card alone where hook pile.take_top_only says so; then the top card
+        and the cards offered with it laid as a meld, and any further melds; a pile taken whole is empty and no
+        longer frozen by its upcard; the player has taken it and melded this turn, and goes out with an empty hand
+        (``Game._apply_take``)."""
         pile = position.pile()
-        bonus_under_top = sum(1 for card in pile[:-1] if self._bonus_card(card))
-        replaced = 0
-        if bonus_under_top and self._holds(BONUS_REPLACE, (True, _stock_size(position))):
-            replaced = min(bonus_under_top, _stock_size(position))
-        position.pick_up(seat, 0)
-        position.draw(seat, replaced)
+        top_only = self._takes_top_only(position, seat, pile[-1])
+        if top_only:
+            position.lift_top(seat)
+        else:
+            self._pick_up_pile(position, seat, pile)
         top_group = MeldGroup((pile[-1], *action.cards), target=action.target)
         rank = _group_rank(self.rules, top_group)
         index = action.target - 1 if action.target else self._meld_taken_onto(position, seat, rank, top_group.cards)
         position.lay(seat, index, rank, list(top_group.cards))
         for group in action.melds:
             self._lay_group(position, seat, group)
-        _set_turn(position, {_PHASE: _PLAY, _MELDED: True, _TOOK: True, _UPCARD_FROZE: False})
+        flags = {_PHASE: _PLAY, _MELDED: True, _TOOK: True}
+        _set_turn(position, flags if top_only else {**flags, _UPCARD_FROZE: False})
         if not _cards_held(position, seat):
             return _end(position, WENT_OUT, seat)
         return Applied()
+
+    def _pick_up_pile(self, position: Any, seat: int, pile: Sequence[int]) -> None:
+        """The whole pile into the hand, its bonus cards under the top laid out and replaced where hook
+        bonus_card.replace says so."""
+        bonus_under_top = sum(1 for card in pile[:-1] if self._bonus_card(card))
+        replaced = 0
+        if bonus_under_top and self._holds(BONUS_REPLACE, (True, _stock_size(position))):
+            replaced = min(bonus_under_top, _stock_size(position))
+        position.pick_up(seat, 0)
+        position.draw(seat, replaced)
+
+    def _takes_top_only(self, position: Any, seat: int, top: int) -> bool:
+        """Whether hook pile.take_top_only moves the top card alone (``checks.takes_top_only``): asked with the
+        table, whether the pile is frozen (hook pile.frozen) and whether the top card fits the side's open meld."""
+        if not self.asks_top_only:
+            return False
+        table = tuple(position.table_values(seat))
+        wilds, red_threes, black_threes = position.export()["pile_counts"]
+        upcard_froze = _turn(position)[_UPCARD_FROZE]
+        frozen = self._holds(PILE_FROZEN, (*table, wilds > 0, red_threes > 0, black_threes > 0, upcard_froze))
+        fits = not self.rules.is_wild[top] and position.open_meld(position.side_of(seat), rank_of(top))[0] >= 0
+        return self._holds(TOP_ONLY, (*table, frozen, fits))
 
     def _ask(self, position: Any, seat: int) -> Applied:
         """The partner answers next (``checks.answerer``): the one hook go_out.answerer names, else the next seat

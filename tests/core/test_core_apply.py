@@ -1,7 +1,7 @@
 """The core applying a whole action on positions set up directly, each mechanism on both sides: a draw with and
 without a red three (laid out and replaced), the last stock card a red three, a discard that passes the turn and
 one that goes out, melds laid onto the side's meld and new, melding out, takes (joining the side's meld or kept
-apart), asking and answering; and what it declines, left unchanged.
+apart, the whole pile or its top card alone), a discard at an empty stock, asking and answering; and what it declines, left unchanged.
 Every action is applied by the reference too (``Game.apply``) and the positions, turn's flags and hand's end
 compared. The step-by-step proof in every variant is test_core_proof.py."""
 
@@ -168,3 +168,19 @@ def test_a_discard_at_an_empty_stock_ends_play_where_the_spec_says_so(
     game.apply(parse_action("discard 5S"))
     assert position.export() == core.owned_view(game.state)
     assert outcome == Applied(ended) and game.state.end_reason == ended
+
+
+@pytest.mark.parametrize(("stock", "pile_after"), [("", 2), ("4S 6S", 0)])
+def test_a_take_at_an_empty_stock_moves_the_top_card_alone_where_the_spec_says_so(
+    library: ModuleType, stock: str, pile_after: int
+) -> None:
+    """Hook pile.take_top_only (Hoyle's two-hand game): with the stock empty, the pile not frozen and the top card
+    fitting the side's meld, the take moves the top card alone; with cards in the stock it takes the whole pile."""
+    rules = rules_for(load_variant("hoyle-2p"))
+    hands = [parse_cards("5S 6D 7H"), parse_cards("9C 9D 9H 10S")]
+    position = Position(hands, pile=parse_cards("4C 9S 8S"), melds=[[parse_cards("8H 8D 8C")], []])
+    game = Game.from_position(rules, position)
+    game.state.stock = parse_cards(stock)
+    game.state.derived = None
+    assert _both_apply(rules, game, "take") == Applied()
+    assert len(game.state.pile) == pile_after
