@@ -1,9 +1,9 @@
 """The core applying a whole action on positions set up directly, each mechanism on both sides: a draw with and
 without a red three (laid out and replaced), the last stock card a red three, a discard that passes the turn and
 one that goes out, melds laid onto the side's meld and new, melding out, takes (joining the side's meld or kept
-apart, the whole pile or its top card alone), a discard at an empty stock, asking and answering; and what it declines, left unchanged.
-Every action is applied by the reference too (``Game.apply``) and the positions, turn's flags and hand's end
-compared. The step-by-step proof in every variant is test_core_proof.py."""
+apart, the whole pile or its top card alone), a discard at an empty stock, asking and answering; and what it
+declines, left unchanged. Every action is applied by the reference too (``Game.apply``) and the positions, turn's
+flags and hand's end compared. The step-by-step proof in every variant is test_core_proof.py."""
 
 from __future__ import annotations
 
