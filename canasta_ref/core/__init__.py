@@ -208,6 +208,7 @@ def turn_fields(state: HandState) -> tuple[Any, ...]:
         state.asked_in_hand,
         state.bonus_draws_owed,
         state.asker,
+        sum(1 << seat for seat, waiting in enumerate(state.awaiting_first_turn) if waiting),
     )
 
 
@@ -237,5 +238,5 @@ def owned_view(state: HandState) -> dict[str, Any]:
         "penalties": tuple(state.penalties),
         "hand_sizes": tuple(state.hand_sizes),
         "pile_counts": (state.pile_wilds, state.pile_red_threes, state.pile_black_threes),
-        "turn": (*turn_fields(state)[:-2], tuple(state.bonus_draws_owed), state.asker),
+        "turn": (*turn_fields(state)[:-3], tuple(state.bonus_draws_owed), *turn_fields(state)[-2:]),
     }

@@ -42,6 +42,7 @@ typedef struct {
     uint32_t asked_in_hand;
     int32_t owed[MAX_SEATS];
     int32_t asker; /* the seat that asked "may I go out?", answered next; -1: none */
+    uint32_t awaiting_first_turn; /* the seats whose dealt bonus cards wait for their first turn, as bits */
 } Turn;
 
 /* Everything the core owns of a position: plain data, so a snapshot is one memcpy. */
@@ -490,11 +491,14 @@ static int check_card(int card) {
  * position loaded with ``load`` has them all cleared, so ``load`` comes first. */
 static PyObject *Position_load_turn(Position *self, PyObject *args) {
     int phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asker = -1;
-    unsigned long asked_in_hand;
+    unsigned long asked_in_hand, awaiting = 0;
     PyObject *owed;
-    if (!PyArg_ParseTuple(args, "iipppppkO|i", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
-                          &upcard_froze, &asked_in_hand, &owed, &asker))
+    if (!PyArg_ParseTuple(args, "iipppppkO|ik", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
+                          &upcard_froze, &asked_in_hand, &owed, &asker, &awaiting))
         return NULL;
+    if (awaiting >> self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: awaiting_first_turn names a seat beyond %d",
+                            self->players - 1);
     if (asker < -1 || asker >= self->players)
         return PyErr_Format(PyExc_ValueError, "native core: the seat that asked is %d, expected -1 to %d", asker,
                             self->players - 1);
@@ -516,6 +520,7 @@ static PyObject *Position_load_turn(Position *self, PyObject *args) {
     t->upcard_froze = (uint8_t)upcard_froze, t->asked_in_hand = (uint32_t)asked_in_hand, t->has_owed = n > 0;
     for (Py_ssize_t i = 0; i < n; i++) t->owed[i] = (int32_t)values[i];
     t->asker = asker;
+    t->awaiting_first_turn = (uint32_t)awaiting;
     Py_RETURN_NONE;
 }
 
@@ -524,11 +529,12 @@ static PyObject *export_turn(const Position *self) {
     const Turn *t = &self->state.turn;
     long owed[MAX_SEATS];
     for (int i = 0; i < self->players; i++) owed[i] = t->owed[i];
-    return Py_BuildValue("(iiOOOOOkNi)", t->phase, t->permission, t->melded ? Py_True : Py_False,
+    return Py_BuildValue("(iiOOOOOkNik)", t->phase, t->permission, t->melded ? Py_True : Py_False,
                          t->asked ? Py_True : Py_False, t->took ? Py_True : Py_False,
                          t->last_card_bonus ? Py_True : Py_False, t->upcard_froze ? Py_True : Py_False,
                          (unsigned long)t->asked_in_hand,
-                         tuple_of_ints(owed, t->has_owed ? self->players : 0), (int)t->asker);
+                         tuple_of_ints(owed, t->has_owed ? self->players : 0), (int)t->asker,
+                         (unsigned long)t->awaiting_first_turn);
 }
 
 /* The turn's flags alone (``export``'s "turn"), without building the whole position's dict. */
@@ -635,6 +641,20 @@ static PyObject *Position_lift_top(Position *self, PyObject *args) {
     s->hands[seat][card]++;
     s->hand_sizes[seat]++;
     return PyLong_FromLong(card);
+}
+
+/* Add ``points`` to a side's penalties (hook penalty.turn_end), the tally of every side begun at 0 if none was. */
+static PyObject *Position_penalise(Position *self, PyObject *args) {
+    int side, points;
+    if (!PyArg_ParseTuple(args, "ii", &side, &points)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    State *s = &self->state;
+    if (!s->has_penalties) {
+        memset(s->penalties, 0, sizeof(s->penalties));
+        s->has_penalties = 1;
+    }
+    s->penalties[side] += points;
+    Py_RETURN_NONE;
 }
 
 /* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
@@ -2201,6 +2221,7 @@ static PyMethodDef Position_methods[] = {
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
     {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
+    {"penalise", (PyCFunction)Position_penalise, METH_VARARGS, "penalise(side, points): a side's penalties grow"},
     {"lift_top", (PyCFunction)Position_lift_top, METH_VARARGS, "lift_top(seat): the pile's top card alone into a hand"},
     {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
     {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
@@ -2220,7 +2241,8 @@ static PyMethodDef Position_methods[] = {
     {"play_listing", (PyCFunction)Position_play_listing, METH_O,
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
-     "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker])"},
+     "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker, "
+     "awaiting_first_turn])"},
     {"turn", (PyCFunction)Position_turn, METH_NOARGS, "The turn's flags, as load_turn takes them"},
     {"side_of", (PyCFunction)Position_side_of, METH_VARARGS, "side_of(seat): the seat's side"},
     {"pile", (PyCFunction)Position_pile, METH_NOARGS, "The pile's cards, its top last"},

@@ -3,11 +3,12 @@
 The reference is ``Game.apply`` (``engine/game.py``); this follows it mechanism by mechanism: the draw and the
 bonus cards it brings laid out and replaced (hook bonus_card.replace; the last stock card a bonus card,
 stock.last_card_bonus_ends), a discard passing the turn or going out, the stock running out (stock.ends_with_discard),
-melds laid, passing and ending. Each rule question goes through the core's memo (``NativeAnswers``). What the core
-does not apply yet is declined by mechanism, in words, with the position left as it was: a mechanism the variant
-uses (``apply_missing``), a kind of action, or a moment of the hand (a kept last card); never applied wrongly.
-The card moves are the core's (``_core.c``); the turn's flags are read and written whole (``turn`` /
-``load_turn``) around them, which a later step moves into C.
+penalties at a turn's end (penalty.turn_end), the dealt bonus cards laid out at a seat's first turn, melds laid,
+takes of the pile, asking and answering, passing and ending. Each rule question goes through the core's memo
+(``NativeAnswers``). What the core does not apply yet is declined by mechanism, in words, with the position left as
+it was: a mechanism the variant uses (``apply_missing``), a kind of action, or a moment of the hand (a kept last
+card); never applied wrongly. The card moves are the core's (``_core.c``); the turn's flags are read and written
+whole (``turn`` / ``load_turn``) around them, which a later step moves into C.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..engine.checks import _TAKE_APART as TAKE_APART
 from ..engine.checks import _TOP_ONLY as TOP_ONLY
 from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS
 from ..engine.hooks import TABLE_VARIABLES
-from ..engine.rules import QUESTIONS, Rules
+from ..engine.rules import QUESTIONS, Query, Rules
 from . import PERMISSIONS, PHASES
 from .listing import play_listing_missing
 from .memo import NativeAnswers
@@ -34,11 +35,14 @@ WENT_OUT: Final = "went out"
 STOCK_EXHAUSTED: Final = "stock exhausted"
 LAST_CARD_BONUS: Final = "last stock card was a bonus card"
 
+#: Hook penalty.turn_end as ``Game._penalise_turn_end`` asks it.
+TURN_END_PENALTY: Final = Query("penalty.turn_end", ("asked_this_turn", "permission", "took_pile_this_turn"))
 _PREDICATE: Final = QUESTIONS.index("predicate")
 _VALUE: Final = QUESTIONS.index("value")
 #: The turn's flags by place, as ``export_turn`` gives them.
 _PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS, _UPCARD_FROZE, _ASKED_IN_HAND = range(8)
 _ASKER: Final = 9
+_AWAITING_FIRST_TURN: Final = 10
 #: The stock's and the hand's sizes among the table values (``hooks.TABLE_VARIABLES``).
 _STOCK_SIZE: Final = TABLE_VARIABLES.index("stock_size")
 _HAND_SIZE: Final = TABLE_VARIABLES.index("hand_size")
@@ -81,9 +85,7 @@ def apply_missing(rules: Rules) -> str | None:
         (rules.forms_sides, "sides formed in play (hook sides.lone_hand)"),
         (rules.keeps_bonus, "bonus cards kept in hand (hook bonus_card.keep)"),
         (rules.draws_bonus, "bonus cards drawn for the initial meld (hook bonus_draw.count)"),
-        (rules.penalises_turn_end, "penalties at a turn's end (hook penalty.turn_end)"),
         (bool(rules.foot_size), "feet (hook deal.foot_size)"),
-        (rules.bonus_at_first_turn, "bonus cards laid out at a seat's first turn (hook bonus_card.at_first_turn)"),
     )
     return next((words for used, words in lacking if used), None)
 
@@ -190,10 +192,31 @@ class NativeApply:
         position.discard(seat, card)
         if not _cards_held(position, seat):
             return _end(position, WENT_OUT, seat)
+        if self.rules.penalises_turn_end:
+            self._penalise_turn_end(position, seat)
         stock_empty = not _stock_size(position)
         if stock_empty and self.rules.ends_with_discard and self._holds(ENDS_WITH_DISCARD, (0,)):
             return _end(position, STOCK_EXHAUSTED)
-        return _next_turn(position)
+        _next_turn(position)
+        return self._begin_first_turn(position)
+
+    def _penalise_turn_end(self, position: Any, seat: int) -> None:
+        """What hook penalty.turn_end charges the side for this turn's end, read from the turn's flags."""
+        turn = _turn(position)
+        values = (turn[_ASKED], PERMISSIONS[turn[_PERMISSION]], turn[_TOOK])
+        points = int(self.answers.ask(TURN_END_PENALTY, _VALUE, values))
+        if points:
+            position.penalise(position.side_of(seat), points)
+
+    def _begin_first_turn(self, position: Any) -> Applied:
+        """At the first turn of a seat whose dealt bonus cards waited for it (hook bonus_card.at_first_turn), they
+        are laid out and replaced (``Game._begin_first_turn``)."""
+        seat = position.where()[1]
+        awaiting = _turn(position)[_AWAITING_FIRST_TURN]
+        if not awaiting >> seat & 1:
+            return Applied()
+        _set_turn(position, {_AWAITING_FIRST_TURN: awaiting & ~(1 << seat)})
+        return self._lay_out_bonus_cards(position, seat)
 
     def _meld(self, position: Any, seat: int, groups: Sequence[MeldGroup]) -> Applied:
         """Each group laid on its meld (the one it names, the side's meld of its rank, or a new one); the side has

@@ -105,9 +105,9 @@ def test_an_action_it_does_not_apply_is_declined_and_the_position_left_as_it_was
 
 
 def test_a_variant_using_a_mechanism_it_lacks_is_declined_by_that_mechanism(library: ModuleType) -> None:
-    """Fournier charges penalties at a turn's end (hook penalty.turn_end): every action is declined."""
-    fournier = rules_for(load_variant("fournier"))
-    assert NativeApply(fournier).declined(parse_action("draw")) == "penalties at a turn's end (hook penalty.turn_end)"
+    """Hand and Foot's melds close (hook meld.closed): every action is declined."""
+    hand_and_foot = rules_for(load_variant("hand-and-foot"))
+    assert NativeApply(hand_and_foot).declined(parse_action("draw")) == "melds that close (hook meld.closed)"
 
 
 def test_a_take_melds_the_top_card_and_picks_up_the_rest(library: ModuleType, classic: Rules) -> None:
@@ -184,3 +184,41 @@ def test_a_take_at_an_empty_stock_moves_the_top_card_alone_where_the_spec_says_s
     game.state.derived = None
     assert _both_apply(rules, game, "take") == Applied()
     assert len(game.state.pile) == pile_after
+
+
+@pytest.fixture
+def fournier() -> Rules:
+    return rules_for(load_variant("fournier"))
+
+
+@pytest.mark.parametrize(("permission", "penalties"), [("yes", [100, 0]), ("no", [])])
+def test_a_turn_ended_after_a_yes_without_going_out_is_penalised(
+    library: ModuleType, fournier: Rules, permission: str, penalties: list[int]
+) -> None:
+    """Hook penalty.turn_end (Fournier): asking, being told yes and ending the turn with a discard, not out,
+    costs the side; after a no it costs nothing."""
+    game = _game(fournier, "8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play", permission=permission)
+    game.state.asked_this_turn = True
+    assert _both_apply(fournier, game, "discard 5S") == Applied()
+    assert game.state.penalties == penalties
+
+
+@pytest.mark.parametrize(("awaiting", "laid_out"), [(True, ("3H",)), (False, ())])
+def test_dealt_bonus_cards_are_laid_out_at_the_seats_first_turn(
+    library: ModuleType, fournier: Rules, awaiting: bool, laid_out: tuple[str, ...]
+) -> None:
+    """Hook bonus_card.at_first_turn (Fournier): a red three dealt to West waits in its hand for its first turn,
+    and is laid out and replaced when the turn comes to it; one West already had its first turn with stays."""
+    hands = [parse_cards("8C 8D 5S"), parse_cards("3H 9D 9H 10S"), parse_cards("4C 4D 4H"), parse_cards("6C 6D 6H")]
+    position = Position(
+        hands,
+        pile=parse_cards("5C 7D"),
+        melds=[[parse_cards("QH QD QC")], []],
+        phase="play",
+        awaiting_first_turn=[False, awaiting, False, False],
+    )
+    game = Game.from_position(fournier, position)
+    game.state.stock = parse_cards("4S 6S")
+    game.state.derived = None
+    assert _both_apply(fournier, game, "discard 5S") == Applied()
+    assert game.state.bonus[1] == tuple(card for name in laid_out for card in parse_cards(name))
