@@ -108,7 +108,8 @@ class NativeApply:
 
     def apply(self, position: Any, action: Action) -> Applied | str:
         """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
-        (the position then unchanged)."""
+        (the position then unchanged). A move the position cannot make (cards not held) raises ValueError from the
+        core, naming them, and leaves the position as it was: judging an action is not the core's yet."""
         reason = self.declined(action)
         if reason is not None:
             return reason
@@ -118,6 +119,9 @@ class NativeApply:
         except _Declined as declined:
             position.restore(saved)
             return str(declined)
+        except ValueError:  # a move the position cannot make (an action not listed): nothing half done stays
+            position.restore(saved)
+            raise
 
     def _carry_out(self, position: Any, action: Action) -> Applied:
         seat = position.where()[1]

@@ -222,3 +222,15 @@ def test_dealt_bonus_cards_are_laid_out_at_the_seats_first_turn(
     game.state.derived = None
     assert _both_apply(fournier, game, "discard 5S") == Applied()
     assert game.state.bonus[1] == tuple(card for name in laid_out for card in parse_cards(name))
+
+
+def test_an_action_whose_cards_are_not_held_raises_and_leaves_the_position_whole(
+    library: ModuleType, classic: Rules
+) -> None:
+    """The second group of a meld names a card North does not hold: the first group is not left laid."""
+    game = _game(classic, "QS 8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play")
+    position = core.load_state(core.new_position(classic), game.state)
+    before = position.export()
+    with pytest.raises(ValueError, match="does not hold card"):
+        NativeApply(classic).apply(position, parse_action("meld QS | 8C 8D 8H"))
+    assert position.export() == before
