@@ -657,6 +657,28 @@ static PyObject *Position_penalise(Position *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* A seat's foot, face down until now, into its hand: the cards picked up (none where it has no foot left). */
+static PyObject *Position_pick_up_foot(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    long cards[MAX_FOOT];
+    int n = s->has_feet ? s->feet_len[seat] : 0;
+    for (int i = 0; i < n; i++) {
+        int card = s->feet[seat][i];
+        if (s->hands[seat][card] == MAX_COPIES)
+            return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
+    }
+    for (int i = 0; i < n; i++) {
+        int card = s->feet[seat][i];
+        s->hands[seat][card]++;
+        s->hand_sizes[seat]++;
+        cards[i] = card;
+    }
+    if (s->has_feet) s->feet_len[seat] = 0;
+    return tuple_of_ints(cards, n);
+}
+
 /* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
 static PyObject *Position_turn_to(Position *self, PyObject *args) {
     int seat;
@@ -2221,6 +2243,7 @@ static PyMethodDef Position_methods[] = {
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
     {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
+    {"pick_up_foot", (PyCFunction)Position_pick_up_foot, METH_VARARGS, "pick_up_foot(seat): its foot into its hand"},
     {"penalise", (PyCFunction)Position_penalise, METH_VARARGS, "penalise(side, points): a side's penalties grow"},
     {"lift_top", (PyCFunction)Position_lift_top, METH_VARARGS, "lift_top(seat): the pile's top card alone into a hand"},
     {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine.actions import Action, MeldGroup
-from ..engine.cards import JOKER_RANK, RANK_NAMES, rank_of
+from ..engine.cards import JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, rank_of
 from ..engine.checks import _ANSWERER as ANSWERER
+from ..engine.checks import _MELD_CLOSED as MELD_CLOSED
 from ..engine.checks import _PILE_FROZEN as PILE_FROZEN
 from ..engine.checks import _TAKE_APART as TAKE_APART
 from ..engine.checks import _TOP_ONLY as TOP_ONLY
@@ -81,11 +82,9 @@ def apply_missing(rules: Rules) -> str | None:
     if missing is not None:
         return missing
     lacking = (
-        (rules.closes_melds, "melds that close (hook meld.closed)"),
         (rules.forms_sides, "sides formed in play (hook sides.lone_hand)"),
         (rules.keeps_bonus, "bonus cards kept in hand (hook bonus_card.keep)"),
         (rules.draws_bonus, "bonus cards drawn for the initial meld (hook bonus_draw.count)"),
-        (bool(rules.foot_size), "feet (hook deal.foot_size)"),
     )
     return next((words for used, words in lacking if used), None)
 
@@ -194,8 +193,12 @@ class NativeApply:
         """The card onto the pile; the player goes out with an empty hand, play ends on a discard at an empty stock
         where hook stock.ends_with_discard says so, else the turn passes."""
         position.discard(seat, card)
-        if not _cards_held(position, seat):
+        if not self._cards_held(position, seat):
             return _end(position, WENT_OUT, seat)
+        if self.rules.foot_size:
+            ended = self._pick_up_foot(position, seat)
+            if ended.ended:
+                return ended
         if self.rules.penalises_turn_end:
             self._penalise_turn_end(position, seat)
         stock_empty = not _stock_size(position)
@@ -228,9 +231,7 @@ class NativeApply:
         for group in groups:
             self._lay_group(position, seat, group)
         _set_turn(position, {_MELDED: True})
-        if not _cards_held(position, seat):
-            return _end(position, WENT_OUT, seat)
-        return Applied()
+        return self._after_hand_shrinks(position, seat)
 
     def _take(self, position: Any, seat: int, action: Action) -> Applied:
         """The whole pile into the hand, its bonus cards laid out (and replaced from the stock where hook
@@ -247,14 +248,36 @@ class NativeApply:
         top_group = MeldGroup((pile[-1], *action.cards), target=action.target)
         rank = _group_rank(self.rules, top_group)
         index = action.target - 1 if action.target else self._meld_taken_onto(position, seat, rank, top_group.cards)
-        position.lay(seat, index, rank, list(top_group.cards))
+        self._lay(position, seat, index, rank, top_group.cards)
         for group in action.melds:
             self._lay_group(position, seat, group)
         flags = {_PHASE: _PLAY, _MELDED: True, _TOOK: True}
         _set_turn(position, flags if top_only else {**flags, _UPCARD_FROZE: False})
-        if not _cards_held(position, seat):
+        return self._after_hand_shrinks(position, seat)
+
+    def _after_hand_shrinks(self, position: Any, seat: int) -> Applied:
+        """After a meld or a take: going out with nothing left to play, or playing on from the foot picked up where
+        the hand was melded away (``Game._after_hand_shrinks``)."""
+        if not self._cards_held(position, seat):
             return _end(position, WENT_OUT, seat)
+        if self.rules.foot_size:
+            return self._pick_up_foot(position, seat)
         return Applied()
+
+    def _pick_up_foot(self, position: Any, seat: int) -> Applied:
+        """A seat that has played out its hand picks up its foot (hook deal.foot_size), its bonus cards laid out
+        as if drawn (``Game._pick_up_foot``)."""
+        if int(position.table_values(seat)[_HAND_SIZE]) or not position.pick_up_foot(seat):
+            return Applied()
+        return self._lay_out_bonus_cards(position, seat)
+
+    def _cards_held(self, position: Any, seat: int) -> int:
+        """The cards a seat has to play: its hand and its foot (the variants applied owe no bonus cards:
+        ``apply_missing`` declines those)."""
+        held = int(position.table_values(seat)[_HAND_SIZE])
+        if self.rules.foot_size:
+            held += len(position.export()["feet"][seat])
+        return held
 
     def _pick_up_pile(self, position: Any, seat: int, pile: Sequence[int]) -> None:
         """The whole pile into the hand, its bonus cards under the top laid out and replaced where hook
@@ -304,7 +327,18 @@ class NativeApply:
     def _lay_group(self, position: Any, seat: int, group: MeldGroup) -> None:
         rank = _group_rank(self.rules, group)
         index = group.target - 1 if group.target else self._meld_of_rank(position, seat, rank)
-        position.lay(seat, index, rank, list(group.cards))
+        self._lay(position, seat, index, rank, group.cards)
+
+    def _lay(self, position: Any, seat: int, index: int, rank: int, cards: Sequence[int]) -> None:
+        """Cards laid on a meld (-1: a new one of ``rank``), which then closes where hook meld.closed says so
+        (``checks.settled``)."""
+        laid = position.lay(seat, index, rank, list(cards))
+        if not self.rules.closes_melds:
+            return
+        side = position.side_of(seat)
+        meld_rank, _, _, (size, naturals, wilds, _) = position.export()["melds"][side][laid]
+        if self._holds(MELD_CLOSED, (MELD_RANK_NAMES[meld_rank], size, naturals, wilds)):
+            position.close(side, laid)
 
     def _meld_taken_onto(self, position: Any, seat: int, rank: int, cards: Sequence[int]) -> int:
         """The side's meld of the top card's rank a take joins, as ``_meld_of_rank``, unless hook meld.take_apart
@@ -349,12 +383,6 @@ def _set_turn(position: Any, changes: dict[int, Any]) -> None:
 
 def _stock_size(position: Any) -> int:
     return int(position.table_values(0)[_STOCK_SIZE])
-
-
-def _cards_held(position: Any, seat: int) -> int:
-    """The cards a seat has to play: its hand alone, as the variants applied have no feet and owe no bonus cards
-    (``apply_missing`` declines those)."""
-    return int(position.table_values(seat)[_HAND_SIZE])
 
 
 def _end(position: Any, reason: str, went_out: int | None = None) -> Applied:

@@ -1,8 +1,9 @@
 """The core applying a whole action on positions set up directly, each mechanism on both sides: a draw with and
 without a red three (laid out and replaced), the last stock card a red three, a discard that passes the turn and
 one that goes out, melds laid onto the side's meld and new, melding out, takes (joining the side's meld or kept
-apart, the whole pile or its top card alone), a discard at an empty stock, asking and answering; and what it
-declines, left unchanged. Every action is applied by the reference too (``Game.apply``) and the positions, turn's
+apart, the whole pile or its top card alone), a discard at an empty stock, asking and answering, penalties at a
+turn's end, bonus cards at a seat's first turn, melds that close, the foot picked up; and what it declines, left
+unchanged. Every action is applied by the reference too (``Game.apply``) and the positions, turn's
 flags and hand's end compared. The step-by-step proof in every variant is test_core_proof.py."""
 
 from __future__ import annotations
@@ -105,9 +106,9 @@ def test_an_action_it_does_not_apply_is_declined_and_the_position_left_as_it_was
 
 
 def test_a_variant_using_a_mechanism_it_lacks_is_declined_by_that_mechanism(library: ModuleType) -> None:
-    """Hand and Foot's melds close (hook meld.closed): every action is declined."""
-    hand_and_foot = rules_for(load_variant("hand-and-foot"))
-    assert NativeApply(hand_and_foot).declined(parse_action("draw")) == "melds that close (hook meld.closed)"
+    """Classic for three forms its sides in play (hook sides.lone_hand): every action is declined."""
+    three = rules_for(load_variant("classic-3p"))
+    assert NativeApply(three).declined(parse_action("draw")) == "sides formed in play (hook sides.lone_hand)"
 
 
 def test_a_take_melds_the_top_card_and_picks_up_the_rest(library: ModuleType, classic: Rules) -> None:
@@ -234,3 +235,41 @@ def test_an_action_whose_cards_are_not_held_raises_and_leaves_the_position_whole
     with pytest.raises(ValueError, match="does not hold card"):
         NativeApply(classic).apply(position, parse_action("meld QS | 8C 8D 8H"))
     assert position.export() == before
+
+
+@pytest.fixture
+def hand_and_foot() -> Rules:
+    return rules_for(load_variant("hand-and-foot"))
+
+
+def _hand_and_foot(rules: Rules, cards: str, melds: list[str], foot: str) -> Game:
+    """A Hand and Foot hand in play, North holding ``cards`` with ``foot`` face down, the others' feet dealt."""
+    hands = [parse_cards(cards), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H"), parse_cards("6C 6D 6H")]
+    feet = [parse_cards(foot), parse_cards("5C 5D"), parse_cards("7C 7D"), parse_cards("10C 10D")]
+    laid = [[parse_cards(meld) for meld in melds], []]
+    position = Position(hands, pile=parse_cards("5H 7H"), melds=laid, phase="play", feet=feet)
+    game = Game.from_position(rules, position)
+    game.state.stock = parse_cards("4S 6S KS")
+    game.state.derived = None
+    return game
+
+
+@pytest.mark.parametrize(("melded", "closed"), [("8C", True), ("", False)])
+def test_a_meld_closes_at_its_canasta_size_where_the_spec_says_so(
+    library: ModuleType, hand_and_foot: Rules, melded: str, closed: bool
+) -> None:
+    """Hook meld.closed (Hand and Foot): a meld of eights grown to seven cards closes; one of six stays open."""
+    game = _hand_and_foot(hand_and_foot, f"{melded} 8D 5S 6D 9S", ["8H 8S 8D 8C 8H"], "JC JD")
+    assert _both_apply(hand_and_foot, game, f"meld {melded} 8D".strip()) == Applied()
+    assert game.state.melds[0][0].closed is closed
+
+
+@pytest.mark.parametrize(("cards", "foot_left"), [("8C 8D", 0), ("8C 8D 5S", 2)])
+def test_a_hand_melded_away_picks_up_the_foot(
+    library: ModuleType, hand_and_foot: Rules, cards: str, foot_left: int
+) -> None:
+    """A player who melds the last cards of the hand plays on from the foot (hook deal.foot_size); one with a card
+    left keeps the foot face down."""
+    game = _hand_and_foot(hand_and_foot, cards, ["8H 8S 8D"], "JC JD")
+    assert _both_apply(hand_and_foot, game, "meld 8C 8D") == Applied()
+    assert len(game.state.feet[0]) == foot_left
