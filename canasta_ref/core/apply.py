@@ -18,17 +18,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine.actions import Action, MeldGroup
-from ..engine.cards import JOKER_RANK, MELD_RANK_NAMES, RANK_NAMES, rank_of
+from ..engine.cards import MELD_RANK_NAMES, RANK_NAMES, rank_of
 from ..engine.checks import _ANSWERER as ANSWERER
 from ..engine.checks import _MELD_CLOSED as MELD_CLOSED
 from ..engine.checks import _PILE_FROZEN as PILE_FROZEN
 from ..engine.checks import _TAKE_APART as TAKE_APART
 from ..engine.checks import _TOP_ONLY as TOP_ONLY
-from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS
+from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS, group_rank
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Query, Rules
 from . import PERMISSIONS, PHASES
-from .listing import play_listing_missing
 from .memo import NativeAnswers
 
 #: The hand's end, as ``HandState.end_reason`` words it.
@@ -78,9 +77,6 @@ class _Declined(Exception):
 def apply_missing(rules: Rules) -> str | None:
     """The mechanism ``rules`` uses that the core's apply lacks, in words, or None (read from what the variant's
     spec compiles to, never from its name)."""
-    missing = play_listing_missing(rules)
-    if missing is not None:
-        return missing
     lacking = (
         (rules.forms_sides, "sides formed in play (hook sides.lone_hand)"),
         (rules.keeps_bonus, "bonus cards kept in hand (hook bonus_card.keep)"),
@@ -246,7 +242,7 @@ class NativeApply:
         else:
             self._pick_up_pile(position, seat, pile)
         top_group = MeldGroup((pile[-1], *action.cards), target=action.target)
-        rank = _group_rank(self.rules, top_group)
+        rank = group_rank(self.rules, top_group)
         index = action.target - 1 if action.target else self._meld_taken_onto(position, seat, rank, top_group.cards)
         self._lay(position, seat, index, rank, top_group.cards)
         for group in action.melds:
@@ -325,7 +321,7 @@ class NativeApply:
         return partner
 
     def _lay_group(self, position: Any, seat: int, group: MeldGroup) -> None:
-        rank = _group_rank(self.rules, group)
+        rank = group_rank(self.rules, group)
         index = group.target - 1 if group.target else self._meld_of_rank(position, seat, rank)
         self._lay(position, seat, index, rank, group.cards)
 
@@ -359,14 +355,6 @@ class NativeApply:
         if not self.rules.merges_same_rank[rank]:
             return -1
         return int(position.open_meld(position.side_of(seat), rank)[0])
-
-
-def _group_rank(rules: Rules, group: MeldGroup) -> int:
-    """The meld rank a group lays: its natural cards' rank, else the rank it names, else the wild meld's."""
-    naturals = [card for card in group.cards if not rules.is_wild[card]]
-    if naturals:
-        return rank_of(naturals[0])
-    return JOKER_RANK if group.rank is None else group.rank
 
 
 def _turn(position: Any) -> list[Any]:

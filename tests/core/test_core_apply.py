@@ -273,3 +273,22 @@ def test_a_hand_melded_away_picks_up_the_foot(
     game = _hand_and_foot(hand_and_foot, cards, ["8H 8S 8D"], "JC JD")
     assert _both_apply(hand_and_foot, game, "meld 8C 8D") == Applied()
     assert len(game.state.feet[0]) == foot_left
+
+
+def test_a_take_and_a_meld_onto_the_sequence_they_name(library: ModuleType) -> None:
+    """Samba's melds an action names (hook meld.sequence): the top card taken onto the sequence @1, then a card
+    from hand laid on it; a new sequence starts a meld of its own beside it."""
+    samba = rules_for(load_variant("samba"))
+    hands = [
+        parse_cards("9H 4S 6D KH KS 5D JC 10S JS QS"),
+        parse_cards("4D 4H 6S 8H 10C JD AC 5C 7C"),
+        parse_cards("6D 6H 7C 9H JS QC QC 8D 5S"),
+        parse_cards("5S 7D 10S JH KD AS 8C 6C 4C"),
+    ]
+    melds = [[parse_cards("5H 6H 7H"), parse_cards("QH QS QD")], [parse_cards("JH JS JD"), parse_cards("AH AS AD")]]
+    position = Position(hands, pile=parse_cards("6C 4C 10H 8H"), melds=melds, seat_melded=[True] * 4)
+    game = Game.from_position(samba, position)
+    assert _both_apply(samba, game, "take @1") == Applied()
+    assert _both_apply(samba, game, "meld @1: 9H") == Applied()
+    assert _both_apply(samba, game, "meld 10S JS QS") == Applied()
+    assert [len(meld.cards) for meld in game.state.melds[0]] == [5, 3, 3]
