@@ -679,6 +679,31 @@ static PyObject *Position_pick_up_foot(Position *self, PyObject *args) {
     return tuple_of_ints(cards, n);
 }
 
+/* Two of a side's melds made one of ``rank`` (their indices from 0): the combined meld takes the first one's place,
+ * and the melds after the second move up one place (``checks.apply_combine``). */
+static PyObject *Position_combine(Position *self, PyObject *args) {
+    int side, first, second, rank;
+    if (!PyArg_ParseTuple(args, "iiii", &side, &first, &second, &rank)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    State *s = &self->state;
+    int count = s->meld_count[side];
+    if (first < 0 || second < 0 || first >= count || second >= count || first == second)
+        return PyErr_Format(PyExc_ValueError, "native core: side %d cannot combine melds %d and %d", side, first, second);
+    if (rank < 0 || rank >= MELD_RANKS) return PyErr_Format(PyExc_ValueError, "native core: no meld rank %d", rank);
+    NativeMeld merged;
+    memset(&merged, 0, sizeof(NativeMeld));
+    merged.rank = (uint8_t)rank;
+    const NativeMeld *a = &s->melds[side][first], *b = &s->melds[side][second];
+    for (int c = 0; c < CARD_TYPES; c++) {
+        int copies = a->counts[c] + b->counts[c];
+        if (copies && meld_add(&self->facts, &merged, c, copies) < 0) return NULL;
+    }
+    s->melds[side][first] = merged;
+    memmove(&s->melds[side][second], &s->melds[side][second + 1], (size_t)(count - second - 1) * sizeof(NativeMeld));
+    s->meld_count[side] = count - 1;
+    Py_RETURN_NONE;
+}
+
 /* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
 static PyObject *Position_turn_to(Position *self, PyObject *args) {
     int seat;
@@ -2243,6 +2268,7 @@ static PyMethodDef Position_methods[] = {
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
     {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
+    {"combine", (PyCFunction)Position_combine, METH_VARARGS, "combine(side, first, second, rank): two melds made one"},
     {"pick_up_foot", (PyCFunction)Position_pick_up_foot, METH_VARARGS, "pick_up_foot(seat): its foot into its hand"},
     {"penalise", (PyCFunction)Position_penalise, METH_VARARGS, "penalise(side, points): a side's penalties grow"},
     {"lift_top", (PyCFunction)Position_lift_top, METH_VARARGS, "lift_top(seat): the pile's top card alone into a hand"},

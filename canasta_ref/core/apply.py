@@ -53,12 +53,11 @@ _DRAW: Final = PHASES.index("draw")
 _NO_PERMISSION: Final = PERMISSIONS.index("none")
 
 #: The kinds of action the core applies; any other is declined by its kind.
-APPLIED_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end")
+APPLIED_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end", "combine")
 _KINDS_DECLINED: Final = {
     "keep": "keeping a bonus card",
     "layout": "keeping a bonus card",
     "declare": "special hands",
-    "combine": "combining melds",
 }
 
 
@@ -133,6 +132,8 @@ class NativeApply:
             return self._ask(position, seat)
         if kind in ("yes", "no"):
             return _answer(position, PERMISSIONS.index(kind))
+        if kind == "combine":
+            return self._combine(position, seat, action.melds)
         if kind == "pass":
             return _next_turn(position)
         return _end(position, LAST_CARD_BONUS)  # "end": the hand ends without a discard
@@ -325,16 +326,35 @@ class NativeApply:
         index = group.target - 1 if group.target else self._meld_of_rank(position, seat, rank)
         self._lay(position, seat, index, rank, group.cards)
 
+    def _combine(self, position: Any, seat: int, groups: Sequence[MeldGroup]) -> Applied:
+        """Two of the side's melds made one in the first one's place, of the rank of the meld the other joins (a
+        canasta, of two the one with fewer wild cards, else the first: ``checks._combined_into``), closed where
+        hook meld.closed says so."""
+        side = position.side_of(seat)
+        first, second = (group.target - 1 for group in groups)
+        melds = position.export()["melds"][side]
+        (first_rank, _, _, (first_size, _, first_wilds, _)) = melds[first]
+        (second_rank, _, _, (second_size, _, second_wilds, _)) = melds[second]
+        sizes = self.rules.canasta_size
+        first_canasta, second_canasta = first_size >= sizes[first_rank], second_size >= sizes[second_rank]
+        second_joined = second_canasta and (not first_canasta or second_wilds < first_wilds)
+        position.combine(side, first, second, second_rank if second_joined else first_rank)
+        self._settle(position, side, first)
+        return Applied()
+
+    def _settle(self, position: Any, side: int, index: int) -> None:
+        """Close a side's meld where hook meld.closed says so (``checks.settled``)."""
+        if not self.rules.closes_melds:
+            return
+        meld_rank, _, _, (size, naturals, wilds, _) = position.export()["melds"][side][index]
+        if self._holds(MELD_CLOSED, (MELD_RANK_NAMES[meld_rank], size, naturals, wilds)):
+            position.close(side, index)
+
     def _lay(self, position: Any, seat: int, index: int, rank: int, cards: Sequence[int]) -> None:
         """Cards laid on a meld (-1: a new one of ``rank``), which then closes where hook meld.closed says so
         (``checks.settled``)."""
         laid = position.lay(seat, index, rank, list(cards))
-        if not self.rules.closes_melds:
-            return
-        side = position.side_of(seat)
-        meld_rank, _, _, (size, naturals, wilds, _) = position.export()["melds"][side][laid]
-        if self._holds(MELD_CLOSED, (MELD_RANK_NAMES[meld_rank], size, naturals, wilds)):
-            position.close(side, laid)
+        self._settle(position, position.side_of(seat), laid)
 
     def _meld_taken_onto(self, position: Any, seat: int, rank: int, cards: Sequence[int]) -> int:
         """The side's meld of the top card's rank a take joins, as ``_meld_of_rank``, unless hook meld.take_apart

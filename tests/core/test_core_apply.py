@@ -292,3 +292,20 @@ def test_a_take_and_a_meld_onto_the_sequence_they_name(library: ModuleType) -> N
     assert _both_apply(samba, game, "meld @1: 9H") == Applied()
     assert _both_apply(samba, game, "meld 10S JS QS") == Applied()
     assert [len(meld.cards) for meld in game.state.melds[0]] == [5, 3, 3]
+
+
+def test_two_melds_combined_take_the_first_ones_place(library: ModuleType) -> None:
+    """Samba's two melds of kings made one (hook meld.combine): the first's place, the melds after the second
+    moving up; the turn's flags unchanged."""
+    samba = rules_for(load_variant("samba"))
+    hands = [
+        parse_cards("4S 5D 6H 7H 8S 9C 9D JS"),
+        parse_cards("4D 4H 6S 8H 10C JD AC 3S 5C 7C"),
+        parse_cards("6D 6H 7C 9H JS QC QC 8D 5S"),
+        parse_cards("5S 7D 10S JH KD AS 8C 6C 4C"),
+    ]
+    melds = [[parse_cards(m) for m in ("KH KS KD", "AH AS AD", "KC KH 2C", "9H 9S 9D")], [parse_cards("QH QS QD JK")]]
+    position = Position(hands, pile=parse_cards("6C 4C 10H"), melds=melds, seat_melded=[True] * 4, phase="play")
+    game = Game.from_position(samba, position)
+    assert _both_apply(samba, game, "combine @1 @3") == Applied()
+    assert [len(meld.cards) for meld in game.state.melds[0]] == [6, 3, 3]
