@@ -275,19 +275,21 @@ def test_a_hand_melded_away_picks_up_the_foot(
     assert len(game.state.feet[0]) == foot_left
 
 
+def _samba(north: str, ours: list[str], theirs: list[str], pile: str, **extra: Any) -> tuple[Rules, Game]:
+    """A Samba hand (the scenarios' opponents and partner), North holding ``north``, every seat having melded."""
+    samba = rules_for(load_variant("samba"))
+    others = ("4D 4H 6S 8H 10C JD AC 5C 7C", "6D 6H 7C 9H JS QC QC 8D 5S", "5S 7D 10S JH KD AS 8C 6C 4C")
+    hands = [parse_cards(north), *(parse_cards(hand) for hand in others)]
+    melds = [[parse_cards(meld) for meld in ours], [parse_cards(meld) for meld in theirs]]
+    position = Position(hands, pile=parse_cards(pile), melds=melds, seat_melded=[True] * 4, **extra)
+    return samba, Game.from_position(samba, position)
+
+
 def test_a_take_and_a_meld_onto_the_sequence_they_name(library: ModuleType) -> None:
     """Samba's melds an action names (hook meld.sequence): the top card taken onto the sequence @1, then a card
     from hand laid on it; a new sequence starts a meld of its own beside it."""
-    samba = rules_for(load_variant("samba"))
-    hands = [
-        parse_cards("9H 4S 6D KH KS 5D JC 10S JS QS"),
-        parse_cards("4D 4H 6S 8H 10C JD AC 5C 7C"),
-        parse_cards("6D 6H 7C 9H JS QC QC 8D 5S"),
-        parse_cards("5S 7D 10S JH KD AS 8C 6C 4C"),
-    ]
-    melds = [[parse_cards("5H 6H 7H"), parse_cards("QH QS QD")], [parse_cards("JH JS JD"), parse_cards("AH AS AD")]]
-    position = Position(hands, pile=parse_cards("6C 4C 10H 8H"), melds=melds, seat_melded=[True] * 4)
-    game = Game.from_position(samba, position)
+    ours, theirs = ["5H 6H 7H", "QH QS QD"], ["JH JS JD", "AH AS AD"]
+    samba, game = _samba("9H 4S 6D KH KS 5D JC 10S JS QS", ours, theirs, "6C 4C 10H 8H")
     assert _both_apply(samba, game, "take @1") == Applied()
     assert _both_apply(samba, game, "meld @1: 9H") == Applied()
     assert _both_apply(samba, game, "meld 10S JS QS") == Applied()
@@ -297,15 +299,7 @@ def test_a_take_and_a_meld_onto_the_sequence_they_name(library: ModuleType) -> N
 def test_two_melds_combined_take_the_first_ones_place(library: ModuleType) -> None:
     """Samba's two melds of kings made one (hook meld.combine): the first's place, the melds after the second
     moving up; the turn's flags unchanged."""
-    samba = rules_for(load_variant("samba"))
-    hands = [
-        parse_cards("4S 5D 6H 7H 8S 9C 9D JS"),
-        parse_cards("4D 4H 6S 8H 10C JD AC 3S 5C 7C"),
-        parse_cards("6D 6H 7C 9H JS QC QC 8D 5S"),
-        parse_cards("5S 7D 10S JH KD AS 8C 6C 4C"),
-    ]
-    melds = [[parse_cards(m) for m in ("KH KS KD", "AH AS AD", "KC KH 2C", "9H 9S 9D")], [parse_cards("QH QS QD JK")]]
-    position = Position(hands, pile=parse_cards("6C 4C 10H"), melds=melds, seat_melded=[True] * 4, phase="play")
-    game = Game.from_position(samba, position)
+    ours = ["KH KS KD", "AH AS AD", "KC KH 2C", "9H 9S 9D"]
+    samba, game = _samba("4S 5D 6H 7H 8S 9C 9D JS", ours, ["QH QS QD JK"], "6C 4C 10H", phase="play")
     assert _both_apply(samba, game, "combine @1 @3") == Applied()
     assert [len(meld.cards) for meld in game.state.melds[0]] == [6, 3, 3]
