@@ -704,6 +704,53 @@ static PyObject *Position_combine(Position *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Put a meld among a side's melds, merged into its open meld of that rank where ``merging`` has the rank's bit. */
+static int pool_meld(Position *self, int side, const NativeMeld *meld, long merging) {
+    State *s = &self->state;
+    NativeMeld *same = NULL;
+    for (int i = 0; (merging >> meld->rank & 1) && i < s->meld_count[side] && same == NULL; i++)
+        if (s->melds[side][i].rank == meld->rank && !s->melds[side][i].closed) same = &s->melds[side][i];
+    if (same == NULL) {
+        if (s->meld_count[side] == MAX_MELDS) {
+            PyErr_SetString(PyExc_ValueError, "native core: too many melds");
+            return -1;
+        }
+        s->melds[side][s->meld_count[side]++] = *meld;
+        return 0;
+    }
+    for (int c = 0; c < CARD_TYPES; c++)
+        if (meld->counts[c] && meld_add(&self->facts, same, c, meld->counts[c]) < 0) return -1;
+    return 0;
+}
+
+/* ``lone`` plays alone: every other seat joins the lowest of their sides, their melds pooled into it (merged by
+ * rank where ``merging`` has the rank's bit) and its having melded theirs too (``sides.form_lone_hand``). */
+static PyObject *Position_form_lone_hand(Position *self, PyObject *args) {
+    int lone;
+    long merging;
+    if (!PyArg_ParseTuple(args, "il", &lone, &merging) || check_seat(self, lone) < 0) return NULL;
+    State *s = &self->state;
+    int joined[MAX_SIDES] = {0}, target = -1;
+    for (int seat = 0; seat < self->players; seat++)
+        if (seat != lone && s->side_of[seat] != s->side_of[lone]) joined[s->side_of[seat]] = 1;
+    for (int side = 0; side < self->sides; side++) {
+        if (!joined[side]) continue;
+        if (target < 0) {
+            target = side;
+            continue;
+        }
+        for (int i = 0; i < s->meld_count[side]; i++)
+            if (pool_meld(self, target, &s->melds[side][i], merging) < 0) return NULL;
+        s->meld_count[side] = 0;
+        s->team_opened[target] = s->team_opened[target] || s->team_opened[side];
+        s->team_opened[side] = 0;
+    }
+    if (target < 0) Py_RETURN_NONE;
+    for (int seat = 0; seat < self->players; seat++)
+        if (seat != lone) s->side_of[seat] = (uint8_t)target;
+    Py_RETURN_NONE;
+}
+
 /* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
 static PyObject *Position_turn_to(Position *self, PyObject *args) {
     int seat;
@@ -2268,6 +2315,8 @@ static PyMethodDef Position_methods[] = {
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
     {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
+    {"form_lone_hand", (PyCFunction)Position_form_lone_hand, METH_VARARGS,
+     "form_lone_hand(lone, merging): the others join one side against the lone hand"},
     {"combine", (PyCFunction)Position_combine, METH_VARARGS, "combine(side, first, second, rank): two melds made one"},
     {"pick_up_foot", (PyCFunction)Position_pick_up_foot, METH_VARARGS, "pick_up_foot(seat): its foot into its hand"},
     {"penalise", (PyCFunction)Position_penalise, METH_VARARGS, "penalise(side, points): a side's penalties grow"},

@@ -27,6 +27,7 @@ from ..engine.checks import _TOP_ONLY as TOP_ONLY
 from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS, group_rank
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Query, Rules
+from ..engine.sides import LONE_HAND
 from . import PERMISSIONS, PHASES
 from .memo import NativeAnswers
 
@@ -77,7 +78,6 @@ def apply_missing(rules: Rules) -> str | None:
     """The mechanism ``rules`` uses that the core's apply lacks, in words, or None (read from what the variant's
     spec compiles to, never from its name)."""
     lacking = (
-        (rules.forms_sides, "sides formed in play (hook sides.lone_hand)"),
         (rules.keeps_bonus, "bonus cards kept in hand (hook bonus_card.keep)"),
         (rules.draws_bonus, "bonus cards drawn for the initial meld (hook bonus_draw.count)"),
     )
@@ -92,6 +92,8 @@ class NativeApply:
         self.answers = answers or NativeAnswers(rules)
         self.missing = apply_missing(rules)
         self.asks_top_only = bool(rules.clauses(TOP_ONLY.hook))
+        #: The meld ranks that merge (hook meld.merge_same_rank), as bits: how melds are pooled when sides form.
+        self._merging = sum(1 << rank for rank, merges in enumerate(rules.merges_same_rank) if merges)
         self._bonus = tuple(card for card in range(len(rules.is_bonus)) if rules.is_bonus[card])
 
     def declined(self, action: Action) -> str | None:
@@ -191,7 +193,7 @@ class NativeApply:
         where hook stock.ends_with_discard says so, else the turn passes."""
         position.discard(seat, card)
         if not self._cards_held(position, seat):
-            return _end(position, WENT_OUT, seat)
+            return self._go_out(position, seat)
         if self.rules.foot_size:
             ended = self._pick_up_foot(position, seat)
             if ended.ended:
@@ -250,13 +252,28 @@ class NativeApply:
             self._lay_group(position, seat, group)
         flags = {_PHASE: _PLAY, _MELDED: True, _TOOK: True}
         _set_turn(position, flags if top_only else {**flags, _UPCARD_FROZE: False})
+        self._maybe_form_lone_hand(position, seat, "take")
         return self._after_hand_shrinks(position, seat)
+
+    def _go_out(self, position: Any, seat: int) -> Applied:
+        """The player goes out (where sides form in play, perhaps as the lone hand), and the hand ends."""
+        self._maybe_form_lone_hand(position, seat, "going_out")
+        return _end(position, WENT_OUT, seat)
+
+    def _maybe_form_lone_hand(self, position: Any, seat: int, trigger: str) -> None:
+        """Where hook sides.lone_hand says so on this trigger ("take" or "going_out"), ``seat`` plays alone and
+        the others join one side, their melds pooled (``sides.maybe_form_lone_hand``)."""
+        if not self.rules.forms_sides:
+            return
+        sides = [position.side_of(other) for other in range(self.rules.players)]
+        if self._holds(LONE_HAND, (trigger, sides != self.rules.initial_sides())):
+            position.form_lone_hand(seat, self._merging)
 
     def _after_hand_shrinks(self, position: Any, seat: int) -> Applied:
         """After a meld or a take: going out with nothing left to play, or playing on from the foot picked up where
         the hand was melded away (``Game._after_hand_shrinks``)."""
         if not self._cards_held(position, seat):
-            return _end(position, WENT_OUT, seat)
+            return self._go_out(position, seat)
         if self.rules.foot_size:
             return self._pick_up_foot(position, seat)
         return Applied()

@@ -2,9 +2,10 @@
 without a red three (laid out and replaced), the last stock card a red three, a discard that passes the turn and
 one that goes out, melds laid onto the side's meld and new, melding out, takes (joining the side's meld or kept
 apart, the whole pile or its top card alone), a discard at an empty stock, asking and answering, penalties at a
-turn's end, bonus cards at a seat's first turn, melds that close, the foot picked up; and what it declines, left
-unchanged. Every action is applied by the reference too (``Game.apply``) and the positions, turn's
-flags and hand's end compared. The step-by-step proof in every variant is test_core_proof.py."""
+turn's end, bonus cards at a seat's first turn, melds that close, the foot picked up, sequences, melds combined,
+a lone hand formed; and what it declines, left unchanged. Every action is applied by the reference too
+(``Game.apply``) and the positions, turn's flags and hand's end compared. The step-by-step proof in every variant
+is test_core_proof.py."""
 
 from __future__ import annotations
 
@@ -106,9 +107,9 @@ def test_an_action_it_does_not_apply_is_declined_and_the_position_left_as_it_was
 
 
 def test_a_variant_using_a_mechanism_it_lacks_is_declined_by_that_mechanism(library: ModuleType) -> None:
-    """Classic for three forms its sides in play (hook sides.lone_hand): every action is declined."""
-    three = rules_for(load_variant("classic-3p"))
-    assert NativeApply(three).declined(parse_action("draw")) == "sides formed in play (hook sides.lone_hand)"
+    """Modern American lets a player keep a bonus card in hand (hook bonus_card.keep): every action is declined."""
+    modern = rules_for(load_variant("modern-american"))
+    assert NativeApply(modern).declined(parse_action("draw")) == "bonus cards kept in hand (hook bonus_card.keep)"
 
 
 def test_a_take_melds_the_top_card_and_picks_up_the_rest(library: ModuleType, classic: Rules) -> None:
@@ -153,19 +154,14 @@ def test_asking_hands_the_turn_to_the_partner_and_the_answer_back(
 def test_a_discard_at_an_empty_stock_ends_play_where_the_spec_says_so(
     library: ModuleType, stock_end: str, ended: str | None
 ) -> None:
-    """Hook stock.ends_with_discard, which only Classic for three uses; that variant is declined as a whole (its
-    sides form in play, hook sides.lone_hand), but a discard that does not go out forms no side, so the mechanism
-    is applied here with the variant's other lack set aside."""
+    """Hook stock.ends_with_discard (Classic for three; Hand and Foot)."""
     rules = rules_for(derive(load_variant("classic-3p"), {"stock_end": stock_end}))
     hands = [parse_cards("8C 8D 5S"), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H")]
     game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=[[], [], []], phase="play"))
     game.state.stock = []
     game.state.derived = None
     position = core.load_state(core.new_position(rules), game.state.copy())
-    applier = NativeApply(rules)
-    assert applier.missing == "sides formed in play (hook sides.lone_hand)"
-    applier.missing = None
-    outcome = applier.apply(position, parse_action("discard 5S"))
+    outcome = NativeApply(rules).apply(position, parse_action("discard 5S"))
     game.apply(parse_action("discard 5S"))
     assert position.export() == core.owned_view(game.state)
     assert outcome == Applied(ended) and game.state.end_reason == ended
@@ -303,3 +299,18 @@ def test_two_melds_combined_take_the_first_ones_place(library: ModuleType) -> No
     samba, game = _samba("4S 5D 6H 7H 8S 9C 9D JS", ours, ["QH QS QD JK"], "6C 4C 10H", phase="play")
     assert _both_apply(samba, game, "combine @1 @3") == Applied()
     assert [len(meld.cards) for meld in game.state.melds[0]] == [6, 3, 3]
+
+
+@pytest.mark.parametrize(("sides", "sides_after"), [([0, 1, 2], [0, 1, 1]), ([1, 0, 0], [1, 0, 0])])
+def test_the_first_take_of_the_pile_makes_a_lone_hand(
+    library: ModuleType, sides: list[int], sides_after: list[int]
+) -> None:
+    """Hook sides.lone_hand (Classic for three): the first player to take the pile plays alone, the two others
+    join one side, their melds pooled; once the sides have formed, a take changes nothing."""
+    rules = rules_for(load_variant("classic-3p"))
+    hands = [parse_cards("8C 8D 5S 6D"), parse_cards("9C 9D 9H 10S"), parse_cards("4C 4D 4H")]
+    melds = [[parse_cards("QH QD QC")], [parse_cards("KH KD KC")], [parse_cards("KS KD KC"), parse_cards("JH JD JC")]]
+    position = Position(hands, pile=parse_cards("4S 9S 8S"), melds=melds[: max(sides) + 1], sides=sides)
+    game = Game.from_position(rules, position)
+    assert _both_apply(rules, game, "take 8C 8D") == Applied()
+    assert game.state.side_of == sides_after
