@@ -11,9 +11,10 @@ built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), t
 has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), and
 of the draw phase (``NativeDrawListing``), each beside the Python listing on a fresh copy of the same position and
 with the call into C alone (the variant's ``ListingContext`` bound once), the core's card move for each
-plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), and an undo by snapshot, next
-to the Python engine's snapshot and restore. The core does not list or judge actions yet, so it plays no hand on
-its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
+plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), the core's apply of the whole
+action where it applies it (``core.apply``; beside the Python engine's apply of the same actions), and an undo by
+snapshot, next to the Python engine's snapshot and restore. The core does not judge actions yet, so it plays no hand
+on its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
 passes over the same games.
 """
 
@@ -32,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_ref import Game, cliargs, core
+from canasta_ref.core.apply import Applied, NativeApply
 from canasta_ref.core.listing import (
     NativeDiscards,
     NativeDrawListing,
@@ -69,12 +71,13 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     melds = None if rank_shapes_missing(rules) else NativeSingleMelds(rules)
     play = None if play_listing_missing(rules) else NativePlayListing(rules)
     draw = NativeListing(rules).draw
+    applier = NativeApply(rules)
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
         game = Game(rules, seed=hand_seed(seed, number))
         while not game.is_over:
-            played += _step(game, position, discards, rng, spent, clock)
+            played += _step(game, position, discards, applier, rng, spent, clock)
             if shapes is not None:
                 _time_shapes(game.state, position, shapes, spent, clock)
             if melds is not None and single_melds_open(rules, game.state):
@@ -178,7 +181,13 @@ def _time_call(
 
 
 def _step(
-    game: Game, position: Any, discards: NativeDiscards, rng: random.Random, spent: Timings, clock: Callable[[], float]
+    game: Game,
+    position: Any,
+    discards: NativeDiscards,
+    applier: NativeApply,
+    rng: random.Random,
+    spent: Timings,
+    clock: Callable[[], float],
 ) -> float:
     """One action, timed on both engines; the Python engine's seconds for it."""
     before = game.state.copy()
@@ -210,6 +219,12 @@ def _step(
         make_moves(position, moves)
         spent[f"core move, {action.kind}"].append(clock() - start)
         spent[f"python apply, {action.kind}"].append(applied - listed)
+    position.restore(snapshot)
+    start = clock()
+    outcome = applier.apply(position, action)
+    if isinstance(outcome, Applied):
+        spent[f"core apply, whole {action.kind}"].append(clock() - start)
+        spent[f"python apply, whole {action.kind}, the same actions"].append(applied - listed)
     return applied - begin
 
 

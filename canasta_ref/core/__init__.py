@@ -45,11 +45,12 @@ MECHANISMS: Final = (
     "the turn's flags",
     "the listing of the draw phase (a side not opened where it can take nothing) and of play once a side has opened",
     "the listing of answering and of keeping",
+    "applying a whole action in the variants whose mechanisms it has",
 )
 #: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
 GAME_MECHANISMS_MISSING: Final = (
     "a listing of a side that has not opened (its takes of the pile and openings)",
-    "applying a whole action",
+    "applying a whole action in every variant",
     "judging an action it did not list",
 )
 
@@ -206,6 +207,8 @@ def turn_fields(state: HandState) -> tuple[Any, ...]:
         state.upcard_froze,
         state.asked_in_hand,
         state.bonus_draws_owed,
+        state.asker,
+        sum(1 << seat for seat, waiting in enumerate(state.awaiting_first_turn) if waiting),
     )
 
 
@@ -235,5 +238,5 @@ def owned_view(state: HandState) -> dict[str, Any]:
         "penalties": tuple(state.penalties),
         "hand_sizes": tuple(state.hand_sizes),
         "pile_counts": (state.pile_wilds, state.pile_red_threes, state.pile_black_threes),
-        "turn": (*turn_fields(state)[:-1], tuple(state.bonus_draws_owed)),
+        "turn": (*turn_fields(state)[:-3], tuple(state.bonus_draws_owed), *turn_fields(state)[-2:]),
     }

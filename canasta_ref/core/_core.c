@@ -41,6 +41,8 @@ typedef struct {
     uint8_t phase, permission, melded, asked, took, last_card_bonus, upcard_froze, has_owed;
     uint32_t asked_in_hand;
     int32_t owed[MAX_SEATS];
+    int32_t asker; /* the seat that asked "may I go out?", answered next; -1: none */
+    uint32_t awaiting_first_turn; /* the seats whose dealt bonus cards wait for their first turn, as bits */
 } Turn;
 
 /* Everything the core owns of a position: plain data, so a snapshot is one memcpy. */
@@ -370,6 +372,7 @@ static PyObject *Position_load(Position *self, PyObject *args) {
     State *s = PyMem_Malloc(sizeof(State));
     if (s == NULL) return PyErr_NoMemory();
     memset(s, 0, sizeof(State));
+    s->turn.asker = -1;
     int failed = load_hands(self, s, hands) < 0 || load_cards(stock, s->stock, &s->stock_len, "the stock") < 0 ||
                  load_cards(pile, s->pile, &s->pile_len, "the pile") < 0 || load_melds(self, s, melds) < 0 ||
                  load_seat_cards(self, bonus, 0, MAX_BONUS, "bonus cards", &s->bonus[0][0], s->bonus_len) < 0 ||
@@ -487,12 +490,18 @@ static int check_card(int card) {
 /* Load the turn's flags (``core.turn_fields`` gives them from a HandState); on a refusal the old ones stay. A
  * position loaded with ``load`` has them all cleared, so ``load`` comes first. */
 static PyObject *Position_load_turn(Position *self, PyObject *args) {
-    int phase, permission, melded, asked, took, last_card_bonus, upcard_froze;
-    unsigned long asked_in_hand;
+    int phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asker = -1;
+    unsigned long asked_in_hand, awaiting = 0;
     PyObject *owed;
-    if (!PyArg_ParseTuple(args, "iipppppkO", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
-                          &upcard_froze, &asked_in_hand, &owed))
+    if (!PyArg_ParseTuple(args, "iipppppkO|ik", &phase, &permission, &melded, &asked, &took, &last_card_bonus,
+                          &upcard_froze, &asked_in_hand, &owed, &asker, &awaiting))
         return NULL;
+    if (awaiting >> self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: awaiting_first_turn names a seat beyond %d",
+                            self->players - 1);
+    if (asker < -1 || asker >= self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: the seat that asked is %d, expected -1 to %d", asker,
+                            self->players - 1);
     if (phase < 0 || phase >= PHASES || permission < 0 || permission >= PERMISSIONS)
         return PyErr_Format(PyExc_ValueError, "native core: phase %d and permission %d, expected 0 to %d and 0 to %d",
                             phase, permission, PHASES - 1, PERMISSIONS - 1);
@@ -510,6 +519,8 @@ static PyObject *Position_load_turn(Position *self, PyObject *args) {
     t->asked = (uint8_t)asked, t->took = (uint8_t)took, t->last_card_bonus = (uint8_t)last_card_bonus;
     t->upcard_froze = (uint8_t)upcard_froze, t->asked_in_hand = (uint32_t)asked_in_hand, t->has_owed = n > 0;
     for (Py_ssize_t i = 0; i < n; i++) t->owed[i] = (int32_t)values[i];
+    t->asker = asker;
+    t->awaiting_first_turn = (uint32_t)awaiting;
     Py_RETURN_NONE;
 }
 
@@ -518,11 +529,38 @@ static PyObject *export_turn(const Position *self) {
     const Turn *t = &self->state.turn;
     long owed[MAX_SEATS];
     for (int i = 0; i < self->players; i++) owed[i] = t->owed[i];
-    return Py_BuildValue("(iiOOOOOkN)", t->phase, t->permission, t->melded ? Py_True : Py_False,
+    return Py_BuildValue("(iiOOOOOkNik)", t->phase, t->permission, t->melded ? Py_True : Py_False,
                          t->asked ? Py_True : Py_False, t->took ? Py_True : Py_False,
                          t->last_card_bonus ? Py_True : Py_False, t->upcard_froze ? Py_True : Py_False,
                          (unsigned long)t->asked_in_hand,
-                         tuple_of_ints(owed, t->has_owed ? self->players : 0));
+                         tuple_of_ints(owed, t->has_owed ? self->players : 0), (int)t->asker,
+                         (unsigned long)t->awaiting_first_turn);
+}
+
+/* The turn's flags alone (``export``'s "turn"), without building the whole position's dict. */
+static PyObject *Position_turn(Position *self, PyObject *Py_UNUSED(ignored)) { return export_turn(self); }
+
+/* What applying an action reads of the table, each alone: a seat's side, the pile, and the side's open meld of a
+ * rank (its index, -1 for none, and its counts: size, naturals, wild cards, jokers). */
+static PyObject *Position_side_of(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return PyLong_FromLong(self->state.side_of[seat]);
+}
+
+static PyObject *Position_pile(Position *self, PyObject *Py_UNUSED(ignored)) {
+    return tuple_of_bytes(self->state.pile, self->state.pile_len);
+}
+
+static PyObject *Position_open_meld(Position *self, PyObject *args) {
+    int side, rank;
+    if (!PyArg_ParseTuple(args, "ii", &side, &rank)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *m = &self->state.melds[side][i];
+        if (m->rank == rank && !m->closed) return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
+    }
+    return Py_BuildValue("(iO)", -1, Py_None);
 }
 
 /* One seat's hand (by default the seat to act's), counted by card type. */
@@ -587,6 +625,140 @@ static PyObject *Position_pass_turn(Position *self, PyObject *Py_UNUSED(ignored)
     return PyLong_FromLong(self->state.to_act);
 }
 
+/* Take the pile's top card alone into a hand, the counts that freeze the rest kept: the card. */
+static PyObject *Position_lift_top(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    if (s->pile_len == 0) return PyErr_Format(PyExc_ValueError, "native core: the pile is empty");
+    int card = s->pile[s->pile_len - 1];
+    if (s->hands[seat][card] == MAX_COPIES)
+        return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
+    s->pile_len--;
+    s->pile_wilds -= self->facts.is_wild[card];
+    s->pile_red_threes -= self->facts.is_red_three[card];
+    s->pile_black_threes -= self->facts.is_black_three[card];
+    s->hands[seat][card]++;
+    s->hand_sizes[seat]++;
+    return PyLong_FromLong(card);
+}
+
+/* Add ``points`` to a side's penalties (hook penalty.turn_end), the tally of every side begun at 0 if none was. */
+static PyObject *Position_penalise(Position *self, PyObject *args) {
+    int side, points;
+    if (!PyArg_ParseTuple(args, "ii", &side, &points)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    State *s = &self->state;
+    if (!s->has_penalties) {
+        memset(s->penalties, 0, sizeof(s->penalties));
+        s->has_penalties = 1;
+    }
+    s->penalties[side] += points;
+    Py_RETURN_NONE;
+}
+
+/* A seat's foot, face down until now, into its hand: the cards picked up (none where it has no foot left). */
+static PyObject *Position_pick_up_foot(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    State *s = &self->state;
+    long cards[MAX_FOOT];
+    int n = s->has_feet ? s->feet_len[seat] : 0;
+    for (int i = 0; i < n; i++) {
+        int card = s->feet[seat][i];
+        if (s->hands[seat][card] == MAX_COPIES)
+            return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
+    }
+    for (int i = 0; i < n; i++) {
+        int card = s->feet[seat][i];
+        s->hands[seat][card]++;
+        s->hand_sizes[seat]++;
+        cards[i] = card;
+    }
+    if (s->has_feet) s->feet_len[seat] = 0;
+    return tuple_of_ints(cards, n);
+}
+
+/* Two of a side's melds made one of ``rank`` (their indices from 0): the combined meld takes the first one's place,
+ * and the melds after the second move up one place (``checks.apply_combine``). */
+static PyObject *Position_combine(Position *self, PyObject *args) {
+    int side, first, second, rank;
+    if (!PyArg_ParseTuple(args, "iiii", &side, &first, &second, &rank)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    State *s = &self->state;
+    int count = s->meld_count[side];
+    if (first < 0 || second < 0 || first >= count || second >= count || first == second)
+        return PyErr_Format(PyExc_ValueError, "native core: side %d cannot combine melds %d and %d", side, first, second);
+    if (rank < 0 || rank >= MELD_RANKS) return PyErr_Format(PyExc_ValueError, "native core: no meld rank %d", rank);
+    NativeMeld merged;
+    memset(&merged, 0, sizeof(NativeMeld));
+    merged.rank = (uint8_t)rank;
+    const NativeMeld *a = &s->melds[side][first], *b = &s->melds[side][second];
+    for (int c = 0; c < CARD_TYPES; c++) {
+        int copies = a->counts[c] + b->counts[c];
+        if (copies && meld_add(&self->facts, &merged, c, copies) < 0) return NULL;
+    }
+    s->melds[side][first] = merged;
+    memmove(&s->melds[side][second], &s->melds[side][second + 1], (size_t)(count - second - 1) * sizeof(NativeMeld));
+    s->meld_count[side] = count - 1;
+    Py_RETURN_NONE;
+}
+
+/* Put a meld among a side's melds, merged into its open meld of that rank where ``merging`` has the rank's bit. */
+static int pool_meld(Position *self, int side, const NativeMeld *meld, long merging) {
+    State *s = &self->state;
+    NativeMeld *same = NULL;
+    for (int i = 0; (merging >> meld->rank & 1) && i < s->meld_count[side] && same == NULL; i++)
+        if (s->melds[side][i].rank == meld->rank && !s->melds[side][i].closed) same = &s->melds[side][i];
+    if (same == NULL) {
+        if (s->meld_count[side] == MAX_MELDS) {
+            PyErr_SetString(PyExc_ValueError, "native core: too many melds");
+            return -1;
+        }
+        s->melds[side][s->meld_count[side]++] = *meld;
+        return 0;
+    }
+    for (int c = 0; c < CARD_TYPES; c++)
+        if (meld->counts[c] && meld_add(&self->facts, same, c, meld->counts[c]) < 0) return -1;
+    return 0;
+}
+
+/* ``lone`` plays alone: every other seat joins the lowest of their sides, their melds pooled into it (merged by
+ * rank where ``merging`` has the rank's bit) and its having melded theirs too (``sides.form_lone_hand``). */
+static PyObject *Position_form_lone_hand(Position *self, PyObject *args) {
+    int lone;
+    long merging;
+    if (!PyArg_ParseTuple(args, "il", &lone, &merging) || check_seat(self, lone) < 0) return NULL;
+    State *s = &self->state;
+    int joined[MAX_SIDES] = {0}, target = -1;
+    for (int seat = 0; seat < self->players; seat++)
+        if (seat != lone && s->side_of[seat] != s->side_of[lone]) joined[s->side_of[seat]] = 1;
+    for (int side = 0; side < self->sides; side++) {
+        if (!joined[side]) continue;
+        if (target < 0) {
+            target = side;
+            continue;
+        }
+        for (int i = 0; i < s->meld_count[side]; i++)
+            if (pool_meld(self, target, &s->melds[side][i], merging) < 0) return NULL;
+        s->meld_count[side] = 0;
+        s->team_opened[target] = s->team_opened[target] || s->team_opened[side];
+        s->team_opened[side] = 0;
+    }
+    if (target < 0) Py_RETURN_NONE;
+    for (int seat = 0; seat < self->players; seat++)
+        if (seat != lone) s->side_of[seat] = (uint8_t)target;
+    Py_RETURN_NONE;
+}
+
+/* Hand the turn to ``seat`` (a partner asked "may I go out?", and the asker again after the answer). */
+static PyObject *Position_turn_to(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    self->state.to_act = seat;
+    Py_RETURN_NONE;
+}
+
 /* Lay cards from a hand on a side's meld (its index from 0; -1 starts a new meld of ``rank``): the meld's index. */
 static PyObject *Position_lay(Position *self, PyObject *args) {
     int seat, index, rank;
@@ -619,6 +791,22 @@ static PyObject *Position_lay(Position *self, PyObject *args) {
     }
     s->team_opened[side] = 1;
     return PyLong_FromLong(index);
+}
+
+/* Lay ``count`` copies of a bonus card from a hand out in front of its seat (a red three laid out, say). */
+static PyObject *Position_lay_out(Position *self, PyObject *args) {
+    int seat, card, count;
+    if (!PyArg_ParseTuple(args, "iii", &seat, &card, &count) || check_seat(self, seat) < 0 || check_card(card) < 0)
+        return NULL;
+    State *s = &self->state;
+    if (count < 0 || s->hands[seat][card] < count)
+        return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold %d of card %d to lay out", seat,
+                            count, card);
+    if (s->bonus_len[seat] + count > MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
+    for (int i = 0; i < count; i++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
+    s->hands[seat][card] -= (uint8_t)count;
+    s->hand_sizes[seat] -= count;
+    Py_RETURN_NONE;
 }
 
 /* Close a side's meld (its index from 0): set aside, as hook meld.closed decides (the reference asks it). */
@@ -2126,8 +2314,16 @@ static PyMethodDef Position_methods[] = {
     {"draw", (PyCFunction)Position_draw, METH_VARARGS, "draw(seat, count): the cards drawn from the stock's top"},
     {"discard", (PyCFunction)Position_discard, METH_VARARGS, "discard(seat, card): a card from hand onto the pile"},
     {"pass_turn", (PyCFunction)Position_pass_turn, METH_NOARGS, "pass_turn(): the next seat to act"},
+    {"turn_to", (PyCFunction)Position_turn_to, METH_VARARGS, "turn_to(seat): that seat to act"},
+    {"form_lone_hand", (PyCFunction)Position_form_lone_hand, METH_VARARGS,
+     "form_lone_hand(lone, merging): the others join one side against the lone hand"},
+    {"combine", (PyCFunction)Position_combine, METH_VARARGS, "combine(side, first, second, rank): two melds made one"},
+    {"pick_up_foot", (PyCFunction)Position_pick_up_foot, METH_VARARGS, "pick_up_foot(seat): its foot into its hand"},
+    {"penalise", (PyCFunction)Position_penalise, METH_VARARGS, "penalise(side, points): a side's penalties grow"},
+    {"lift_top", (PyCFunction)Position_lift_top, METH_VARARGS, "lift_top(seat): the pile's top card alone into a hand"},
     {"lay", (PyCFunction)Position_lay, METH_VARARGS, "lay(seat, index, rank, cards): cards from hand on a meld"},
     {"close", (PyCFunction)Position_close, METH_VARARGS, "close(side, index): set a meld aside"},
+    {"lay_out", (PyCFunction)Position_lay_out, METH_VARARGS, "lay_out(seat, card, count): bonus cards laid out"},
     {"pick_up", (PyCFunction)Position_pick_up, METH_VARARGS, "pick_up(seat, keep_top): the pile into a hand"},
     {"rank_counts", (PyCFunction)Position_rank_counts, METH_VARARGS, "rank_counts(seat): a hand's cards by rank"},
     {"held_types", (PyCFunction)Position_held_types, METH_VARARGS, "held_types(seat): the card types held"},
@@ -2143,7 +2339,13 @@ static PyMethodDef Position_methods[] = {
     {"play_listing", (PyCFunction)Position_play_listing, METH_O,
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
-     "load_turn(phase, permission, melded, asked, took, last_card_bonus, asked_in_hand, owed): the turn's flags"},
+     "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker, "
+     "awaiting_first_turn])"},
+    {"turn", (PyCFunction)Position_turn, METH_NOARGS, "The turn's flags, as load_turn takes them"},
+    {"side_of", (PyCFunction)Position_side_of, METH_VARARGS, "side_of(seat): the seat's side"},
+    {"pile", (PyCFunction)Position_pile, METH_NOARGS, "The pile's cards, its top last"},
+    {"open_meld", (PyCFunction)Position_open_meld, METH_VARARGS,
+     "open_meld(side, rank): (index, (size, naturals, wilds, jokers)) of its open meld of rank, or (-1, None)"},
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
      "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
     {"draw_listing", (PyCFunction)Position_draw_listing, METH_O,

@@ -39,6 +39,7 @@ from ..engine.scoring import score_hand
 from ..engine.state import HandState, Meld
 from ..spec.model import Clause
 from . import load_state, new_position, owned_view
+from .apply import Applied, NativeApply
 from .listing import (
     NativeDiscards,
     NativeListing,
@@ -88,6 +89,9 @@ class Proof:
     #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
     listings: Counter[str] = field(default_factory=Counter)
     uncovered: Counter[str] = field(default_factory=Counter)
+    #: Actions the core applied whole (``apply.py``), by kind, and those it declined, by reason.
+    applied: Counter[str] = field(default_factory=Counter)
+    apply_declined: Counter[str] = field(default_factory=Counter)
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -110,7 +114,10 @@ class Proof:
         whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
         left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
         covered = f"whole listings by phase: {whole}; not listed: {left}"
-        return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {covered}; {found}"
+        applied = ", ".join(f"{count} {kind}" for kind, count in sorted(self.applied.items())) or "none"
+        declined = ", ".join(f"{count} ({why})" for why, count in sorted(self.apply_declined.items())) or "none"
+        whole_actions = f"actions applied whole: {applied}; declined: {declined}"
+        return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {covered}; {whole_actions}; {found}"
 
 
 def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
@@ -125,6 +132,7 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
         None if proof.shapes_missing else NativeRankShapes(rules),
         None if proof.shapes_missing else NativeSingleMelds(rules),
         NativeListing(rules),
+        NativeApply(rules),
     )
     try:
         for seed in seeds:
@@ -145,6 +153,7 @@ class _Natives:
     shapes: NativeRankShapes | None
     single_melds: NativeSingleMelds | None
     listing: NativeListing
+    apply: NativeApply
 
 
 def _prove_game(
@@ -173,16 +182,43 @@ def _prove_game(
         if natives.single_melds is not None and single_melds_open(rules, before):
             _prove_single_melds(rules, natives.single_melds, position, before, reference, f"{seed} step {step}", proof)
         _prove_listing(natives.listing, position, before, reference, sampler, f"{seed} step {step}", proof)
+        loaded = position.snapshot()
         action = legal[pick.randrange(legal.count())]
         seat = before.to_act
         events = game.apply(action)
         _prove_answers(rules, answers, f"{seed} step {step}", proof)
+        _prove_apply(natives.apply, position, action, game.state, f"{seed} step {step}", proof)
+        position.restore(loaded)
         moves = moves_of_action(before, game.state, seat, action) if plain(action, events) else None
         if moves is not None:
             make_moves(position, moves)
             proof.moves[action.kind] += 1
             _compare(position, game.state, f"{seed} step {step}: after `{action}`", proof, _CARD_MOVES_LEAVE)
     return game.state
+
+
+def _prove_apply(
+    native: NativeApply, position: Any, action: Action, after: HandState, where: str, proof: Proof
+) -> None:
+    """The core applies the reference's chosen action on the position before it, where it does not decline: the
+    position and the turn's flags after must be the reference's, and the hand's end and its reason with them (the
+    caller restores the position)."""
+    outcome = native.apply(position, action)
+    if not isinstance(outcome, Applied):
+        proof.apply_declined[outcome] += 1
+        return
+    proof.applied[action.kind] += 1
+    _compare(position, after, f"{where}: after applying `{action}`", proof)
+    ended = (after.end_reason, after.went_out) if after.phase == "over" else (None, None)
+    if (outcome.ended, outcome.went_out) != ended:
+        mine, reference = _ending_text(outcome.ended, outcome.went_out), _ending_text(*ended)
+        proof.disagreements.append(f"{where}: after applying `{action}`: core {mine}, reference {reference}")
+
+
+def _ending_text(reason: str | None, went_out: int | None) -> str:
+    if reason is None:
+        return "the hand goes on"
+    return f"the hand ends ({reason})" + ("" if went_out is None else f", seat {went_out} out")
 
 
 def plain(action: Action, events: Sequence[Event]) -> bool:

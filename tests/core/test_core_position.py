@@ -130,5 +130,11 @@ def test_the_turns_flags_are_given_back_and_bad_ones_refused_by_name(library: Mo
         position.load_turn(*fields[:8], [0, 1])
     assert position.export()["turn"] == kept
     position.load_turn(1, 1, True, True, False, False, True, 0b0101, [0, 2, 0, 0])
-    assert position.export()["turn"] == (1, 1, True, True, False, False, True, 5, (0, 2, 0, 0))
+    assert position.export()["turn"] == (1, 1, True, True, False, False, True, 5, (0, 2, 0, 0), -1, 0)
+    with pytest.raises(ValueError, match="the seat that asked is 4, expected -1 to 3"):
+        position.load_turn(*fields[:9], 4)
+    with pytest.raises(ValueError, match="awaiting_first_turn names a seat beyond 3"):
+        position.load_turn(*fields[:9], 2, 1 << 4)
+    position.load_turn(*fields[:9], 2, 0b0110)
+    assert position.export()["turn"][-2:] == (2, 0b0110)
     assert position.hand() == position.hand(game.state.to_act) == tuple(game.state.hands[game.state.to_act])

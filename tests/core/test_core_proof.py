@@ -1,5 +1,6 @@
 """The native core against the Python reference, step by step, in every bundled variant: the position loaded at
-every step, every plain card move made by both, and the score (facts, parts, totals) at every step and at the end;
+every step, every plain card move made by both, every action the core applies whole (the rest counted by
+reason), and the score (facts, parts, totals) at every step and at the end;
 then the scoring cases random play seldom reaches (a special hand, penalties), set up directly."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from types import ModuleType
 import pytest
 
 from canasta_ref import Game
+from canasta_ref.core.apply import apply_missing
 from canasta_ref.core.listing import draw_listing_missing
 from canasta_ref.core.proof import prove
 from canasta_ref.core.score import score
@@ -33,6 +35,8 @@ def test_the_core_agrees_with_the_reference_at_every_step(library: ModuleType, v
     assert proof.play_listings > 10 or proof.play_missing is not None
     assert sum(proof.listings.values()) > 0 and "the openings of a side that has not opened" in proof.uncovered
     assert proof.listings["draw"] > 10 or draw_listing_missing(rules) is not None
+    assert sum(proof.applied.values()) + sum(proof.apply_declined.values()) == proof.positions
+    assert {"draw", "discard", "meld"} <= set(proof.applied) or apply_missing(rules) is not None, proof.summary()
 
 
 def _played(variant: str, actions: int) -> Game:

@@ -36,7 +36,7 @@ def test_every_variant_is_declined_naming_the_variant(library: ModuleType, varia
     note = Game(load_variant(variant), seed=1, core="native").core_note
     assert note == (
         "the native core does not yet have a listing of a side that has not opened (its takes of the pile and "
-        "openings), applying a whole action or judging an action it did not list; "
+        "openings), applying a whole action in every variant or judging an action it did not list; "
         f"{variant} runs on the Python engine"
     )
 
