@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from .engines import EngineInfo
@@ -32,22 +33,61 @@ ORDER = (
 )
 
 
-class Progress:
-    """A one-line progress bar on a terminal stream, rewritten in place."""
+#: The fewest seconds between two lines of progress written to a stream that is not a terminal (a log).
+LOG_PROGRESS_SECONDS = 60.0
 
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
+
+class Progress:
+    """How far a run got: on a terminal a one-line bar rewritten in place; elsewhere (a log, a pipe) a plain line
+    at most every ``every`` seconds, so that a log keeps a line a minute, not a bar a test."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        width: int = 30,
+        every: float = LOG_PROGRESS_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.stream = stream
         self.width = width
         self.bad = 0
+        self.terminal = is_terminal(stream)
+        self.every = every
+        self.clock = clock
+        self.said = clock()
 
     def __call__(self, done: int, total: int, result: Result) -> None:
         self.bad += result.status in BAD
+        if self.terminal:
+            self.bar(done, total)
+        else:
+            self.log_line(done, total)
+
+    def log_line(self, done: int, total: int) -> None:
+        """A plain line, if ``every`` seconds went by since the start or the last one."""
+        now = self.clock()
+        if now - self.said < self.every:
+            return
+        self.said = now
+        self.stream.write(f"{done} of {total} tests run, {self.bad} bad\n")
+        self.stream.flush()
+
+    def bar(self, done: int, total: int) -> None:
+        """The bar rewritten in place, ended by a new line with the last test."""
         filled = self.width * done // max(total, 1)
         bar = "#" * filled + "." * (self.width - filled)
         self.stream.write(f"\r[{bar}] {done}/{total}  {self.bad} bad ")
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal (a closed or unusual stream is taken for none)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def stderr_lines(stderr: str, label: str = "stderr") -> list[str]:
@@ -235,7 +275,7 @@ def totals_lines(found: Findings) -> list[str]:
 
 
 #: The start of the line that says what the totals add up.
-TOTALS = "totals = the variants' lines"
+TOTALS = "totals = variants' lines"
 
 
 def _weight(finding: Finding) -> tuple[bool, int]:

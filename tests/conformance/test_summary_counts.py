@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from canasta_ref.conformance import causes, report
 from canasta_ref.conformance.campaign_commands import merge_files
 from canasta_ref.conformance.campaign_report import Example, GeneratedReport, ScenarioText
@@ -69,7 +71,7 @@ def test_each_count_says_what_it_counts_and_the_totals_say_what_they_add() -> No
     (headline,) = [line for line in lines if line.startswith("generated games (seed 0)")]
     assert "10 of 10 played, 400 steps, 6 disagree (2 deviations), " in headline, headline
     assert lines[-2:] == [
-        "totals = the variants' lines + variants not claimed: 1 skipped "
+        "totals = variants' lines + variants not claimed: 1 skipped "
         "+ generated games: 4 passed, 2 failed (a deviation each)",
         "5 passed, 4 failed, 1 skipped",
     ]
@@ -123,15 +125,17 @@ def numbers(text: str) -> dict[str, int]:
     return {status: int(n) for n, status in re.findall(r"(\d+) (passed|partial|failed|differs|skipped)\b", text)}
 
 
-def test_a_committed_adapter_report_adds_up_on_one_screen() -> None:
-    """The cos report as printed: the variant's scenarios plus what the totals line says it adds make the totals."""
-    results, info, games, _ = merge_files([str(REPORTS / "cos.json")])
+@pytest.mark.parametrize("name", ["cos", "feud"])
+def test_a_committed_adapter_report_adds_up_on_one_screen(name: str) -> None:
+    """An adapter's report as printed: the variant's scenarios plus what the totals line says it adds make the
+    totals."""
+    results, info, games, _ = merge_files([str(REPORTS / f"{name}.json")])
     assert games is not None
     lines = summary(results, info, games.campaign(), extra=games.headline_lines())
     assert len(lines) <= SCREEN_LINES and all(len(line) <= SCREEN_WIDTH for line in lines), lines
     (variant,) = [line for line in lines if line.startswith("classic: scenarios: ")]
     added = lines[-2]
-    assert added.startswith("totals = the variants' lines + ")
+    assert added.startswith("totals = variants' lines + ")
     expected = Counter(numbers(variant.split(";")[0]))
     for part in added.split(" + ")[1:]:
         expected.update(numbers(part))
@@ -154,6 +158,6 @@ def test_counts_too_long_for_a_line_go_on_two() -> None:
     assert [line.split(": ")[1] for line in lines] == ["scenarios", "1000 generated games, 999 disagree"], lines
     found.apart = {UNCLAIMED: Counter(skipped=1000), GENERATED: every}
     totals = report.totals_lines(found)
-    assert totals[0] == "totals = the variants' lines" and totals[1] == "  + variants not claimed: 1000 skipped"
+    assert totals[0] == "totals = variants' lines" and totals[1] == "  + variants not claimed: 1000 skipped"
     assert totals[2].startswith("  + generated games: 1000 passed, 1000 partial, 1000 failed (a deviation each), ")
     assert all(len(line) <= SCREEN_WIDTH for line in lines + totals), lines + totals
