@@ -301,7 +301,7 @@ def test_the_variants_not_claimed_are_one_line(frozen_run: tuple[list[Result], E
     skipped = sum(r.variant != "classic" for r in results)
     assert all(r.status == "skipped" for r in results if r.variant != "classic")
     (line,) = [line for line in lines if line.startswith("variants claimed: ")]
-    assert lines[-2] == f"totals = the variants' lines + variants not claimed: {skipped} skipped"
+    assert lines[-2] == f"totals = variants' lines + variants not claimed: {skipped} skipped"
     # Nine variants' names do not fit the screen's width: they are counted (--verbose lists each skipped test).
     assert line == f"variants claimed: classic; not claimed: {len(unclaimed)} others, --verbose names them " + (
         f"({skipped} tests skipped)"
