@@ -20,7 +20,7 @@ from ..errors import CanastaError
 from .deviations import Deviation, DeviationKey, Mask, best_mask, masks_from
 from .findings import Campaign
 from .plaintext import plural
-from .report import ORDER, nothing_ran
+from .report import ORDER, disagreeing, nothing_ran
 from .runner import Result
 
 
@@ -99,8 +99,7 @@ class GeneratedReport:
 
     def numbers(self) -> set[int]:
         """The numbers of the games played."""
-        deviated = set().union(*(d.games for d in self.deviations))
-        return (self.game_results.keys() - {0}) | deviated
+        return (self.game_results.keys() - {0}) | self.disagreeing_games()
 
     def campaign(self) -> Campaign:
         """What a run's summary needs of these games."""
@@ -108,7 +107,12 @@ class GeneratedReport:
 
     @property
     def disagreements(self) -> int:
+        """How many distinct deviations not known failures were found (a scenario each; the JSON's name)."""
         return len(self.scenarios)
+
+    def disagreeing_games(self) -> set[int]:
+        """The numbers of the games that show a deviation (known or not)."""
+        return set().union(*(d.games for d in self.deviations))
 
     def finish(self) -> GeneratedReport:
         """The results and scenarios: each game's result, then a failed result and a scenario for each unmasked
@@ -173,6 +177,7 @@ class GeneratedReport:
             "games": self.games,
             "steps": self.steps,
             "disagreements": self.disagreements,
+            "games_disagreeing": len(self.disagreeing_games()),
             "seconds": seconds,
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds > 0 else 0.0,
             "shrink_runs": self.shrink_runs,
@@ -185,8 +190,7 @@ class GeneratedReport:
         which = "" if (self.first, self.last) == (1, self.requested) else f", games {self.first} to {self.last}"
         lines = [
             f"generated games (seed {self.seed}{which}): {s['games']} of {self.last - self.first + 1} played, "
-            f"{s['steps']} steps, {s['disagreements']} disagreement{plural(s['disagreements'])}, {s['seconds']:.1f} s "
-            f"({s['games_per_second']} games/s)"
+            f"{s['steps']} steps, {self.disagreeing_words()}, {s['seconds']:.1f} s ({s['games_per_second']} games/s)"
         ]
         lines.extend(f"  {note}" for note in [*self.notes, *self.shrink_notes])
         if self.requested > 0 and nothing_ran(self.results):
@@ -195,6 +199,17 @@ class GeneratedReport:
         if self.scenarios:
             lines.append("  each deviation shrunk to a scenario: --verbose prints them, the JSON report holds them")
         return lines
+
+    def disagreeing_words(self) -> str:
+        """How many games disagree and by how many distinct deviations, e.g. "48 disagree (7 deviations, 2 of them
+        known)": a game shows one or more deviations, a deviation is seen in one or more games."""
+        games = len(self.disagreeing_games())
+        if games == 0:
+            return disagreeing(0)
+        found = len(self.deviations)
+        known = sum(d.mask is not None for d in self.deviations)
+        of_them = f", {known} of them known" if known else ""
+        return f"{disagreeing(games)} ({found} deviation{plural(found)}{of_them})"
 
     def report_lines(self) -> list[str]:
         """Everything: the headline, engine failures, each deviation's key, and each shrunk scenario's file."""

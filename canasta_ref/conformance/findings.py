@@ -26,6 +26,13 @@ from .variants import reference_rules
 FINDING_STATUSES = ("failed", "differs", "errored", "timed out")
 #: The most characters of a representative step.
 EXAMPLE_CHARS = 220
+#: What the results the variants' counts leave out are: a generated game's (a game or a deviation each), a test of
+#: a variant the engine does not claim, another (the handshake, a variant not bundled).
+GENERATED = "generated games"
+UNCLAIMED = "variants not claimed"
+OTHER = "other tests"
+#: The prefix of a deal-perft file's result (see perft.run_perft).
+PERFT_PREFIX = "perft-"
 
 
 @dataclass
@@ -80,6 +87,25 @@ class Findings:
     skipped_checks: Counter[str] = field(default_factory=Counter)
     #: What the engine declared it plays otherwise, per variant: parameter -> (the engine's value, the variant's).
     declared: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)
+    #: The generated games that show a deviation, by variant (a game showing several is one game).
+    disagreeing: dict[str, set[int]] = field(default_factory=dict)
+    #: How many distinct deviations the generated games of each variant show.
+    deviation_counts: Counter[str] = field(default_factory=Counter)
+    #: How many of each variant's counted results are of deal-perft files (the others are scenarios').
+    perft: Counter[str] = field(default_factory=Counter)
+    #: Results the variants' counts leave out, by what they are (GENERATED, UNCLAIMED, OTHER): the run's totals
+    #: add them, and the summary says so.
+    apart: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def count_apart(self, kind: str, status: str) -> None:
+        """A result the variants' counts leave out (a generated game's, a variant's not claimed, another)."""
+        self.apart.setdefault(kind, Counter())[status] += 1
+
+    def count_disagreeing(self, deviation: Deviation) -> None:
+        """A deviation of generated games (known or not): its games disagree, in each variant it was seen in."""
+        for variant, games in (deviation.by_variant or {"-": deviation.games}).items():
+            self.disagreeing.setdefault(variant, set()).update(games)
+            self.deviation_counts[variant] += 1
 
     def variants(self) -> list[str]:
         """The variants with something to say, the bundled ones in their order first."""
@@ -93,12 +119,15 @@ class Findings:
                 variant: {
                     "counts": dict(self.counts.get(variant, {})),
                     "generated_games": self.games[variant],
+                    "generated_games_disagreeing": len(self.disagreeing.get(variant, ())),
+                    "generated_deviations": self.deviation_counts[variant],
                     "deviations": [f.to_json() for f in self.by_variant.get(variant, [])],
                 }
                 for variant in self.variants()
             },
             "not_claimed": self.unclaimed,
             "skipped": {"tests": dict(self.skipped_tests), "checks": dict(self.skipped_checks)},
+            "counted_apart": {kind: dict(counts) for kind, counts in self.apart.items()},
             "declared_differences": {
                 variant: {name: {"engine": mine, "variant": theirs} for name, (mine, theirs) in values.items()}
                 for variant, values in self.declared.items()
@@ -117,11 +146,14 @@ def findings(results: Sequence[Result], info: EngineInfo, campaign: Campaign | N
     for result in results:
         # A generated game is told by the campaign; the handshake ("*") and a stale known failure by the summary.
         if id(result) in games or result.variant not in bundled:
+            out.count_apart(GENERATED if id(result) in games else OTHER, result.status)
             continue
         if result.status == "skipped" and result.variant not in info.variants:
             out.unclaimed[result.variant] = out.unclaimed.get(result.variant, 0) + 1
+            out.count_apart(UNCLAIMED, result.status)
             continue
         out.counts.setdefault(result.variant, Counter())[result.status] += 1
+        out.perft[result.variant] += result.scenario.startswith(PERFT_PREFIX)
         if result.status == "skipped":
             out.skipped_tests[_skip_reason(result)] += 1
         if result.status != "known failure":
@@ -132,6 +164,7 @@ def findings(results: Sequence[Result], info: EngineInfo, campaign: Campaign | N
             if first is not None:
                 _add(groups, out, result, first).consequences += len(failures) - 1
     for deviation in campaign.deviations:
+        out.count_disagreeing(deviation)
         if deviation.mask is None:
             _add_deviation(groups, out, deviation)
     return out
@@ -224,4 +257,14 @@ def _example(text: str) -> str:
     return text if len(text) <= EXAMPLE_CHARS else text[: EXAMPLE_CHARS - 3] + "..."
 
 
-__all__ = ["Campaign", "Finding", "Findings", "declared_differences", "findings", "rule_text"]
+__all__ = [
+    "GENERATED",
+    "OTHER",
+    "UNCLAIMED",
+    "Campaign",
+    "Finding",
+    "Findings",
+    "declared_differences",
+    "findings",
+    "rule_text",
+]

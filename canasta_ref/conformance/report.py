@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from .engines import EngineInfo
-from .findings import Campaign, Finding, Findings, findings, rule_text
+from .findings import GENERATED, Campaign, Finding, Findings, findings, rule_text
 from .plaintext import plural
 from .runner import Result, plain
 
@@ -32,22 +33,61 @@ ORDER = (
 )
 
 
-class Progress:
-    """A one-line progress bar on a terminal stream, rewritten in place."""
+#: The fewest seconds between two lines of progress written to a stream that is not a terminal (a log).
+LOG_PROGRESS_SECONDS = 60.0
 
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
+
+class Progress:
+    """How far a run got: on a terminal a one-line bar rewritten in place; elsewhere (a log, a pipe) a plain line
+    at most every ``every`` seconds, so that a log keeps a line a minute, not a bar a test."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        width: int = 30,
+        every: float = LOG_PROGRESS_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.stream = stream
         self.width = width
         self.bad = 0
+        self.terminal = is_terminal(stream)
+        self.every = every
+        self.clock = clock
+        self.said = clock()
 
     def __call__(self, done: int, total: int, result: Result) -> None:
         self.bad += result.status in BAD
+        if self.terminal:
+            self.bar(done, total)
+        else:
+            self.log_line(done, total)
+
+    def log_line(self, done: int, total: int) -> None:
+        """A plain line, if ``every`` seconds went by since the start or the last one."""
+        now = self.clock()
+        if now - self.said < self.every:
+            return
+        self.said = now
+        self.stream.write(f"{done} of {total} tests run, {self.bad} bad\n")
+        self.stream.flush()
+
+    def bar(self, done: int, total: int) -> None:
+        """The bar rewritten in place, ended by a new line with the last test."""
         filled = self.width * done // max(total, 1)
         bar = "#" * filled + "." * (self.width - filled)
         self.stream.write(f"\r[{bar}] {done}/{total}  {self.bad} bad ")
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal (a closed or unusual stream is taken for none)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def stderr_lines(stderr: str, label: str = "stderr") -> list[str]:
@@ -115,7 +155,7 @@ def _summary_lines(
     lines = [engine_line(info), *_claim_lines(found, info), *_declared_lines(found)]
     said: set[tuple[str, str]] = set()
     for variant in found.variants():
-        lines.append(_variant_line(found, variant))
+        lines.extend(_variant_lines(found, variant))
         for finding in sorted(found.by_variant.get(variant, []), key=_weight):
             lines.extend(_finding_lines(finding, said, texts))
     if not texts and _any_rule(found):
@@ -126,6 +166,7 @@ def _summary_lines(
     reason = nothing_ran_reason(results, info)
     if reason:
         lines.append(f"nothing was tested: {reason}")
+    lines.extend(totals_lines(found))
     lines.append(counts_line(results))
     return lines
 
@@ -182,13 +223,59 @@ def _declared_lines(found: Findings) -> list[str]:
     return lines
 
 
-def _variant_line(found: Findings, variant: str) -> str:
+def _variant_lines(found: Findings, variant: str) -> list[str]:
+    """A variant's counts: its scenarios' (and deal-perft files') results, then its generated games and how many
+    of them disagree; on a second line when one would not fit the screen's width."""
     counts = found.counts.get(variant, Counter())
-    parts = [f"{counts[s]} {s}" for s in ORDER if counts.get(s)]
+    tests = ", ".join(f"{counts[s]} {s}" for s in ORDER if counts.get(s))
+    parts = [f"{_tests_word(found, variant)}: {tests}"] if tests else []
     played = found.games[variant]
     if played:
-        parts.append(f"{played} generated game{plural(played)}")
-    return f"{variant}: {', '.join(parts) or 'nothing ran'}"
+        parts.append(f"{played} generated game{plural(played)}, {disagreeing(len(found.disagreeing.get(variant, ())))}")
+    line = f"{variant}: {'; '.join(parts) or 'nothing ran'}"
+    if len(line) <= SCREEN_WIDTH or len(parts) < 2:
+        return [fit(line)]
+    return [fit(f"{variant}: {parts[0]}"), fit(f"{variant}: {parts[1]}")]
+
+
+def _tests_word(found: Findings, variant: str) -> str:
+    """What a variant's counts count: scenarios, and deal-perft files when the run had some."""
+    return "scenarios and deal-perft files" if found.perft[variant] else "scenarios"
+
+
+def disagreeing(games: int) -> str:
+    """How many generated games disagree with the reference, e.g. "48 disagree", "none disagrees"."""
+    if games == 0:
+        return "none disagrees"
+    return f"{games} disagree{'s' if games == 1 else ''}"
+
+
+#: What a result counted apart from the variants' lines stands for, by status, where it is not one a test.
+APART_UNITS = {GENERATED: {"failed": "a deviation each", "known failure": "a deviation each"}}
+
+
+def totals_lines(found: Findings) -> list[str]:
+    """What the run's totals (the last line) add to the variants' lines, when they add anything: the generated
+    games' results (a game or a deviation each), the tests of variants not claimed, others."""
+    said = []
+    for kind, counts in found.apart.items():
+        units = APART_UNITS.get(kind, {})
+        parts = []
+        for status in ORDER:
+            if counts.get(status):
+                unit = f" ({units[status]})" if status in units else ""
+                parts.append(f"{counts[status]} {status}{unit}")
+        said.append(f"{kind}: {', '.join(parts)}")
+    if not said:
+        return []
+    line = " + ".join([TOTALS, *said])
+    if len(line) <= SCREEN_WIDTH:
+        return [line]
+    return [TOTALS, *(fit(f"  + {text}") for text in said)]
+
+
+#: The start of the line that says what the totals add up.
+TOTALS = "totals = variants' lines"
 
 
 def _weight(finding: Finding) -> tuple[bool, int]:

@@ -300,7 +300,8 @@ def test_the_variants_not_claimed_are_one_line(frozen_run: tuple[list[Result], E
     unclaimed = sorted({r.variant for r in results} - {"classic"})
     skipped = sum(r.variant != "classic" for r in results)
     assert all(r.status == "skipped" for r in results if r.variant != "classic")
-    (line,) = [line for line in lines if "not claimed" in line]
+    (line,) = [line for line in lines if line.startswith("variants claimed: ")]
+    assert lines[-2] == f"totals = variants' lines + variants not claimed: {skipped} skipped"
     # Nine variants' names do not fit the screen's width: they are counted (--verbose lists each skipped test).
     assert line == f"variants claimed: classic; not claimed: {len(unclaimed)} others, --verbose names them " + (
         f"({skipped} tests skipped)"
@@ -336,7 +337,7 @@ def test_a_failure_with_no_rule_is_one_line_under_its_cause() -> None:
     lines = summary(report.results, engine.info, report.campaign())
     (line,) = [line for line in lines if "view: seat numbering" in line]
     assert line.startswith("  view: seat numbering: 2 games; e.g. generated game 1: at the deal: ")
-    assert lines[1] == "classic: 2 generated games"
+    assert lines[1] == "classic: 2 generated games, 2 disagree"
 
 
 def test_the_json_report_keeps_its_fields_and_adds_the_summary(frozen_run: tuple[list[Result], EngineInfo]) -> None:

@@ -416,7 +416,7 @@ def test_the_summary_counts_partial_results(tmp_path: Path) -> None:
     result = run(Fake(capabilities={"views": False}), scenario(tmp_path, SCENARIOS["own-hand-view"]))
     lines = summary([result], Fake().info)
     assert lines[-1] == "0 passed, 1 partial, 0 failed"
-    assert "classic: 1 partial" in lines
+    assert "classic: scenarios: 1 partial" in lines
     assert "  2 checks: views (the engine has no 'views')" in lines
     assert "PARTIAL: own-hand-view@classic" in "\n".join(summary([result], Fake().info, verbose=True))
     assert not any(line.startswith("nothing was tested") for line in lines)
