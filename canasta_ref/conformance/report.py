@@ -164,9 +164,10 @@ def _summary_lines(
     lines.extend(extra)
     lines.extend(_problem_lines(results, verbose=verbose))
     reason = nothing_ran_reason(results, info)
-    if reason:
+    if reason:  # the counts then say only what was skipped: nothing to add up
         lines.append(f"nothing was tested: {reason}")
-    lines.extend(totals_lines(found))
+    else:
+        lines.extend(totals_lines(found))
     lines.append(counts_line(results))
     return lines
 

@@ -263,6 +263,7 @@ def test_nothing_ran_when_there_is_no_result_or_every_one_is_skipped() -> None:
     assert not nothing_ran([skipped, passed]) and not failed([skipped, passed])
     lines = summary([skipped], EngineInfo(name="x"))
     assert "nothing was tested: all 1 tests were skipped: the engine does not play classic (1)" in lines[-2]
+    assert not any(line.startswith("totals = ") for line in lines)  # nothing ran: nothing to add up
     assert "the engine's hello lists no variants" in lines[-2]
     assert summary([], EngineInfo())[-2].startswith("nothing was tested: no test was selected")
 
