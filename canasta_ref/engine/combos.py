@@ -85,6 +85,11 @@ class Caps(NamedTuple):
 #: that differ only in that split share one verdict (``Combinations._accepts``, ``count_from``).
 Verdict = Callable[[Aggregate], bool]
 
+#: The verdict on a finished choice for each of several points values at once (its own points unread): the
+#: counting by points vectors (``_PointsVectors``) asks every slot of a state, and most of a verdict does not
+#: depend on the points, so it is judged once for them all. Answers in the order of the points given.
+PointsVerdict = Callable[[Aggregate, Sequence[int]], list[bool]]
+
 
 class Combinations:
     """The legal choices of at most one option per rank (in ``ranks`` order), as concrete actions made by
@@ -104,12 +109,14 @@ class Combinations:
         build: Callable[[tuple[MeldGroup, ...]], Action],
         layout: _Layout | None = None,
         start: Aggregate | None = None,
+        points_verdict: PointsVerdict | None = None,
     ) -> None:
         self._hand = hand
         self._ranks = tuple(ranks)
         self._options = tuple(tuple(o) for o in options)
         self._caps = caps
         self._verdict = verdict
+        self._points_verdict = points_verdict
         self._build = build
         self._twos_total = hand.twos_total
         self._verdicts: dict[int, bool] = {}
@@ -125,6 +132,7 @@ class Combinations:
         self._end_groups: list[tuple[Aggregate, list[tuple[tuple[int, ...], int]]]] | None = None  # _grouped_ends
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
         self._joined_verdicts: dict[Aggregate, bool] = {}
+        self._by_points = _points_vectors(self._layout, self._options, hand) if layout is None else None
 
     def started(self, start: Aggregate, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
         """The same options from another start state (its ``left`` and ``points`` capped here), made into actions
@@ -141,10 +149,11 @@ class Combinations:
             build=build,
             layout=self._layout,
             start=_capped_start(start, caps),
+            points_verdict=self._points_verdict,
         )
         twin._ranks, twin._options = self._ranks, self._options
         twin._below, twin._verdicts, twin._ways = self._below, self._verdicts, self._ways
-        twin._reachable = self._reachable
+        twin._reachable, twin._by_points = self._reachable, self._by_points
         return twin
 
     @property
@@ -156,7 +165,7 @@ class Combinations:
     def count(self) -> int:
         """How many actions the structure holds (exact; may pass ``sys.maxsize``, which ``len`` cannot)."""
         if self._count is None:
-            self._count = self._completions(0, self._start_code)
+            self._count = self._completions_of(0, self._start_code)
         return self._count
 
     def __len__(self) -> int:
@@ -213,6 +222,74 @@ class Combinations:
                         total += moves[at + 4] * below
         memo[code] = total
         return total
+
+    def _completions_of(self, index: int, code: int) -> int:
+        """``_completions``, read from the state's points vector (``_points_vector``) where its points fall on a
+        slot: a big hand's states differ mostly by their points, and one vector a state without them counts every
+        points value at once."""
+        vectors = self._by_points
+        if vectors is not None:
+            slot = vectors.slot_of(code)
+            if slot >= 0:
+                return vectors.at(self._points_vector(index, code & vectors.clear), slot)
+        return self._completions(index, code)
+
+    def _points_vector(self, index: int, code: int) -> int:
+        """The completions below the state ``code`` (its points field 0) for every points value, packed by slot
+        (``_PointsVectors``): the counting of ``_completions`` with the points taken out of the state."""
+        vectors = self._by_points
+        assert vectors is not None
+        memo = vectors.memo[index]
+        known = memo.get(code)
+        if known is not None:
+            return known
+        if index == len(self._ranks):
+            total = self._accepted_slots(code)
+            if total:
+                total *= self._twos_ways(self._hand.twos, self._layout.twos_of(code))
+        else:
+            total = 0
+            twos_left, jokers_left = self._wilds_left(code)
+            moves = vectors.grouped(index, code)
+            slot_mask = vectors.slot_mask
+            every_slot = vectors.every_slot
+            following = vectors.memo[index + 1]
+            for at in range(0, len(moves), 7):
+                if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                    after = (code + moves[at]) | moves[at + 1]
+                    below = following.get(after)  # looked up here: most steps meet a known state, and a call costs
+                    if below is None:
+                        below = self._points_vector(index + 1, after)
+                    if below:
+                        total += (below & slot_mask) * moves[at + 5]
+                        shift = moves[at + 6]
+                        if shift >= 0:  # one rise: a shift, cheaper than the product of two long ints
+                            total += (below << shift & every_slot) * moves[at + 4]
+                        else:
+                            total += below * moves[at + 4] & every_slot
+        memo[code] = total
+        return total
+
+    def _accepted_slots(self, code: int) -> int:
+        """A 1 in each slot whose points the verdict accepts for the finished state ``code`` (points field 0)."""
+        vectors = self._by_points
+        assert vectors is not None
+        key = code & self._layout.verdict_mask
+        known = vectors.accepted.get(key)
+        if known is None:
+            known = 0
+            finished = self._finished(self._layout.decode(code))  # decoded once: the slots differ in points alone
+            if finished.groups > 0:
+                every = vectors.slot_points
+                if self._points_verdict is not None:
+                    answers = self._points_verdict(finished, every)
+                else:
+                    answers = [self._verdict(_with_points(finished, points)) for points in every]
+                for slot, accepted in enumerate(answers):
+                    if accepted:
+                        known |= 1 << slot * vectors.width
+            vectors.accepted[key] = known
+        return known
 
     def _accepts(self, code: int) -> bool:
         """The verdict on the finished state ``code``, kept for every state with the same fields but the groups
@@ -355,7 +432,7 @@ class Combinations:
             for at in range(0, len(steps), 2):
                 option, after = steps[at], steps[at + 1]
                 ways = moves[5 * (option + 1) + 4]  # its move's ways: move 0 is no group (ways 1), then the options
-                below = weight * ways * self._completions(position + 1, after)
+                below = weight * ways * self._completions_of(position + 1, after)
                 if index < below:
                     code = after
                     weight *= ways
@@ -417,6 +494,95 @@ class Combinations:
                 yield from self._choices(index + 1, after, chosen)
                 if option >= 0:
                     chosen.pop()
+
+
+class _PointsVectors:
+    """The counting's states without their points: one int a state packs the completions for every points value,
+    each in a slot of ``width`` bits, slot ``j`` for ``min((top - j) * step, cap)`` points (``step`` the gcd of the
+    options' points, ``top`` the slot count less one): the cap in slot 0. A move that adds points then reads the
+    slots below by a shift, so that the moves of a rank that differ only in their points make one step, the
+    vector times a polynomial of their ways (``grouped``). ``width`` holds the most completions any state can have,
+    so no slot carries into the next."""
+
+    def __init__(self, layout: _Layout, options: Sequence[Sequence[Option]], hand: HandCards) -> None:
+        self.layout = layout
+        cap: int = layout.points_cap
+        self.cap = cap
+        step = 0
+        most: int = 1
+        for opts in options:
+            most *= 1 + sum(option.ways for option in opts)
+            for option in opts:
+                step = gcd(step, option.points)
+        self.step = step = step or max(cap, 1)
+        most *= pow(len(options) + 1, hand.twos_total)  # each two to one group or none: at least its ways to pick
+        self.width = width = most.bit_length() + 1
+        self.top = top = -(-cap // step)  # the slot count less one
+        self.slot_points = [min((top - slot) * step, cap) for slot in range(top + 1)]
+        #: Per rise of ``d`` slots (0 to ``top``), ones in the ``d`` lowest slots: where the cap's count is copied.
+        self.ones = [sum(1 << slot * width for slot in range(rise)) for rise in range(top + 1)]
+        self.slot_mask = (1 << width) - 1
+        self.every_slot = (1 << (top + 1) * width) - 1
+        self.points_shift, self.points_mask = layout.points_shift, layout.points_mask
+        self.clear = ~(layout.points_mask << layout.points_shift)
+        self.memo: list[dict[int, int]] = [{} for _ in range(len(options) + 1)]
+        self.accepted: dict[int, int] = {}
+        self._grouped: dict[int, list[int]] = {}
+
+    def slot_of(self, code: int) -> int:
+        """The slot of the state ``code``'s points, or -1 where they fall between slots (a start off the step)."""
+        points = code >> self.points_shift & self.points_mask
+        if points >= self.cap:
+            return 0
+        return self.top - points // self.step if points % self.step == 0 else -1
+
+    def at(self, vector: int, slot: int) -> int:
+        """The count in ``slot`` of ``vector``."""
+        return vector >> slot * self.width & self.slot_mask
+
+    def grouped(self, index: int, code: int) -> list[int]:
+        """``_Layout.merged_moves`` at rank ``index`` from ``code`` (its points 0), the moves that lead to one
+        state but for the points merged, laid flat in sevens: what they add less the points, what they or in, the
+        twos and jokers they take, their ways by rise as a polynomial in slots (``kernel``), the cap's copies
+        (``fill``), and the bits of the one rise (-1 where there are several, the kernel then whole, else the
+        kernel holds the ways alone): ``below * kernel`` (cut to the slots) plus the cap's count times ``fill`` is
+        the vector seen from before the moves."""
+        layout = self.layout
+        key = layout.moves_key(index, code)
+        known = self._grouped.get(key)
+        if known is None:
+            known = self._grouped[key] = self._group(layout.merged_moves(index, code))
+        return known
+
+    def _group(self, moves: list[int]) -> list[int]:
+        flat: list[int] = []
+        places: dict[tuple[int, int], int] = {}
+        clear, width = self.clear, self.width
+        for at in range(0, len(moves), 5):
+            added, bits, ways = moves[at], moves[at + 1], moves[at + 4]
+            rise = min(-(-(added >> self.points_shift & self.points_mask) // self.step), self.top)
+            kernel, fill = ways << rise * width, ways * self.ones[rise]
+            key = (added & clear, bits)
+            place = places.get(key, -1)
+            if place < 0:
+                places[key] = len(flat)
+                flat.extend((added & clear, bits, moves[at + 2], moves[at + 3], ways, fill, rise * width))
+            else:
+                if flat[place + 6] >= 0:  # a second rise: the ways become a polynomial
+                    flat[place + 4] <<= flat[place + 6]
+                    flat[place + 6] = -1
+                flat[place + 4] += kernel
+                flat[place + 5] += fill
+        return flat
+
+
+def _points_vectors(layout: _Layout, options: Sequence[Sequence[Option]], hand: HandCards) -> _PointsVectors | None:
+    """The points vectors of a structure whose points are capped and never fall (else None: counted state by
+    state)."""
+    geometry = layout.geometry
+    if not geometry.whole[2] or geometry.lows[2] != 0:
+        return None
+    return _PointsVectors(layout, options, hand)
 
 
 class _Geometry:
@@ -634,6 +800,17 @@ class _Layout:
         differ only in what the caps absorb lead to the same state, so they are merged into one move with their
         ways summed: in a big hand most states are at a cap or near one, and a rank's dozens of options fall to
         a few. Counting uses them; indexing follows each option (``_steps``)."""
+        key = self.moves_key(index, code)
+        if key == index:
+            return self.moves[index]  # no move reaches a cap: nothing to cut or merge
+        known = self._merged.get(key)
+        if known is None:
+            known = self._merged[key] = self._merge(index, code)
+        return known
+
+    def moves_key(self, index: int, code: int) -> int:
+        """What ``merged_moves`` at rank ``index`` depends on in the state ``code``: ``index`` itself where no move
+        reaches a cap, else an int that also tells apart the values of the capped fields near their caps."""
         key = index
         value = code & self.groups_mask
         if value >= self.groups_near:
@@ -644,12 +821,7 @@ class _Layout:
         value = code >> self.points_shift & self.points_mask
         if value >= self.points_near[index]:
             key += (value + 1) * self.points_key
-        if key == index:
-            return self.moves[index]  # no move reaches a cap: nothing to cut or merge
-        known = self._merged.get(key)
-        if known is None:
-            known = self._merged[key] = self._merge(index, code)
-        return known
+        return key
 
     def _merge(self, index: int, code: int) -> list[int]:
         """The moves of rank ``index`` from the states that share ``code``'s key in ``merged_moves``. Each move's
@@ -803,6 +975,11 @@ def _with(state: Aggregate, left: int, twos: tuple[int, ...]) -> Aggregate:
             state.composition,
         ),
     )
+
+
+def _with_points(state: Aggregate, points: int) -> Aggregate:
+    """``state`` with ``points`` points (``_with`` for the points)."""
+    return _new_tuple(Aggregate, (state[0], state[1], points, *state[3:]))
 
 
 def _capped_start(start: Aggregate, caps: Caps) -> Aggregate:

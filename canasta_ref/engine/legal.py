@@ -66,7 +66,7 @@ from .checks import (
     unfinished_of,
     unfinished_tally,
 )
-from .combos import Aggregate, Caps, Combinations, Option, Pool, Verdict, capped
+from .combos import Aggregate, Caps, Combinations, Option, PointsVerdict, Pool, Verdict, capped
 from .movegen import (
     EXTRAS_MAY_LIFT,
     HandCards,
@@ -803,29 +803,61 @@ def _opening_verdict(listing: _Listing, points_cap: int | None) -> Verdict:
     structure caps it): the number of groups, every meld valid kept or going out, the ending, and the initial-meld
     hooks (left to the full check of each action where twos differ in value)."""
     rules, state, seat = listing.rules, listing.state, listing.seat
-    pending = not state.last_card_bonus
     wild_points = _wild_points(rules)
 
     def verdict(agg: Aggregate) -> bool:
-        if not listing.group_count_ok(agg.groups, True):
-            return False
-        hand_after = agg.left
-        canastas_after = listing.with_made(agg.kinds, agg.unfinished)
-        if hand_after == 0:
-            ok = agg.leaving
-        elif hand_after == 1:  # the last card is discarded going out, or kept (a pass)
-            ok = agg.leaving if listing.goes_out(1, canastas_after) else agg.staying
-        else:
-            ok = agg.staying
-        if not ok or not listing.ending_ok(hand_after, canastas_after, pending):
+        if not _opening_shape_ok(listing, agg):
             return False
         if rules.twos_value is None:
             return True
         points = capped(agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], points_cap)
         made = tally_of(agg.kinds) + agg.unfinished
-        return opening_accepted(rules, state, seat, points, made, hand_after, agg.composition)
+        return opening_accepted(rules, state, seat, points, made, agg.left, agg.composition)
 
     return verdict
+
+
+def _opening_points_verdict(listing: _Listing, points_cap: int | None) -> PointsVerdict:
+    """``_opening_verdict`` for several points values at once: the groups, melds and ending judged once, and the
+    initial-meld hooks once per points total, canastas, cards left and composition (a few dozen in a big hand,
+    where the counting asks thousands of states)."""
+    rules, state, seat = listing.rules, listing.state, listing.seat
+    wild_points = _wild_points(rules)
+    known: dict[tuple[int, int, int, int], bool] = {}
+
+    def verdict(agg: Aggregate, every_points: Sequence[int]) -> list[bool]:
+        if not _opening_shape_ok(listing, agg):
+            return [False] * len(every_points)
+        if rules.twos_value is None:
+            return [True] * len(every_points)
+        wilds = sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1]
+        made = tally_of(agg.kinds) + agg.unfinished
+        answers: list[bool] = []
+        for points in every_points:
+            key = (capped(points + wilds, points_cap), made, agg.left, agg.composition)
+            accepted = known.get(key)
+            if accepted is None:
+                accepted = known[key] = opening_accepted(rules, state, seat, key[0], made, agg.left, agg.composition)
+            answers.append(accepted)
+        return answers
+
+    return verdict
+
+
+def _opening_shape_ok(listing: _Listing, agg: Aggregate) -> bool:
+    """The part of ``_opening_verdict`` its points do not decide: the number of groups, every meld valid kept or
+    going out, and the ending."""
+    if not listing.group_count_ok(agg.groups, True):
+        return False
+    hand_after = agg.left
+    canastas_after = listing.with_made(agg.kinds, agg.unfinished)
+    if hand_after == 0:
+        ok = agg.leaving
+    elif hand_after == 1:  # the last card is discarded going out, or kept (a pass)
+        ok = agg.leaving if listing.goes_out(1, canastas_after) else agg.staying
+    else:
+        ok = agg.staying
+    return ok and listing.ending_ok(hand_after, canastas_after, not listing.state.last_card_bonus)
 
 
 def _opening_family(
@@ -841,7 +873,10 @@ def _opening_family(
         _points_cap(listing, options, hand, top_points=0, taking=False),
     )
     verdict = _opening_verdict(listing, caps.points)
-    return Combinations(hand, ranks, options, left=left, caps=caps, verdict=verdict, build=meld_of)
+    by_points = _opening_points_verdict(listing, caps.points)
+    return Combinations(
+        hand, ranks, options, left=left, caps=caps, verdict=verdict, build=meld_of, points_verdict=by_points
+    )
 
 
 def _take_extras(

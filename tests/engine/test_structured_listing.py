@@ -107,3 +107,31 @@ def test_big_hands_count_and_sample_without_enumerating(variant: str, cards: int
         assert is_legal(rules, game.state, action), str(action)
     sampled = legal_actions.sample(rng)
     assert sampled in legal_actions
+
+
+#: Big hands whose openings are counted by points vectors (``combos._PointsVectors``): Modern American's high
+#: minimum makes its states differ mostly by their points.
+BY_POINTS = [
+    (variant, cards, seed) for variant in ("modern-american", "classic-2p") for cards in (45, 60) for seed in (0, 1)
+]
+
+
+@pytest.mark.parametrize(("variant", "cards", "seed"), BY_POINTS)
+def test_points_vectors_count_what_the_state_by_state_counting_counts(variant: str, cards: int, seed: int) -> None:
+    """The count by points vectors, and the action at an index (found by descending through the counts below each
+    state), equal those of the counting state by state (``Combinations._completions``, the points in the state),
+    which the small hands above prove against the slow enumeration."""
+    where = {"opened": False, "phase": "play", "seed": seed}
+    (structure,) = [b for b in _opening_structures(variant, cards, where) if b._by_points is not None]
+    (by_states,) = _opening_structures(variant, cards, where)
+    by_states._by_points = None
+    total = structure.count()
+    assert total == by_states.count() > 1_000
+    rng = random.Random(seed)
+    for index in sorted({rng.randrange(total) for _ in range(5)} | {0, total - 1}):
+        assert structure[index] == by_states[index]
+
+
+def _opening_structures(variant: str, cards: int, where: dict[str, object]) -> list[Combinations]:
+    game = scaling_position(RULES[variant], cards, **where)  # type: ignore[arg-type]
+    return [b for b in game._listing().blocks if isinstance(b, Combinations)]
