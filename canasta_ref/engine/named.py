@@ -63,7 +63,7 @@ def _legal(rules: Rules, state: HandState, action: Action) -> bool:
     return True
 
 
-def _wild_choices(rules: Rules, counts: Sequence[int]) -> list[tuple[Card, ...]]:
+def wild_choices(rules: Rules, counts: Sequence[int]) -> list[tuple[Card, ...]]:
     """Every multiset of the wild cards held (the empty one first)."""
     items = tuple((card, counts[card]) for card in rules.wild_cards if counts[card])
     held = sum(n for _, n in items)
@@ -150,7 +150,7 @@ def _joining(
                     yield natural + wild
 
 
-def _new_sequences(
+def new_sequences(
     rules: Rules, state: HandState, counts: Sequence[int], wilds: list[tuple[Card, ...]]
 ) -> list[tuple[Card, ...]]:
     """Candidate new sequences from hand: runs of one suit, with any wild cards held, each valid as a new meld
@@ -208,7 +208,7 @@ def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterat
         return
     seat = state.to_act
     counts = state.hands[seat]
-    wilds = _wild_choices(rules, counts)
+    wilds = wild_choices(rules, counts)
     melds = state.melds[state.side_of[seat]]
     if opened:
         table = table_values(rules, state, seat)
@@ -219,13 +219,13 @@ def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterat
             for cards in _joining(rules, counts, meld, wilds):
                 if _valid_after(rules, table, facts, meld, cards):
                     yield Action.meld([MeldGroup.of(cards, None, number)])
-        for cards in _new_sequences(rules, state, counts, wilds):
+        for cards in new_sequences(rules, state, counts, wilds):
             yield Action.meld([MeldGroup.of(cards)])
         for first in range(1, len(melds) + 1):
             for second in range(first + 1, len(melds) + 1):
                 if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
                     yield Action.combine(first, second)
-    elif rules.sequences or _repeats_allowed(rules, state):
+    elif rules.sequences or repeats_allowed(rules, state):
         openings = _openings_with_extras(rules, state, counts, -1, Action.meld)
         yield from _each_once(action for action in openings if _enough_to_open(rules, state, action))
 
@@ -271,7 +271,7 @@ def _openings_with_extras(
     group of a rank (where the spec lets one action lay two melds of a rank, or a take lay a further meld of the
     top card's rank, ``top_rank``; -1 for none), with any choice of rank groups from the rest of the hand. A
     second group of a rank comes with a group of that rank in the choice (or is of the top card's rank)."""
-    wilds = _wild_choices(rules, counts)
+    wilds = wild_choices(rules, counts)
     for extras in _extra_sets(rules, state, list(counts), wilds, top_rank):
         rest = list(counts)
         for cards in extras:
@@ -294,8 +294,8 @@ def _extra_sets(
     """Every non-empty multiset of extra melds (``_openings_with_extras``) the hand can lay at once, each once:
     candidate sequences, and where the spec allows repeated ranks in one action, single rank groups of the ranks
     the hand holds enough of for two groups (or, in a take, of the top card's rank)."""
-    candidates = _new_sequences(rules, state, counts, wilds) if rules.sequences else []
-    if _repeats_allowed(rules, state):
+    candidates = new_sequences(rules, state, counts, wilds) if rules.sequences else []
+    if repeats_allowed(rules, state):
         hand = HandCards(rules, tuple(counts))
         for rank, shapes in group_shapes(rules, state, state.to_act, hand, True).items():
             fewest = min(_held_by(rank, shape) for shape in shapes)
@@ -326,7 +326,7 @@ def _held_by(rank: int, shape: Shape) -> int:
     return shape.naturals if rank != JOKER_RANK else shape.twos + shape.jokers
 
 
-def _repeats_allowed(rules: Rules, state: HandState) -> bool:
+def repeats_allowed(rules: Rules, state: HandState) -> bool:
     """Whether hook meld.action lets an opening lay two groups of one rank (asked as plan asks it)."""
     seat = state.to_act
     values = (*table_values(rules, state, seat), "play", 2, 1, True)
@@ -349,7 +349,7 @@ def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
     top = state.pile[-1]
     team = state.side_of[seat]
     melds = state.melds[team]
-    wilds = _wild_choices(rules, counts)
+    wilds = wild_choices(rules, counts)
     for number, meld in enumerate(melds, start=1):
         if meld.closed:
             continue

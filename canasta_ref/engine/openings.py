@@ -44,7 +44,7 @@ from .checks import (
     table_values,
 )
 from .movegen import HandCards, Shape, expand_shapes, group_shapes, opening_accepted
-from .named import _new_sequences, _repeats_allowed, _wild_choices
+from .named import new_sequences, repeats_allowed, wild_choices
 from .rules import Rules, remember
 from .state import HandState, Meld
 
@@ -107,7 +107,7 @@ class OpeningCounter:
         self.tally = side_tally(rules, state, seat)
         self.hand_size = state.cards_held(seat) + opening_bonus(rules, state, seat)
         self.pending = not state.last_card_bonus
-        self.repeats = _repeats_allowed(rules, state)
+        self.repeats = repeats_allowed(rules, state)
         self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
         self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
         #: The wild cards held, packed (``_WILD_BITS`` a type) with each field's guard bit set: a packed use fits
@@ -179,7 +179,7 @@ class OpeningCounter:
         """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
         if self._choices is not None:
             return self._choices
-        sequences = _new_sequences(self.rules, self.state, self.counts, _wild_choices(self.rules, self.counts))
+        sequences = new_sequences(self.rules, self.state, self.counts, wild_choices(self.rules, self.counts))
         units = [MeldGroup.of(cards) for cards in sequences]
         out: list[tuple[list[MeldGroup], list[int]]] = []
         for chosen in _multisets(units, list(self.counts), len(units) * CARD_TYPES):
