@@ -14,7 +14,8 @@ order the plain enumeration gives) is found by descending the ranks, and iterati
 Taking the pile before opening adds the take's own group, chosen among many (every choice of natural and wild
 cards that melds the top card), each a start state of its own. ``count_from`` counts them all from one forward
 pass over the whole hand: the states after the last rank do not depend on the start, so each start costs a pass
-over those end states, not a recursion; only the take a caller indexes gets a recursion from its own start.
+over those end states, not a recursion (the ends that differ only in their points judged once for all of them);
+only the take a caller indexes gets a recursion from its own start.
 
 Design notes (issue 15): the alternative, an opening built in steps within the turn, would have changed what an
 action is, and so the perft counts, the protocol and every engine's notion of a legal move; a structure over the
@@ -131,7 +132,9 @@ class Combinations:
         self._count: int | None = None
         self._end_groups: list[tuple[Aggregate, list[tuple[tuple[int, ...], int]]]] | None = None  # _grouped_ends
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
-        self._joined_verdicts: dict[Aggregate, bool] = {}
+        self._ends_by_pool_points: dict[Pool, dict[Aggregate, list[int]]] = {}
+        #: Per finished take state with its points 0 (``count_from``): the verdict by points total.
+        self._joined_verdicts: dict[Aggregate, dict[int, bool]] = {}
         self._by_points = _points_vectors(self._layout, self._options, hand) if layout is None else None
 
     def started(self, start: Aggregate, build: Callable[[tuple[MeldGroup, ...]], Action]) -> Combinations:
@@ -343,23 +346,56 @@ class Combinations:
     def count_from(self, start: Aggregate, pool: Pool, jokers: int) -> int:
         """How many choices complete ``start`` for a hand that holds only the twos ``pool`` and ``jokers`` of this
         structure's wild cards (a take's cards from hand used the others), as ``started`` would count them: one
-        pass over the end states (``_ends_for``) instead of a recursion per start, each as dear as the whole count.
+        pass over the end states (``_ends_by_points``) instead of a recursion per start, each as dear as the whole
+        count; an end's points values share one verdict (``_joined_accepted``).
         The structure's start must be empty (no cards left, no points), its caps must hold for every start, and its
         verdict must read the twos' total alone (as the take verdict does)."""
         caps = self._caps
         unused_twos = sum(n for _, n in pool)
         total = 0
-        for end, ways in self._ends_for(pool).items():
+        for end, by_points in self._ends_by_points(pool).items():
             if end.jokers > jokers:
                 continue
             unused = unused_twos - sum(end.twos) + jokers - end.jokers
             joined = _joined(start, end, caps, unused)
-            accepted = self._joined_verdicts.get(joined)
-            if accepted is None:
-                accepted = self._joined_verdicts[joined] = joined.groups > 0 and self._verdict(joined)
-            if accepted:
-                total += ways
+            if joined.groups == 0:
+                continue
+            totals = [capped(start.points + by_points[at], caps.points) for at in range(0, len(by_points), 2)]
+            accepted = self._joined_accepted(joined, totals)
+            for at in range(0, len(by_points), 2):
+                if accepted[totals[at // 2]]:
+                    total += by_points[at + 1]
         return total
+
+    def _joined_accepted(self, joined: Aggregate, totals: list[int]) -> dict[int, bool]:
+        """The verdict on the finished state ``joined`` (its points unread) for every points total it is asked for,
+        kept by the state: the points verdict judges all the totals missing from it at once."""
+        known = self._joined_verdicts.get(joined)
+        if known is None:
+            known = self._joined_verdicts[joined] = {}
+        missing = sorted({points for points in totals if points not in known})
+        if missing:
+            if self._points_verdict is not None:
+                answers = self._points_verdict(joined, missing)
+            else:
+                answers = [self._verdict(_with_points(joined, points)) for points in missing]
+            for points, accepted in zip(missing, answers, strict=True):
+                known[points] = accepted
+        return known
+
+    def _ends_by_points(self, pool: Pool) -> dict[Aggregate, list[int]]:
+        """``_ends_for`` with the ends that differ only in their points made one (points 0), each holding its points
+        and ways laid flat in pairs: a take's verdict is then judged once per such end for all its points values."""
+        known = self._ends_by_pool_points.get(pool)
+        if known is None:
+            known = self._ends_by_pool_points[pool] = {}
+            for end, ways in self._ends_for(pool).items():
+                pointless = _with_points(end, 0)
+                flat = known.get(pointless)
+                if flat is None:
+                    flat = known[pointless] = []
+                flat.extend((end.points, ways))
+        return known
 
     def _ends_for(self, pool: Pool) -> dict[Aggregate, int]:
         """The end states with their ways for a hand whose twos are ``pool``: the ways to pick the natural cards

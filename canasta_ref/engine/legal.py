@@ -1018,7 +1018,9 @@ def _take_family(
         ),
     )
 
-    def verdict(agg: Aggregate) -> bool:
+    def shape_ok(agg: Aggregate) -> bool:
+        """The part of the verdict its points do not decide: the take's fields, the melds kept or going out, and
+        the ending."""
         if not take_allowed(agg.tag, agg.groups):
             return False
         hand_after = agg.left
@@ -1026,12 +1028,26 @@ def _take_family(
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
         if not (agg.leaving if going_out else agg.staying):
             return False
-        points = agg.points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1]
+        return listing.ending_ok(hand_after, canastas_after, pending)
+
+    minimum_met: dict[tuple[int, tuple[int, int, int], int], bool] = {}
+
+    def points_ok(agg: Aggregate, points: int) -> bool:
+        """The initial-meld minimum of the take made with ``agg``'s melds and ``points`` natural cards' points, kept
+        by what the hooks read: a few dozen keys where the counting asks thousands of states."""
+        hand_points = capped(points + sum(agg.twos) * wild_points[0] + agg.jokers * wild_points[1], caps.points)
+        key = (hand_points, agg.kinds, agg.composition)
+        known = minimum_met.get(key)
+        if known is None:
+            known = minimum_met[key] = minimum_judged(agg, hand_points)
+        return known
+
+    def minimum_judged(agg: Aggregate, hand_points: int) -> bool:
         refusal = initial_meld_refusal(
             rules,
             state,
             seat,
-            hand_points=capped(points, caps.points),
+            hand_points=hand_points,
             top_card_points=top_points,
             kinds=CanastaKinds(*agg.kinds),
             concealed_out=False,
@@ -1039,9 +1055,19 @@ def _take_family(
             taking_pile=True,
             composition=agg.composition,
         )
-        return refusal is None and listing.ending_ok(hand_after, canastas_after, pending)
+        return refusal is None
 
-    return Combinations(rest_hand, ranks, options, left=0, caps=caps, verdict=verdict, build=meld_of)
+    def verdict(agg: Aggregate) -> bool:
+        return shape_ok(agg) and points_ok(agg, agg.points)
+
+    def points_verdict(agg: Aggregate, every_points: Sequence[int]) -> list[bool]:
+        if not shape_ok(agg):
+            return [False] * len(every_points)
+        return [points_ok(agg, points) for points in every_points]
+
+    return Combinations(
+        rest_hand, ranks, options, left=0, caps=caps, verdict=verdict, build=meld_of, points_verdict=points_verdict
+    )
 
 
 _T = TypeVar("_T")

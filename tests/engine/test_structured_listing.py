@@ -19,7 +19,7 @@ from listing_kit import thresholds
 from canasta_ref import Rules, load_variant
 from canasta_ref.engine import legal
 from canasta_ref.engine.blocks import TakeGroups
-from canasta_ref.engine.combos import Combinations
+from canasta_ref.engine.combos import Aggregate, Combinations, Pool, _joined
 from canasta_ref.engine.judge import is_legal
 from canasta_ref.engine.named import candidates
 from canasta_ref.scaling import scaling_position
@@ -135,3 +135,42 @@ def test_points_vectors_count_what_the_state_by_state_counting_counts(variant: s
 def _opening_structures(variant: str, cards: int, where: dict[str, object]) -> list[Combinations]:
     game = scaling_position(RULES[variant], cards, **where)  # type: ignore[arg-type]
     return [b for b in game._listing().blocks if isinstance(b, Combinations)]
+
+
+#: Big hands whose takes with further melds are counted by points (``Combinations.count_from``): the ends that
+#: differ only in their points judged once for all of them.
+TAKES_BY_POINTS = [
+    (variant, cards, seed) for variant in ("modern-american", "classic-2p") for cards in (45, 60) for seed in (0, 1)
+]
+
+
+@pytest.mark.parametrize(("variant", "cards", "seed"), TAKES_BY_POINTS)
+def test_take_counts_by_points_count_what_the_end_by_end_counting_counts(
+    variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The count of the takes, and the action at several indexes, equal those of a twin position whose takes with
+    further melds are counted end by end, each end's verdict with its own points (the counting before the points
+    were grouped, which the small hands above prove against the slow enumeration)."""
+    where = {"opened": False, "phase": "draw", "seed": seed}
+    by_points = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
+    total = by_points.count()
+    starts: list[Aggregate] = []
+
+    def count_end_by_end(whole: Combinations, start: Aggregate, pool: Pool, jokers: int) -> int:
+        starts.append(start)
+        unused_twos = sum(n for _, n in pool)
+        counted = 0
+        for end, ways in whole._ends_for(pool).items():
+            if end.jokers <= jokers:
+                unused = unused_twos - sum(end.twos) + jokers - end.jokers
+                joined = _joined(start, end, whole._caps, unused)
+                counted += ways if joined.groups > 0 and whole._verdict(joined) else 0
+        return counted
+
+    monkeypatch.setattr(Combinations, "count_from", count_end_by_end)
+    end_by_end = scaling_position(RULES[variant], cards, **where).legal_actions()  # type: ignore[arg-type]
+    assert total == end_by_end.count() > 1_000
+    assert starts, "the takes' further melds were counted from the whole hand's structure"
+    rng = random.Random(seed)
+    for index in sorted({rng.randrange(total) for _ in range(5)} | {0, total - 1}):
+        assert by_points[index] == end_by_end[index]
