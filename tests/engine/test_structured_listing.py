@@ -17,7 +17,7 @@ import pytest
 from listing_kit import thresholds
 
 from canasta_ref import Rules, load_variant
-from canasta_ref.engine import legal
+from canasta_ref.engine import _native, legal
 from canasta_ref.engine.blocks import TakeGroups
 from canasta_ref.engine.combos import Aggregate, Combinations, Pool, _joined
 from canasta_ref.engine.judge import is_legal
@@ -144,6 +144,7 @@ TAKES_BY_POINTS = [
 ]
 
 
+@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
 @pytest.mark.parametrize(("variant", "cards", "seed"), TAKES_BY_POINTS)
 def test_take_counts_by_points_count_what_the_end_by_end_counting_counts(
     variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch
