@@ -238,5 +238,11 @@ def owned_view(state: HandState) -> dict[str, Any]:
         "penalties": tuple(state.penalties),
         "hand_sizes": tuple(state.hand_sizes),
         "pile_counts": (state.pile_wilds, state.pile_red_threes, state.pile_black_threes),
-        "turn": (*turn_fields(state)[:-3], tuple(state.bonus_draws_owed), *turn_fields(state)[-2:]),
+        "turn": _owned_turn(state),
     }
+
+
+def _owned_turn(state: HandState) -> tuple[Any, ...]:
+    """The turn's flags as the core holds them, the bonus draws owed as a tuple (the state keeps a list)."""
+    fields = turn_fields(state)
+    return (*fields[:-3], tuple(state.bonus_draws_owed), *fields[-2:])

@@ -53,8 +53,6 @@ _ANSWER: Final = PHASES.index("answer")
 _DRAW: Final = PHASES.index("draw")
 _NO_PERMISSION: Final = PERMISSIONS.index("none")
 
-#: The kinds of action the core applies; any other is declined by its kind.
-APPLIED_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end", "combine")
 _KINDS_DECLINED: Final = {
     "keep": "keeping a bonus card",
     "layout": "keeping a bonus card",
@@ -152,11 +150,8 @@ class NativeApply:
     def _refuse_kept_last_card(self, position: Any, drawn: Sequence[int]) -> None:
         """A bonus card drawn as the stock's last card that stays in hand (stock.last_card_bonus_kept) is not the
         core's yet."""
-        if self.rules.last_card_bonus_kept and drawn and not _stock_size(position) and self._bonus_card(drawn[-1]):
+        if self.rules.last_card_bonus_kept and drawn and not _stock_size(position) and self.rules.is_bonus[drawn[-1]]:
             raise _Declined("a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)")
-
-    def _bonus_card(self, card: int) -> bool:
-        return card in self._bonus
 
     def _lay_out_bonus_cards(self, position: Any, seat: int) -> Applied:
         """Lay out every bonus card in the hand, in card order, and draw their replacements (which may be bonus
@@ -296,7 +291,7 @@ class NativeApply:
     def _pick_up_pile(self, position: Any, seat: int, pile: Sequence[int]) -> None:
         """The whole pile into the hand, its bonus cards under the top laid out and replaced where hook
         bonus_card.replace says so."""
-        bonus_under_top = sum(1 for card in pile[:-1] if self._bonus_card(card))
+        bonus_under_top = sum(1 for card in pile[:-1] if self.rules.is_bonus[card])
         replaced = 0
         if bonus_under_top and self._holds(BONUS_REPLACE, (True, _stock_size(position))):
             replaced = min(bonus_under_top, _stock_size(position))

@@ -402,7 +402,7 @@ class NativeDrawListing:
     def of(self, position: Any) -> Listing | None:
         """The listing of the seat to act in ``position`` (the draw phase; ``core.load_state``), or None where
         ``found`` is."""
-        found: tuple[bool, list[tuple[int, ...]]] | None = position.draw_listing(self.context)
+        found = self.found(position)
         if found is None:
             return None
         may_draw, takes = found
