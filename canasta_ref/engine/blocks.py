@@ -390,13 +390,7 @@ class Listing:
         """Action ``index`` (0 <= index < ``count()``) of a uniform draw: the listing's own ``self[index]``, except
         within a block that counts by another order than its walk (``CountedWalk.draw``), which gives its action
         for that index in that order (each action still for one index), instead of walking that far."""
-        if index >= 0:
-            for block in self._blocks:
-                size = _size(block)
-                if index < size:
-                    return block.draw(index) if isinstance(block, CountedWalk) else block[index]
-                index -= size
-        raise IndexError("legal action index out of range")
+        return _action_at(self._blocks, index, drawing=True)
 
     def _walked_to(self, index: int) -> Action:
         """The ``index``-th action, found by iterating (the same order as indexing, by construction of each block)."""
@@ -415,14 +409,15 @@ class Listing:
         return [block for block in self._blocks if block]
 
 
-def _action_at(blocks: Iterable[Block], index: int) -> Action:
+def _action_at(blocks: Iterable[Block], index: int, drawing: bool = False) -> Action:
     """Action ``index`` of the blocks in order, each block skipped by its count; IndexError past the end (or for a
-    negative index, which the caller has not brought into range)."""
+    negative index, which the caller has not brought into range). ``drawing``: a block counted in another order
+    than its walk gives its own action for the index (``CountedWalk.draw``)."""
     if index >= 0:
         for block in blocks:
             size = _size(block)
             if index < size:
-                return block[index]
+                return block.draw(index) if drawing and isinstance(block, CountedWalk) else block[index]
             index -= size
     raise IndexError("legal action index out of range")
 

@@ -869,7 +869,7 @@ def _opening_family(
     left = listing.hand_size - in_options - hand.twos_total - hand.jokers
     caps = Caps(
         _groups_cap(lambda g: listing.group_count_ok(g, True), len(ranks)),
-        _left_cap(listing, not listing.state.last_card_bonus, listing.hand_size),
+        left_cap(listing.rules, not listing.state.last_card_bonus, listing.hand_size),
         _points_cap(listing, options, hand, top_points=0, taking=False),
     )
     verdict = _opening_verdict(listing, caps.points)
@@ -1012,7 +1012,7 @@ def _take_family(
     most_base = naturals_held * rules.card_value[top_rank * 4] + sum(rules.card_value[c] for c in wilds)
     caps = Caps(
         max(_groups_cap(partial(take_allowed, fields), len(ranks)) for fields in every_fields),
-        _left_cap(listing, pending, listing.take_hand_size + len(state.pile)),
+        left_cap(listing.rules, pending, listing.take_hand_size + len(state.pile)),
         _points_cap(
             listing, options, rest_hand, top_points=top_points, taking=True, base=most_base, extra_kinds=(1, 1, 1)
         ),
@@ -1085,11 +1085,6 @@ def _groups_cap(allowed: Callable[[int], bool], ranks: int) -> int:
     """The number of groups from which ``allowed`` stops changing (at least 1, so no group stays apart)."""
     answers = [allowed(g) for g in range(ranks + 1)]
     return max(1, constant_from(answers))
-
-
-def _left_cap(listing: _Listing, pending: bool, most: int) -> int | None:
-    """``openings.left_cap`` of this listing's rules."""
-    return left_cap(listing.rules, pending, most)
 
 
 def _points_cap(

@@ -43,6 +43,7 @@ from .checks import (
     side_tally,
     table_values,
 )
+from .combos import capped
 from .movegen import HandCards, Shape, expand_shapes, group_shapes, opening_accepted
 from .named import new_sequences, repeats_allowed, wild_choices
 from .rules import Rules, remember
@@ -215,8 +216,8 @@ class OpeningCounter:
         states: dict[State, int] = {
             (
                 wilds,
-                self._capped_left(left),
-                self._capped_points(points),
+                capped(left, self.left_cap),
+                capped(points, self.points_cap),
                 tally,
                 composition,
                 staying,
@@ -237,12 +238,6 @@ class OpeningCounter:
         mask = (1 << _WILD_BITS) - 1
         return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
 
-    def _capped_left(self, left: int) -> int:
-        return left if self.left_cap is None else min(left, self.left_cap)
-
-    def _capped_points(self, points: int) -> int:
-        return points if self.points_cap is None else min(points, self.points_cap)
-
     def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int) -> dict[State, int]:
         """The states once one rank's choices of groups are added to each, or none, which leaves the rank's
         ``naturals``."""
@@ -262,7 +257,7 @@ class OpeningCounter:
         if choice is None:
             return (
                 wilds,
-                self._capped_left(left + naturals),
+                capped(left + naturals, self.left_cap),
                 points,
                 tally,
                 composition,
@@ -278,8 +273,8 @@ class OpeningCounter:
             return None
         return (
             added,
-            self._capped_left(left + unused),
-            self._capped_points(points + p),
+            capped(left + unused, self.left_cap),
+            capped(points + p, self.points_cap),
             tally + t,
             composition | c,
             staying and s,
@@ -327,7 +322,7 @@ class OpeningCounter:
     def _unused_sum(self, raw: Sum, held: int) -> Sum:
         """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
         w, _, p, t, c, s, lv, k, used = raw
-        return (w, self._capped_left(held - (used - self._wild_count(w))), p, t, c, s, lv, k, 0)
+        return (w, capped(held - (used - self._wild_count(w)), self.left_cap), p, t, c, s, lv, k, 0)
 
     def _with_unused(self, found: dict[Sum, int], held: int) -> dict[Sum, int]:
         """A rank's sums (cards used in place of cards left) with the natural cards they leave of ``held``."""
@@ -388,7 +383,7 @@ class OpeningCounter:
         values = (*self.table, "play", groups, repeated, True)
         if rules.failing_of(MELD_ACTION, values) is not None:
             return False
-        hand_after = self._capped_left(left + self.wilds_held - self._wild_count(wilds))
+        hand_after = capped(left + self.wilds_held - self._wild_count(wilds), self.left_cap)
         canastas_after = self.tally + tally
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
         if not (leaving if going_out else staying):
