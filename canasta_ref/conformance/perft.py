@@ -52,6 +52,7 @@ from ..files import read_regular_text
 from ..resources import perft_dir
 from ..spec import list_variants
 from .engines import Engine, EngineFailure, error_text, excerpt
+from .findings import PERFT_PREFIX
 from .report import few
 from .runner import Result, action_text, deal_request, failure_result, unnamed_melds
 from .session import variant_newer_than
@@ -218,7 +219,7 @@ class _EngineTree(_Tree):
             )
         reply = self.engine.request({"cmd": "apply", "action": move})
         if not reply.get("ok") or reply.get("accepted") is not True:
-            why = reply.get("rule") or reply.get("error") or reply.get("message") or reply
+            why = error_text(reply) if not reply.get("ok") else reply.get("rule") or reply.get("message") or "no rule"
             raise _Mismatch(f"{self.where()}: the engine lists `{text}` as legal but refuses it ({why})")
         self.path.append((text, move))
 
@@ -291,7 +292,7 @@ def run_perft_files(engine: Engine, *, variants: list[str] | None, paths: Sequen
 
 
 def run_perft(engine: Engine, perft: PerftFile) -> Result:
-    base: dict[str, Any] = {"scenario": f"perft-{perft.id}", "variant": perft.variant, "file": perft.file}
+    base: dict[str, Any] = {"scenario": f"{PERFT_PREFIX}{perft.id}", "variant": perft.variant, "file": perft.file}
     info = engine.info
     if perft.variant not in info.variants:
         return Result(**base, status="skipped", message=f"the engine does not play {perft.variant}")
