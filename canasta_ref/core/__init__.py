@@ -30,6 +30,8 @@ from ..engine.state import HandState, Permission, Phase
 
 CORE_DIR: Final = Path(__file__).parent
 SOURCE: Final = CORE_DIR / "_core.c"
+#: Parts of the C source that ``_core.c`` includes (one job each); the digest covers them with it.
+PARTS_DIR: Final = CORE_DIR / "native"
 BUILT_DIR: Final = CORE_DIR / "_built"
 MANIFEST: Final = BUILT_DIR / "manifest.json"
 
@@ -55,9 +57,18 @@ GAME_MECHANISMS_MISSING: Final = (
 )
 
 
+def source_files() -> list[Path]:
+    """The C source: ``_core.c`` and the parts it includes, in a fixed order."""
+    parts = sorted(PARTS_DIR.glob("*.[ch]")) if PARTS_DIR.is_dir() else []
+    return [SOURCE, *parts]
+
+
 def source_digest() -> str:
-    """The SHA-256 of the C source, as the build records it."""
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+    """The SHA-256 of the C source (``_core.c`` and its parts, names and bytes), as the build records it."""
+    digest = hashlib.sha256()
+    for path in source_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def stale_reason() -> str | None:

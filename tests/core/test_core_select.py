@@ -4,6 +4,7 @@ mechanism the game needs, and then plays on the Python engine; ``serve --core na
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -82,3 +83,21 @@ def test_serve_with_the_python_core_writes_no_note() -> None:
 def _deck() -> str:
     """A shuffled deck of Classic, as a 'setup' request writes it."""
     return format_cards(deck_for_seed(rules_for(load_variant("classic")), 1))
+
+
+def test_an_edited_c_part_makes_the_library_stale(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The build's digest covers the parts ``_core.c`` includes, so a library built before a part changed is not
+    loaded (it would run the old part)."""
+    source = tmp_path / "_core.c"
+    source.write_text('#include "native/part.c"\n')
+    parts = tmp_path / "native"
+    parts.mkdir()
+    (parts / "part.c").write_text("static int one = 1;\n")
+    monkeypatch.setattr(core, "SOURCE", source)
+    monkeypatch.setattr(core, "PARTS_DIR", parts)
+    assert core.source_files() == [source, parts / "part.c"]
+    before = core.source_digest()
+    (parts / "part.c").write_text("static int one = 2;\n")
+    assert core.source_digest() != before
+    (parts / "notes.md").write_text("not C\n")
+    assert core.source_files() == [source, parts / "part.c"]
