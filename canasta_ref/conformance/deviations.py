@@ -99,6 +99,10 @@ class Deviation:
     def status(self) -> str:
         return "known failure" if self.mask is not None else "failed"
 
+    def games_by_variant(self) -> dict[str, set[int]]:
+        """The games that show it, by variant ("-" when the run did not say which variant: an older report)."""
+        return self.by_variant or {"-": self.games}
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "rule": self.key.rule,

@@ -103,7 +103,7 @@ class Findings:
 
     def count_disagreeing(self, deviation: Deviation) -> None:
         """A deviation of generated games (known or not): its games disagree, in each variant it was seen in."""
-        for variant, games in (deviation.by_variant or {"-": deviation.games}).items():
+        for variant, games in deviation.games_by_variant().items():
             self.disagreeing.setdefault(variant, set()).update(games)
             self.deviation_counts[variant] += 1
 
@@ -226,7 +226,7 @@ def _add_deviation(groups: dict[tuple[str, str, bool], Finding], out: Findings, 
     """A deviation of generated games, in each variant it was seen in (joining that variant's finding of the
     same rule or cause from the scenarios, when there is one)."""
     key = deviation.key
-    for variant, games in (deviation.by_variant or {"-": deviation.games}).items():
+    for variant, games in deviation.games_by_variant().items():
         group = groups.get((variant, key.label, False))
         if group is None:
             example = _example(f"generated game {deviation.first_game}: {_first_line(deviation.message)}")

@@ -33,8 +33,9 @@ ORDER = (
 )
 
 
-#: The fewest seconds between two lines of progress written to a stream that is not a terminal (a log).
-LOG_PROGRESS_SECONDS = 60.0
+#: The fewest seconds between two lines of progress written to a stream that is not a terminal (a log), for a run
+#: of tests and for a campaign's games alike.
+PROGRESS_SECONDS = 60.0
 
 
 class Progress:
@@ -45,7 +46,7 @@ class Progress:
         self,
         stream: TextIO,
         width: int = 30,
-        every: float = LOG_PROGRESS_SECONDS,
+        every: float = PROGRESS_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.stream = stream

@@ -101,7 +101,7 @@ class Tally:
         failure = {
             "step": step,
             "check": check,
-            "rule": rule or (None if check == "setup" else self.attributed(step)),
+            "rule": rule or self.attributed(step),
             "message": clip(message, MESSAGE_CHARS),
             "cause": cause or causes.check_cause(check),
         }
@@ -111,10 +111,11 @@ class Tally:
 
     def attributed(self, step: int | None) -> str | None:
         """The rule a failure that names none is about: the rule its step says it exercises, else the rule the
-        reference's judgement of the step cites, else the scenario's, when it names exactly one (the set-up's
-        failures are about no step's rule). The failure's cause still says what differed."""
+        reference's judgement of the step cites, else the scenario's, when it names exactly one. A failure of the
+        set-up (no step) is about none: a refused set-up breaks no rule of the game. The failure's cause still
+        says what differed."""
         if step is None:
-            return self.scenario_rule
+            return None
         return self.step_exercises or self.step_rule or self.scenario_rule
 
     def _left_open(self, check: str, rule: str | None, expected: str | None) -> bool:

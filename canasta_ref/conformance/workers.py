@@ -33,14 +33,13 @@ from .campaign import CampaignOptions, new_runner, play_part, playable_variants
 from .campaign_report import Example, GeneratedReport, ScenarioText, merge_reports, report_from_json, text_json
 from .deviations import Deviation, DeviationKey
 from .engines import Engine, EngineFailure, InProcessEngine, SubprocessEngine
+from .report import PROGRESS_SECONDS
 from .runner import Result, Status, failure_status
 from .shrinking import shrink_deviation, to_shrink
 from .variants import reference_rules
 
 #: The most games a chunk holds (a smaller chunk loses fewer games when its worker dies, costs more messages).
 CHUNK_GAMES = 25
-#: A spread campaign says how far it got at most this often, in seconds (a shorter campaign says nothing).
-PROGRESS_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
