@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from canasta_ref import core, parse_action
-from canasta_ref.core.apply import LAST_CARD_BONUS, STOCK_EXHAUSTED, WENT_OUT, Applied, NativeApply
+from canasta_ref.core.apply import LAST_CARD_BONUS, STOCK_EXHAUSTED, WENT_OUT, Applied, NativeApply, c_declined, encode
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.game import Game
 from canasta_ref.engine.position import Position
@@ -41,13 +41,21 @@ def _game(rules: Rules, cards: str, melds: list[str], stock: str, pile: str = "5
 
 
 def _both_apply(rules: Rules, game: Game, text: str) -> Applied:
-    """``text`` applied by the core and by the reference: the positions, the turn's flags and the hand's end
-    must agree; the core's outcome."""
+    """``text`` applied by the core, in C where the variant and the kind allow it and on its Python path, and by
+    the reference: the positions, the turn's flags and the hand's end must agree; the core's outcome. The path each
+    took is checked: a test of a mechanism the C entry has goes through it."""
+    action = parse_action(text)
+    in_c, in_python = NativeApply(rules), NativeApply(rules, native=False)
     position = core.load_state(core.new_position(rules), game.state.copy())
-    outcome = NativeApply(rules).apply(position, parse_action(text))
-    game.apply(parse_action(text))
+    python_position = core.load_state(core.new_position(rules), game.state.copy())
+    outcome = in_c.apply(position, action)
+    assert in_python.apply(python_position, action) == outcome
+    game.apply(action)
     assert isinstance(outcome, Applied), outcome
-    assert position.export() == core.owned_view(game.state)
+    expected_in_c = c_declined(rules) is None and action.kind in in_c.native_kinds
+    assert (in_c.applied_in_c, in_c.applied_in_python) == ((1, 0) if expected_in_c else (0, 1))
+    assert (in_python.applied_in_c, in_python.applied_in_python) == (0, 1)
+    assert position.export() == python_position.export() == core.owned_view(game.state)
     state = game.state
     assert (outcome.ended, outcome.went_out) == (
         (state.end_reason, state.went_out) if state.phase == "over" else (None, None)
@@ -228,9 +236,62 @@ def test_an_action_whose_cards_are_not_held_raises_and_leaves_the_position_whole
     game = _game(classic, "QS 8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play")
     position = core.load_state(core.new_position(classic), game.state)
     before = position.export()
+    applier = NativeApply(classic)
     with pytest.raises(ValueError, match="does not hold card"):
-        NativeApply(classic).apply(position, parse_action("meld QS | 8C 8D 8H"))
+        applier.apply(position, parse_action("meld QS | 8C 8D 8H"))
     assert position.export() == before
+    assert (applier.applied_in_c, applier.applied_in_python) == (0, 1)  # the C entry declined it, moving nothing
+
+
+def test_an_action_is_encoded_for_c_as_flat_small_ints(library: ModuleType) -> None:
+    """Its kind's code, the meld a take's top card joins, its cards, then each group: label, meld named, cards."""
+    assert encode(parse_action("draw")) == (0, 0, 0, 0)
+    assert encode(parse_action("discard 5S")) == (1, 0, 1, *parse_cards("5S"), 0)
+    take = parse_action("take 8C 8D + @1: 9H")
+    assert encode(take) == (3, 0, 2, *parse_cards("8C 8D"), 1, -1, 1, 1, *parse_cards("9H"))
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [("discard KS", "a card not held"), ("meld @3: 8C", "a meld that is not there"), ("take 4S 4S", "cards not held")],
+)
+def test_the_c_entry_declines_what_the_position_cannot_make_moving_nothing(
+    library: ModuleType, classic: Rules, text: str, why: str
+) -> None:
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play", pile="5C 8H")
+    position = core.load_state(core.new_position(classic), game.state)
+    before = position.export()
+    applier = NativeApply(classic)
+    assert position.apply(applier.context, encode(parse_action(text))) == -1, why
+    assert position.export() == before
+
+
+@pytest.mark.parametrize(
+    ("encoded", "message"),
+    [
+        ((42, 0, 0, 0), "no action kind 42"),
+        ((1, 0, 3, 5, 0), "cards run past its end"),
+        ((1, 0, 1, 60, 0), "there is no card 60"),
+        ((0, 0, 0, 0, 7), "ints left over"),
+        ((0, 0), "too short"),
+    ],
+)
+def test_a_bad_encoded_action_is_refused_in_words(
+    library: ModuleType, classic: Rules, encoded: tuple[int, ...], message: str
+) -> None:
+    position = core.load_state(core.new_position(classic), _game(classic, "8C", [], "4S").state)
+    with pytest.raises(ValueError, match=message):
+        position.apply(NativeApply(classic).context, encoded)
+    with pytest.raises(TypeError, match="ApplyContext"):
+        position.apply("not a context", (0, 0, 0, 0))
+
+
+def test_a_variant_whose_mechanism_the_c_entry_lacks_takes_the_python_path(library: ModuleType) -> None:
+    """Sides formed in play (hook sides.lone_hand, Classic for three) are the Python path's: no C context."""
+    rules = rules_for(load_variant("classic-3p"))
+    assert c_declined(rules) == "sides formed in play (hook sides.lone_hand)"
+    assert NativeApply(rules).context is None
+    assert NativeApply(rules_for(load_variant("classic"))).context is not None
 
 
 @pytest.fixture
