@@ -82,6 +82,10 @@ class Applied:
     went_out: int | None = None
 
 
+#: The C entry's hand's ends below ``_WENT_OUT_CODE``, as ``Applied``.
+_OUTCOMES: Final = (Applied(), Applied(STOCK_EXHAUSTED), Applied(LAST_CARD_BONUS))
+
+
 class _Declined(Exception):
     """Raised midway where the action reaches a moment the core does not apply; the position is restored."""
 
@@ -179,14 +183,15 @@ class NativeApply:
         """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
         (the position then unchanged). A move the position cannot make (cards not held) raises ValueError from the
         core, naming them, and leaves the position as it was: judging an action is not the core's yet."""
+        context = self.context  # a context only where the variant has no mechanism declined or left to Python
+        if context is not None and action.kind in self.native_kinds:
+            ended = position.apply(context, self._encoded.get(action) or self.encoded(action))
+            if ended != _C_DECLINED:
+                self.applied_in_c += 1
+                return _OUTCOMES[ended] if ended < _WENT_OUT_CODE else Applied(WENT_OUT, ended - _WENT_OUT_CODE)
         reason = self.declined(action)
         if reason is not None:
             return reason
-        if self.context is not None and action.kind in self.native_kinds:
-            ended = position.apply(self.context, self.encoded(action))
-            if ended != _C_DECLINED:
-                self.applied_in_c += 1
-                return _outcome(ended)
         self.applied_in_python += 1
         saved = position.snapshot()
         try:
@@ -477,14 +482,6 @@ class NativeApply:
         if not self.rules.merges_same_rank[rank]:
             return -1
         return int(position.open_meld(position.side_of(seat), rank)[0])
-
-
-_OUTCOMES: Final = (Applied(), Applied(STOCK_EXHAUSTED), Applied(LAST_CARD_BONUS))
-
-
-def _outcome(ended: int) -> Applied:
-    """The C entry's hand's end as an ``Applied``."""
-    return _OUTCOMES[ended] if ended < _WENT_OUT_CODE else Applied(WENT_OUT, ended - _WENT_OUT_CODE)
 
 
 def _turn(position: Any) -> list[Any]:
