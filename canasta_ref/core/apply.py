@@ -59,8 +59,10 @@ _DRAW: Final = PHASES.index("draw")
 _NO_PERMISSION: Final = PERMISSIONS.index("none")
 
 #: The kinds the C entry applies, by their code there (``native/apply.c``'s DO_DRAW ...).
-NATIVE_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end")
+NATIVE_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end", "combine")
 _NATIVE_CODES: Final = {kind: code for code, kind in enumerate(NATIVE_KINDS)}
+#: The triggers of hook sides.lone_hand, in the C entry's order (TRIGGER_TAKE, TRIGGER_GOING_OUT).
+TRIGGERS: Final = ("take", "going_out")
 #: The C entry's answers: declined (nothing moved), or the hand's end; a seat went out from ``_WENT_OUT_CODE`` on.
 _C_DECLINED: Final = -1
 _WENT_OUT_CODE: Final = 3
@@ -102,13 +104,11 @@ def apply_missing(rules: Rules) -> str | None:
 
 def c_declined(rules: Rules) -> str | None:
     """The mechanism ``rules`` uses that the C entry leaves to the Python path, in words, or None (read from what
-    the spec compiles to)."""
-    lacking = (
-        (apply_missing(rules) is not None, "a mechanism the core's apply lacks"),
-        (rules.last_card_bonus_kept, "a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)"),
-        (rules.forms_sides, "sides formed in play (hook sides.lone_hand)"),
-    )
-    return next((words for used, words in lacking if used), None)
+    the spec compiles to): one the core's apply lacks, or a bonus card kept as the stock's last card, which the
+    Python path declines midway."""
+    if rules.last_card_bonus_kept:
+        return "a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)"
+    return apply_missing(rules)
 
 
 def encode(action: Action) -> tuple[int, ...]:
@@ -131,10 +131,13 @@ class ApplyContext:
             None if query is None else NativeQuestion(rules, query, question).built_natively(query.names)
             for query, question in self._questions(rules)
         )
-        penalty = questions[-1]
+        *_, penalty, _, lone_hand = questions
         codes = [0 if penalty is None else penalty.encoding.word_code("permission", word) for word in PERMISSIONS]
+        triggers = [0 if lone_hand is None else lone_hand.encoding.word_code("trigger", word) for word in TRIGGERS]
         memos = tuple(None if question is None else question.memo for question in questions)
-        self.bound = LIBRARY.Position.bind_apply(memos, rules.draw_count, rules.sequences, merging, codes)
+        self.bound = LIBRARY.Position.bind_apply(
+            memos, rules.draw_count, rules.sequences, merging, codes, triggers, rules.initial_sides()
+        )
 
     @staticmethod
     def _questions(rules: Rules) -> tuple[tuple[Query | None, int], ...]:
@@ -149,6 +152,8 @@ class ApplyContext:
             (TAKE_APART if rules.takes_apart else None, _PREDICATE),
             (MELD_CLOSED if rules.closes_melds else None, _PREDICATE),
             (TURN_END_PENALTY if rules.penalises_turn_end else None, _VALUE),
+            (ANSWERER if rules.clauses(ANSWERER.hook) else None, _VALUE),
+            (LONE_HAND if rules.forms_sides else None, _PREDICATE),
         )
 
 
@@ -166,8 +171,8 @@ class NativeApply:
         self._bonus = tuple(card for card in range(len(rules.is_bonus)) if rules.is_bonus[card])
         use_c = native and c_declined(rules) is None
         self.context = ApplyContext(rules, self._merging).bound if use_c else None
-        #: The kinds applied in C: asking only where its partner is the next on its side (no go_out.answerer).
-        self.native_kinds = frozenset(NATIVE_KINDS) - ({"ask"} if rules.clauses(ANSWERER.hook) else set())
+        #: The kinds applied in C.
+        self.native_kinds = frozenset(NATIVE_KINDS)
         self._encoded: dict[Action, tuple[int, ...]] = {}
         #: Actions applied in C, and on the Python path (the C entry's declines included): what a test checks.
         self.applied_in_c = 0

@@ -287,11 +287,12 @@ def test_a_bad_encoded_action_is_refused_in_words(
 
 
 def test_a_variant_whose_mechanism_the_c_entry_lacks_takes_the_python_path(library: ModuleType) -> None:
-    """Sides formed in play (hook sides.lone_hand, Classic for three) are the Python path's: no C context."""
-    rules = rules_for(load_variant("classic-3p"))
-    assert c_declined(rules) == "sides formed in play (hook sides.lone_hand)"
-    assert NativeApply(rules).context is None
-    assert NativeApply(rules_for(load_variant("classic"))).context is not None
+    """A bonus card kept as the stock's last card (hook stock.last_card_bonus_kept, Modern American) is declined
+    midway on the Python path: the variant has no C context; Classic has one."""
+    modern = rules_for(load_variant("modern-american"))
+    assert c_declined(modern) == "a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)"
+    assert NativeApply(modern).context is None
+    assert c_declined(rules_for(load_variant("classic"))) is None
 
 
 @pytest.fixture
@@ -375,3 +376,15 @@ def test_the_first_take_of_the_pile_makes_a_lone_hand(
     game = Game.from_position(rules, position)
     assert _both_apply(rules, game, "take 8C 8D") == Applied()
     assert game.state.side_of == sides_after
+
+
+@pytest.mark.parametrize("teams", [2, 3])
+def test_the_seat_hook_go_out_answerer_names_answers(library: ModuleType, teams: int) -> None:
+    """Hook go_out.answerer (Classic for six: seat + teams), asked in C: North's partner two or three seats on."""
+    rules = rules_for(derive(load_variant("classic-6p"), {"teams": teams}))
+    others = ("9C 9D 4H", "10C 10D 4S", "JC JD 5H", "KC KD 6H", "AC AD 7S")
+    hands = [parse_cards("8C 8D 8H 5S"), *(parse_cards(hand) for hand in others)]
+    melds = [[parse_cards("QH QD QC QS QH QD QC")], *([] for _ in range(teams - 1))]
+    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=melds, phase="play"))
+    assert _both_apply(rules, game, "ask") == Applied()
+    assert game.state.to_act == teams and game.state.phase == "answer"

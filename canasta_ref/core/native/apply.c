@@ -15,14 +15,17 @@
 #define MAX_ENCODED 512 /* the ints of one encoded action */
 
 /* The kinds of action the C entry applies, as ``apply.py`` codes them (``NATIVE_KINDS``). */
-enum { DO_DRAW, DO_DISCARD, DO_MELD, DO_TAKE, DO_ASK, DO_YES, DO_NO, DO_PASS, DO_END, DO_KINDS };
+enum { DO_DRAW, DO_DISCARD, DO_MELD, DO_TAKE, DO_ASK, DO_YES, DO_NO, DO_PASS, DO_END, DO_COMBINE, DO_KINDS };
 /* What the entry hands back: DECLINED (nothing moved), or the hand's end: none, the stock exhausted, the last
  * stock card a bonus card, or WENT_OUT + the seat that went out. */
 enum { DECLINED = -1, ENDED_NOT, ENDED_STOCK, ENDED_LAST_BONUS, ENDED_WENT_OUT };
 /* The questions an apply asks, by place in ``bind_apply``'s memos: bonus_card.replace, stock.last_card_bonus_ends,
- * stock.ends_with_discard, pile.frozen, pile.take_top_only, meld.take_apart, meld.closed, penalty.turn_end (each
- * None where the spec has no clause that would make it asked). */
-enum { Q_REPLACE, Q_LAST_ENDS, Q_ENDS_WITH_DISCARD, Q_FROZEN, Q_TOP_ONLY, Q_APART, Q_CLOSED, Q_PENALTY, APPLY_MEMOS };
+ * stock.ends_with_discard, pile.frozen, pile.take_top_only, meld.take_apart, meld.closed, penalty.turn_end,
+ * go_out.answerer, sides.lone_hand (each None where the spec has no clause that would make it asked). */
+enum { Q_REPLACE, Q_LAST_ENDS, Q_ENDS_WITH_DISCARD, Q_FROZEN, Q_TOP_ONLY, Q_APART, Q_CLOSED, Q_PENALTY, Q_ANSWERER,
+       Q_LONE_HAND, APPLY_MEMOS };
+/* The triggers of hook sides.lone_hand, by place in ``bind_apply``'s trigger codes. */
+enum { TRIGGER_TAKE, TRIGGER_GOING_OUT, TRIGGERS };
 #define PHASE_DRAW 0 /* core.PHASES: draw, play, answer, keep, over */
 #define PHASE_PLAY 1
 #define PHASE_ANSWER 2
@@ -35,6 +38,8 @@ typedef struct {
     int draw_count, sequences;
     long merging; /* the meld ranks that merge (hook meld.merge_same_rank), as bits */
     int permission_codes[PERMISSIONS]; /* penalty.turn_end's codes of none, yes, no */
+    int trigger_codes[TRIGGERS];       /* sides.lone_hand's codes of take, going_out */
+    uint8_t initial_sides[MAX_SEATS];  /* each seat's side at the deal: whether sides have formed since */
 } ApplyContext;
 
 /* One action as the C entry reads it. */
@@ -52,24 +57,28 @@ static void apply_context_free(PyObject *capsule) {
     PyMem_Free(c);
 }
 
-/* Position.bind_apply(memos, draw_count, sequences, merging, permission_codes): what one variant applies with,
- * bound once (``apply.py``'s ``NativeApply``), as an opaque capsule the entry takes. */
+/* Position.bind_apply(memos, draw_count, sequences, merging, permission_codes, trigger_codes, initial_sides): what
+ * one variant applies with, bound once (``apply.py``'s ``ApplyContext``), as an opaque capsule the entry takes. */
 static PyObject *Position_bind_apply(PyObject *Py_UNUSED(cls), PyObject *args) {
     static const char *names[APPLY_MEMOS] = {
         "bonus_card.replace's memo", "stock.last_card_bonus_ends's memo", "stock.ends_with_discard's memo",
         "pile.frozen's memo", "pile.take_top_only's memo", "meld.take_apart's memo", "meld.closed's memo",
-        "penalty.turn_end's memo"};
-    PyObject *memos, *codes;
+        "penalty.turn_end's memo", "go_out.answerer's memo", "sides.lone_hand's memo"};
+    PyObject *memos, *codes, *triggers, *sides;
     int draw_count, sequences;
-    long merging, permission_codes[PERMISSIONS];
-    if (!PyArg_ParseTuple(args, "O!iplO", &PyTuple_Type, &memos, &draw_count, &sequences, &merging, &codes))
+    long merging, permission_codes[PERMISSIONS], trigger_codes[TRIGGERS], initial_sides[MAX_SEATS];
+    if (!PyArg_ParseTuple(args, "O!iplOOO", &PyTuple_Type, &memos, &draw_count, &sequences, &merging, &codes,
+                          &triggers, &sides))
         return NULL;
     if (PyTuple_GET_SIZE(memos) != APPLY_MEMOS)
         return PyErr_Format(PyExc_ValueError, "native core: %zd apply memos, expected %d", PyTuple_GET_SIZE(memos),
                             APPLY_MEMOS);
     if (draw_count < 0 || draw_count > MAX_CARDS)
         return PyErr_Format(PyExc_ValueError, "native core: draw_count is %d, expected 0 to %d", draw_count, MAX_CARDS);
-    if (read_codes(codes, PERMISSIONS, "permission codes", permission_codes) < 0) return NULL;
+    if (read_codes(codes, PERMISSIONS, "permission codes", permission_codes) < 0 ||
+        read_codes(triggers, TRIGGERS, "trigger codes", trigger_codes) < 0 ||
+        read_ints(sides, 0, MAX_SIDES - 1, MAX_SEATS, "the initial sides", initial_sides) < 0)
+        return NULL;
     ApplyContext *c = PyMem_Calloc(1, sizeof(ApplyContext));
     if (c == NULL) return PyErr_NoMemory();
     for (int i = 0; i < APPLY_MEMOS; i++) {
@@ -83,6 +92,8 @@ static PyObject *Position_bind_apply(PyObject *Py_UNUSED(cls), PyObject *args) {
     c->bound = Py_NewRef(memos);
     c->draw_count = draw_count, c->sequences = sequences, c->merging = merging;
     for (int i = 0; i < PERMISSIONS; i++) c->permission_codes[i] = (int)permission_codes[i];
+    for (int i = 0; i < TRIGGERS; i++) c->trigger_codes[i] = (int)trigger_codes[i];
+    for (int i = 0; i < MAX_SEATS; i++) c->initial_sides[i] = (uint8_t)initial_sides[i];
     PyObject *capsule = PyCapsule_New(c, APPLY_CONTEXT, apply_context_free);
     if (capsule == NULL) {
         Py_DECREF(c->bound);
@@ -248,9 +259,32 @@ static int pick_up_foot(Position *self, const ApplyContext *c, int seat) {
     return lay_out_bonus_cards(self, c, seat);
 }
 
+/* Where hook sides.lone_hand says so on ``trigger``, ``seat`` plays alone and the others join one side, their melds
+ * pooled (``sides.maybe_form_lone_hand``, made by ``Position_form_lone_hand``): 0, or -1 on an error. */
+static int maybe_form_lone_hand(Position *self, const ApplyContext *c, int seat, int trigger) {
+    if (c->memo[Q_LONE_HAND] == NULL) return 0;
+    int formed = 0;
+    for (int other = 0; other < self->players; other++) formed |= self->state.side_of[other] != c->initial_sides[other];
+    int32_t asked[2] = {c->trigger_codes[trigger], formed};
+    int lone = holds(c->memo[Q_LONE_HAND], asked, 2);
+    if (lone <= 0) return lone;
+    PyObject *args = Py_BuildValue("(il)", seat, c->merging);
+    PyObject *done = args == NULL ? NULL : Position_form_lone_hand(self, args);
+    Py_XDECREF(args);
+    if (done == NULL) return -1;
+    Py_DECREF(done);
+    return 0;
+}
+
+/* The player goes out (where sides form in play, perhaps as the lone hand), and the hand ends. */
+static int go_out(Position *self, const ApplyContext *c, int seat) {
+    if (maybe_form_lone_hand(self, c, seat, TRIGGER_GOING_OUT) < 0) return -2;
+    return end_hand(&self->state, ENDED_WENT_OUT + seat);
+}
+
 /* After a meld or a take: going out with nothing left to play, else the foot picked up where the hand is empty. */
 static int after_hand_shrinks(Position *self, const ApplyContext *c, int seat) {
-    if (!cards_held(self, seat)) return end_hand(&self->state, ENDED_WENT_OUT + seat);
+    if (!cards_held(self, seat)) return go_out(self, c, seat);
     return pick_up_foot(self, c, seat);
 }
 
@@ -350,7 +384,7 @@ static int apply_discard(Position *self, const ApplyContext *c, int seat, int ca
     State *s = &self->state;
     give_card(s, seat, card, 1);
     push_pile(self, card);
-    if (!cards_held(self, seat)) return end_hand(s, ENDED_WENT_OUT + seat);
+    if (!cards_held(self, seat)) return go_out(self, c, seat);
     int ended = pick_up_foot(self, c, seat);
     if (ended != ENDED_NOT) return ended;
     if (penalise_turn_end(self, c, seat) < 0) return -2;
@@ -469,21 +503,58 @@ static int apply_take(Position *self, const ApplyContext *c, int seat, const Enc
         return -2;
     s->turn.phase = PHASE_PLAY, s->turn.melded = 1, s->turn.took = 1;
     if (!top_only) s->turn.upcard_froze = 0;
+    if (maybe_form_lone_hand(self, c, seat, TRIGGER_TAKE) < 0) return -2;
     return after_hand_shrinks(self, c, seat);
 }
 
-/* The next seat on the same side answers (``checks.answerer`` where hook go_out.answerer has no clause). */
-static int apply_ask(Position *self, int seat) {
-    State *s = &self->state;
+/* The seat that answers ``seat``'s question (``checks.answerer``): the one hook go_out.answerer names, else the next
+ * seat on the same side; DECLINED where that is no partner (the Python path says so in words), -2 on an error. */
+static int answerer_of(const Position *self, const ApplyContext *c, int seat) {
+    const State *s = &self->state;
+    if (c->memo[Q_ANSWERER] != NULL) {
+        int32_t asked[1] = {seat};
+        PyObject *answer = ask_with(c->memo[Q_ANSWERER], asked, 1);
+        long named = answer == NULL ? -1 : PyLong_AsLong(answer);
+        if (named == -1 && PyErr_Occurred()) return -2;
+        int chosen = (int)(((named % self->players) + self->players) % self->players);
+        return chosen == seat || s->side_of[chosen] != s->side_of[seat] ? DECLINED : chosen;
+    }
     for (int step = 1; step < self->players; step++) {
         int other = (seat + step) % self->players;
-        if (s->side_of[other] != s->side_of[seat]) continue;
-        s->turn.asked = 1, s->turn.asked_in_hand |= 1u << seat, s->turn.asker = seat;
-        s->turn.phase = PHASE_ANSWER;
-        s->to_act = other;
-        return ENDED_NOT;
+        if (s->side_of[other] == s->side_of[seat]) return other;
     }
     return DECLINED;
+}
+
+/* The partner answers next; the player has asked this turn and this hand. */
+static int apply_ask(Position *self, const ApplyContext *c, int seat) {
+    State *s = &self->state;
+    int answerer = answerer_of(self, c, seat);
+    if (answerer < 0) return answerer;
+    s->turn.asked = 1, s->turn.asked_in_hand |= 1u << seat, s->turn.asker = seat;
+    s->turn.phase = PHASE_ANSWER;
+    s->to_act = answerer;
+    return ENDED_NOT;
+}
+
+/* Two of the side's melds made one in the first one's place (``Position_combine``), of the rank of the meld the
+ * other joins: of two canastas the one with fewer wild cards, a canasta, else the first (``checks._combined_into``);
+ * closed where hook meld.closed says so. The turn's flags stay. */
+static int apply_combine(Position *self, const ApplyContext *c, int seat, const Encoded *e) {
+    int side = self->state.side_of[seat], count = self->state.meld_count[side];
+    if (e->n_groups != 2 || e->n_cards) return DECLINED;
+    int first = e->group_target[0] - 1, second = e->group_target[1] - 1;
+    if (first < 0 || second < 0 || first >= count || second >= count || first == second) return DECLINED;
+    const NativeMeld *a = &self->state.melds[side][first], *b = &self->state.melds[side][second];
+    int first_canasta = a->size >= self->facts.canasta_size[a->rank];
+    int second_canasta = b->size >= self->facts.canasta_size[b->rank];
+    int second_joined = second_canasta && (!first_canasta || b->wilds < a->wilds);
+    PyObject *args = Py_BuildValue("(iiii)", side, first, second, second_joined ? b->rank : a->rank);
+    PyObject *done = args == NULL ? NULL : Position_combine(self, args);
+    Py_XDECREF(args);
+    if (done == NULL) return -2;
+    Py_DECREF(done);
+    return settle(self, c, side, first) < 0 ? -2 : ENDED_NOT;
 }
 
 static int apply_answer(Position *self, int permission) {
@@ -512,7 +583,9 @@ static int apply_encoded(Position *self, const ApplyContext *c, const Encoded *e
     case DO_TAKE:
         return apply_take(self, c, seat, e);
     case DO_ASK:
-        return apply_ask(self, seat);
+        return apply_ask(self, c, seat);
+    case DO_COMBINE:
+        return apply_combine(self, c, seat, e);
     case DO_YES:
     case DO_NO:
         return apply_answer(self, e->kind == DO_YES ? 1 : 2); /* core.PERMISSIONS: none, yes, no */
