@@ -187,7 +187,8 @@ class NativeApply:
     def apply(self, position: Any, action: Action) -> Applied | str:
         """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
         (the position then unchanged). A move the position cannot make (cards not held) raises ValueError from the
-        core, naming them, and leaves the position as it was: judging an action is not the core's yet."""
+        core, naming them, and leaves the position as it was: judging an action is not the core's yet. An error a rule
+        question raises midway in C (a clause that cannot be evaluated) propagates, the position part moved."""
         context = self.context  # a context only where the variant has no mechanism declined or left to Python
         if context is not None and action.kind in self.native_kinds:
             ended = position.apply(context, self._encoded.get(action) or self.encoded(action))

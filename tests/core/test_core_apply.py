@@ -253,7 +253,12 @@ def test_an_action_is_encoded_for_c_as_flat_small_ints(library: ModuleType) -> N
 
 @pytest.mark.parametrize(
     ("text", "why"),
-    [("discard KS", "a card not held"), ("meld @3: 8C", "a meld that is not there"), ("take 4S 4S", "cards not held")],
+    [
+        ("discard KS", "a card not held"),
+        ("meld @3: 8C", "a meld that is not there"),
+        ("take 4S 4S", "cards not held"),
+        ("combine @1 @2", "a meld that is not there"),
+    ],
 )
 def test_the_c_entry_declines_what_the_position_cannot_make_moving_nothing(
     library: ModuleType, classic: Rules, text: str, why: str
@@ -388,3 +393,16 @@ def test_the_seat_hook_go_out_answerer_names_answers(library: ModuleType, teams:
     game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=melds, phase="play"))
     assert _both_apply(rules, game, "ask") == Applied()
     assert game.state.to_act == teams and game.state.phase == "answer"
+
+
+def test_asking_with_no_partner_is_declined_in_c_and_in_words_on_the_python_path(library: ModuleType) -> None:
+    """Classic for two: nobody answers "may I go out?"; the C entry moves nothing, the Python path says why."""
+    rules = rules_for(load_variant("classic-2p"))
+    hands = [parse_cards("8C 8D 5S"), parse_cards("9C 9D 9H 10S")]
+    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=[[], []], phase="play"))
+    position = core.load_state(core.new_position(rules), game.state)
+    before = position.export()
+    applier = NativeApply(rules)
+    assert position.apply(applier.context, encode(parse_action("ask"))) == -1
+    assert applier.apply(position, parse_action("ask")) == "seat 0 has no partner to ask"
+    assert position.export() == before
