@@ -279,6 +279,7 @@ def test_the_c_entry_declines_what_the_position_cannot_make_moving_nothing(
         ((1, 0, 1, 60, 0), "there is no card 60"),
         ((0, 0, 0, 0, 7), "ints left over"),
         ((0, 0), "too short"),
+        ((2, 0, 0, 1, 99, 0, 1, 24), "names no meld rank"),
     ],
 )
 def test_a_bad_encoded_action_is_refused_in_words(

@@ -130,6 +130,8 @@ static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
     e->n_groups = (int)v[at++];
     for (int g = 0; g < e->n_groups; g++) {
         if (at + 3 > n) return PyErr_SetString(PyExc_ValueError, "native core: an encoded group is cut short"), -1;
+        if (v[at] < -1 || v[at] >= MELD_RANKS)
+            return PyErr_Format(PyExc_ValueError, "native core: a group's label names no meld rank (%ld)", v[at]), -1;
         e->label[g] = (int)v[at], e->group_target[g] = (int)v[at + 1], e->group_size[g] = (int)v[at + 2];
         at += 3;
         if (read_encoded_cards(v, n, &at, e->group_size[g], &e->group_cards[g]) < 0) return -1;
