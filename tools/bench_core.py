@@ -12,7 +12,8 @@ has opened (beside ``_single_melds``), the whole listing of such a position and 
 of the draw phase (``NativeDrawListing``), each beside the Python listing on a fresh copy of the same position and
 with the call into C alone (the variant's ``ListingContext`` bound once), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), the core's apply of the whole
-action where it applies it (``core.apply``; beside the Python engine's apply of the same actions), and an undo by
+action where it applies it (``core.apply``: through ``NativeApply``, the C entry alone and the core's Python path;
+beside the Python engine's apply of the same actions), and an undo by
 snapshot, next to the Python engine's snapshot and restore. The core does not judge actions yet, so it plays no hand
 on its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
 passes over the same games.
@@ -32,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from canasta_ref import Game, cliargs, core
+from canasta_ref import Action, Game, cliargs, core
 from canasta_ref.core.apply import Applied, NativeApply
 from canasta_ref.core.listing import (
     NativeDiscards,
@@ -71,13 +72,13 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     melds = None if rank_shapes_missing(rules) else NativeSingleMelds(rules)
     play = None if play_listing_missing(rules) else NativePlayListing(rules)
     draw = NativeListing(rules).draw
-    applier = NativeApply(rules)
+    appliers = (NativeApply(rules), NativeApply(rules, native=False))
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
         game = Game(rules, seed=hand_seed(seed, number))
         while not game.is_over:
-            played += _step(game, position, discards, applier, rng, spent, clock)
+            played += _step(game, position, discards, appliers, rng, spent, clock)
             if shapes is not None:
                 _time_shapes(game.state, position, shapes, spent, clock)
             if melds is not None and single_melds_open(rules, game.state):
@@ -184,7 +185,7 @@ def _step(
     game: Game,
     position: Any,
     discards: NativeDiscards,
-    applier: NativeApply,
+    appliers: tuple[NativeApply, NativeApply],
     rng: random.Random,
     spent: Timings,
     clock: Callable[[], float],
@@ -219,13 +220,55 @@ def _step(
         make_moves(position, moves)
         spent[f"core move, {action.kind}"].append(clock() - start)
         spent[f"python apply, {action.kind}"].append(applied - listed)
-    position.restore(snapshot)
-    start = clock()
-    outcome = applier.apply(position, action)
-    if isinstance(outcome, Applied):
-        spent[f"core apply, whole {action.kind}"].append(clock() - start)
+    _time_whole_apply(appliers, position, snapshot, action, spent, clock)
+    if f"core apply, whole {action.kind}" in spent:
         spent[f"python apply, whole {action.kind}, the same actions"].append(applied - listed)
     return applied - begin
+
+
+def _time_whole_apply(
+    appliers: tuple[NativeApply, NativeApply],
+    position: Any,
+    snapshot: bytes,
+    action: Action,
+    spent: Timings,
+    clock: Callable[[], float],
+) -> None:
+    """The core's apply of the whole action, each time from the position before it: through ``NativeApply`` (in C
+    where it can) and the C entry alone (the action encoded beforehand, as its cache keeps it), each in a batch
+    (``_batched``: a call costs less than reading the clock), and the core's Python path
+    (``NativeApply(native=False)``); only where the core applies the action."""
+    in_c, in_python = appliers
+    position.restore(snapshot)
+    start = clock()
+    outcome = in_python.apply(position, action)
+    if not isinstance(outcome, Applied):
+        return
+    spent[f"core apply, python path, {action.kind}"].append(clock() - start)
+    whole = _batched(lambda: in_c.apply(position, action), position, snapshot, clock)
+    spent[f"core apply, whole {action.kind}"].append(whole)
+    if in_c.context is not None and action.kind in in_c.native_kinds:
+        context, encoded = in_c.context, in_c.encoded(action)
+        alone = _batched(lambda: position.apply(context, encoded), position, snapshot, clock)
+        spent[f"core apply, C entry alone, {action.kind}"].append(alone)
+
+
+#: How many times a batch makes a call.
+BATCH: int = 20
+
+
+def _batched(call: Callable[[], object], position: Any, snapshot: bytes, clock: Callable[[], float]) -> float:
+    """Seconds a call of ``call`` takes from ``snapshot``: ``BATCH`` restores and calls, less ``BATCH`` restores
+    alone, divided by ``BATCH`` (the clock read twice in all, the restores and the loop taken out)."""
+    start = clock()
+    for _ in range(BATCH):
+        position.restore(snapshot)
+        call()
+    middle = clock()
+    for _ in range(BATCH):
+        position.restore(snapshot)
+        (lambda: None)()
+    return max(0.0, 2 * middle - start - clock()) / BATCH
 
 
 #: The rule questions a run asked: (query, values, question by its number in ``QUESTIONS``).

@@ -2307,6 +2307,8 @@ static PyObject *Position_where(Position *self, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("(iiO)", s->turn.phase, s->to_act, s->team_opened[s->side_of[s->to_act]] ? Py_True : Py_False);
 }
 
+#include "native/apply.c"
+
 static PyMethodDef Position_methods[] = {
     {"load", (PyCFunction)Position_load, METH_VARARGS,
      "load(hands, stock, pile, melds, bonus, team_opened, side_of, to_act, feet, penalties): take a position"},
@@ -2354,6 +2356,10 @@ static PyMethodDef Position_methods[] = {
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
+    {"bind_apply", (PyCFunction)Position_bind_apply, METH_VARARGS | METH_CLASS,
+     "bind_apply(memos, draw_count, sequences, merging, permission_codes): what a variant applies with, bound once"},
+    {"apply", (PyCFunction)(void (*)(void))Position_apply, METH_FASTCALL,
+     "apply(context, encoded): an action applied whole; the hand's end, or -1 declined with nothing moved"},
     {NULL, NULL, 0, NULL},
 };
 

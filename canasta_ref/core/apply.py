@@ -7,8 +7,13 @@ penalties at a turn's end (penalty.turn_end), the dealt bonus cards laid out at 
 takes of the pile, asking and answering, passing and ending. Each rule question goes through the core's memo
 (``NativeAnswers``). What the core does not apply yet is declined by mechanism, in words, with the position left as
 it was: a mechanism the variant uses (``apply_missing``), a kind of action, or a moment of the hand (a kept last
-card); never applied wrongly. The card moves are the core's (``_core.c``); the turn's flags are read and written
-whole (``turn`` / ``load_turn``) around them, which a later step moves into C.
+card); never applied wrongly.
+
+Where the variant's mechanisms allow it (``c_declined``), an action is applied whole in C (``native/apply.c``: one
+call, the position and its turn's flags moved there, every question through memos bound once in an apply context),
+encoded as a flat tuple of small ints (``encode``). The C entry declines, with nothing moved, what it cannot apply
+(cards not held, a meld not there), and this module's Python path, over the core's card moves, applies or refuses
+it: the path every kind and variant the C entry lacks takes too.
 """
 
 from __future__ import annotations
@@ -28,8 +33,8 @@ from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_EN
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.sides import LONE_HAND
-from . import PERMISSIONS, PHASES
-from .memo import NativeAnswers
+from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
+from .memo import NativeAnswers, NativeQuestion
 
 #: The hand's end, as ``HandState.end_reason`` words it.
 WENT_OUT: Final = "went out"
@@ -53,6 +58,17 @@ _ANSWER: Final = PHASES.index("answer")
 _DRAW: Final = PHASES.index("draw")
 _NO_PERMISSION: Final = PERMISSIONS.index("none")
 
+#: The kinds the C entry applies, by their code there (``native/apply.c``'s DO_DRAW ...).
+NATIVE_KINDS: Final = ("draw", "discard", "meld", "take", "ask", "yes", "no", "pass", "end", "combine")
+_NATIVE_CODES: Final = {kind: code for code, kind in enumerate(NATIVE_KINDS)}
+#: The triggers of hook sides.lone_hand, in the C entry's order (TRIGGER_TAKE, TRIGGER_GOING_OUT).
+TRIGGERS: Final = ("take", "going_out")
+#: The C entry's answers: declined (nothing moved), or the hand's end; a seat went out from ``_WENT_OUT_CODE`` on.
+_C_DECLINED: Final = -1
+_WENT_OUT_CODE: Final = 3
+#: The encoded actions kept, at most (actions are tuples the garbage collector tracks: the cache stays small).
+_ENCODED_LIMIT: Final = 4096
+
 _KINDS_DECLINED: Final = {
     "keep": "keeping a bonus card",
     "layout": "keeping a bonus card",
@@ -66,6 +82,10 @@ class Applied:
 
     ended: str | None = None
     went_out: int | None = None
+
+
+#: The C entry's hand's ends below ``_WENT_OUT_CODE``, as ``Applied``.
+_OUTCOMES: Final = (Applied(), Applied(STOCK_EXHAUSTED), Applied(LAST_CARD_BONUS))
 
 
 class _Declined(Exception):
@@ -82,10 +102,66 @@ def apply_missing(rules: Rules) -> str | None:
     return next((words for used, words in lacking if used), None)
 
 
-class NativeApply:
-    """Applies the actions of one variant on a core position (``core.new_position``), as ``Game.apply`` does."""
+def c_declined(rules: Rules) -> str | None:
+    """The mechanism ``rules`` uses that the C entry leaves to the Python path, in words, or None (read from what
+    the spec compiles to): one the core's apply lacks, or a bonus card kept as the stock's last card, which the
+    Python path declines midway."""
+    if rules.last_card_bonus_kept:
+        return "a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)"
+    return apply_missing(rules)
 
-    def __init__(self, rules: Rules, answers: NativeAnswers | None = None) -> None:
+
+def encode(action: Action) -> tuple[int, ...]:
+    """``action`` as the C entry reads it: its kind's code, the meld a take's top card joins, its cards, then its
+    groups, each the rank its label names (-1: none), the meld it names and its cards."""
+    ints = [_NATIVE_CODES[action.kind], action.target, len(action.cards), *action.cards, len(action.melds)]
+    for group in action.melds:
+        ints += (-1 if group.rank is None else group.rank, group.target, len(group.cards), *group.cards)
+    return tuple(ints)
+
+
+class ApplyContext:
+    """What one variant's actions are applied with in C, bound once: the memos of its questions (their keys built
+    in C from the query's own values, ``Encoding.recipe``), the codes of their words and the spec's parameters."""
+
+    def __init__(self, rules: Rules, merging: int) -> None:
+        if LIBRARY is None:
+            raise CoreUnavailable(decline_reason(rules))
+        questions = tuple(
+            None if query is None else NativeQuestion(rules, query, question).built_natively(query.names)
+            for query, question in self._questions(rules)
+        )
+        *_, penalty, _, lone_hand = questions
+        codes = [0 if penalty is None else penalty.encoding.word_code("permission", word) for word in PERMISSIONS]
+        triggers = [0 if lone_hand is None else lone_hand.encoding.word_code("trigger", word) for word in TRIGGERS]
+        memos = tuple(None if question is None else question.memo for question in questions)
+        self.bound = LIBRARY.Position.bind_apply(
+            memos, rules.draw_count, rules.sequences, merging, codes, triggers, rules.initial_sides()
+        )
+
+    @staticmethod
+    def _questions(rules: Rules) -> tuple[tuple[Query | None, int], ...]:
+        """Each question the C entry asks, in ``bind_apply``'s order; None where the spec has no clause for it."""
+        top_only = bool(rules.clauses(TOP_ONLY.hook))
+        return (
+            (BONUS_REPLACE, _PREDICATE),
+            (LAST_CARD_BONUS_ENDS, _PREDICATE),
+            (ENDS_WITH_DISCARD if rules.ends_with_discard else None, _PREDICATE),
+            (PILE_FROZEN if top_only else None, _PREDICATE),
+            (TOP_ONLY if top_only else None, _PREDICATE),
+            (TAKE_APART if rules.takes_apart else None, _PREDICATE),
+            (MELD_CLOSED if rules.closes_melds else None, _PREDICATE),
+            (TURN_END_PENALTY if rules.penalises_turn_end else None, _VALUE),
+            (ANSWERER if rules.clauses(ANSWERER.hook) else None, _VALUE),
+            (LONE_HAND if rules.forms_sides else None, _PREDICATE),
+        )
+
+
+class NativeApply:
+    """Applies the actions of one variant on a core position (``core.new_position``), as ``Game.apply`` does: in C
+    where it can (``native``), else on the Python path."""
+
+    def __init__(self, rules: Rules, answers: NativeAnswers | None = None, native: bool = True) -> None:
         self.rules = rules
         self.answers = answers or NativeAnswers(rules)
         self.missing = apply_missing(rules)
@@ -93,6 +169,14 @@ class NativeApply:
         #: The meld ranks that merge (hook meld.merge_same_rank), as bits: how melds are pooled when sides form.
         self._merging = sum(1 << rank for rank, merges in enumerate(rules.merges_same_rank) if merges)
         self._bonus = tuple(card for card in range(len(rules.is_bonus)) if rules.is_bonus[card])
+        use_c = native and c_declined(rules) is None
+        self.context = ApplyContext(rules, self._merging).bound if use_c else None
+        #: The kinds applied in C.
+        self.native_kinds = frozenset(NATIVE_KINDS)
+        self._encoded: dict[Action, tuple[int, ...]] = {}
+        #: Actions applied in C, and on the Python path (the C entry's declines included): what a test checks.
+        self.applied_in_c = 0
+        self.applied_in_python = 0
 
     def declined(self, action: Action) -> str | None:
         """Why the core does not apply ``action`` in this variant, whatever the position, or None."""
@@ -103,10 +187,18 @@ class NativeApply:
     def apply(self, position: Any, action: Action) -> Applied | str:
         """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
         (the position then unchanged). A move the position cannot make (cards not held) raises ValueError from the
-        core, naming them, and leaves the position as it was: judging an action is not the core's yet."""
+        core, naming them, and leaves the position as it was: judging an action is not the core's yet. An error a rule
+        question raises midway in C (a clause that cannot be evaluated) propagates, the position part moved."""
+        context = self.context  # a context only where the variant has no mechanism declined or left to Python
+        if context is not None and action.kind in self.native_kinds:
+            ended = position.apply(context, self._encoded.get(action) or self.encoded(action))
+            if ended != _C_DECLINED:
+                self.applied_in_c += 1
+                return _OUTCOMES[ended] if ended < _WENT_OUT_CODE else Applied(WENT_OUT, ended - _WENT_OUT_CODE)
         reason = self.declined(action)
         if reason is not None:
             return reason
+        self.applied_in_python += 1
         saved = position.snapshot()
         try:
             return self._carry_out(position, action)
@@ -116,6 +208,15 @@ class NativeApply:
         except ValueError:  # a move the position cannot make (an action not listed): nothing half done stays
             position.restore(saved)
             raise
+
+    def encoded(self, action: Action) -> tuple[int, ...]:
+        """``encode(action)``, kept per action (the cache emptied at its limit)."""
+        known = self._encoded.get(action)
+        if known is None:
+            if len(self._encoded) >= _ENCODED_LIMIT:
+                self._encoded.clear()
+            known = self._encoded[action] = encode(action)
+        return known
 
     def _carry_out(self, position: Any, action: Action) -> Applied:
         seat = position.where()[1]

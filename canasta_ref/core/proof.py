@@ -92,6 +92,8 @@ class Proof:
     #: Actions the core applied whole (``apply.py``), by kind, and those it declined, by reason.
     applied: Counter[str] = field(default_factory=Counter)
     apply_declined: Counter[str] = field(default_factory=Counter)
+    #: Of the actions applied whole, those applied in C (``native/apply.c``), the rest on the Python path.
+    applied_in_c: int = 0
     disagreements: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -116,7 +118,7 @@ class Proof:
         covered = f"whole listings by phase: {whole}; not listed: {left}"
         applied = ", ".join(f"{count} {kind}" for kind, count in sorted(self.applied.items())) or "none"
         declined = ", ".join(f"{count} ({why})" for why, count in sorted(self.apply_declined.items())) or "none"
-        whole_actions = f"actions applied whole: {applied}; declined: {declined}"
+        whole_actions = f"actions applied whole: {applied} ({self.applied_in_c} in C); declined: {declined}"
         return f"{self.variant}: {counted}; {answered}; {listed}; {shapes}; {play}; {covered}; {whole_actions}; {found}"
 
 
@@ -141,6 +143,7 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     finally:
         rules.asked = None
     proof.answer_hits = answers.counts()[0]
+    proof.applied_in_c = natives.apply.applied_in_c
     del proof.disagreements[most_reported:]
     return proof
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from canasta_ref import core, parse_action
-from canasta_ref.core.apply import LAST_CARD_BONUS, STOCK_EXHAUSTED, WENT_OUT, Applied, NativeApply
+from canasta_ref.core.apply import LAST_CARD_BONUS, STOCK_EXHAUSTED, WENT_OUT, Applied, NativeApply, c_declined, encode
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.game import Game
 from canasta_ref.engine.position import Position
@@ -41,13 +41,21 @@ def _game(rules: Rules, cards: str, melds: list[str], stock: str, pile: str = "5
 
 
 def _both_apply(rules: Rules, game: Game, text: str) -> Applied:
-    """``text`` applied by the core and by the reference: the positions, the turn's flags and the hand's end
-    must agree; the core's outcome."""
+    """``text`` applied by the core, in C where the variant and the kind allow it and on its Python path, and by
+    the reference: the positions, the turn's flags and the hand's end must agree; the core's outcome. The path each
+    took is checked: a test of a mechanism the C entry has goes through it."""
+    action = parse_action(text)
+    in_c, in_python = NativeApply(rules), NativeApply(rules, native=False)
     position = core.load_state(core.new_position(rules), game.state.copy())
-    outcome = NativeApply(rules).apply(position, parse_action(text))
-    game.apply(parse_action(text))
+    python_position = core.load_state(core.new_position(rules), game.state.copy())
+    outcome = in_c.apply(position, action)
+    assert in_python.apply(python_position, action) == outcome
+    game.apply(action)
     assert isinstance(outcome, Applied), outcome
-    assert position.export() == core.owned_view(game.state)
+    expected_in_c = c_declined(rules) is None and action.kind in in_c.native_kinds
+    assert (in_c.applied_in_c, in_c.applied_in_python) == ((1, 0) if expected_in_c else (0, 1))
+    assert (in_python.applied_in_c, in_python.applied_in_python) == (0, 1)
+    assert position.export() == python_position.export() == core.owned_view(game.state)
     state = game.state
     assert (outcome.ended, outcome.went_out) == (
         (state.end_reason, state.went_out) if state.phase == "over" else (None, None)
@@ -228,9 +236,69 @@ def test_an_action_whose_cards_are_not_held_raises_and_leaves_the_position_whole
     game = _game(classic, "QS 8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play")
     position = core.load_state(core.new_position(classic), game.state)
     before = position.export()
+    applier = NativeApply(classic)
     with pytest.raises(ValueError, match="does not hold card"):
-        NativeApply(classic).apply(position, parse_action("meld QS | 8C 8D 8H"))
+        applier.apply(position, parse_action("meld QS | 8C 8D 8H"))
     assert position.export() == before
+    assert (applier.applied_in_c, applier.applied_in_python) == (0, 1)  # the C entry declined it, moving nothing
+
+
+def test_an_action_is_encoded_for_c_as_flat_small_ints(library: ModuleType) -> None:
+    """Its kind's code, the meld a take's top card joins, its cards, then each group: label, meld named, cards."""
+    assert encode(parse_action("draw")) == (0, 0, 0, 0)
+    assert encode(parse_action("discard 5S")) == (1, 0, 1, *parse_cards("5S"), 0)
+    take = parse_action("take 8C 8D + @1: 9H")
+    assert encode(take) == (3, 0, 2, *parse_cards("8C 8D"), 1, -1, 1, 1, *parse_cards("9H"))
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("discard KS", "a card not held"),
+        ("meld @3: 8C", "a meld that is not there"),
+        ("take 4S 4S", "cards not held"),
+        ("combine @1 @2", "a meld that is not there"),
+    ],
+)
+def test_the_c_entry_declines_what_the_position_cannot_make_moving_nothing(
+    library: ModuleType, classic: Rules, text: str, why: str
+) -> None:
+    game = _game(classic, "8C 8D 5S", ["QH QD QC"], "4S 6S", phase="play", pile="5C 8H")
+    position = core.load_state(core.new_position(classic), game.state)
+    before = position.export()
+    applier = NativeApply(classic)
+    assert position.apply(applier.context, encode(parse_action(text))) == -1, why
+    assert position.export() == before
+
+
+@pytest.mark.parametrize(
+    ("encoded", "message"),
+    [
+        ((42, 0, 0, 0), "no action kind 42"),
+        ((1, 0, 3, 5, 0), "cards run past its end"),
+        ((1, 0, 1, 60, 0), "there is no card 60"),
+        ((0, 0, 0, 0, 7), "ints left over"),
+        ((0, 0), "too short"),
+        ((2, 0, 0, 1, 99, 0, 1, 24), "names no meld rank"),
+    ],
+)
+def test_a_bad_encoded_action_is_refused_in_words(
+    library: ModuleType, classic: Rules, encoded: tuple[int, ...], message: str
+) -> None:
+    position = core.load_state(core.new_position(classic), _game(classic, "8C", [], "4S").state)
+    with pytest.raises(ValueError, match=message):
+        position.apply(NativeApply(classic).context, encoded)
+    with pytest.raises(TypeError, match="ApplyContext"):
+        position.apply("not a context", (0, 0, 0, 0))
+
+
+def test_a_variant_whose_mechanism_the_c_entry_lacks_takes_the_python_path(library: ModuleType) -> None:
+    """A bonus card kept as the stock's last card (hook stock.last_card_bonus_kept, Modern American) is declined
+    midway on the Python path: the variant has no C context; Classic has one."""
+    modern = rules_for(load_variant("modern-american"))
+    assert c_declined(modern) == "a bonus card kept as the stock's last card (hook stock.last_card_bonus_kept)"
+    assert NativeApply(modern).context is None
+    assert c_declined(rules_for(load_variant("classic"))) is None
 
 
 @pytest.fixture
@@ -314,3 +382,28 @@ def test_the_first_take_of_the_pile_makes_a_lone_hand(
     game = Game.from_position(rules, position)
     assert _both_apply(rules, game, "take 8C 8D") == Applied()
     assert game.state.side_of == sides_after
+
+
+@pytest.mark.parametrize("teams", [2, 3])
+def test_the_seat_hook_go_out_answerer_names_answers(library: ModuleType, teams: int) -> None:
+    """Hook go_out.answerer (Classic for six: seat + teams), asked in C: North's partner two or three seats on."""
+    rules = rules_for(derive(load_variant("classic-6p"), {"teams": teams}))
+    others = ("9C 9D 4H", "10C 10D 4S", "JC JD 5H", "KC KD 6H", "AC AD 7S")
+    hands = [parse_cards("8C 8D 8H 5S"), *(parse_cards(hand) for hand in others)]
+    melds = [[parse_cards("QH QD QC QS QH QD QC")], *([] for _ in range(teams - 1))]
+    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=melds, phase="play"))
+    assert _both_apply(rules, game, "ask") == Applied()
+    assert game.state.to_act == teams and game.state.phase == "answer"
+
+
+def test_asking_with_no_partner_is_declined_in_c_and_in_words_on_the_python_path(library: ModuleType) -> None:
+    """Classic for two: nobody answers "may I go out?"; the C entry moves nothing, the Python path says why."""
+    rules = rules_for(load_variant("classic-2p"))
+    hands = [parse_cards("8C 8D 5S"), parse_cards("9C 9D 9H 10S")]
+    game = Game.from_position(rules, Position(hands, pile=parse_cards("5C 7D"), melds=[[], []], phase="play"))
+    position = core.load_state(core.new_position(rules), game.state)
+    before = position.export()
+    applier = NativeApply(rules)
+    assert position.apply(applier.context, encode(parse_action("ask"))) == -1
+    assert applier.apply(position, parse_action("ask")) == "seat 0 has no partner to ask"
+    assert position.export() == before

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from canasta_ref import Game
-from canasta_ref.core.apply import apply_missing
+from canasta_ref.core.apply import apply_missing, c_declined
 from canasta_ref.core.listing import draw_listing_missing
 from canasta_ref.core.proof import prove
 from canasta_ref.core.score import score
@@ -37,6 +37,7 @@ def test_the_core_agrees_with_the_reference_at_every_step(library: ModuleType, v
     assert proof.listings["draw"] > 10 or draw_listing_missing(rules) is not None
     assert sum(proof.applied.values()) + sum(proof.apply_declined.values()) == proof.positions
     assert {"draw", "discard", "meld"} <= set(proof.applied) or apply_missing(rules) is not None, proof.summary()
+    assert proof.applied_in_c == sum(proof.applied.values()) or c_declined(rules) is not None, proof.summary()
 
 
 def _played(variant: str, actions: int) -> Game:
