@@ -11,7 +11,7 @@ the core's memo with its key built in C (``memo.py``), Python asked only on a mi
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 from typing import Any, Final, overload
 
@@ -39,8 +39,9 @@ from ..engine.checks import (
     kind_refusal,
     table_values,
 )
+from ..engine.combos import Aggregate
 from ..engine.hooks import TABLE_VARIABLES
-from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
+from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS, _Listing, _opening_verdict
 from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
@@ -244,6 +245,67 @@ class NativePlayListing:
             *(binding.word_code("permission", permission) for permission in PERMISSIONS),
             "pass" in self.rules.refused_kinds,
         )
+
+
+def openings_missing(rules: Rules) -> str | None:
+    """The mechanism the core's count of openings lacks for ``rules``, in words, or None: what its listing of play
+    lacks, or wild cards of different values (the reference then judges each opening whole, its cards included)."""
+    missing = play_listing_missing(rules)
+    if missing is None and rules.twos_value is None:
+        missing = "wild cards of different values (each opening judged by its cards: movegen.accepts_melding)"
+    return missing
+
+
+#: The verdict on one finished choice of shapes of an opening, as the core asks it: the groups, the cards left, the
+#: natural cards' points, the wild cards and jokers, the canastas by kind (three), the canastas made, every meld valid
+#: kept, every meld valid going out, what the melds are made of.
+OpeningVerdict = Callable[[int, int, int, int, int, int, int, int, int, bool, bool, int], bool]
+
+
+class NativeOpeningCount:
+    """How many openings a player in play whose side has not opened may lay (the reference's meld block, whole
+    choices of shapes judged on their aggregate: ``legal._openings`` / ``legal._opening_family``), counted by the
+    core rank by rank from its position without building them. The verdict on each distinct finished choice is the
+    caller's (``reference_opening_verdict``) until the core asks its questions itself."""
+
+    def __init__(self, play: NativePlayListing) -> None:
+        rules = play.rules
+        missing = openings_missing(rules)
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.context = play.context
+        self.reads_composition = rules.reads_composition
+
+    def count(self, position: Any, verdict: OpeningVerdict) -> int:
+        """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``)."""
+        found: int = position.opening_count(self.context, verdict, self.reads_composition)
+        return found
+
+
+def reference_opening_verdict(rules: Rules, state: HandState) -> OpeningVerdict:
+    """The reference's verdict on a finished choice of an opening (``legal._opening_verdict``, uncapped) for the seat
+    to act in ``state``, taking the core's values."""
+    judged = _opening_verdict(_Listing(rules, state), None)
+
+    def verdict(
+        groups: int,
+        left: int,
+        points: int,
+        twos: int,
+        jokers: int,
+        natural: int,
+        mixed: int,
+        wild: int,
+        made: int,
+        staying: bool,
+        leaving: bool,
+        composition: int,
+    ) -> bool:
+        kinds = (natural, mixed, wild)
+        wilds = (twos,) if twos else ()
+        return judged(Aggregate(groups, left, points, wilds, jokers, kinds, made, staying, leaving, (), 0, composition))
+
+    return verdict
 
 
 #: How many groups of cards make a shape (``SingleMeldShape``'s last value).

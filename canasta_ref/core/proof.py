@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.actions import Action
@@ -32,7 +32,7 @@ from ..engine.blocks import Block, Listing, SingleMelds
 from ..engine.cards import JOKER, JOKER_RANK, rank_of
 from ..engine.checks import discard_refusal, table_values
 from ..engine.game import Event, Game
-from ..engine.legal import _Listing, _rank_shapes, listing  # the reference listing's own shapes, compared whole
+from ..engine.legal import _Listing, _melds, _rank_shapes, listing  # the reference listing's own shapes, compared whole
 from ..engine.movegen import hand_cards, submultisets
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.scoring import score_hand
@@ -43,12 +43,16 @@ from .apply import Applied, NativeApply
 from .listing import (
     NativeDiscards,
     NativeListing,
+    NativeOpeningCount,
+    NativePlayListing,
     NativeRankShapes,
     NativeShape,
     NativeSingleMelds,
     SingleMeldShape,
+    openings_missing,
     play_listing_missing,
     rank_shapes_missing,
+    reference_opening_verdict,
     single_melds_open,
 )
 from .memo import NativeAnswers
@@ -86,6 +90,8 @@ class Proof:
     #: Positions of play (a side opened) the core listed whole, and why it lists none (a mechanism it lacks).
     play_listings: int = 0
     play_missing: str | None = None
+    #: Positions of play of a side that has not opened whose openings the core counted (``NativeOpeningCount``).
+    opening_counts: int = 0
     #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
     listings: Counter[str] = field(default_factory=Counter)
     uncovered: Counter[str] = field(default_factory=Counter)
@@ -110,6 +116,8 @@ class Proof:
             if self.play_missing is None
             else f"no whole listing of play: {self.play_missing}"
         )
+        if self.opening_counts:
+            play = f"{play}, {self.opening_counts} counts of openings"
         answered = f"{self.answers} rule answers ({hit_rate})"
         whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
         left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
@@ -134,6 +142,8 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
         NativeListing(rules),
         NativeApply(rules),
     )
+    if openings_missing(rules) is None:
+        natives = replace(natives, openings=NativeOpeningCount(NativePlayListing(rules)))
     try:
         for seed in seeds:
             finished = _prove_game(rules, position, answers, natives, seed, proof)
@@ -154,6 +164,7 @@ class _Natives:
     single_melds: NativeSingleMelds | None
     listing: NativeListing
     apply: NativeApply
+    openings: NativeOpeningCount | None = None
 
 
 def _prove_game(
@@ -174,6 +185,7 @@ def _prove_game(
         _compare_table_values(rules, position, before, f"{seed} step {step}", proof)
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
+        seat = before.to_act
         legal = game.legal_actions()
         reference = listing(rules, before)  # built once, its rule questions asked once
         _prove_discards(rules, natives.discards, position, before, reference, f"{seed} step {step}", proof)
@@ -182,9 +194,10 @@ def _prove_game(
         if natives.single_melds is not None and single_melds_open(rules, before):
             _prove_single_melds(rules, natives.single_melds, position, before, reference, f"{seed} step {step}", proof)
         _prove_listing(natives.listing, position, before, reference, sampler, f"{seed} step {step}", proof)
+        if natives.openings is not None and before.phase == "play" and not before.team_opened[before.side_of[seat]]:
+            _prove_opening_count(rules, natives.openings, position, before, f"{seed} step {step}", proof)
         loaded = position.snapshot()
         action = legal[pick.randrange(legal.count())]
-        seat = before.to_act
         events = game.apply(action)
         _prove_answers(rules, answers, f"{seed} step {step}", proof)
         _prove_apply(natives.apply, position, action, game.state, f"{seed} step {step}", proof)
@@ -385,6 +398,17 @@ def _prove_listing(
         proof.disagreements.append(f"{where}: the listing differs from the reference's, same count")
     elif mine and mine[pick.randrange(mine.count())] not in set(reference):
         proof.disagreements.append(f"{where}: a sample of the listing is not among the reference's actions")
+
+
+def _prove_opening_count(
+    rules: Rules, openings: NativeOpeningCount, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """The core's count of the openings of a side that has not opened against the reference's meld block."""
+    mine = openings.count(position, reference_opening_verdict(rules, state))
+    reference = len(_melds(rules, state, _Listing(rules, state)))
+    proof.opening_counts += 1
+    if mine != reference:
+        proof.disagreements.append(f"{where}: the core counts {mine} openings, the reference {reference}")
 
 
 def reference_single_melds(rules: Rules, reference: Listing) -> list[SingleMeldShape]:
