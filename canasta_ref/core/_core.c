@@ -1975,14 +1975,14 @@ static PyObject *Position_play_listing(Position *self, PyObject *arg) {
                          may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
 }
 
-#include "native/openings.c" /* the openings of a side that has not opened */
-
 /* A predicate's memo asked with ``values``: 1 (true), 0, or -1 with an exception; 0 where there is no memo. */
 static int predicate_holds(RuleMemo *memo, const KeyValues *values) {
     if (memo == NULL) return 0;
     PyObject *answer = ask_built(memo, values);
     return answer == NULL ? -1 : PyObject_IsTrue(answer);
 }
+
+#include "native/openings.c" /* the openings of a side that has not opened */
 
 /* Whether action.allowed lets the seat to act, holding the cards, make an action of ``kind`` in the draw phase. */
 static int draw_kind_allowed(const Position *self, const DrawQuestions *d, int kind) {
@@ -2341,7 +2341,7 @@ static PyMethodDef Position_methods[] = {
     {"play_listing", (PyCFunction)Position_play_listing, METH_O,
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"opening_count", (PyCFunction)Position_opening_count, METH_VARARGS,
-     "opening_count(context, verdict, reads_composition): how many openings the seat to act may lay"},
+     "opening_count(context, questions, minimum): how many openings the seat to act may lay"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
      "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker, "
      "awaiting_first_turn])"},

@@ -11,7 +11,7 @@ the core's memo with its key built in C (``memo.py``), Python asked only on a mi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from typing import Any, Final, overload
 
@@ -20,8 +20,11 @@ from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
 from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
 from ..engine.checks import _ASK as ASK_ALLOWED
+from ..engine.checks import _CONCEALED as CONCEALED
+from ..engine.checks import _COUNT as INITIAL_COUNT
 from ..engine.checks import _DRAW_ALLOWED as DRAW_ALLOWED
 from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED
+from ..engine.checks import _INITIAL_VALID as INITIAL_VALID
 from ..engine.checks import _KEEP_CARD as KEEP_CARD
 from ..engine.checks import _MUST_TAKE as MUST_TAKE
 from ..engine.checks import _PASS as PASS_ALLOWED
@@ -39,9 +42,8 @@ from ..engine.checks import (
     kind_refusal,
     table_values,
 )
-from ..engine.combos import Aggregate
 from ..engine.hooks import TABLE_VARIABLES
-from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS, _Listing, _opening_verdict
+from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
 from ..engine.movegen import submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
@@ -50,6 +52,7 @@ from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
 _PREDICATE = QUESTIONS.index("predicate")
+_VALUE = QUESTIONS.index("value")
 
 
 class NativeDiscards:
@@ -256,17 +259,13 @@ def openings_missing(rules: Rules) -> str | None:
     return missing
 
 
-#: The verdict on one finished choice of shapes of an opening, as the core asks it: the groups, the cards left, the
-#: natural cards' points, the wild cards and jokers, the canastas by kind (three), the canastas made, every meld valid
-#: kept, every meld valid going out, what the melds are made of.
-OpeningVerdict = Callable[[int, int, int, int, int, int, int, int, int, bool, bool, int], bool]
-
-
 class NativeOpeningCount:
     """How many openings a player in play whose side has not opened may lay (the reference's meld block, whole
     choices of shapes judged on their aggregate: ``legal._openings`` / ``legal._opening_family``), counted by the
-    core rank by rank from its position without building them. The verdict on each distinct finished choice is the
-    caller's (``reference_opening_verdict``) until the core asks its questions itself."""
+    core rank by rank from its position without building them, every rule question through its memo (hooks
+    action.allowed, meld.valid, meld.action, go_out.allowed, go_out.keep_card, initial_meld.count,
+    initial_meld.valid, go_out.concealed). The side's minimum (hook initial_meld.minimum, which reads the scores
+    the core's position does not hold) is the caller's."""
 
     def __init__(self, play: NativePlayListing) -> None:
         rules = play.rules
@@ -274,38 +273,17 @@ class NativeOpeningCount:
         if missing is not None:
             raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
         self.context = play.context
-        self.reads_composition = rules.reads_composition
+        self.count_question = NativeQuestion(rules, INITIAL_COUNT, _VALUE).built_natively(INITIAL_COUNT.names)
+        self.valid = NativeQuestion(rules, INITIAL_VALID, _FAILING).built_natively(INITIAL_VALID.names)
+        self.concealed = NativeQuestion(rules, CONCEALED, _PREDICATE).built_natively(CONCEALED.names)
+        memos = (self.count_question.memo, self.valid.memo, self.concealed.memo)
+        self.questions = (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
 
-    def count(self, position: Any, verdict: OpeningVerdict) -> int:
-        """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``)."""
-        found: int = position.opening_count(self.context, verdict, self.reads_composition)
+    def count(self, position: Any, minimum: int) -> int:
+        """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
+        its side's initial meld needing ``minimum`` points (``checks.initial_minimum``)."""
+        found: int = position.opening_count(self.context, self.questions, minimum)
         return found
-
-
-def reference_opening_verdict(rules: Rules, state: HandState) -> OpeningVerdict:
-    """The reference's verdict on a finished choice of an opening (``legal._opening_verdict``, uncapped) for the seat
-    to act in ``state``, taking the core's values."""
-    judged = _opening_verdict(_Listing(rules, state), None)
-
-    def verdict(
-        groups: int,
-        left: int,
-        points: int,
-        twos: int,
-        jokers: int,
-        natural: int,
-        mixed: int,
-        wild: int,
-        made: int,
-        staying: bool,
-        leaving: bool,
-        composition: int,
-    ) -> bool:
-        kinds = (natural, mixed, wild)
-        wilds = (twos,) if twos else ()
-        return judged(Aggregate(groups, left, points, wilds, jokers, kinds, made, staying, leaving, (), 0, composition))
-
-    return verdict
 
 
 #: How many groups of cards make a shape (``SingleMeldShape``'s last value).

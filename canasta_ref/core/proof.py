@@ -30,7 +30,7 @@ from typing import Any
 from ..engine.actions import Action
 from ..engine.blocks import Block, Listing, SingleMelds
 from ..engine.cards import JOKER, JOKER_RANK, rank_of
-from ..engine.checks import discard_refusal, table_values
+from ..engine.checks import discard_refusal, initial_minimum, table_values
 from ..engine.game import Event, Game
 from ..engine.legal import _Listing, _melds, _rank_shapes, listing  # the reference listing's own shapes, compared whole
 from ..engine.movegen import hand_cards, submultisets
@@ -52,7 +52,6 @@ from .listing import (
     openings_missing,
     play_listing_missing,
     rank_shapes_missing,
-    reference_opening_verdict,
     single_melds_open,
 )
 from .memo import NativeAnswers
@@ -404,7 +403,7 @@ def _prove_opening_count(
     rules: Rules, openings: NativeOpeningCount, position: Any, state: HandState, where: str, proof: Proof
 ) -> None:
     """The core's count of the openings of a side that has not opened against the reference's meld block."""
-    mine = openings.count(position, reference_opening_verdict(rules, state))
+    mine = openings.count(position, initial_minimum(rules, state, state.to_act))
     reference = len(_melds(rules, state, _Listing(rules, state)))
     proof.opening_counts += 1
     if mine != reference:

@@ -1,7 +1,7 @@
 """The core's count of the openings of a side that has not opened (play phase), on positions set up directly: the
-minimum met and not met, by points of melds, with wild cards, raised by the side's score, a black three refused, a
-hand large enough that the reference keeps its openings as a structure; every count checked equal to the
-reference's meld block. The step-by-step proof in every variant is test_core_proof.py."""
+minimum met and not met, by points of melds, with wild cards, raised by the side's score, a canasta counted where the
+spec says, going out concealed waiving it as the spec says, a black three refused, a hand large enough that the
+reference keeps its openings as a structure; every count checked equal to the reference's meld block. The step-by-step proof in every variant is test_core_proof.py."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import pytest
 
 from canasta_ref import core
 from canasta_ref.conformance.setup import with_parameters
-from canasta_ref.core.listing import NativeOpeningCount, NativePlayListing, reference_opening_verdict
+from canasta_ref.core.listing import NativeOpeningCount, NativePlayListing
 from canasta_ref.engine import legal
 from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.checks import initial_minimum
 from canasta_ref.engine.combos import Combinations
 from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
@@ -33,7 +34,7 @@ def _in_play(rules: Rules, cards: str, scores: Sequence[int] = ()) -> HandState:
 def _openings(rules: Rules, state: HandState) -> int:
     """The core's count of North's openings, checked equal to the reference's meld block."""
     position = core.load_state(core.new_position(rules), state)
-    mine = NativeOpeningCount(NativePlayListing(rules)).count(position, reference_opening_verdict(rules, state))
+    mine = NativeOpeningCount(NativePlayListing(rules)).count(position, initial_minimum(rules, state, state.to_act))
     reference = legal._melds(rules, state, legal._Listing(rules, state))
     assert mine == len(reference)
     return mine
@@ -80,3 +81,11 @@ def test_a_canasta_counts_towards_the_minimum_where_the_spec_says(library: Modul
     bonus_counts = rules_for(with_parameters("classic", {"canasta_bonus_counts": "counts"}))
     assert _openings(plain, _in_play(plain, hand)) == 0
     assert _openings(bonus_counts, _in_play(bonus_counts, hand)) == 1
+
+
+def test_going_out_concealed_waives_the_minimum_as_the_spec_says(library: ModuleType, classic: Rules) -> None:
+    whole = "5C 5D 5H 5S 5C 5D 5H 7C 7D 7H"  # a canasta of fives and three sevens: 50 points of the 90 needed
+    assert _openings(classic, _in_play(classic, whole, scores=(1500, 0))) == 1  # the whole hand melded
+    assert _openings(classic, _in_play(classic, f"{whole} 9C", scores=(1500, 0))) == 0  # a card left to discard
+    one_turn = rules_for(with_parameters("classic", {"concealed_exemption": "going_out_in_one_turn"}))
+    assert _openings(one_turn, _in_play(one_turn, f"{whole} 9C", scores=(1500, 0))) == 1

@@ -6,8 +6,10 @@
  * wild cards pay for, judged as a whole on its aggregate (the groups, the cards left, the points, the wild cards,
  * the canastas by kind, every meld valid kept and going out, what the melds are made of), then made into its cards.
  * Here the choices are counted rank by rank (the ranks in the reference's canonical order), each state after a rank
- * kept with the number of actions below it, so a count costs the distinct states, not the choices; the verdict on
- * a finished aggregate is asked of ``verdict`` (a Python callable) once per distinct aggregate a call meets. */
+ * kept with the number of actions below it, so a count costs the distinct states, not the choices. The verdict on
+ * a finished aggregate (``legal._opening_verdict``) is the core's own, each rule question through its memo with the
+ * key built here: the number of groups (meld.action), the turn ending legally (go_out.allowed, go_out.keep_card),
+ * the initial meld (initial_meld.count, initial_meld.valid, go_out.concealed); kept per call by aggregate. */
 
 /* One valid shape of a rank as an option of an opening: its counts, the ways to pick its natural cards, its
  * natural cards' points, the kind of canasta it makes (-1: none), its verdicts, what its meld is made of. */
@@ -89,13 +91,25 @@ static long long state_table_get(const StateTable *t, const int32_t *key) {
     return t->used[at] ? t->values[at] : -1;
 }
 
+/* The initial meld's questions, bound once a variant (``listing.NativeOpenings``): the memos of
+ * initial_meld.count (a number), initial_meld.valid (a failing clause) and go_out.concealed (a predicate), the points
+ * of a wild card other than a joker and of a joker, and whether a clause reads what the melds are made of. */
+typedef struct {
+    RuleMemo *count, *valid, *concealed;
+    int twos_points, joker_points, reads_composition;
+} OpeningQuestions;
+
 /* One call's counting: the ranks with valid shapes in canonical order, their options, the hand's wild cards, and
  * the tables of the states counted, of the verdicts asked and of the ways to pick the wild cards. */
 typedef struct {
     int rank_count, ranks[MELD_RANKS], first[MELD_RANKS + 1];
     OpeningOption *options;
     int twos_pool[CARD_TYPES], two_types, twos_total, jokers, hand_size;
-    PyObject *verdict;
+    const OpeningQuestions *q;
+    PlayGates gates;
+    Ending ending;
+    int32_t table[TABLE_WIDTH];
+    int side_kinds[4], minimum;
     StateTable below, verdicts, twos_ways;
 } OpeningCount;
 
@@ -201,22 +215,71 @@ static long long twos_ways_of(OpeningCount *oc, const int32_t *state) {
     return state_table_put(&oc->twos_ways, key, ways) < 0 ? -2 : ways;
 }
 
-/* The verdict on a finished state (groups, cards left, points, wild cards, jokers, canastas by kind, canastas
- * made, all valid kept, all valid going out, composition), asked of Python once per distinct one: 1, 0, -1. */
+/* Hook initial_meld.count on the opening's points and canastas by kind (a number; -1 with an exception). */
+static long initial_count(const OpeningQuestions *q, int points, const int kinds[4]) {
+    KeyValues v = {.arguments = {points, 0, kinds[0], kinds[1], kinds[2], kinds[3]}};
+    PyObject *answer = ask_built(q->count, &v);
+    return answer == NULL ? -1 : PyLong_AsLong(answer);
+}
+
+/* Hook go_out.concealed for an opening (``checks.goes_out_concealed``): a side that has not opened has melded
+ * nothing before nor added to a meld, and has not taken the pile this turn (taking it would have opened it). */
+static int opening_concealed(const OpeningQuestions *q, int made_canasta) {
+    KeyValues v = {.arguments = {0, 0, made_canasta, 0}};
+    return predicate_holds(q->concealed, &v);
+}
+
+/* The initial-meld hooks on an opening from hand (``movegen.opening_accepted``): its points, the canastas it makes
+ * ``made`` (by kind), the cards it leaves; 1, 0, or -1 with an exception. */
+static int opening_meets_minimum(OpeningCount *oc, int points, const int made[4], int hand_after, int composition) {
+    const OpeningQuestions *q = oc->q;
+    int made_canasta = made[0] + made[1] + made[2] + made[3] > 0, concealed = 0, by_discard = 0;
+    if (hand_after <= 1) {
+        int hidden = opening_concealed(q, made_canasta);
+        if (hidden < 0) return -1;
+        concealed = hand_after == 0 && hidden;
+        if (hand_after == 1 && hidden) {
+            int after[4];
+            for (int k = 0; k < 4; k++) after[k] = oc->side_kinds[k] + made[k];
+            by_discard = may_go_out_with(&oc->ending, after);
+            if (by_discard < 0) return -1;
+        }
+    }
+    long count = initial_count(q, points, made);
+    if (count == -1 && PyErr_Occurred()) return -1;
+    KeyValues v = {.arguments = {(int32_t)count, oc->minimum, concealed, by_discard, 0, composition & 1,
+                                 composition >> 1 & 1, composition >> 2 & 1, made[0], made[1], made[2]}};
+    PyObject *answer = ask_built(q->valid, &v);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* What ``legal._opening_shape_ok`` judges: the number of groups (meld.action), every meld valid kept or going out
+ * as the opening ends the turn, and the ending itself; 1, 0, or -1 with an exception. */
+static int opening_shape_fine(OpeningCount *oc, const int32_t *state, const int made[4]) {
+    KeyValues v = {.arguments = {oc->gates.meld_action_phase, state[OS_GROUPS], 0, 1}};
+    memcpy(v.table, oc->table, sizeof(v.table));
+    int groups = answer_is_none(oc->gates.meld_action, &v);
+    if (groups <= 0) return groups;
+    int after[4], hand_after = oc->hand_size - state[OS_USED];
+    for (int k = 0; k < 4; k++) after[k] = oc->side_kinds[k] + made[k];
+    RankShape whole = {.staying = state[OS_STAYING], .leaving = state[OS_LEAVING]};
+    return single_meld_fine(&oc->ending, &whole, hand_after, after);
+}
+
+/* The verdict on a finished state (``legal._opening_verdict``, uncapped), kept per call by its aggregate (the
+ * wild cards by their total alone, which is all it reads): 1, 0, or -1 with an exception. */
 static int opening_accepts(OpeningCount *oc, const int32_t *state) {
     int32_t key[OS_FIELDS];
     memcpy(key, state, sizeof(key));
-    key[OS_INDEX] = key[OS_SIZES_LOW] = key[OS_SIZES_HIGH] = 0; /* the verdict reads the wild cards' total alone */
+    key[OS_INDEX] = key[OS_SIZES_LOW] = key[OS_SIZES_HIGH] = 0;
     long long known = state_table_get(&oc->verdicts, key);
     if (known >= 0) return (int)known;
-    int made = state[OS_KIND0] + state[OS_KIND1] + state[OS_KIND2];
-    PyObject *answer = PyObject_CallFunction(
-        oc->verdict, "(iiiiiiiiiNNi)", state[OS_GROUPS], oc->hand_size - state[OS_USED], state[OS_POINTS],
-        state[OS_TWOS], state[OS_JOKERS], state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], made,
-        PyBool_FromLong(state[OS_STAYING]), PyBool_FromLong(state[OS_LEAVING]), state[OS_COMPOSITION]);
-    if (answer == NULL) return -1;
-    int accepted = PyObject_IsTrue(answer);
-    Py_DECREF(answer);
+    int made[4] = {state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], 0};
+    int accepted = opening_shape_fine(oc, state, made);
+    if (accepted > 0) {
+        int points = state[OS_POINTS] + state[OS_TWOS] * oc->q->twos_points + state[OS_JOKERS] * oc->q->joker_points;
+        accepted = opening_meets_minimum(oc, points, made, oc->hand_size - state[OS_USED], state[OS_COMPOSITION]);
+    }
     if (accepted < 0 || state_table_put(&oc->verdicts, key, accepted) < 0) return -1;
     return accepted;
 }
@@ -293,31 +356,47 @@ static int opening_wilds(const Position *self, int seat, OpeningCount *oc) {
     return 0;
 }
 
-/* ``opening_count(context, verdict, reads_composition)``: how many openings the seat to act (in play, its side not
- * opened) may lay, as the reference's meld block counts them (``legal._melds``): 0 where hook action.allowed
- * refuses melding, else every choice of valid shapes the verdict accepts, by its cards. ``verdict`` is called with
- * a finished choice's (groups, cards left, natural points, wild cards, jokers, canastas by kind (3), canastas made,
- * all valid kept, all valid going out, composition) and answers whether the opening is legal. */
+/* ``questions``: (initial_meld.count's memo, initial_meld.valid's, go_out.concealed's, a wild card's points, a
+ * joker's points, whether a clause reads what the melds are made of), as ``listing.NativeOpenings`` binds them. */
+static int read_opening_questions(PyObject *questions, OpeningQuestions *q) {
+    PyObject *count, *valid, *concealed;
+    if (!PyArg_ParseTuple(questions, "OOOiip", &count, &valid, &concealed, &q->twos_points, &q->joker_points,
+                          &q->reads_composition) ||
+        check_recipe(count, "initial_meld.count's memo") < 0 || check_recipe(valid, "initial_meld.valid's memo") < 0 ||
+        check_recipe(concealed, "go_out.concealed's memo") < 0)
+        return -1;
+    q->count = (RuleMemo *)count, q->valid = (RuleMemo *)valid, q->concealed = (RuleMemo *)concealed;
+    return 0;
+}
+
+/* ``opening_count(context, questions, minimum)``: how many openings the seat to act (in play, its side not opened)
+ * may lay, as the reference's meld block counts them (``legal._melds``): 0 where hook action.allowed refuses
+ * melding, else every choice of valid shapes the verdict accepts, by its cards. ``minimum`` is the side's initial
+ * meld minimum (hook initial_meld.minimum, which reads the scores the position does not hold). */
 static PyObject *Position_opening_count(Position *self, PyObject *args) {
-    PyObject *context, *verdict;
-    int reads_composition;
-    if (!PyArg_ParseTuple(args, "OOp", &context, &verdict, &reads_composition)) return NULL;
+    PyObject *context, *questions;
+    OpeningQuestions q;
+    int minimum;
+    if (!PyArg_ParseTuple(args, "OO!i", &context, &PyTuple_Type, &questions, &minimum) ||
+        read_opening_questions(questions, &q) < 0)
+        return NULL;
     const ListingContext *c = context_with(context, 1, 0);
     if (c == NULL) return NULL;
-    if (!PyCallable_Check(verdict)) return PyErr_Format(PyExc_TypeError, "native core: the verdict is not callable");
     int seat = self->state.to_act;
     if (self->state.team_opened[self->state.side_of[seat]])
         return PyErr_Format(PyExc_ValueError, "native core: seat %d's side has opened; its melds are single", seat);
-    PlayGates g = c->gates;
-    Ending e = c->ending;
-    gate_flags(self, seat, &g, &e);
-    int may_meld = kind_allowed(&g, seat, KIND_MELD);
+    OpeningCount oc = {.q = &q, .gates = c->gates, .ending = c->ending, .minimum = minimum,
+                       .hand_size = cards_held(self, seat)};
+    gate_flags(self, seat, &oc.gates, &oc.ending);
+    table_values_of(self, seat, oc.table);
+    memcpy(oc.ending.out_values.table, oc.table, sizeof(oc.table));
+    side_kinds(self, self->state.side_of[seat], oc.side_kinds);
+    int may_meld = kind_allowed(&oc.gates, seat, KIND_MELD);
     if (may_meld <= 0) return may_meld < 0 ? NULL : PyLong_FromLong(0);
-    OpeningCount oc = {.verdict = verdict, .hand_size = cards_held(self, seat)};
     long long total = -1;
     if (opening_wilds(self, seat, &oc) == 0 && state_table_alloc(&oc.below, 256) == 0 &&
         state_table_alloc(&oc.verdicts, 64) == 0 && state_table_alloc(&oc.twos_ways, 16) == 0 &&
-        opening_options(self, seat, &c->shapes, reads_composition, &oc) == 0) {
+        opening_options(self, seat, &c->shapes, q.reads_composition, &oc) == 0) {
         int32_t start[OS_FIELDS] = {0};
         start[OS_STAYING] = start[OS_LEAVING] = 1;
         total = openings_below(&oc, start);
