@@ -1938,6 +1938,27 @@ static PyObject *discard_actions(const ListingContext *c, const long *chosen, Py
     return out;
 }
 
+/* The listing of play once its melds are found (``melds``, a reference stolen; ``can_meld``: any meld action):
+ * (may ask, the melds, the discard actions it may make, may pass, may end); NULL with an exception. */
+static PyObject *play_listing_rest(Position *self, const ListingContext *c, PlayGates *g, Ending *e,
+                                   const int32_t table[TABLE_WIDTH], int may_ask, PyObject *melds, int can_meld) {
+    int seat = self->state.to_act, held = cards_held(self, seat), kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
+    long chosen[CARD_TYPES];
+    Py_ssize_t discards = 0;
+    int may_discard = discard_allowed(g, e, seat, held - 1, kinds, can_meld);
+    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, c->discard_allowed, c->discard_preferred,
+                                                     chosen);
+    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(g, e, table, seat, kinds);
+    int may_end = may_pass < 0 ? -1 : kind_allowed(g, seat, KIND_END);
+    if (may_end < 0) {
+        Py_DECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, discard_actions(c, chosen, discards),
+                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
+}
+
 /* The whole listing of the seat to act in play, its side opened (``legal.listing``), from the core's position
  * alone (its turn's flags included), with what its variant binds once in ``context`` (``ListingContext``): (may
  * ask, the single melds as ``single_melds`` gives them, the discard actions it may make, may pass, may end). */
@@ -1951,8 +1972,6 @@ static PyObject *Position_play_listing(Position *self, PyObject *arg) {
     int32_t table[TABLE_WIDTH];
     table_values_of(self, seat, table);
     memcpy(e.out_values.table, table, sizeof(table));
-    int kinds[4];
-    side_kinds(self, self->state.side_of[seat], kinds);
     int may_ask = ask_allowed(&g, table, seat), may_meld = may_ask < 0 ? -1 : meld_allowed(&g, table, seat);
     if (may_meld < 0) return NULL;
     PyObject *melds = PyList_New(0);
@@ -1960,19 +1979,7 @@ static PyObject *Position_play_listing(Position *self, PyObject *arg) {
         Py_XDECREF(melds);
         return NULL;
     }
-    long chosen[CARD_TYPES];
-    Py_ssize_t discards = 0;
-    int may_discard = discard_allowed(&g, &e, seat, held - 1, kinds, PyList_GET_SIZE(melds) > 0);
-    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, c->discard_allowed, c->discard_preferred,
-                                                     chosen);
-    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(&g, &e, table, seat, kinds);
-    int may_end = may_pass < 0 ? -1 : kind_allowed(&g, seat, KIND_END);
-    if (may_end < 0) {
-        Py_DECREF(melds);
-        return NULL;
-    }
-    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, discard_actions(c, chosen, discards),
-                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
+    return play_listing_rest(self, c, &g, &e, table, may_ask, melds, PyList_GET_SIZE(melds) > 0);
 }
 
 /* A predicate's memo asked with ``values``: 1 (true), 0, or -1 with an exception; 0 where there is no memo. */
@@ -2342,6 +2349,12 @@ static PyMethodDef Position_methods[] = {
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"opening_count", (PyCFunction)Position_opening_count, METH_VARARGS,
      "opening_count(context, questions, minimum): how many openings the seat to act may lay"},
+    {"opening_at", (PyCFunction)Position_opening_at, METH_VARARGS,
+     "opening_at(context, questions, minimum, index): (shapes, place) of the index-th opening of the seat to act"},
+    {"opening_choices", (PyCFunction)Position_opening_choices, METH_VARARGS,
+     "opening_choices(context, questions, minimum): every choice of shapes of the openings, with its actions"},
+    {"opening_listing", (PyCFunction)Position_opening_listing, METH_VARARGS,
+     "opening_listing(context, questions, minimum): (may ask, the openings' count, the discards, may pass, may end)"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
      "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker, "
      "awaiting_first_turn])"},

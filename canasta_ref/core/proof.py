@@ -44,6 +44,7 @@ from .listing import (
     NativeDiscards,
     NativeListing,
     NativeOpeningCount,
+    NativeOpenings,
     NativePlayListing,
     NativeRankShapes,
     NativeShape,
@@ -385,9 +386,10 @@ def _prove_listing(
     proof: Proof,
 ) -> None:
     """The core's whole listing of a position it covers against the reference's: count, list, and a sample."""
-    mine = native.of(position)
+    minimum = initial_minimum(native.rules, state, state.to_act)  # the scores it reads are not the core's
+    mine = native.of(position, minimum)
     if mine is None:
-        proof.uncovered[native.uncovered(position) or "none"] += 1
+        proof.uncovered[native.uncovered(position, minimum) or "none"] += 1
         return
     proof.listings[state.phase] += 1
     proof.play_listings += state.phase == "play"
@@ -402,12 +404,25 @@ def _prove_listing(
 def _prove_opening_count(
     rules: Rules, openings: NativeOpeningCount, position: Any, state: HandState, where: str, proof: Proof
 ) -> None:
-    """The core's count of the openings of a side that has not opened against the reference's meld block."""
-    mine = openings.count(position, initial_minimum(rules, state, state.to_act))
-    reference = len(_melds(rules, state, _Listing(rules, state)))
+    """The core's openings of a side that has not opened against the reference's meld block: the count, the
+    actions walked in order, and each one found by its index (the first ``_INDEXED`` of them)."""
+    minimum = initial_minimum(rules, state, state.to_act)
+    count = openings.count(position, minimum)
+    reference = _melds(rules, state, _Listing(rules, state))
     proof.opening_counts += 1
-    if mine != reference:
-        proof.disagreements.append(f"{where}: the core counts {mine} openings, the reference {reference}")
+    if count != len(reference):
+        proof.disagreements.append(f"{where}: the core counts {count} openings, the reference {len(reference)}")
+        return
+    mine = NativeOpenings(openings, position, minimum, count)
+    listed = list(reference)
+    if list(mine) != listed:
+        proof.disagreements.append(f"{where}: the core's openings differ from the reference's, same count")
+    elif any(mine[index] != listed[index] for index in range(min(count, _INDEXED))):
+        proof.disagreements.append(f"{where}: an opening found by its index differs from the reference's")
+
+
+#: How many openings of a position the proof finds by index (each call counts the whole block again).
+_INDEXED = 200
 
 
 def reference_single_melds(rules: Rules, reference: Listing) -> list[SingleMeldShape]:

@@ -1,22 +1,32 @@
-"""The core's count of the openings of a side that has not opened (play phase), on positions set up directly: the
-minimum met and not met, by points of melds, with wild cards, raised by the side's score, a canasta counted where the
-spec says, going out concealed waiving it as the spec says, a black three refused, a hand large enough that the
-reference keeps its openings as a structure; every count checked equal to the reference's meld block. The step-by-step proof in every variant is test_core_proof.py."""
+"""The core's openings of a side that has not opened (play phase), on positions set up directly: the minimum met and
+not met, by points of melds, with wild cards, raised by the side's score, a canasta counted where the spec says,
+going out concealed waiving it as the spec says, a black three refused, a hand large enough that the reference keeps
+its openings as a structure; every count checked equal to the reference's meld block, the whole listing and each
+opening found by its index equal to the reference's. The step-by-step proof in every variant is test_core_proof.py."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from canasta_ref import core
 from canasta_ref.conformance.setup import with_parameters
-from canasta_ref.core.listing import NativeOpeningCount, NativePlayListing
+from canasta_ref.core.listing import (
+    OPENINGS_WITHOUT_MINIMUM,
+    NativeListing,
+    NativeOpeningCount,
+    NativeOpenings,
+    NativePlayListing,
+)
+from canasta_ref.core.proof import prove
 from canasta_ref.engine import legal
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.checks import initial_minimum
 from canasta_ref.engine.combos import Combinations
+from canasta_ref.engine.legal import listing
 from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.engine.state import HandState
@@ -89,3 +99,48 @@ def test_going_out_concealed_waives_the_minimum_as_the_spec_says(library: Module
     assert _openings(classic, _in_play(classic, f"{whole} 9C", scores=(1500, 0))) == 0  # a card left to discard
     one_turn = rules_for(with_parameters("classic", {"concealed_exemption": "going_out_in_one_turn"}))
     assert _openings(one_turn, _in_play(one_turn, f"{whole} 9C", scores=(1500, 0))) == 1
+
+
+def test_the_whole_listing_of_a_side_not_opened_is_the_references_index_by_index(
+    library: ModuleType, classic: Rules
+) -> None:
+    state = _in_play(classic, "KC KD KH 2C 2D JK 5S 9C 7D 7H")
+    position = core.load_state(core.new_position(classic), state)
+    native = NativeListing(classic)
+    minimum = initial_minimum(classic, state, state.to_act)
+    assert native.uncovered(position) == OPENINGS_WITHOUT_MINIMUM and native.of(position) is None
+    assert native.uncovered(position, minimum) is None
+    found = native.of(position, minimum)
+    reference = listing(classic, state)
+    assert found is not None and found.count() == reference.count() > 20
+    assert list(found) == list(reference)
+    assert [found[index] for index in range(found.count())] == list(reference)
+
+
+def test_an_opening_of_a_large_hand_is_found_by_its_index_as_the_structure_finds_it(
+    library: ModuleType, classic: Rules
+) -> None:
+    hand = "4C 4D 5C 5D 5H 6C 6D 7C 7D 8C 8D 8H 9C 9D 10C 10D JC JD QC QD KC KD AC AD 2C 2D 2H JK 3D 3H"
+    state = _in_play(classic, hand)
+    position = core.load_state(core.new_position(classic), state)
+    openings = NativeOpeningCount(NativePlayListing(classic))
+    minimum = initial_minimum(classic, state, state.to_act)
+    count = openings.count(position, minimum)
+    mine = NativeOpenings(openings, position, minimum, count)
+    reference = legal._melds(classic, state, legal._Listing(classic, state))
+    for index in (0, 1, 2, count // 3, count // 2, count - 2, count - 1, -1):
+        assert mine[index] == reference[index]
+    with pytest.raises(IndexError):
+        mine[count]
+
+
+def test_the_proof_finds_an_opening_indexed_wrong(library: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    shifted = NativeOpenings.__getitem__
+
+    def one_further(self: NativeOpenings, index: Any) -> Any:
+        return shifted(self, (index + 1) % len(self))
+
+    monkeypatch.setattr(NativeOpenings, "__getitem__", one_further)
+    proof = prove(rules_for(load_variant("classic")), ["core-openings/1", "core-openings/2"])
+    assert proof.opening_counts > 0
+    assert any("found by its index" in found for found in proof.disagreements)

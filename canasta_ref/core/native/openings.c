@@ -369,38 +369,189 @@ static int read_opening_questions(PyObject *questions, OpeningQuestions *q) {
     return 0;
 }
 
+/* The counting set up for the seat to act from ``args`` (context, questions, minimum, then ``more``'s format),
+ * its openings counted into ``*total`` (0 where action.allowed refuses melding); -1 with an exception. The caller
+ * frees ``oc`` (``opening_count_free``) either way. */
+static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, long long *index,
+                           long long *total) {
+    PyObject *context, *questions;
+    int minimum;
+    if (!PyArg_ParseTuple(args, index ? "OO!iL" : "OO!i", &context, &PyTuple_Type, &questions, &minimum, index) ||
+        read_opening_questions(questions, q) < 0)
+        return -1;
+    const ListingContext *c = context_with(context, 1, 0);
+    if (c == NULL) return -1;
+    int seat = self->state.to_act;
+    if (self->state.team_opened[self->state.side_of[seat]]) {
+        PyErr_Format(PyExc_ValueError, "native core: seat %d's side has opened; its melds are single", seat);
+        return -1;
+    }
+    *oc = (OpeningCount){.q = q, .gates = c->gates, .ending = c->ending, .minimum = minimum,
+                         .hand_size = cards_held(self, seat)};
+    gate_flags(self, seat, &oc->gates, &oc->ending);
+    table_values_of(self, seat, oc->table);
+    memcpy(oc->ending.out_values.table, oc->table, sizeof(oc->table));
+    side_kinds(self, self->state.side_of[seat], oc->side_kinds);
+    int may_meld = kind_allowed(&oc->gates, seat, KIND_MELD);
+    *total = 0;
+    if (may_meld <= 0) return may_meld;
+    if (opening_wilds(self, seat, oc) < 0 || state_table_alloc(&oc->below, 256) < 0 ||
+        state_table_alloc(&oc->verdicts, 64) < 0 || state_table_alloc(&oc->twos_ways, 16) < 0 ||
+        opening_options(self, seat, &c->shapes, q->reads_composition, oc) < 0)
+        return -1;
+    int32_t start[OS_FIELDS] = {0};
+    start[OS_STAYING] = start[OS_LEAVING] = 1;
+    *total = openings_below(oc, start);
+    return *total < 0 ? -1 : 0;
+}
+
 /* ``opening_count(context, questions, minimum)``: how many openings the seat to act (in play, its side not opened)
  * may lay, as the reference's meld block counts them (``legal._melds``): 0 where hook action.allowed refuses
  * melding, else every choice of valid shapes the verdict accepts, by its cards. ``minimum`` is the side's initial
  * meld minimum (hook initial_meld.minimum, which reads the scores the position does not hold). */
 static PyObject *Position_opening_count(Position *self, PyObject *args) {
-    PyObject *context, *questions;
+    OpeningCount oc = {0};
     OpeningQuestions q;
-    int minimum;
-    if (!PyArg_ParseTuple(args, "OO!i", &context, &PyTuple_Type, &questions, &minimum) ||
-        read_opening_questions(questions, &q) < 0)
-        return NULL;
-    const ListingContext *c = context_with(context, 1, 0);
-    if (c == NULL) return NULL;
-    int seat = self->state.to_act;
-    if (self->state.team_opened[self->state.side_of[seat]])
-        return PyErr_Format(PyExc_ValueError, "native core: seat %d's side has opened; its melds are single", seat);
-    OpeningCount oc = {.q = &q, .gates = c->gates, .ending = c->ending, .minimum = minimum,
-                       .hand_size = cards_held(self, seat)};
-    gate_flags(self, seat, &oc.gates, &oc.ending);
-    table_values_of(self, seat, oc.table);
-    memcpy(oc.ending.out_values.table, oc.table, sizeof(oc.table));
-    side_kinds(self, self->state.side_of[seat], oc.side_kinds);
-    int may_meld = kind_allowed(&oc.gates, seat, KIND_MELD);
-    if (may_meld <= 0) return may_meld < 0 ? NULL : PyLong_FromLong(0);
-    long long total = -1;
-    if (opening_wilds(self, seat, &oc) == 0 && state_table_alloc(&oc.below, 256) == 0 &&
-        state_table_alloc(&oc.verdicts, 64) == 0 && state_table_alloc(&oc.twos_ways, 16) == 0 &&
-        opening_options(self, seat, &c->shapes, q.reads_composition, &oc) == 0) {
-        int32_t start[OS_FIELDS] = {0};
-        start[OS_STAYING] = start[OS_LEAVING] = 1;
-        total = openings_below(&oc, start);
+    long long total;
+    int failed = opening_prepare(self, args, &oc, &q, NULL, &total) < 0;
+    opening_count_free(&oc);
+    return failed ? NULL : PyLong_FromLongLong(total);
+}
+
+/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening in the reference's
+ * order (by the choice at each rank, none first, then each option; within one choice by its cards), and the
+ * opening's place among that choice's actions. Each option's block holds, for every deeper choice in turn, its
+ * ways times that choice's actions: the deeper choice is found at ``n`` over the ways, and the place within the
+ * choice is put back together on the way up. -1 with an exception. */
+static long long opening_descend(OpeningCount *oc, long long n, int *chosen) {
+    int32_t state[OS_FIELDS] = {0}, next[OS_FIELDS];
+    state[OS_STAYING] = state[OS_LEAVING] = 1;
+    long long ways[MELD_RANKS], rest[MELD_RANKS];
+    int levels = 0;
+    for (int index = 0; index < oc->rank_count; index++) {
+        memcpy(next, state, sizeof(next));
+        next[OS_INDEX] = index + 1;
+        long long below = openings_below(oc, next);
+        if (below < 0) return -1;
+        chosen[index] = -1;
+        if (n < below) {
+            memcpy(state, next, sizeof(state));
+            continue;
+        }
+        n -= below;
+        for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
+            const OpeningOption *o = &oc->options[k];
+            if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
+            with_option(state, o, next);
+            next[OS_INDEX] = index + 1;
+            below = openings_below(oc, next);
+            if (below < 0) return -1;
+            if (n < below * o->ways) { /* no overflow: the whole count was summed from these */
+                chosen[index] = k - oc->first[index];
+                ways[levels] = o->ways, rest[levels++] = n % o->ways;
+                n /= o->ways;
+                memcpy(state, next, sizeof(state));
+                break;
+            }
+            n -= below * o->ways;
+        }
+        if (chosen[index] < 0) return PyErr_SetString(PyExc_RuntimeError, "native core: an opening's index lost"), -1;
+    }
+    for (int level = levels - 1; level >= 0; level--) n = n * ways[level] + rest[level];
+    return n;
+}
+
+/* ``opening_at(context, questions, minimum, index)``: the ``index``-th opening of the seat to act in the
+ * reference's order, as (its shapes: (rank, natural cards, other wild cards, jokers) in canonical order, its place
+ * among the actions of those shapes, in ``movegen.expand_shapes`` order). */
+static PyObject *Position_opening_at(Position *self, PyObject *args) {
+    OpeningCount oc = {0};
+    OpeningQuestions q;
+    long long total, index = -1, place = -1;
+    int chosen[MELD_RANKS];
+    PyObject *shapes = NULL;
+    if (opening_prepare(self, args, &oc, &q, &index, &total) == 0) {
+        if (index < 0 || index >= total)
+            PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, total);
+        else
+            place = opening_descend(&oc, index, chosen);
+    }
+    if (place >= 0) shapes = PyList_New(0);
+    for (int i = 0; shapes != NULL && i < oc.rank_count; i++) {
+        if (chosen[i] < 0) continue;
+        const OpeningOption *o = &oc.options[oc.first[i] + chosen[i]];
+        PyObject *shape = Py_BuildValue("(iiii)", oc.ranks[i], o->naturals, o->twos, o->jokers);
+        if (shape == NULL || PyList_Append(shapes, shape) < 0) Py_CLEAR(shapes);
+        Py_XDECREF(shape);
     }
     opening_count_free(&oc);
-    return total < 0 ? NULL : PyLong_FromLongLong(total);
+    return shapes == NULL ? NULL : Py_BuildValue("(NL)", shapes, place);
+}
+
+/* Append to ``found`` every choice of shapes below ``state`` with an action, in the reference's order, as (its
+ * shapes as ``opening_at`` gives them, its number of actions); ``path`` holds the shapes chosen above. -1 with an
+ * exception. */
+static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight, PyObject *path, PyObject *found) {
+    long long below = openings_below(oc, state);
+    if (below <= 0) return (int)below;
+    int index = state[OS_INDEX];
+    if (index == oc->rank_count) {
+        PyObject *choice = Py_BuildValue("(NL)", PyList_GetSlice(path, 0, PyList_GET_SIZE(path)), weight * below);
+        int failed = choice == NULL || PyList_Append(found, choice) < 0;
+        Py_XDECREF(choice);
+        return failed ? -1 : 0;
+    }
+    int32_t next[OS_FIELDS];
+    memcpy(next, state, sizeof(next));
+    next[OS_INDEX]++;
+    if (opening_walk(oc, next, weight, path, found) < 0) return -1;
+    for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
+        const OpeningOption *o = &oc->options[k];
+        if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
+        with_option(state, o, next);
+        next[OS_INDEX]++;
+        PyObject *shape = Py_BuildValue("(iiii)", oc->ranks[index], o->naturals, o->twos, o->jokers);
+        int failed = shape == NULL || PyList_Append(path, shape) < 0;
+        Py_XDECREF(shape);
+        if (failed || opening_walk(oc, next, weight * o->ways, path, found) < 0) return -1;
+        if (PyList_SetSlice(path, PyList_GET_SIZE(path) - 1, PyList_GET_SIZE(path), NULL) < 0) return -1;
+    }
+    return 0;
+}
+
+/* ``opening_choices(context, questions, minimum)``: every choice of shapes of the seat to act's openings with an
+ * action, in the reference's order, each (its shapes, its number of actions): what iterating the openings walks. */
+static PyObject *Position_opening_choices(Position *self, PyObject *args) {
+    OpeningCount oc = {0};
+    OpeningQuestions q;
+    long long total;
+    PyObject *found = NULL, *path = NULL;
+    if (opening_prepare(self, args, &oc, &q, NULL, &total) == 0) {
+        found = PyList_New(0), path = PyList_New(0);
+        int32_t start[OS_FIELDS] = {0};
+        start[OS_STAYING] = start[OS_LEAVING] = 1;
+        if (found != NULL && path != NULL && total > 0 && opening_walk(&oc, start, 1, path, found) < 0)
+            Py_CLEAR(found);
+    }
+    Py_XDECREF(path);
+    opening_count_free(&oc);
+    return found;
+}
+
+/* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not
+ * opened (``legal.listing``), as ``play_listing`` gives it but for its melds: the number of its openings (their
+ * actions made by ``opening_at`` and ``opening_choices`` when asked for). */
+static PyObject *Position_opening_listing(Position *self, PyObject *args) {
+    OpeningCount oc = {0};
+    OpeningQuestions q;
+    long long total;
+    PyObject *found = NULL;
+    if (opening_prepare(self, args, &oc, &q, NULL, &total) == 0) {
+        const ListingContext *c = (const ListingContext *)PyTuple_GET_ITEM(args, 0); /* checked by the preparing */
+        int may_ask = ask_allowed(&oc.gates, oc.table, self->state.to_act);
+        PyObject *count = may_ask < 0 ? NULL : PyLong_FromLongLong(total);
+        if (count != NULL) found = play_listing_rest(self, c, &oc.gates, &oc.ending, oc.table, may_ask, count, total > 0);
+    }
+    opening_count_free(&oc);
+    return found;
 }
