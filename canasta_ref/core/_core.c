@@ -2423,7 +2423,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObjectRef(module, "ListingContext", (PyObject *)&ListingContextType) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
-        PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0) {
+        PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0 ||
+        PyModule_AddIntConstant(module, "OPENING_MOST_TWOS", OPENING_MOST_TWOS) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -310,6 +310,14 @@ class NativeOpeningCount:
         memos = (self.count_question.memo, self.valid.memo, self.concealed.memo)
         self.questions = (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
 
+    def declined(self, position: Any) -> str | None:
+        """Why the core does not count the openings of the seat to act in ``position``, or None: more wild cards in
+        one hand than its counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
+        held = position.hand()
+        wilds = sum(held[card] for card in self.rules.wild_cards if card != JOKER)
+        most: int = LIBRARY.OPENING_MOST_TWOS if LIBRARY is not None else 0
+        return None if wilds <= most else f"openings with more than {most} wild cards other than jokers in one hand"
+
     def count(self, position: Any, minimum: int) -> int:
         """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
         its side's initial meld needing ``minimum`` points (``checks.initial_minimum``)."""
@@ -571,7 +579,7 @@ class NativeListing:
         if PHASES[phase] == "play" and not opened:
             if self.openings is None:
                 return self.openings_missing
-            return OPENINGS_WITHOUT_MINIMUM if minimum is None else None
+            return OPENINGS_WITHOUT_MINIMUM if minimum is None else self.openings.declined(position)
         return self.play_missing if PHASES[phase] == "play" else None
 
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
@@ -582,7 +590,9 @@ class NativeListing:
         if phase == "draw":  # the core's own call says whether it lists a side that has not opened
             return None if self.draw is None else self.draw.of(position)
         if phase == "play" and not opened:
-            return None if self.openings is None or minimum is None else self.openings.of(position, minimum)
+            if self.uncovered(position, minimum) is not None or self.openings is None or minimum is None:
+                return None
+            return self.openings.of(position, minimum)
         if phase == "play":
             return self.play.of(position) if self.play is not None else None
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)

@@ -144,3 +144,16 @@ def test_the_proof_finds_an_opening_indexed_wrong(library: ModuleType, monkeypat
     proof = prove(rules_for(load_variant("classic")), ["core-openings/1", "core-openings/2"])
     assert proof.opening_counts > 0
     assert any("found by its index" in found for found in proof.disagreements)
+
+
+def test_more_wild_cards_than_the_counting_tracks_are_declined_with_a_reason(library: ModuleType) -> None:
+    rules = rules_for(load_variant("hand-and-foot"))
+    state = _in_play(rules, "2C 2C 2C 2C 2D 2D 2D 2D 2H 2H 2H 2H 2S 2S 2S 2S KC KD KH")
+    position = core.load_state(core.new_position(rules), state)
+    native = NativeListing(rules)
+    minimum = initial_minimum(rules, state, state.to_act)
+    reason = native.uncovered(position, minimum)
+    assert reason is not None and "more than 14 wild cards" in reason
+    assert native.of(position, minimum) is None
+    fewer = core.load_state(core.new_position(rules), _in_play(rules, "2C 2C 2D 2D 2H 2S KC KD KH 5C 6D 7H"))
+    assert native.uncovered(fewer, minimum) is None
