@@ -2349,10 +2349,6 @@ static PyMethodDef Position_methods[] = {
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
     {"opening_count", (PyCFunction)Position_opening_count, METH_VARARGS,
      "opening_count(context, questions, minimum): how many openings the seat to act may lay"},
-    {"opening_at", (PyCFunction)Position_opening_at, METH_VARARGS,
-     "opening_at(context, questions, minimum, index): (shapes, place) of the index-th opening of the seat to act"},
-    {"opening_choices", (PyCFunction)Position_opening_choices, METH_VARARGS,
-     "opening_choices(context, questions, minimum): every choice of shapes of the openings, with its actions"},
     {"opening_listing", (PyCFunction)Position_opening_listing, METH_VARARGS,
      "opening_listing(context, questions, minimum): (may ask, the openings' count, the discards, may pass, may end)"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
@@ -2385,7 +2381,7 @@ static PyTypeObject PositionType = {
 };
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core", "The native core of canasta-ref (see canasta_ref/core/README.md)", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "The native core of canasta-ref (see canasta_ref/core/README.md)", -1, opening_functions, NULL, NULL, NULL, NULL,
 };
 
 /* A tuple of ``count`` names added to ``module`` as ``attribute``: what ``listing.py`` checks its values against. */

@@ -47,7 +47,7 @@ from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
 from ..engine.movegen import HandCards, Shape, expand_shapes, submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
-from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason, new_position
+from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
 from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
@@ -327,50 +327,49 @@ class NativeOpeningCount:
     def of(self, position: Any, minimum: int) -> Listing:
         """The whole listing of the seat to act in ``position`` (in play, its side not opened) in the reference's
         order: asking, the openings (``NativeOpenings``), the discards, passing, ending; one call of the core."""
-        may_ask, count, discards, may_pass, may_end = position.opening_listing(self.context, self.questions, minimum)
-        melds = NativeOpenings(self, position, minimum, count) if count else None
+        may_ask, (count, kept), discards, may_pass, may_end = position.opening_listing(
+            self.context, self.questions, minimum
+        )
+        melds = NativeOpenings(self.rules, position.hand(), count, kept) if count else None
         return play_blocks(may_ask, melds, discards, may_pass, may_end)
 
 
 class NativeOpenings(CountedBlock):
-    """The core's openings of a side that has not opened as a block of the listing: counted by the core, an action
-    made only when asked for (the core finds its choice of shapes and its place among that choice's actions, which
-    ``movegen.expand_shapes`` then makes, as the reference does), from a copy of the position as it was listed."""
+    """The core's openings of a side that has not opened as a block of the listing: counted by the core, which keeps
+    its counting (``kept``), an action made only when asked for: the core finds its choice of shapes and its place
+    among that choice's actions, which ``movegen.expand_shapes`` then makes from the hand as it was listed, as the
+    reference does."""
 
-    __slots__ = ("_copy", "_hand", "_minimum", "_openings", "_position", "_rules", "_snapshot")
+    __slots__ = ("_hand", "_kept")
 
-    def __init__(self, openings: NativeOpeningCount, position: Any, minimum: int, total: int) -> None:
-        self._openings = openings
-        self._rules = openings.rules
-        self._minimum = minimum
+    def __init__(self, rules: Rules, held: Sequence[int], total: int, kept: Any) -> None:
         self._total = total
-        self._position = position
-        self._snapshot: bytes = position.snapshot()
-        self._hand = HandCards(openings.rules, tuple(position.hand()))
-        self._copy: Any = None
+        self._kept = kept
+        self._hand = HandCards(rules, tuple(held))
 
     def _at(self, index: int) -> Action:
         if not -self._total <= index < self._total:
             raise IndexError(f"opening {index} of {self._total}")
-        shapes, place = self._listed().opening_at(*self._asked(), index % self._total)
+        shapes, place = _opening_at(self._kept, index % self._total)
         return meld_of(expand_shapes(self._hand, [Shape(*shape) for shape in shapes])[place])
 
     def __iter__(self) -> Iterator[Action]:
-        for shapes, _actions in self._listed().opening_choices(*self._asked()):
+        for shapes, _actions in _opening_choices(self._kept):
             yield from map(meld_of, expand_shapes(self._hand, [Shape(*shape) for shape in shapes]))
 
-    def _asked(self) -> tuple[Any, Any, int]:
-        return self._openings.context, self._openings.questions, self._minimum
 
-    def _listed(self) -> Any:
-        """The position as it was listed: the core's own while it has not moved since, else a copy of it as it was
-        (a new position costs a few hundred times a snapshot's comparison)."""
-        if self._copy is None:
-            if self._position.snapshot() == self._snapshot:
-                return self._position
-            self._copy = new_position(self._rules)
-            self._copy.restore(self._snapshot)
-        return self._copy
+def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]], int]:
+    """The core's choice of shapes of the ``index``-th of a listing's kept openings and its place among them."""
+    assert LIBRARY is not None  # a listing's kept openings come from the library
+    found: tuple[list[tuple[int, int, int, int]], int] = LIBRARY.opening_at(kept, index)
+    return found
+
+
+def _opening_choices(kept: Any) -> list[tuple[list[tuple[int, int, int, int]], int]]:
+    """Every choice of shapes of a listing's kept openings with its number of actions, in the reference's order."""
+    assert LIBRARY is not None
+    found: list[tuple[list[tuple[int, int, int, int]], int]] = LIBRARY.opening_choices(kept)
+    return found
 
 
 #: How many groups of cards make a shape (``SingleMeldShape``'s last value).

@@ -413,7 +413,8 @@ def _prove_opening_count(
     if count != len(reference):
         proof.disagreements.append(f"{where}: the core counts {count} openings, the reference {len(reference)}")
         return
-    mine = NativeOpenings(openings, position, minimum, count)
+    melds = openings.of(position, minimum).blocks
+    mine = next((block for block in melds if isinstance(block, NativeOpenings)), ())
     listed = list(reference)
     if list(mine) != listed:
         proof.disagreements.append(f"{where}: the core's openings differ from the reference's, same count")

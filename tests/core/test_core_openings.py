@@ -126,7 +126,8 @@ def test_an_opening_of_a_large_hand_is_found_by_its_index_as_the_structure_finds
     openings = NativeOpeningCount(NativePlayListing(classic))
     minimum = initial_minimum(classic, state, state.to_act)
     count = openings.count(position, minimum)
-    mine = NativeOpenings(openings, position, minimum, count)
+    mine = next(block for block in openings.of(position, minimum).blocks if isinstance(block, NativeOpenings))
+    assert len(mine) == count
     reference = legal._melds(classic, state, legal._Listing(classic, state))
     for index in (0, 1, 2, count // 3, count // 2, count - 2, count - 1, -1):
         assert mine[index] == reference[index]

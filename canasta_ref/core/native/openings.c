@@ -369,14 +369,13 @@ static int read_opening_questions(PyObject *questions, OpeningQuestions *q) {
     return 0;
 }
 
-/* The counting set up for the seat to act from ``args`` (context, questions, minimum, then ``more``'s format),
+/* The counting set up for the seat to act from ``args`` (context, questions, minimum),
  * its openings counted into ``*total`` (0 where action.allowed refuses melding); -1 with an exception. The caller
  * frees ``oc`` (``opening_count_free``) either way. */
-static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, long long *index,
-                           long long *total) {
+static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, long long *total) {
     PyObject *context, *questions;
     int minimum;
-    if (!PyArg_ParseTuple(args, index ? "OO!iL" : "OO!i", &context, &PyTuple_Type, &questions, &minimum, index) ||
+    if (!PyArg_ParseTuple(args, "OO!i", &context, &PyTuple_Type, &questions, &minimum) ||
         read_opening_questions(questions, q) < 0)
         return -1;
     const ListingContext *c = context_with(context, 1, 0);
@@ -413,7 +412,7 @@ static PyObject *Position_opening_count(Position *self, PyObject *args) {
     OpeningCount oc = {0};
     OpeningQuestions q;
     long long total;
-    int failed = opening_prepare(self, args, &oc, &q, NULL, &total) < 0;
+    int failed = opening_prepare(self, args, &oc, &q, &total) < 0;
     opening_count_free(&oc);
     return failed ? NULL : PyLong_FromLongLong(total);
 }
@@ -461,31 +460,59 @@ static long long opening_descend(OpeningCount *oc, long long n, int *chosen) {
     return n;
 }
 
-/* ``opening_at(context, questions, minimum, index)``: the ``index``-th opening of the seat to act in the
- * reference's order, as (its shapes: (rank, natural cards, other wild cards, jokers) in canonical order, its place
- * among the actions of those shapes, in ``movegen.expand_shapes`` order). */
-static PyObject *Position_opening_at(Position *self, PyObject *args) {
-    OpeningCount oc = {0};
+/* A listing's openings as counted, kept for the actions asked of them later (``opening_at``, ``opening_choices``):
+ * every state reached is counted and every verdict kept, so that finding an action asks no rule question again. The
+ * memos the counting read stay alive with the listing's context, which its caller keeps. */
+typedef struct {
+    OpeningCount oc;
     OpeningQuestions q;
-    long long total, index = -1, place = -1;
-    int chosen[MELD_RANKS];
-    PyObject *shapes = NULL;
-    if (opening_prepare(self, args, &oc, &q, &index, &total) == 0) {
-        if (index < 0 || index >= total)
-            PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, total);
-        else
-            place = opening_descend(&oc, index, chosen);
-    }
-    if (place >= 0) shapes = PyList_New(0);
-    for (int i = 0; shapes != NULL && i < oc.rank_count; i++) {
+    long long total;
+} KeptOpenings;
+
+#define KEPT_OPENINGS "canasta_ref.core.openings"
+
+static void kept_openings_free(PyObject *capsule) {
+    KeptOpenings *kept = PyCapsule_GetPointer(capsule, KEPT_OPENINGS);
+    if (kept == NULL) return;
+    opening_count_free(&kept->oc);
+    PyMem_Free(kept);
+}
+
+static KeptOpenings *kept_openings_of(PyObject *capsule) {
+    KeptOpenings *kept = PyCapsule_GetPointer(capsule, KEPT_OPENINGS);
+    if (kept == NULL) PyErr_SetString(PyExc_TypeError, "native core: openings are asked of a listing's kept openings");
+    return kept;
+}
+
+/* The opening shapes ``chosen`` (an option per rank, -1 for none) as a list of (rank, natural cards, other wild
+ * cards, jokers). */
+static PyObject *chosen_shapes(const OpeningCount *oc, const int *chosen) {
+    PyObject *shapes = PyList_New(0);
+    for (int i = 0; shapes != NULL && i < oc->rank_count; i++) {
         if (chosen[i] < 0) continue;
-        const OpeningOption *o = &oc.options[oc.first[i] + chosen[i]];
-        PyObject *shape = Py_BuildValue("(iiii)", oc.ranks[i], o->naturals, o->twos, o->jokers);
+        const OpeningOption *o = &oc->options[oc->first[i] + chosen[i]];
+        PyObject *shape = Py_BuildValue("(iiii)", oc->ranks[i], o->naturals, o->twos, o->jokers);
         if (shape == NULL || PyList_Append(shapes, shape) < 0) Py_CLEAR(shapes);
         Py_XDECREF(shape);
     }
-    opening_count_free(&oc);
-    return shapes == NULL ? NULL : Py_BuildValue("(NL)", shapes, place);
+    return shapes;
+}
+
+/* ``opening_at(kept, index)`` (a module function): the ``index``-th opening of a listing's kept openings in the
+ * reference's order, as (its shapes: (rank, natural cards, other wild cards, jokers) in canonical order, its place
+ * among the actions of those shapes, in ``movegen.expand_shapes`` order). */
+static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *capsule;
+    long long index;
+    int chosen[MELD_RANKS];
+    if (!PyArg_ParseTuple(args, "OL", &capsule, &index)) return NULL;
+    KeptOpenings *kept = kept_openings_of(capsule);
+    if (kept == NULL) return NULL;
+    if (index < 0 || index >= kept->total)
+        return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total);
+    long long place = opening_descend(&kept->oc, index, chosen);
+    if (place < 0) return NULL;
+    return Py_BuildValue("(NL)", chosen_shapes(&kept->oc, chosen), place);
 }
 
 /* Append to ``found`` every choice of shapes below ``state`` with an action, in the reference's order, as (its
@@ -519,39 +546,51 @@ static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight
     return 0;
 }
 
-/* ``opening_choices(context, questions, minimum)``: every choice of shapes of the seat to act's openings with an
+/* ``opening_choices(kept)`` (a module function): every choice of shapes of a listing's kept openings with an
  * action, in the reference's order, each (its shapes, its number of actions): what iterating the openings walks. */
-static PyObject *Position_opening_choices(Position *self, PyObject *args) {
-    OpeningCount oc = {0};
-    OpeningQuestions q;
-    long long total;
-    PyObject *found = NULL, *path = NULL;
-    if (opening_prepare(self, args, &oc, &q, NULL, &total) == 0) {
-        found = PyList_New(0), path = PyList_New(0);
-        int32_t start[OS_FIELDS] = {0};
-        start[OS_STAYING] = start[OS_LEAVING] = 1;
-        if (found != NULL && path != NULL && total > 0 && opening_walk(&oc, start, 1, path, found) < 0)
-            Py_CLEAR(found);
-    }
+static PyObject *core_opening_choices(PyObject *Py_UNUSED(module), PyObject *capsule) {
+    KeptOpenings *kept = kept_openings_of(capsule);
+    if (kept == NULL) return NULL;
+    PyObject *found = PyList_New(0), *path = PyList_New(0);
+    int32_t start[OS_FIELDS] = {0};
+    start[OS_STAYING] = start[OS_LEAVING] = 1;
+    if (found != NULL && path != NULL && kept->total > 0 && opening_walk(&kept->oc, start, 1, path, found) < 0)
+        Py_CLEAR(found);
     Py_XDECREF(path);
-    opening_count_free(&oc);
     return found;
 }
 
 /* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not
- * opened (``legal.listing``), as ``play_listing`` gives it but for its melds: the number of its openings (their
- * actions made by ``opening_at`` and ``opening_choices`` when asked for). */
+ * opened (``legal.listing``), as ``play_listing`` gives it but for its melds: (the number of its openings, their
+ * counting kept for ``opening_at`` and ``opening_choices`` to make their actions when asked for). */
 static PyObject *Position_opening_listing(Position *self, PyObject *args) {
-    OpeningCount oc = {0};
-    OpeningQuestions q;
-    long long total;
-    PyObject *found = NULL;
-    if (opening_prepare(self, args, &oc, &q, NULL, &total) == 0) {
-        const ListingContext *c = (const ListingContext *)PyTuple_GET_ITEM(args, 0); /* checked by the preparing */
-        int may_ask = ask_allowed(&oc.gates, oc.table, self->state.to_act);
-        PyObject *count = may_ask < 0 ? NULL : PyLong_FromLongLong(total);
-        if (count != NULL) found = play_listing_rest(self, c, &oc.gates, &oc.ending, oc.table, may_ask, count, total > 0);
+    KeptOpenings *kept = PyMem_Calloc(1, sizeof(KeptOpenings));
+    if (kept == NULL) return PyErr_NoMemory();
+    PyObject *capsule = NULL;
+    if (opening_prepare(self, args, &kept->oc, &kept->q, &kept->total) == 0)
+        capsule = PyCapsule_New(kept, KEPT_OPENINGS, kept_openings_free);
+    if (capsule == NULL) {
+        opening_count_free(&kept->oc);
+        PyMem_Free(kept);
+        return NULL;
     }
-    opening_count_free(&oc);
+    /* the capsule owns ``kept`` from here, and the listing keeps the capsule */
+    const ListingContext *c = (const ListingContext *)PyTuple_GET_ITEM(args, 0); /* checked by the preparing */
+    OpeningCount *oc = &kept->oc;
+    int may_ask = ask_allowed(&oc->gates, oc->table, self->state.to_act);
+    PyObject *openings = may_ask < 0 ? NULL : Py_BuildValue("(LO)", kept->total, capsule);
+    PyObject *found = openings == NULL ? NULL
+                                       : play_listing_rest(self, c, &oc->gates, &oc->ending, oc->table, may_ask,
+                                                           openings, kept->total > 0);
+    Py_DECREF(capsule);
     return found;
 }
+
+/* The module's functions on a listing's kept openings (``_core.c``'s ``core_module``). */
+static PyMethodDef opening_functions[] = {
+    {"opening_at", (PyCFunction)core_opening_at, METH_VARARGS,
+     "opening_at(kept, index): (shapes, place) of the index-th of a listing's kept openings"},
+    {"opening_choices", (PyCFunction)core_opening_choices, METH_O,
+     "opening_choices(kept): every choice of shapes of a listing's kept openings, with its actions"},
+    {NULL, NULL, 0, NULL},
+};
