@@ -158,3 +158,15 @@ def test_more_wild_cards_than_the_counting_tracks_are_declined_with_a_reason(lib
     assert native.of(position, minimum) is None
     fewer = core.load_state(core.new_position(rules), _in_play(rules, "2C 2C 2D 2D 2H 2S KC KD KH 5C 6D 7H"))
     assert native.uncovered(fewer, minimum) is None
+
+
+def test_the_core_refuses_openings_asked_wrongly_with_a_message(library: ModuleType, classic: Rules) -> None:
+    openings = NativeOpeningCount(NativePlayListing(classic))
+    with pytest.raises(TypeError, match="kept openings"):
+        library.opening_at("not a listing's", 0)
+    state = _in_play(classic, "KC KD KH QC QD QH 5S 9C")
+    state.team_opened[state.side_of[state.to_act]] = True
+    state.derived = None
+    position = core.load_state(core.new_position(classic), state)
+    with pytest.raises(ValueError, match="side has opened"):
+        openings.count(position, 50)
