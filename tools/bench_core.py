@@ -8,7 +8,8 @@ the Python listing (by phase) and ``apply``; beside them, what the core does tod
 a position from the Python state (the cost of every crossing between the engines), the discards' verdicts the core
 finds in each position of play and the valid shapes of every rank the seat to act could meld (``core.listing``: keys
 built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
-has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), and
+has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), of
+a position of play whose side has not opened (``NativeOpeningCount.of``, its openings counted, not made), and
 of the draw phase (``NativeDrawListing``), each beside the Python listing on a fresh copy of the same position and
 with the call into C alone (the variant's ``ListingContext`` bound once), the core's card move for each
 plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), the core's apply of the whole
@@ -39,9 +40,11 @@ from canasta_ref.core.listing import (
     NativeDiscards,
     NativeDrawListing,
     NativeListing,
+    NativeOpeningCount,
     NativePlayListing,
     NativeRankShapes,
     NativeSingleMelds,
+    openings_missing,
     play_listing_missing,
     rank_shapes_missing,
     single_melds_open,
@@ -50,6 +53,7 @@ from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
 from canasta_ref.engine.blocks import Listing
+from canasta_ref.engine.checks import initial_minimum
 from canasta_ref.engine.legal import _Listing, _rank_shapes, _single_melds, listing  # the Python listing's own
 from canasta_ref.engine.movegen import hand_cards
 from canasta_ref.engine.rules import QUESTIONS, Query, Rules, rules_for
@@ -73,6 +77,7 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     play = None if play_listing_missing(rules) else NativePlayListing(rules)
     draw = NativeListing(rules).draw
     appliers = (NativeApply(rules), NativeApply(rules, native=False))
+    openings = None if play is None or openings_missing(rules) else OpeningsAt(NativeOpeningCount(play))
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
@@ -84,11 +89,28 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
             if melds is not None and single_melds_open(rules, game.state):
                 _time_single_melds(game.state, position, melds, spent, clock)
             opened = game.state.team_opened[_side_to_act(game.state)]
-            native = {"play": play if opened else None, "draw": draw}.get(game.state.phase)
+            unopened = None if opened or openings is None else openings.at(game.state)
+            native = {"play": play if opened else unopened, "draw": draw}.get(game.state.phase)
             listed = native is not None and _time_listing(rules, game.state, position, native, spent, clock)
             if listed and native is not None:
                 _time_call(native, position, spent, clock)
     return spent, played
+
+
+class OpeningsAt:
+    """The core's listing of play of a side that has not opened, with the side's minimum read from the Python state
+    (hook initial_meld.minimum reads the scores, which the core's position does not hold)."""
+
+    def __init__(self, openings: NativeOpeningCount) -> None:
+        self.openings = openings
+        self.minimum = 0
+
+    def at(self, state: HandState) -> OpeningsAt:
+        self.minimum = initial_minimum(self.openings.rules, state, state.to_act)
+        return self
+
+    def of(self, position: Any) -> Listing:
+        return self.openings.of(position, self.minimum)
 
 
 def _time_shapes(
@@ -137,7 +159,7 @@ def _time_listing(
     rules: Rules,
     state: HandState,
     position: Any,
-    native: NativePlayListing | NativeDrawListing,
+    native: NativePlayListing | NativeDrawListing | OpeningsAt,
     spent: Timings,
     clock: Callable[[], float],
 ) -> bool:
@@ -167,7 +189,10 @@ def _count(found: Listing | None) -> int:
 
 
 def _time_call(
-    native: NativePlayListing | NativeDrawListing, position: Any, spent: Timings, clock: Callable[[], float]
+    native: NativePlayListing | NativeDrawListing | OpeningsAt,
+    position: Any,
+    spent: Timings,
+    clock: Callable[[], float],
 ) -> None:
     """The core's own part of a listing (loaded by ``_time_listing``, its answers kept): the call into C with the
     variant's bound context (``ListingContext``), without the Python ``Listing`` built from it."""
@@ -175,6 +200,10 @@ def _time_call(
         start = clock()
         position.draw_listing(native.context)
         spent["core draw-phase call alone, answers kept"].append(clock() - start)
+    elif isinstance(native, OpeningsAt):
+        start = clock()
+        position.opening_listing(native.openings.context, native.openings.questions, native.minimum)
+        spent["core play call alone (side not opened), answers kept"].append(clock() - start)
     else:
         start = clock()
         position.play_listing(native.context)

@@ -1938,6 +1938,27 @@ static PyObject *discard_actions(const ListingContext *c, const long *chosen, Py
     return out;
 }
 
+/* The listing of play once its melds are found (``melds``, a reference stolen; ``can_meld``: any meld action):
+ * (may ask, the melds, the discard actions it may make, may pass, may end); NULL with an exception. */
+static PyObject *play_listing_rest(Position *self, const ListingContext *c, PlayGates *g, Ending *e,
+                                   const int32_t table[TABLE_WIDTH], int may_ask, PyObject *melds, int can_meld) {
+    int seat = self->state.to_act, held = cards_held(self, seat), kinds[4];
+    side_kinds(self, self->state.side_of[seat], kinds);
+    long chosen[CARD_TYPES];
+    Py_ssize_t discards = 0;
+    int may_discard = discard_allowed(g, e, seat, held - 1, kinds, can_meld);
+    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, c->discard_allowed, c->discard_preferred,
+                                                     chosen);
+    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(g, e, table, seat, kinds);
+    int may_end = may_pass < 0 ? -1 : kind_allowed(g, seat, KIND_END);
+    if (may_end < 0) {
+        Py_DECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, discard_actions(c, chosen, discards),
+                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
+}
+
 /* The whole listing of the seat to act in play, its side opened (``legal.listing``), from the core's position
  * alone (its turn's flags included), with what its variant binds once in ``context`` (``ListingContext``): (may
  * ask, the single melds as ``single_melds`` gives them, the discard actions it may make, may pass, may end). */
@@ -1951,8 +1972,6 @@ static PyObject *Position_play_listing(Position *self, PyObject *arg) {
     int32_t table[TABLE_WIDTH];
     table_values_of(self, seat, table);
     memcpy(e.out_values.table, table, sizeof(table));
-    int kinds[4];
-    side_kinds(self, self->state.side_of[seat], kinds);
     int may_ask = ask_allowed(&g, table, seat), may_meld = may_ask < 0 ? -1 : meld_allowed(&g, table, seat);
     if (may_meld < 0) return NULL;
     PyObject *melds = PyList_New(0);
@@ -1960,19 +1979,7 @@ static PyObject *Position_play_listing(Position *self, PyObject *arg) {
         Py_XDECREF(melds);
         return NULL;
     }
-    long chosen[CARD_TYPES];
-    Py_ssize_t discards = 0;
-    int may_discard = discard_allowed(&g, &e, seat, held - 1, kinds, PyList_GET_SIZE(melds) > 0);
-    if (may_discard > 0) discards = collect_discards(self, seat, held - 1, c->discard_allowed, c->discard_preferred,
-                                                     chosen);
-    int may_pass = may_discard < 0 || discards < 0 ? -1 : pass_allowed(&g, &e, table, seat, kinds);
-    int may_end = may_pass < 0 ? -1 : kind_allowed(&g, seat, KIND_END);
-    if (may_end < 0) {
-        Py_DECREF(melds);
-        return NULL;
-    }
-    return Py_BuildValue("(ONNOO)", may_ask ? Py_True : Py_False, melds, discard_actions(c, chosen, discards),
-                         may_pass ? Py_True : Py_False, may_end ? Py_True : Py_False);
+    return play_listing_rest(self, c, &g, &e, table, may_ask, melds, PyList_GET_SIZE(melds) > 0);
 }
 
 /* A predicate's memo asked with ``values``: 1 (true), 0, or -1 with an exception; 0 where there is no memo. */
@@ -1981,6 +1988,8 @@ static int predicate_holds(RuleMemo *memo, const KeyValues *values) {
     PyObject *answer = ask_built(memo, values);
     return answer == NULL ? -1 : PyObject_IsTrue(answer);
 }
+
+#include "native/openings.c" /* the openings of a side that has not opened */
 
 /* Whether action.allowed lets the seat to act, holding the cards, make an action of ``kind`` in the draw phase. */
 static int draw_kind_allowed(const Position *self, const DrawQuestions *d, int kind) {
@@ -2340,6 +2349,10 @@ static PyMethodDef Position_methods[] = {
      "single_melds(seat, held, valid, merging, group_code, wild_code, ending): an opened side's legal single melds"},
     {"play_listing", (PyCFunction)Position_play_listing, METH_O,
      "play_listing(context): (may ask, the single melds, the discards, may pass, may end) of the seat to act"},
+    {"opening_count", (PyCFunction)Position_opening_count, METH_VARARGS,
+     "opening_count(context, questions, minimum): how many openings the seat to act may lay"},
+    {"opening_listing", (PyCFunction)Position_opening_listing, METH_VARARGS,
+     "opening_listing(context, questions, minimum): (may ask, the openings' count, the discards, may pass, may end)"},
     {"load_turn", (PyCFunction)Position_load_turn, METH_VARARGS,
      "load_turn(phase, permission, melded, asked, took, last_card_bonus, upcard_froze, asked_in_hand, owed[, asker, "
      "awaiting_first_turn])"},
@@ -2374,7 +2387,7 @@ static PyTypeObject PositionType = {
 };
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core", "The native core of canasta-ref (see canasta_ref/core/README.md)", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "The native core of canasta-ref (see canasta_ref/core/README.md)", -1, opening_functions, NULL, NULL, NULL, NULL,
 };
 
 /* A tuple of ``count`` names added to ``module`` as ``attribute``: what ``listing.py`` checks its values against. */
@@ -2412,7 +2425,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObjectRef(module, "ListingContext", (PyObject *)&ListingContextType) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
-        PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0) {
+        PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0 ||
+        PyModule_AddIntConstant(module, "OPENING_MOST_TWOS", OPENING_MOST_TWOS) < 0) {
         Py_DECREF(module);
         return NULL;
     }

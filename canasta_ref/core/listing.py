@@ -15,13 +15,16 @@ from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from typing import Any, Final, overload
 
-from ..engine.actions import TAKE, Action, take_with
+from ..engine.actions import TAKE, Action, meld_of, take_with
 from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
 from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
 from ..engine.checks import _ASK as ASK_ALLOWED
+from ..engine.checks import _CONCEALED as CONCEALED
+from ..engine.checks import _COUNT as INITIAL_COUNT
 from ..engine.checks import _DRAW_ALLOWED as DRAW_ALLOWED
 from ..engine.checks import _GO_OUT_ALLOWED as GO_OUT_ALLOWED
+from ..engine.checks import _INITIAL_VALID as INITIAL_VALID
 from ..engine.checks import _KEEP_CARD as KEEP_CARD
 from ..engine.checks import _MUST_TAKE as MUST_TAKE
 from ..engine.checks import _PASS as PASS_ALLOWED
@@ -41,7 +44,7 @@ from ..engine.checks import (
 )
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
-from ..engine.movegen import submultisets
+from ..engine.movegen import HandCards, Shape, expand_shapes, submultisets
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
 from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
@@ -49,6 +52,7 @@ from .memo import NativeQuestion
 
 _FAILING = QUESTIONS.index("failing")
 _PREDICATE = QUESTIONS.index("predicate")
+_VALUE = QUESTIONS.index("value")
 
 
 class NativeDiscards:
@@ -220,15 +224,8 @@ class NativePlayListing:
         its turn's flags included): one call of the core, then the actions as the reference's blocks hold them, the
         melds' groups put together only when asked for (``NativeMelds``)."""
         may_ask, shapes, discards, may_pass, may_end = position.play_listing(self.context)
-        blocks: list[Block] = [(ASK,)] if may_ask else []
-        if shapes:
-            blocks.append(NativeMelds(self.rules, position.hand(), shapes))
-        blocks.append(discards)
-        if may_pass:
-            blocks.append((PASS,))
-        if may_end:
-            blocks.append((END,))
-        return Listing(blocks)
+        melds = NativeMelds(self.rules, position.hand(), shapes) if shapes else None
+        return play_blocks(may_ask, melds, discards, may_pass, may_end)
 
     def _codes(self) -> tuple[int, ...]:
         """The codes of the gates' words as each gate's memo codes them, in the order ``_core.c``'s ``read_gates``
@@ -246,23 +243,12 @@ class NativePlayListing:
         )
 
 
-#: How many groups of cards make a shape (``SingleMeldShape``'s last value).
-_WAYS: Final = itemgetter(4)
+class CountedBlock(Sequence[Action]):
+    """A block of the listing whose actions the core counts, each made only when asked for (``_at``), a slice or
+    a walk making them in order (``__iter__``)."""
 
-
-class NativeMelds(Sequence[Action]):
-    """The core's legal single melds as a block of the listing: counted from each shape's number of groups, and
-    put together as the reference's ``blocks.SingleMelds`` holds them (its groups in its order) only when an action
-    of the block is asked for, as the reference keeps its shapes' groups until then."""
-
-    __slots__ = ("_held", "_melds", "_rules", "_shapes", "_total")
-
-    def __init__(self, rules: Rules, held: Sequence[int], shapes: list[SingleMeldShape]) -> None:
-        self._rules = rules
-        self._held = held
-        self._shapes = shapes
-        self._total: int = sum(map(_WAYS, shapes))
-        self._melds: SingleMelds | None = None
+    __slots__ = ("_total",)
+    _total: int
 
     def __len__(self) -> int:
         return self._total
@@ -272,8 +258,140 @@ class NativeMelds(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        melds = self._expanded()
-        return list(melds)[index] if isinstance(index, slice) else melds[index]
+        return list(self)[index] if isinstance(index, slice) else self._at(index)
+
+    def _at(self, index: int) -> Action:
+        raise NotImplementedError
+
+
+def play_blocks(
+    may_ask: bool, melds: CountedBlock | None, discards: list[Action], may_pass: bool, may_end: bool
+) -> Listing:
+    """A listing of play as the core finds it, in the reference's order: asking, the melds, the discards, passing,
+    ending."""
+    blocks: list[Block] = [(ASK,)] if may_ask else []
+    if melds is not None:
+        blocks.append(melds)
+    blocks.append(discards)
+    if may_pass:
+        blocks.append((PASS,))
+    if may_end:
+        blocks.append((END,))
+    return Listing(blocks)
+
+
+def openings_missing(rules: Rules) -> str | None:
+    """The mechanism the core's count of openings lacks for ``rules``, in words, or None: what its listing of play
+    lacks, or wild cards of different values (the reference then judges each opening whole, its cards included)."""
+    missing = play_listing_missing(rules)
+    if missing is None and rules.twos_value is None:
+        missing = "wild cards of different values (each opening judged by its cards: movegen.accepts_melding)"
+    return missing
+
+
+class NativeOpeningCount:
+    """How many openings a player in play whose side has not opened may lay (the reference's meld block, whole
+    choices of shapes judged on their aggregate: ``legal._openings`` / ``legal._opening_family``), counted by the
+    core rank by rank from its position without building them, every rule question through its memo (hooks
+    action.allowed, meld.valid, meld.action, go_out.allowed, go_out.keep_card, initial_meld.count,
+    initial_meld.valid, go_out.concealed). The side's minimum (hook initial_meld.minimum, which reads the scores
+    the core's position does not hold) is the caller's."""
+
+    def __init__(self, play: NativePlayListing) -> None:
+        rules = play.rules
+        missing = openings_missing(rules)
+        if missing is not None:
+            raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+        self.rules = rules
+        self.context = play.context
+        self.count_question = NativeQuestion(rules, INITIAL_COUNT, _VALUE).built_natively(INITIAL_COUNT.names)
+        self.valid = NativeQuestion(rules, INITIAL_VALID, _FAILING).built_natively(INITIAL_VALID.names)
+        self.concealed = NativeQuestion(rules, CONCEALED, _PREDICATE).built_natively(CONCEALED.names)
+        memos = (self.count_question.memo, self.valid.memo, self.concealed.memo)
+        self.questions = (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
+
+    def declined(self, position: Any) -> str | None:
+        """Why the core does not count the openings of the seat to act in ``position``, or None: more wild cards in
+        one hand than its counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
+        held = position.hand()
+        wilds = sum(held[card] for card in self.rules.wild_cards if card != JOKER)
+        most: int = LIBRARY.OPENING_MOST_TWOS if LIBRARY is not None else 0
+        return None if wilds <= most else f"openings with more than {most} wild cards other than jokers in one hand"
+
+    def count(self, position: Any, minimum: int) -> int:
+        """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
+        its side's initial meld needing ``minimum`` points (``checks.initial_minimum``)."""
+        found: int = position.opening_count(self.context, self.questions, minimum)
+        return found
+
+    def of(self, position: Any, minimum: int) -> Listing:
+        """The whole listing of the seat to act in ``position`` (in play, its side not opened) in the reference's
+        order: asking, the openings (``NativeOpenings``), the discards, passing, ending; one call of the core."""
+        may_ask, (count, kept), discards, may_pass, may_end = position.opening_listing(
+            self.context, self.questions, minimum
+        )
+        melds = NativeOpenings(self.rules, position.hand(), count, kept) if count else None
+        return play_blocks(may_ask, melds, discards, may_pass, may_end)
+
+
+class NativeOpenings(CountedBlock):
+    """The core's openings of a side that has not opened as a block of the listing: counted by the core, which keeps
+    its counting (``kept``), an action made only when asked for: the core finds its choice of shapes and its place
+    among that choice's actions, which ``movegen.expand_shapes`` then makes from the hand as it was listed, as the
+    reference does."""
+
+    __slots__ = ("_hand", "_kept")
+
+    def __init__(self, rules: Rules, held: Sequence[int], total: int, kept: Any) -> None:
+        self._total = total
+        self._kept = kept
+        self._hand = HandCards(rules, tuple(held))
+
+    def _at(self, index: int) -> Action:
+        if not -self._total <= index < self._total:
+            raise IndexError(f"opening {index} of {self._total}")
+        shapes, place = _opening_at(self._kept, index % self._total)
+        return meld_of(expand_shapes(self._hand, [Shape(*shape) for shape in shapes])[place])
+
+    def __iter__(self) -> Iterator[Action]:
+        for shapes, _actions in _opening_choices(self._kept):
+            yield from map(meld_of, expand_shapes(self._hand, [Shape(*shape) for shape in shapes]))
+
+
+def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]], int]:
+    """The core's choice of shapes of the ``index``-th of a listing's kept openings and its place among them."""
+    assert LIBRARY is not None  # a listing's kept openings come from the library
+    found: tuple[list[tuple[int, int, int, int]], int] = LIBRARY.opening_at(kept, index)
+    return found
+
+
+def _opening_choices(kept: Any) -> list[tuple[list[tuple[int, int, int, int]], int]]:
+    """Every choice of shapes of a listing's kept openings with its number of actions, in the reference's order."""
+    assert LIBRARY is not None
+    found: list[tuple[list[tuple[int, int, int, int]], int]] = LIBRARY.opening_choices(kept)
+    return found
+
+
+#: How many groups of cards make a shape (``SingleMeldShape``'s last value).
+_WAYS: Final = itemgetter(4)
+
+
+class NativeMelds(CountedBlock):
+    """The core's legal single melds as a block of the listing: counted from each shape's number of groups, and
+    put together as the reference's ``blocks.SingleMelds`` holds them (its groups in its order) only when an action
+    of the block is asked for, as the reference keeps its shapes' groups until then."""
+
+    __slots__ = ("_held", "_melds", "_rules", "_shapes")
+
+    def __init__(self, rules: Rules, held: Sequence[int], shapes: list[SingleMeldShape]) -> None:
+        self._rules = rules
+        self._held = held
+        self._shapes = shapes
+        self._total: int = sum(map(_WAYS, shapes))
+        self._melds: SingleMelds | None = None
+
+    def _at(self, index: int) -> Action:
+        return self._expanded()[index]
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._expanded())
@@ -331,6 +449,9 @@ def draw_listing_missing(rules: Rules) -> str | None:
 TAKE_ARGUMENTS: Final = PILE_TAKE.names[len(TABLE_VARIABLES) :]
 #: Why the core does not list the draw phase of a side that has not opened where pile.take lets it take the pile.
 OPENING_TAKES: Final = "the takes of a side that has not opened, its opening's minimum counted with the take"
+#: Why the core does not list the play of a side that has not opened where its caller gives no minimum: hook
+#: initial_meld.minimum reads the scores, which the core's position does not hold.
+OPENINGS_WITHOUT_MINIMUM: Final = "the openings of a side that has not opened"
 #: The values of the top card's hooks besides the table's (``checks._top_card_values``).
 _TOP_CARD_ARGUMENTS: Final = ("frozen", "top_matches_team_meld")
 
@@ -445,27 +566,38 @@ class NativeListing:
             self.draw = NativeDrawListing(rules, self.play.melds, self.allowed)
         self.phase_codes = tuple(self.allowed.encoding.word_code("phase", phase) for phase in PHASES)
         self.kind_codes = tuple(self.allowed.encoding.word_code("kind", kind) for kind in _BARE_KINDS)
+        self.openings_missing = openings_missing(rules)
+        self.openings: NativeOpeningCount | None = None
+        if self.play is not None and self.openings_missing is None:
+            self.openings = NativeOpeningCount(self.play)
 
-    def uncovered(self, position: Any) -> str | None:
-        """Why the core does not list ``position``, in words, or None when it does."""
+    def uncovered(self, position: Any, minimum: int | None = None) -> str | None:
+        """Why the core does not list ``position``, in words, or None when it does; a side that has not opened is
+        listed in play where the caller gives its initial meld's ``minimum`` (``checks.initial_minimum``)."""
         phase, _seat, opened = position.where()
         if PHASES[phase] == "draw":
             if self.draw is None or opened:
                 return self.draw_missing
             return OPENING_TAKES if self.draw.found(position) is None else None
         if PHASES[phase] == "play" and not opened:
-            return "the openings of a side that has not opened"
+            if self.openings is None:
+                return self.openings_missing
+            return OPENINGS_WITHOUT_MINIMUM if minimum is None else self.openings.declined(position)
         return self.play_missing if PHASES[phase] == "play" else None
 
-    def of(self, position: Any) -> Listing | None:
+    def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
         ``uncovered`` gives a reason."""
         phase_index, _seat, opened = position.where()
         phase = PHASES[phase_index]
         if phase == "draw":  # the core's own call says whether it lists a side that has not opened
             return None if self.draw is None else self.draw.of(position)
+        if phase == "play" and not opened:
+            if self.uncovered(position, minimum) is not None or self.openings is None or minimum is None:
+                return None
+            return self.openings.of(position, minimum)
         if phase == "play":
-            return self.play.of(position) if opened and self.play is not None else None
+            return self.play.of(position) if self.play is not None else None
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)
         if phase == "answer":
             return Listing([tuple(answer for answer, allowed in zip(ANSWERS, (yes, no), strict=True) if allowed)])

@@ -24,15 +24,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.actions import Action
 from ..engine.blocks import Block, Listing, SingleMelds
 from ..engine.cards import JOKER, JOKER_RANK, rank_of
-from ..engine.checks import discard_refusal, table_values
+from ..engine.checks import discard_refusal, initial_minimum, table_values
 from ..engine.game import Event, Game
-from ..engine.legal import _Listing, _rank_shapes, listing  # the reference listing's own shapes, compared whole
+from ..engine.legal import _Listing, _melds, _rank_shapes, listing  # the reference listing's own shapes, compared whole
 from ..engine.movegen import hand_cards, submultisets
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.scoring import score_hand
@@ -43,10 +43,14 @@ from .apply import Applied, NativeApply
 from .listing import (
     NativeDiscards,
     NativeListing,
+    NativeOpeningCount,
+    NativeOpenings,
+    NativePlayListing,
     NativeRankShapes,
     NativeShape,
     NativeSingleMelds,
     SingleMeldShape,
+    openings_missing,
     play_listing_missing,
     rank_shapes_missing,
     single_melds_open,
@@ -86,6 +90,8 @@ class Proof:
     #: Positions of play (a side opened) the core listed whole, and why it lists none (a mechanism it lacks).
     play_listings: int = 0
     play_missing: str | None = None
+    #: Positions of play of a side that has not opened whose openings the core counted (``NativeOpeningCount``).
+    opening_counts: int = 0
     #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
     listings: Counter[str] = field(default_factory=Counter)
     uncovered: Counter[str] = field(default_factory=Counter)
@@ -112,6 +118,8 @@ class Proof:
             if self.play_missing is None
             else f"no whole listing of play: {self.play_missing}"
         )
+        if self.opening_counts:
+            play = f"{play}, {self.opening_counts} counts of openings"
         answered = f"{self.answers} rule answers ({hit_rate})"
         whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
         left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
@@ -136,6 +144,8 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
         NativeListing(rules),
         NativeApply(rules),
     )
+    if openings_missing(rules) is None:
+        natives = replace(natives, openings=NativeOpeningCount(NativePlayListing(rules)))
     try:
         for seed in seeds:
             finished = _prove_game(rules, position, answers, natives, seed, proof)
@@ -157,6 +167,7 @@ class _Natives:
     single_melds: NativeSingleMelds | None
     listing: NativeListing
     apply: NativeApply
+    openings: NativeOpeningCount | None = None
 
 
 def _prove_game(
@@ -177,6 +188,7 @@ def _prove_game(
         _compare_table_values(rules, position, before, f"{seed} step {step}", proof)
         _prove_score(rules, before, f"{seed} step {step}: the score if the hand ended here", proof)
         proof.positions += 1
+        seat = before.to_act
         legal = game.legal_actions()
         reference = listing(rules, before)  # built once, its rule questions asked once
         _prove_discards(rules, natives.discards, position, before, reference, f"{seed} step {step}", proof)
@@ -185,9 +197,10 @@ def _prove_game(
         if natives.single_melds is not None and single_melds_open(rules, before):
             _prove_single_melds(rules, natives.single_melds, position, before, reference, f"{seed} step {step}", proof)
         _prove_listing(natives.listing, position, before, reference, sampler, f"{seed} step {step}", proof)
+        if natives.openings is not None and before.phase == "play" and not before.team_opened[before.side_of[seat]]:
+            _prove_opening_count(rules, natives.openings, position, before, f"{seed} step {step}", proof)
         loaded = position.snapshot()
         action = legal[pick.randrange(legal.count())]
-        seat = before.to_act
         events = game.apply(action)
         _prove_answers(rules, answers, f"{seed} step {step}", proof)
         _prove_apply(natives.apply, position, action, game.state, f"{seed} step {step}", proof)
@@ -376,9 +389,10 @@ def _prove_listing(
     proof: Proof,
 ) -> None:
     """The core's whole listing of a position it covers against the reference's: count, list, and a sample."""
-    mine = native.of(position)
+    minimum = initial_minimum(native.rules, state, state.to_act)  # the scores it reads are not the core's
+    mine = native.of(position, minimum)
     if mine is None:
-        proof.uncovered[native.uncovered(position) or "none"] += 1
+        proof.uncovered[native.uncovered(position, minimum) or "none"] += 1
         return
     proof.listings[state.phase] += 1
     proof.play_listings += state.phase == "play"
@@ -388,6 +402,31 @@ def _prove_listing(
         proof.disagreements.append(f"{where}: the listing differs from the reference's, same count")
     elif mine and mine[pick.randrange(mine.count())] not in set(reference):
         proof.disagreements.append(f"{where}: a sample of the listing is not among the reference's actions")
+
+
+def _prove_opening_count(
+    rules: Rules, openings: NativeOpeningCount, position: Any, state: HandState, where: str, proof: Proof
+) -> None:
+    """The core's openings of a side that has not opened against the reference's meld block: the count, the
+    actions walked in order, and each one found by its index (the first ``_INDEXED`` of them)."""
+    minimum = initial_minimum(rules, state, state.to_act)
+    count = openings.count(position, minimum)
+    reference = _melds(rules, state, _Listing(rules, state))
+    proof.opening_counts += 1
+    if count != len(reference):
+        proof.disagreements.append(f"{where}: the core counts {count} openings, the reference {len(reference)}")
+        return
+    melds = openings.of(position, minimum).blocks
+    mine = next((block for block in melds if isinstance(block, NativeOpenings)), ())
+    listed = list(reference)
+    if list(mine) != listed:
+        proof.disagreements.append(f"{where}: the core's openings differ from the reference's, same count")
+    elif any(mine[index] != listed[index] for index in range(min(count, _INDEXED))):
+        proof.disagreements.append(f"{where}: an opening found by its index differs from the reference's")
+
+
+#: How many openings of a position the proof finds by index (each call counts the whole block again).
+_INDEXED = 200
 
 
 def reference_single_melds(rules: Rules, reference: Listing) -> list[SingleMeldShape]:

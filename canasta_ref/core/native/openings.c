@@ -1,0 +1,596 @@
+/* The openings of a side that has not opened (play phase), counted without building them.
+ *
+ * Included by ``../_core.c`` after the listing of play: it reads that part's static helpers (the rank shapes, the
+ * gates, the ListingContext). The reference lists an opening as one action laying at most one valid shape per rank
+ * (``legal._openings`` / ``legal._opening_family`` over ``combos.Combinations``): every choice of shapes the hand's
+ * wild cards pay for, judged as a whole on its aggregate (the groups, the cards left, the points, the wild cards,
+ * the canastas by kind, every meld valid kept and going out, what the melds are made of), then made into its cards.
+ * Here the choices are counted rank by rank (the ranks in the reference's canonical order), each state after a rank
+ * kept with the number of actions below it, so a count costs the distinct states, not the choices. The verdict on
+ * a finished aggregate (``legal._opening_verdict``) is the core's own, each rule question through its memo with the
+ * key built here: the number of groups (meld.action), the turn ending legally (go_out.allowed, go_out.keep_card),
+ * the initial meld (initial_meld.count, initial_meld.valid, go_out.concealed); kept per call by aggregate. */
+
+/* One valid shape of a rank as an option of an opening: its counts, the ways to pick its natural cards, its
+ * natural cards' points, the kind of canasta it makes (-1: none), its verdicts, what its meld is made of. */
+typedef struct {
+    int naturals, twos, jokers, points, kind, staying, leaving, composition;
+    long long ways;
+} OpeningOption;
+
+/* The fields of a state of the counting, in this order: the rank's place, the groups, the cards used, the natural
+ * cards' points, the wild cards and jokers used, the canastas by kind, all kept valid, all valid going out, the
+ * composition bits, and the groups that take wild cards by their number of them (4 bits a size, sizes 1 to 14). */
+enum {
+    OS_INDEX, OS_GROUPS, OS_USED, OS_POINTS, OS_TWOS, OS_JOKERS, OS_KIND0, OS_KIND1, OS_KIND2, OS_STAYING, OS_LEAVING,
+    OS_COMPOSITION, OS_SIZES_LOW, OS_SIZES_HIGH, OS_FIELDS
+};
+#define OPENING_MOST_TWOS 14 /* wild cards (not jokers) in one hand the counting tracks by group size */
+
+/* A table from a state (OS_FIELDS ints) to a count, open addressing, grown at half full. */
+typedef struct {
+    int32_t *keys;
+    long long *values;
+    uint8_t *used;
+    Py_ssize_t capacity, size;
+} StateTable;
+
+static int state_table_alloc(StateTable *t, Py_ssize_t capacity) {
+    t->keys = PyMem_Calloc((size_t)capacity * OS_FIELDS, sizeof(int32_t));
+    t->values = PyMem_Calloc((size_t)capacity, sizeof(long long));
+    t->used = PyMem_Calloc((size_t)capacity, 1);
+    t->capacity = capacity, t->size = 0;
+    if (t->keys == NULL || t->values == NULL || t->used == NULL) {
+        PyMem_Free(t->keys), PyMem_Free(t->values), PyMem_Free(t->used);
+        t->keys = NULL, t->values = NULL, t->used = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void state_table_free(StateTable *t) {
+    PyMem_Free(t->keys), PyMem_Free(t->values), PyMem_Free(t->used);
+    t->keys = NULL, t->values = NULL, t->used = NULL;
+}
+
+/* The slot of ``key``: where it is kept, or the empty slot where it goes. */
+static Py_ssize_t state_slot(const StateTable *t, const int32_t *key) {
+    Py_ssize_t mask = t->capacity - 1, at = (Py_ssize_t)(memo_hash(key, OS_FIELDS) & (uint64_t)mask);
+    while (t->used[at] && memcmp(&t->keys[at * OS_FIELDS], key, sizeof(int32_t) * OS_FIELDS) != 0)
+        at = (at + 1) & mask;
+    return at;
+}
+
+static int state_table_put(StateTable *t, const int32_t *key, long long value);
+
+static int state_table_grow(StateTable *t) {
+    StateTable bigger;
+    if (state_table_alloc(&bigger, t->capacity * 2) < 0) return -1;
+    for (Py_ssize_t i = 0; i < t->capacity; i++)
+        if (t->used[i]) state_table_put(&bigger, &t->keys[i * OS_FIELDS], t->values[i]);
+    state_table_free(t);
+    *t = bigger;
+    return 0;
+}
+
+static int state_table_put(StateTable *t, const int32_t *key, long long value) {
+    if ((t->size + 1) * 2 > t->capacity && state_table_grow(t) < 0) return -1;
+    Py_ssize_t at = state_slot(t, key);
+    if (!t->used[at]) {
+        t->used[at] = 1, t->size++;
+        memcpy(&t->keys[at * OS_FIELDS], key, sizeof(int32_t) * OS_FIELDS);
+    }
+    t->values[at] = value;
+    return 0;
+}
+
+/* The count kept for ``key``, or -1 where none is. */
+static long long state_table_get(const StateTable *t, const int32_t *key) {
+    Py_ssize_t at = state_slot(t, key);
+    return t->used[at] ? t->values[at] : -1;
+}
+
+/* The initial meld's questions, bound once a variant (``listing.NativeOpenings``): the memos of
+ * initial_meld.count (a number), initial_meld.valid (a failing clause) and go_out.concealed (a predicate), the points
+ * of a wild card other than a joker and of a joker, and whether a clause reads what the melds are made of. */
+typedef struct {
+    RuleMemo *count, *valid, *concealed;
+    int twos_points, joker_points, reads_composition;
+} OpeningQuestions;
+
+/* One call's counting: the ranks with valid shapes in canonical order, their options, the hand's wild cards, and
+ * the tables of the states counted, of the verdicts asked and of the ways to pick the wild cards. */
+typedef struct {
+    int rank_count, ranks[MELD_RANKS], first[MELD_RANKS + 1];
+    OpeningOption *options;
+    int twos_pool[CARD_TYPES], two_types, twos_total, jokers, hand_size;
+    const OpeningQuestions *q;
+    PlayGates gates;
+    Ending ending;
+    int32_t table[TABLE_WIDTH];
+    int side_kinds[4], minimum;
+    StateTable below, verdicts, twos_ways;
+} OpeningCount;
+
+/* The place of a meld rank in the order players read melds (``cards.sort_key`` of its first card): threes up to
+ * aces, then twos, then the wild meld. */
+static int canonical_place(int rank) { return rank == 0 ? 12 : rank < MELD_RANKS - 2 ? rank - 1 : MELD_RANKS - 2; }
+
+/* What one meld of an opening is made of (``checks.composition_of``): THREE_NATURALS 4, CLEAN 1, WILD 2. */
+static int opening_composition_of(int rank, int naturals, int wilds) {
+    if (rank == MELD_RANKS - 2) return 2;
+    if (naturals < 3) return 0;
+    return 4 | (wilds == 0 ? 1 : 0);
+}
+
+/* The options of every rank the hand could open with (``legal._melds``: its valid shapes, initial), in canonical
+ * order, into ``oc``; -1 with an exception. */
+static int opening_options(const Position *self, int seat, const ShapeQuestion *q, int reads_composition,
+                           OpeningCount *oc) {
+    const State *s = &self->state;
+    const CardFacts *f = &self->facts;
+    uint32_t ranks = meld_ranks_of(self, seat);
+    int ordered[MELD_RANKS], count = 0;
+    for (int rank = 0; rank <= MELD_RANKS - 2; rank++)
+        if (ranks >> rank & 1) ordered[count++] = rank;
+    for (int i = 1; i < count; i++) /* a handful of ranks: insertion sort by canonical place */
+        for (int k = i; k > 0 && canonical_place(ordered[k]) < canonical_place(ordered[k - 1]); k--) {
+            int swap = ordered[k];
+            ordered[k] = ordered[k - 1], ordered[k - 1] = swap;
+        }
+    oc->rank_count = 0, oc->first[0] = 0;
+    for (int i = 0; i < count; i++) {
+        int rank = ordered[i], naturals[4], natural_types = 0, available = 0;
+        for (int c = 0; c < JOKER; c++)
+            if (!f->is_wild[c] && !f->is_bonus[c] && f->rank[c] == rank && s->hands[seat][c])
+                naturals[natural_types++] = s->hands[seat][c], available += s->hands[seat][c];
+        long long natural_ways[MAX_CARDS + 1];
+        choice_counts(naturals, natural_types, available, natural_ways);
+        RankShape *shapes;
+        Py_ssize_t n = collect_rank_shapes(self, seat, rank, 1, q, &shapes);
+        if (n < 0) return -1;
+        if (n == 0) {
+            PyMem_Free(shapes);
+            continue;
+        }
+        int at = oc->first[oc->rank_count];
+        OpeningOption *grown = PyMem_Realloc(oc->options, sizeof(OpeningOption) * (size_t)(at + n));
+        if (grown == NULL) {
+            PyMem_Free(shapes);
+            PyErr_NoMemory();
+            return -1;
+        }
+        oc->options = grown;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const RankShape *r = &shapes[k];
+            int points = r->naturals ? r->naturals * f->melded_value[rank * 4] : 0;
+            int composition = reads_composition ? opening_composition_of(rank, r->naturals, r->twos + r->jokers) : 0;
+            oc->options[at + k] = (OpeningOption){r->naturals, r->twos, r->jokers, points, r->new_kind,
+                                                  r->staying, r->leaving, composition, natural_ways[r->naturals]};
+        }
+        PyMem_Free(shapes);
+        oc->ranks[oc->rank_count++] = rank;
+        oc->first[oc->rank_count] = at + (int)n;
+    }
+    return 0;
+}
+
+/* How many ways the groups of ``state`` that take wild cards pick them from the hand's pool, in rank order
+ * (``combos.Combinations._twos_ways``): every sequence of choices of those sizes, the pool shrinking. */
+static long long twos_picks(int *pool, int types, const int *sizes, int groups);
+
+/* The picks of the first group's ``left`` cards still to choose, from the pool's types ``type`` on, each followed
+ * by the other groups' picks. */
+static long long twos_pick_from(int *pool, int types, int type, int left, const int *sizes, int groups) {
+    if (left == 0) return twos_picks(pool, types, sizes + 1, groups - 1);
+    if (type == types) return 0;
+    long long total = 0;
+    for (int take = 0; take <= pool[type] && take <= left; take++) {
+        pool[type] -= take;
+        total += twos_pick_from(pool, types, type + 1, left - take, sizes, groups);
+        pool[type] += take;
+    }
+    return total;
+}
+
+static long long twos_picks(int *pool, int types, const int *sizes, int groups) {
+    return groups == 0 ? 1 : twos_pick_from(pool, types, 0, sizes[0], sizes, groups);
+}
+
+static long long twos_ways_of(OpeningCount *oc, const int32_t *state) {
+    int32_t key[OS_FIELDS] = {0};
+    key[OS_SIZES_LOW] = state[OS_SIZES_LOW], key[OS_SIZES_HIGH] = state[OS_SIZES_HIGH];
+    long long known = state_table_get(&oc->twos_ways, key);
+    if (known >= 0) return known;
+    int sizes[OPENING_MOST_TWOS], groups = 0;
+    for (int size = 1; size <= OPENING_MOST_TWOS; size++) {
+        int32_t packed = size <= 7 ? state[OS_SIZES_LOW] : state[OS_SIZES_HIGH];
+        int times = (int)(packed >> ((size - 1) % 7 * 4) & 15);
+        for (int k = 0; k < times; k++) sizes[groups++] = size;
+    }
+    int pool[CARD_TYPES];
+    memcpy(pool, oc->twos_pool, sizeof(pool));
+    long long ways = twos_picks(pool, oc->two_types, sizes, groups);
+    return state_table_put(&oc->twos_ways, key, ways) < 0 ? -2 : ways;
+}
+
+/* Hook initial_meld.count on the opening's points and canastas by kind (a number; -1 with an exception). */
+static long initial_count(const OpeningQuestions *q, int points, const int kinds[4]) {
+    KeyValues v = {.arguments = {points, 0, kinds[0], kinds[1], kinds[2], kinds[3]}};
+    PyObject *answer = ask_built(q->count, &v);
+    return answer == NULL ? -1 : PyLong_AsLong(answer);
+}
+
+/* Hook go_out.concealed for an opening (``checks.goes_out_concealed``): a side that has not opened has melded
+ * nothing before nor added to a meld, and has not taken the pile this turn (taking it would have opened it). */
+static int opening_concealed(const OpeningQuestions *q, int made_canasta) {
+    KeyValues v = {.arguments = {0, 0, made_canasta, 0}};
+    return predicate_holds(q->concealed, &v);
+}
+
+/* The initial-meld hooks on an opening from hand (``movegen.opening_accepted``): its points, the canastas it makes
+ * ``made`` (by kind), the cards it leaves; 1, 0, or -1 with an exception. */
+static int opening_meets_minimum(OpeningCount *oc, int points, const int made[4], int hand_after, int composition) {
+    const OpeningQuestions *q = oc->q;
+    int made_canasta = made[0] + made[1] + made[2] + made[3] > 0, concealed = 0, by_discard = 0;
+    if (hand_after <= 1) {
+        int hidden = opening_concealed(q, made_canasta);
+        if (hidden < 0) return -1;
+        concealed = hand_after == 0 && hidden;
+        if (hand_after == 1 && hidden) {
+            int after[4];
+            for (int k = 0; k < 4; k++) after[k] = oc->side_kinds[k] + made[k];
+            by_discard = may_go_out_with(&oc->ending, after);
+            if (by_discard < 0) return -1;
+        }
+    }
+    long count = initial_count(q, points, made);
+    if (count == -1 && PyErr_Occurred()) return -1;
+    KeyValues v = {.arguments = {(int32_t)count, oc->minimum, concealed, by_discard, 0, composition & 1,
+                                 composition >> 1 & 1, composition >> 2 & 1, made[0], made[1], made[2]}};
+    PyObject *answer = ask_built(q->valid, &v);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* What ``legal._opening_shape_ok`` judges: the number of groups (meld.action), every meld valid kept or going out
+ * as the opening ends the turn, and the ending itself; 1, 0, or -1 with an exception. */
+static int opening_shape_fine(OpeningCount *oc, const int32_t *state, const int made[4]) {
+    KeyValues v = {.arguments = {oc->gates.meld_action_phase, state[OS_GROUPS], 0, 1}};
+    memcpy(v.table, oc->table, sizeof(v.table));
+    int groups = answer_is_none(oc->gates.meld_action, &v);
+    if (groups <= 0) return groups;
+    int after[4], hand_after = oc->hand_size - state[OS_USED];
+    for (int k = 0; k < 4; k++) after[k] = oc->side_kinds[k] + made[k];
+    RankShape whole = {.staying = state[OS_STAYING], .leaving = state[OS_LEAVING]};
+    return single_meld_fine(&oc->ending, &whole, hand_after, after);
+}
+
+/* The verdict on a finished state (``legal._opening_verdict``, uncapped), kept per call by its aggregate (the
+ * wild cards by their total alone, which is all it reads): 1, 0, or -1 with an exception. */
+static int opening_accepts(OpeningCount *oc, const int32_t *state) {
+    int32_t key[OS_FIELDS];
+    memcpy(key, state, sizeof(key));
+    key[OS_INDEX] = key[OS_SIZES_LOW] = key[OS_SIZES_HIGH] = 0;
+    long long known = state_table_get(&oc->verdicts, key);
+    if (known >= 0) return (int)known;
+    int made[4] = {state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], 0};
+    int accepted = opening_shape_fine(oc, state, made);
+    if (accepted > 0) {
+        int points = state[OS_POINTS] + state[OS_TWOS] * oc->q->twos_points + state[OS_JOKERS] * oc->q->joker_points;
+        accepted = opening_meets_minimum(oc, points, made, oc->hand_size - state[OS_USED], state[OS_COMPOSITION]);
+    }
+    if (accepted < 0 || state_table_put(&oc->verdicts, key, accepted) < 0) return -1;
+    return accepted;
+}
+
+/* ``state`` with ``option`` laid as one more group. */
+static void with_option(const int32_t *state, const OpeningOption *o, int32_t *out) {
+    memcpy(out, state, sizeof(int32_t) * OS_FIELDS);
+    out[OS_GROUPS]++;
+    out[OS_USED] += o->naturals + o->twos + o->jokers;
+    out[OS_POINTS] += o->points;
+    out[OS_TWOS] += o->twos;
+    out[OS_JOKERS] += o->jokers;
+    if (o->kind >= 0 && o->kind < 3) out[OS_KIND0 + o->kind]++;
+    out[OS_STAYING] = out[OS_STAYING] && o->staying;
+    out[OS_LEAVING] = out[OS_LEAVING] && o->leaving;
+    out[OS_COMPOSITION] |= o->composition;
+    if (o->twos) {
+        int field = o->twos <= 7 ? OS_SIZES_LOW : OS_SIZES_HIGH;
+        out[field] += (int32_t)1 << ((o->twos - 1) % 7 * 4);
+    }
+}
+
+/* The actions below ``state`` (its rank's place in OS_INDEX): each legal completion weighted by its cards; -1
+ * with an exception (an overflow included). */
+static long long openings_below(OpeningCount *oc, const int32_t *state) {
+    int index = state[OS_INDEX];
+    if (index == oc->rank_count) {
+        if (state[OS_GROUPS] == 0) return 0;
+        int accepted = opening_accepts(oc, state);
+        if (accepted <= 0) return accepted;
+        long long ways = twos_ways_of(oc, state);
+        return ways < -1 ? -1 : ways;
+    }
+    long long known = state_table_get(&oc->below, state);
+    if (known >= 0) return known;
+    int32_t next[OS_FIELDS];
+    memcpy(next, state, sizeof(next));
+    next[OS_INDEX]++;
+    long long total = openings_below(oc, next);
+    if (total < 0) return -1;
+    for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
+        const OpeningOption *o = &oc->options[k];
+        if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
+        with_option(state, o, next);
+        next[OS_INDEX]++;
+        long long below = openings_below(oc, next), product;
+        if (below < 0) return -1;
+        if (__builtin_mul_overflow(below, o->ways, &product) || __builtin_add_overflow(total, product, &total)) {
+            PyErr_SetString(PyExc_OverflowError, "native core: more openings than a 64-bit count holds");
+            return -1;
+        }
+    }
+    return state_table_put(&oc->below, state, total) < 0 ? -1 : total;
+}
+
+static void opening_count_free(OpeningCount *oc) {
+    PyMem_Free(oc->options);
+    state_table_free(&oc->below), state_table_free(&oc->verdicts), state_table_free(&oc->twos_ways);
+}
+
+/* The hand's wild cards other than jokers, by type, into ``oc``; -1 where more than the counting tracks. */
+static int opening_wilds(const Position *self, int seat, OpeningCount *oc) {
+    const State *s = &self->state;
+    oc->two_types = oc->twos_total = 0;
+    for (int c = 0; c < JOKER; c++)
+        if (self->facts.is_wild[c] && s->hands[seat][c])
+            oc->twos_pool[oc->two_types++] = s->hands[seat][c], oc->twos_total += s->hands[seat][c];
+    oc->jokers = s->hands[seat][JOKER];
+    if (oc->twos_total > OPENING_MOST_TWOS) {
+        PyErr_Format(PyExc_ValueError, "native core: %d wild cards in one hand, more than the %d its openings count",
+                     oc->twos_total, OPENING_MOST_TWOS);
+        return -1;
+    }
+    return 0;
+}
+
+/* ``questions``: (initial_meld.count's memo, initial_meld.valid's, go_out.concealed's, a wild card's points, a
+ * joker's points, whether a clause reads what the melds are made of), as ``listing.NativeOpenings`` binds them. */
+static int read_opening_questions(PyObject *questions, OpeningQuestions *q) {
+    PyObject *count, *valid, *concealed;
+    if (!PyArg_ParseTuple(questions, "OOOiip", &count, &valid, &concealed, &q->twos_points, &q->joker_points,
+                          &q->reads_composition) ||
+        check_recipe(count, "initial_meld.count's memo") < 0 || check_recipe(valid, "initial_meld.valid's memo") < 0 ||
+        check_recipe(concealed, "go_out.concealed's memo") < 0)
+        return -1;
+    q->count = (RuleMemo *)count, q->valid = (RuleMemo *)valid, q->concealed = (RuleMemo *)concealed;
+    return 0;
+}
+
+/* The counting set up for the seat to act from ``args`` (context, questions, minimum),
+ * its openings counted into ``*total`` (0 where action.allowed refuses melding); -1 with an exception. The caller
+ * frees ``oc`` (``opening_count_free``) either way. */
+static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, long long *total) {
+    PyObject *context, *questions;
+    int minimum;
+    if (!PyArg_ParseTuple(args, "OO!i", &context, &PyTuple_Type, &questions, &minimum) ||
+        read_opening_questions(questions, q) < 0)
+        return -1;
+    const ListingContext *c = context_with(context, 1, 0);
+    if (c == NULL) return -1;
+    int seat = self->state.to_act;
+    if (self->state.team_opened[self->state.side_of[seat]]) {
+        PyErr_Format(PyExc_ValueError, "native core: seat %d's side has opened; its melds are single", seat);
+        return -1;
+    }
+    *oc = (OpeningCount){.q = q, .gates = c->gates, .ending = c->ending, .minimum = minimum,
+                         .hand_size = cards_held(self, seat)};
+    gate_flags(self, seat, &oc->gates, &oc->ending);
+    table_values_of(self, seat, oc->table);
+    memcpy(oc->ending.out_values.table, oc->table, sizeof(oc->table));
+    side_kinds(self, self->state.side_of[seat], oc->side_kinds);
+    int may_meld = kind_allowed(&oc->gates, seat, KIND_MELD);
+    *total = 0;
+    if (may_meld <= 0) return may_meld;
+    if (opening_wilds(self, seat, oc) < 0 || state_table_alloc(&oc->below, 256) < 0 ||
+        state_table_alloc(&oc->verdicts, 64) < 0 || state_table_alloc(&oc->twos_ways, 16) < 0 ||
+        opening_options(self, seat, &c->shapes, q->reads_composition, oc) < 0)
+        return -1;
+    int32_t start[OS_FIELDS] = {0};
+    start[OS_STAYING] = start[OS_LEAVING] = 1;
+    *total = openings_below(oc, start);
+    return *total < 0 ? -1 : 0;
+}
+
+/* ``opening_count(context, questions, minimum)``: how many openings the seat to act (in play, its side not opened)
+ * may lay, as the reference's meld block counts them (``legal._melds``): 0 where hook action.allowed refuses
+ * melding, else every choice of valid shapes the verdict accepts, by its cards. ``minimum`` is the side's initial
+ * meld minimum (hook initial_meld.minimum, which reads the scores the position does not hold). */
+static PyObject *Position_opening_count(Position *self, PyObject *args) {
+    OpeningCount oc = {0};
+    OpeningQuestions q;
+    long long total;
+    int failed = opening_prepare(self, args, &oc, &q, &total) < 0;
+    opening_count_free(&oc);
+    return failed ? NULL : PyLong_FromLongLong(total);
+}
+
+/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening in the reference's
+ * order (by the choice at each rank, none first, then each option; within one choice by its cards), and the
+ * opening's place among that choice's actions. Each option's block holds, for every deeper choice in turn, its
+ * ways times that choice's actions: the deeper choice is found at ``n`` over the ways, and the place within the
+ * choice is put back together on the way up. -1 with an exception. */
+static long long opening_descend(OpeningCount *oc, long long n, int *chosen) {
+    int32_t state[OS_FIELDS] = {0}, next[OS_FIELDS];
+    state[OS_STAYING] = state[OS_LEAVING] = 1;
+    long long ways[MELD_RANKS], rest[MELD_RANKS];
+    int levels = 0;
+    for (int index = 0; index < oc->rank_count; index++) {
+        memcpy(next, state, sizeof(next));
+        next[OS_INDEX] = index + 1;
+        long long below = openings_below(oc, next);
+        if (below < 0) return -1;
+        chosen[index] = -1;
+        if (n < below) {
+            memcpy(state, next, sizeof(state));
+            continue;
+        }
+        n -= below;
+        for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
+            const OpeningOption *o = &oc->options[k];
+            if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
+            with_option(state, o, next);
+            next[OS_INDEX] = index + 1;
+            below = openings_below(oc, next);
+            if (below < 0) return -1;
+            if (n < below * o->ways) { /* no overflow: the whole count was summed from these */
+                chosen[index] = k - oc->first[index];
+                ways[levels] = o->ways, rest[levels++] = n % o->ways;
+                n /= o->ways;
+                memcpy(state, next, sizeof(state));
+                break;
+            }
+            n -= below * o->ways;
+        }
+        if (chosen[index] < 0) return PyErr_SetString(PyExc_RuntimeError, "native core: an opening's index lost"), -1;
+    }
+    for (int level = levels - 1; level >= 0; level--) n = n * ways[level] + rest[level];
+    return n;
+}
+
+/* A listing's openings as counted, kept for the actions asked of them later (``opening_at``, ``opening_choices``):
+ * every state reached is counted and every verdict kept, so that finding an action asks no rule question again. The
+ * memos the counting read stay alive with the listing's context, which its caller keeps. */
+typedef struct {
+    OpeningCount oc;
+    OpeningQuestions q;
+    long long total;
+} KeptOpenings;
+
+#define KEPT_OPENINGS "canasta_ref.core.openings"
+
+static void kept_openings_free(PyObject *capsule) {
+    KeptOpenings *kept = PyCapsule_GetPointer(capsule, KEPT_OPENINGS);
+    if (kept == NULL) return;
+    opening_count_free(&kept->oc);
+    PyMem_Free(kept);
+}
+
+static KeptOpenings *kept_openings_of(PyObject *capsule) {
+    KeptOpenings *kept = PyCapsule_GetPointer(capsule, KEPT_OPENINGS);
+    if (kept == NULL) PyErr_SetString(PyExc_TypeError, "native core: openings are asked of a listing's kept openings");
+    return kept;
+}
+
+/* The opening shapes ``chosen`` (an option per rank, -1 for none) as a list of (rank, natural cards, other wild
+ * cards, jokers). */
+static PyObject *chosen_shapes(const OpeningCount *oc, const int *chosen) {
+    PyObject *shapes = PyList_New(0);
+    for (int i = 0; shapes != NULL && i < oc->rank_count; i++) {
+        if (chosen[i] < 0) continue;
+        const OpeningOption *o = &oc->options[oc->first[i] + chosen[i]];
+        PyObject *shape = Py_BuildValue("(iiii)", oc->ranks[i], o->naturals, o->twos, o->jokers);
+        if (shape == NULL || PyList_Append(shapes, shape) < 0) Py_CLEAR(shapes);
+        Py_XDECREF(shape);
+    }
+    return shapes;
+}
+
+/* ``opening_at(kept, index)`` (a module function): the ``index``-th opening of a listing's kept openings in the
+ * reference's order, as (its shapes: (rank, natural cards, other wild cards, jokers) in canonical order, its place
+ * among the actions of those shapes, in ``movegen.expand_shapes`` order). */
+static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *capsule;
+    long long index;
+    int chosen[MELD_RANKS];
+    if (!PyArg_ParseTuple(args, "OL", &capsule, &index)) return NULL;
+    KeptOpenings *kept = kept_openings_of(capsule);
+    if (kept == NULL) return NULL;
+    if (index < 0 || index >= kept->total)
+        return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total);
+    long long place = opening_descend(&kept->oc, index, chosen);
+    if (place < 0) return NULL;
+    return Py_BuildValue("(NL)", chosen_shapes(&kept->oc, chosen), place);
+}
+
+/* Append to ``found`` every choice of shapes below ``state`` with an action, in the reference's order, as (its
+ * shapes as ``opening_at`` gives them, its number of actions); ``path`` holds the shapes chosen above. -1 with an
+ * exception. */
+static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight, PyObject *path, PyObject *found) {
+    long long below = openings_below(oc, state);
+    if (below <= 0) return (int)below;
+    int index = state[OS_INDEX];
+    if (index == oc->rank_count) {
+        PyObject *choice = Py_BuildValue("(NL)", PyList_GetSlice(path, 0, PyList_GET_SIZE(path)), weight * below);
+        int failed = choice == NULL || PyList_Append(found, choice) < 0;
+        Py_XDECREF(choice);
+        return failed ? -1 : 0;
+    }
+    int32_t next[OS_FIELDS];
+    memcpy(next, state, sizeof(next));
+    next[OS_INDEX]++;
+    if (opening_walk(oc, next, weight, path, found) < 0) return -1;
+    for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
+        const OpeningOption *o = &oc->options[k];
+        if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
+        with_option(state, o, next);
+        next[OS_INDEX]++;
+        PyObject *shape = Py_BuildValue("(iiii)", oc->ranks[index], o->naturals, o->twos, o->jokers);
+        int failed = shape == NULL || PyList_Append(path, shape) < 0;
+        Py_XDECREF(shape);
+        if (failed || opening_walk(oc, next, weight * o->ways, path, found) < 0) return -1;
+        if (PyList_SetSlice(path, PyList_GET_SIZE(path) - 1, PyList_GET_SIZE(path), NULL) < 0) return -1;
+    }
+    return 0;
+}
+
+/* ``opening_choices(kept)`` (a module function): every choice of shapes of a listing's kept openings with an
+ * action, in the reference's order, each (its shapes, its number of actions): what iterating the openings walks. */
+static PyObject *core_opening_choices(PyObject *Py_UNUSED(module), PyObject *capsule) {
+    KeptOpenings *kept = kept_openings_of(capsule);
+    if (kept == NULL) return NULL;
+    PyObject *found = PyList_New(0), *path = PyList_New(0);
+    int32_t start[OS_FIELDS] = {0};
+    start[OS_STAYING] = start[OS_LEAVING] = 1;
+    if (found != NULL && path != NULL && kept->total > 0 && opening_walk(&kept->oc, start, 1, path, found) < 0)
+        Py_CLEAR(found);
+    Py_XDECREF(path);
+    return found;
+}
+
+/* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not
+ * opened (``legal.listing``), as ``play_listing`` gives it but for its melds: (the number of its openings, their
+ * counting kept for ``opening_at`` and ``opening_choices`` to make their actions when asked for). */
+static PyObject *Position_opening_listing(Position *self, PyObject *args) {
+    KeptOpenings *kept = PyMem_Calloc(1, sizeof(KeptOpenings));
+    if (kept == NULL) return PyErr_NoMemory();
+    PyObject *capsule = NULL;
+    if (opening_prepare(self, args, &kept->oc, &kept->q, &kept->total) == 0)
+        capsule = PyCapsule_New(kept, KEPT_OPENINGS, kept_openings_free);
+    if (capsule == NULL) {
+        opening_count_free(&kept->oc);
+        PyMem_Free(kept);
+        return NULL;
+    }
+    /* the capsule owns ``kept`` from here, and the listing keeps the capsule */
+    const ListingContext *c = (const ListingContext *)PyTuple_GET_ITEM(args, 0); /* checked by the preparing */
+    OpeningCount *oc = &kept->oc;
+    int may_ask = ask_allowed(&oc->gates, oc->table, self->state.to_act);
+    PyObject *openings = may_ask < 0 ? NULL : Py_BuildValue("(LO)", kept->total, capsule);
+    PyObject *found = openings == NULL ? NULL
+                                       : play_listing_rest(self, c, &oc->gates, &oc->ending, oc->table, may_ask,
+                                                           openings, kept->total > 0);
+    Py_DECREF(capsule);
+    return found;
+}
+
+/* The module's functions on a listing's kept openings (``_core.c``'s ``core_module``). */
+static PyMethodDef opening_functions[] = {
+    {"opening_at", (PyCFunction)core_opening_at, METH_VARARGS,
+     "opening_at(kept, index): (shapes, place) of the index-th of a listing's kept openings"},
+    {"opening_choices", (PyCFunction)core_opening_choices, METH_O,
+     "opening_choices(kept): every choice of shapes of a listing's kept openings, with its actions"},
+    {NULL, NULL, 0, NULL},
+};
