@@ -59,6 +59,9 @@ Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
 #: capped where hook meld.action stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
 
+#: The sum of no unit.
+NO_SUM: Final[Sum] = (0, 0, 0, 0, 0, True, True, 0, 0)
+
 _K = TypeVar("_K")
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
@@ -295,24 +298,25 @@ class OpeningCounter:
         known = self._rank_sums.get(key)
         if known is not None:
             return known
-        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
-        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
-        found: dict[Sum, int] = {}
-        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), found)
-        walk.extend(0, (0, 0, 0, 0, 0, True, True, 0, 0))
+        _, units = self._rank_units(hand, shapes)
+        found = _multiset_sums(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1))
         found = self._with_unused(found, hand.count(rank))
         self._rank_sums[key] = found
         return found
+
+    def _rank_units(self, hand: HandCards, shapes: list[Shape]) -> tuple[list[MeldGroup], list[_Unit]]:
+        """One rank's groups of ``shapes`` that ``hand`` holds, in order, and each as a unit of a multiset."""
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        return groups, [(_card_pairs(group.cards), self._unit(group)) for group in groups]
 
     def _rank_multiset(
         self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
     ) -> list[MeldGroup]:
         """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
-        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
-        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
-        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), {})
+        groups, units = self._rank_units(hand, shapes)
+        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1))
         held = hand.count(rank)
-        for raw, chosen in walk.each(0, (0, 0, 0, 0, 0, True, True, 0, 0), []):
+        for raw, chosen in walk.each(0, NO_SUM, []):
             if self._unused_sum(raw, held) == choice:
                 if which == 0:
                     return [groups[place] for place in chosen]
@@ -433,53 +437,87 @@ def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
 
 class _RankWalk:
     """One rank's multisets of groups, walked with their sums added up on the way (a group's copies chosen in the
-    groups' order), each counted in ``found`` by its sum: the groups capped at ``most_groups`` and the cards used
-    in the place of the cards left (``OpeningCounter._with_unused`` turns them)."""
+    groups' order): the groups capped at ``most_groups`` and the cards used in the place of the cards left
+    (``OpeningCounter._with_unused`` turns them). The order a draw finds a rank's multiset in; ``_multiset_sums``
+    counts them by their sums without the walk."""
 
-    def __init__(
-        self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int, found: dict[Sum, int]
-    ) -> None:
+    def __init__(self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int) -> None:
         self.units = units
         self.counts = counts
         self.most = len(units) * CARD_TYPES if repeats else 1
         self.most_groups = most_groups
-        self.found = found
-
-    def extend(self, start: int, acc: Sum) -> None:
-        """Every multiset from ``acc`` (its sum so far) adding units from place ``start`` on, counted."""
-        for summed, _ in self.each(start, acc, []):
-            self.found[summed] = self.found.get(summed, 0) + 1
 
     def each(self, start: int, acc: Sum, chosen: list[int]) -> Iterator[tuple[Sum, list[int]]]:
         """Depth first, each multiset from ``acc`` (its sum so far) adding units from place ``start`` on: its sum,
         and its units' places (``chosen``, extended as the walk goes: read it before the next step)."""
         counts = self.counts
-        wilds, _, points, tally, composition, staying, leaving, groups, used = acc
+        groups = acc[7]
         if groups >= self.most:
             return
         for place in range(start, len(self.units)):
-            pairs, (w, _, p, t, c, s, lv, _, u) = self.units[place]
+            pairs, unit = self.units[place]
             if any(counts[card] < n for card, n in pairs):
                 continue
             for card, n in pairs:
                 counts[card] -= n
-            summed: Sum = (
-                wilds + w,
-                0,
-                points + p,
-                tally + t,
-                composition | c,
-                staying and s,
-                leaving and lv,
-                min(groups + 1, self.most_groups),
-                used + u,
-            )
+            summed = _plus(acc, unit, self.most_groups)
             chosen.append(place)
             yield summed, chosen
             yield from self.each(place, (*summed[:7], groups + 1, summed[8]), chosen)
             chosen.pop()
             for card, n in pairs:
                 counts[card] += n
+
+
+def _plus(acc: Sum, unit: Sum, most_groups: int) -> Sum:
+    """``acc`` with one more ``unit``: its groups capped at ``most_groups``."""
+    wilds, _, points, tally, composition, staying, leaving, groups, used = acc
+    w, _, p, t, c, s, lv, _, u = unit
+    return (
+        wilds + w,
+        0,
+        points + p,
+        tally + t,
+        composition | c,
+        staying and s,
+        leaving and lv,
+        min(groups + 1, most_groups),
+        used + u,
+    )
+
+
+def _multiset_sums(units: list[_Unit], counts: Sequence[int], repeats: bool, most_groups: int) -> dict[Sum, int]:
+    """What ``_RankWalk.each`` walks (each non-empty multiset of ``units`` that ``counts`` hold, by its sum),
+    counted without walking them: unit by unit, each number of its copies added to every partial multiset, and the
+    partial multisets that hold the same cards and sum merged. A rank's groups make millions of multisets at 45
+    cards, but few distinct sums of the cards they leave."""
+    cards = sorted({card for pairs, _ in units for card, _ in pairs})
+    place = {card: at for at, card in enumerate(cards)}
+    most = len(units) * CARD_TYPES if repeats else 1
+    # The groups counted exactly up to where either the walk stops (``most``) or the sum caps them (``most_groups``):
+    # a walk that cannot reach ``most`` with the cards held needs only the cap.
+    groups_kept = max(most_groups, most) if most <= sum(counts[card] for card in cards) else most_groups
+    states: dict[tuple[tuple[int, ...], Sum], int] = {(tuple(counts[card] for card in cards), NO_SUM): 1}
+    for pairs, unit in units:
+        needs = [(place[card], n) for card, n in pairs]
+        after: dict[tuple[tuple[int, ...], Sum], int] = {}
+        for (left, acc), ways in states.items():
+            while True:  # no copy of the unit, then one more copy at a time while the cards last
+                after[(left, acc)] = after.get((left, acc), 0) + ways
+                if acc[7] >= most or any(left[at] < n for at, n in needs):
+                    break
+                held = list(left)
+                for at, n in needs:
+                    held[at] -= n
+                left, acc = tuple(held), _plus(acc, unit, groups_kept)
+        states = after
+    found: dict[Sum, int] = {}
+    for (_, acc), ways in states.items():
+        groups = acc[7]
+        if groups:
+            summed = (*acc[:7], min(groups, most_groups), acc[8])
+            found[summed] = found.get(summed, 0) + ways
+    return found
 
 
 def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from canasta_ref import Rules, list_variants, load_variant
 from canasta_ref.engine.blocks import WALK_BELOW, CountedWalk
 from canasta_ref.engine.game import Game
+from canasta_ref.engine.movegen import HandCards, group_shapes
 from canasta_ref.engine.named import play_action_walk
-from canasta_ref.engine.openings import OpeningCounter
+from canasta_ref.engine.openings import NO_SUM, OpeningCounter, Sum, _multiset_sums, _RankWalk
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = tuple(list_variants())
@@ -165,3 +166,26 @@ def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: st
         legal_actions = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed).legal_actions()
         assert legal_actions.count() == len(list(game.legal_actions()))
     assert counted_some, "some position has openings to count"
+
+
+@pytest.mark.parametrize("variant", WALKED_OPENINGS)
+def test_each_ranks_groups_are_counted_by_sum_as_the_walk_finds_them(variant: str) -> None:
+    """``openings._multiset_sums`` (multisets of one rank's groups merged by the cards they leave and their sum)
+    counts, for each sum, the multisets ``_RankWalk`` walks one by one, rank by rank, for every multiset of
+    sequences, on hands up to 30 cards (where a rank's groups make thousands of multisets); ``draw`` walks in that
+    order, so the same counts keep every draw as it was."""
+    compared = 0
+    for cards, seed in itertools.product((11, 20, 30), range(2)):
+        game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
+        counter = OpeningCounter(RULES[variant], game.state)
+        most_groups = max(counter.groups_cap, counter.repeated_cap + 1)
+        for _, rest in counter._sequence_choices()[:3]:
+            hand = HandCards(RULES[variant], tuple(rest))
+            for shapes in group_shapes(RULES[variant], game.state, counter.seat, hand, True).values():
+                _, units = counter._rank_units(hand, shapes)
+                walked: dict[Sum, int] = {}
+                for summed, _ in _RankWalk(units, list(rest), counter.repeats, most_groups).each(0, NO_SUM, []):
+                    walked[summed] = walked.get(summed, 0) + 1
+                assert _multiset_sums(units, rest, counter.repeats, most_groups) == walked, f"{cards} cards"
+                compared += sum(walked.values())
+    assert compared > 1000, f"some ranks make many multisets (compared {compared})"
