@@ -72,29 +72,6 @@ _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas",
 _WILD_BITS: Final = 8
 
 
-class LazyOpenings:
-    """``OpeningCounter`` made when first asked: a listing keeps one for the block it may never count (its first
-    page walks)."""
-
-    __slots__ = ("_counter", "_rules", "_state")
-
-    def __init__(self, rules: Rules, state: HandState) -> None:
-        self._rules = rules
-        self._state = state
-        self._counter: OpeningCounter | None = None
-
-    def _made(self) -> OpeningCounter:
-        if self._counter is None:
-            self._counter = OpeningCounter(self._rules, self._state)
-        return self._counter
-
-    def count(self) -> int:
-        return self._made().count()
-
-    def draw(self, index: int) -> Action:
-        return self._made().draw(index)
-
-
 class OpeningCounter:
     """The distinct legal openings of the seat to act that lay a sequence or repeat a rank (those
     ``named.play_action_walk`` walks for a side that has not opened): counted, and drawn by index. Only where no
@@ -185,13 +162,10 @@ class OpeningCounter:
             return self._choices
         sequences = new_sequences(self.rules, self.state, self.counts, wild_choices(self.rules, self.counts))
         units = [MeldGroup.of(cards) for cards in sequences]
-        out: list[tuple[list[MeldGroup], list[int]]] = []
-        for chosen in _multisets(units, list(self.counts), len(units) * CARD_TYPES):
-            rest = list(self.counts)
-            for unit in chosen:
-                for card in unit.cards:
-                    rest[card] -= 1
-            out.append((chosen, rest))
+        walk = _RankWalk([(_card_pairs(unit.cards), self._unit(unit)) for unit in units], list(self.counts), True, 1)
+        out: list[tuple[list[MeldGroup], list[int]]] = [([], list(self.counts))]
+        for _, chosen in walk.each(0, NO_SUM, []):
+            out.append(([units[place] for place in chosen], list(walk.counts)))  # the walk holds what they leave
         self._choices = out
         return out
 
@@ -436,10 +410,10 @@ def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
 
 
 class _RankWalk:
-    """One rank's multisets of groups, walked with their sums added up on the way (a group's copies chosen in the
-    groups' order): the groups capped at ``most_groups`` and the cards used in the place of the cards left
-    (``OpeningCounter._with_unused`` turns them). The order a draw finds a rank's multiset in; ``_multiset_sums``
-    counts them by their sums without the walk."""
+    """One rank's multisets of groups, or the multisets of sequences (``OpeningCounter._sequence_choices``), walked
+    with their sums added up on the way (a unit's copies chosen in the units' order): the groups capped at
+    ``most_groups`` and the cards used in the place of the cards left (``OpeningCounter._with_unused`` turns them).
+    The order a draw finds a rank's multiset in; ``_multiset_sums`` counts them by their sums without the walk."""
 
     def __init__(self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int) -> None:
         self.units = units
@@ -528,39 +502,6 @@ def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:
             return item, index
         index -= weight
     raise IndexError("index beyond the weights")
-
-
-def _multisets(units: Sequence[MeldGroup], counts: list[int], most: int) -> list[list[MeldGroup]]:
-    """Every multiset of at most ``most`` of ``units`` whose cards ``counts`` hold (the empty one first), each
-    once: a unit's copies are chosen in the units' order. ``counts`` is left as it was."""
-    out: list[list[MeldGroup]] = []
-    _extend(units, counts, most, 0, [], out)
-    return out
-
-
-def _extend(
-    units: Sequence[MeldGroup],
-    counts: list[int],
-    most: int,
-    start: int,
-    chosen: list[MeldGroup],
-    out: list[list[MeldGroup]],
-) -> None:
-    """``_multisets`` from ``chosen``, adding units from place ``start`` on."""
-    out.append(list(chosen))
-    if len(chosen) >= most:
-        return
-    for place in range(start, len(units)):
-        cards = units[place].cards
-        if any(counts[card] < cards.count(card) for card in cards):
-            continue
-        for card in cards:
-            counts[card] -= 1
-        chosen.append(units[place])
-        _extend(units, counts, most, place, chosen, out)
-        chosen.pop()
-        for card in cards:
-            counts[card] += 1
 
 
 def _points_cap(rules: Rules, state: HandState, seat: int, counts: Sequence[int], hand_size: int) -> int | None:
