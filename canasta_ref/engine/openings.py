@@ -64,6 +64,10 @@ NO_SUM: Final[Sum] = (0, 0, 0, 0, 0, True, True, 0, 0)
 
 _K = TypeVar("_K")
 
+#: A multiset of sequences' part of the count (``OpeningCounter._layers``): the cards it leaves, each rank's shapes
+#: of groups they hold, and the states before any rank and after each.
+_Layers = tuple[HandCards, dict[int, list[Shape]], list[dict[State, int]]]
+
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
 
@@ -104,6 +108,8 @@ class OpeningCounter:
         self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
         self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
         self._ways: list[int] | None = None
+        #: The layers of each multiset of sequences a draw fell in, by its place: drawing again there reuses them.
+        self._drawn: dict[int, _Layers] = {}
 
     def _packed(self, cards: Sequence[Card]) -> int:
         """The wild cards among ``cards``, counted by type and packed."""
@@ -122,20 +128,25 @@ class OpeningCounter:
         """The openings of each multiset of sequences (``_sequence_choices`` order), counted once: each draw
         skips the multisets before its own by these counts."""
         if self._ways is None:
-            self._ways = [self._legal_ways(self._layers(chosen, rest)[-1]) for chosen, rest in self._sequence_choices()]
+            self._ways = [
+                self._legal_ways(self._layers(chosen, rest)[2][-1]) for chosen, rest in self._sequence_choices()
+            ]
         return self._ways
 
     def draw(self, index: int) -> Action:
         """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the multisets of sequences in
         turn, within one the final states in turn, and within a state each way of reaching it, found rank by rank
         from the last (a bijection, so an index drawn uniformly draws an opening uniformly)."""
-        for (chosen, rest), ways in zip(self._sequence_choices(), self._ways_by_choice(), strict=True):
+        for place, ((chosen, rest), ways) in enumerate(
+            zip(self._sequence_choices(), self._ways_by_choice(), strict=True)
+        ):
             if index >= ways:
                 index -= ways
                 continue
-            hand = HandCards(self.rules, tuple(rest))
-            per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
-            layers = self._layers(chosen, rest)
+            drawn = self._drawn.get(place)
+            if drawn is None:
+                drawn = self._drawn[place] = self._layers(chosen, rest)
+            hand, per_rank, layers = drawn
             target, index = _pick([(k, n) for k, n in layers[-1].items() if self._legal(k)], index)
             groups: list[MeldGroup] = list(chosen)
             ranks = sorted(per_rank)
@@ -176,9 +187,10 @@ class OpeningCounter:
         """Whether a final state is an opening the walk lists (a sequence or a repeated rank) and legal."""
         return (key[8] > 0 or key[9]) and self._verdict(key)
 
-    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> list[dict[State, int]]:
-        """The states of the openings laying exactly ``sequences`` (a multiset) and groups from ``rest``: before
-        any rank, then after each rank in order (the last: every opening)."""
+    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> _Layers:
+        """The cards ``rest`` and each rank's shapes of groups they hold, and the states of the openings laying
+        exactly ``sequences`` (a multiset) and groups from ``rest``: before any rank, then after each rank in order
+        (the last: every opening)."""
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
         hand = HandCards(self.rules, tuple(rest))
         per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
@@ -208,7 +220,7 @@ class OpeningCounter:
         for rank in sorted(per_rank):
             held = hand.count(rank)
             layers.append(self._combine(layers[-1], self._rank_sums_of(rank, hand, per_rank[rank], rest), held))
-        return layers
+        return hand, per_rank, layers
 
     def _wild_count(self, packed: int) -> int:
         """How many wild cards a packed count holds."""

@@ -149,8 +149,8 @@ def test_some_variants_walk_their_openings() -> None:
 @pytest.mark.parametrize("variant", WALKED_OPENINGS)
 def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: str) -> None:
     """``openings.OpeningCounter`` (no walk) counts the distinct openings the walk finds, draws each of them for one
-    index (so a uniform index draws a uniform opening), and the listing's count built on it equals the listing's
-    length, on hands small enough to walk."""
+    index (so a uniform index draws a uniform opening) and the same one whatever it drew before, and the listing's
+    count built on it equals the listing's length, on hands small enough to walk."""
     counted_some = False
     for cards, seed in itertools.product((11, 13, 15, 16), range(6)):
         game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
@@ -160,6 +160,9 @@ def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: st
         assert counter.count() == len(walked), f"{cards} cards, seed {seed}"
         drawn = [counter.draw(index) for index in range(len(walked))]
         assert set(drawn) == set(walked), "each index draws an opening of the walk, each opening for one index"
+        for index in range(0, len(walked), max(1, len(walked) // 5)):
+            fresh = OpeningCounter(RULES[variant], game.state)
+            assert fresh.draw(index) == drawn[index], "a counter drawn from before draws what a fresh one draws"
         with pytest.raises(IndexError):
             counter.draw(len(walked))
         counted_some = counted_some or bool(walked)
