@@ -13,7 +13,7 @@ the count with the walk's on small hands.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from typing import Final, TypeVar
 
@@ -285,7 +285,7 @@ class OpeningCounter:
         if known is not None:
             return known
         _, units = self._rank_units(hand, shapes)
-        found = _multiset_sums(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1))
+        found = _RankMultisets(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1)).counted()
         found = self._with_unused(found, hand.count(rank))
         self._rank_sums[key] = found
         return found
@@ -300,14 +300,10 @@ class OpeningCounter:
     ) -> list[MeldGroup]:
         """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
         groups, units = self._rank_units(hand, shapes)
-        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1))
+        multisets = _RankMultisets(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1))
         held = hand.count(rank)
-        for raw, chosen in walk.each(0, NO_SUM, []):
-            if self._unused_sum(raw, held) == choice:
-                if which == 0:
-                    return [groups[place] for place in chosen]
-                which -= 1
-        raise IndexError("no such multiset of groups")
+        chosen = multisets.find(lambda raw: self._unused_sum(raw, held) == choice, which)
+        return [groups[place] for place in chosen]
 
     def _unused_sum(self, raw: Sum, held: int) -> Sum:
         """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
@@ -425,7 +421,7 @@ class _RankWalk:
     """One rank's multisets of groups, or the multisets of sequences (``OpeningCounter._sequence_choices``), walked
     with their sums added up on the way (a unit's copies chosen in the units' order): the groups capped at
     ``most_groups`` and the cards used in the place of the cards left (``OpeningCounter._with_unused`` turns them).
-    The order a draw finds a rank's multiset in; ``_multiset_sums`` counts them by their sums without the walk."""
+    The order a draw finds a rank's multiset in; ``_RankMultisets`` counts and finds them without the walk."""
 
     def __init__(self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int) -> None:
         self.units = units
@@ -472,38 +468,103 @@ def _plus(acc: Sum, unit: Sum, most_groups: int) -> Sum:
     )
 
 
-def _multiset_sums(units: list[_Unit], counts: Sequence[int], repeats: bool, most_groups: int) -> dict[Sum, int]:
-    """What ``_RankWalk.each`` walks (each non-empty multiset of ``units`` that ``counts`` hold, by its sum),
-    counted without walking them: unit by unit, each number of its copies added to every partial multiset, and the
-    partial multisets that hold the same cards and sum merged. A rank's groups make millions of multisets at 45
-    cards, but few distinct sums of the cards they leave."""
-    cards = sorted({card for pairs, _ in units for card, _ in pairs})
-    place = {card: at for at, card in enumerate(cards)}
-    most = len(units) * CARD_TYPES if repeats else 1
-    # The groups counted exactly up to where either the walk stops (``most``) or the sum caps them (``most_groups``):
-    # a walk that cannot reach ``most`` with the cards held needs only the cap.
-    groups_kept = max(most_groups, most) if most <= sum(counts[card] for card in cards) else most_groups
-    states: dict[tuple[tuple[int, ...], Sum], int] = {(tuple(counts[card] for card in cards), NO_SUM): 1}
-    for pairs, unit in units:
-        needs = [(place[card], n) for card, n in pairs]
-        after: dict[tuple[tuple[int, ...], Sum], int] = {}
-        for (left, acc), ways in states.items():
-            while True:  # no copy of the unit, then one more copy at a time while the cards last
-                after[(left, acc)] = after.get((left, acc), 0) + ways
-                if acc[7] >= most or any(left[at] < n for at, n in needs):
+class _RankMultisets:
+    """The non-empty multisets of ``units`` that ``counts`` hold, in the order ``_RankWalk.each`` walks them, counted
+    and indexed without the walk: a partial multiset is the cards it leaves and its sum so far, and the multisets
+    that share both are counted once. A rank's groups make millions of multisets at 45 cards, but few distinct
+    sums of the cards they leave."""
+
+    def __init__(self, units: list[_Unit], counts: Sequence[int], repeats: bool, most_groups: int) -> None:
+        cards = sorted({card for pairs, _ in units for card, _ in pairs})
+        place = {card: at for at, card in enumerate(cards)}
+        self.needs = [[(place[card], n) for card, n in pairs] for pairs, _ in units]
+        self.sums = [unit for _, unit in units]
+        self.most = len(units) * CARD_TYPES if repeats else 1
+        self.most_groups = most_groups
+        # The groups counted exactly up to where either the walk stops (``most``) or the sum caps them
+        # (``most_groups``): a walk that cannot reach ``most`` with the cards held needs only the cap.
+        held = sum(counts[card] for card in cards)
+        self.groups_kept = max(most_groups, self.most) if self.most <= held else most_groups
+        self.start = tuple(counts[card] for card in cards)
+        self._below: dict[tuple[int, tuple[int, ...], Sum], int] = {}
+
+    def _step(self, place: int, left: tuple[int, ...], acc: Sum) -> tuple[tuple[int, ...], Sum] | None:
+        """The cards left and the sum once unit ``place`` is added, or None where the walk adds no more of it."""
+        needs = self.needs[place]
+        if acc[7] >= self.most or any(left[at] < n for at, n in needs):
+            return None
+        held = list(left)
+        for at, n in needs:
+            held[at] -= n
+        return tuple(held), _plus(acc, self.sums[place], self.groups_kept)
+
+    def _shown(self, acc: Sum) -> Sum:
+        """A multiset's sum as the walk gives it: its groups capped at ``most_groups``."""
+        return (*acc[:7], min(acc[7], self.most_groups), acc[8])
+
+    def counted(self) -> dict[Sum, int]:
+        """How many multisets have each sum: unit by unit, each number of its copies added to every partial one."""
+        states: dict[tuple[tuple[int, ...], Sum], int] = {(self.start, NO_SUM): 1}
+        for place in range(len(self.sums)):
+            after: dict[tuple[tuple[int, ...], Sum], int] = {}
+            for (left, acc), ways in states.items():
+                stepped: tuple[tuple[int, ...], Sum] | None = (left, acc)
+                while stepped is not None:  # no copy of the unit, then one more copy at a time while the cards last
+                    after[stepped] = after.get(stepped, 0) + ways
+                    stepped = self._step(place, *stepped)
+            states = after
+        found: dict[Sum, int] = {}
+        for (_, acc), ways in states.items():
+            if acc[7]:
+                shown = self._shown(acc)
+                found[shown] = found.get(shown, 0) + ways
+        return found
+
+    def find(self, choice: Callable[[Sum], bool], which: int) -> list[int]:
+        """The units' places of the ``which``-th multiset in the walk's order whose sum ``choice`` accepts: each
+        step of the walk skipped by the count of such multisets below it (one ``choice`` per instance)."""
+        chosen: list[int] = []
+        places, left, acc = self._fitting(range(len(self.sums)), self.start, NO_SUM), self.start, NO_SUM
+        while True:
+            for at, place in enumerate(places):
+                stepped = self._step(place, left, acc)
+                assert stepped is not None  # the places fit
+                if choice(self._shown(stepped[1])):
+                    if which == 0:
+                        return [*chosen, place]
+                    which -= 1
+                below = self._matches_below(choice, places[at:], *stepped)
+                if which < below:
+                    chosen.append(place)
+                    left, acc = stepped
+                    places = self._fitting(places[at:], left, acc)
                     break
-                held = list(left)
-                for at, n in needs:
-                    held[at] -= n
-                left, acc = tuple(held), _plus(acc, unit, groups_kept)
-        states = after
-    found: dict[Sum, int] = {}
-    for (_, acc), ways in states.items():
-        groups = acc[7]
-        if groups:
-            summed = (*acc[:7], min(groups, most_groups), acc[8])
-            found[summed] = found.get(summed, 0) + ways
-    return found
+                which -= below
+            else:
+                raise IndexError("no such multiset of groups")
+
+    def _fitting(self, places: Sequence[int], left: tuple[int, ...], acc: Sum) -> list[int]:
+        """Those of ``places`` the walk may add one more of to ``acc`` with the cards ``left``: a unit the cards
+        cannot pay for stays out of every multiset below, so each step looks only at what its parent could add."""
+        if acc[7] >= self.most:
+            return []
+        return [place for place in places if all(left[at] >= n for at, n in self.needs[place])]
+
+    def _matches_below(self, choice: Callable[[Sum], bool], places: list[int], left: tuple[int, ...], acc: Sum) -> int:
+        """The multisets the walk reaches from ``acc`` adding units from ``places[0]`` on (those of ``places`` the
+        cards held before ``acc`` could pay for) whose sum ``choice`` accepts."""
+        key = (places[0], left, acc)
+        known = self._below.get(key)
+        if known is not None:
+            return known
+        total = 0
+        fitting = self._fitting(places, left, acc)
+        for at, place in enumerate(fitting):
+            stepped = self._step(place, left, acc)
+            assert stepped is not None  # the places fit
+            total += choice(self._shown(stepped[1])) + self._matches_below(choice, fitting[at:], *stepped)
+        self._below[key] = total
+        return total
 
 
 def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:

@@ -22,7 +22,7 @@ from canasta_ref.engine.blocks import WALK_BELOW, CountedWalk
 from canasta_ref.engine.game import Game
 from canasta_ref.engine.movegen import HandCards, group_shapes
 from canasta_ref.engine.named import play_action_walk
-from canasta_ref.engine.openings import NO_SUM, OpeningCounter, Sum, _multiset_sums, _RankWalk
+from canasta_ref.engine.openings import NO_SUM, OpeningCounter, Sum, _RankMultisets, _RankWalk
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = tuple(list_variants())
@@ -172,11 +172,11 @@ def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: st
 
 
 @pytest.mark.parametrize("variant", WALKED_OPENINGS)
-def test_each_ranks_groups_are_counted_by_sum_as_the_walk_finds_them(variant: str) -> None:
-    """``openings._multiset_sums`` (multisets of one rank's groups merged by the cards they leave and their sum)
-    counts, for each sum, the multisets ``_RankWalk`` walks one by one, rank by rank, for every multiset of
-    sequences, on hands up to 30 cards (where a rank's groups make thousands of multisets); ``draw`` walks in that
-    order, so the same counts keep every draw as it was."""
+def test_each_ranks_groups_are_counted_and_found_by_sum_as_the_walk_finds_them(variant: str) -> None:
+    """``openings._RankMultisets`` (multisets of one rank's groups merged by the cards they leave and their sum)
+    counts, for each sum, the multisets ``_RankWalk`` walks one by one, and finds the ``n``-th of a sum where the
+    walk meets it, rank by rank, for every multiset of sequences, on hands up to 30 cards (where a rank's groups
+    make thousands of multisets): ``count`` and ``draw`` read these, so they are what the walk gave them."""
     compared = 0
     for cards, seed in itertools.product((11, 20, 30), range(2)):
         game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
@@ -186,9 +186,16 @@ def test_each_ranks_groups_are_counted_by_sum_as_the_walk_finds_them(variant: st
             hand = HandCards(RULES[variant], tuple(rest))
             for shapes in group_shapes(RULES[variant], game.state, counter.seat, hand, True).values():
                 _, units = counter._rank_units(hand, shapes)
-                walked: dict[Sum, int] = {}
-                for summed, _ in _RankWalk(units, list(rest), counter.repeats, most_groups).each(0, NO_SUM, []):
-                    walked[summed] = walked.get(summed, 0) + 1
-                assert _multiset_sums(units, rest, counter.repeats, most_groups) == walked, f"{cards} cards"
-                compared += sum(walked.values())
-    assert compared > 1000, f"some ranks make many multisets (compared {compared})"
+                walked: dict[Sum, list[list[int]]] = {}
+                for summed, chosen in _RankWalk(units, list(rest), counter.repeats, most_groups).each(0, NO_SUM, []):
+                    walked.setdefault(summed, []).append(list(chosen))
+                multisets = _RankMultisets(units, rest, counter.repeats, most_groups)
+                assert multisets.counted() == {summed: len(each) for summed, each in walked.items()}, f"{cards} cards"
+                for summed, each in itertools.islice(walked.items(), 4):
+                    finding = _RankMultisets(units, rest, counter.repeats, most_groups)
+                    for which in range(0, len(each), max(1, len(each) // 9)):
+                        assert finding.find(summed.__eq__, which) == each[which], f"{cards} cards, #{which}"
+                    with pytest.raises(IndexError):
+                        finding.find(summed.__eq__, len(each))
+                compared += len(walked)
+    assert compared > 100, f"some ranks make many sums (compared {compared})"
