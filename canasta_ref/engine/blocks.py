@@ -269,25 +269,33 @@ class CountedWalk(Walked):
     """A walk whose actions a counter counts and draws without walking (``openings.OpeningCounter``): the first
     page and small indexes walk only as far as they show, ``count()`` asks the counter until the walk is done, and
     an index near the end (a negative one included) still walks that far. ``draw(i)`` is action ``i`` in the
-    counter's own order, not the walk's: what a uniform sample asks for."""
+    counter's own order, not the walk's: what a uniform sample asks for. The counter is made by ``make_counter``
+    when first asked."""
 
-    __slots__ = ("_counted", "_counter")
+    __slots__ = ("_counted", "_counter", "_make_counter")
 
-    def __init__(self, walk: Iterator[Action], counter: Counter) -> None:
+    def __init__(self, walk: Iterator[Action], make_counter: Callable[[], Counter]) -> None:
         super().__init__(walk)
-        self._counter = counter
+        self._make_counter = make_counter
+        self._counter: Counter | None = None
         self._counted = -1
 
     def count(self) -> int:
         if self._walk is None:
             return len(self._found)
         if self._counted < 0:
-            self._counted = self._counter.count()
+            self._counted = self._made().count()
         return self._counted
 
     def draw(self, index: int) -> Action:
         """Action ``index`` (0 <= index < ``count()``) in the counter's order: each action for one index."""
-        return self._counter.draw(index)
+        return self._made().draw(index)
+
+    def _made(self) -> Counter:
+        """The counter, made when first asked: a first page walks and never needs it."""
+        if self._counter is None:
+            self._counter = self._make_counter()
+        return self._counter
 
 
 class Counter(Protocol):

@@ -82,7 +82,7 @@ from .movegen import (
     without,
 )
 from .named import play_action_walk, take_actions, take_openings_with_extras
-from .openings import LazyOpenings, constant_from, left_cap, steady_points
+from .openings import OpeningCounter, constant_from, left_cap, steady_points
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -155,7 +155,7 @@ def _named_melds(rules: Rules, state: HandState, opened: bool) -> Walked:
     walk = play_action_walk(rules, state, opened)
     if opened or any(rules.merges_same_rank):
         return Walked(walk)
-    return CountedWalk(walk, LazyOpenings(rules, state))
+    return CountedWalk(walk, partial(OpeningCounter, rules, state))
 
 
 def _keep_choices(rules: Rules, state: HandState) -> list[Action]:

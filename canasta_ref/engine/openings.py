@@ -13,7 +13,7 @@ the count with the walk's on small hands.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from typing import Final, TypeVar
 
@@ -59,7 +59,14 @@ Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
 #: capped where hook meld.action stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
 
+#: The sum of no unit.
+NO_SUM: Final[Sum] = (0, 0, 0, 0, 0, True, True, 0, 0)
+
 _K = TypeVar("_K")
+
+#: A multiset of sequences' part of the count (``OpeningCounter._layers``): the cards it leaves, each rank's shapes
+#: of groups they hold, and the states before any rank and after each.
+_Layers = tuple[HandCards, dict[int, list[Shape]], list[dict[State, int]]]
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
@@ -67,29 +74,6 @@ _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas",
 #: Bits a wild card type's count takes in a packed count of wild cards used, the top one a guard: no hand holds
 #: 127 copies of a card.
 _WILD_BITS: Final = 8
-
-
-class LazyOpenings:
-    """``OpeningCounter`` made when first asked: a listing keeps one for the block it may never count (its first
-    page walks)."""
-
-    __slots__ = ("_counter", "_rules", "_state")
-
-    def __init__(self, rules: Rules, state: HandState) -> None:
-        self._rules = rules
-        self._state = state
-        self._counter: OpeningCounter | None = None
-
-    def _made(self) -> OpeningCounter:
-        if self._counter is None:
-            self._counter = OpeningCounter(self._rules, self._state)
-        return self._counter
-
-    def count(self) -> int:
-        return self._made().count()
-
-    def draw(self, index: int) -> Action:
-        return self._made().draw(index)
 
 
 class OpeningCounter:
@@ -124,6 +108,8 @@ class OpeningCounter:
         self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
         self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
         self._ways: list[int] | None = None
+        #: The layers of each multiset of sequences a draw fell in, by its place: drawing again there reuses them.
+        self._drawn: dict[int, _Layers] = {}
 
     def _packed(self, cards: Sequence[Card]) -> int:
         """The wild cards among ``cards``, counted by type and packed."""
@@ -142,20 +128,25 @@ class OpeningCounter:
         """The openings of each multiset of sequences (``_sequence_choices`` order), counted once: each draw
         skips the multisets before its own by these counts."""
         if self._ways is None:
-            self._ways = [self._legal_ways(self._layers(chosen, rest)[-1]) for chosen, rest in self._sequence_choices()]
+            self._ways = [
+                self._legal_ways(self._layers(chosen, rest)[2][-1]) for chosen, rest in self._sequence_choices()
+            ]
         return self._ways
 
     def draw(self, index: int) -> Action:
         """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the multisets of sequences in
         turn, within one the final states in turn, and within a state each way of reaching it, found rank by rank
         from the last (a bijection, so an index drawn uniformly draws an opening uniformly)."""
-        for (chosen, rest), ways in zip(self._sequence_choices(), self._ways_by_choice(), strict=True):
+        for place, ((chosen, rest), ways) in enumerate(
+            zip(self._sequence_choices(), self._ways_by_choice(), strict=True)
+        ):
             if index >= ways:
                 index -= ways
                 continue
-            hand = HandCards(self.rules, tuple(rest))
-            per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
-            layers = self._layers(chosen, rest)
+            drawn = self._drawn.get(place)
+            if drawn is None:
+                drawn = self._drawn[place] = self._layers(chosen, rest)
+            hand, per_rank, layers = drawn
             target, index = _pick([(k, n) for k, n in layers[-1].items() if self._legal(k)], index)
             groups: list[MeldGroup] = list(chosen)
             ranks = sorted(per_rank)
@@ -182,13 +173,10 @@ class OpeningCounter:
             return self._choices
         sequences = new_sequences(self.rules, self.state, self.counts, wild_choices(self.rules, self.counts))
         units = [MeldGroup.of(cards) for cards in sequences]
-        out: list[tuple[list[MeldGroup], list[int]]] = []
-        for chosen in _multisets(units, list(self.counts), len(units) * CARD_TYPES):
-            rest = list(self.counts)
-            for unit in chosen:
-                for card in unit.cards:
-                    rest[card] -= 1
-            out.append((chosen, rest))
+        walk = _RankWalk([(_card_pairs(unit.cards), self._unit(unit)) for unit in units], list(self.counts), True, 1)
+        out: list[tuple[list[MeldGroup], list[int]]] = [([], list(self.counts))]
+        for _, chosen in walk.each(0, NO_SUM, []):
+            out.append(([units[place] for place in chosen], list(walk.counts)))  # the walk holds what they leave
         self._choices = out
         return out
 
@@ -199,9 +187,10 @@ class OpeningCounter:
         """Whether a final state is an opening the walk lists (a sequence or a repeated rank) and legal."""
         return (key[8] > 0 or key[9]) and self._verdict(key)
 
-    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> list[dict[State, int]]:
-        """The states of the openings laying exactly ``sequences`` (a multiset) and groups from ``rest``: before
-        any rank, then after each rank in order (the last: every opening)."""
+    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> _Layers:
+        """The cards ``rest`` and each rank's shapes of groups they hold, and the states of the openings laying
+        exactly ``sequences`` (a multiset) and groups from ``rest``: before any rank, then after each rank in order
+        (the last: every opening)."""
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
         hand = HandCards(self.rules, tuple(rest))
         per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
@@ -231,7 +220,7 @@ class OpeningCounter:
         for rank in sorted(per_rank):
             held = hand.count(rank)
             layers.append(self._combine(layers[-1], self._rank_sums_of(rank, hand, per_rank[rank], rest), held))
-        return layers
+        return hand, per_rank, layers
 
     def _wild_count(self, packed: int) -> int:
         """How many wild cards a packed count holds."""
@@ -295,29 +284,26 @@ class OpeningCounter:
         known = self._rank_sums.get(key)
         if known is not None:
             return known
-        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
-        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
-        found: dict[Sum, int] = {}
-        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), found)
-        walk.extend(0, (0, 0, 0, 0, 0, True, True, 0, 0))
+        _, units = self._rank_units(hand, shapes)
+        found = _RankMultisets(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1)).counted()
         found = self._with_unused(found, hand.count(rank))
         self._rank_sums[key] = found
         return found
+
+    def _rank_units(self, hand: HandCards, shapes: list[Shape]) -> tuple[list[MeldGroup], list[_Unit]]:
+        """One rank's groups of ``shapes`` that ``hand`` holds, in order, and each as a unit of a multiset."""
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        return groups, [(_card_pairs(group.cards), self._unit(group)) for group in groups]
 
     def _rank_multiset(
         self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
     ) -> list[MeldGroup]:
         """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
-        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
-        units = [(_card_pairs(group.cards), self._unit(group)) for group in groups]
-        walk = _RankWalk(units, list(rest), self.repeats, max(self.groups_cap, self.repeated_cap + 1), {})
+        groups, units = self._rank_units(hand, shapes)
+        multisets = _RankMultisets(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1))
         held = hand.count(rank)
-        for raw, chosen in walk.each(0, (0, 0, 0, 0, 0, True, True, 0, 0), []):
-            if self._unused_sum(raw, held) == choice:
-                if which == 0:
-                    return [groups[place] for place in chosen]
-                which -= 1
-        raise IndexError("no such multiset of groups")
+        chosen = multisets.find(lambda raw: self._unused_sum(raw, held) == choice, which)
+        return [groups[place] for place in chosen]
 
     def _unused_sum(self, raw: Sum, held: int) -> Sum:
         """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
@@ -432,54 +418,153 @@ def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
 
 
 class _RankWalk:
-    """One rank's multisets of groups, walked with their sums added up on the way (a group's copies chosen in the
-    groups' order), each counted in ``found`` by its sum: the groups capped at ``most_groups`` and the cards used
-    in the place of the cards left (``OpeningCounter._with_unused`` turns them)."""
+    """One rank's multisets of groups, or the multisets of sequences (``OpeningCounter._sequence_choices``), walked
+    with their sums added up on the way (a unit's copies chosen in the units' order): the groups capped at
+    ``most_groups`` and the cards used in the place of the cards left (``OpeningCounter._with_unused`` turns them).
+    The order a draw finds a rank's multiset in; ``_RankMultisets`` counts and finds them without the walk."""
 
-    def __init__(
-        self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int, found: dict[Sum, int]
-    ) -> None:
+    def __init__(self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int) -> None:
         self.units = units
         self.counts = counts
         self.most = len(units) * CARD_TYPES if repeats else 1
         self.most_groups = most_groups
-        self.found = found
-
-    def extend(self, start: int, acc: Sum) -> None:
-        """Every multiset from ``acc`` (its sum so far) adding units from place ``start`` on, counted."""
-        for summed, _ in self.each(start, acc, []):
-            self.found[summed] = self.found.get(summed, 0) + 1
 
     def each(self, start: int, acc: Sum, chosen: list[int]) -> Iterator[tuple[Sum, list[int]]]:
         """Depth first, each multiset from ``acc`` (its sum so far) adding units from place ``start`` on: its sum,
         and its units' places (``chosen``, extended as the walk goes: read it before the next step)."""
         counts = self.counts
-        wilds, _, points, tally, composition, staying, leaving, groups, used = acc
+        groups = acc[7]
         if groups >= self.most:
             return
         for place in range(start, len(self.units)):
-            pairs, (w, _, p, t, c, s, lv, _, u) = self.units[place]
+            pairs, unit = self.units[place]
             if any(counts[card] < n for card, n in pairs):
                 continue
             for card, n in pairs:
                 counts[card] -= n
-            summed: Sum = (
-                wilds + w,
-                0,
-                points + p,
-                tally + t,
-                composition | c,
-                staying and s,
-                leaving and lv,
-                min(groups + 1, self.most_groups),
-                used + u,
-            )
+            summed = _plus(acc, unit, self.most_groups)
             chosen.append(place)
             yield summed, chosen
             yield from self.each(place, (*summed[:7], groups + 1, summed[8]), chosen)
             chosen.pop()
             for card, n in pairs:
                 counts[card] += n
+
+
+def _plus(acc: Sum, unit: Sum, most_groups: int) -> Sum:
+    """``acc`` with one more ``unit``: its groups capped at ``most_groups``."""
+    wilds, _, points, tally, composition, staying, leaving, groups, used = acc
+    w, _, p, t, c, s, lv, _, u = unit
+    return (
+        wilds + w,
+        0,
+        points + p,
+        tally + t,
+        composition | c,
+        staying and s,
+        leaving and lv,
+        min(groups + 1, most_groups),
+        used + u,
+    )
+
+
+class _RankMultisets:
+    """The non-empty multisets of ``units`` that ``counts`` hold, in the order ``_RankWalk.each`` walks them, counted
+    and indexed without the walk: a partial multiset is the cards it leaves and its sum so far, and the multisets
+    that share both are counted once. A rank's groups make millions of multisets at 45 cards, but few distinct
+    sums of the cards they leave."""
+
+    def __init__(self, units: list[_Unit], counts: Sequence[int], repeats: bool, most_groups: int) -> None:
+        cards = sorted({card for pairs, _ in units for card, _ in pairs})
+        place = {card: at for at, card in enumerate(cards)}
+        self.needs = [[(place[card], n) for card, n in pairs] for pairs, _ in units]
+        self.sums = [unit for _, unit in units]
+        self.most = len(units) * CARD_TYPES if repeats else 1
+        self.most_groups = most_groups
+        # The groups counted exactly up to where either the walk stops (``most``) or the sum caps them
+        # (``most_groups``): a walk that cannot reach ``most`` with the cards held needs only the cap.
+        held = sum(counts[card] for card in cards)
+        self.groups_kept = max(most_groups, self.most) if self.most <= held else most_groups
+        self.start = tuple(counts[card] for card in cards)
+        self._below: dict[tuple[int, tuple[int, ...], Sum], int] = {}
+
+    def _step(self, place: int, left: tuple[int, ...], acc: Sum) -> tuple[tuple[int, ...], Sum] | None:
+        """The cards left and the sum once unit ``place`` is added, or None where the walk adds no more of it."""
+        needs = self.needs[place]
+        if acc[7] >= self.most or any(left[at] < n for at, n in needs):
+            return None
+        held = list(left)
+        for at, n in needs:
+            held[at] -= n
+        return tuple(held), _plus(acc, self.sums[place], self.groups_kept)
+
+    def _shown(self, acc: Sum) -> Sum:
+        """A multiset's sum as the walk gives it: its groups capped at ``most_groups``."""
+        return (*acc[:7], min(acc[7], self.most_groups), acc[8])
+
+    def counted(self) -> dict[Sum, int]:
+        """How many multisets have each sum: unit by unit, each number of its copies added to every partial one."""
+        states: dict[tuple[tuple[int, ...], Sum], int] = {(self.start, NO_SUM): 1}
+        for place in range(len(self.sums)):
+            after: dict[tuple[tuple[int, ...], Sum], int] = {}
+            for (left, acc), ways in states.items():
+                stepped: tuple[tuple[int, ...], Sum] | None = (left, acc)
+                while stepped is not None:  # no copy of the unit, then one more copy at a time while the cards last
+                    after[stepped] = after.get(stepped, 0) + ways
+                    stepped = self._step(place, *stepped)
+            states = after
+        found: dict[Sum, int] = {}
+        for (_, acc), ways in states.items():
+            if acc[7]:
+                shown = self._shown(acc)
+                found[shown] = found.get(shown, 0) + ways
+        return found
+
+    def find(self, choice: Callable[[Sum], bool], which: int) -> list[int]:
+        """The units' places of the ``which``-th multiset in the walk's order whose sum ``choice`` accepts: each
+        step of the walk skipped by the count of such multisets below it (one ``choice`` per instance)."""
+        chosen: list[int] = []
+        places, left, acc = self._fitting(range(len(self.sums)), self.start, NO_SUM), self.start, NO_SUM
+        while True:
+            for at, place in enumerate(places):
+                stepped = self._step(place, left, acc)
+                assert stepped is not None  # the places fit
+                if choice(self._shown(stepped[1])):
+                    if which == 0:
+                        return [*chosen, place]
+                    which -= 1
+                below = self._matches_below(choice, places[at:], *stepped)
+                if which < below:
+                    chosen.append(place)
+                    left, acc = stepped
+                    places = self._fitting(places[at:], left, acc)
+                    break
+                which -= below
+            else:
+                raise IndexError("no such multiset of groups")
+
+    def _fitting(self, places: Sequence[int], left: tuple[int, ...], acc: Sum) -> list[int]:
+        """Those of ``places`` the walk may add one more of to ``acc`` with the cards ``left``: a unit the cards
+        cannot pay for stays out of every multiset below, so each step looks only at what its parent could add."""
+        if acc[7] >= self.most:
+            return []
+        return [place for place in places if all(left[at] >= n for at, n in self.needs[place])]
+
+    def _matches_below(self, choice: Callable[[Sum], bool], places: list[int], left: tuple[int, ...], acc: Sum) -> int:
+        """The multisets the walk reaches from ``acc`` adding units from ``places[0]`` on (those of ``places`` the
+        cards held before ``acc`` could pay for) whose sum ``choice`` accepts."""
+        key = (places[0], left, acc)
+        known = self._below.get(key)
+        if known is not None:
+            return known
+        total = 0
+        fitting = self._fitting(places, left, acc)
+        for at, place in enumerate(fitting):
+            stepped = self._step(place, left, acc)
+            assert stepped is not None  # the places fit
+            total += choice(self._shown(stepped[1])) + self._matches_below(choice, fitting[at:], *stepped)
+        self._below[key] = total
+        return total
 
 
 def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:
@@ -490,39 +575,6 @@ def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:
             return item, index
         index -= weight
     raise IndexError("index beyond the weights")
-
-
-def _multisets(units: Sequence[MeldGroup], counts: list[int], most: int) -> list[list[MeldGroup]]:
-    """Every multiset of at most ``most`` of ``units`` whose cards ``counts`` hold (the empty one first), each
-    once: a unit's copies are chosen in the units' order. ``counts`` is left as it was."""
-    out: list[list[MeldGroup]] = []
-    _extend(units, counts, most, 0, [], out)
-    return out
-
-
-def _extend(
-    units: Sequence[MeldGroup],
-    counts: list[int],
-    most: int,
-    start: int,
-    chosen: list[MeldGroup],
-    out: list[list[MeldGroup]],
-) -> None:
-    """``_multisets`` from ``chosen``, adding units from place ``start`` on."""
-    out.append(list(chosen))
-    if len(chosen) >= most:
-        return
-    for place in range(start, len(units)):
-        cards = units[place].cards
-        if any(counts[card] < cards.count(card) for card in cards):
-            continue
-        for card in cards:
-            counts[card] -= 1
-        chosen.append(units[place])
-        _extend(units, counts, most, place, chosen, out)
-        chosen.pop()
-        for card in cards:
-            counts[card] += 1
 
 
 def _points_cap(rules: Rules, state: HandState, seat: int, counts: Sequence[int], hand_size: int) -> int | None:

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from canasta_ref import Rules, list_variants, load_variant
 from canasta_ref.engine.blocks import WALK_BELOW, CountedWalk
 from canasta_ref.engine.game import Game
+from canasta_ref.engine.movegen import HandCards, group_shapes
 from canasta_ref.engine.named import play_action_walk
-from canasta_ref.engine.openings import OpeningCounter
+from canasta_ref.engine.openings import NO_SUM, OpeningCounter, Sum, _RankMultisets, _RankWalk
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = tuple(list_variants())
@@ -148,8 +149,8 @@ def test_some_variants_walk_their_openings() -> None:
 @pytest.mark.parametrize("variant", WALKED_OPENINGS)
 def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: str) -> None:
     """``openings.OpeningCounter`` (no walk) counts the distinct openings the walk finds, draws each of them for one
-    index (so a uniform index draws a uniform opening), and the listing's count built on it equals the listing's
-    length, on hands small enough to walk."""
+    index (so a uniform index draws a uniform opening) and the same one whatever it drew before, and the listing's
+    count built on it equals the listing's length, on hands small enough to walk."""
     counted_some = False
     for cards, seed in itertools.product((11, 13, 15, 16), range(6)):
         game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
@@ -159,9 +160,42 @@ def test_the_opening_counter_counts_the_distinct_actions_of_the_walk(variant: st
         assert counter.count() == len(walked), f"{cards} cards, seed {seed}"
         drawn = [counter.draw(index) for index in range(len(walked))]
         assert set(drawn) == set(walked), "each index draws an opening of the walk, each opening for one index"
+        for index in range(0, len(walked), max(1, len(walked) // 5)):
+            fresh = OpeningCounter(RULES[variant], game.state)
+            assert fresh.draw(index) == drawn[index], "a counter drawn from before draws what a fresh one draws"
         with pytest.raises(IndexError):
             counter.draw(len(walked))
         counted_some = counted_some or bool(walked)
         legal_actions = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed).legal_actions()
         assert legal_actions.count() == len(list(game.legal_actions()))
     assert counted_some, "some position has openings to count"
+
+
+@pytest.mark.parametrize("variant", WALKED_OPENINGS)
+def test_each_ranks_groups_are_counted_and_found_by_sum_as_the_walk_finds_them(variant: str) -> None:
+    """``openings._RankMultisets`` (multisets of one rank's groups merged by the cards they leave and their sum)
+    counts, for each sum, the multisets ``_RankWalk`` walks one by one, and finds the ``n``-th of a sum where the
+    walk meets it, rank by rank, for every multiset of sequences, on hands up to 30 cards (where a rank's groups
+    make thousands of multisets): ``count`` and ``draw`` read these, so they are what the walk gave them."""
+    compared = 0
+    for cards, seed in itertools.product((11, 20, 30), range(2)):
+        game = scaling_position(RULES[variant], cards, opened=False, phase="play", seed=seed)
+        counter = OpeningCounter(RULES[variant], game.state)
+        most_groups = max(counter.groups_cap, counter.repeated_cap + 1)
+        for _, rest in counter._sequence_choices()[:3]:
+            hand = HandCards(RULES[variant], tuple(rest))
+            for shapes in group_shapes(RULES[variant], game.state, counter.seat, hand, True).values():
+                _, units = counter._rank_units(hand, shapes)
+                walked: dict[Sum, list[list[int]]] = {}
+                for summed, chosen in _RankWalk(units, list(rest), counter.repeats, most_groups).each(0, NO_SUM, []):
+                    walked.setdefault(summed, []).append(list(chosen))
+                multisets = _RankMultisets(units, rest, counter.repeats, most_groups)
+                assert multisets.counted() == {summed: len(each) for summed, each in walked.items()}, f"{cards} cards"
+                for summed, each in itertools.islice(walked.items(), 4):
+                    finding = _RankMultisets(units, rest, counter.repeats, most_groups)
+                    for which in range(0, len(each), max(1, len(each) // 9)):
+                        assert finding.find(summed.__eq__, which) == each[which], f"{cards} cards, #{which}"
+                    with pytest.raises(IndexError):
+                        finding.find(summed.__eq__, len(each))
+                compared += len(walked)
+    assert compared > 100, f"some ranks make many sums (compared {compared})"
