@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -48,12 +47,6 @@ MECHANISMS: Final = (
     "the listing of the draw phase (a side not opened where it can take nothing) and of play once a side has opened",
     "the listing of answering and of keeping",
     "applying a whole action in the variants whose mechanisms it has",
-)
-#: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
-GAME_MECHANISMS_MISSING: Final = (
-    "a listing of a side that has not opened (its takes of the pile and openings)",
-    "applying a whole action in every variant",
-    "judging an action it did not list",
 )
 
 
@@ -110,7 +103,8 @@ _STALE: Final = stale_reason()
 LIBRARY: Final = _load(_STALE)
 #: Which core this process can run, in words (``canasta-ref --version`` prints it).
 STATUS: Final = (
-    f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it plays whole hands"
+    f"native core built ({', '.join(MECHANISMS)}); Game(..., core='native') plays on it, the Python engine "
+    "answering where it cannot"
     if LIBRARY is not None
     else f"Python engine only ({_STALE}{_build_hint()})"
 )
@@ -121,19 +115,21 @@ def available() -> bool:
 
 
 def decline_reason(rules: Rules) -> str:
-    """Why a game of ``rules`` asking for the native core runs on the Python engine: the core is not built, or it
-    lacks a mechanism the game needs (read from what the variant uses, never from its name)."""
+    """Why a game of ``rules`` asking for the native core runs on the Python engine: the core is not built; ''
+    where it is (every variant plays on it, the Python engine answering where the core cannot: ``core.game``)."""
     if LIBRARY is None:
         return f"{stale_reason()}; {rules.variant.id} runs on the Python engine"
-    missing = _listed(GAME_MECHANISMS_MISSING)
-    return f"the native core does not yet have {missing}; {rules.variant.id} runs on the Python engine"
+    return ""
 
 
-register_native(decline_reason)
+def _native_game_class() -> type:
+    """The class of a game on the core, imported when first asked for (it imports the engine's game)."""
+    from .game import NativeGame
+
+    return NativeGame
 
 
-def _listed(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+register_native(decline_reason, _native_game_class if LIBRARY is not None else None)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ hand declared and the phase a kept bonus card returns to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..engine.cards import Card
@@ -123,3 +123,13 @@ def _meld(rules: Rules, exported: tuple[Any, ...]) -> Meld:
     rank, cards, closed, _counts = exported
     meld = Meld.build(rank, cards, rules.is_wild)
     return meld._replace(closed=True) if closed else meld
+
+
+def state_differences(mine: HandState, reference: HandState) -> list[str]:
+    """The fields on which two states differ, each with both values: every field but ``derived`` (facts computed
+    from a position, which a copy starts without and a listing fills)."""
+    return [
+        f"{name}: core {getattr(mine, name)}, reference {getattr(reference, name)}"
+        for name in (field.name for field in fields(HandState) if field.compare)
+        if getattr(mine, name) != getattr(reference, name)
+    ]

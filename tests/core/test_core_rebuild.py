@@ -5,31 +5,20 @@ copy starts without and which the listing fills)."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from types import ModuleType
 
 import pytest
 
 from canasta_ref import Game, core
-from canasta_ref.core.rebuild import Beside, beside_of, rebuild_state
+from canasta_ref.core.rebuild import Beside, beside_of, rebuild_state, state_differences
 from canasta_ref.engine.legal import listing
 from canasta_ref.engine.scoring import score_hand
-from canasta_ref.engine.state import HandState
 from canasta_ref.spec import list_variants, load_variant
 
 #: Listings longer than this are compared by their count and their first actions alone (a side not opened with
 #: many cards lists thousands of openings).
 _LISTED_WHOLE = 400
-
-
-def differences(rebuilt: HandState, reference: HandState) -> list[str]:
-    """The fields on which two states differ, each with both values."""
-    return [
-        f"{name}: rebuilt {getattr(rebuilt, name)}, reference {getattr(reference, name)}"
-        for name in (field.name for field in dataclasses.fields(HandState) if field.compare)
-        if getattr(rebuilt, name) != getattr(reference, name)
-    ]
 
 
 @pytest.mark.parametrize("variant", list_variants())
@@ -42,7 +31,7 @@ def test_the_rebuilt_state_is_the_reference_at_every_step(library: ModuleType, v
     while True:
         core.load_state(position, game.state)
         rebuilt = rebuild_state(rules, position, beside_of(game.state))
-        assert differences(rebuilt, game.state) == [], f"step {steps}"
+        assert state_differences(rebuilt, game.state) == [], f"step {steps}"
         reference = listing(rules, game.state.copy())
         mine = listing(rules, rebuilt)
         assert mine.count() == reference.count(), f"step {steps}"
@@ -60,5 +49,5 @@ def test_a_field_kept_beside_the_position_is_compared(library: ModuleType) -> No
     game = Game(load_variant("classic"), seed=1)
     position = core.load_state(core.new_position(game.rules), game.state)
     beside: Beside = beside_of(game.state).changed(concealed=True, turns=4)
-    found = differences(rebuild_state(game.rules, position, beside), game.state)
-    assert found == ["concealed: rebuilt True, reference False", "turns: rebuilt 4, reference 0"]
+    found = state_differences(rebuild_state(game.rules, position, beside), game.state)
+    assert found == ["concealed: core True, reference False", "turns: core 4, reference 0"]

@@ -1,0 +1,92 @@
+"""A game on the native core (``Game(..., core="native")``) plays as the Python engine does: the same seed gives
+the same game in every variant (each action chosen, the state after each, the final score), the core listing and
+applying where it can; an action it did not hand out is judged by the Python engine, refusals word for word; undo
+restores the position."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import pytest
+
+from canasta_ref import Game, IllegalAction, load_variant, parse_action
+from canasta_ref.core.game import NativeGame
+from canasta_ref.core.rebuild import state_differences
+from canasta_ref.spec import list_variants
+
+
+def _same_game(variant: str, seed: str) -> NativeGame:
+    """Play a seeded random game on both cores side by side, asserting at each step; the native game."""
+    python = Game(load_variant(variant), seed=seed)
+    native = Game(load_variant(variant), seed=seed, core="native")
+    assert isinstance(native, NativeGame)
+    python_pick, native_pick = random.Random(seed), random.Random(seed)
+    step = 0
+    while not python.is_over:
+        assert not native.is_over and native.to_act == python.to_act, f"step {step}"
+        assert native.legal_actions().count() == python.legal_actions().count(), f"step {step}"
+        chosen = python.legal_actions().sample(python_pick)
+        assert native.legal_actions().sample(native_pick) == chosen, f"step {step}"
+        python.apply(chosen)
+        native.apply(chosen)
+        assert state_differences(native.state, python.state) == [], f"step {step}: after {chosen}"
+        step += 1
+    assert native.is_over
+    assert native.score() == python.score()
+    assert native.history == python.history
+    return native
+
+
+@pytest.mark.parametrize("variant", list_variants())
+def test_the_same_seed_gives_the_same_game_on_both_cores(library: ModuleType, variant: str) -> None:
+    native = _same_game(variant, "core-game/1")
+    assert native.ran["listing on the core"] > 0 and native.ran["listing on the Python engine"] > 0, native.ran
+    assert native.ran["apply on the core"] + native.ran["apply on the Python engine"] == len(native.history)
+
+
+def test_the_core_applies_most_actions_where_it_has_the_mechanisms(library: ModuleType) -> None:
+    native = _same_game("classic", "core-game/2")
+    assert native.ran["apply on the core"] == len(native.history), native.ran
+
+
+def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(library: ModuleType) -> None:
+    python = Game(load_variant("classic"), seed=1)
+    native = Game(load_variant("classic"), seed=1, core="native")
+    with pytest.raises(IllegalAction) as refused_by_python:
+        python.apply(parse_action("discard 5H"))
+    with pytest.raises(IllegalAction) as refused_on_core:
+        native.apply(parse_action("discard 5H"))
+    assert str(refused_on_core.value) == str(refused_by_python.value)
+    assert refused_on_core.value.rule_id == "TURN.DRAW_FIRST"
+    assert native.history == [] and native.legal_actions().count() == 1
+
+
+def test_an_action_equal_to_a_listed_one_is_judged_and_applied(library: ModuleType) -> None:
+    native = Game(load_variant("classic"), seed=1, core="native")
+    native.apply(parse_action("draw"))
+    assert native.state.phase == "play" and native.history == [parse_action("draw")]
+
+
+def test_undo_restores_the_position_and_the_fields_kept_beside_it(library: ModuleType) -> None:
+    native = Game(load_variant("classic"), seed=3, core="native")
+    pick = random.Random(3)
+    before = []
+    for _ in range(40):
+        before.append(native.state.copy())
+        native.apply(native.legal_actions().sample(pick))
+    for state in reversed(before):
+        native.undo()
+        assert state_differences(native.state, state) == []
+    assert native.history == []
+
+
+def test_views_are_the_python_engines(library: ModuleType) -> None:
+    python = Game(load_variant("hand-and-foot"), seed=5)
+    native = Game(load_variant("hand-and-foot"), seed=5, core="native")
+    pick = random.Random(5)
+    for _ in range(30):
+        action = python.legal_actions().sample(pick)
+        python.apply(action)
+        native.apply(action)
+    assert [native.view(seat) for seat in range(4)] == [python.view(seat) for seat in range(4)]
