@@ -142,7 +142,7 @@ class NativeGame(Game):
         if not ((seat is None or seat == self.to_act) and self._was_listed(action)):
             plan(self.rules, self.state, action, seat)
         saved = (self._position.snapshot(), self._beside, len(self.events))
-        beside = None if action.kind in _APPLIED_BY_PYTHON else self._apply_natively(action)
+        beside = None if action.kind in _APPLIED_BY_PYTHON else self._apply_natively(action, saved[0])
         self.ran[_ON_CORE["apply"] if beside is not None else _ON_PYTHON["apply"]] += 1
         if beside is None:
             events = self._apply_in_python(action, seat)
@@ -153,15 +153,14 @@ class NativeGame(Game):
         self._undo.append(saved)
         return events
 
-    def _apply_natively(self, action: Action) -> Beside | None:
+    def _apply_natively(self, action: Action, saved: Any) -> Beside | None:
         """Apply ``action`` on the core and return the fields kept beside as they become; None (the position as it
-        was) where the core declines it or it formed a lone hand."""
+        was: ``saved``, its snapshot) where the core declines it or it formed a lone hand."""
         position = self._position
         seat = int(position.where()[1])
         side = position.side_of(seat)
         sides = self._sides()
         melds_before = position.export()["melds"][side] if action.kind in ("meld", "take") else None
-        saved = position.snapshot()
         outcome = self._natives.apply.apply(position, action)
         if not isinstance(outcome, Applied):
             return None
