@@ -131,7 +131,9 @@ class NativeGame(Game):
             yield action
 
     def _was_listed(self, action: Action) -> bool:
-        return any(listed is action for listed in self._handed_out)
+        """Whether the listing handed out ``action`` or one equal to it (as the protocol's actions arrive, parsed
+        from text) for this position: equal actions are equally legal, so it need not be judged again."""
+        return action in self._handed_out
 
     # -- moves -----------------------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:

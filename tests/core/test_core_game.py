@@ -11,8 +11,14 @@ from types import ModuleType
 import pytest
 
 from canasta_ref import Game, IllegalAction, load_variant, parse_action
+from canasta_ref.core import game as game_module
 from canasta_ref.core.game import NativeGame
 from canasta_ref.core.rebuild import state_differences
+from canasta_ref.engine.actions import Action
+from canasta_ref.engine.checks import Plan
+from canasta_ref.engine.judge import plan
+from canasta_ref.engine.rules import Rules
+from canasta_ref.engine.state import HandState
 from canasta_ref.spec import list_variants
 
 
@@ -62,10 +68,35 @@ def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(l
     assert native.history == [] and native.legal_actions().count() == 1
 
 
-def test_an_action_equal_to_a_listed_one_is_judged_and_applied(library: ModuleType) -> None:
+def test_an_action_not_handed_out_is_judged_by_the_python_engine_then_applied(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     native = Game(load_variant("classic"), seed=1, core="native")
+    judged: list[str] = []
+
+    def judge(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
+        judged.append(str(action))
+        return plan(rules, state, action, seat)
+
+    monkeypatch.setattr(game_module, "plan", judge)
     native.apply(parse_action("draw"))
+    assert judged == ["draw"]
     assert native.state.phase == "play" and native.history == [parse_action("draw")]
+
+
+def test_an_action_equal_to_one_handed_out_is_not_judged_again(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the protocol sends them: parsed from text after a listing, equal to a listed action but not the same."""
+    native = Game(load_variant("classic"), seed=1, core="native")
+    assert [str(action) for action in native.legal_actions()] == ["draw"]
+
+    def judged(*_: object) -> None:
+        raise AssertionError("judged again")
+
+    monkeypatch.setattr(game_module, "plan", judged)
+    native.apply(parse_action("draw"))
+    assert native.state.phase == "play" and native.ran["apply on the core"] == 1
 
 
 def test_undo_restores_the_position_and_the_fields_kept_beside_it(library: ModuleType) -> None:
