@@ -34,7 +34,8 @@ CORE_NOTE: Final = (
     "opened), the actions it does not apply, the judging of an action it did not list, views, score and the log"
 )
 #: Kinds of action whose fields kept beside the position the Python engine keeps (the places of the melds made this
-#: turn move when two melds combine).
+#: turn move when two melds combine). Every action is applied by the Python engine while rule coverage is recorded
+#: (``Rules.coverage``): the core's apply notes no rule.
 _APPLIED_BY_PYTHON: Final = frozenset({"combine"})
 _OVER: Final = PHASES.index("over")
 #: The counts of ``NativeGame.ran``, by what ran.
@@ -144,7 +145,8 @@ class NativeGame(Game):
         if not ((seat is None or seat == self.to_act) and self._was_listed(action)):
             plan(self.rules, self.state, action, seat)
         saved = (self._position.snapshot(), self._beside, len(self.events))
-        beside = None if action.kind in _APPLIED_BY_PYTHON else self._apply_natively(action, saved[0])
+        by_python = action.kind in _APPLIED_BY_PYTHON or self.rules.coverage is not None
+        beside = None if by_python else self._apply_natively(action, saved[0])
         self.ran[_ON_CORE["apply"] if beside is not None else _ON_PYTHON["apply"]] += 1
         if beside is None:
             events = self._apply_in_python(action, seat)

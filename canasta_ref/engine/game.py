@@ -162,9 +162,9 @@ def _check_deck(rules: Rules, deck: Sequence[Card]) -> None:
 class Game:
     """One hand. ``deck`` lists the cards in dealing order: the first card goes to the first player."""
 
-    def __new__(cls, variant: Variant | Rules, **arguments: Any) -> Game:
+    def __new__(cls, *_positional: Any, **arguments: Any) -> Game:
         """A game asking for the native core (``core="native"``) is made of the class that plays on it, where the
-        core is built (``engines.cores``)."""
+        core is built (``engine.cores``); any other, of this class (a copy too, made without arguments)."""
         native = native_game_class() if cls is Game and arguments.get("core") == "native" else None
         return super().__new__(native if native is not None else cls)
 

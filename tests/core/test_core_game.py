@@ -17,7 +17,7 @@ from canasta_ref.core.rebuild import state_differences
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.checks import Plan
 from canasta_ref.engine.judge import plan
-from canasta_ref.engine.rules import Rules
+from canasta_ref.engine.rules import Coverage, Rules
 from canasta_ref.engine.state import HandState
 from canasta_ref.spec import list_variants
 
@@ -121,3 +121,17 @@ def test_views_are_the_python_engines(library: ModuleType) -> None:
         python.apply(action)
         native.apply(action)
     assert [native.view(seat) for seat in range(4)] == [python.view(seat) for seat in range(4)]
+
+
+def test_while_rule_coverage_is_recorded_the_python_engine_applies(library: ModuleType) -> None:
+    """The core's apply notes no rule: where coverage is recorded (``explain``, the suite's coverage), the Python
+    engine applies, so the rules an action asked are all recorded."""
+    rules = Rules(load_variant("classic"))
+    native = Game(rules, seed=1, core="native")
+    rules.coverage = Coverage()
+    native.apply(native.legal_actions()[0])
+    assert native.ran["apply on the Python engine"] == 1 and "apply on the core" not in native.ran
+    assert rules.coverage.outcomes
+    rules.coverage = None
+    native.apply(native.legal_actions()[0])
+    assert native.ran["apply on the core"] == 1
