@@ -122,14 +122,10 @@ def decline_reason(rules: Rules) -> str:
     return ""
 
 
-def _native_game_class() -> type:
-    """The class of a game on the core, imported when first asked for (it imports the engine's game)."""
-    from .game import NativeGame
+#: The class of a game on the core (``game.py``), imported by the engine when a game first asks for the core.
+NATIVE_GAME: Final = "canasta_ref.core.game:NativeGame"
 
-    return NativeGame
-
-
-register_native(decline_reason, _native_game_class if LIBRARY is not None else None)
+register_native(decline_reason, NATIVE_GAME if LIBRARY is not None else None)
 
 
 @dataclass(frozen=True)

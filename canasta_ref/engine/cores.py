@@ -8,6 +8,7 @@ imports it. A game that asks for the native core and is declined runs on the Pyt
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Final
 
@@ -18,20 +19,26 @@ from .rules import Rules
 CORES: Final = ("python", "native")
 #: How the native core judges a variant: why it declines a game of it ('' where it plays it).
 _NATIVE_DECLINE: list[Callable[[Rules], str]] = []
-#: The class of game that plays on the native core (a subclass of ``Game``), where the core is built.
-_NATIVE_GAME: list[Callable[[], type]] = []
+#: Where the class of game that plays on the native core (a subclass of ``Game``) is, as "module:name", where the
+#: core is built.
+_NATIVE_GAME: list[str] = []
 
 
-def register_native(decline: Callable[[Rules], str], game_class: Callable[[], type] | None = None) -> None:
-    """Called by ``canasta_ref.core`` on import; ``game_class`` gives the class lazily (it imports the engine's
-    game, which imports this module)."""
+def register_native(decline: Callable[[Rules], str], game_class: str | None = None) -> None:
+    """Called by ``canasta_ref.core`` on import; ``game_class`` says where the class is ("module:name"), imported
+    when first asked for (its module imports the engine's game, which imports this module, and the core's package,
+    which registers)."""
     _NATIVE_DECLINE[:] = [decline]
     _NATIVE_GAME[:] = [] if game_class is None else [game_class]
 
 
 def native_game_class() -> type | None:
     """The class of game that plays on the native core, or None where it is not built."""
-    return _NATIVE_GAME[0]() if _NATIVE_GAME else None
+    if not _NATIVE_GAME:
+        return None
+    module, name = _NATIVE_GAME[0].split(":")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
 
 
 def choose_core(rules: Rules, wanted: str) -> tuple[str, str]:
