@@ -24,15 +24,12 @@ from ..engine.legal import listing
 from ..engine.rules import Rules, rules_for
 from ..engine.state import HandState
 from . import PHASES, load_state, new_position
-from .apply import Applied, NativeApply
-from .listing import NativeListing
+from .apply import Applied, NativeApply, apply_missing
+from .listing import NativeListing, play_listing_missing
 from .rebuild import Beside, beside_of, rebuild_state
 
-#: What runs where, as ``Game.core_note`` says it for a game on the core.
-CORE_NOTE: Final = (
-    "plays on the native core; on the Python engine: the listing of what the core does not list (a side not "
-    "opened), the actions it does not apply, the judging of an action it did not list, views, score and the log"
-)
+#: What always runs on the Python engine in a game on the core (``core_note``).
+_ALWAYS_IN_PYTHON: Final = "the judging of an action the core did not list, views, score and the log"
 #: Kinds of action whose fields kept beside the position the Python engine keeps (the places of the melds made this
 #: turn move when two melds combine). Every action is applied by the Python engine while rule coverage is recorded
 #: (``Rules.coverage``): the core's apply notes no rule.
@@ -61,6 +58,24 @@ def natives_of(rules: Rules) -> _Natives:
     return known[1]
 
 
+def core_note(rules: Rules) -> str:
+    """What runs where in a game of ``rules`` on the core, in words (``Game.core_note``): read from the mechanisms
+    the variant uses that the core lacks, never from its name."""
+    listing_missing = play_listing_missing(rules)
+    listed = (
+        f"every listing but answering and keeping, for {listing_missing}"
+        if listing_missing
+        else "the listing of a side that has not opened"
+    )
+    apply_lacks = apply_missing(rules)
+    applied = (
+        f"every action, for {apply_lacks}"
+        if apply_lacks
+        else "combining two melds, a lone hand formed, keeping a bonus card and special hands"
+    )
+    return f"plays on the native core; on the Python engine: {listed}; {applied}; {_ALWAYS_IN_PYTHON}"
+
+
 class NativeGame(Game):
     """A ``Game`` whose position lives in the core (``Game.__new__`` makes one for ``core="native"`` where the core
     is built). ``state`` is a ``HandState`` rebuilt from the position when read, and loaded into it when set; it is a
@@ -79,7 +94,7 @@ class NativeGame(Game):
         self.ran: Counter[str] = Counter()
         super().__init__(variant, **arguments)
         self.state = self.state  # the deal sets the hand's number on the state after setting it: load it again
-        self.core_note = CORE_NOTE
+        self.core_note = core_note(self.rules)
 
     # -- the position ----------------------------------------------------------------------------------
     @property

@@ -11,7 +11,7 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.conformance.session import ReferenceSession
-from canasta_ref.core.game import CORE_NOTE, NativeGame
+from canasta_ref.core.game import NativeGame
 from canasta_ref.engine import cores
 from canasta_ref.engine.cards import format_cards
 from canasta_ref.engine.game import deck_for_seed
@@ -28,8 +28,22 @@ def test_the_python_engine_plays_when_asked_for() -> None:
 def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(library: ModuleType) -> None:
     game = Game(load_variant("classic"), seed=1, core="native")
     assert isinstance(game, NativeGame)
-    assert (game.core, game.core_note) == ("native", CORE_NOTE)
+    assert (game.core, game.core_note) == (
+        "native",
+        "plays on the native core; on the Python engine: the listing of a side that has not opened; combining two "
+        "melds, a lone hand formed, keeping a bonus card and special hands; the judging of an action the core did not "
+        "list, views, score and the log",
+    )
     assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
+
+
+def test_the_note_names_what_a_variant_needs_of_the_python_engine(library: ModuleType) -> None:
+    note = Game(load_variant("modern-american"), seed=1, core="native").core_note
+    assert note == (
+        "plays on the native core; on the Python engine: every listing but answering and keeping, for melds that "
+        "must be completed before going out (hook meld.must_complete); every action, for bonus cards kept in hand "
+        "(hook bonus_card.keep); the judging of an action the core did not list, views, score and the log"
+    )
 
 
 def test_without_the_library_a_game_asking_for_the_native_core_plays_on_the_python_engine(
@@ -68,7 +82,8 @@ def test_serve_with_the_native_core_says_once_on_stderr_what_runs_where(library:
     assert session.handle({"cmd": "hello", "version": 8})["ok"]
     for _ in range(2):
         assert session.handle({"cmd": "setup", "variant": "classic", "deck": _deck()}) == {"ok": True}
-    assert notes.getvalue() == f"canasta-ref serve: {CORE_NOTE}\n"
+    assert notes.getvalue() == f"canasta-ref serve: {session.game.core_note}\n"
+    assert notes.getvalue().startswith("canasta-ref serve: plays on the native core; on the Python engine: ")
     assert isinstance(session.game, NativeGame)
     assert session.handle({"cmd": "legal"})["ok"]
 
