@@ -48,14 +48,21 @@ class _Natives:
         self.apply = NativeApply(rules)
 
 
-_NATIVES: dict[int, tuple[Rules, _Natives]] = {}
+#: The core's listing and apply of the Rules most recently played, the newest last: a few, as each keeps its Rules
+#: alive (a process that makes a new Rules a pass, as the benchmarks do, would otherwise keep them all).
+_NATIVES: list[tuple[Rules, _Natives]] = []
+_NATIVES_KEPT: Final = 8
 
 
 def natives_of(rules: Rules) -> _Natives:
-    known = _NATIVES.get(id(rules))
-    if known is None or known[0] is not rules:
-        known = _NATIVES[id(rules)] = (rules, _Natives(rules))
-    return known[1]
+    for place, (known, natives) in enumerate(_NATIVES):
+        if known is rules:
+            _NATIVES.append(_NATIVES.pop(place))
+            return natives
+    made = _Natives(rules)
+    _NATIVES.append((rules, made))
+    del _NATIVES[:-_NATIVES_KEPT]
+    return made
 
 
 def core_note(rules: Rules) -> str:

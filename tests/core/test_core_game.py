@@ -135,3 +135,13 @@ def test_while_rule_coverage_is_recorded_the_python_engine_applies(library: Modu
     rules.coverage = None
     native.apply(native.legal_actions()[0])
     assert native.ran["apply on the core"] == 1
+
+
+def test_the_cores_listing_and_apply_are_kept_for_a_few_rules_only(library: ModuleType) -> None:
+    first = Rules(load_variant("classic"))
+    kept = game_module.natives_of(first)
+    assert game_module.natives_of(first) is kept
+    for _ in range(game_module._NATIVES_KEPT):
+        game_module.natives_of(Rules(load_variant("classic")))
+    assert all(rules is not first for rules, _ in game_module._NATIVES)
+    assert len(game_module._NATIVES) == game_module._NATIVES_KEPT
