@@ -147,10 +147,22 @@ class NativeGame(Game):
         return self._handed_out
 
     def _list_legal(self) -> Iterator[Action]:
-        handed_out = self._handed_out
-        for action in list(self._listing()):
-            if handed_out is self._handed_out:  # the position has not moved since
+        """The listing's actions one by one, lazily (a listing may be long), as ``Game._list_legal``: if the position
+        moves meanwhile (an apply, then an undo), the rest is listed in full from the position then current, and
+        no longer marked as handed out."""
+        handed_out: list[Action] | None = self._handed_out
+        walk = iter(self._listing())
+        place = 0
+        while True:
+            if handed_out is not None and handed_out is not self._handed_out:
+                walk = iter(list(self._listing())[place:])
+                handed_out = None
+            action = next(walk, None)
+            if action is None:
+                return
+            if handed_out is not None:
                 handed_out.append(action)
+            place += 1
             yield action
 
     def _was_listed(self, action: Action) -> bool:

@@ -145,3 +145,19 @@ def test_the_cores_listing_and_apply_are_kept_for_a_few_rules_only(library: Modu
         game_module.natives_of(Rules(load_variant("classic")))
     assert all(rules is not first for rules, _ in game_module._NATIVES)
     assert len(game_module._NATIVES) == game_module._NATIVES_KEPT
+
+
+def test_a_listing_walked_across_an_apply_and_its_undo_goes_on_from_the_position_then(library: ModuleType) -> None:
+    """As a search does between two actions: the rest of the walk is the same position's, listed again, and the
+    actions listed after the move are judged when applied, not taken as handed out."""
+    native = Game(load_variant("classic-2p"), seed=4, core="native")
+    pick = random.Random(4)
+    while native.legal_actions().count() < 4:
+        native.apply(native.legal_actions().sample(pick))
+    expected = list(native.legal_actions())
+    walk = iter(native.legal_actions())
+    first = next(walk)
+    native.apply(first)
+    native.undo()
+    assert [first, *walk] == expected
+    assert not native._was_listed(expected[-1])
