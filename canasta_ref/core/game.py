@@ -12,7 +12,7 @@ the Python engine's: ``apply`` returns an empty list for them, and ``events`` ho
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from ..engine.actions import Action
@@ -145,25 +145,6 @@ class NativeGame(Game):
 
     def _issued(self) -> list[Action]:
         return self._handed_out
-
-    def _list_legal(self) -> Iterator[Action]:
-        """The listing's actions one by one, lazily (a listing may be long), as ``Game._list_legal``: if the position
-        moves meanwhile (an apply, then an undo), the rest is listed in full from the position then current, and
-        no longer marked as handed out."""
-        handed_out: list[Action] | None = self._handed_out
-        walk = iter(self._listing())
-        place = 0
-        while True:
-            if handed_out is not None and handed_out is not self._handed_out:
-                walk = iter(list(self._listing())[place:])
-                handed_out = None
-            action = next(walk, None)
-            if action is None:
-                return
-            if handed_out is not None:
-                handed_out.append(action)
-            place += 1
-            yield action
 
     def _was_listed(self, action: Action) -> bool:
         """Whether the listing handed out ``action`` or one equal to it (as the protocol's actions arrive, parsed
