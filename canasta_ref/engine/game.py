@@ -165,8 +165,12 @@ class Game:
     def __new__(cls, *_positional: Any, **arguments: Any) -> Game:
         """A game asking for the native core (``core="native"``) is made of the class that plays on it, where the
         core is built (``engine.cores``); any other, of this class (a copy too, made without arguments)."""
-        native = native_game_class() if cls is Game and arguments.get("core") == "native" else None
-        return super().__new__(native if native is not None else cls)
+        if cls is Game and arguments.get("core") == "native":
+            native = native_game_class()
+            if native is not None:
+                made: Game = object.__new__(native)
+                return made
+        return super().__new__(cls)  # as written: mypyc compiles this call to the class's own set-up
 
     def __init__(
         self,

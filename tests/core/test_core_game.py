@@ -45,18 +45,18 @@ def _same_game(variant: str, seed: str) -> NativeGame:
 
 
 @pytest.mark.parametrize("variant", list_variants())
-def test_the_same_seed_gives_the_same_game_on_both_cores(library: ModuleType, variant: str) -> None:
+def test_the_same_seed_gives_the_same_game_on_both_cores(native_game: ModuleType, variant: str) -> None:
     native = _same_game(variant, "core-game/1")
     assert native.ran["listing on the core"] > 0 and native.ran["listing on the Python engine"] > 0, native.ran
     assert native.ran["apply on the core"] + native.ran["apply on the Python engine"] == len(native.history)
 
 
-def test_the_core_applies_most_actions_where_it_has_the_mechanisms(library: ModuleType) -> None:
+def test_the_core_applies_most_actions_where_it_has_the_mechanisms(native_game: ModuleType) -> None:
     native = _same_game("classic", "core-game/2")
     assert native.ran["apply on the core"] == len(native.history), native.ran
 
 
-def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(library: ModuleType) -> None:
+def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(native_game: ModuleType) -> None:
     python = Game(load_variant("classic"), seed=1)
     native = Game(load_variant("classic"), seed=1, core="native")
     with pytest.raises(IllegalAction) as refused_by_python:
@@ -69,7 +69,7 @@ def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(l
 
 
 def test_an_action_not_handed_out_is_judged_by_the_python_engine_then_applied(
-    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     native = Game(load_variant("classic"), seed=1, core="native")
     judged: list[str] = []
@@ -85,7 +85,7 @@ def test_an_action_not_handed_out_is_judged_by_the_python_engine_then_applied(
 
 
 def test_an_action_equal_to_one_handed_out_is_not_judged_again(
-    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As the protocol sends them: parsed from text after a listing, equal to a listed action but not the same."""
     native = Game(load_variant("classic"), seed=1, core="native")
@@ -99,7 +99,7 @@ def test_an_action_equal_to_one_handed_out_is_not_judged_again(
     assert native.state.phase == "play" and native.ran["apply on the core"] == 1
 
 
-def test_undo_restores_the_position_and_the_fields_kept_beside_it(library: ModuleType) -> None:
+def test_undo_restores_the_position_and_the_fields_kept_beside_it(native_game: ModuleType) -> None:
     native = Game(load_variant("classic"), seed=3, core="native")
     pick = random.Random(3)
     before = []
@@ -112,7 +112,7 @@ def test_undo_restores_the_position_and_the_fields_kept_beside_it(library: Modul
     assert native.history == []
 
 
-def test_views_are_the_python_engines(library: ModuleType) -> None:
+def test_views_are_the_python_engines(native_game: ModuleType) -> None:
     python = Game(load_variant("hand-and-foot"), seed=5)
     native = Game(load_variant("hand-and-foot"), seed=5, core="native")
     pick = random.Random(5)
@@ -123,7 +123,7 @@ def test_views_are_the_python_engines(library: ModuleType) -> None:
     assert [native.view(seat) for seat in range(4)] == [python.view(seat) for seat in range(4)]
 
 
-def test_while_rule_coverage_is_recorded_the_python_engine_applies(library: ModuleType) -> None:
+def test_while_rule_coverage_is_recorded_the_python_engine_applies(native_game: ModuleType) -> None:
     """The core's apply notes no rule: where coverage is recorded (``explain``, the suite's coverage), the Python
     engine applies, so the rules an action asked are all recorded."""
     rules = Rules(load_variant("classic"))
@@ -137,7 +137,7 @@ def test_while_rule_coverage_is_recorded_the_python_engine_applies(library: Modu
     assert native.ran["apply on the core"] == 1
 
 
-def test_the_cores_listing_and_apply_are_kept_for_a_few_rules_only(library: ModuleType) -> None:
+def test_the_cores_listing_and_apply_are_kept_for_a_few_rules_only(native_game: ModuleType) -> None:
     first = Rules(load_variant("classic"))
     kept = game_module.natives_of(first)
     assert game_module.natives_of(first) is kept
@@ -147,7 +147,7 @@ def test_the_cores_listing_and_apply_are_kept_for_a_few_rules_only(library: Modu
     assert len(game_module._NATIVES) == game_module._NATIVES_KEPT
 
 
-def test_a_listing_walked_across_an_apply_and_its_undo_goes_on_from_the_position_then(library: ModuleType) -> None:
+def test_a_listing_walked_across_an_apply_and_its_undo_goes_on_from_the_position_then(native_game: ModuleType) -> None:
     """As a search does between two actions: the rest of the walk is the same position's, listed again, and the
     actions listed after the move are judged when applied, not taken as handed out."""
     native = Game(load_variant("classic-2p"), seed=4, core="native")

@@ -29,7 +29,7 @@ def _native_engine() -> InProcessEngine:
 
 
 @pytest.mark.parametrize("variant", list_variants())
-def test_scenarios_and_generated_games_pass_on_the_core(library: ModuleType, variant: str) -> None:
+def test_scenarios_and_generated_games_pass_on_the_core(native_game: ModuleType, variant: str) -> None:
     engine = _native_engine()
     cases = Selection(variants=(variant,)).cases(load_scenarios())[:_SCENARIOS]
     results = run_suite(engine, cases)
@@ -41,6 +41,6 @@ def test_scenarios_and_generated_games_pass_on_the_core(library: ModuleType, var
     assert report.summary()["disagreements"] == 0
 
 
-def test_a_deal_perft_file_passes_on_the_core(library: ModuleType) -> None:
+def test_a_deal_perft_file_passes_on_the_core(native_game: ModuleType) -> None:
     results = run_perft_files(_native_engine(), variants=["classic-3p"])
     assert results and [r.status for r in results] == ["passed"] * len(results)

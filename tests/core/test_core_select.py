@@ -25,7 +25,7 @@ def test_the_python_engine_plays_when_asked_for() -> None:
     assert (game.core, game.core_note) == ("python", "")
 
 
-def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(library: ModuleType) -> None:
+def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(native_game: ModuleType) -> None:
     game = Game(load_variant("classic"), seed=1, core="native")
     assert isinstance(game, NativeGame)
     assert (game.core, game.core_note) == (
@@ -37,7 +37,7 @@ def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(
     assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
 
 
-def test_the_note_names_what_a_variant_needs_of_the_python_engine(library: ModuleType) -> None:
+def test_the_note_names_what_a_variant_needs_of_the_python_engine(native_game: ModuleType) -> None:
     note = Game(load_variant("modern-american"), seed=1, core="native").core_note
     assert note == (
         "plays on the native core; on the Python engine: every listing but answering and keeping, for melds that "
@@ -76,7 +76,7 @@ def test_without_a_registered_core_the_engine_says_it_is_not_installed(monkeypat
     assert note == "the native core is not installed; classic runs on the Python engine"
 
 
-def test_serve_with_the_native_core_says_once_on_stderr_what_runs_where(library: ModuleType) -> None:
+def test_serve_with_the_native_core_says_once_on_stderr_what_runs_where(native_game: ModuleType) -> None:
     notes = io.StringIO()
     session = ReferenceSession(core="native", notes=notes)
     assert session.handle({"cmd": "hello", "version": 8})["ok"]
@@ -117,3 +117,25 @@ def test_an_edited_c_part_makes_the_library_stale(monkeypatch: pytest.MonkeyPatc
     assert core.source_digest() != before
     (parts / "notes.md").write_text("not C\n")
     assert core.source_files() == [source, parts / "part.c"]
+
+
+def test_with_the_engines_game_compiled_a_game_asking_for_the_core_says_why(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(core, "GAME_COMPILED", True)
+    note = core.decline_reason(rules_for(load_variant("classic")))
+    assert note == (
+        "a game on the native core extends the engine's Game, which this build compiles (mypyc), and is not yet made "
+        "for it; classic runs on the Python engine"
+    )
+
+
+def test_a_game_asking_for_the_core_plays_on_it_or_on_the_python_engine_saying_why(library: ModuleType) -> None:
+    """On every build: the core where a game can extend the engine's Game, else the Python engine, never a crash."""
+    game = Game(load_variant("classic"), seed=1, core="native")
+    game.apply(game.legal_actions()[0])
+    if core.GAME_COMPILED:
+        assert type(game) is Game and game.core == "python"
+        assert game.core_note == f"{core.GAME_COMPILED_REASON}; classic runs on the Python engine"
+    else:
+        assert isinstance(game, NativeGame) and game.core == "native"
