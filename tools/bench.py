@@ -17,7 +17,8 @@ with the grammar built and the expression caches of ``canasta_ref.lang`` kept). 
 mypyc-compiled modules (``tools/build_native.py``, built by ``tools/setup.sh``) or pure Python
 (``CANASTA_REF_PURE=1``, or no current build). Every pass starts with new ``Rules``, so with empty caches: the cost of
 a short run. ``--warm-up HANDS`` first plays that many other deals on each pass's ``Rules``, for the steady state of a
-long campaign.
+long campaign. ``--core native`` plays the hands on the native core (``Game(..., core="native")``: the core lists and
+applies where it can, the Python engine answers the rest); the report says which core played, and what ran where.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 
 from canasta_ref import Action, Game, Rules, cliargs
 from canasta_ref.engine import _native as native
+from canasta_ref.engine.cores import CORES
 from canasta_ref.engine.game import LegalActions
 from canasta_ref.match import hand_seed
 from canasta_ref.scaling import play_at_random
@@ -74,6 +76,11 @@ class Result:
     #: Of the median untimed pass: wall seconds spent in the garbage collector, and its collections by generation.
     gc_seconds: float = 0.0
     gc_collections: list[int] = field(default_factory=lambda: [0, 0, 0])
+    #: The core asked to play the hands ("python" or "native"), what played them (``Game.core_note`` where it says
+    #: something), and, on the native core, how many listings and applies ran on each engine (``NativeGame.ran``).
+    core: str = "python"
+    core_note: str = ""
+    ran: dict[str, int] = field(default_factory=dict)
 
     @property
     def hands_per_second(self) -> float:
@@ -231,11 +238,12 @@ def _untimed_pass(
     """The hands with no clock read inside the loop: (seconds on ``clock``, wall seconds, CPU seconds, actions,
     how the hands ended)."""
     ends: Counter[str] = Counter()
+    ran: Counter[str] = Counter()
     rng = random.Random(result.seed)
     actions = 0
     start, wall_start, cpu_start = clock(), time.perf_counter(), time.process_time()
     for number in range(result.hands):
-        game = Game(rules, seed=hand_seed(result.seed, number))
+        game = Game(rules, seed=hand_seed(result.seed, number), core=result.core)
         if result.policy == "list":
             while not game.is_over:
                 game.apply(rng.choice(list(game.legal_actions())))
@@ -245,7 +253,10 @@ def _untimed_pass(
                 game.apply(rng.choice(game.legal_actions()))
                 actions += 1
         ends[game.state.end_reason or "?"] += 1
+        ran.update(getattr(game, "ran", {}))
+        result.core_note = game.core_note
     seconds = clock() - start
+    result.ran = dict(sorted(ran.items()))
     return (
         seconds,
         time.perf_counter() - wall_start,
@@ -265,7 +276,7 @@ def _timed_pass(result: Result, rules: Rules, clock: Callable[[], float]) -> tup
     phases: dict[str, list[float]] = {}
     whole = result.policy == "list"
     for number in range(result.hands):
-        game = Game(rules, seed=hand_seed(result.seed, number))
+        game = Game(rules, seed=hand_seed(result.seed, number), core=result.core)
         while not game.is_over:
             phase = _phase(game)
             t0 = clock()
@@ -329,10 +340,13 @@ def table(result: Result) -> str:
         f"{result.cpu}, {result.clock} clock, Python {result.python}, policy {result.policy}"
         + (f", {result.warm_up} warm-up hands a pass" if result.warm_up else "")
     )
-    lines = [head, f"engine: {result.build}", "-" * len(head)]
+    core = f"core: {result.core}" + (f" ({result.core_note})" if result.core_note else "")
+    lines = [head, f"engine: {result.build}", core, "-" * len(head)]
     lines += [f"{name:<{width}}  {value:>12}" for name, value in rows]
     ends = ", ".join(f"{reason} {count}" for reason, count in result.end_reasons.items())
     lines.append(f"hands ended: {ends}")
+    if result.ran:
+        lines.append("ran: " + ", ".join(f"{what} {count}" for what, count in result.ran.items()))
     lines.append(f"play took {result.wall_seconds:.2f} s of wall time and {result.cpu_seconds:.2f} s of CPU time")
     return "\n".join(lines)
 
@@ -376,6 +390,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="hands played on each pass's new Rules before timing it, on other deals: a campaign's steady state "
         "(default 0: every pass starts with empty caches)",
     )
+    parser.add_argument(
+        "--core",
+        choices=CORES,
+        default="python",
+        help="the core that plays the hands: the Python engine (default) or the native one",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
     args = parser.parse_args(argv)
     result = Result(
@@ -390,6 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         build=native.STATUS,
         policy=args.policy,
         warm_up=args.warm_up,
+        core=args.core,
     )
     result.load_cold_ms, result.load_warm_ms = time_loads(args.variant, args.warm_loads, CLOCKS[args.clock])
     play(result, args.variant)

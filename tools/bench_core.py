@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"canasta-ref core benchmark: {args.variant}, {args.hands} hands, seed {args.seed}, {args.clock} clock")
     print(f"python engine: {_native.STATUS}")
     print(f"core: {core.STATUS}")
-    print(f"a game asking for the native core: {core.decline_reason(rules)}")
+    print(f"a game asking for the native core: {Game(rules, seed=args.seed, core='native').core_note}")
     seconds = statistics.median(played for _, played in passes)
     print(f"{'hands per second, python engine (listing + apply)':58s} {args.hands / seconds:10.1f}")
     print(f"{'hands per second, native core':58s} {'none: it plays no hand alone yet':>10s}")

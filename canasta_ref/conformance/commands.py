@@ -312,8 +312,8 @@ def add_commands(sub: Any) -> None:
         "--core",
         choices=CORES,
         default="python",
-        help="the core that plays: the Python engine, or the native one where it has the variant's mechanisms "
-        "(else the Python engine plays, and stderr says why)",
+        help="the core that plays: the Python engine, or the native one where it is built (the Python engine "
+        "answering where the core cannot; stderr says what runs where, or why the Python engine plays)",
     )
     serve_cmd.set_defaults(run=_serve)
 

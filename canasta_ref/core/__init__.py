@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, get_args
 
+from ..engine._native import COMPILED, read_manifest
 from ..engine._native import build_tag as build_tag
-from ..engine._native import read_manifest
 from ..engine.cards import CARD_TYPES, MELD_RANK_NAMES, rank_of
 from ..engine.cores import register_native
 from ..engine.rules import Rules
@@ -48,12 +47,6 @@ MECHANISMS: Final = (
     "the listing of the draw phase (a side not opened where it can take nothing) and of play once a side has opened",
     "the listing of answering and of keeping",
     "applying a whole action in the variants whose mechanisms it has",
-)
-#: What a game needs that the core does not have yet: a game asking for the core is declined while any is missing.
-GAME_MECHANISMS_MISSING: Final = (
-    "a listing of a side that has not opened (its takes of the pile and openings)",
-    "applying a whole action in every variant",
-    "judging an action it did not list",
 )
 
 
@@ -110,7 +103,8 @@ _STALE: Final = stale_reason()
 LIBRARY: Final = _load(_STALE)
 #: Which core this process can run, in words (``canasta-ref --version`` prints it).
 STATUS: Final = (
-    f"native core built ({', '.join(MECHANISMS)}); games run on the Python engine until it plays whole hands"
+    f"native core built ({', '.join(MECHANISMS)}); Game(..., core='native') plays on it, the Python engine "
+    "answering where it cannot"
     if LIBRARY is not None
     else f"Python engine only ({_STALE}{_build_hint()})"
 )
@@ -121,19 +115,26 @@ def available() -> bool:
 
 
 def decline_reason(rules: Rules) -> str:
-    """Why a game of ``rules`` asking for the native core runs on the Python engine: the core is not built, or it
-    lacks a mechanism the game needs (read from what the variant uses, never from its name)."""
+    """Why a game of ``rules`` asking for the native core runs on the Python engine: the core is not built; ''
+    where it is (every variant plays on it, the Python engine answering where the core cannot: ``core.game``)."""
     if LIBRARY is None:
         return f"{stale_reason()}; {rules.variant.id} runs on the Python engine"
-    missing = _listed(GAME_MECHANISMS_MISSING)
-    return f"the native core does not yet have {missing}; {rules.variant.id} runs on the Python engine"
+    if GAME_COMPILED:
+        return f"{GAME_COMPILED_REASON}; {rules.variant.id} runs on the Python engine"
+    return ""
 
 
-register_native(decline_reason)
+#: The class of a game on the core (``game.py``), imported by the engine when a game first asks for the core.
+NATIVE_GAME: Final = "canasta_ref.core.game:NativeGame"
 
+#: A game on the core extends the engine's ``Game`` (``game.py``), which a mypyc build compiles to a class that an
+#: interpreted one cannot extend: with the compiled engine, games play on the Python engine, and say why.
+GAME_COMPILED: Final = "game" in COMPILED
+GAME_COMPILED_REASON: Final = (
+    "a game on the native core extends the engine's Game, which this build compiles (mypyc), and is not yet made for it"
+)
 
-def _listed(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+register_native(decline_reason, NATIVE_GAME if LIBRARY is not None and not GAME_COMPILED else None)
 
 
 @dataclass(frozen=True)

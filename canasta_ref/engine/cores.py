@@ -1,13 +1,14 @@
-"""Which core plays a game: the Python engine (the reference), or the native core where it has every mechanism the
-game needs.
+"""Which core plays a game: the Python engine (the reference), or the native core.
 
-The native core lives above the engine (``canasta_ref.core``, which imports the engine) and registers how it
-judges a variant here when the package is imported; the engine never imports it. A game that asks for the native
-core and is declined runs on the Python engine, and says why (``Game.core_note``): never silently wrong.
+The native core lives above the engine (``canasta_ref.core``, which imports the engine) and registers here, when
+the package is imported, why it would decline a variant and the class of game that plays on it; the engine never
+imports it. A game that asks for the native core and is declined runs on the Python engine, and says why
+(``Game.core_note``): never silently wrong.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Final
 
@@ -16,14 +17,28 @@ from .rules import Rules
 
 #: The cores a game may ask for.
 CORES: Final = ("python", "native")
-#: How the native core judges a variant: why it declines a game of it. It declines every game for now: it has no
-#: listing of legal actions yet (canasta_ref/core/README.md).
+#: How the native core judges a variant: why it declines a game of it ('' where it plays it).
 _NATIVE_DECLINE: list[Callable[[Rules], str]] = []
+#: Where the class of game that plays on the native core (a subclass of ``Game``) is, as "module:name", where the
+#: core is built.
+_NATIVE_GAME: list[str] = []
 
 
-def register_native(decline: Callable[[Rules], str]) -> None:
-    """Called by ``canasta_ref.core`` on import."""
+def register_native(decline: Callable[[Rules], str], game_class: str | None = None) -> None:
+    """Called by ``canasta_ref.core`` on import; ``game_class`` says where the class is ("module:name"), imported
+    when first asked for (its module imports the engine's game, which imports this module, and the core's package,
+    which registers)."""
     _NATIVE_DECLINE[:] = [decline]
+    _NATIVE_GAME[:] = [] if game_class is None else [game_class]
+
+
+def native_game_class() -> type | None:
+    """The class of game that plays on the native core, or None where it is not built."""
+    if not _NATIVE_GAME:
+        return None
+    module, name = _NATIVE_GAME[0].split(":")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
 
 
 def choose_core(rules: Rules, wanted: str) -> tuple[str, str]:
@@ -35,4 +50,5 @@ def choose_core(rules: Rules, wanted: str) -> tuple[str, str]:
         return "python", ""
     if not _NATIVE_DECLINE:
         return "python", f"the native core is not installed; {rules.variant.id} runs on the Python engine"
-    return "python", _NATIVE_DECLINE[0](rules)
+    declined = _NATIVE_DECLINE[0](rules)
+    return ("python", declined) if declined else ("native", "")

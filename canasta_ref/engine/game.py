@@ -35,7 +35,7 @@ from .checks import (
     takes_top_only,
     turn_card_drawn,
 )
-from .cores import choose_core
+from .cores import choose_core, native_game_class
 from .judge import is_legal, plan, plan_checked
 from .legal import listing
 from .numbers import hand_number as checked_hand_number
@@ -161,6 +161,16 @@ def _check_deck(rules: Rules, deck: Sequence[Card]) -> None:
 
 class Game:
     """One hand. ``deck`` lists the cards in dealing order: the first card goes to the first player."""
+
+    def __new__(cls, *_positional: Any, **arguments: Any) -> Game:
+        """A game asking for the native core (``core="native"``) is made of the class that plays on it, where the
+        core is built (``engine.cores``); any other, of this class (a copy too, made without arguments)."""
+        if cls is Game and arguments.get("core") == "native":
+            native = native_game_class()
+            if native is not None:
+                made: Game = object.__new__(native)
+                return made
+        return super().__new__(cls)  # as written: mypyc compiles this call to the class's own set-up
 
     def __init__(
         self,

@@ -19,3 +19,11 @@ def library() -> ModuleType:
             pytest.fail(reason)
         pytest.skip(reason)
     return core.LIBRARY
+
+
+@pytest.fixture
+def native_game(library: ModuleType) -> ModuleType:
+    """A game on the core needs the engine's Game uncompiled (``core.GAME_COMPILED``): skipped on a mypyc build."""
+    if core.GAME_COMPILED:
+        pytest.skip(core.GAME_COMPILED_REASON)
+    return library

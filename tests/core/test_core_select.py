@@ -1,5 +1,5 @@
-"""Choosing the core: a game asking for the native one is declined, with the reason, where the core lacks a
-mechanism the game needs, and then plays on the Python engine; ``serve --core native`` says so on stderr."""
+"""Choosing the core: a game asking for the native one plays on it where it is built, and says what runs where;
+without the library it plays on the Python engine and says why; ``serve --core native`` says so on stderr."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.core.game import NativeGame
 from canasta_ref.engine import cores
 from canasta_ref.engine.cards import format_cards
 from canasta_ref.engine.game import deck_for_seed
 from canasta_ref.engine.rules import rules_for
 from canasta_ref.errors import CanastaError
-from canasta_ref.spec import list_variants, load_variant
+from canasta_ref.spec import load_variant
 
 
 def test_the_python_engine_plays_when_asked_for() -> None:
@@ -24,22 +25,36 @@ def test_the_python_engine_plays_when_asked_for() -> None:
     assert (game.core, game.core_note) == ("python", "")
 
 
-def test_a_game_asking_for_the_native_core_is_declined_with_the_missing_mechanisms() -> None:
+def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(native_game: ModuleType) -> None:
     game = Game(load_variant("classic"), seed=1, core="native")
-    assert game.core == "python"
-    assert "a listing of a side that has not opened (its takes of the pile and openings)" in game.core_note
-    assert game.core_note.endswith("classic runs on the Python engine")
+    assert isinstance(game, NativeGame)
+    assert (game.core, game.core_note) == (
+        "native",
+        "plays on the native core; on the Python engine: the listing of a side that has not opened; combining two "
+        "melds, a lone hand formed, keeping a bonus card and special hands; the judging of an action the core did not "
+        "list, views, score and the log",
+    )
     assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
 
 
-@pytest.mark.parametrize("variant", list_variants())
-def test_every_variant_is_declined_naming_the_variant(library: ModuleType, variant: str) -> None:
-    note = Game(load_variant(variant), seed=1, core="native").core_note
+def test_the_note_names_what_a_variant_needs_of_the_python_engine(native_game: ModuleType) -> None:
+    note = Game(load_variant("modern-american"), seed=1, core="native").core_note
     assert note == (
-        "the native core does not yet have a listing of a side that has not opened (its takes of the pile and "
-        "openings), applying a whole action in every variant or judging an action it did not list; "
-        f"{variant} runs on the Python engine"
+        "plays on the native core; on the Python engine: every listing but answering and keeping, for melds that "
+        "must be completed before going out (hook meld.must_complete); every action, for bonus cards kept in hand "
+        "(hook bonus_card.keep); the judging of an action the core did not list, views, score and the log"
     )
+
+
+def test_without_the_library_a_game_asking_for_the_native_core_plays_on_the_python_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cores, "_NATIVE_GAME", [])
+    monkeypatch.setattr(core, "LIBRARY", None)
+    monkeypatch.setattr(core, "stale_reason", lambda: "the native core is not built")
+    game = Game(load_variant("classic"), seed=1, core="native")
+    assert type(game) is Game
+    assert (game.core, game.core_note) == ("python", "the native core is not built; classic runs on the Python engine")
 
 
 def test_without_the_library_the_reason_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,14 +76,15 @@ def test_without_a_registered_core_the_engine_says_it_is_not_installed(monkeypat
     assert note == "the native core is not installed; classic runs on the Python engine"
 
 
-def test_serve_with_the_native_core_notes_each_declined_variant_once_on_stderr() -> None:
+def test_serve_with_the_native_core_says_once_on_stderr_what_runs_where(native_game: ModuleType) -> None:
     notes = io.StringIO()
     session = ReferenceSession(core="native", notes=notes)
     assert session.handle({"cmd": "hello", "version": 8})["ok"]
     for _ in range(2):
         assert session.handle({"cmd": "setup", "variant": "classic", "deck": _deck()}) == {"ok": True}
-    assert notes.getvalue().count("\n") == 1
-    assert notes.getvalue().startswith("canasta-ref serve: the native core does not yet have a listing of a side")
+    assert notes.getvalue() == f"canasta-ref serve: {session.game.core_note}\n"
+    assert notes.getvalue().startswith("canasta-ref serve: plays on the native core; on the Python engine: ")
+    assert isinstance(session.game, NativeGame)
     assert session.handle({"cmd": "legal"})["ok"]
 
 
@@ -101,3 +117,25 @@ def test_an_edited_c_part_makes_the_library_stale(monkeypatch: pytest.MonkeyPatc
     assert core.source_digest() != before
     (parts / "notes.md").write_text("not C\n")
     assert core.source_files() == [source, parts / "part.c"]
+
+
+def test_with_the_engines_game_compiled_a_game_asking_for_the_core_says_why(
+    library: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(core, "GAME_COMPILED", True)
+    note = core.decline_reason(rules_for(load_variant("classic")))
+    assert note == (
+        "a game on the native core extends the engine's Game, which this build compiles (mypyc), and is not yet made "
+        "for it; classic runs on the Python engine"
+    )
+
+
+def test_a_game_asking_for_the_core_plays_on_it_or_on_the_python_engine_saying_why(library: ModuleType) -> None:
+    """On every build: the core where a game can extend the engine's Game, else the Python engine, never a crash."""
+    game = Game(load_variant("classic"), seed=1, core="native")
+    game.apply(game.legal_actions()[0])
+    if core.GAME_COMPILED:
+        assert type(game) is Game and game.core == "python"
+        assert game.core_note == f"{core.GAME_COMPILED_REASON}; classic runs on the Python engine"
+    else:
+        assert isinstance(game, NativeGame) and game.core == "native"

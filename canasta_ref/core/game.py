@@ -1,0 +1,252 @@
+"""A game played on the native core: ``Game(variant, ..., core="native")``.
+
+The core's position is the truth, with what it does not hold kept beside it (``rebuild.Beside``). The Python engine
+answers exactly where the core cannot, on a ``HandState`` rebuilt from the position (``rebuild.rebuild_state``, once
+per position): the listing of a position the core does not cover (``NativeListing.uncovered``), an action the core
+does not apply (``NativeApply`` declines it, or it forms a lone hand or combines two melds, whose bookkeeping of the
+fields kept beside is the Python engine's), the judgement of an action the listing did not hand out (so a refusal
+keeps its rule, text and source), the views and the score. Actions the core applies produce no events (the log is
+the Python engine's: ``apply`` returns an empty list for them, and ``events`` holds only those of the Python engine).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..engine.actions import Action
+from ..engine.blocks import Listing
+from ..engine.checks import concealed_now
+from ..engine.game import Event, Game
+from ..engine.judge import plan
+from ..engine.legal import listing
+from ..engine.rules import Rules, rules_for
+from ..engine.state import HandState
+from . import PHASES, load_state, new_position
+from .apply import Applied, NativeApply, apply_missing
+from .listing import NativeListing, play_listing_missing
+from .rebuild import Beside, beside_of, rebuild_state
+
+#: What always runs on the Python engine in a game on the core (``core_note``).
+_ALWAYS_IN_PYTHON: Final = "the judging of an action the core did not list, views, score and the log"
+#: Kinds of action whose fields kept beside the position the Python engine keeps (the places of the melds made this
+#: turn move when two melds combine). Every action is applied by the Python engine while rule coverage is recorded
+#: (``Rules.coverage``): the core's apply notes no rule.
+_APPLIED_BY_PYTHON: Final = frozenset({"combine"})
+_OVER: Final = PHASES.index("over")
+#: The counts of ``NativeGame.ran``, by what ran.
+_ON_CORE: Final = {"listing": "listing on the core", "apply": "apply on the core"}
+_ON_PYTHON: Final = {"listing": "listing on the Python engine", "apply": "apply on the Python engine"}
+
+
+class _Natives:
+    """The core's listing and apply for one Rules, made once (binding a variant's memos costs more than a hand)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.listing = NativeListing(rules)
+        self.apply = NativeApply(rules)
+
+
+#: The core's listing and apply of the Rules most recently played, the newest last: a few, as each keeps its Rules
+#: alive (a process that makes a new Rules a pass, as the benchmarks do, would otherwise keep them all).
+_NATIVES: list[tuple[Rules, _Natives]] = []
+_NATIVES_KEPT: Final = 8
+
+
+def natives_of(rules: Rules) -> _Natives:
+    for place, (known, natives) in enumerate(_NATIVES):
+        if known is rules:
+            _NATIVES.append(_NATIVES.pop(place))
+            return natives
+    made = _Natives(rules)
+    _NATIVES.append((rules, made))
+    del _NATIVES[:-_NATIVES_KEPT]
+    return made
+
+
+def core_note(rules: Rules) -> str:
+    """What runs where in a game of ``rules`` on the core, in words (``Game.core_note``): read from the mechanisms
+    the variant uses that the core lacks, never from its name."""
+    listing_missing = play_listing_missing(rules)
+    listed = (
+        f"every listing but answering and keeping, for {listing_missing}"
+        if listing_missing
+        else "the listing of a side that has not opened"
+    )
+    apply_lacks = apply_missing(rules)
+    applied = (
+        f"every action, for {apply_lacks}"
+        if apply_lacks
+        else "combining two melds, a lone hand formed, keeping a bonus card and special hands"
+    )
+    return f"plays on the native core; on the Python engine: {listed}; {applied}; {_ALWAYS_IN_PYTHON}"
+
+
+class NativeGame(Game):
+    """A ``Game`` whose position lives in the core (``Game.__new__`` makes one for ``core="native"`` where the core
+    is built). ``state`` is a ``HandState`` rebuilt from the position when read, and loaded into it when set; it is a
+    view to read, not to change in place."""
+
+    _position: Any = None
+    _rebuilt: HandState | None = None
+    _listed: Listing | None = None
+    _handed_out: list[Action]
+    _beside: Beside
+
+    def __init__(self, variant: Any, **arguments: Any) -> None:
+        self._natives = natives_of(variant if isinstance(variant, Rules) else rules_for(variant))
+        self._undo: list[tuple[Any, Beside, int]] = []
+        #: How many listings and applies ran on the core and on the Python engine ("listing on the core", ...).
+        self.ran: Counter[str] = Counter()
+        super().__init__(variant, **arguments)
+        self.state = self.state  # the deal sets the hand's number on the state after setting it: load it again
+        self.core_note = core_note(self.rules)
+
+    # -- the position ----------------------------------------------------------------------------------
+    @property
+    def state(self) -> HandState:
+        """The position as a HandState, rebuilt once per position."""
+        if self._rebuilt is None:
+            self._rebuilt = rebuild_state(self.rules, self._position, self._beside)
+        return self._rebuilt
+
+    @state.setter
+    def state(self, value: HandState) -> None:
+        if self._position is None:
+            self._position = new_position(self.rules)
+        load_state(self._position, value)
+        self._beside = beside_of(value)
+        self._moved()
+        self._rebuilt = value
+
+    def _moved(self) -> None:
+        """The position changed: nothing computed from the old one holds."""
+        self._rebuilt = None
+        self._listed: Listing | None = None
+        self._handed_out: list[Action] = []
+
+    @property
+    def to_act(self) -> int:
+        return int(self._position.where()[1])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._position.where()[0] == _OVER)
+
+    # -- the listing -----------------------------------------------------------------------------------
+    def _listing(self) -> Listing:
+        """The core's listing where it covers the position, else the Python engine's of the rebuilt state."""
+        if self._listed is None:
+            native = self._natives.listing.of(self._position)
+            self.ran[_ON_CORE["listing"] if native is not None else _ON_PYTHON["listing"]] += 1
+            self._listed = native if native is not None else listing(self.rules, self.state)
+        return self._listed
+
+    def _issued(self) -> list[Action]:
+        return self._handed_out
+
+    def _was_listed(self, action: Action) -> bool:
+        """Whether the listing handed out ``action`` or one equal to it (as the protocol's actions arrive, parsed
+        from text) for this position: equal actions are equally legal, so it need not be judged again."""
+        return action in self._handed_out
+
+    # -- moves -----------------------------------------------------------------------------------------
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Play ``action``: on the core where it applies it, else on the Python engine; an action the listing did
+        not hand out is judged by the Python engine first (IllegalAction citing its rule)."""
+        if seat is not None:
+            seat = self._seat(seat)
+        if not ((seat is None or seat == self.to_act) and self._was_listed(action)):
+            plan(self.rules, self.state, action, seat)
+        saved = (self._position.snapshot(), self._beside, len(self.events))
+        by_python = action.kind in _APPLIED_BY_PYTHON or self.rules.coverage is not None
+        beside = None if by_python else self._apply_natively(action, saved[0])
+        self.ran[_ON_CORE["apply"] if beside is not None else _ON_PYTHON["apply"]] += 1
+        if beside is None:
+            events = self._apply_in_python(action, seat)
+        else:
+            self._beside, events = beside, []
+            self._moved()
+            self.history.append(action)
+        self._undo.append(saved)
+        return events
+
+    def _apply_natively(self, action: Action, saved: Any) -> Beside | None:
+        """Apply ``action`` on the core and return the fields kept beside as they become; None (the position as it
+        was: ``saved``, its snapshot) where the core declines it or it formed a lone hand."""
+        position = self._position
+        seat = int(position.where()[1])
+        side = position.side_of(seat)
+        sides = self._sides()
+        melds_before = position.export()["melds"][side] if action.kind in ("meld", "take") else None
+        outcome = self._natives.apply.apply(position, action)
+        if not isinstance(outcome, Applied):
+            return None
+        if self._sides() != sides:
+            position.restore(saved)
+            return None
+        beside = self._beside
+        if melds_before is not None:
+            beside = _after_melding(beside, seat, melds_before, position.export()["melds"][side])
+        if action.kind in ("discard", "pass") and int(position.where()[1]) != seat:
+            beside = _next_turn(beside, int(position.where()[1]))
+        if outcome.ended is not None:
+            beside = beside.changed(end_reason=outcome.ended, went_out=outcome.went_out)
+        if outcome.went_out is not None:
+            beside = beside.changed(concealed=self._concealed(beside, outcome.went_out))
+        return beside
+
+    def _sides(self) -> list[int] | None:
+        """Each seat's side, where sides form during a hand (a lone hand is applied by the Python engine)."""
+        if not self.rules.forms_sides:
+            return None
+        return [self._position.side_of(seat) for seat in range(self.rules.players)]
+
+    def _concealed(self, beside: Beside, seat: int) -> bool:
+        """Whether ``seat`` went out concealed (hook go_out.concealed), asked of the position it went out in."""
+        state = rebuild_state(self.rules, self._position, beside)
+        return concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
+
+    def _apply_in_python(self, action: Action, seat: int | None) -> list[Event]:
+        """The Python engine's apply on the rebuilt state, loaded back into the core (its undo record dropped:
+        the core's snapshot is kept instead)."""
+        events = Game.apply(self, action, seat)
+        self._stack.pop()
+        self._event_counts.pop()
+        self.state = self.state
+        return events
+
+    def undo(self) -> Action:
+        """Take back the last action: the core's position and the fields kept beside it as they were."""
+        if not self._undo:
+            return Game.undo(self)  # raises: nothing to undo
+        snapshot, beside, events = self._undo.pop()
+        self._position.restore(snapshot)
+        self._beside = beside
+        self._moved()
+        del self.events[events:]
+        return self.history.pop()
+
+
+def _after_melding(beside: Beside, seat: int, before: Sequence[Any], after: Sequence[Any]) -> Beside:
+    """A meld or take by ``seat``: the seat has melded; the side's melds after it that are new are this turn's,
+    and cards laid on a meld not made this turn are added to an existing one (``checks`` keeps them so)."""
+    made = beside.created_this_turn
+    grown = any(after[place] != before[place] and place not in made for place in range(len(before)))
+    melded = tuple(True if other == seat else was for other, was in enumerate(beside.seat_melded))
+    return beside.changed(
+        seat_melded=melded,
+        created_this_turn=(*made, *range(len(before), len(after))),
+        added_to_existing_this_turn=beside.added_to_existing_this_turn or grown,
+    )
+
+
+def _next_turn(beside: Beside, seat: int) -> Beside:
+    """The next seat's turn (``Game._next_turn``): the turn's record cleared, whether the seat had melded before."""
+    return beside.changed(
+        created_this_turn=(),
+        added_to_existing_this_turn=False,
+        melded_before_turn=beside.seat_melded[seat],
+        turns=beside.turns + 1,
+    )

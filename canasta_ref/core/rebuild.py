@@ -1,0 +1,135 @@
+"""A ``HandState`` rebuilt from the native core's position: the inverse of ``core.load_state``.
+
+Where the core's position is the truth (``core.game``), the Python engine still answers what the core cannot (a
+listing it does not cover, an action it does not apply, the judgement of an action it did not list, the score and
+the views): it reads a ``HandState`` built here from ``Position.export()``. The core does not hold every field the
+Python engine reads; what it lacks is kept beside the position in Python (``Beside``): the scores carried into the
+hand and its number, which seats have melded, the turn's record of melds made and added to (for going out concealed
+and its score), how the hand ended and who went out, whether concealed, the turns played, the talons, a special
+hand declared and the phase a kept bonus card returns to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from ..engine.cards import Card
+from ..engine.rules import Rules
+from ..engine.state import HandState, Meld, Phase
+from . import PERMISSIONS, PHASES
+
+
+@dataclass(frozen=True)
+class Beside:
+    """The fields of a hand that the core's position does not hold, kept beside it in Python."""
+
+    team_scores: tuple[int, ...]
+    hand_number: int
+    seat_melded: tuple[bool, ...]
+    melded_before_turn: bool
+    added_to_existing_this_turn: bool
+    created_this_turn: tuple[int, ...]
+    end_reason: str | None
+    went_out: int | None
+    concealed: bool
+    turns: int
+    talons: tuple[tuple[Card, ...], ...]
+    special_hand: str
+    special_cards: tuple[Card, ...]
+    resume_phase: Phase
+    #: Whether the hand keeps, seat by seat, a first turn still to come (the core keeps the seats as bits, which
+    #: cannot say whether the list is kept at all).
+    tracks_first_turns: bool
+
+    def changed(self, **fields: Any) -> Beside:
+        return replace(self, **fields)
+
+
+def beside_of(state: HandState) -> Beside:
+    """What the core does not hold of ``state``."""
+    return Beside(
+        team_scores=tuple(state.team_scores),
+        hand_number=state.hand_number,
+        seat_melded=tuple(state.seat_melded),
+        melded_before_turn=state.melded_before_turn,
+        added_to_existing_this_turn=state.added_to_existing_this_turn,
+        created_this_turn=tuple(state.created_this_turn),
+        end_reason=state.end_reason,
+        went_out=state.went_out,
+        concealed=state.concealed,
+        turns=state.turns,
+        talons=tuple(state.talons),
+        special_hand=state.special_hand,
+        special_cards=state.special_cards,
+        resume_phase=state.resume_phase,
+        tracks_first_turns=bool(state.awaiting_first_turn),
+    )
+
+
+def rebuild_state(rules: Rules, position: Any, beside: Beside) -> HandState:
+    """The ``HandState`` the core's ``position`` and ``beside`` stand for, equal to the one they were loaded from
+    (``core.load_state``, ``beside_of``) on every field; computed facts (``derived``) start empty."""
+    held = position.export()
+    turn = held["turn"]
+    wilds, red_threes, black_threes = held["pile_counts"]
+    waiting = turn[10]
+    first_turns = [bool(waiting >> seat & 1) for seat in range(len(held["side_of"]))]
+    return HandState(
+        stock=list(held["stock"]),
+        pile=list(held["pile"]),
+        hands=[tuple(hand) for hand in held["hands"]],
+        hand_sizes=list(held["hand_sizes"]),
+        melds=[tuple(_meld(rules, meld) for meld in side) for side in held["melds"]],
+        bonus=[tuple(cards) for cards in held["bonus"]],
+        team_scores=list(beside.team_scores),
+        to_act=held["to_act"],
+        phase=PHASES[turn[0]],
+        pile_wilds=wilds,
+        pile_red_threes=red_threes,
+        pile_black_threes=black_threes,
+        upcard_froze=bool(turn[6]),
+        team_opened=[bool(opened) for opened in held["team_opened"]],
+        seat_melded=list(beside.seat_melded),
+        permission=PERMISSIONS[turn[1]],
+        asker=turn[9],
+        melded_this_turn=bool(turn[2]),
+        asked_this_turn=bool(turn[3]),
+        asked_in_hand=turn[7],
+        took_pile_this_turn=bool(turn[4]),
+        added_to_existing_this_turn=beside.added_to_existing_this_turn,
+        melded_before_turn=beside.melded_before_turn,
+        created_this_turn=list(beside.created_this_turn),
+        end_reason=beside.end_reason,
+        went_out=beside.went_out,
+        concealed=beside.concealed,
+        last_card_bonus=bool(turn[5]),
+        turns=beside.turns,
+        side_of=list(held["side_of"]),
+        awaiting_first_turn=first_turns if beside.tracks_first_turns else [],
+        penalties=list(held["penalties"]),
+        feet=[tuple(foot) for foot in held["feet"]],
+        talons=list(beside.talons),
+        bonus_draws_owed=list(turn[8]),
+        hand_number=beside.hand_number,
+        special_hand=beside.special_hand,
+        special_cards=beside.special_cards,
+        resume_phase=beside.resume_phase,
+    )
+
+
+def _meld(rules: Rules, exported: tuple[Any, ...]) -> Meld:
+    """A meld as the core exports it (rank, cards by number, closed, counts), in the reference's card order."""
+    rank, cards, closed, _counts = exported
+    meld = Meld.build(rank, cards, rules.is_wild)
+    return meld._replace(closed=True) if closed else meld
+
+
+def state_differences(mine: HandState, reference: HandState) -> list[str]:
+    """The fields on which two states differ, each with both values: every field but ``derived`` (facts computed
+    from a position, which a copy starts without and a listing fills)."""
+    return [
+        f"{name}: core {getattr(mine, name)}, reference {getattr(reference, name)}"
+        for name in (field.name for field in fields(HandState) if field.compare)
+        if getattr(mine, name) != getattr(reference, name)
+    ]
