@@ -24,6 +24,7 @@ same actions keeps all of them and makes ``count``, ``in`` and a uniform sample 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from math import gcd
 from typing import Final, NamedTuple
@@ -92,6 +93,15 @@ Verdict = Callable[[Aggregate], bool]
 PointsVerdict = Callable[[Aggregate, Sequence[int]], list[bool]]
 
 
+#: An end state with its points 0, and the points it is reached with (ascending), the ways for each, and the ways
+#: from each of them to the last summed (``Combinations._ends_by_points``).
+EndByPoints = tuple[Aggregate, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+#: End states that differ only in their points (``Combinations._grouped_ends``): the end with its points 0, and per
+#: points value the sizes of each end's groups of twos with its ways to pick the natural cards.
+EndGroup = tuple[Aggregate, list[tuple[int, list[tuple[tuple[int, ...], int]]]]]
+
+
 class Combinations:
     """The legal choices of at most one option per rank (in ``ranks`` order), as concrete actions made by
     ``build``. Ordered as the plain enumeration orders them: by the choice at each rank (none first, then the
@@ -130,9 +140,9 @@ class Combinations:
         self._layout = _Layout(hand, self._ranks, self._options, caps) if layout is None else layout
         self._start_code = self._layout.encode(start)
         self._count: int | None = None
-        self._end_groups: list[tuple[Aggregate, list[tuple[tuple[int, ...], int]]]] | None = None  # _grouped_ends
+        self._end_groups: list[EndGroup] | None = None  # _grouped_ends
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
-        self._ends_by_pool_points: dict[Pool, dict[Aggregate, list[int]]] = {}
+        self._ends_by_pool_points: dict[Pool, list[EndByPoints]] = {}
         #: Per finished take state with its points 0 (``count_from``): the verdict by points total.
         self._joined_verdicts: dict[Aggregate, dict[int, bool]] = {}
         self._by_points = _points_vectors(self._layout, self._options, hand) if layout is None else None
@@ -347,24 +357,31 @@ class Combinations:
         """How many choices complete ``start`` for a hand that holds only the twos ``pool`` and ``jokers`` of this
         structure's wild cards (a take's cards from hand used the others), as ``started`` would count them: one
         pass over the end states (``_ends_by_points``) instead of a recursion per start, each as dear as the whole
-        count; an end's points values share one verdict (``_joined_accepted``).
+        count; an end's points values share one verdict (``_joined_accepted``), and those that reach the points cap
+        from ``start`` (in a big hand, most) are one total with their ways summed.
         The structure's start must be empty (no cards left, no points), its caps must hold for every start, and its
         verdict must read the twos' total alone (as the take verdict does)."""
         caps = self._caps
+        cap = caps.points
         unused_twos = sum(n for _, n in pool)
         total = 0
-        for end, by_points in self._ends_by_points(pool).items():
+        for end, points, ways, tails in self._ends_by_points(pool):
             if end.jokers > jokers:
                 continue
             unused = unused_twos - sum(end.twos) + jokers - end.jokers
             joined = _joined(start, end, caps, unused)
             if joined.groups == 0:
                 continue
-            totals = [capped(start.points + by_points[at], caps.points) for at in range(0, len(by_points), 2)]
+            below = len(points) if cap is None else bisect_left(points, cap - start.points)
+            totals = [start.points + p for p in points[:below]]
+            if cap is not None and below < len(points):
+                totals.append(cap)
             accepted = self._joined_accepted(joined, totals)
-            for at in range(0, len(by_points), 2):
-                if accepted[totals[at // 2]]:
-                    total += by_points[at + 1]
+            for at in range(below):
+                if accepted[totals[at]]:
+                    total += ways[at]
+            if cap is not None and below < len(points) and accepted[cap]:
+                total += tails[below]
         return total
 
     def _joined_accepted(self, joined: Aggregate, totals: list[int]) -> dict[int, bool]:
@@ -383,18 +400,22 @@ class Combinations:
                 known[points] = accepted
         return known
 
-    def _ends_by_points(self, pool: Pool) -> dict[Aggregate, list[int]]:
-        """``_ends_for`` with the ends that differ only in their points made one (points 0), each holding its points
-        and ways laid flat in pairs: a take's verdict is then judged once per such end for all its points values."""
+    def _ends_by_points(self, pool: Pool) -> list[EndByPoints]:
+        """The end states with their ways for a hand whose twos are ``pool`` (as ``_ends_for``), those that differ
+        only in their points made one (``EndByPoints``): a take's verdict is then judged once per such end for all
+        its points values, and the points a start lifts to the cap are summed by one look-up."""
         known = self._ends_by_pool_points.get(pool)
         if known is None:
-            known = self._ends_by_pool_points[pool] = {}
-            for end, ways in self._ends_for(pool).items():
-                pointless = _with_points(end, 0)
-                flat = known.get(pointless)
-                if flat is None:
-                    flat = known[pointless] = []
-                flat.extend((end.points, ways))
+            by_end: dict[Aggregate, list[tuple[int, int]]] = {}
+            for end, by_points in self._grouped_ends():
+                pairs: list[tuple[int, int]] = []
+                for points, members in by_points:
+                    ways = self._members_ways(pool, members)
+                    if ways:
+                        pairs.append((points, ways))
+                if pairs:
+                    by_end.setdefault(end, []).extend(pairs)
+            known = self._ends_by_pool_points[pool] = [_end_by_points(end, pairs) for end, pairs in by_end.items()]
         return known
 
     def _ends_for(self, pool: Pool) -> dict[Aggregate, int]:
@@ -404,35 +425,62 @@ class Combinations:
         known = self._ends_by_pool.get(pool)
         if known is not None:
             return known
-        if self._end_groups is None:
-            self._end_groups = self._grouped_ends()
         merged: dict[Aggregate, int] = {}
-        for end, members in self._end_groups:
-            ways = 0
-            for sizes, reached in members:
-                ways += reached * self._twos_ways(pool, sizes)
-            if ways:
-                merged[end] = ways
+        for end, by_points in self._grouped_ends():
+            for points, members in by_points:
+                ways = self._members_ways(pool, members)
+                if ways:
+                    merged[_with_points(end, points)] = ways
         self._ends_by_pool[pool] = merged
         return merged
 
-    def _grouped_ends(self) -> list[tuple[Aggregate, list[tuple[tuple[int, ...], int]]]]:
+    def _members_ways(self, pool: Pool, members: list[tuple[tuple[int, ...], int]]) -> int:
+        """The ways of the end states ``members`` (the sizes of their groups of twos, their ways to pick the natural
+        cards) for a hand whose twos are ``pool``."""
+        ways = 0
+        for sizes, reached in members:
+            ways += reached * self._twos_ways(pool, sizes)
+        return ways
+
+    def _grouped_ends(self) -> list[EndGroup]:
         """The end states of ``_forward`` grouped under one verdict's worth each (their fields but the groups by the
-        twos they take, ``Verdict``; decoded with the twos as their total), each group as the sizes of its ends'
-        groups of twos with their ways: what ``_ends_for`` weighs anew for every pool, worked out once."""
+        twos they take, ``Verdict``; the twos as their total), each group as the sizes of its ends' groups of twos
+        with their ways; and the groups that differ only in their points together under one end with its points 0
+        (``EndGroup``), decoded once, the ends of one group with the same sizes of twos summed: what
+        ``_ends_by_points`` weighs anew for every pool, worked out once."""
+        if self._end_groups is not None:
+            return self._end_groups
         layout = self._layout
-        groups: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        points_field = layout.points_mask << layout.points_shift
+        sizes_field = ~layout.verdict_mask  # the groups by the twos they take
+        groups: dict[int, dict[int, dict[int, int]]] = {}
         for code, reached in self._forward().items():
             key = code & layout.verdict_mask
-            members = groups.get(key)
+            by_points = groups.get(key & ~points_field)
+            if by_points is None:
+                by_points = groups[key & ~points_field] = {}
+            packed = key >> layout.points_shift & layout.points_mask
+            members = by_points.get(packed)
             if members is None:
-                members = groups[key] = []
-            members.append((layout.twos_of(code), reached))
-        grouped = []
-        for key, members in groups.items():
-            state = layout.decode(key)
-            total = key >> layout.twos_used_shift & layout.twos_used_mask
-            grouped.append((_with(state, state.left, (total,) if total else ()), members))
+                members = by_points[packed] = {}
+            sizes = code & sizes_field
+            members[sizes] = members.get(sizes, 0) + reached
+        twos: dict[int, tuple[int, ...]] = {}
+        grouped: list[EndGroup] = []
+        for pointless, by_points in groups.items():
+            state = layout.decode(pointless)  # the points field 0: its points are what a packed 0 stands for
+            total = pointless >> layout.twos_used_shift & layout.twos_used_mask
+            end = _with_points(_with(state, state.left, (total,) if total else ()), 0)
+            flat: list[tuple[int, list[tuple[tuple[int, ...], int]]]] = []
+            for packed, members in by_points.items():
+                sized = []
+                for sizes, reached in members.items():
+                    if sizes not in twos:
+                        twos[sizes] = layout.twos_of(sizes)
+                    sized.append((twos[sizes], reached))
+                flat.append((state.points + packed, sized))
+            grouped.append((end, flat))
+        self._end_groups = grouped
         return grouped
 
     def _forward(self) -> dict[int, int]:
@@ -1011,6 +1059,17 @@ def _with(state: Aggregate, left: int, twos: tuple[int, ...]) -> Aggregate:
             state.composition,
         ),
     )
+
+
+def _end_by_points(end: Aggregate, pairs: list[tuple[int, int]]) -> EndByPoints:
+    """An ``EndByPoints`` from the (points, ways) an end is reached with."""
+    pairs.sort()
+    tails = [0] * len(pairs)
+    summed = 0
+    for at in range(len(pairs) - 1, -1, -1):
+        summed += pairs[at][1]
+        tails[at] = summed
+    return end, tuple(p for p, _ in pairs), tuple(w for _, w in pairs), tuple(tails)
 
 
 def _with_points(state: Aggregate, points: int) -> Aggregate:

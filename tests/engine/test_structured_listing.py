@@ -19,7 +19,7 @@ from listing_kit import thresholds
 from canasta_ref import Rules, load_variant
 from canasta_ref.engine import _native, legal
 from canasta_ref.engine.blocks import TakeGroups
-from canasta_ref.engine.combos import Aggregate, Combinations, Pool, _joined
+from canasta_ref.engine.combos import Aggregate, Combinations, Pool, _joined, _with, _with_points
 from canasta_ref.engine.judge import is_legal
 from canasta_ref.engine.named import candidates
 from canasta_ref.scaling import scaling_position
@@ -175,3 +175,52 @@ def test_take_counts_by_points_count_what_the_end_by_end_counting_counts(
     rng = random.Random(seed)
     for index in sorted({rng.randrange(total) for _ in range(5)} | {0, total - 1}):
         assert by_points[index] == end_by_end[index]
+
+
+def _ends_one_by_one(whole: Combinations, pool: Pool) -> dict[Aggregate, int]:
+    """The end states of the forward pass with their ways for the twos ``pool``, each state decoded and weighed on
+    its own (its twos as their total): what ``Combinations._ends_for`` gives, without grouping the ends by points
+    or by the sizes of their groups of twos."""
+    layout = whole._layout
+    ends: dict[Aggregate, int] = {}
+    for code, reached in whole._forward().items():
+        key = code & layout.verdict_mask
+        state = layout.decode(key)
+        total = key >> layout.twos_used_shift & layout.twos_used_mask
+        end = _with(state, state.left, (total,) if total else ())
+        ways = reached * whole._twos_ways(pool, layout.twos_of(code))
+        if ways:
+            ends[end] = ends.get(end, 0) + ways
+    return ends
+
+
+@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+@pytest.mark.parametrize(("variant", "cards", "seed"), [case for case in TAKES_BY_POINTS if case[2] == 0])
+def test_end_states_grouped_by_points_weigh_what_each_end_weighs(
+    variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The end states the takes are counted from, grouped by points (``_ends_by_points``, each with the ways from
+    each points value to the last summed) and by sizes of twos (``_ends_for``), weigh what the forward pass's end
+    states weigh one by one, for every pool of twos a take leaves."""
+    original = Combinations.count_from
+    pools: list[Pool] = []
+
+    def checked(whole: Combinations, start: Aggregate, pool: Pool, jokers: int) -> int:
+        if pool not in pools:
+            pools.append(pool)
+            one_by_one = _ends_one_by_one(whole, pool)
+            assert whole._ends_for(pool) == one_by_one
+            by_points: dict[Aggregate, int] = {}
+            for end, points, ways, tails in whole._ends_by_points(pool):
+                assert list(points) == sorted(points)
+                assert list(tails) == [sum(ways[at:]) for at in range(len(ways))]
+                for value, counted in zip(points, ways, strict=True):
+                    with_points = _with_points(end, value)
+                    by_points[with_points] = by_points.get(with_points, 0) + counted
+            assert by_points == one_by_one
+        return original(whole, start, pool, jokers)
+
+    monkeypatch.setattr(Combinations, "count_from", checked)
+    where = {"opened": False, "phase": "draw", "seed": seed}
+    assert scaling_position(RULES[variant], cards, **where).legal_actions().count() > 1_000  # type: ignore[arg-type]
+    assert pools, "the takes' further melds were counted from the whole hand's structure"
