@@ -1,0 +1,98 @@
+"""Random play on the core (``core/play.py``, ``native/play.c``): whole hands played by the C loop, every action
+replayed through the reference ``Game`` (each one it lists; the position, the hand's end and its score the
+reference's at the end), in each variant the core lists and applies; the same seed the same hand; a replay that
+finds a fault; the variants the loop declines, by the mechanism they lack. The long run is
+``tools/prove_core.py --play``."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+from canasta_ref.core import CoreUnavailable
+from canasta_ref.core.apply import encode
+from canasta_ref.core.play import PlayedHand, RandomPlay, decode, replay
+from canasta_ref.engine.actions import Action
+from canasta_ref.engine.rules import Rules, rules_for
+from canasta_ref.spec import load_variant
+
+#: The variants whose every position of play the core lists (a side not opened's takes apart) and applies in C.
+COVERED = ("classic", "classic-2p", "classic-3p", "classic-6p", "fournier", "hand-and-foot", "hoyle-2p")
+
+
+def _rules(variant: str) -> Rules:
+    return rules_for(load_variant(variant))
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_every_hand_the_loop_plays_is_the_references(library: ModuleType, variant: str) -> None:
+    rules = _rules(variant)
+    play = RandomPlay(rules)
+    for number in range(2):
+        played = play.hand(f"play/{number}", number, record=True)
+        assert played.in_c > 0
+        assert len(played.actions) == played.in_c + played.in_python
+        assert played.ended.ended is not None
+        assert replay(rules, played) == []
+
+
+def test_the_same_seed_plays_the_same_hand(library: ModuleType) -> None:
+    play = RandomPlay(_rules("classic"))
+    first, again = (play.hand("play/same", 7, record=True) for _ in range(2))
+    assert first.actions == again.actions
+    assert first.ended == again.ended
+    assert play.hand("play/same", 8, record=True).actions != first.actions
+
+
+def test_the_generator_is_the_position_s_own(library: ModuleType) -> None:
+    play = RandomPlay(_rules("classic"))
+    position = play.position
+    position.seed(5)
+    drawn = [position.below(1000) for _ in range(20)]
+    position.seed(5)
+    assert [position.below(1000) for _ in range(20)] == drawn
+    assert all(0 <= number < 1000 for number in drawn)
+    assert len(set(drawn)) > 10
+    with pytest.raises(ValueError, match="a number below 0"):
+        position.below(0)
+
+
+def test_a_replay_finds_an_action_the_reference_does_not_list(library: ModuleType) -> None:
+    rules = _rules("classic")
+    played = RandomPlay(rules).hand("play/fault", 3, record=True)
+    first = decode(played.actions[0])
+    assert first == Action.draw()  # the hand opens with a draw: a discard there is not listed
+    wrong = PlayedHand(played.deal, played.seed, played.ended, actions=[encode(Action.discard(0)), *played.actions])
+    faults = replay(rules, wrong)
+    assert faults and "action 1, `discard" in faults[0] and "not legal in the reference" in faults[0]
+
+
+def test_a_replay_finds_a_position_that_differs_at_the_end(library: ModuleType) -> None:
+    rules = _rules("classic")
+    played = RandomPlay(rules).hand("play/end", 4, record=True)
+    played.final = {**played.final, "to_act": (played.final["to_act"] + 1) % rules.players}
+    assert any("to_act differs at the end" in fault for fault in replay(rules, played))
+
+
+def test_decode_gives_back_what_encode_made(library: ModuleType) -> None:
+    rules = _rules("classic")
+    for played in (RandomPlay(rules).hand(f"play/decode/{n}", n, record=True) for n in range(2)):
+        actions = [decode(encoded) for encoded in played.actions]
+        assert [decode(encode(action)) for action in actions] == actions
+        assert {action.kind for action in actions} >= {"draw", "discard", "meld"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "lacking"),
+    [
+        ("samba", "melds an action names"),
+        ("bolivia", "melds an action names"),
+        ("modern-american", "meld.must_complete"),
+    ],
+)
+def test_a_variant_the_core_does_not_list_is_declined_by_its_mechanism(
+    library: ModuleType, variant: str, lacking: str
+) -> None:
+    with pytest.raises(CoreUnavailable, match=lacking):
+        RandomPlay(_rules(variant))
