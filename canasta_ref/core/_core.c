@@ -2378,7 +2378,7 @@ static PyMethodDef Position_methods[] = {
     {"set_minimums", (PyCFunction)Position_set_minimums, METH_O,
      "set_minimums(rows): each seat's initial meld minimum by side (rows[seat][side]), or None"},
     {"play", (PyCFunction)Position_play, METH_VARARGS,
-     "play(listing, apply, openings, record, most): random play until the hand ends or Python must list"},
+     "play(listing, apply, openings, answers, record, most): random play until the hand ends or Python must list"},
     {"bind_apply", (PyCFunction)Position_bind_apply, METH_VARARGS | METH_CLASS,
      "bind_apply(memos, draw_count, sequences, merging, permission_codes): what a variant applies with, bound once"},
     {"apply", (PyCFunction)(void (*)(void))Position_apply, METH_FASTCALL,

@@ -79,6 +79,8 @@ class RandomPlay:
         self.context = bound_context(play.melds, play=play.play_part(), draw=(draw.memos, draw.codes))
         openings = self.listing.openings
         self.openings = None if openings is None else openings.questions
+        self.answers = self.listing.kind_codes[:2]  # action.allowed's codes of yes and no (``_BARE_KINDS``)
+        self._minimums: tuple[tuple[int, ...], ...] = ()
         self.position = new_position(rules)
 
     def hand(self, deal: str, seed: int, record: bool = False) -> PlayedHand:
@@ -87,12 +89,13 @@ class RandomPlay:
         start = Game(self.rules, seed=deal).state
         position = load_state(self.position, start)
         position.seed(seed)
-        position.set_minimums(self.minimums(start))
+        self._minimums = self.minimums(start)
+        position.set_minimums(self._minimums)
         played = PlayedHand(deal, seed)
         record_in = played.actions if record else None
         while position.where()[0] != _OVER_PHASE:
             stop, ended, applied, index = position.play(
-                self.context, self.apply.context, self.openings, record_in, MOST_ACTIONS
+                self.context, self.apply.context, self.openings, self.answers, record_in, MOST_ACTIONS
             )
             played.in_c += applied
             if applied:
@@ -119,14 +122,15 @@ class RandomPlay:
             for seat in range(self.rules.players)
         )
 
-    def _minimum(self, start: HandState) -> int:
+    def _minimum(self) -> int:
+        """The seat to act's minimum, as the hand's start gave it."""
         seat = self.position.where()[1]
-        minimum: int = self.minimums(start)[seat][self.position.side_of(seat)]
+        minimum: int = self._minimums[seat][self.position.side_of(seat)]
         return minimum
 
     def _opening(self, start: HandState, index: int) -> Action:
         """The opening the loop chose (``index``: its place in the listing), made by the core's listing."""
-        found = self.listing.of(self.position, self._minimum(start))
+        found = self.listing.of(self.position, self._minimum())
         if found is None:
             raise RuntimeError("native core: the loop chose an opening its listing does not make")
         return found[index]
@@ -135,7 +139,7 @@ class RandomPlay:
         """An action chosen with the core's generator where the loop does not list: by the core's Python-side
         listing, or by the Python engine on the position made a ``HandState``."""
         position = self.position
-        found = self.listing.of(position, self._minimum(start))
+        found = self.listing.of(position, self._minimum())
         if found is None:
             found = reference_listing(self.rules, state_of(self.rules, position, start))
         count = found.count()

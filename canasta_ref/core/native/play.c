@@ -216,13 +216,40 @@ static int choose_in_play(const Position *self, PyObject *listing, int openings,
 /* -- the loop --------------------------------------------------------------------------------------------------- */
 
 /* What one loop is asked with: the listing's and the apply's contexts, the openings' questions (NULL: openings
- * are Python's), and the list the chosen actions are recorded in (NULL: none). */
+ * are Python's), the list the chosen actions are recorded in (NULL: none), and action.allowed's codes of the
+ * kinds yes and no (answering is Python's where ``has_answers`` is 0). */
 typedef struct {
     PyObject *listing;
     const ApplyContext *apply;
     PyObject *openings;
     PyObject *record;
+    int has_answers, answer_codes[2];
 } Loop;
+
+/* The answers hook action.allowed lets the seat to act give (yes, then no), as ``Position_kinds_allowed`` asks:
+ * their number, each 1 in ``allowed``; -1 with an exception. */
+static int answers_allowed(const Position *self, const Loop *loop, int allowed[2]) {
+    const ListingContext *c = (const ListingContext *)loop->listing;
+    const Turn *t = &self->state.turn;
+    int seat = self->state.to_act, count = 0;
+    for (int i = 0; i < 2; i++) {
+        KeyValues v = {.arguments = {loop->answer_codes[i], c->gates.phase_codes[GATE_ALLOWED][t->phase], seat, seat,
+                                     1, t->last_card_bonus}};
+        allowed[i] = answer_is_none(c->gates.allowed, &v);
+        if (allowed[i] < 0) return -1;
+        count += allowed[i];
+    }
+    return count;
+}
+
+/* Answering "may I go out?": yes or no, as action.allowed lets; STOP_PYTHON where neither is. */
+static int choose_answer(Position *self, const Loop *loop, Chosen *out) {
+    int allowed[2], count = answers_allowed(self, loop, allowed);
+    if (count <= 0) return count < 0 ? -1 : STOP_PYTHON;
+    long long index = random_below(&self->random, count);
+    choose_bare(out, allowed[0] && index == 0 ? DO_YES : DO_NO);
+    return CHOSEN;
+}
 
 /* Whether the core counts the openings of the seat to act here: questions bound, the minimums loaded, and no more
  * wild cards (jokers apart) than the counting tracks. */
@@ -250,6 +277,7 @@ static int choose_action(Position *self, const Loop *loop, Chosen *out, long lon
     const State *s = &self->state;
     int phase = s->turn.phase, opened = s->team_opened[s->side_of[s->to_act]];
     if (phase == PHASE_OVER) return STOP_OVER;
+    if (phase == PHASE_ANSWER && loop->has_answers) return choose_answer(self, loop, out);
     if (phase != PHASE_DRAW && phase != PHASE_PLAY) return STOP_PYTHON;
     int openings = phase == PHASE_PLAY && !opened;
     if (openings && !openings_counted(self, loop)) return STOP_PYTHON;
@@ -287,22 +315,27 @@ static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) 
     return ended < ENDED_NOT ? -2 : ended;
 }
 
-/* Position.play(listing_context, apply_context, openings, record, most): random play from the position until the
- * hand ends, a position the core does not list, an opening chosen, or ``most`` actions applied: (why it stopped,
- * the hand's end as ``apply`` gives it, the actions applied, the chosen opening's place in its listing or -1).
- * ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``record``: a list the
- * encoded actions are appended to, or None. */
+/* Position.play(listing_context, apply_context, openings, answers, record, most): random play from the position
+ * until the hand ends, a position the core does not list, an opening chosen, or ``most`` actions applied: (why it
+ * stopped, the hand's end as ``apply`` gives it, the actions applied, the chosen opening's place in its listing or
+ * -1). ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's
+ * codes of the kinds yes and no, or None; ``record``: a list the encoded actions are appended to, or None. */
 static PyObject *Position_play(Position *self, PyObject *args) {
-    PyObject *listing, *apply, *openings, *record;
+    PyObject *listing, *apply, *openings, *answers, *record;
     long long most;
-    if (!PyArg_ParseTuple(args, "OOOOL", &listing, &apply, &openings, &record, &most)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOL", &listing, &apply, &openings, &answers, &record, &most)) return NULL;
     if (context_with(listing, 1, 1) == NULL) return NULL;
     if (!PyCapsule_IsValid(apply, APPLY_CONTEXT))
         return PyErr_Format(PyExc_TypeError, "native core: play takes an ApplyContext from bind_apply");
     if (record != Py_None && !PyList_Check(record))
         return PyErr_Format(PyExc_TypeError, "native core: play records its actions in a list, or None");
     Loop loop = {listing, PyCapsule_GetPointer(apply, APPLY_CONTEXT), openings == Py_None ? NULL : openings,
-                 record == Py_None ? NULL : record};
+                 record == Py_None ? NULL : record, 0, {0, 0}};
+    if (answers != Py_None) {
+        long codes[2];
+        if (read_codes(answers, 2, "answer kind codes", codes) < 0) return NULL;
+        loop.has_answers = 1, loop.answer_codes[0] = (int)codes[0], loop.answer_codes[1] = (int)codes[1];
+    }
     int stop = STOP_MOST, ended = ENDED_NOT;
     long long applied = 0, index = -1;
     while (applied < most) {
