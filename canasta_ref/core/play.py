@@ -238,3 +238,39 @@ def _ending_faults(rules: Rules, state: HandState, played: PlayedHand) -> list[s
     if state.phase == "over" and score(rules, state).to_json() != score_hand(rules, state).to_json():
         faults.append(f"{where}: the core's score of the hand differs from the reference's")
     return faults
+
+
+@dataclass
+class PlayProof:
+    """Hands played by the core's loop and replayed through the reference, for one variant: the counts, and the
+    faults found (the first few)."""
+
+    variant: str
+    hands: int = 0
+    in_c: int = 0
+    in_python: int = 0
+    faults: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        actions = self.in_c + self.in_python
+        share = f"{100 * self.in_python / actions:.1f} %" if actions else "none"
+        verdict = f"{len(self.faults)} faults" if self.faults else "every action the reference's, no fault"
+        return (
+            f"{self.variant}: {self.hands} hands played by the core's loop, {actions:,} actions ({self.in_c:,} in C, "
+            f"{share} from Python), replayed through the reference: {verdict}"
+        )
+
+
+def prove_play(rules: Rules, seed: int, hands: int, most_reported: int = 10) -> PlayProof:
+    """Play ``hands`` hands on the core (deals ``seed``/1, ``seed``/2, ...; the generator seeded with the hand's
+    number) and replay each through the reference (``replay``)."""
+    proof = PlayProof(rules.variant.id)
+    play = RandomPlay(rules)
+    for number in range(1, hands + 1):
+        played = play.hand(f"{seed}/{number}", number, record=True)
+        proof.hands += 1
+        proof.in_c += played.in_c
+        proof.in_python += played.in_python
+        proof.faults += replay(rules, played)
+    del proof.faults[most_reported:]
+    return proof

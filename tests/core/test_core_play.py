@@ -12,7 +12,7 @@ import pytest
 
 from canasta_ref.core import CoreUnavailable
 from canasta_ref.core.apply import encode
-from canasta_ref.core.play import PlayedHand, RandomPlay, decode, replay
+from canasta_ref.core.play import PlayedHand, RandomPlay, decode, prove_play, replay
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.spec import load_variant
@@ -96,3 +96,13 @@ def test_a_variant_the_core_does_not_list_is_declined_by_its_mechanism(
 ) -> None:
     with pytest.raises(CoreUnavailable, match=lacking):
         RandomPlay(_rules(variant))
+
+
+def test_the_tool_s_proof_counts_the_hands_and_says_where_the_actions_went(library: ModuleType) -> None:
+    proof = prove_play(_rules("classic-2p"), 5, 2)
+    assert (proof.hands, proof.faults) == (2, [])
+    assert proof.in_c > proof.in_python
+    assert proof.summary().startswith(
+        f"classic-2p: 2 hands played by the core's loop, {proof.in_c + proof.in_python:,}"
+    )
+    assert proof.summary().endswith("replayed through the reference: every action the reference's, no fault")
