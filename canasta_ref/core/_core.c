@@ -2377,6 +2377,8 @@ static PyMethodDef Position_methods[] = {
     {"below", (PyCFunction)Position_below, METH_O, "below(n): a number below n from random play's generator"},
     {"set_minimums", (PyCFunction)Position_set_minimums, METH_O,
      "set_minimums(rows): each seat's initial meld minimum by side (rows[seat][side]), or None"},
+    {"encoded_opening", (PyCFunction)Position_encoded_opening, METH_VARARGS,
+     "encoded_opening(kept, index): a listing's index-th kept opening, encoded as random play makes it"},
     {"play", (PyCFunction)Position_play, METH_VARARGS,
      "play(listing, apply, openings, answers, record, most): random play until the hand ends or Python must list"},
     {"bind_apply", (PyCFunction)Position_bind_apply, METH_VARARGS | METH_CLASS,

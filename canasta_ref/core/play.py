@@ -2,12 +2,11 @@
 the core does not list a position.
 
 The core lists, chooses uniformly by index with a generator the position holds (splitmix64: the same seed, the
-same hand) and applies, all in C, until the hand ends or a position it does not list: the takes of a side that
-has not opened, a phase it leaves to Python (answering), openings it does not count, or an opening chosen (made
-here from its index: its groups share the hand's wild cards). There the driver lists with the core's Python-side
-listing (``NativeListing``) or, where that lists nothing, with the Python engine on a ``HandState`` made from the
-core's position (``state_of``), chooses with the same generator (``Position.below``), applies through
-``NativeApply`` and resumes the loop.
+same hand) and applies, all in C (an opening made from its index there too, its groups sharing the hand's wild
+cards), until the hand ends or a position it does not list: the takes of a side that has not opened, or openings it
+does not count. There the driver lists with the core's Python-side listing (``NativeListing``) or, where that lists
+nothing, with the Python engine on a ``HandState`` made from the core's position (``state_of``), chooses with the
+same generator (``Position.below``), applies through ``NativeApply`` and resumes the loop.
 
 The proof (``replay``) plays every recorded action again through the reference ``Game``: each must be one its
 listing offers, and the position, the hand's end and its score must be the reference's at the end.
@@ -32,7 +31,7 @@ from .proof import _ending_text as ending_text
 from .score import score
 
 #: Why ``Position.play`` stopped (``native/play.c``'s STOP_ codes).
-_OVER, _PYTHON, _OPENING, _MOST = range(1, 5)
+_OVER, _PYTHON, _MOST = range(1, 4)
 #: The most actions one call of the loop applies: a hand is far shorter; a loop that never ends is a fault.
 MOST_ACTIONS: Final = 100_000
 _OVER_PHASE: Final = PHASES.index("over")
@@ -94,7 +93,7 @@ class RandomPlay:
         played = PlayedHand(deal, seed)
         record_in = played.actions if record else None
         while position.where()[0] != _OVER_PHASE:
-            stop, ended, applied, index = position.play(
+            stop, ended, applied = position.play(
                 self.context, self.apply.context, self.openings, self.answers, record_in, MOST_ACTIONS
             )
             played.in_c += applied
@@ -104,7 +103,7 @@ class RandomPlay:
                 break
             if stop == _MOST:
                 raise RuntimeError(f"native core: hand {deal} not over after {MOST_ACTIONS} actions")
-            action = self._opening(start, index) if stop == _OPENING else self._chosen(start)
+            action = self._chosen(start)
             played.ended = self._applied(action)
             played.in_python += 1
             if record:
@@ -127,13 +126,6 @@ class RandomPlay:
         seat = self.position.where()[1]
         minimum: int = self._minimums[seat][self.position.side_of(seat)]
         return minimum
-
-    def _opening(self, start: HandState, index: int) -> Action:
-        """The opening the loop chose (``index``: its place in the listing), made by the core's listing."""
-        found = self.listing.of(self.position, self._minimum())
-        if found is None:
-            raise RuntimeError("native core: the loop chose an opening its listing does not make")
-        return found[index]
 
     def _chosen(self, start: HandState) -> Action:
         """An action chosen with the core's generator where the loop does not list: by the core's Python-side

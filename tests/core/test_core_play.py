@@ -10,10 +10,16 @@ from types import ModuleType
 
 import pytest
 
+from canasta_ref import core
 from canasta_ref.core import CoreUnavailable
 from canasta_ref.core.apply import encode
+from canasta_ref.core.listing import NativeOpeningCount, NativePlayListing
 from canasta_ref.core.play import PlayedHand, RandomPlay, decode, prove_play, replay
 from canasta_ref.engine.actions import Action
+from canasta_ref.engine.cards import parse_cards
+from canasta_ref.engine.checks import initial_minimum
+from canasta_ref.engine.legal import listing
+from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
 from canasta_ref.spec import load_variant
 
@@ -106,3 +112,28 @@ def test_the_tool_s_proof_counts_the_hands_and_says_where_the_actions_went(libra
         f"classic-2p: 2 hands played by the core's loop, {proof.in_c + proof.in_python:,}"
     )
     assert proof.summary().endswith("replayed through the reference: every action the reference's, no fault")
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        "KC KD KH 2C 2D JK 5S 9C 7D 7H",  # one opening's groups share two deuces and a joker
+        "KC KD QC QD 2C 2C 2D JK JK 7D 7H 5S",  # two copies of a deuce: the same cards, one action
+    ],
+)
+def test_every_opening_is_made_once_by_its_index_as_the_loop_makes_it(library: ModuleType, cards: str) -> None:
+    rules = _rules("classic")
+    others = [parse_cards(hand) for hand in ("9C 9D 9H 10S", "4C 4D 4H", "6C 6D 6H")]
+    state = build_state(rules, Position([parse_cards(cards), *others], pile=parse_cards("8S"), phase="play"))[0]
+    position = core.load_state(core.new_position(rules), state)
+    openings = NativeOpeningCount(NativePlayListing(rules))
+    _ask, (count, kept), *_rest = position.opening_listing(
+        openings.context, openings.questions, initial_minimum(rules, state, state.to_act)
+    )
+    made = [decode(position.encoded_opening(kept, index)) for index in range(count)]
+    reference = [action for action in listing(rules, state) if action.kind == "meld"]
+    assert count == len(reference) > 20
+    assert len(set(made)) == count  # each index its own action
+    assert set(made) == set(reference)
+    with pytest.raises(IndexError, match=f"opening {count} of {count}"):
+        position.encoded_opening(kept, count)

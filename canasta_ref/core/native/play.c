@@ -6,10 +6,9 @@
  * counts and indexes: the chosen action is built by index in its encoded form (``apply.py``'s ``encode``), never as
  * a Python ``Action``. */
 
-/* Why the loop stopped: the hand is over; the position is one the core does not list (Python lists it); an
- * opening was chosen (Python makes it from the index: its groups share the hand's wild cards); the most actions
- * asked for were applied. */
-enum { CHOSEN, STOP_OVER, STOP_PYTHON, STOP_OPENING, STOP_MOST };
+/* Why the loop stopped: the hand is over; the position is one the core does not list (Python lists it); the most
+ * actions asked for were applied. */
+enum { CHOSEN, STOP_OVER, STOP_PYTHON, STOP_MOST };
 
 /* -- the generator: splitmix64, its state the position's own ------------------------------------------------- */
 
@@ -144,6 +143,132 @@ static int choose_meld(const Position *self, PyObject *shape, long long index, C
     return 0;
 }
 
+/* -- an opening by its index: its groups share the hand's wild cards ------------------------------------------- */
+
+/* One shape of an opening: its rank, its natural cards, other wild cards and jokers. */
+typedef struct {
+    int rank, naturals, twos, jokers;
+} OpeningShape;
+
+/* One opening's shapes, as its kept counting chose them, and the hand's wild cards (jokers apart) they draw on. */
+typedef struct {
+    const Position *self;
+    int seat, n;
+    OpeningShape shapes[MELD_RANKS];
+    int wild_cards[CARD_TYPES], copies[CARD_TYPES], types;
+} OpeningPool;
+
+/* How many ways the hand's natural cards make ``s``'s. */
+static long long natural_ways_of(const OpeningPool *p, const OpeningShape *s) {
+    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
+    long long ways[MAX_COPIES + 1];
+    if (s->naturals > MAX_COPIES) return 0;
+    choice_counts(copies, types, s->naturals, ways);
+    return ways[s->naturals];
+}
+
+static long long tail_ways(OpeningPool *p, int shape);
+
+/* The actions of the shapes from ``shape`` on, over every choice of ``shape``'s wild cards among the pool's types
+ * from ``type`` on (``left`` still to pick): what ``movegen.expand_shapes`` makes, counted. */
+static long long twos_ways(OpeningPool *p, int shape, int type, int left) {
+    if (left == 0) return tail_ways(p, shape + 1);
+    if (type == p->types) return 0;
+    long long total = 0;
+    for (int take = p->copies[type] < left ? p->copies[type] : left; take >= 0; take--) {
+        p->copies[type] -= take;
+        total += twos_ways(p, shape, type + 1, left - take);
+        p->copies[type] += take;
+    }
+    return total;
+}
+
+static long long tail_ways(OpeningPool *p, int shape) {
+    if (shape == p->n) return 1;
+    long long twos = twos_ways(p, shape, 0, p->shapes[shape].twos);
+    return twos ? natural_ways_of(p, &p->shapes[shape]) * twos : 0;
+}
+
+static int opening_group_at(OpeningPool *p, int shape, long long index, long *v, int *at);
+
+/* The wild cards of ``shape`` at ``*r`` among its choices (``picked``: those taken so far by type), appended with
+ * its jokers, then the groups after it: 1 found, 0 not among these (``*r`` less their number), -1 an exception. */
+static int twos_at(OpeningPool *p, int shape, int type, int left, long long *r, int *picked, long *v, int *at) {
+    if (left == 0) {
+        long long below = tail_ways(p, shape + 1);
+        if (*r >= below) return *r -= below, 0;
+        for (int i = 0; i < p->types; i++)
+            for (int k = 0; k < picked[i]; k++) v[(*at)++] = p->wild_cards[i];
+        for (int k = 0; k < p->shapes[shape].jokers; k++) v[(*at)++] = JOKER;
+        return opening_group_at(p, shape + 1, *r, v, at) < 0 ? -1 : 1;
+    }
+    if (type == p->types) return 0;
+    for (int take = p->copies[type] < left ? p->copies[type] : left; take >= 0; take--) {
+        p->copies[type] -= take, picked[type] = take;
+        int found = twos_at(p, shape, type + 1, left - take, r, picked, v, at);
+        p->copies[type] += take, picked[type] = 0;
+        if (found) return found;
+    }
+    return 0;
+}
+
+/* The groups from ``shape`` on of the ``index``-th action of the opening, appended encoded to ``v``. */
+static int opening_group_at(OpeningPool *p, int shape, long long index, long *v, int *at) {
+    if (shape == p->n) return 0;
+    const OpeningShape *s = &p->shapes[shape];
+    long long twos = twos_ways(p, shape, 0, s->twos);
+    int size = s->naturals + s->twos + s->jokers;
+    if (twos <= 0 || *at + 3 + size > MAX_ENCODED)
+        return PyErr_SetString(PyExc_ValueError, "native core: an opening's group cannot be made from the hand"), -1;
+    v[(*at)++] = s->naturals == 0 && s->rank != JOKER_MELD_RANK ? s->rank : -1, v[(*at)++] = 0, v[(*at)++] = size;
+    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
+    choice_at(cards, copies, types, s->naturals, index / twos, v, at);
+    long long r = index % twos;
+    int picked[CARD_TYPES] = {0};
+    int found = twos_at(p, shape, 0, s->twos, &r, picked, v, at);
+    if (found == 0) PyErr_SetString(PyExc_ValueError, "native core: an opening's wild cards run out");
+    return found == 1 ? 0 : -1;
+}
+
+/* The ``index``-th opening of a listing's ``kept`` openings as an encoded meld action, its groups in the order of
+ * its shapes' ranks. */
+static int choose_opening(const Position *self, PyObject *kept_capsule, long long index, Chosen *out) {
+    KeptOpenings *kept = kept_openings_of(kept_capsule);
+    if (kept == NULL) return -1;
+    if (index < 0 || index >= kept->total)
+        return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total), -1;
+    int chosen[MELD_RANKS];
+    long long place = opening_descend(&kept->oc, index, chosen);
+    if (place < 0) return -1;
+    OpeningPool p = {.self = self, .seat = self->state.to_act};
+    const OpeningCount *oc = &kept->oc;
+    for (int i = 0; i < oc->rank_count; i++) {
+        if (chosen[i] < 0) continue;
+        const OpeningOption *o = &oc->options[oc->first[i] + chosen[i]];
+        p.shapes[p.n++] = (OpeningShape){oc->ranks[i], o->naturals, o->twos, o->jokers};
+    }
+    p.types = pool_of(self, p.seat, -1, p.wild_cards, p.copies);
+    if (place >= tail_ways(&p, 0))
+        return PyErr_Format(PyExc_ValueError, "native core: opening %lld's place %lld is past its actions", index,
+                            place), -1;
+    long *v = out->values;
+    v[0] = DO_MELD, v[1] = 0, v[2] = 0, v[3] = p.n;
+    int at = 4;
+    if (opening_group_at(&p, 0, place, v, &at) < 0) return -1;
+    out->n = at;
+    return 0;
+}
+
+/* Position.encoded_opening(kept, index): the ``index``-th of a listing's kept openings (``opening_listing``) as the
+ * loop encodes it, for the seat to act in the position listed: what a test compares with the reference's. */
+static PyObject *Position_encoded_opening(Position *self, PyObject *args) {
+    PyObject *kept;
+    long long index;
+    Chosen chosen;
+    if (!PyArg_ParseTuple(args, "OL", &kept, &index) || choose_opening(self, kept, index, &chosen) < 0) return NULL;
+    return tuple_of_ints(chosen.values, chosen.n);
+}
+
 /* -- choosing among a listing's answer -------------------------------------------------------------------------- */
 
 /* The draw phase's listing (may draw, the takes: each the cards from hand, the top card alone first): its
@@ -182,9 +307,8 @@ static long long play_count(PyObject *listing, int openings) {
            (PyTuple_GET_ITEM(listing, 4) == Py_True);
 }
 
-/* The ``index``-th action of a listing of play, in the reference's order: asking, the melds, the discards,
- * passing, ending. An opening is not made here: 1 says the index fell among the openings (``*index`` then its
- * place in the whole listing, unchanged), 0 that ``out`` holds the action, -1 an exception. */
+/* The ``index``-th action of a listing of play, in the reference's order: asking, the melds (single, or openings),
+ * the discards, passing, ending: 0, or -1 with an exception. */
 static int choose_in_play(const Position *self, PyObject *listing, int openings, long long index, Chosen *out) {
     if (PyTuple_GET_ITEM(listing, 0) == Py_True) {
         if (index == 0) return choose_bare(out, DO_ASK), 0;
@@ -193,7 +317,7 @@ static int choose_in_play(const Position *self, PyObject *listing, int openings,
     PyObject *melds = PyTuple_GET_ITEM(listing, 1);
     long long in_melds = meld_block_count(melds, openings);
     if (index < in_melds) {
-        if (openings) return 1;
+        if (openings) return choose_opening(self, PyTuple_GET_ITEM(melds, 1), index, out);
         for (Py_ssize_t i = 0;; i++) {
             PyObject *shape = PyList_GET_ITEM(melds, i);
             long long ways = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, 4));
@@ -271,9 +395,9 @@ static PyObject *opening_listing_of(Position *self, const Loop *loop) {
     return found;
 }
 
-/* Choose the action of the seat to act into ``out``: CHOSEN, a STOP_ reason where Python takes over (``*index``:
- * the chosen opening's place), -1 an exception. */
-static int choose_action(Position *self, const Loop *loop, Chosen *out, long long *index) {
+/* Choose the action of the seat to act into ``out``: CHOSEN, a STOP_ reason where Python takes over, -1 an
+ * exception. */
+static int choose_action(Position *self, const Loop *loop, Chosen *out) {
     const State *s = &self->state;
     int phase = s->turn.phase, opened = s->team_opened[s->side_of[s->to_act]];
     if (phase == PHASE_OVER) return STOP_OVER;
@@ -288,10 +412,9 @@ static int choose_action(Position *self, const Loop *loop, Chosen *out, long lon
     long long count = listing == Py_None ? 0 : phase == PHASE_DRAW ? draw_count(listing) : play_count(listing, openings);
     int found = PyErr_Occurred() ? -1 : STOP_PYTHON; /* None, or nothing listed: Python lists it, or refuses */
     if (count > 0 && found == STOP_PYTHON) {
-        *index = random_below(&self->random, count);
-        found = phase == PHASE_DRAW ? choose_in_draw(listing, *index, out)
-                                    : choose_in_play(self, listing, openings, *index, out);
-        if (found == 1) found = STOP_OPENING;
+        long long index = random_below(&self->random, count);
+        found = phase == PHASE_DRAW ? choose_in_draw(listing, index, out)
+                                    : choose_in_play(self, listing, openings, index, out);
     }
     Py_DECREF(listing);
     return found;
@@ -316,9 +439,8 @@ static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) 
 }
 
 /* Position.play(listing_context, apply_context, openings, answers, record, most): random play from the position
- * until the hand ends, a position the core does not list, an opening chosen, or ``most`` actions applied: (why it
- * stopped, the hand's end as ``apply`` gives it, the actions applied, the chosen opening's place in its listing or
- * -1). ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's
+ * until the hand ends, a position the core does not list, or ``most`` actions applied: (why it stopped, the hand's
+ * end as ``apply`` gives it, the actions applied). ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's
  * codes of the kinds yes and no, or None; ``record``: a list the encoded actions are appended to, or None. */
 static PyObject *Position_play(Position *self, PyObject *args) {
     PyObject *listing, *apply, *openings, *answers, *record;
@@ -337,10 +459,10 @@ static PyObject *Position_play(Position *self, PyObject *args) {
         loop.has_answers = 1, loop.answer_codes[0] = (int)codes[0], loop.answer_codes[1] = (int)codes[1];
     }
     int stop = STOP_MOST, ended = ENDED_NOT;
-    long long applied = 0, index = -1;
+    long long applied = 0;
     while (applied < most) {
         Chosen chosen;
-        int found = choose_action(self, &loop, &chosen, &index);
+        int found = choose_action(self, &loop, &chosen);
         if (found < 0) return NULL;
         if (found != CHOSEN) {
             stop = found;
@@ -349,7 +471,6 @@ static PyObject *Position_play(Position *self, PyObject *args) {
         ended = apply_chosen(self, &loop, &chosen);
         if (ended < 0) return NULL;
         applied++;
-        index = -1;
     }
-    return Py_BuildValue("(iiLL)", stop, ended, applied, stop == STOP_OPENING ? index : -1LL);
+    return Py_BuildValue("(iiL)", stop, ended, applied);
 }
