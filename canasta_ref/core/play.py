@@ -57,6 +57,8 @@ class PlayedHand:
     in_c: int = 0
     in_python: int = 0
     actions: list[tuple[int, ...]] = field(default_factory=list)
+    #: How many actions each recorded action was chosen among (its listing's count).
+    counts: list[int] = field(default_factory=list)
     #: The core's position at the hand's end (``Position.export``), where the actions are recorded.
     final: dict[str, Any] = field(default_factory=dict)
 
@@ -91,7 +93,7 @@ class RandomPlay:
         self._minimums = self.minimums(start)
         position.set_minimums(self._minimums)
         played = PlayedHand(deal, seed)
-        record_in = played.actions if record else None
+        record_in = (played.actions, played.counts) if record else None
         while position.where()[0] != _OVER_PHASE:
             stop, ended, applied = position.play(
                 self.context, self.apply.context, self.openings, self.answers, record_in, MOST_ACTIONS
@@ -103,11 +105,12 @@ class RandomPlay:
                 break
             if stop == _MOST:
                 raise RuntimeError(f"native core: hand {deal} not over after {MOST_ACTIONS} actions")
-            action = self._chosen(start)
+            action, count = self._chosen(start)
             played.ended = self._applied(action)
             played.in_python += 1
             if record:
                 played.actions.append(encode(action))
+                played.counts.append(count)
         if record:
             played.final = position.export()
         return played
@@ -127,9 +130,9 @@ class RandomPlay:
         minimum: int = self._minimums[seat][self.position.side_of(seat)]
         return minimum
 
-    def _chosen(self, start: HandState) -> Action:
-        """An action chosen with the core's generator where the loop does not list: by the core's Python-side
-        listing, or by the Python engine on the position made a ``HandState``."""
+    def _chosen(self, start: HandState) -> tuple[Action, int]:
+        """An action chosen with the core's generator where the loop does not list, by the core's Python-side
+        listing or by the Python engine on the position made a ``HandState``; and how many it was chosen among."""
         position = self.position
         found = self.listing.of(position, self._minimum())
         if found is None:
@@ -137,7 +140,7 @@ class RandomPlay:
         count = found.count()
         if count == 0:
             raise RuntimeError("native core: a position of random play lists no action")
-        return found[position.below(count)]
+        return found[position.below(count)], count
 
     def _applied(self, action: Action) -> Applied:
         outcome = self.apply.apply(self.position, action)
@@ -203,12 +206,16 @@ def decode(encoded: tuple[int, ...]) -> Action:
 
 def replay(rules: Rules, played: PlayedHand) -> list[str]:
     """``played``'s actions through the reference ``Game`` from the same deal: the faults found, in words (none:
-    every action one the reference lists, and the position, the hand's end and who went out the reference's)."""
+    every action one the reference lists, chosen among as many actions as it lists, and the position, the hand's
+    end and who went out the reference's)."""
     game = Game(rules, seed=played.deal)
-    for step, encoded in enumerate(played.actions, 1):
-        action = decode(encoded)
-        if game.state.phase == "over" or action not in game.legal_actions():
-            return [f"hand {played.deal}, seed {played.seed}: action {step}, `{action}`, is not legal in the reference"]
+    where = f"hand {played.deal}, seed {played.seed}"
+    for step, (encoded, count) in enumerate(zip(played.actions, played.counts, strict=True), 1):
+        action, legal = decode(encoded), game.legal_actions()
+        if game.state.phase == "over" or action not in legal:
+            return [f"{where}: action {step}, `{action}`, is not legal in the reference"]
+        if len(legal) != count:
+            return [f"{where}: action {step}, `{action}`, chosen among {count} actions, the reference's {len(legal)}"]
         game.apply(action)
     return _ending_faults(rules, game.state, played)
 
@@ -246,7 +253,9 @@ class PlayProof:
     def summary(self) -> str:
         actions = self.in_c + self.in_python
         share = f"{100 * self.in_python / actions:.1f} %" if actions else "none"
-        verdict = f"{len(self.faults)} faults" if self.faults else "every action the reference's, no fault"
+        verdict = (
+            f"{len(self.faults)} faults" if self.faults else "every action one it lists, chosen among as many, no fault"
+        )
         return (
             f"{self.variant}: {self.hands} hands played by the core's loop, {actions:,} actions ({self.in_c:,} in C, "
             f"{share} from Python), replayed through the reference: {verdict}"

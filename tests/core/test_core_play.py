@@ -38,7 +38,7 @@ def test_every_hand_the_loop_plays_is_the_references(library: ModuleType, varian
     for number in range(2):
         played = play.hand(f"play/{number}", number, record=True)
         assert played.in_c > 0
-        assert len(played.actions) == played.in_c + played.in_python
+        assert len(played.actions) == len(played.counts) == played.in_c + played.in_python
         assert played.ended.ended is not None
         assert replay(rules, played) == []
 
@@ -70,8 +70,17 @@ def test_a_replay_finds_an_action_the_reference_does_not_list(library: ModuleTyp
     first = decode(played.actions[0])
     assert first == Action.draw()  # the hand opens with a draw: a discard there is not listed
     wrong = PlayedHand(played.deal, played.seed, played.ended, actions=[encode(Action.discard(0)), *played.actions])
+    wrong.counts = [1, *played.counts]
     faults = replay(rules, wrong)
     assert faults and "action 1, `discard" in faults[0] and "not legal in the reference" in faults[0]
+
+
+def test_a_replay_finds_an_action_chosen_among_too_few(library: ModuleType) -> None:
+    rules = _rules("classic")
+    played = RandomPlay(rules).hand("play/count", 3, record=True)
+    played.counts[5] -= 1  # as if the loop had left one action out of its count
+    faults = replay(rules, played)
+    assert len(faults) == 1 and f"action 6, `{decode(played.actions[5])}`, chosen among" in faults[0]
 
 
 def test_a_replay_finds_a_position_that_differs_at_the_end(library: ModuleType) -> None:
@@ -111,7 +120,9 @@ def test_the_tool_s_proof_counts_the_hands_and_says_where_the_actions_went(libra
     assert proof.summary().startswith(
         f"classic-2p: 2 hands played by the core's loop, {proof.in_c + proof.in_python:,}"
     )
-    assert proof.summary().endswith("replayed through the reference: every action the reference's, no fault")
+    assert proof.summary().endswith(
+        "replayed through the reference: every action one it lists, chosen among as many, no fault"
+    )
 
 
 @pytest.mark.parametrize(

@@ -67,9 +67,11 @@ static PyObject *Position_set_minimums(Position *self, PyObject *arg) {
 
 /* -- the chosen action, encoded --------------------------------------------------------------------------------- */
 
+/* The chosen action, encoded, and how many actions it was chosen among. */
 typedef struct {
     long values[MAX_ENCODED];
     Py_ssize_t n;
+    long long count;
 } Chosen;
 
 /* A bare action of ``kind`` (draw, ask, pass, end, a take of the top card alone). */
@@ -340,13 +342,14 @@ static int choose_in_play(const Position *self, PyObject *listing, int openings,
 /* -- the loop --------------------------------------------------------------------------------------------------- */
 
 /* What one loop is asked with: the listing's and the apply's contexts, the openings' questions (NULL: openings
- * are Python's), the list the chosen actions are recorded in (NULL: none), and action.allowed's codes of the
+ * are Python's), the lists the chosen actions and their listings' counts are recorded in (NULL: none), and
+ * action.allowed's codes of the
  * kinds yes and no (answering is Python's where ``has_answers`` is 0). */
 typedef struct {
     PyObject *listing;
     const ApplyContext *apply;
     PyObject *openings;
-    PyObject *record;
+    PyObject *record, *counts;
     int has_answers, answer_codes[2];
 } Loop;
 
@@ -372,6 +375,7 @@ static int choose_answer(Position *self, const Loop *loop, Chosen *out) {
     if (count <= 0) return count < 0 ? -1 : STOP_PYTHON;
     long long index = random_below(&self->random, count);
     choose_bare(out, allowed[0] && index == 0 ? DO_YES : DO_NO);
+    out->count = count;
     return CHOSEN;
 }
 
@@ -413,6 +417,7 @@ static int choose_action(Position *self, const Loop *loop, Chosen *out) {
     int found = PyErr_Occurred() ? -1 : STOP_PYTHON; /* None, or nothing listed: Python lists it, or refuses */
     if (count > 0 && found == STOP_PYTHON) {
         long long index = random_below(&self->random, count);
+        out->count = count;
         found = phase == PHASE_DRAW ? choose_in_draw(listing, index, out)
                                     : choose_in_play(self, listing, openings, index, out);
     }
@@ -426,9 +431,11 @@ static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) 
     Encoded e;
     if (read_encoded(chosen->values, chosen->n, &e) < 0) return -2;
     if (loop->record != NULL) {
-        PyObject *encoded = tuple_of_ints(chosen->values, chosen->n);
-        int failed = encoded == NULL || PyList_Append(loop->record, encoded) < 0;
+        PyObject *encoded = tuple_of_ints(chosen->values, chosen->n), *count = PyLong_FromLongLong(chosen->count);
+        int failed = encoded == NULL || count == NULL || PyList_Append(loop->record, encoded) < 0 ||
+                     PyList_Append(loop->counts, count) < 0;
         Py_XDECREF(encoded);
+        Py_XDECREF(count);
         if (failed) return -2;
     }
     int ended = apply_encoded(self, loop->apply, &e);
@@ -441,7 +448,8 @@ static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) 
 /* Position.play(listing_context, apply_context, openings, answers, record, most): random play from the position
  * until the hand ends, a position the core does not list, or ``most`` actions applied: (why it stopped, the hand's
  * end as ``apply`` gives it, the actions applied). ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's
- * codes of the kinds yes and no, or None; ``record``: a list the encoded actions are appended to, or None. */
+ * codes of the kinds yes and no, or None; ``record``: two lists, the encoded actions and the number of actions
+ * each was chosen among appended to them, or None. */
 static PyObject *Position_play(Position *self, PyObject *args) {
     PyObject *listing, *apply, *openings, *answers, *record;
     long long most;
@@ -449,10 +457,11 @@ static PyObject *Position_play(Position *self, PyObject *args) {
     if (context_with(listing, 1, 1) == NULL) return NULL;
     if (!PyCapsule_IsValid(apply, APPLY_CONTEXT))
         return PyErr_Format(PyExc_TypeError, "native core: play takes an ApplyContext from bind_apply");
-    if (record != Py_None && !PyList_Check(record))
-        return PyErr_Format(PyExc_TypeError, "native core: play records its actions in a list, or None");
+    PyObject *actions = NULL, *counts = NULL;
+    if (record != Py_None && !PyArg_ParseTuple(record, "O!O!", &PyList_Type, &actions, &PyList_Type, &counts))
+        return NULL;
     Loop loop = {listing, PyCapsule_GetPointer(apply, APPLY_CONTEXT), openings == Py_None ? NULL : openings,
-                 record == Py_None ? NULL : record, 0, {0, 0}};
+                 actions, counts, 0, {0, 0}};
     if (answers != Py_None) {
         long codes[2];
         if (read_codes(answers, 2, "answer kind codes", codes) < 0) return NULL;
