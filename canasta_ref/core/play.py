@@ -14,6 +14,7 @@ listing offers, and the position, the hand's end and its score must be the refer
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -54,6 +55,9 @@ class PlayedHand:
     deal: str
     seed: int
     ended: Applied = field(default_factory=Applied)
+    #: The sides' scores carried into the hand (none: a match's first hand) and the hand's number.
+    scores: tuple[int, ...] = ()
+    hand_number: int = 1
     in_c: int = 0
     in_python: int = 0
     actions: list[tuple[int, ...]] = field(default_factory=list)
@@ -84,15 +88,18 @@ class RandomPlay:
         self._minimums: tuple[tuple[int, ...], ...] = ()
         self.position = new_position(rules)
 
-    def hand(self, deal: str, seed: int, record: bool = False) -> PlayedHand:
-        """Deal a hand from ``deal`` (as ``Game(rules, seed=deal)`` does) and play it to its end, choosing with the
-        generator started from ``seed``; the actions recorded where ``record`` asks."""
-        start = Game(self.rules, seed=deal).state
+    def hand(
+        self, deal: str, seed: int, record: bool = False, scores: Sequence[int] = (), hand_number: int = 1
+    ) -> PlayedHand:
+        """Deal a hand from ``deal`` (as ``Game(rules, seed=deal)`` does, the sides carrying ``scores`` into hand
+        ``hand_number``) and play it to its end, choosing with the generator started from ``seed``; the actions
+        recorded where ``record`` asks."""
+        start = _dealt(self.rules, deal, tuple(scores), hand_number)
         position = load_state(self.position, start)
         position.seed(seed)
         self._minimums = self.minimums(start)
         position.set_minimums(self._minimums)
-        played = PlayedHand(deal, seed)
+        played = PlayedHand(deal, seed, scores=tuple(scores), hand_number=hand_number)
         record_in = (played.actions, played.counts) if record else None
         while position.where()[0] != _OVER_PHASE:
             stop, ended, applied = position.play(
@@ -147,6 +154,11 @@ class RandomPlay:
         if isinstance(outcome, str):
             raise CoreUnavailable(f"the native core does not apply `{action}`: {outcome}")
         return outcome
+
+
+def _dealt(rules: Rules, deal: str, scores: tuple[int, ...], hand_number: int) -> HandState:
+    """The hand dealt from ``deal``, as a match deals hand ``hand_number`` with the sides' ``scores``."""
+    return Game(rules, seed=deal, team_scores=scores or None, hand_number=hand_number).state
 
 
 def state_of(rules: Rules, position: Any, start: HandState) -> HandState:
@@ -208,7 +220,7 @@ def replay(rules: Rules, played: PlayedHand) -> list[str]:
     """``played``'s actions through the reference ``Game`` from the same deal: the faults found, in words (none:
     every action one the reference lists, chosen among as many actions as it lists, and the position, the hand's
     end and who went out the reference's)."""
-    game = Game(rules, seed=played.deal)
+    game = Game(rules, seed=played.deal, team_scores=played.scores or None, hand_number=played.hand_number)
     where = f"hand {played.deal}, seed {played.seed}"
     for step, (encoded, count) in enumerate(zip(played.actions, played.counts, strict=True), 1):
         action, legal = decode(encoded), game.legal_actions()

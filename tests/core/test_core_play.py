@@ -18,6 +18,7 @@ from canasta_ref.core.play import PlayedHand, RandomPlay, decode, prove_play, re
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.checks import initial_minimum
+from canasta_ref.engine.game import Game
 from canasta_ref.engine.legal import listing
 from canasta_ref.engine.position import Position, build_state
 from canasta_ref.engine.rules import Rules, rules_for
@@ -41,6 +42,17 @@ def test_every_hand_the_loop_plays_is_the_references(library: ModuleType, varian
         assert len(played.actions) == len(played.counts) == played.in_c + played.in_python
         assert played.ended.ended is not None
         assert replay(rules, played) == []
+
+
+def test_the_sides_scores_raise_the_minimum_the_loop_counts_openings_with(library: ModuleType) -> None:
+    rules = _rules("classic")
+    play = RandomPlay(rules)
+    start = Game(rules, seed="play/scores", team_scores=(1500, 3000), hand_number=4).state
+    assert play.minimums(start) == ((90, 120),) * 4
+    for number in range(3):  # every opening count the loop made checked against the reference's
+        played = play.hand(f"play/scores/{number}", number, record=True, scores=(1500, 3000), hand_number=4)
+        assert replay(rules, played) == []
+        assert played.scores == (1500, 3000)
 
 
 def test_the_same_seed_plays_the_same_hand(library: ModuleType) -> None:
