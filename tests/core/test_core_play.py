@@ -14,7 +14,7 @@ from canasta_ref import core
 from canasta_ref.core import CoreUnavailable
 from canasta_ref.core.apply import encode
 from canasta_ref.core.listing import NativeOpeningCount, NativePlayListing
-from canasta_ref.core.play import PlayedHand, RandomPlay, decode, prove_play, replay
+from canasta_ref.core.play import PlayedHand, RandomPlay, decode, prove_play, replay, state_of
 from canasta_ref.engine.actions import Action
 from canasta_ref.engine.cards import parse_cards
 from canasta_ref.engine.checks import initial_minimum
@@ -160,3 +160,15 @@ def test_every_opening_is_made_once_by_its_index_as_the_loop_makes_it(library: M
     assert set(made) == set(reference)
     with pytest.raises(IndexError, match=f"opening {count} of {count}"):
         position.encoded_opening(kept, count)
+
+
+def test_a_position_is_made_a_hand_state_only_where_the_side_has_not_opened(library: ModuleType) -> None:
+    rules = _rules("classic")
+    game = Game(rules, seed="play/state")
+    position = core.load_state(core.new_position(rules), game.state)
+    made = state_of(rules, position, game.state)
+    assert core.owned_view(made) == core.owned_view(game.state)
+    assert list(listing(rules, made)) == list(listing(rules, game.state))
+    game.state.team_opened[game.state.side_of[game.state.to_act]] = True
+    with pytest.raises(CoreUnavailable, match="only where the side has not opened"):
+        state_of(rules, core.load_state(position, game.state), game.state)
