@@ -1,12 +1,17 @@
 """canasta-ref's random play beside other engines', in one run: the ratio of hands per second, round by round.
 
-    python tools/bench_peers.py [--rounds 3] [--seconds 12] [--peer feud] [--peer-command NAME=COMMAND] [--json]
+    python tools/bench_peers.py [--rounds 3] [--seconds 12] [--peer feud] [--peer-command NAME=COMMAND]
+        [--core python|native|both] [--json]
 
 Absolute speeds on a shared machine move by a third from one hour to the next (research/perf-side-by-side.md), so
 issue 15 compares engines by the ratio taken within a round. Each round runs canasta-ref, then each peer, one
 process at a time, each pinned to the same core, each playing Classic for four at random for ``--seconds`` of its
 own CPU time: a new hand a deal, a uniformly random choice among the listed actions, hands played to their end.
 canasta-ref keeps one ``Rules`` for the pass, as a campaign would (the steady state of ``bench.py --warm-up``).
+``--core native`` runs canasta-ref's native core instead (``canasta-ref-native``: the random-play loop in C,
+``canasta_ref/core/play.py``, the same deals, choosing with the core's own generator), ``--core both`` runs both
+engine lines, each with its ratio to each peer; the table then says the share of its actions the native core left
+to Python.
 Before the rounds each engine plays ``--warm-up`` seconds unrecorded (V8 compiles the hot code as it runs).
 
 A peer is any command that takes the seconds as its last argument and prints one JSON object on its last line of
@@ -32,7 +37,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -43,6 +48,9 @@ from canasta_ref import cliargs
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "canasta-ref"
+NATIVE = "canasta-ref-native"
+#: The engine lines of canasta-ref that ``--core`` chooses.
+OURS = {"python": (REFERENCE,), "native": (NATIVE,), "both": (REFERENCE, NATIVE)}
 #: The fields a pass must print, each a number of at least 0 (hands and actions whole numbers).
 FIELDS = ("hands", "actions", "cpu_seconds", "wall_seconds")
 #: How much of a failed pass's output a report quotes.
@@ -74,14 +82,35 @@ class Pass:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
     failure: str | None = None
+    #: The actions the native core left to Python (its pass alone prints them).
+    python_actions: int | None = None
 
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
+    @property
+    def microseconds_an_action(self) -> float:
+        return 1e6 * self.cpu_seconds / self.actions if self.actions else 0.0
+
 
 def reference_engine() -> Engine:
     return Engine(REFERENCE, (sys.executable, str(Path(__file__).resolve()), "--reference-pass"))
+
+
+def native_engine() -> Engine:
+    """canasta-ref's native core, or why it cannot run here (no library built, or Classic not covered)."""
+    from canasta_ref import Rules, core
+    from canasta_ref.core.play import RandomPlay
+    from canasta_ref.spec import load_variant
+
+    missing = None if core.available() else core.STATUS
+    if missing is None:
+        try:
+            RandomPlay(Rules(load_variant("classic")))
+        except core.CoreUnavailable as error:
+            missing = str(error)
+    return Engine(NATIVE, (sys.executable, str(Path(__file__).resolve()), "--native-pass"), missing=missing)
 
 
 def feud_engine() -> Engine:
@@ -135,7 +164,11 @@ def parse_pass(engine: str, round_number: int, stdout: str) -> Pass:
     if data["hands"] == 0 or data["cpu_seconds"] == 0:
         result.failure = f"played {data['hands']} hands in {data['cpu_seconds']} s: no rate to compare"
         return result
-    return Pass(engine, round_number, data["hands"], data["actions"], data["cpu_seconds"], data["wall_seconds"])
+    found = Pass(engine, round_number, data["hands"], data["actions"], data["cpu_seconds"], data["wall_seconds"])
+    python_actions = data.get("python_actions")
+    if python_actions is not None and _count_or_measure(python_actions, whole=True):
+        found.python_actions = python_actions
+    return found
 
 
 def _count_or_measure(value: object, whole: bool) -> bool:
@@ -201,12 +234,12 @@ class _Tail(threading.Thread):
         return bytes(self._kept[-TAIL:]).decode("utf-8", errors="replace")
 
 
-def round_ratio(passes: Sequence[Pass], peer: str) -> float | None:
-    """canasta-ref's hands per second over ``peer``'s in one round, None unless both passes gave figures."""
+def round_ratio(passes: Sequence[Pass], peer: str, ours: str = REFERENCE) -> float | None:
+    """``ours``'s hands per second over ``peer``'s in one round, None unless both passes gave figures."""
     by_name = {p.engine: p for p in passes if p.failure is None}
-    if REFERENCE not in by_name or peer not in by_name:
+    if ours not in by_name or peer not in by_name:
         return None
-    return by_name[REFERENCE].hands_per_second / by_name[peer].hands_per_second
+    return by_name[ours].hands_per_second / by_name[peer].hands_per_second
 
 
 @dataclass
@@ -216,13 +249,25 @@ class Report:
     core: int | None
     seconds: float
 
-    def ratios(self, peer: str) -> list[float]:
-        """canasta-ref's hands per second over the peer's, in each round where both passes gave figures."""
-        return [ratio for passes in self.rounds if (ratio := round_ratio(passes, peer)) is not None]
+    def ratios(self, peer: str, ours: str = REFERENCE) -> list[float]:
+        """``ours``'s hands per second over the peer's, in each round where both passes gave figures."""
+        return [ratio for passes in self.rounds if (ratio := round_ratio(passes, peer, ours)) is not None]
+
+    @property
+    def ours(self) -> list[str]:
+        """canasta-ref's engine lines that ran, in order."""
+        ran = {p.engine for passes in self.rounds for p in passes}
+        return [name for name in (REFERENCE, NATIVE) if name in ran]
 
     @property
     def peers(self) -> list[str]:
-        return list(dict.fromkeys(p.engine for passes in self.rounds for p in passes if p.engine != REFERENCE))
+        return list(dict.fromkeys(p.engine for passes in self.rounds for p in passes if p.engine not in OURS["both"]))
+
+    def python_share(self) -> float | None:
+        """The share of the native core's actions that went to Python, over its passes, or None."""
+        passes = [p for found in self.rounds for p in found if p.engine == NATIVE and p.python_actions is not None]
+        actions = sum(p.actions for p in passes)
+        return sum(p.python_actions or 0 for p in passes) / actions if actions else None
 
     @property
     def failures(self) -> list[Pass]:
@@ -230,7 +275,16 @@ class Report:
 
     def to_json(self) -> dict[str, object]:
         ratios = {peer: self.ratios(peer) for peer in self.peers}
+        native = {peer: self.ratios(peer, NATIVE) for peer in self.peers}
+        extra: dict[str, object] = {}
+        if NATIVE in self.ours:
+            extra = {
+                "native_ratios": {peer: [round(r, 4) for r in found] for peer, found in native.items()},
+                "native_median_ratio": {peer: round(statistics.median(f), 4) for peer, f in native.items() if f},
+                "native_python_share": self.python_share(),
+            }
         return {
+            **extra,
             "seconds": self.seconds,
             "core": self.core,
             "skipped": self.skipped,
@@ -245,8 +299,9 @@ class Report:
 def table(report: Report) -> str:
     if not report.rounds:
         return "\n".join(["no peer can run here", *(f"skipped {name}: {why}" for name, why in report.skipped.items())])
-    engines = [REFERENCE, *report.peers]
-    head = ["round", *(f"{name} hands/s" for name in engines), *(f"ratio to {peer}" for peer in report.peers)]
+    engines = [*report.ours, *report.peers]
+    pairs = [(ours, peer) for ours in report.ours for peer in report.peers]
+    head = ["round", *(f"{name} hands/s" for name in engines), *(f"{ours} to {peer}" for ours, peer in pairs)]
     rows: list[list[str]] = []
     for number, passes in enumerate(report.rounds, 1):
         by_name = {p.engine: p for p in passes}
@@ -254,12 +309,12 @@ def table(report: Report) -> str:
         for name in engines:
             found = by_name.get(name)
             cells.append("-" if found is None or found.failure else f"{found.hands_per_second:,.1f}")
-        for peer in report.peers:
-            ratio = round_ratio(passes, peer)
+        for ours, peer in pairs:
+            ratio = round_ratio(passes, peer, ours)
             cells.append("-" if ratio is None else f"{ratio:.3f}")
         rows.append(cells)
     medians = ["median", *("" for _ in engines)]
-    medians += [f"{statistics.median(r):.3f}" if (r := report.ratios(peer)) else "-" for peer in report.peers]
+    medians += [f"{statistics.median(r):.3f}" if (r := report.ratios(peer, ours)) else "-" for ours, peer in pairs]
     rows.append(medians)
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
     lines = [
@@ -268,11 +323,22 @@ def table(report: Report) -> str:
         "  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True)),
     ]
     lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
+    lines += [_per_action(report, name) for name in engines if _per_action(report, name)]
     for name, why in report.skipped.items():
         lines.append(f"skipped {name}: {why}")
     for failed in report.failures:
         lines.append(f"round {failed.round}, {failed.engine}: {failed.failure}")
     return "\n".join(lines)
+
+
+def _per_action(report: Report, engine: str) -> str:
+    """An engine's median µs an action over its passes (and, for the native core, the share left to Python)."""
+    found = [p.microseconds_an_action for passes in report.rounds for p in passes if p.engine == engine and p.actions]
+    if not found:
+        return ""
+    share = report.python_share() if engine == NATIVE else None
+    tail = "" if share is None else f", {100 * share:.1f} % of its actions chosen and applied from Python"
+    return f"{engine}: {statistics.median(found):.2f} µs an action (median of its passes){tail}"
 
 
 def reference_pass(seconds: float) -> dict[str, float]:
@@ -284,17 +350,47 @@ def reference_pass(seconds: float) -> dict[str, float]:
 
     rules = Rules(load_variant("classic"))
     rng = random.Random(1)
-    hands = actions = 0
+
+    def reference_hand(number: int) -> tuple[int, int]:
+        played = play_at_random(rules, (number,), rng, seed=1)
+        return played, played  # every action the Python engine's
+
+    return _hands_for(seconds, reference_hand)
+
+
+def _hands_for(seconds: float, play_hand: Callable[[int], tuple[int, int]]) -> dict[str, float]:
+    """Hands played one after another by ``play_hand`` (given the hand's number, it gives back the actions played
+    and how many of them went to Python) for ``seconds`` of CPU time: the pass's figures."""
+    hands = actions = in_python = 0
     cpu_start, wall_start = time.process_time(), time.perf_counter()
     while time.process_time() - cpu_start < seconds:
-        actions += play_at_random(rules, (hands,), rng, seed=1)
-        hands += 1
+        played, python = play_hand(hands)
+        actions, in_python, hands = actions + played, in_python + python, hands + 1
     return {
         "hands": hands,
         "actions": actions,
         "cpu_seconds": time.process_time() - cpu_start,
         "wall_seconds": time.perf_counter() - wall_start,
+        "python_actions": in_python,
     }
+
+
+def native_pass(seconds: float) -> dict[str, float]:
+    """canasta-ref's native core's pass: Classic, one Rules and one ``RandomPlay`` for the whole pass, hands dealt
+    as ``reference_pass`` deals them, each played by the core's loop choosing with its own generator (seeded by
+    the hand's number), among every action listed."""
+    from canasta_ref import Rules
+    from canasta_ref.core.play import RandomPlay
+    from canasta_ref.match import hand_seed
+    from canasta_ref.spec import load_variant
+
+    play = RandomPlay(Rules(load_variant("classic")))
+
+    def native_hand(number: int) -> tuple[int, int]:
+        played = play.hand(hand_seed(1, number), number)
+        return played.in_c + played.in_python, played.in_python
+
+    return _hands_for(seconds, native_hand)
 
 
 def measure(
@@ -322,11 +418,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--peer", action="append", choices=sorted(BUILT_IN), help="a built-in peer (default: all)")
     parser.add_argument("--peer-command", action="append", default=[], metavar="NAME=COMMAND", help="another peer")
+    parser.add_argument(
+        "--core", choices=sorted(OURS), default="python", help="canasta-ref's engine lines (default python)"
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
     parser.add_argument("--reference-pass", type=cliargs.positive_number, help=argparse.SUPPRESS)
+    parser.add_argument("--native-pass", type=cliargs.positive_number, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.reference_pass is not None:
         print(json.dumps(reference_pass(args.reference_pass)))
+        return 0
+    if args.native_pass is not None:
+        print(json.dumps(native_pass(args.native_pass)))
         return 0
     try:
         extra = [command_engine(text) for text in args.peer_command]
@@ -336,12 +439,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped = {engine.name: engine.missing for engine in chosen if engine.missing}
     peers = [engine for engine in chosen if not engine.missing]
     core = min(os.sched_getaffinity(0)) if sys.platform == "linux" and shutil.which("taskset") else None
+    ours = [reference_engine() if name == REFERENCE else native_engine() for name in OURS[args.core]]
+    skipped.update({engine.name: engine.missing for engine in ours if engine.missing})
+    ours = [engine for engine in ours if not engine.missing]
     report = Report([], skipped, core, args.seconds)
-    if peers:
+    if peers and ours:
         timeout = args.timeout if args.timeout else 3 * args.seconds + 60
-        report.rounds = measure([reference_engine(), *peers], args.rounds, args.seconds, args.warm_up, timeout, core)
+        report.rounds = measure([*ours, *peers], args.rounds, args.seconds, args.warm_up, timeout, core)
     print(json.dumps(report.to_json(), indent=2) if args.json else table(report))
-    if not peers:
+    if not peers or not ours:
         return 2
     return 1 if report.failures else 0
 

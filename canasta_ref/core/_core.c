@@ -86,6 +86,9 @@ typedef struct {
     int sides;
     CardFacts facts;
     State state;
+    uint64_t random;                          /* random play's generator (native/play.c), not the position's */
+    int32_t minimums[MAX_SEATS][MAX_SIDES];   /* each seat's initial meld minimum by its side, for a hand */
+    int has_minimums;
 } Position;
 
 /* -- reading Python values, each bad one refused with a message naming it ------------------------------------- */
@@ -2317,6 +2320,7 @@ static PyObject *Position_where(Position *self, PyObject *Py_UNUSED(ignored)) {
 }
 
 #include "native/apply.c"
+#include "native/play.c" /* random play, a whole hand in C */
 
 static PyMethodDef Position_methods[] = {
     {"load", (PyCFunction)Position_load, METH_VARARGS,
@@ -2369,6 +2373,14 @@ static PyMethodDef Position_methods[] = {
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
+    {"seed", (PyCFunction)Position_seed, METH_O, "seed(n): random play's generator started from n"},
+    {"below", (PyCFunction)Position_below, METH_O, "below(n): a number below n from random play's generator"},
+    {"set_minimums", (PyCFunction)Position_set_minimums, METH_O,
+     "set_minimums(rows): each seat's initial meld minimum by side (rows[seat][side]), or None"},
+    {"encoded_opening", (PyCFunction)Position_encoded_opening, METH_VARARGS,
+     "encoded_opening(kept, index): a listing's index-th kept opening, encoded as random play makes it"},
+    {"play", (PyCFunction)Position_play, METH_VARARGS,
+     "play(listing, apply, openings, answers, record, most): random play until the hand ends or Python must list"},
     {"bind_apply", (PyCFunction)Position_bind_apply, METH_VARARGS | METH_CLASS,
      "bind_apply(memos, draw_count, sequences, merging, permission_codes): what a variant applies with, bound once"},
     {"apply", (PyCFunction)(void (*)(void))Position_apply, METH_FASTCALL,

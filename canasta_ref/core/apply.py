@@ -88,6 +88,11 @@ class Applied:
 _OUTCOMES: Final = (Applied(), Applied(STOCK_EXHAUSTED), Applied(LAST_CARD_BONUS))
 
 
+def applied_of(ended: int) -> Applied:
+    """The C entry's hand's end (not declined) as ``Applied``."""
+    return _OUTCOMES[ended] if ended < _WENT_OUT_CODE else Applied(WENT_OUT, ended - _WENT_OUT_CODE)
+
+
 class _Declined(Exception):
     """Raised midway where the action reaches a moment the core does not apply; the position is restored."""
 
@@ -194,7 +199,7 @@ class NativeApply:
             ended = position.apply(context, self._encoded.get(action) or self.encoded(action))
             if ended != _C_DECLINED:
                 self.applied_in_c += 1
-                return _OUTCOMES[ended] if ended < _WENT_OUT_CODE else Applied(WENT_OUT, ended - _WENT_OUT_CODE)
+                return applied_of(ended)
         reason = self.declined(action)
         if reason is not None:
             return reason

@@ -214,10 +214,13 @@ class NativePlayListing:
     def bind(self) -> Any:
         """What every listing of the variant asks with, handed to the core once (``_core.ListingContext``): the
         memos, the codes of their words, the discard actions; a call then passes the position alone."""
+        return bound_context(self.melds, play=self.play_part())
+
+    def play_part(self) -> tuple[Any, ...]:
+        """The play part of a ``ListingContext``: the gates' memos and codes, the discards' memos and actions."""
         discards = self.discards
         preferred = None if discards.preferred is None else discards.preferred.memo
-        play = (self.memos, self.codes, discards.allowed.memo, preferred, DISCARDS)
-        return bound_context(self.melds, play=play)
+        return (self.memos, self.codes, discards.allowed.memo, preferred, DISCARDS)
 
     def of(self, position: Any) -> Listing:
         """The listing of the seat to act in ``position`` (in play, its side opened; loaded by ``core.load_state``,

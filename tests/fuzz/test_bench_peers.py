@@ -65,6 +65,21 @@ def test_ratios_come_from_the_rounds_where_both_passes_gave_figures(load_tool: T
     assert lines[-1] == "round 2, peer: hung"
 
 
+def test_the_native_core_is_its_own_line_with_its_ratio_and_its_share_left_to_python(load_tool: Tool) -> None:
+    tool = load_tool("bench_peers")
+    native = tool.parse_pass("canasta-ref-native", 1, json.dumps({**json.loads(GOOD), "python_actions": 70}))
+    assert native.python_actions == 70
+    rounds = [[tool.Pass("canasta-ref", 1, 4, 560, 1.0, 1.0), native, tool.Pass("peer", 1, 8, 1120, 1.0, 1.0)]]
+    report = tool.Report(rounds, {}, 0, 1.0)
+    assert report.ours == ["canasta-ref", "canasta-ref-native"]
+    assert report.ratios("peer", "canasta-ref-native") == [5 / 8]
+    assert report.python_share() == 0.05
+    assert report.to_json()["native_median_ratio"] == {"peer": 0.625}
+    text = tool.table(report)
+    assert "canasta-ref-native to peer" in text.splitlines()[1]
+    assert "canasta-ref-native: 1428.57 µs an action (median of its passes), 5.0 % of its actions" in text
+
+
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=300, check=False)
 

@@ -77,6 +77,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("bench_peers", ["--peer-command", "x"], "--peer-command 'x': expected NAME=COMMAND"),
     ("bench_peers", ["--peer-command", "a=python3 'x"], '--peer-command "a=python3 \'x": No closing quotation'),
     ("bench_peers", ["--reference-pass", "-1"], "argument --reference-pass: expected a positive, finite number"),
+    ("bench_peers", ["--core", "rust"], "argument --core: invalid choice: 'rust'"),
     ("bench_scaling", ["--cards", "1000"], "--cards: classic has only 101 cards to deal to one hand, not 1000"),
     ("bench_scaling", ["--cards", "-3"], "argument --cards: expected one or more, not -3"),
     ("bench_scaling", ["--cards", "x"], "argument --cards: expected a whole number, not 'x'"),

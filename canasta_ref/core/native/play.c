@@ -1,0 +1,485 @@
+/* Random play in C (issue 40): from the core's position, list, choose uniformly by index with a seeded generator
+ * held by the position, apply, and again, with no Python code between actions, until the hand ends or a position
+ * the core does not list (``play.py`` lists that one with the Python engine and resumes the loop). Included by
+ * ``_core.c`` after ``native/apply.c``, whose reading and applying of an encoded action it uses, and after the
+ * listings (``Position_draw_listing``, ``Position_play_listing``, ``Position_opening_listing``), whose answers it
+ * counts and indexes: the chosen action is built by index in its encoded form (``apply.py``'s ``encode``), never as
+ * a Python ``Action``. */
+
+/* Why the loop stopped: the hand is over; the position is one the core does not list (Python lists it); the most
+ * actions asked for were applied. */
+enum { CHOSEN, STOP_OVER, STOP_PYTHON, STOP_MOST };
+
+/* -- the generator: splitmix64, its state the position's own ------------------------------------------------- */
+
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A number below ``n`` (n > 0), each equally likely: draws past the last whole multiple of n are drawn again. */
+static long long random_below(uint64_t *state, long long n) {
+    uint64_t bound = (uint64_t)n, limit = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t x;
+    do x = next_random(state);
+    while (x >= limit);
+    return (long long)(x % bound);
+}
+
+/* Position.seed(n): the generator started again from ``n``: the same seed, the same choices. */
+static PyObject *Position_seed(Position *self, PyObject *arg) {
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    self->random = seed;
+    Py_RETURN_NONE;
+}
+
+/* Position.below(n): a number below ``n`` from the position's generator, what the Python side chooses with. */
+static PyObject *Position_below(Position *self, PyObject *arg) {
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 0) return PyErr_Format(PyExc_ValueError, "native core: a number below %lld is asked for", n);
+    return PyLong_FromLongLong(random_below(&self->random, n));
+}
+
+/* Position.set_minimums(rows): each seat's initial meld minimum (hook initial_meld.minimum, asked by the caller
+ * once a hand: it reads the scores and the hand's number, which do not change within it), by the side the seat
+ * is on, rows[seat][side]; None forgets them (the openings are then left to Python). */
+static PyObject *Position_set_minimums(Position *self, PyObject *arg) {
+    self->has_minimums = 0;
+    if (arg == Py_None) Py_RETURN_NONE;
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != self->players)
+        return PyErr_Format(PyExc_ValueError, "native core: minimums are a tuple of %d rows, one a seat", self->players);
+    for (int seat = 0; seat < self->players; seat++) {
+        long row[MAX_SIDES];
+        Py_ssize_t n = read_ints(PyTuple_GET_ITEM(arg, seat), INT32_MIN, INT32_MAX, MAX_SIDES, "a minimum", row);
+        if (n < 0) return NULL;
+        if (n < self->sides)
+            return PyErr_Format(PyExc_ValueError, "native core: seat %d's minimums name %zd sides, expected %d", seat,
+                                n, self->sides);
+        for (Py_ssize_t side = 0; side < n; side++) self->minimums[seat][side] = (int32_t)row[side];
+    }
+    self->has_minimums = 1;
+    Py_RETURN_NONE;
+}
+
+/* -- the chosen action, encoded --------------------------------------------------------------------------------- */
+
+/* The chosen action, encoded, and how many actions it was chosen among. */
+typedef struct {
+    long values[MAX_ENCODED];
+    Py_ssize_t n;
+    long long count;
+} Chosen;
+
+/* A bare action of ``kind`` (draw, ask, pass, end, a take of the top card alone). */
+static void choose_bare(Chosen *out, int kind) {
+    long bare[4] = {kind, 0, 0, 0};
+    memcpy(out->values, bare, sizeof(bare));
+    out->n = 4;
+}
+
+/* A take or a discard with ``n`` cards from hand. */
+static void choose_with_cards(Chosen *out, int kind, const long *cards, int n) {
+    long *v = out->values;
+    v[0] = kind, v[1] = 0, v[2] = n;
+    for (int i = 0; i < n; i++) v[3 + i] = cards[i];
+    v[3 + n] = 0;
+    out->n = 4 + n;
+}
+
+/* The ``index``-th choice of ``size`` cards among the card types ``cards`` held ``copies`` times, appended to
+ * ``out`` at ``*at``: each type taken as many times as it can first, as ``movegen.submultisets`` orders them. */
+static void choice_at(const int *cards, const int *copies, int types, int size, long long index, long *out, int *at) {
+    for (int i = 0; i < types && size > 0; i++) {
+        long long ways[MAX_COPIES + 1];
+        choice_counts(copies + i + 1, types - i - 1, size, ways);
+        for (int take = copies[i] < size ? copies[i] : size; take >= 0; take--) {
+            if (index < ways[size - take]) {
+                for (int k = 0; k < take; k++) out[(*at)++] = cards[i];
+                size -= take;
+                break;
+            }
+            index -= ways[size - take];
+        }
+    }
+}
+
+/* The card types ``seat`` holds of one kind: the natural cards of ``rank`` (neither wild nor bonus cards), or the
+ * wild cards other than jokers (rank < 0); their copies into ``copies``. Returns how many types. */
+static int pool_of(const Position *self, int seat, int rank, int cards[CARD_TYPES], int copies[CARD_TYPES]) {
+    const CardFacts *f = &self->facts;
+    int n = 0;
+    for (int c = 0; c < CARD_TYPES; c++) {
+        int held = self->state.hands[seat][c];
+        int fits = rank < 0 ? f->is_wild[c] && c != JOKER : !f->is_wild[c] && !f->is_bonus[c] && f->rank[c] == rank;
+        if (held && fits) cards[n] = c, copies[n++] = held;
+    }
+    return n;
+}
+
+/* The ``index``-th group of a single meld's shape (rank, naturals, wild cards, jokers, groups) as a meld action;
+ * -1 with an exception where the shape's count of groups is not the hand's. */
+static int choose_meld(const Position *self, PyObject *shape, long long index, Chosen *out) {
+    int rank, naturals, twos, jokers;
+    long long ways;
+    if (!PyArg_ParseTuple(shape, "iiiiL", &rank, &naturals, &twos, &jokers, &ways)) return -1;
+    int seat = self->state.to_act, cards[CARD_TYPES], copies[CARD_TYPES], wild_cards[CARD_TYPES], wild_copies[CARD_TYPES];
+    int types = pool_of(self, seat, rank, cards, copies), wild_types = pool_of(self, seat, -1, wild_cards, wild_copies);
+    long long natural_ways[MAX_COPIES + 1], twos_ways[MAX_COPIES + 1];
+    choice_counts(copies, types, naturals, natural_ways);
+    choice_counts(wild_copies, wild_types, twos, twos_ways);
+    if (natural_ways[naturals] * twos_ways[twos] != ways || naturals + twos + jokers > MAX_ENCODED - 8)
+        return PyErr_Format(PyExc_ValueError, "native core: a meld shape of rank %d counts %lld groups, the hand %lld",
+                            rank, ways, natural_ways[naturals] * twos_ways[twos]), -1;
+    long *v = out->values;
+    v[0] = DO_MELD, v[1] = 0, v[2] = 0, v[3] = 1;
+    v[4] = naturals == 0 && rank != JOKER_MELD_RANK ? rank : -1, v[5] = 0, v[6] = naturals + twos + jokers;
+    int at = 7;
+    choice_at(cards, copies, types, naturals, index / twos_ways[twos], v, &at);
+    choice_at(wild_cards, wild_copies, wild_types, twos, index % twos_ways[twos], v, &at);
+    for (int k = 0; k < jokers; k++) v[at++] = JOKER;
+    out->n = at;
+    return 0;
+}
+
+/* -- an opening by its index: its groups share the hand's wild cards ------------------------------------------- */
+
+/* One shape of an opening: its rank, its natural cards, other wild cards and jokers. */
+typedef struct {
+    int rank, naturals, twos, jokers;
+} OpeningShape;
+
+/* One opening's shapes, as its kept counting chose them, and the hand's wild cards (jokers apart) they draw on. */
+typedef struct {
+    const Position *self;
+    int seat, n;
+    OpeningShape shapes[MELD_RANKS];
+    int wild_cards[CARD_TYPES], copies[CARD_TYPES], types;
+} OpeningPool;
+
+/* How many ways the hand's natural cards make ``s``'s. */
+static long long natural_ways_of(const OpeningPool *p, const OpeningShape *s) {
+    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
+    long long ways[MAX_COPIES + 1];
+    if (s->naturals > MAX_COPIES) return 0;
+    choice_counts(copies, types, s->naturals, ways);
+    return ways[s->naturals];
+}
+
+static long long tail_ways(OpeningPool *p, int shape);
+
+/* The actions of the shapes from ``shape`` on, over every choice of ``shape``'s wild cards among the pool's types
+ * from ``type`` on (``left`` still to pick): what ``movegen.expand_shapes`` makes, counted. */
+static long long twos_ways(OpeningPool *p, int shape, int type, int left) {
+    if (left == 0) return tail_ways(p, shape + 1);
+    if (type == p->types) return 0;
+    long long total = 0;
+    for (int take = p->copies[type] < left ? p->copies[type] : left; take >= 0; take--) {
+        p->copies[type] -= take;
+        total += twos_ways(p, shape, type + 1, left - take);
+        p->copies[type] += take;
+    }
+    return total;
+}
+
+static long long tail_ways(OpeningPool *p, int shape) {
+    if (shape == p->n) return 1;
+    long long twos = twos_ways(p, shape, 0, p->shapes[shape].twos);
+    return twos ? natural_ways_of(p, &p->shapes[shape]) * twos : 0;
+}
+
+static int opening_group_at(OpeningPool *p, int shape, long long index, long *v, int *at);
+
+/* The wild cards of ``shape`` at ``*r`` among its choices (``picked``: those taken so far by type), appended with
+ * its jokers, then the groups after it: 1 found, 0 not among these (``*r`` less their number), -1 an exception. */
+static int twos_at(OpeningPool *p, int shape, int type, int left, long long *r, int *picked, long *v, int *at) {
+    if (left == 0) {
+        long long below = tail_ways(p, shape + 1);
+        if (*r >= below) return *r -= below, 0;
+        for (int i = 0; i < p->types; i++)
+            for (int k = 0; k < picked[i]; k++) v[(*at)++] = p->wild_cards[i];
+        for (int k = 0; k < p->shapes[shape].jokers; k++) v[(*at)++] = JOKER;
+        return opening_group_at(p, shape + 1, *r, v, at) < 0 ? -1 : 1;
+    }
+    if (type == p->types) return 0;
+    for (int take = p->copies[type] < left ? p->copies[type] : left; take >= 0; take--) {
+        p->copies[type] -= take, picked[type] = take;
+        int found = twos_at(p, shape, type + 1, left - take, r, picked, v, at);
+        p->copies[type] += take, picked[type] = 0;
+        if (found) return found;
+    }
+    return 0;
+}
+
+/* The groups from ``shape`` on of the ``index``-th action of the opening, appended encoded to ``v``. */
+static int opening_group_at(OpeningPool *p, int shape, long long index, long *v, int *at) {
+    if (shape == p->n) return 0;
+    const OpeningShape *s = &p->shapes[shape];
+    long long twos = twos_ways(p, shape, 0, s->twos);
+    int size = s->naturals + s->twos + s->jokers;
+    if (twos <= 0 || *at + 3 + size > MAX_ENCODED)
+        return PyErr_SetString(PyExc_ValueError, "native core: an opening's group cannot be made from the hand"), -1;
+    v[(*at)++] = s->naturals == 0 && s->rank != JOKER_MELD_RANK ? s->rank : -1, v[(*at)++] = 0, v[(*at)++] = size;
+    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
+    choice_at(cards, copies, types, s->naturals, index / twos, v, at);
+    long long r = index % twos;
+    int picked[CARD_TYPES] = {0};
+    int found = twos_at(p, shape, 0, s->twos, &r, picked, v, at);
+    if (found == 0) PyErr_SetString(PyExc_ValueError, "native core: an opening's wild cards run out");
+    return found == 1 ? 0 : -1;
+}
+
+/* The ``index``-th opening of a listing's ``kept`` openings as an encoded meld action, its groups in the order of
+ * its shapes' ranks. */
+static int choose_opening(const Position *self, PyObject *kept_capsule, long long index, Chosen *out) {
+    KeptOpenings *kept = kept_openings_of(kept_capsule);
+    if (kept == NULL) return -1;
+    if (index < 0 || index >= kept->total)
+        return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total), -1;
+    int chosen[MELD_RANKS];
+    long long place = opening_descend(&kept->oc, index, chosen);
+    if (place < 0) return -1;
+    OpeningPool p = {.self = self, .seat = self->state.to_act};
+    const OpeningCount *oc = &kept->oc;
+    for (int i = 0; i < oc->rank_count; i++) {
+        if (chosen[i] < 0) continue;
+        const OpeningOption *o = &oc->options[oc->first[i] + chosen[i]];
+        p.shapes[p.n++] = (OpeningShape){oc->ranks[i], o->naturals, o->twos, o->jokers};
+    }
+    p.types = pool_of(self, p.seat, -1, p.wild_cards, p.copies);
+    if (place >= tail_ways(&p, 0))
+        return PyErr_Format(PyExc_ValueError, "native core: opening %lld's place %lld is past its actions", index,
+                            place), -1;
+    long *v = out->values;
+    v[0] = DO_MELD, v[1] = 0, v[2] = 0, v[3] = p.n;
+    int at = 4;
+    if (opening_group_at(&p, 0, place, v, &at) < 0) return -1;
+    out->n = at;
+    return 0;
+}
+
+/* Position.encoded_opening(kept, index): the ``index``-th of a listing's kept openings (``opening_listing``) as the
+ * loop encodes it, for the seat to act in the position listed: what a test compares with the reference's. */
+static PyObject *Position_encoded_opening(Position *self, PyObject *args) {
+    PyObject *kept;
+    long long index;
+    Chosen chosen;
+    if (!PyArg_ParseTuple(args, "OL", &kept, &index) || choose_opening(self, kept, index, &chosen) < 0) return NULL;
+    return tuple_of_ints(chosen.values, chosen.n);
+}
+
+/* -- choosing among a listing's answer -------------------------------------------------------------------------- */
+
+/* The draw phase's listing (may draw, the takes: each the cards from hand, the top card alone first): its
+ * ``index``-th action, drawing first. */
+static int choose_in_draw(PyObject *listing, long long index, Chosen *out) {
+    if (PyTuple_GET_ITEM(listing, 0) == Py_True) {
+        if (index == 0) return choose_bare(out, DO_DRAW), 0;
+        index--;
+    }
+    PyObject *take = PyList_GET_ITEM(PyTuple_GET_ITEM(listing, 1), index);
+    long cards[2];
+    Py_ssize_t n = read_ints(take, 0, CARD_TYPES - 1, 2, "a take's card", cards);
+    if (n < 0) return -1;
+    choose_with_cards(out, DO_TAKE, cards, (int)n);
+    return 0;
+}
+
+/* How many actions the draw phase's listing holds. */
+static long long draw_count(PyObject *listing) {
+    return (PyTuple_GET_ITEM(listing, 0) == Py_True) + PyList_GET_SIZE(PyTuple_GET_ITEM(listing, 1));
+}
+
+/* How many meld actions a listing of play holds: its single melds' groups, or its openings' count. */
+static long long meld_block_count(PyObject *melds, int openings) {
+    if (openings) return PyLong_AsLongLong(PyTuple_GET_ITEM(melds, 0));
+    long long total = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++)
+        total += PyLong_AsLongLong(PyTuple_GET_ITEM(PyList_GET_ITEM(melds, i), 4));
+    return total;
+}
+
+/* How many actions a listing of play holds (may ask, the meld block, the discard actions, may pass, may end). */
+static long long play_count(PyObject *listing, int openings) {
+    return (PyTuple_GET_ITEM(listing, 0) == Py_True) + meld_block_count(PyTuple_GET_ITEM(listing, 1), openings) +
+           PyList_GET_SIZE(PyTuple_GET_ITEM(listing, 2)) + (PyTuple_GET_ITEM(listing, 3) == Py_True) +
+           (PyTuple_GET_ITEM(listing, 4) == Py_True);
+}
+
+/* The ``index``-th action of a listing of play, in the reference's order: asking, the melds (single, or openings),
+ * the discards, passing, ending: 0, or -1 with an exception. */
+static int choose_in_play(const Position *self, PyObject *listing, int openings, long long index, Chosen *out) {
+    if (PyTuple_GET_ITEM(listing, 0) == Py_True) {
+        if (index == 0) return choose_bare(out, DO_ASK), 0;
+        index--;
+    }
+    PyObject *melds = PyTuple_GET_ITEM(listing, 1);
+    long long in_melds = meld_block_count(melds, openings);
+    if (index < in_melds) {
+        if (openings) return choose_opening(self, PyTuple_GET_ITEM(melds, 1), index, out);
+        for (Py_ssize_t i = 0;; i++) {
+            PyObject *shape = PyList_GET_ITEM(melds, i);
+            long long ways = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, 4));
+            if (index < ways) return choose_meld(self, shape, index, out);
+            index -= ways;
+        }
+    }
+    index -= in_melds;
+    PyObject *discards = PyTuple_GET_ITEM(listing, 2);
+    if (index < PyList_GET_SIZE(discards)) {
+        PyObject *cards = PyTuple_GET_ITEM(PyList_GET_ITEM(discards, index), 1); /* Action.cards */
+        long card = PyLong_AsLong(PyTuple_GET_ITEM(cards, 0));
+        return card == -1 && PyErr_Occurred() ? -1 : (choose_with_cards(out, DO_DISCARD, &card, 1), 0);
+    }
+    index -= PyList_GET_SIZE(discards);
+    int may_pass = PyTuple_GET_ITEM(listing, 3) == Py_True;
+    return choose_bare(out, may_pass && index == 0 ? DO_PASS : DO_END), 0;
+}
+
+/* -- the loop --------------------------------------------------------------------------------------------------- */
+
+/* What one loop is asked with: the listing's and the apply's contexts, the openings' questions (NULL: openings
+ * are Python's), the lists the chosen actions and their listings' counts are recorded in (NULL: none), and
+ * action.allowed's codes of the
+ * kinds yes and no (answering is Python's where ``has_answers`` is 0). */
+typedef struct {
+    PyObject *listing;
+    const ApplyContext *apply;
+    PyObject *openings;
+    PyObject *record, *counts;
+    int has_answers, answer_codes[2];
+} Loop;
+
+/* The answers hook action.allowed lets the seat to act give (yes, then no), as ``Position_kinds_allowed`` asks:
+ * their number, each 1 in ``allowed``; -1 with an exception. */
+static int answers_allowed(const Position *self, const Loop *loop, int allowed[2]) {
+    const ListingContext *c = (const ListingContext *)loop->listing;
+    const Turn *t = &self->state.turn;
+    int seat = self->state.to_act, count = 0;
+    for (int i = 0; i < 2; i++) {
+        KeyValues v = {.arguments = {loop->answer_codes[i], c->gates.phase_codes[GATE_ALLOWED][t->phase], seat, seat,
+                                     1, t->last_card_bonus}};
+        allowed[i] = answer_is_none(c->gates.allowed, &v);
+        if (allowed[i] < 0) return -1;
+        count += allowed[i];
+    }
+    return count;
+}
+
+/* Answering "may I go out?": yes or no, as action.allowed lets; STOP_PYTHON where neither is. */
+static int choose_answer(Position *self, const Loop *loop, Chosen *out) {
+    int allowed[2], count = answers_allowed(self, loop, allowed);
+    if (count <= 0) return count < 0 ? -1 : STOP_PYTHON;
+    long long index = random_below(&self->random, count);
+    choose_bare(out, allowed[0] && index == 0 ? DO_YES : DO_NO);
+    out->count = count;
+    return CHOSEN;
+}
+
+/* Whether the core counts the openings of the seat to act here: questions bound, the minimums loaded, and no more
+ * wild cards (jokers apart) than the counting tracks. */
+static int openings_counted(const Position *self, const Loop *loop) {
+    if (loop->openings == NULL || !self->has_minimums) return 0;
+    int seat = self->state.to_act, twos = 0;
+    for (int c = 0; c < CARD_TYPES; c++)
+        if (self->facts.is_wild[c] && c != JOKER) twos += self->state.hands[seat][c];
+    return twos <= OPENING_MOST_TWOS;
+}
+
+/* The listing of the seat to act in play, its side not opened: ``opening_listing`` with its minimum. */
+static PyObject *opening_listing_of(Position *self, const Loop *loop) {
+    int seat = self->state.to_act;
+    PyObject *args = Py_BuildValue("(OOi)", loop->listing, loop->openings,
+                                   self->minimums[seat][self->state.side_of[seat]]);
+    PyObject *found = args == NULL ? NULL : Position_opening_listing(self, args);
+    Py_XDECREF(args);
+    return found;
+}
+
+/* Choose the action of the seat to act into ``out``: CHOSEN, a STOP_ reason where Python takes over, -1 an
+ * exception. */
+static int choose_action(Position *self, const Loop *loop, Chosen *out) {
+    const State *s = &self->state;
+    int phase = s->turn.phase, opened = s->team_opened[s->side_of[s->to_act]];
+    if (phase == PHASE_OVER) return STOP_OVER;
+    if (phase == PHASE_ANSWER && loop->has_answers) return choose_answer(self, loop, out);
+    if (phase != PHASE_DRAW && phase != PHASE_PLAY) return STOP_PYTHON;
+    int openings = phase == PHASE_PLAY && !opened;
+    if (openings && !openings_counted(self, loop)) return STOP_PYTHON;
+    PyObject *listing = phase == PHASE_DRAW ? Position_draw_listing(self, loop->listing)
+                        : openings          ? opening_listing_of(self, loop)
+                                            : Position_play_listing(self, loop->listing);
+    if (listing == NULL) return -1;
+    long long count = listing == Py_None ? 0 : phase == PHASE_DRAW ? draw_count(listing) : play_count(listing, openings);
+    int found = PyErr_Occurred() ? -1 : STOP_PYTHON; /* None, or nothing listed: Python lists it, or refuses */
+    if (count > 0 && found == STOP_PYTHON) {
+        long long index = random_below(&self->random, count);
+        out->count = count;
+        found = phase == PHASE_DRAW ? choose_in_draw(listing, index, out)
+                                    : choose_in_play(self, listing, openings, index, out);
+    }
+    Py_DECREF(listing);
+    return found;
+}
+
+/* Apply ``chosen`` in C, recording it where asked: the hand's end (ENDED_...), or -2 with an exception (the
+ * listing offered an action the C entry declines: a fault of the core). */
+static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) {
+    Encoded e;
+    if (read_encoded(chosen->values, chosen->n, &e) < 0) return -2;
+    if (loop->record != NULL) {
+        PyObject *encoded = tuple_of_ints(chosen->values, chosen->n), *count = PyLong_FromLongLong(chosen->count);
+        int failed = encoded == NULL || count == NULL || PyList_Append(loop->record, encoded) < 0 ||
+                     PyList_Append(loop->counts, count) < 0;
+        Py_XDECREF(encoded);
+        Py_XDECREF(count);
+        if (failed) return -2;
+    }
+    int ended = apply_encoded(self, loop->apply, &e);
+    if (ended == DECLINED)
+        PyErr_Format(PyExc_RuntimeError, "native core: the C entry declines an action its listing offered (kind %d)",
+                     e.kind);
+    return ended < ENDED_NOT ? -2 : ended;
+}
+
+/* Position.play(listing_context, apply_context, openings, answers, record, most): random play from the position
+ * until the hand ends, a position the core does not list, or ``most`` actions applied: (why it stopped, the hand's
+ * end as ``apply`` gives it, the actions applied). ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's
+ * codes of the kinds yes and no, or None; ``record``: two lists, the encoded actions and the number of actions
+ * each was chosen among appended to them, or None. */
+static PyObject *Position_play(Position *self, PyObject *args) {
+    PyObject *listing, *apply, *openings, *answers, *record;
+    long long most;
+    if (!PyArg_ParseTuple(args, "OOOOOL", &listing, &apply, &openings, &answers, &record, &most)) return NULL;
+    if (context_with(listing, 1, 1) == NULL) return NULL;
+    if (!PyCapsule_IsValid(apply, APPLY_CONTEXT))
+        return PyErr_Format(PyExc_TypeError, "native core: play takes an ApplyContext from bind_apply");
+    PyObject *actions = NULL, *counts = NULL;
+    if (record != Py_None && !PyArg_ParseTuple(record, "O!O!", &PyList_Type, &actions, &PyList_Type, &counts))
+        return NULL;
+    Loop loop = {listing, PyCapsule_GetPointer(apply, APPLY_CONTEXT), openings == Py_None ? NULL : openings,
+                 actions, counts, 0, {0, 0}};
+    if (answers != Py_None) {
+        long codes[2];
+        if (read_codes(answers, 2, "answer kind codes", codes) < 0) return NULL;
+        loop.has_answers = 1, loop.answer_codes[0] = (int)codes[0], loop.answer_codes[1] = (int)codes[1];
+    }
+    int stop = STOP_MOST, ended = ENDED_NOT;
+    long long applied = 0;
+    while (applied < most) {
+        Chosen chosen;
+        int found = choose_action(self, &loop, &chosen);
+        if (found < 0) return NULL;
+        if (found != CHOSEN) {
+            stop = found;
+            break;
+        }
+        ended = apply_chosen(self, &loop, &chosen);
+        if (ended < 0) return NULL;
+        applied++;
+    }
+    return Py_BuildValue("(iiL)", stop, ended, applied);
+}
