@@ -31,6 +31,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("bench", ["--warm-loads", "x"], "argument --warm-loads: expected a whole number, not 'x'"),
     ("bench", ["--clock", "moon"], "argument --clock: invalid choice: 'moon'"),
     ("bench", ["--policy", "x"], "argument --policy: invalid choice: 'x'"),
+    ("bench", ["--core", "moon"], "argument --core: invalid choice: 'moon'"),
     ("bench", ["--warm-up", "-2"], "argument --warm-up: expected zero or more, not -2"),
     ("bench", ["--json", "x"], "unrecognized arguments: x"),
     ("bench_abuse", ["--only", "no-such"], "argument --only: no case's name contains 'no-such'; the cases: check: "),
