@@ -289,6 +289,27 @@ def openings_missing(rules: Rules) -> str | None:
     return missing
 
 
+def _too_many_wilds(rules: Rules, position: Any) -> str | None:
+    """Why the core's counting of openings declines the seat to act's hand, or None: more wild cards in it than the
+    counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
+    held = position.hand()
+    wilds = sum(held[card] for card in rules.wild_cards if card != JOKER)
+    most: int = LIBRARY.OPENING_MOST_TWOS if LIBRARY is not None else 0
+    return None if wilds <= most else f"openings with more than {most} wild cards other than jokers in one hand"
+
+
+def initial_meld_questions(rules: Rules) -> tuple[Any, ...]:
+    """What the core's counting of an opening asks the initial meld with, as ``_core.c``'s
+    ``read_opening_questions`` takes it: the memos of initial_meld.count, initial_meld.valid and go_out.concealed
+    (each keeping its question alive), a wild card's points, a joker's, and whether a clause reads what the melds
+    are made of."""
+    count = NativeQuestion(rules, INITIAL_COUNT, _VALUE).built_natively(INITIAL_COUNT.names)
+    valid = NativeQuestion(rules, INITIAL_VALID, _FAILING).built_natively(INITIAL_VALID.names)
+    concealed = NativeQuestion(rules, CONCEALED, _PREDICATE).built_natively(CONCEALED.names)
+    memos = (count.memo, valid.memo, concealed.memo)
+    return (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
+
+
 class NativeOpeningCount:
     """How many openings a player in play whose side has not opened may lay (the reference's meld block, whole
     choices of shapes judged on their aggregate: ``legal._openings`` / ``legal._opening_family``), counted by the
@@ -304,19 +325,12 @@ class NativeOpeningCount:
             raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
         self.rules = rules
         self.context = play.context
-        self.count_question = NativeQuestion(rules, INITIAL_COUNT, _VALUE).built_natively(INITIAL_COUNT.names)
-        self.valid = NativeQuestion(rules, INITIAL_VALID, _FAILING).built_natively(INITIAL_VALID.names)
-        self.concealed = NativeQuestion(rules, CONCEALED, _PREDICATE).built_natively(CONCEALED.names)
-        memos = (self.count_question.memo, self.valid.memo, self.concealed.memo)
-        self.questions = (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
+        self.questions = initial_meld_questions(rules)
 
     def declined(self, position: Any) -> str | None:
         """Why the core does not count the openings of the seat to act in ``position``, or None: more wild cards in
         one hand than its counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
-        held = position.hand()
-        wilds = sum(held[card] for card in self.rules.wild_cards if card != JOKER)
-        most: int = LIBRARY.OPENING_MOST_TWOS if LIBRARY is not None else 0
-        return None if wilds <= most else f"openings with more than {most} wild cards other than jokers in one hand"
+        return _too_many_wilds(self.rules, position)
 
     def count(self, position: Any, minimum: int) -> int:
         """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
@@ -541,6 +555,46 @@ class NativeDrawListing:
         if known is None:
             known = self.pairs[cards] = take_with(tuple(sorted(cards, key=SORT_ORDER.__getitem__)))
         return known
+
+
+def takes_missing(rules: Rules) -> str | None:
+    """The mechanism the core's count of the takes of a side that has not opened lacks for ``rules``, in words, or
+    None: what its draw phase lacks, or what its count of openings does (the minimum is met with the take)."""
+    return draw_listing_missing(rules) or openings_missing(rules)
+
+
+def _require(rules: Rules, missing: str | None) -> None:
+    """Refuse to build a part of the listing for ``rules`` where the core lacks a mechanism it needs (``missing``)."""
+    if missing is not None:
+        raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+
+
+class NativeTakeCount:
+    """How many actions a player in the draw phase whose side has not opened may make, as the reference's listing
+    counts them (``legal._draw_phase``: drawing, the top card alone, each take group alone or with further melds),
+    counted by the core from its position without building them (``native/takes.c``), every rule question through
+    its memo: the draw phase's (``NativeDrawListing``) and the initial meld's (``initial_meld_questions``). The
+    side's minimum (hook initial_meld.minimum, which reads the scores) is the caller's."""
+
+    def __init__(self, rules: Rules, draw: NativeDrawListing) -> None:
+        _require(rules, takes_missing(rules))
+        self.rules = rules
+        self.context = draw.context
+        self.questions = initial_meld_questions(rules)
+        self.from_hand = rules.composition_from_hand
+
+    def declined(self, position: Any) -> str | None:
+        """Why the core does not count the takes of the seat to act in ``position``, or None: an empty pile (the
+        draw phase's own listing covers it), or more wild cards than the openings' counting tracks."""
+        if not position.pile():
+            return "an empty pile (listed by the draw phase's own listing)"
+        return _too_many_wilds(self.rules, position)
+
+    def count(self, position: Any, minimum: int) -> int:
+        """The actions of the seat to act in ``position`` (the draw phase, its side not opened, the pile not empty;
+        ``core.load_state``), its side's initial meld needing ``minimum`` points (``checks.initial_minimum``)."""
+        found: int = position.take_count(self.context, self.questions, minimum, self.from_hand)
+        return found
 
 
 #: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.
