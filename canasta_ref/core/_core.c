@@ -2389,6 +2389,8 @@ static PyMethodDef Position_methods[] = {
      "draw_listing(context): (may draw, the legal takes) of the seat to act, or None"},
     {"take_count", (PyCFunction)Position_take_count, METH_VARARGS,
      "take_count(context, questions, minimum, composition_from_hand): the draw phase's actions, a side not opened"},
+    {"take_listing", (PyCFunction)Position_take_listing, METH_VARARGS,
+     "take_listing(context, questions, minimum, composition_from_hand): the draw phase, a side not opened, kept"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
@@ -2434,6 +2436,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
+    if (PyModule_AddFunctions(module, take_functions) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     Py_INCREF(&PositionType);
     if (PyModule_AddObject(module, "Position", (PyObject *)&PositionType) < 0) {
         Py_DECREF(&PositionType);

@@ -97,6 +97,8 @@ class Proof:
     #: Positions of the draw phase of a side that has not opened whose actions the core counted
     #: (``NativeTakeCount``), and those it declined, by reason.
     take_counts: int = 0
+    #: Of those, the positions whose reference listed a take (its actions compared in order and by index).
+    take_listings: int = 0
     takes_declined: Counter[str] = field(default_factory=Counter)
     #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
     listings: Counter[str] = field(default_factory=Counter)
@@ -128,7 +130,10 @@ class Proof:
             play = f"{play}, {self.opening_counts} counts of openings"
         if self.take_counts or self.takes_declined:
             declined = ", ".join(f"{count} ({why})" for why, count in sorted(self.takes_declined.items())) or "none"
-            play = f"{play}, {self.take_counts} counts of a draw phase's takes before opening (declined: {declined})"
+            play = (
+                f"{play}, {self.take_counts} counts of a draw phase before opening ({self.take_listings} with takes; "
+                f"declined: {declined})"
+            )
         answered = f"{self.answers} rule answers ({hit_rate})"
         whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
         left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
@@ -443,18 +448,28 @@ def _prove_opening_count(
 def _prove_take_count(
     rules: Rules, takes: NativeTakeCount, position: Any, state: HandState, reference: Listing, where: str, proof: Proof
 ) -> None:
-    """The core's count of the draw phase of a side that has not opened against the reference's listing."""
+    """The core's draw phase of a side that has not opened against the reference's listing: the count, the actions
+    walked in order, and each one found by its index (the first ``_INDEXED`` of them)."""
     declined = takes.declined(position)
     if declined is not None:
         proof.takes_declined[declined] += 1
         return
-    count = takes.count(position, initial_minimum(rules, state, state.to_act))
+    minimum = initial_minimum(rules, state, state.to_act)
+    count = takes.count(position, minimum)
     proof.take_counts += 1
     if count != reference.count():
         proof.disagreements.append(
-            f"{where}: the core counts {count} actions of the draw phase before opening, the "
-            f"reference {reference.count()}"
+            f"{where}: the core counts {count} actions of the draw phase before opening, the reference "
+            f"{reference.count()}"
         )
+        return
+    mine = takes.of(position, minimum)
+    listed = list(reference)
+    proof.take_listings += any(action.kind == "take" for action in listed)
+    if mine.count() != count or list(mine) != listed:
+        proof.disagreements.append(f"{where}: the core's draw phase before opening differs from the reference's")
+    elif any(mine[index] != listed[index] for index in range(min(count, _INDEXED))):
+        proof.disagreements.append(f"{where}: an action of the draw phase before opening found by its index differs")
 
 
 #: How many openings of a position the proof finds by index (each call counts the whole block again).

@@ -297,6 +297,12 @@ static int opening_accepts(OpeningCount *oc, const int32_t *state) {
     return accepted;
 }
 
+/* The first state of an opening's counting: nothing laid, every meld valid. */
+static void opening_start(int32_t *start) {
+    memset(start, 0, sizeof(int32_t) * OS_FIELDS);
+    start[OS_STAYING] = start[OS_LEAVING] = 1;
+}
+
 /* ``state`` with ``option`` laid as one more group. */
 static void with_option(const int32_t *state, const OpeningOption *o, int32_t *out) {
     memcpy(out, state, sizeof(int32_t) * OS_FIELDS);
@@ -411,8 +417,8 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
         state_table_alloc(&oc->verdicts, 64) < 0 || state_table_alloc(&oc->twos_ways, 16) < 0 ||
         opening_options(self, seat, &c->shapes, q->reads_composition, -1, 1, oc) < 0)
         return -1;
-    int32_t start[OS_FIELDS] = {0};
-    start[OS_STAYING] = start[OS_LEAVING] = 1;
+    int32_t start[OS_FIELDS];
+    opening_start(start);
     *total = openings_below(oc, start);
     return *total < 0 ? -1 : 0;
 }
@@ -430,14 +436,14 @@ static PyObject *Position_opening_count(Position *self, PyObject *args) {
     return failed ? NULL : PyLong_FromLongLong(total);
 }
 
-/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening in the reference's
- * order (by the choice at each rank, none first, then each option; within one choice by its cards), and the
+/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening below ``start``
+ * (the counting's first state) in the reference's order (by the choice at each rank, none first, then each option; within one choice by its cards), and the
  * opening's place among that choice's actions. Each option's block holds, for every deeper choice in turn, its
  * ways times that choice's actions: the deeper choice is found at ``n`` over the ways, and the place within the
  * choice is put back together on the way up. -1 with an exception. */
-static long long opening_descend(OpeningCount *oc, long long n, int *chosen) {
-    int32_t state[OS_FIELDS] = {0}, next[OS_FIELDS];
-    state[OS_STAYING] = state[OS_LEAVING] = 1;
+static long long opening_descend(OpeningCount *oc, const int32_t *start, long long n, int *chosen) {
+    int32_t state[OS_FIELDS], next[OS_FIELDS];
+    memcpy(state, start, sizeof(state));
     long long ways[MELD_RANKS], rest[MELD_RANKS];
     int levels = 0;
     for (int index = 0; index < oc->rank_count; index++) {
@@ -523,7 +529,9 @@ static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
     if (kept == NULL) return NULL;
     if (index < 0 || index >= kept->total)
         return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total);
-    long long place = opening_descend(&kept->oc, index, chosen);
+    int32_t start[OS_FIELDS];
+    opening_start(start);
+    long long place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return NULL;
     return Py_BuildValue("(NL)", chosen_shapes(&kept->oc, chosen), place);
 }
@@ -559,18 +567,23 @@ static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight
     return 0;
 }
 
+/* Every choice of shapes below ``start`` with an action, in the reference's order, as a list of (its shapes, its
+ * number of actions); NULL with an exception. */
+static PyObject *choices_below(OpeningCount *oc, const int32_t *start) {
+    PyObject *found = PyList_New(0), *path = PyList_New(0);
+    if (found != NULL && path != NULL && opening_walk(oc, start, 1, path, found) < 0) Py_CLEAR(found);
+    Py_XDECREF(path);
+    return found;
+}
+
 /* ``opening_choices(kept)`` (a module function): every choice of shapes of a listing's kept openings with an
  * action, in the reference's order, each (its shapes, its number of actions): what iterating the openings walks. */
 static PyObject *core_opening_choices(PyObject *Py_UNUSED(module), PyObject *capsule) {
     KeptOpenings *kept = kept_openings_of(capsule);
     if (kept == NULL) return NULL;
-    PyObject *found = PyList_New(0), *path = PyList_New(0);
-    int32_t start[OS_FIELDS] = {0};
-    start[OS_STAYING] = start[OS_LEAVING] = 1;
-    if (found != NULL && path != NULL && kept->total > 0 && opening_walk(&kept->oc, start, 1, path, found) < 0)
-        Py_CLEAR(found);
-    Py_XDECREF(path);
-    return found;
+    int32_t start[OS_FIELDS];
+    opening_start(start);
+    return kept->total > 0 ? choices_below(&kept->oc, start) : PyList_New(0);
 }
 
 /* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not

@@ -22,11 +22,6 @@ typedef struct {
     int fields[3], top_points, from_hand;
 } TakeCount;
 
-static void state_table_clear(StateTable *t) {
-    memset(t->used, 0, (size_t)t->capacity);
-    t->size = 0;
-}
-
 /* Hook pile.take on the group with ``extra_melds`` further melds: 1, 0, or -1 with an exception. */
 static int take_fields_allow(TakeCount *tc, int extra_melds) {
     int32_t *a = tc->t->take.arguments;
@@ -114,38 +109,72 @@ static int take_start(const Position *self, TakeCount *tc, const ShapeQuestion *
     return 0;
 }
 
-/* The actions of one take group's shape (``legal._TakeShapes.weight``): the take alone where legal, and its further
- * melds where they may help; -1 with an exception. ``picked``: the group's wild cards by type, ``wild_types`` of
- * them (``types``), as the rest of the hand's pool of wild cards is left from them. */
-static long long group_actions(const Position *self, TakeCount *tc, const ShapeQuestion *q, int n,
-                               const int *wild_types, const int *picked, int types) {
+/* One shape of take group: its natural cards (``naturals``, picked ``groups`` ways), its wild cards by type (in the
+ * order of ``KeptTakes.wild_types``), whether it is legal alone and may be helped by further melds, how many
+ * further melds it has, their first state, and their counting (its tables kept where it has any). */
+typedef struct {
+    int naturals, picked[CARD_TYPES], alone, may_help;
+    long long groups, extras;
+    int32_t start[OS_FIELDS];
+    TakeCount tc;
+} TakeShape;
+
+/* A listing's takes as counted (``take_listing``), kept for the actions asked of them later: the questions and
+ * facts the counting read, the counting every shape copies (``base``: the options of further melds), the pool's
+ * wild card types, every shape, whether the seat may draw and take the top card alone, the total. */
+typedef struct {
+    OpeningQuestions q;
+    TakeFacts t;
+    TakeCount base;
+    int wild_types[CARD_TYPES], wilds, shape_count, may_draw, top_alone;
+    TakeShape *shapes;
+    long long total;
+} KeptTakes;
+
+static void kept_takes_release(KeptTakes *kept) {
+    for (int i = 0; i < kept->shape_count; i++) {
+        OpeningCount *oc = &kept->shapes[i].tc.oc;
+        state_table_free(&oc->below), state_table_free(&oc->verdicts), state_table_free(&oc->twos_ways);
+    }
+    PyMem_Free(kept->shapes);
+    opening_count_free(&kept->base.oc);
+}
+
+/* Count one shape's actions (``legal._TakeShapes.weight``): the take alone where legal, and its further melds
+ * where they may help, counted from the base counting's options with the rest of the hand's wild cards; -1 with
+ * an exception. */
+static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q, TakeShape *shape) {
     const CardFacts *f = &self->facts;
+    shape->tc = kept->base;
+    TakeCount *tc = &shape->tc;
     OpeningCount *oc = &tc->oc;
-    int twos = 0, jokers = 0, points = n * f->melded_value[tc->t->top_rank * 4];
-    for (int i = 0; i < types; i++) {
-        points += picked[i] * f->melded_value[wild_types[i]];
-        if (wild_types[i] == JOKER) jokers += picked[i];
-        else twos += picked[i];
+    oc->below = oc->verdicts = oc->twos_ways = (StateTable){0};
+    int twos = 0, jokers = 0, n = shape->naturals, points = n * f->melded_value[kept->t.top_rank * 4];
+    for (int i = 0; i < kept->wilds; i++) {
+        points += shape->picked[i] * f->melded_value[kept->wild_types[i]];
+        if (kept->wild_types[i] == JOKER) jokers += shape->picked[i];
+        else twos += shape->picked[i];
     }
     tc->fields[0] = n + twos + jokers, tc->fields[1] = n, tc->fields[2] = twos + jokers;
-    oc->hand_size = tc->t->held + tc->t->gained - tc->fields[0];
-    int32_t start[OS_FIELDS];
-    int alone, may_help;
-    if (take_start(self, tc, q, n, twos, jokers, points, start) < 0 ||
-        group_verdict(self, tc, start, &alone, &may_help) < 0)
+    oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
+    if (take_start(self, tc, q, n, twos, jokers, points, shape->start) < 0 ||
+        group_verdict(self, tc, shape->start, &shape->alone, &shape->may_help) < 0)
         return -1;
-    if (!may_help) return alone;
-    const uint8_t *hand = self->state.hands[tc->t->seat];
+    shape->extras = 0;
+    if (!shape->may_help) return 0;
+    const uint8_t *hand = self->state.hands[kept->t.seat];
     oc->two_types = oc->twos_total = 0;
-    for (int i = 0; i < types; i++)
-        if (wild_types[i] != JOKER) {
-            oc->twos_pool[oc->two_types++] = hand[wild_types[i]] - picked[i];
-            oc->twos_total += hand[wild_types[i]] - picked[i];
+    for (int i = 0; i < kept->wilds; i++)
+        if (kept->wild_types[i] != JOKER) {
+            oc->twos_pool[oc->two_types++] = hand[kept->wild_types[i]] - shape->picked[i];
+            oc->twos_total += hand[kept->wild_types[i]] - shape->picked[i];
         }
     oc->jokers = hand[JOKER] - jokers;
-    state_table_clear(&oc->below), state_table_clear(&oc->verdicts), state_table_clear(&oc->twos_ways);
-    long long extras = openings_below(oc, start);
-    return extras < 0 ? -1 : alone + extras;
+    if (state_table_alloc(&oc->below, 64) < 0 || state_table_alloc(&oc->verdicts, 16) < 0 ||
+        state_table_alloc(&oc->twos_ways, 8) < 0)
+        return -1;
+    shape->extras = openings_below(oc, shape->start);
+    return shape->extras < 0 ? -1 : 0;
 }
 
 /* Add ``count`` times ``weight`` to ``*total``; -1 with an exception on an overflow. */
@@ -158,34 +187,85 @@ static int add_weighted(long long *total, long long count, long long weight) {
     return 0;
 }
 
-/* The actions of every take group (``movegen.take_groups`` before an opening: every pair, every larger group with a
- * natural card), by shape: each choice of the pool's wild cards by type, with each number of its natural cards
- * (picked ``natural_ways`` ways). -1 with an exception. */
-static int groups_count(const Position *self, TakeCount *tc, const ShapeQuestion *q, long long *total) {
+/* Every shape of take group (``movegen.take_groups`` before an opening: every pair, every larger group with a
+ * natural card): each choice of the pool's wild cards by type, with each number of its natural cards, counted into
+ * ``kept``. -1 with an exception. */
+static int shapes_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q) {
     const CardFacts *f = &self->facts;
-    const uint8_t *hand = self->state.hands[tc->t->seat];
-    int pool[CARD_TYPES], types = take_pool_of(self, tc->t, pool), naturals[4], natural_types = 0, available = 0;
-    int wild_types[CARD_TYPES], wilds = 0, picked[CARD_TYPES] = {0};
+    const uint8_t *hand = self->state.hands[kept->t.seat];
+    int pool[CARD_TYPES], types = take_pool_of(self, &kept->t, pool), naturals[4], natural_types = 0, available = 0;
+    int picked[CARD_TYPES] = {0}, capacity = 1;
+    kept->wilds = 0;
     for (int i = 0; i < types; i++) {
-        if (f->is_wild[pool[i]]) wild_types[wilds++] = pool[i];
+        if (f->is_wild[pool[i]]) kept->wild_types[kept->wilds++] = pool[i], capacity *= 1 + hand[pool[i]];
         else naturals[natural_types++] = hand[pool[i]], available += hand[pool[i]];
     }
     long long natural_ways[MAX_CARDS + 1];
     choice_counts(naturals, natural_types, available, natural_ways);
+    kept->shapes = PyMem_Calloc((size_t)capacity * (size_t)(available + 1), sizeof(TakeShape));
+    if (kept->shapes == NULL) return PyErr_NoMemory(), -1;
     for (;;) {
         int chosen = 0;
-        for (int i = 0; i < wilds; i++) chosen += picked[i];
+        for (int i = 0; i < kept->wilds; i++) chosen += picked[i];
         for (int n = 0; n <= available; n++) {
             int size = n + chosen;
             if (size < 2 || (size > 2 && n == 0)) continue;
-            long long actions = group_actions(self, tc, q, n, wild_types, picked, wilds);
-            if (actions < 0 || add_weighted(total, actions, natural_ways[n]) < 0) return -1;
+            TakeShape *shape = &kept->shapes[kept->shape_count++];
+            shape->naturals = n, shape->groups = natural_ways[n];
+            memcpy(shape->picked, picked, sizeof(picked));
+            if (shape_count(self, kept, q, shape) < 0 ||
+                add_weighted(&kept->total, shape->alone + shape->extras, shape->groups) < 0)
+                return -1;
         }
         int i = 0; /* the next choice of wild cards, as an odometer over their types */
-        while (i < wilds && picked[i] == hand[wild_types[i]]) picked[i++] = 0;
-        if (i == wilds) return 0;
+        while (i < kept->wilds && picked[i] == hand[kept->wild_types[i]]) picked[i++] = 0;
+        if (i == kept->wilds) return 0;
         picked[i]++;
     }
+}
+
+/* The takes of the seat to act counted into ``kept`` from ``args`` (context, questions, minimum,
+ * composition_from_hand), as ``take_count`` takes them; -1 with an exception. The caller releases ``kept``
+ * (``kept_takes_release``) either way. */
+static int takes_prepare(Position *self, PyObject *args, KeptTakes *kept) {
+    PyObject *context, *questions;
+    int minimum, from_hand;
+    if (!PyArg_ParseTuple(args, "OO!ip", &context, &PyTuple_Type, &questions, &minimum, &from_hand) ||
+        read_opening_questions(questions, &kept->q) < 0)
+        return -1;
+    const ListingContext *c = context_with(context, 0, 1);
+    if (c == NULL) return -1;
+    const State *s = &self->state;
+    int seat = s->to_act;
+    if (s->team_opened[s->side_of[seat]] || s->pile_len == 0 || s->turn.phase != PHASE_DRAW) {
+        PyErr_SetString(PyExc_ValueError,
+                        "native core: take_count asks of the draw phase of a side not opened, its pile not empty");
+        return -1;
+    }
+    Ending e = c->ending;
+    e.permission_code = c->draw.out_permission[s->turn.permission];
+    e.discard_pending = !s->turn.last_card_bonus;
+    table_values_of(self, seat, e.out_values.table);
+    TakeCount *base = &kept->base;
+    *base = (TakeCount){.oc = {.q = &kept->q, .ending = e, .minimum = minimum, .judge = take_judge}, .d = &c->draw,
+                        .t = &kept->t, .from_hand = from_hand};
+    if (take_facts_of(self, &c->draw, &c->shapes, &base->oc.ending, &kept->t) < 0 ||
+        (kept->t.gained = pile_gain(self, &c->draw, &kept->t)) < 0)
+        return -1;
+    base->top_points = self->facts.melded_value[kept->t.top];
+    memcpy(base->oc.side_kinds, kept->t.kinds, sizeof(kept->t.kinds));
+    int32_t start[OS_FIELDS];
+    int may_help;
+    base->oc.hand_size = kept->t.held + kept->t.gained;
+    if (take_start(self, base, &c->shapes, 0, 0, 0, 0, start) < 0 ||
+        group_verdict(self, base, start, &kept->top_alone, &may_help) < 0) /* the top card alone: no further melds */
+        return -1;
+    kept->may_draw = draw_allowed(self, &c->draw, &kept->t, kept->top_alone);
+    if (kept->may_draw < 0 || opening_wilds(self, seat, &base->oc) < 0 ||
+        opening_options(self, seat, &c->shapes, kept->q.reads_composition, kept->t.top_rank, 0, &base->oc) < 0 ||
+        shapes_count(self, kept, &c->shapes) < 0)
+        return -1;
+    return add_weighted(&kept->total, kept->may_draw + kept->top_alone, 1);
 }
 
 /* ``take_count(context, questions, minimum, composition_from_hand)``: how many actions the seat to act (in the
@@ -195,43 +275,103 @@ static int groups_count(const Position *self, TakeCount *tc, const ShapeQuestion
  * ``composition_from_hand``: hook initial_meld.composition_from_hand (the top card set aside from what the opening
  * is made of). */
 static PyObject *Position_take_count(Position *self, PyObject *args) {
-    PyObject *context, *questions;
-    int minimum, from_hand;
-    OpeningQuestions q;
-    if (!PyArg_ParseTuple(args, "OO!ip", &context, &PyTuple_Type, &questions, &minimum, &from_hand) ||
-        read_opening_questions(questions, &q) < 0)
-        return NULL;
-    const ListingContext *c = context_with(context, 0, 1);
-    if (c == NULL) return NULL;
-    const State *s = &self->state;
-    int seat = s->to_act;
-    if (s->team_opened[s->side_of[seat]] || s->pile_len == 0 || s->turn.phase != PHASE_DRAW)
-        return PyErr_Format(PyExc_ValueError,
-                            "native core: take_count asks of the draw phase of a side not opened, its pile not empty");
-    Ending e = c->ending;
-    e.permission_code = c->draw.out_permission[s->turn.permission];
-    e.discard_pending = !s->turn.last_card_bonus;
-    table_values_of(self, seat, e.out_values.table);
-    TakeFacts t;
-    memset(&t, 0, sizeof(t));
-    TakeCount tc = {.oc = {.q = &q, .ending = e, .minimum = minimum, .judge = take_judge}, .d = &c->draw, .t = &t,
-                    .from_hand = from_hand};
-    long long total = 0;
-    int alone = 0, may_help, failed = take_facts_of(self, &c->draw, &c->shapes, &tc.oc.ending, &t) < 0 ||
-                                  (t.gained = pile_gain(self, &c->draw, &t)) < 0;
-    if (!failed) {
-        tc.top_points = self->facts.melded_value[t.top];
-        memcpy(tc.oc.side_kinds, t.kinds, sizeof(t.kinds));
-        int32_t start[OS_FIELDS];
-        tc.oc.hand_size = t.held + t.gained;
-        failed = take_start(self, &tc, &c->shapes, 0, 0, 0, 0, start) < 0 ||
-                 group_verdict(self, &tc, start, &alone, &may_help) < 0; /* the top card alone: no further melds */
-    }
-    int may_draw = failed ? -1 : draw_allowed(self, &c->draw, &t, alone);
-    failed = may_draw < 0 || opening_wilds(self, seat, &tc.oc) < 0 || state_table_alloc(&tc.oc.below, 256) < 0 ||
-             state_table_alloc(&tc.oc.verdicts, 64) < 0 || state_table_alloc(&tc.oc.twos_ways, 16) < 0 ||
-             opening_options(self, seat, &c->shapes, q.reads_composition, t.top_rank, 0, &tc.oc) < 0 ||
-             groups_count(self, &tc, &c->shapes, &total) < 0;
-    opening_count_free(&tc.oc);
-    return failed ? NULL : PyLong_FromLongLong(total + may_draw + alone);
+    KeptTakes kept;
+    memset(&kept, 0, sizeof(kept));
+    int failed = takes_prepare(self, args, &kept) < 0;
+    kept_takes_release(&kept);
+    return failed ? NULL : PyLong_FromLongLong(kept.total);
 }
+
+#define KEPT_TAKES "canasta_ref.core.takes"
+
+static void kept_takes_free(PyObject *capsule) {
+    KeptTakes *kept = PyCapsule_GetPointer(capsule, KEPT_TAKES);
+    if (kept == NULL) return;
+    kept_takes_release(kept);
+    PyMem_Free(kept);
+}
+
+/* ``take_listing(context, questions, minimum, composition_from_hand)``: the draw phase of the seat to act as
+ * ``take_count`` counts it, (may draw, may take the top card alone, the wild card types of the pool, every shape of
+ * take group with actions as (its natural cards, its wild cards by type, taken alone, its further melds), the
+ * counting kept for ``take_extras_at`` and ``take_extras_choices``). */
+static PyObject *Position_take_listing(Position *self, PyObject *args) {
+    KeptTakes *kept = PyMem_Calloc(1, sizeof(KeptTakes));
+    if (kept == NULL) return PyErr_NoMemory();
+    PyObject *capsule = NULL;
+    if (takes_prepare(self, args, kept) == 0) capsule = PyCapsule_New(kept, KEPT_TAKES, kept_takes_free);
+    if (capsule == NULL) {
+        kept_takes_release(kept);
+        PyMem_Free(kept);
+        return NULL;
+    }
+    long types[CARD_TYPES];
+    for (int i = 0; i < kept->wilds; i++) types[i] = kept->wild_types[i];
+    PyObject *shapes = PyList_New(0);
+    for (int i = 0; shapes != NULL && i < kept->shape_count; i++) {
+        const TakeShape *shape = &kept->shapes[i];
+        if (!shape->alone && !shape->extras) continue;
+        long picked[CARD_TYPES];
+        for (int k = 0; k < kept->wilds; k++) picked[k] = shape->picked[k];
+        PyObject *entry = Py_BuildValue("(iNNLi)", shape->naturals, tuple_of_ints(picked, kept->wilds),
+                                        PyBool_FromLong(shape->alone), shape->extras, i);
+        if (entry == NULL || PyList_Append(shapes, entry) < 0) Py_CLEAR(shapes);
+        Py_XDECREF(entry);
+    }
+    PyObject *found = shapes == NULL ? NULL
+                                     : Py_BuildValue("(OONNO)", kept->may_draw ? Py_True : Py_False,
+                                                     kept->top_alone ? Py_True : Py_False,
+                                                     tuple_of_ints(types, kept->wilds), shapes, capsule);
+    Py_DECREF(capsule);
+    return found;
+}
+
+/* The kept shape ``at`` of a capsule of kept takes, with further melds; NULL with an exception. */
+static TakeShape *kept_shape(PyObject *capsule, int at) {
+    KeptTakes *kept = PyCapsule_GetPointer(capsule, KEPT_TAKES);
+    if (kept == NULL) return NULL;
+    if (at < 0 || at >= kept->shape_count || kept->shapes[at].extras == 0) {
+        PyErr_Format(PyExc_IndexError, "native core: no shape %d of take group with further melds", at);
+        return NULL;
+    }
+    return &kept->shapes[at];
+}
+
+/* ``take_extras_at(kept, shape, index)`` (a module function): the ``index``-th take with further melds of a kept
+ * shape, in the reference's order (``legal._take_extras``), as (the further melds' shapes: (rank, natural cards,
+ * other wild cards, jokers) in rank order, its place among the actions of those shapes, in
+ * ``movegen.expand_shapes`` order). */
+static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *capsule;
+    int at;
+    long long index;
+    int chosen[MELD_RANKS];
+    if (!PyArg_ParseTuple(args, "OiL", &capsule, &at, &index)) return NULL;
+    TakeShape *shape = kept_shape(capsule, at);
+    if (shape == NULL) return NULL;
+    if (index < 0 || index >= shape->extras)
+        return PyErr_Format(PyExc_IndexError, "native core: take %lld of %lld", index, shape->extras);
+    long long place = opening_descend(&shape->tc.oc, shape->start, index, chosen);
+    if (place < 0) return NULL;
+    return Py_BuildValue("(NL)", chosen_shapes(&shape->tc.oc, chosen), place);
+}
+
+/* ``take_extras_choices(kept, shape)`` (a module function): every choice of further melds' shapes of a kept shape
+ * of take group with an action, in the reference's order, each (its shapes, its number of actions). */
+static PyObject *core_take_extras_choices(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *capsule;
+    int at;
+    if (!PyArg_ParseTuple(args, "Oi", &capsule, &at)) return NULL;
+    TakeShape *shape = kept_shape(capsule, at);
+    if (shape == NULL) return NULL;
+    return choices_below(&shape->tc.oc, shape->start);
+}
+
+/* The module's functions on a listing's kept takes (``_core.c``'s ``core_module``). */
+static PyMethodDef take_functions[] = {
+    {"take_extras_at", (PyCFunction)core_take_extras_at, METH_VARARGS,
+     "take_extras_at(kept, shape, index): (shapes, place) of the index-th take with further melds of a kept shape"},
+    {"take_extras_choices", (PyCFunction)core_take_extras_choices, METH_VARARGS,
+     "take_extras_choices(kept, shape): every choice of further melds' shapes of a kept shape, with its actions"},
+    {NULL, NULL, 0, NULL},
+};
