@@ -15,9 +15,9 @@ beside the Python listing on a fresh copy of the same position and with the call
 ``ListingContext`` bound once), the core's card move for each plain draw, discard, meld and take
 (``canasta_ref.core.proof`` says which are plain), the core's apply of the whole action where it applies it
 (``core.apply``: through ``NativeApply``, the C entry alone and the core's Python path; beside the Python engine's
-apply of the same actions), and an undo by snapshot, next to the Python engine's snapshot and restore. The core does not judge actions yet, so it plays no hand
-on its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
-passes over the same games.
+apply of the same actions), and an undo by snapshot, next to the Python engine's snapshot and restore. The core
+does not judge actions yet, so it plays no hand on its own: the report says so, and which engine each figure is
+from. Each figure is the median of ``--repeat`` passes over the same games.
 """
 
 from __future__ import annotations
