@@ -437,10 +437,10 @@ static PyObject *Position_opening_count(Position *self, PyObject *args) {
 }
 
 /* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening below ``start``
- * (the counting's first state) in the reference's order (by the choice at each rank, none first, then each option; within one choice by its cards), and the
- * opening's place among that choice's actions. Each option's block holds, for every deeper choice in turn, its
- * ways times that choice's actions: the deeper choice is found at ``n`` over the ways, and the place within the
- * choice is put back together on the way up. -1 with an exception. */
+ * (the counting's first state) in the reference's order (by the choice at each rank, none first, then each option;
+ * within one choice by its cards), and the opening's place among that choice's actions. Each option's block
+ * holds, for every deeper choice in turn, its ways times that choice's actions: the deeper choice is found at ``n``
+ * over the ways, and the place within the choice is put back together on the way up. -1 with an exception. */
 static long long opening_descend(OpeningCount *oc, const int32_t *start, long long n, int *chosen) {
     int32_t state[OS_FIELDS], next[OS_FIELDS];
     memcpy(state, start, sizeof(state));

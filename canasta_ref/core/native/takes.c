@@ -63,31 +63,6 @@ static int take_judge(OpeningCount *oc, const int32_t *state) {
     return fine <= 0 ? fine : take_meets_minimum(tc, state, made);
 }
 
-/* The take with the group alone (``legal._take_verdict``, from the start state ``start``): whether it is legal,
- * and whether further melds may make it so (it fails only on the minimum or on the card kept: ``EXTRAS_MAY_LIFT``),
- * in the order ``checks.plan_melding`` asks (the kind, pile.take, the meld valid, the minimum, the ending). 0, or -1
- * with an exception. */
-static int group_verdict(const Position *self, TakeCount *tc, const int32_t *start, int *alone, int *may_help) {
-    OpeningCount *oc = &tc->oc;
-    *alone = *may_help = 0;
-    int fine = draw_kind_allowed(self, tc->d, tc->d->kind_take);
-    if (fine > 0) fine = take_fields_allow(tc, 0);
-    if (fine <= 0) return fine;
-    int made[4], after[4], hand_after = oc->hand_size;
-    take_kinds(oc, start, made, after);
-    int going_out = hand_after == 0;
-    if (hand_after == 1) going_out = oc->ending.pass_refused ? 1 : may_go_out_with(&oc->ending, after);
-    if (going_out < 0) return -1;
-    if (!(going_out ? start[OS_LEAVING] : start[OS_STAYING])) return 0;
-    int minimum = take_meets_minimum(tc, start, made), may = minimum < 0 ? -1 : may_go_out_with(&oc->ending, after);
-    if (may < 0) return -1;
-    int out_refused = hand_after == 0 && !may, ending = out_refused ? 0 : ending_fine(&oc->ending, hand_after, after);
-    if (ending < 0) return -1;
-    *alone = minimum && ending;
-    *may_help = !minimum || !out_refused;
-    return 0;
-}
-
 /* Where a group's further melds start (``legal._take_start``): the top card's meld laid with the group's ``n``
  * natural cards, ``twos`` other wild cards and ``jokers`` (its validity and canasta), the group's ``points``, and
  * what the top card's meld adds to the opening's composition. -1 with an exception. */
@@ -109,6 +84,34 @@ static int take_start(const Position *self, TakeCount *tc, const ShapeQuestion *
     return 0;
 }
 
+/* The take with the group alone (``legal._take_verdict``; the group's counts in ``tc->fields``, its natural cards
+ * ``n``, other wild cards ``twos``, ``jokers`` and ``points``): whether it is legal, and whether further melds may
+ * make it so (it fails only on the minimum or on the card kept: ``EXTRAS_MAY_LIFT``), in the order
+ * ``checks.plan_melding`` asks (the kind, pile.take, the meld valid, the minimum, the ending); where they may, the
+ * state they start from into ``start``. 0, or -1 with an exception. */
+static int group_verdict(const Position *self, TakeCount *tc, const ShapeQuestion *q, const int group[4],
+                         int32_t *start, int *alone, int *may_help) {
+    OpeningCount *oc = &tc->oc;
+    *alone = *may_help = 0;
+    int fine = draw_kind_allowed(self, tc->d, tc->d->kind_take);
+    if (fine > 0) fine = take_fields_allow(tc, 0);
+    if (fine > 0) fine = take_start(self, tc, q, group[0], group[1], group[2], group[3], start) < 0 ? -1 : 1;
+    if (fine <= 0) return fine;
+    int made[4], after[4], hand_after = oc->hand_size;
+    take_kinds(oc, start, made, after);
+    int going_out = hand_after == 0;
+    if (hand_after == 1) going_out = oc->ending.pass_refused ? 1 : may_go_out_with(&oc->ending, after);
+    if (going_out < 0) return -1;
+    if (!(going_out ? start[OS_LEAVING] : start[OS_STAYING])) return 0;
+    int minimum = take_meets_minimum(tc, start, made), may = minimum < 0 ? -1 : may_go_out_with(&oc->ending, after);
+    if (may < 0) return -1;
+    int out_refused = hand_after == 0 && !may, ending = out_refused ? 0 : ending_fine(&oc->ending, hand_after, after);
+    if (ending < 0) return -1;
+    *alone = minimum && ending;
+    *may_help = !minimum || !out_refused;
+    return 0;
+}
+
 /* One shape of take group: its natural cards (``naturals``, picked ``groups`` ways), its wild cards by type (in the
  * order of ``KeptTakes.wild_types``), whether it is legal alone and may be helped by further melds, how many
  * further melds it has, their first state, and their counting (its tables kept where it has any). */
@@ -126,7 +129,7 @@ typedef struct {
     OpeningQuestions q;
     TakeFacts t;
     TakeCount base;
-    int wild_types[CARD_TYPES], wilds, shape_count, may_draw, top_alone;
+    int wild_types[CARD_TYPES], wilds, shape_count, may_draw, top_alone, has_options;
     TakeShape *shapes;
     long long total;
 } KeptTakes;
@@ -157,11 +160,17 @@ static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestio
     }
     tc->fields[0] = n + twos + jokers, tc->fields[1] = n, tc->fields[2] = twos + jokers;
     oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
-    if (take_start(self, tc, q, n, twos, jokers, points, shape->start) < 0 ||
-        group_verdict(self, tc, shape->start, &shape->alone, &shape->may_help) < 0)
-        return -1;
+    int group[4] = {n, twos, jokers, points};
+    if (group_verdict(self, tc, q, group, shape->start, &shape->alone, &shape->may_help) < 0) return -1;
     shape->extras = 0;
     if (!shape->may_help) return 0;
+    OpeningCount *base = &kept->base.oc;
+    if (!kept->has_options) { /* the further melds' options, found once a listing where a group may use them */
+        if (opening_options(self, kept->t.seat, q, kept->q.reads_composition, kept->t.top_rank, 0, base) < 0) return -1;
+        kept->has_options = 1;
+    }
+    oc->options = base->options, oc->rank_count = base->rank_count;
+    memcpy(oc->ranks, base->ranks, sizeof(base->ranks)), memcpy(oc->first, base->first, sizeof(base->first));
     const uint8_t *hand = self->state.hands[kept->t.seat];
     oc->two_types = oc->twos_total = 0;
     for (int i = 0; i < kept->wilds; i++)
@@ -255,15 +264,12 @@ static int takes_prepare(Position *self, PyObject *args, KeptTakes *kept) {
     base->top_points = self->facts.melded_value[kept->t.top];
     memcpy(base->oc.side_kinds, kept->t.kinds, sizeof(kept->t.kinds));
     int32_t start[OS_FIELDS];
-    int may_help;
+    int may_help, alone[4] = {0};
     base->oc.hand_size = kept->t.held + kept->t.gained;
-    if (take_start(self, base, &c->shapes, 0, 0, 0, 0, start) < 0 ||
-        group_verdict(self, base, start, &kept->top_alone, &may_help) < 0) /* the top card alone: no further melds */
-        return -1;
+    if (group_verdict(self, base, &c->shapes, alone, start, &kept->top_alone, &may_help) < 0)
+        return -1; /* the top card alone: no further melds */
     kept->may_draw = draw_allowed(self, &c->draw, &kept->t, kept->top_alone);
-    if (kept->may_draw < 0 || opening_wilds(self, seat, &base->oc) < 0 ||
-        opening_options(self, seat, &c->shapes, kept->q.reads_composition, kept->t.top_rank, 0, &base->oc) < 0 ||
-        shapes_count(self, kept, &c->shapes) < 0)
+    if (kept->may_draw < 0 || opening_wilds(self, seat, &base->oc) < 0 || shapes_count(self, kept, &c->shapes) < 0)
         return -1;
     return add_weighted(&kept->total, kept->may_draw + kept->top_alone, 1);
 }
