@@ -114,33 +114,69 @@ static int group_verdict(const Position *self, TakeCount *tc, const ShapeQuestio
 
 /* One shape of take group: its natural cards (``naturals``, picked ``groups`` ways), its wild cards by type (in the
  * order of ``KeptTakes.wild_types``), whether it is legal alone and may be helped by further melds, how many
- * further melds it has, their first state, and their counting (its tables kept where it has any). */
+ * further melds it has, their first state, and the tables of their counting (where it has any). */
 typedef struct {
-    int naturals, picked[CARD_TYPES], alone, may_help;
+    int naturals, alone, may_help;
+    uint8_t picked[CARD_TYPES];
     long long groups, extras;
     int32_t start[OS_FIELDS];
-    TakeCount tc;
+    StateTable below, verdicts, twos_ways;
 } TakeShape;
 
 /* A listing's takes as counted (``take_listing``), kept for the actions asked of them later: the questions and
- * facts the counting read, the counting every shape copies (``base``: the options of further melds), the pool's
- * wild card types, every shape, whether the seat may draw and take the top card alone, the total. */
+ * facts the counting read, the counting every shape starts from (``base``: the options of further melds), the
+ * pool's wild card types and how many of each are held, every shape, whether the seat may draw and take the top
+ * card alone, the total. */
 typedef struct {
     OpeningQuestions q;
     TakeFacts t;
     TakeCount base;
-    int wild_types[CARD_TYPES], wilds, shape_count, may_draw, top_alone, has_options;
+    int wild_types[CARD_TYPES], wilds_held[CARD_TYPES], wilds, shape_count, may_draw, top_alone, has_options;
     TakeShape *shapes;
     long long total;
 } KeptTakes;
 
 static void kept_takes_release(KeptTakes *kept) {
     for (int i = 0; i < kept->shape_count; i++) {
-        OpeningCount *oc = &kept->shapes[i].tc.oc;
-        state_table_free(&oc->below), state_table_free(&oc->verdicts), state_table_free(&oc->twos_ways);
+        TakeShape *shape = &kept->shapes[i];
+        state_table_free(&shape->below), state_table_free(&shape->verdicts), state_table_free(&shape->twos_ways);
     }
     PyMem_Free(kept->shapes);
     opening_count_free(&kept->base.oc);
+}
+
+/* The counting of ``shape``'s further melds into ``tc``: the base counting with the group's pile.take counts, the
+ * cards left, the rest of the hand's wild cards and the shape's tables. Its jokers into ``*jokers``. */
+static void shape_counting(const KeptTakes *kept, const TakeShape *shape, TakeCount *tc, int *jokers) {
+    *tc = kept->base;
+    OpeningCount *oc = &tc->oc;
+    int wilds = 0;
+    *jokers = 0, oc->two_types = oc->twos_total = 0;
+    for (int i = 0; i < kept->wilds; i++) {
+        wilds += shape->picked[i];
+        if (kept->wild_types[i] == JOKER) *jokers += shape->picked[i];
+        else {
+            oc->twos_pool[oc->two_types++] = kept->wilds_held[i] - shape->picked[i];
+            oc->twos_total += kept->wilds_held[i] - shape->picked[i];
+        }
+    }
+    oc->jokers -= *jokers;
+    tc->fields[0] = shape->naturals + wilds, tc->fields[1] = shape->naturals, tc->fields[2] = wilds;
+    oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
+    oc->below = shape->below, oc->verdicts = shape->verdicts, oc->twos_ways = shape->twos_ways;
+}
+
+/* The tables of ``tc``'s counting kept by ``shape`` (a table grown moves). */
+static void shape_keep_tables(TakeShape *shape, const TakeCount *tc) {
+    shape->below = tc->oc.below, shape->verdicts = tc->oc.verdicts, shape->twos_ways = tc->oc.twos_ways;
+}
+
+/* The base counting's options of further melds: every valid shape of every rank the hand could lay but the top
+ * card's, in rank order, found once a listing where a group may use them; -1 with an exception. */
+static int base_options(const Position *self, KeptTakes *kept, const ShapeQuestion *q) {
+    if (kept->has_options) return 0;
+    kept->has_options = 1;
+    return opening_options(self, kept->t.seat, q, kept->q.reads_composition, kept->t.top_rank, 0, &kept->base.oc);
 }
 
 /* Count one shape's actions (``legal._TakeShapes.weight``): the take alone where legal, and its further melds
@@ -148,42 +184,22 @@ static void kept_takes_release(KeptTakes *kept) {
  * an exception. */
 static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q, TakeShape *shape) {
     const CardFacts *f = &self->facts;
-    shape->tc = kept->base;
-    TakeCount *tc = &shape->tc;
-    OpeningCount *oc = &tc->oc;
-    oc->below = oc->verdicts = oc->twos_ways = (StateTable){0};
-    int twos = 0, jokers = 0, n = shape->naturals, points = n * f->melded_value[kept->t.top_rank * 4];
-    for (int i = 0; i < kept->wilds; i++) {
-        points += shape->picked[i] * f->melded_value[kept->wild_types[i]];
-        if (kept->wild_types[i] == JOKER) jokers += shape->picked[i];
-        else twos += shape->picked[i];
-    }
-    tc->fields[0] = n + twos + jokers, tc->fields[1] = n, tc->fields[2] = twos + jokers;
-    oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
-    int group[4] = {n, twos, jokers, points};
-    if (group_verdict(self, tc, q, group, shape->start, &shape->alone, &shape->may_help) < 0) return -1;
+    TakeCount tc;
+    int jokers, n = shape->naturals, points = n * f->melded_value[kept->t.top_rank * 4];
+    shape_counting(kept, shape, &tc, &jokers);
+    for (int i = 0; i < kept->wilds; i++) points += shape->picked[i] * f->melded_value[kept->wild_types[i]];
+    int group[4] = {n, tc.fields[2] - jokers, jokers, points};
+    if (group_verdict(self, &tc, q, group, shape->start, &shape->alone, &shape->may_help) < 0) return -1;
     shape->extras = 0;
     if (!shape->may_help) return 0;
-    OpeningCount *base = &kept->base.oc;
-    if (!kept->has_options) { /* the further melds' options, found once a listing where a group may use them */
-        if (opening_options(self, kept->t.seat, q, kept->q.reads_composition, kept->t.top_rank, 0, base) < 0) return -1;
-        kept->has_options = 1;
-    }
+    if (base_options(self, kept, q) < 0) return -1;
+    OpeningCount *oc = &tc.oc, *base = &kept->base.oc;
     oc->options = base->options, oc->rank_count = base->rank_count;
     memcpy(oc->ranks, base->ranks, sizeof(base->ranks)), memcpy(oc->first, base->first, sizeof(base->first));
-    const uint8_t *hand = self->state.hands[kept->t.seat];
-    oc->two_types = oc->twos_total = 0;
-    for (int i = 0; i < kept->wilds; i++)
-        if (kept->wild_types[i] != JOKER) {
-            oc->twos_pool[oc->two_types++] = hand[kept->wild_types[i]] - shape->picked[i];
-            oc->twos_total += hand[kept->wild_types[i]] - shape->picked[i];
-        }
-    oc->jokers = hand[JOKER] - jokers;
-    if (state_table_alloc(&oc->below, 64) < 0 || state_table_alloc(&oc->verdicts, 16) < 0 ||
-        state_table_alloc(&oc->twos_ways, 8) < 0)
-        return -1;
-    shape->extras = openings_below(oc, shape->start);
-    return shape->extras < 0 ? -1 : 0;
+    int failed = state_table_alloc(&oc->below, 64) < 0 || state_table_alloc(&oc->verdicts, 16) < 0 ||
+                 state_table_alloc(&oc->twos_ways, 8) < 0 || (shape->extras = openings_below(oc, shape->start)) < 0;
+    shape_keep_tables(shape, &tc);
+    return failed ? -1 : 0;
 }
 
 /* Add ``count`` times ``weight`` to ``*total``; -1 with an exception on an overflow. */
@@ -203,11 +219,14 @@ static int shapes_count(const Position *self, KeptTakes *kept, const ShapeQuesti
     const CardFacts *f = &self->facts;
     const uint8_t *hand = self->state.hands[kept->t.seat];
     int pool[CARD_TYPES], types = take_pool_of(self, &kept->t, pool), naturals[4], natural_types = 0, available = 0;
-    int picked[CARD_TYPES] = {0}, capacity = 1;
+    int capacity = 1;
+    uint8_t picked[CARD_TYPES] = {0};
     kept->wilds = 0;
     for (int i = 0; i < types; i++) {
-        if (f->is_wild[pool[i]]) kept->wild_types[kept->wilds++] = pool[i], capacity *= 1 + hand[pool[i]];
-        else naturals[natural_types++] = hand[pool[i]], available += hand[pool[i]];
+        if (f->is_wild[pool[i]]) {
+            kept->wilds_held[kept->wilds] = hand[pool[i]], kept->wild_types[kept->wilds++] = pool[i];
+            capacity *= 1 + hand[pool[i]];
+        } else naturals[natural_types++] = hand[pool[i]], available += hand[pool[i]];
     }
     long long natural_ways[MAX_CARDS + 1];
     choice_counts(naturals, natural_types, available, natural_ways);
@@ -332,15 +351,16 @@ static PyObject *Position_take_listing(Position *self, PyObject *args) {
     return found;
 }
 
-/* The kept shape ``at`` of a capsule of kept takes, with further melds; NULL with an exception. */
-static TakeShape *kept_shape(PyObject *capsule, int at) {
+/* The kept takes of ``capsule`` whose shape ``at`` has further melds (into ``*shape``); NULL with an exception. */
+static KeptTakes *kept_shape(PyObject *capsule, int at, TakeShape **shape) {
     KeptTakes *kept = PyCapsule_GetPointer(capsule, KEPT_TAKES);
     if (kept == NULL) return NULL;
     if (at < 0 || at >= kept->shape_count || kept->shapes[at].extras == 0) {
         PyErr_Format(PyExc_IndexError, "native core: no shape %d of take group with further melds", at);
         return NULL;
     }
-    return &kept->shapes[at];
+    *shape = &kept->shapes[at];
+    return kept;
 }
 
 /* ``take_extras_at(kept, shape, index)`` (a module function): the ``index``-th take with further melds of a kept
@@ -349,28 +369,36 @@ static TakeShape *kept_shape(PyObject *capsule, int at) {
  * ``movegen.expand_shapes`` order). */
 static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *capsule;
-    int at;
+    int at, jokers, chosen[MELD_RANKS];
     long long index;
-    int chosen[MELD_RANKS];
+    TakeShape *shape;
+    TakeCount tc;
     if (!PyArg_ParseTuple(args, "OiL", &capsule, &at, &index)) return NULL;
-    TakeShape *shape = kept_shape(capsule, at);
-    if (shape == NULL) return NULL;
+    KeptTakes *kept = kept_shape(capsule, at, &shape);
+    if (kept == NULL) return NULL;
     if (index < 0 || index >= shape->extras)
         return PyErr_Format(PyExc_IndexError, "native core: take %lld of %lld", index, shape->extras);
-    long long place = opening_descend(&shape->tc.oc, shape->start, index, chosen);
+    shape_counting(kept, shape, &tc, &jokers);
+    long long place = opening_descend(&tc.oc, shape->start, index, chosen);
+    shape_keep_tables(shape, &tc);
     if (place < 0) return NULL;
-    return Py_BuildValue("(NL)", chosen_shapes(&shape->tc.oc, chosen), place);
+    return Py_BuildValue("(NL)", chosen_shapes(&tc.oc, chosen), place);
 }
 
 /* ``take_extras_choices(kept, shape)`` (a module function): every choice of further melds' shapes of a kept shape
  * of take group with an action, in the reference's order, each (its shapes, its number of actions). */
 static PyObject *core_take_extras_choices(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *capsule;
-    int at;
+    int at, jokers;
+    TakeShape *shape;
+    TakeCount tc;
     if (!PyArg_ParseTuple(args, "Oi", &capsule, &at)) return NULL;
-    TakeShape *shape = kept_shape(capsule, at);
-    if (shape == NULL) return NULL;
-    return choices_below(&shape->tc.oc, shape->start);
+    KeptTakes *kept = kept_shape(capsule, at, &shape);
+    if (kept == NULL) return NULL;
+    shape_counting(kept, shape, &tc, &jokers);
+    PyObject *found = choices_below(&tc.oc, shape->start);
+    shape_keep_tables(shape, &tc);
+    return found;
 }
 
 /* The module's functions on a listing's kept takes (``_core.c``'s ``core_module``). */
