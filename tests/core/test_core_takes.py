@@ -150,3 +150,12 @@ def test_the_proof_counts_takes_before_opening_and_finds_a_wrong_count(
     monkeypatch.setattr(NativeTakeCount, "count", lambda self, position, minimum: counted(self, position, minimum) + 1)
     wrong = prove(classic, ["core-takes/1", "core-takes/2"])
     assert any("actions of the draw phase before opening" in found for found in wrong.disagreements)
+
+
+def test_a_hand_of_more_wild_cards_than_the_counting_tracks_is_declined_by_name(library: ModuleType) -> None:
+    rules = rules_for(load_variant("hand-and-foot"))  # five packs: fifteen twos in one hand
+    twos = " ".join(["2C", "2D", "2H", "2S"] * 4)
+    position = core.load_state(core.new_position(rules), _to_draw(rules, f"{twos[:-3]} KC KD 5S", "4C KH"))
+    assert _counter(rules).declined(position) == "openings with more than 14 wild cards other than jokers in one hand"
+    assert NativeListing(rules).of(position, 50) is None
+    assert _listed(rules, _to_draw(rules, f"{twos[: 3 * 14 - 1]} KC KD 5S", "4C KH"))  # fourteen: counted
