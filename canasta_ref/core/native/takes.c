@@ -1,4 +1,4 @@
-/* The takes of the pile by a side that has not opened (the draw phase), counted without building them.
+/* The takes of the pile by a side that has not opened (the draw phase), counted and indexed without building them.
  *
  * Included by ``../_core.c`` after the draw phase's listing and ``openings.c``: it reads the take's facts
  * (``TakeFacts``, ``pile_gain``, ``take_pool_of``), the draw phase's questions and the openings' counting. The
@@ -10,7 +10,9 @@
  * its shape (its natural cards, by how many ways the hand picks them, and its wild cards by type), and its further
  * melds by ``openings.c``'s counting from a start state that holds the top card's meld, with the verdict of a take
  * (``take_judge``): pile.take told the further melds, each meld valid kept or going out, the turn ending legally,
- * and the initial meld's minimum with the take (the top card's points apart). */
+ * and the initial meld's minimum with the take (the top card's points apart). A listing keeps every shape's counts
+ * and tables (``KeptTakes``), so that an action asked for later descends them (``openings.c``'s descent and walk)
+ * asking no rule question again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
 
 /* One take group's counting: the openings' counting (first: its verdict casts back), what the take is judged with,
  * the group's pile.take counts (its cards, natural cards of the top card's rank, wild cards), the top card's points
