@@ -10,14 +10,14 @@ finds in each position of play and the valid shapes of every rank the seat to ac
 built in C, its memo asked; beside the Python listing's own ``_rank_shapes``), the legal single melds of a side that
 has opened (beside ``_single_melds``), the whole listing of such a position and its count (``NativePlayListing``), of
 a position of play whose side has not opened (``NativeOpeningCount.of``, its openings counted, not made), and
-of the draw phase (``NativeDrawListing``), each beside the Python listing on a fresh copy of the same position and
-with the call into C alone (the variant's ``ListingContext`` bound once), the core's card move for each
-plain draw, discard, meld and take (``canasta_ref.core.proof`` says which are plain), the core's apply of the whole
-action where it applies it (``core.apply``: through ``NativeApply``, the C entry alone and the core's Python path;
-beside the Python engine's apply of the same actions), and an undo by
-snapshot, next to the Python engine's snapshot and restore. The core does not judge actions yet, so it plays no hand
-on its own: the report says so, and which engine each figure is from. Each figure is the median of ``--repeat``
-passes over the same games.
+of the draw phase (``NativeDrawListing``; a side not opened with a pile to take, ``NativeTakeCount.of``), each
+beside the Python listing on a fresh copy of the same position and with the call into C alone (the variant's
+``ListingContext`` bound once), the core's card move for each plain draw, discard, meld and take
+(``canasta_ref.core.proof`` says which are plain), the core's apply of the whole action where it applies it
+(``core.apply``: through ``NativeApply``, the C entry alone and the core's Python path; beside the Python engine's
+apply of the same actions), and an undo by snapshot, next to the Python engine's snapshot and restore. The core
+does not judge actions yet, so it plays no hand on its own: the report says so, and which engine each figure is
+from. Each figure is the median of ``--repeat`` passes over the same games.
 """
 
 from __future__ import annotations
@@ -44,10 +44,12 @@ from canasta_ref.core.listing import (
     NativePlayListing,
     NativeRankShapes,
     NativeSingleMelds,
+    NativeTakeCount,
     openings_missing,
     play_listing_missing,
     rank_shapes_missing,
     single_melds_open,
+    takes_missing,
 )
 from canasta_ref.core.memo import NativeAnswers
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
@@ -78,6 +80,9 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
     draw = NativeListing(rules).draw
     appliers = (NativeApply(rules), NativeApply(rules, native=False))
     openings = None if play is None or openings_missing(rules) else OpeningsAt(NativeOpeningCount(play))
+    takes = None
+    if draw is not None and play is not None and not takes_missing(rules):
+        takes = TakesAt(NativeOpeningCount(play), NativeTakeCount(rules, draw))
     rng = random.Random(seed)
     played = 0.0
     for number in range(hands):
@@ -90,7 +95,8 @@ def one_pass(rules: Rules, hands: int, seed: int, clock: Callable[[], float]) ->
                 _time_single_melds(game.state, position, melds, spent, clock)
             opened = game.state.team_opened[_side_to_act(game.state)]
             unopened = None if opened or openings is None else openings.at(game.state)
-            native = {"play": play if opened else unopened, "draw": draw}.get(game.state.phase)
+            taking = None if opened or takes is None or not game.state.pile else takes.at(game.state)
+            native = {"play": play if opened else unopened, "draw": taking or draw}.get(game.state.phase)
             listed = native is not None and _time_listing(rules, game.state, position, native, spent, clock)
             if listed and native is not None:
                 _time_call(native, position, spent, clock)
@@ -111,6 +117,19 @@ class OpeningsAt:
 
     def of(self, position: Any) -> Listing:
         return self.openings.of(position, self.minimum)
+
+
+class TakesAt(OpeningsAt):
+    """The core's listing of the draw phase of a side that has not opened, its pile not empty (its takes counted
+    with its opening: ``NativeTakeCount``), with the side's minimum read from the Python state as ``OpeningsAt``
+    reads it."""
+
+    def __init__(self, openings: NativeOpeningCount, takes: NativeTakeCount) -> None:
+        super().__init__(openings)
+        self.takes = takes
+
+    def of(self, position: Any) -> Listing | None:  # type: ignore[override]  # None where the core declines it
+        return None if self.takes.declined(position) else self.takes.of(position, self.minimum)
 
 
 def _time_shapes(
@@ -159,7 +178,7 @@ def _time_listing(
     rules: Rules,
     state: HandState,
     position: Any,
-    native: NativePlayListing | NativeDrawListing | OpeningsAt,
+    native: NativePlayListing | NativeDrawListing | OpeningsAt | TakesAt,
     spent: Timings,
     clock: Callable[[], float],
 ) -> bool:
@@ -178,6 +197,8 @@ def _time_listing(
     again = clock()
     listing(rules, theirs).count()
     what = f"{state.phase}, side {'opened' if state.team_opened[_side_to_act(state)] else 'not opened'}"
+    if isinstance(native, TakesAt):
+        what = f"{what}, its pile taken with the opening"
     spent[f"core listing + count ({what})"].append(middle - start)
     spent[f"core listing + count ({what}), answers kept"].append(again - middle)
     spent[f"python listing + count ({what}), same positions"].append(clock() - again)
@@ -189,7 +210,7 @@ def _count(found: Listing | None) -> int:
 
 
 def _time_call(
-    native: NativePlayListing | NativeDrawListing | OpeningsAt,
+    native: NativePlayListing | NativeDrawListing | OpeningsAt | TakesAt,
     position: Any,
     spent: Timings,
     clock: Callable[[], float],
@@ -200,6 +221,13 @@ def _time_call(
         start = clock()
         position.draw_listing(native.context)
         spent["core draw-phase call alone, answers kept"].append(clock() - start)
+    elif isinstance(native, TakesAt):
+        start = clock()
+        takes = native.takes
+        position.take_listing(takes.context, takes.questions, native.minimum, takes.from_hand)
+        spent["core draw-phase call alone (side not opened, its pile taken with the opening), answers kept"].append(
+            clock() - start
+        )
     elif isinstance(native, OpeningsAt):
         start = clock()
         position.opening_listing(native.openings.context, native.openings.questions, native.minimum)

@@ -1411,6 +1411,50 @@ typedef struct {
     int group_code, wild_code;
 } ShapeQuestion;
 
+/* The meld.valid values of a group of ``rank`` laid by ``seat`` that no shape changes (the table, the rank facts, the
+ * meld it joins: ``*before``, NULL for a new meld), into ``values``. */
+static void shape_values_start(const Position *self, int seat, int rank, int initial, const ShapeQuestion *q,
+                               KeyValues *values, const NativeMeld **before) {
+    int side = self->state.side_of[seat];
+    *before = merge_target(self, side, rank, q->merging);
+    table_values_of(self, seat, values->table);
+    int32_t *a = values->arguments, facts[3];
+    rank_facts_of(self, side, rank, facts);
+    a[SHAPE_RANK] = a[SHAPE_LOWEST] = rank;
+    a[SHAPE_KIND] = rank == MELD_RANKS - 2 ? q->wild_code : q->group_code;
+    a[SHAPE_SUITS] = 0, a[SHAPE_CONSECUTIVE] = 1, a[SHAPE_TAKE_ONTO_MELD] = 0;
+    a[SHAPE_IS_NEW] = *before == NULL;
+    a[SHAPE_WAS_CANASTA] = *before != NULL && (*before)->size >= self->facts.canasta_size[rank];
+    a[SHAPE_INITIAL] = initial;
+    a[SHAPE_OTHER_CANASTA] = facts[0], a[SHAPE_OTHER_NATURAL_CANASTA] = facts[1], a[SHAPE_WILD_MELD_OPEN] = facts[2];
+}
+
+/* Hook meld.valid on one shape (``n`` natural cards, ``t`` other wild cards, ``j`` jokers) of the rank ``values``
+ * was started for, kept and going out, into ``out`` (its ways left to the caller): 1 where either holds, 0 where
+ * neither does, -1 with an exception. */
+static int shape_judged(const Position *self, const ShapeQuestion *q, KeyValues *values, const NativeMeld *before,
+                        int n, int t, int j, RankShape *out) {
+    int32_t *a = values->arguments;
+    int rank = a[SHAPE_RANK], added = n + t + j, size = added + (before ? before->size : 0);
+    int meld_naturals = n + (before ? before->naturals : 0);
+    a[SHAPE_SIZE] = size, a[SHAPE_NATURALS] = meld_naturals;
+    a[SHAPE_WILDS] = t + j + (before ? before->wilds : 0);
+    a[SHAPE_JOKERS] = j + (before ? before->jokers : 0);
+    a[SHAPE_NATURAL_RANKS] = n > 0, a[SHAPE_ADDED] = added, a[SHAPE_ADDED_WILDS] = t + j;
+    int verdict[2];
+    for (int going_out = 0; going_out < 2; going_out++) {
+        a[SHAPE_GOING_OUT] = going_out;
+        PyObject *answer = ask_built(q->valid, values);
+        if (answer == NULL) return -1;
+        verdict[going_out] = answer == Py_None;
+    }
+    int new_kind = -1;
+    if (!a[SHAPE_WAS_CANASTA] && size >= self->facts.canasta_size[rank])
+        new_kind = size == meld_naturals ? 0 : meld_naturals == 0 ? 2 : 1;
+    *out = (RankShape){n, t, j, verdict[0], verdict[1], new_kind, 0};
+    return verdict[0] || verdict[1];
+}
+
 /* The shapes of one rank that make a valid meld for ``seat`` (``legal._rank_shapes``), into ``*out`` (allocated
  * with PyMem_Malloc, the caller frees it): for each count of its natural cards of ``rank``, of its other wild cards
  * and of its jokers, hook meld.valid asked keeping cards and going out. Returns how many, or -1 with an exception. */
@@ -1418,7 +1462,7 @@ static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, 
                                       RankShape **out) {
     const State *s = &self->state;
     const CardFacts *f = &self->facts;
-    int side = s->side_of[seat], naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
+    int naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
     int available = 0, twos_total = 0, jokers = s->hands[seat][JOKER]; /* a joker is never natural */
     for (int c = 0; c < JOKER; c++) {
         int held = s->hands[seat][c];
@@ -1428,17 +1472,9 @@ static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, 
     long long natural_ways[MAX_CARDS + 1], two_ways[MAX_CARDS + 1];
     choice_counts(naturals, natural_types, available, natural_ways);
     choice_counts(twos, two_types, twos_total, two_ways);
-    const NativeMeld *before = merge_target(self, side, rank, q->merging);
-    int was_canasta = before != NULL && before->size >= f->canasta_size[rank];
     KeyValues values;
-    table_values_of(self, seat, values.table);
-    int32_t *a = values.arguments, facts[3];
-    rank_facts_of(self, side, rank, facts);
-    a[SHAPE_RANK] = a[SHAPE_LOWEST] = rank;
-    a[SHAPE_KIND] = rank == MELD_RANKS - 2 ? q->wild_code : q->group_code;
-    a[SHAPE_SUITS] = 0, a[SHAPE_CONSECUTIVE] = 1, a[SHAPE_TAKE_ONTO_MELD] = 0;
-    a[SHAPE_IS_NEW] = before == NULL, a[SHAPE_WAS_CANASTA] = was_canasta, a[SHAPE_INITIAL] = initial;
-    a[SHAPE_OTHER_CANASTA] = facts[0], a[SHAPE_OTHER_NATURAL_CANASTA] = facts[1], a[SHAPE_WILD_MELD_OPEN] = facts[2];
+    const NativeMeld *before;
+    shape_values_start(self, seat, rank, initial, q, &values, &before);
     RankShape *found = PyMem_Malloc(sizeof(RankShape) * (size_t)((available + 1) * (twos_total + 1) * (jokers + 1)));
     if (found == NULL) return PyErr_NoMemory(), -1;
     Py_ssize_t count = 0;
@@ -1446,27 +1482,12 @@ static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, 
         for (int t = 0; t <= twos_total; t++)
             for (int j = 0; j <= jokers; j++) {
                 if (n + t + j == 0) continue;
-                int added = n + t + j, size = added + (before ? before->size : 0);
-                int meld_naturals = n + (before ? before->naturals : 0);
-                a[SHAPE_SIZE] = size, a[SHAPE_NATURALS] = meld_naturals;
-                a[SHAPE_WILDS] = t + j + (before ? before->wilds : 0);
-                a[SHAPE_JOKERS] = j + (before ? before->jokers : 0);
-                a[SHAPE_NATURAL_RANKS] = n > 0, a[SHAPE_ADDED] = added, a[SHAPE_ADDED_WILDS] = t + j;
-                int verdict[2];
-                for (int going_out = 0; going_out < 2; going_out++) {
-                    a[SHAPE_GOING_OUT] = going_out;
-                    PyObject *answer = ask_built(q->valid, &values);
-                    if (answer == NULL) {
-                        PyMem_Free(found);
-                        return -1;
-                    }
-                    verdict[going_out] = answer == Py_None;
+                int valid = shape_judged(self, q, &values, before, n, t, j, &found[count]);
+                if (valid < 0) {
+                    PyMem_Free(found);
+                    return -1;
                 }
-                if (!verdict[0] && !verdict[1]) continue;
-                int new_kind = -1;
-                if (!was_canasta && size >= f->canasta_size[rank])
-                    new_kind = size == meld_naturals ? 0 : meld_naturals == 0 ? 2 : 1;
-                found[count++] = (RankShape){n, t, j, verdict[0], verdict[1], new_kind, natural_ways[n] * two_ways[t]};
+                if (valid) found[count++].ways = natural_ways[n] * two_ways[t];
             }
     *out = found;
     return count;
@@ -2320,6 +2341,7 @@ static PyObject *Position_where(Position *self, PyObject *Py_UNUSED(ignored)) {
 }
 
 #include "native/apply.c"
+#include "native/takes.c" /* the takes of a side that has not opened */
 #include "native/play.c" /* random play, a whole hand in C */
 
 static PyMethodDef Position_methods[] = {
@@ -2369,6 +2391,10 @@ static PyMethodDef Position_methods[] = {
      "kinds_allowed(allowed, phase_codes, kind_codes): action.allowed for each kind, the seat to act's"},
     {"draw_listing", (PyCFunction)Position_draw_listing, METH_O,
      "draw_listing(context): (may draw, the legal takes) of the seat to act, or None"},
+    {"take_count", (PyCFunction)Position_take_count, METH_VARARGS,
+     "take_count(context, questions, minimum, composition_from_hand): the draw phase's actions, a side not opened"},
+    {"take_listing", (PyCFunction)Position_take_listing, METH_VARARGS,
+     "take_listing(context, questions, minimum, composition_from_hand): the draw phase, a side not opened, kept"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
@@ -2422,6 +2448,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
+    if (PyModule_AddFunctions(module, take_functions) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     Py_INCREF(&PositionType);
     if (PyModule_AddObject(module, "Position", (PyObject *)&PositionType) < 0) {
         Py_DECREF(&PositionType);

@@ -16,8 +16,8 @@ from operator import itemgetter
 from typing import Any, Final, overload
 
 from ..engine.actions import TAKE, Action, meld_of, take_with
-from ..engine.blocks import Block, Listing, SingleMelds, meld_chunk
-from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER
+from ..engine.blocks import Block, Listing, SingleMelds, TakeGroups, meld_chunk
+from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER, Card
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
 from ..engine.checks import _ASK as ASK_ALLOWED
 from ..engine.checks import _CONCEALED as CONCEALED
@@ -44,7 +44,7 @@ from ..engine.checks import (
 )
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
-from ..engine.movegen import HandCards, Shape, expand_shapes, submultisets
+from ..engine.movegen import HandCards, Shape, expand_shapes, submultisets, take_pool
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
 from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
@@ -292,6 +292,27 @@ def openings_missing(rules: Rules) -> str | None:
     return missing
 
 
+def _too_many_wilds(rules: Rules, position: Any) -> str | None:
+    """Why the core's counting of openings declines the seat to act's hand, or None: more wild cards in it than the
+    counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
+    held = position.hand()
+    wilds = sum(held[card] for card in rules.wild_cards if card != JOKER)
+    most: int = LIBRARY.OPENING_MOST_TWOS if LIBRARY is not None else 0
+    return None if wilds <= most else f"openings with more than {most} wild cards other than jokers in one hand"
+
+
+def initial_meld_questions(rules: Rules) -> tuple[Any, ...]:
+    """What the core's counting of an opening asks the initial meld with, as ``_core.c``'s
+    ``read_opening_questions`` takes it: the memos of initial_meld.count, initial_meld.valid and go_out.concealed
+    (each keeping its question alive), a wild card's points, a joker's, and whether a clause reads what the melds
+    are made of."""
+    count = NativeQuestion(rules, INITIAL_COUNT, _VALUE).built_natively(INITIAL_COUNT.names)
+    valid = NativeQuestion(rules, INITIAL_VALID, _FAILING).built_natively(INITIAL_VALID.names)
+    concealed = NativeQuestion(rules, CONCEALED, _PREDICATE).built_natively(CONCEALED.names)
+    memos = (count.memo, valid.memo, concealed.memo)
+    return (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
+
+
 class NativeOpeningCount:
     """How many openings a player in play whose side has not opened may lay (the reference's meld block, whole
     choices of shapes judged on their aggregate: ``legal._openings`` / ``legal._opening_family``), counted by the
@@ -307,19 +328,12 @@ class NativeOpeningCount:
             raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
         self.rules = rules
         self.context = play.context
-        self.count_question = NativeQuestion(rules, INITIAL_COUNT, _VALUE).built_natively(INITIAL_COUNT.names)
-        self.valid = NativeQuestion(rules, INITIAL_VALID, _FAILING).built_natively(INITIAL_VALID.names)
-        self.concealed = NativeQuestion(rules, CONCEALED, _PREDICATE).built_natively(CONCEALED.names)
-        memos = (self.count_question.memo, self.valid.memo, self.concealed.memo)
-        self.questions = (*memos, rules.twos_value or 0, rules.card_value[JOKER], rules.reads_composition)
+        self.questions = initial_meld_questions(rules)
 
     def declined(self, position: Any) -> str | None:
         """Why the core does not count the openings of the seat to act in ``position``, or None: more wild cards in
         one hand than its counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
-        held = position.hand()
-        wilds = sum(held[card] for card in self.rules.wild_cards if card != JOKER)
-        most: int = LIBRARY.OPENING_MOST_TWOS if LIBRARY is not None else 0
-        return None if wilds <= most else f"openings with more than {most} wild cards other than jokers in one hand"
+        return _too_many_wilds(self.rules, position)
 
     def count(self, position: Any, minimum: int) -> int:
         """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
@@ -450,7 +464,8 @@ def draw_listing_missing(rules: Rules) -> str | None:
 
 #: The values of pile.take besides the table's: the core builds them in the order of its TAKE_VALUES, checked equal.
 TAKE_ARGUMENTS: Final = PILE_TAKE.names[len(TABLE_VARIABLES) :]
-#: Why the core does not list the draw phase of a side that has not opened where pile.take lets it take the pile.
+#: Why the core does not list the draw phase of a side that has not opened where pile.take lets it take the pile and
+#: its caller gives no minimum: hook initial_meld.minimum reads the scores, which the core's position does not hold.
 OPENING_TAKES: Final = "the takes of a side that has not opened, its opening's minimum counted with the take"
 #: Why the core does not list the play of a side that has not opened where its caller gives no minimum: hook
 #: initial_meld.minimum reads the scores, which the core's position does not hold.
@@ -546,6 +561,141 @@ class NativeDrawListing:
         return known
 
 
+def takes_missing(rules: Rules) -> str | None:
+    """The mechanism the core's count of the takes of a side that has not opened lacks for ``rules``, in words, or
+    None: what its draw phase lacks, or what its count of openings does (the minimum is met with the take)."""
+    return draw_listing_missing(rules) or openings_missing(rules)
+
+
+def _require(rules: Rules, missing: str | None) -> None:
+    """Refuse to build a part of the listing for ``rules`` where the core lacks a mechanism it needs (``missing``)."""
+    if missing is not None:
+        raise CoreUnavailable(f"the native core does not have {missing}; {rules.variant.id} needs them")
+
+
+class NativeTakeCount:
+    """How many actions a player in the draw phase whose side has not opened may make, as the reference's listing
+    counts them (``legal._draw_phase``: drawing, the top card alone, each take group alone or with further melds),
+    counted by the core from its position without building them (``native/takes.c``), every rule question through
+    its memo: the draw phase's (``NativeDrawListing``) and the initial meld's (``initial_meld_questions``). The
+    side's minimum (hook initial_meld.minimum, which reads the scores) is the caller's."""
+
+    def __init__(self, rules: Rules, draw: NativeDrawListing) -> None:
+        _require(rules, takes_missing(rules))
+        self.rules = rules
+        self.context = draw.context
+        self.questions = initial_meld_questions(rules)
+        self.from_hand = rules.composition_from_hand
+
+    def declined(self, position: Any) -> str | None:
+        """Why the core does not count the takes of the seat to act in ``position``, or None: an empty pile (the
+        draw phase's own listing covers it), or more wild cards than the openings' counting tracks."""
+        if not position.pile():
+            return "an empty pile (listed by the draw phase's own listing)"
+        return _too_many_wilds(self.rules, position)
+
+    def count(self, position: Any, minimum: int) -> int:
+        """The actions of the seat to act in ``position`` (the draw phase, its side not opened, the pile not empty;
+        ``core.load_state``), its side's initial meld needing ``minimum`` points (``checks.initial_minimum``)."""
+        found: int = position.take_count(self.context, self.questions, minimum, self.from_hand)
+        return found
+
+    def of(self, position: Any, minimum: int) -> Listing:
+        """The whole listing of the seat to act in ``position`` (as ``count`` counts it) in the reference's order:
+        drawing, the top card alone, then the take groups in ``movegen.take_groups`` order (``blocks.TakeGroups``,
+        as ``legal._TakeShapes`` holds them), each alone and with its further melds; one call of the core, which
+        keeps its counting for the actions asked for."""
+        may_draw, top_alone, wild_types, shapes, kept = position.take_listing(
+            self.context, self.questions, minimum, self.from_hand
+        )
+        blocks: list[Block] = [(DRAW,)] if may_draw else []
+        if top_alone:
+            blocks.append((TAKE,))
+        if shapes:
+            groups = NativeTakeGroups(self.rules, position.hand(), wild_types, shapes, kept)
+            blocks.append(groups.block(position.pile()[-1]))
+        return Listing(blocks)
+
+
+class NativeTakeGroups:
+    """The core's take groups of a side that has not opened, by shape (``native/takes.c``): each shape's take alone
+    and the number of its takes with further melds, which ``blocks.TakeGroups`` puts in the reference's order; a
+    take with further melds made only when asked for, the core finding its further melds' shapes and their place
+    among their actions (``NativeTakeExtras``)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        held: Sequence[int],
+        wild_types: tuple[int, ...],
+        shapes: list[tuple[int, tuple[int, ...], bool, int, int]],
+        kept: Any,
+    ) -> None:
+        self._rules = rules
+        self._held = tuple(held)
+        self._wild_types = wild_types
+        self._kept = kept
+        #: Each shape with actions, by its natural cards and its wild cards by type: (taken alone, takes with
+        #: further melds, its place among the core's kept shapes).
+        self._shapes = {(naturals, picked): (alone, extras, at) for naturals, picked, alone, extras, at in shapes}
+
+    def block(self, top: Card) -> TakeGroups:
+        pool = take_pool(self._rules, self._held, top)
+        is_wild = self._rules.is_wild
+        naturals = tuple((card, self._held[card]) for card in pool if not is_wild[card])
+        wilds = tuple((card, self._held[card]) for card in pool if is_wild[card])
+        return TakeGroups(naturals, wilds, self._weight, self._group_actions)
+
+    def _found(self, naturals: int, wilds: Sequence[Card]) -> tuple[bool, int, int] | None:
+        return self._shapes.get((naturals, tuple(wilds.count(card) for card in self._wild_types)))
+
+    def _weight(self, naturals: int, wilds: tuple[Card, ...]) -> int:
+        found = self._found(naturals, wilds)
+        return 0 if found is None else int(found[0]) + found[1]
+
+    def _group_actions(self, group: tuple[Card, ...]) -> Listing:
+        wilds = [card for card in group if self._rules.is_wild[card]]
+        found = self._found(len(group) - len(wilds), wilds)
+        if found is None:
+            return Listing(())
+        alone, extras, at = found
+        blocks: list[Block] = [(take_with(group),)] if alone else []
+        if extras:
+            rest = list(self._held)
+            for card in group:
+                rest[card] -= 1
+            blocks.append(NativeTakeExtras(HandCards(self._rules, tuple(rest)), group, extras, self._kept, at))
+        return Listing(blocks)
+
+
+class NativeTakeExtras(CountedBlock):
+    """The takes of one group with further melds, as a block: counted by the core, an action made only when asked
+    for from the further melds' shapes the core finds and ``movegen.expand_shapes`` over the rest of the hand, as
+    the reference's ``combos.Combinations`` makes them."""
+
+    __slots__ = ("_at_shape", "_group", "_kept", "_rest")
+
+    def __init__(self, rest: HandCards, group: tuple[Card, ...], total: int, kept: Any, at: int) -> None:
+        self._total = total
+        self._rest = rest
+        self._group = group
+        self._kept = kept
+        self._at_shape = at
+
+    def _at(self, index: int) -> Action:
+        if not -self._total <= index < self._total:
+            raise IndexError(f"take {index} of {self._total}")
+        assert LIBRARY is not None  # kept takes come from the library
+        shapes, place = LIBRARY.take_extras_at(self._kept, self._at_shape, index % self._total)
+        return Action.take(self._group, expand_shapes(self._rest, [Shape(*shape) for shape in shapes])[place])
+
+    def __iter__(self) -> Iterator[Action]:
+        assert LIBRARY is not None
+        for shapes, _actions in LIBRARY.take_extras_choices(self._kept, self._at_shape):
+            for groups in expand_shapes(self._rest, [Shape(*shape) for shape in shapes]):
+                yield Action.take(self._group, groups)
+
+
 #: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.
 _BARE_KINDS: Final = ("yes", "no", "keep", "layout")
 
@@ -553,9 +703,10 @@ _BARE_KINDS: Final = ("yes", "no", "keep", "layout")
 class NativeListing:
     """The core's listing of every position it covers, from its position alone (``core.load_state``): answering,
     keeping a bonus card, a hand over, the draw phase (``NativeDrawListing``; a side that has not opened where it can
-    take nothing) and play once the side has opened (``NativePlayListing``). ``uncovered`` says why it lists none
-    elsewhere (the takes and openings of a side that has not opened, a mechanism the variant uses that the core
-    lacks)."""
+    take nothing, and where it can, its takes counting towards its opening, ``NativeTakeCount``), play once the side
+    has opened (``NativePlayListing``) and before (``NativeOpeningCount``); the last two of a side not opened where
+    the caller gives its initial meld's minimum. ``uncovered`` says why it lists none elsewhere (no minimum given, a
+    mechanism the variant uses that the core lacks)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -573,28 +724,41 @@ class NativeListing:
         self.openings: NativeOpeningCount | None = None
         if self.play is not None and self.openings_missing is None:
             self.openings = NativeOpeningCount(self.play)
+        self.takes_missing = takes_missing(rules)
+        self.takes = NativeTakeCount(rules, self.draw) if self.draw is not None and not self.takes_missing else None
 
     def uncovered(self, position: Any, minimum: int | None = None) -> str | None:
         """Why the core does not list ``position``, in words, or None when it does; a side that has not opened is
         listed in play where the caller gives its initial meld's ``minimum`` (``checks.initial_minimum``)."""
         phase, _seat, opened = position.where()
         if PHASES[phase] == "draw":
-            if self.draw is None or opened:
+            if self.draw is None or opened or self.draw.found(position) is not None:
                 return self.draw_missing
-            return OPENING_TAKES if self.draw.found(position) is None else None
+            return self._takes_uncovered(position, minimum)
         if PHASES[phase] == "play" and not opened:
             if self.openings is None:
                 return self.openings_missing
             return OPENINGS_WITHOUT_MINIMUM if minimum is None else self.openings.declined(position)
         return self.play_missing if PHASES[phase] == "play" else None
 
+    def _takes_uncovered(self, position: Any, minimum: int | None) -> str | None:
+        """Why the core does not list the draw phase of a side that has not opened where it may take the pile, or
+        None: its takes count towards its opening, whose minimum the caller gives."""
+        if self.takes is None:
+            return self.takes_missing
+        return OPENING_TAKES if minimum is None else self.takes.declined(position)
+
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
         ``uncovered`` gives a reason."""
         phase_index, _seat, opened = position.where()
         phase = PHASES[phase_index]
-        if phase == "draw":  # the core's own call says whether it lists a side that has not opened
-            return None if self.draw is None else self.draw.of(position)
+        if phase == "draw":  # the core's own call says whether a side that has not opened may take the pile
+            listed = None if self.draw is None else self.draw.of(position)
+            if listed is not None or opened or self.takes is None or self._takes_uncovered(position, minimum):
+                return listed
+            assert minimum is not None  # a minimum given, or _takes_uncovered says so
+            return self.takes.of(position, minimum)
         if phase == "play" and not opened:
             if self.uncovered(position, minimum) is not None or self.openings is None or minimum is None:
                 return None

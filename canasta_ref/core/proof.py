@@ -49,11 +49,13 @@ from .listing import (
     NativeRankShapes,
     NativeShape,
     NativeSingleMelds,
+    NativeTakeCount,
     SingleMeldShape,
     openings_missing,
     play_listing_missing,
     rank_shapes_missing,
     single_melds_open,
+    takes_missing,
 )
 from .memo import NativeAnswers
 from .score import score
@@ -92,6 +94,12 @@ class Proof:
     play_missing: str | None = None
     #: Positions of play of a side that has not opened whose openings the core counted (``NativeOpeningCount``).
     opening_counts: int = 0
+    #: Positions of the draw phase of a side that has not opened whose actions the core counted
+    #: (``NativeTakeCount``), and those it declined, by reason.
+    take_counts: int = 0
+    #: Of those, the positions whose reference listed a take (its actions compared in order and by index).
+    take_listings: int = 0
+    takes_declined: Counter[str] = field(default_factory=Counter)
     #: Positions the core listed whole, by phase (play counted above too), and those it does not cover, by reason.
     listings: Counter[str] = field(default_factory=Counter)
     uncovered: Counter[str] = field(default_factory=Counter)
@@ -120,6 +128,12 @@ class Proof:
         )
         if self.opening_counts:
             play = f"{play}, {self.opening_counts} counts of openings"
+        if self.take_counts or self.takes_declined:
+            declined = ", ".join(f"{count} ({why})" for why, count in sorted(self.takes_declined.items())) or "none"
+            play = (
+                f"{play}, {self.take_counts} counts of a draw phase before opening ({self.take_listings} with takes; "
+                f"declined: {declined})"
+            )
         answered = f"{self.answers} rule answers ({hit_rate})"
         whole = ", ".join(f"{count} {phase}" for phase, count in sorted(self.listings.items())) or "none"
         left = ", ".join(f"{count} ({why})" for why, count in sorted(self.uncovered.items())) or "none"
@@ -146,6 +160,9 @@ def prove(rules: Rules, seeds: Iterable[str], most_reported: int = 10) -> Proof:
     )
     if openings_missing(rules) is None:
         natives = replace(natives, openings=NativeOpeningCount(NativePlayListing(rules)))
+    draw = natives.listing.draw
+    if draw is not None and takes_missing(rules) is None:
+        natives = replace(natives, takes=NativeTakeCount(rules, draw))
     try:
         for seed in seeds:
             finished = _prove_game(rules, position, answers, natives, seed, proof)
@@ -168,6 +185,7 @@ class _Natives:
     listing: NativeListing
     apply: NativeApply
     openings: NativeOpeningCount | None = None
+    takes: NativeTakeCount | None = None
 
 
 def _prove_game(
@@ -199,6 +217,8 @@ def _prove_game(
         _prove_listing(natives.listing, position, before, reference, sampler, f"{seed} step {step}", proof)
         if natives.openings is not None and before.phase == "play" and not before.team_opened[before.side_of[seat]]:
             _prove_opening_count(rules, natives.openings, position, before, f"{seed} step {step}", proof)
+        if natives.takes is not None and before.phase == "draw" and not before.team_opened[before.side_of[seat]]:
+            _prove_take_count(rules, natives.takes, position, before, reference, f"{seed} step {step}", proof)
         loaded = position.snapshot()
         action = legal[pick.randrange(legal.count())]
         events = game.apply(action)
@@ -423,6 +443,33 @@ def _prove_opening_count(
         proof.disagreements.append(f"{where}: the core's openings differ from the reference's, same count")
     elif any(mine[index] != listed[index] for index in range(min(count, _INDEXED))):
         proof.disagreements.append(f"{where}: an opening found by its index differs from the reference's")
+
+
+def _prove_take_count(
+    rules: Rules, takes: NativeTakeCount, position: Any, state: HandState, reference: Listing, where: str, proof: Proof
+) -> None:
+    """The core's draw phase of a side that has not opened against the reference's listing: the count, the actions
+    walked in order, and each one found by its index (the first ``_INDEXED`` of them)."""
+    declined = takes.declined(position)
+    if declined is not None:
+        proof.takes_declined[declined] += 1
+        return
+    minimum = initial_minimum(rules, state, state.to_act)
+    count = takes.count(position, minimum)
+    proof.take_counts += 1
+    if count != reference.count():
+        proof.disagreements.append(
+            f"{where}: the core counts {count} actions of the draw phase before opening, the reference "
+            f"{reference.count()}"
+        )
+        return
+    mine = takes.of(position, minimum)
+    listed = list(reference)
+    proof.take_listings += any(action.kind == "take" for action in listed)
+    if mine.count() != count or list(mine) != listed:
+        proof.disagreements.append(f"{where}: the core's draw phase before opening differs from the reference's")
+    elif any(mine[index] != listed[index] for index in range(min(count, _INDEXED))):
+        proof.disagreements.append(f"{where}: an action of the draw phase before opening found by its index differs")
 
 
 #: How many openings of a position the proof finds by index (each call counts the whole block again).

@@ -100,8 +100,9 @@ typedef struct {
 } OpeningQuestions;
 
 /* One call's counting: the ranks with valid shapes in canonical order, their options, the hand's wild cards, and
- * the tables of the states counted, of the verdicts asked and of the ways to pick the wild cards. */
-typedef struct {
+ * the tables of the states counted, of the verdicts asked and of the ways to pick the wild cards; ``judge``, the
+ * verdict on a finished state (an opening's, or a take's with further melds: ``takes.c``). */
+typedef struct OpeningCount {
     int rank_count, ranks[MELD_RANKS], first[MELD_RANKS + 1];
     OpeningOption *options;
     int twos_pool[CARD_TYPES], two_types, twos_total, jokers, hand_size;
@@ -111,6 +112,7 @@ typedef struct {
     int32_t table[TABLE_WIDTH];
     int side_kinds[4], minimum;
     StateTable below, verdicts, twos_ways;
+    int (*judge)(struct OpeningCount *oc, const int32_t *state);
 } OpeningCount;
 
 /* The place of a meld rank in the order players read melds (``cards.sort_key`` of its first card): threes up to
@@ -124,17 +126,18 @@ static int opening_composition_of(int rank, int naturals, int wilds) {
     return 4 | (wilds == 0 ? 1 : 0);
 }
 
-/* The options of every rank the hand could open with (``legal._melds``: its valid shapes, initial), in canonical
- * order, into ``oc``; -1 with an exception. */
+/* The options of every rank the hand could open with (``legal._melds``: its valid shapes, initial) but
+ * ``skip_rank`` (-1: none), in canonical order (or, ``canonical`` 0, in rank order, as a take's further melds are:
+ * ``legal._take_extras``), into ``oc``; -1 with an exception. */
 static int opening_options(const Position *self, int seat, const ShapeQuestion *q, int reads_composition,
-                           OpeningCount *oc) {
+                           int skip_rank, int canonical, OpeningCount *oc) {
     const State *s = &self->state;
     const CardFacts *f = &self->facts;
     uint32_t ranks = meld_ranks_of(self, seat);
     int ordered[MELD_RANKS], count = 0;
     for (int rank = 0; rank <= MELD_RANKS - 2; rank++)
-        if (ranks >> rank & 1) ordered[count++] = rank;
-    for (int i = 1; i < count; i++) /* a handful of ranks: insertion sort by canonical place */
+        if (ranks >> rank & 1 && rank != skip_rank) ordered[count++] = rank;
+    for (int i = 1; canonical && i < count; i++) /* a handful of ranks: insertion sort by canonical place */
         for (int k = i; k > 0 && canonical_place(ordered[k]) < canonical_place(ordered[k - 1]); k--) {
             int swap = ordered[k];
             ordered[k] = ordered[k - 1], ordered[k - 1] = swap;
@@ -215,9 +218,10 @@ static long long twos_ways_of(OpeningCount *oc, const int32_t *state) {
     return state_table_put(&oc->twos_ways, key, ways) < 0 ? -2 : ways;
 }
 
-/* Hook initial_meld.count on the opening's points and canastas by kind (a number; -1 with an exception). */
-static long initial_count(const OpeningQuestions *q, int points, const int kinds[4]) {
-    KeyValues v = {.arguments = {points, 0, kinds[0], kinds[1], kinds[2], kinds[3]}};
+/* Hook initial_meld.count on the opening's points (the top card's apart, where it takes the pile) and canastas by
+ * kind (a number; -1 with an exception). */
+static long initial_count(const OpeningQuestions *q, int points, int top_points, const int kinds[4]) {
+    KeyValues v = {.arguments = {points, top_points, kinds[0], kinds[1], kinds[2], kinds[3]}};
     PyObject *answer = ask_built(q->count, &v);
     return answer == NULL ? -1 : PyLong_AsLong(answer);
 }
@@ -245,7 +249,7 @@ static int opening_meets_minimum(OpeningCount *oc, int points, const int made[4]
             if (by_discard < 0) return -1;
         }
     }
-    long count = initial_count(q, points, made);
+    long count = initial_count(q, points, 0, made);
     if (count == -1 && PyErr_Occurred()) return -1;
     KeyValues v = {.arguments = {(int32_t)count, oc->minimum, concealed, by_discard, 0, composition & 1,
                                  composition >> 1 & 1, composition >> 2 & 1, made[0], made[1], made[2]}};
@@ -266,22 +270,37 @@ static int opening_shape_fine(OpeningCount *oc, const int32_t *state, const int 
     return single_meld_fine(&oc->ending, &whole, hand_after, after);
 }
 
-/* The verdict on a finished state (``legal._opening_verdict``, uncapped), kept per call by its aggregate (the
- * wild cards by their total alone, which is all it reads): 1, 0, or -1 with an exception. */
+/* The points of a finished state's cards: its natural cards', its wild cards' and jokers'. */
+static int state_points(const OpeningCount *oc, const int32_t *state) {
+    return state[OS_POINTS] + state[OS_TWOS] * oc->q->twos_points + state[OS_JOKERS] * oc->q->joker_points;
+}
+
+/* The verdict on a finished opening (``legal._opening_verdict``, uncapped): 1, 0, or -1 with an exception. */
+static int opening_judge(OpeningCount *oc, const int32_t *state) {
+    int made[4] = {state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], 0};
+    int accepted = opening_shape_fine(oc, state, made);
+    if (accepted <= 0) return accepted;
+    return opening_meets_minimum(oc, state_points(oc, state), made, oc->hand_size - state[OS_USED],
+                                 state[OS_COMPOSITION]);
+}
+
+/* The verdict on a finished state (``oc->judge``), kept per call by its aggregate (the wild cards by their total
+ * alone, which is all a verdict reads): 1, 0, or -1 with an exception. */
 static int opening_accepts(OpeningCount *oc, const int32_t *state) {
     int32_t key[OS_FIELDS];
     memcpy(key, state, sizeof(key));
     key[OS_INDEX] = key[OS_SIZES_LOW] = key[OS_SIZES_HIGH] = 0;
     long long known = state_table_get(&oc->verdicts, key);
     if (known >= 0) return (int)known;
-    int made[4] = {state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], 0};
-    int accepted = opening_shape_fine(oc, state, made);
-    if (accepted > 0) {
-        int points = state[OS_POINTS] + state[OS_TWOS] * oc->q->twos_points + state[OS_JOKERS] * oc->q->joker_points;
-        accepted = opening_meets_minimum(oc, points, made, oc->hand_size - state[OS_USED], state[OS_COMPOSITION]);
-    }
+    int accepted = oc->judge(oc, state);
     if (accepted < 0 || state_table_put(&oc->verdicts, key, accepted) < 0) return -1;
     return accepted;
+}
+
+/* The first state of an opening's counting: nothing laid, every meld valid. */
+static void opening_start(int32_t *start) {
+    memset(start, 0, sizeof(int32_t) * OS_FIELDS);
+    start[OS_STAYING] = start[OS_LEAVING] = 1;
 }
 
 /* ``state`` with ``option`` laid as one more group. */
@@ -386,7 +405,7 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
         return -1;
     }
     *oc = (OpeningCount){.q = q, .gates = c->gates, .ending = c->ending, .minimum = minimum,
-                         .hand_size = cards_held(self, seat)};
+                         .hand_size = cards_held(self, seat), .judge = opening_judge};
     gate_flags(self, seat, &oc->gates, &oc->ending);
     table_values_of(self, seat, oc->table);
     memcpy(oc->ending.out_values.table, oc->table, sizeof(oc->table));
@@ -396,10 +415,10 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
     if (may_meld <= 0) return may_meld;
     if (opening_wilds(self, seat, oc) < 0 || state_table_alloc(&oc->below, 256) < 0 ||
         state_table_alloc(&oc->verdicts, 64) < 0 || state_table_alloc(&oc->twos_ways, 16) < 0 ||
-        opening_options(self, seat, &c->shapes, q->reads_composition, oc) < 0)
+        opening_options(self, seat, &c->shapes, q->reads_composition, -1, 1, oc) < 0)
         return -1;
-    int32_t start[OS_FIELDS] = {0};
-    start[OS_STAYING] = start[OS_LEAVING] = 1;
+    int32_t start[OS_FIELDS];
+    opening_start(start);
     *total = openings_below(oc, start);
     return *total < 0 ? -1 : 0;
 }
@@ -417,14 +436,14 @@ static PyObject *Position_opening_count(Position *self, PyObject *args) {
     return failed ? NULL : PyLong_FromLongLong(total);
 }
 
-/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening in the reference's
- * order (by the choice at each rank, none first, then each option; within one choice by its cards), and the
- * opening's place among that choice's actions. Each option's block holds, for every deeper choice in turn, its
- * ways times that choice's actions: the deeper choice is found at ``n`` over the ways, and the place within the
- * choice is put back together on the way up. -1 with an exception. */
-static long long opening_descend(OpeningCount *oc, long long n, int *chosen) {
-    int32_t state[OS_FIELDS] = {0}, next[OS_FIELDS];
-    state[OS_STAYING] = state[OS_LEAVING] = 1;
+/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening below ``start``
+ * (the counting's first state) in the reference's order (by the choice at each rank, none first, then each option;
+ * within one choice by its cards), and the opening's place among that choice's actions. Each option's block
+ * holds, for every deeper choice in turn, its ways times that choice's actions: the deeper choice is found at ``n``
+ * over the ways, and the place within the choice is put back together on the way up. -1 with an exception. */
+static long long opening_descend(OpeningCount *oc, const int32_t *start, long long n, int *chosen) {
+    int32_t state[OS_FIELDS], next[OS_FIELDS];
+    memcpy(state, start, sizeof(state));
     long long ways[MELD_RANKS], rest[MELD_RANKS];
     int levels = 0;
     for (int index = 0; index < oc->rank_count; index++) {
@@ -510,7 +529,9 @@ static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
     if (kept == NULL) return NULL;
     if (index < 0 || index >= kept->total)
         return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total);
-    long long place = opening_descend(&kept->oc, index, chosen);
+    int32_t start[OS_FIELDS];
+    opening_start(start);
+    long long place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return NULL;
     return Py_BuildValue("(NL)", chosen_shapes(&kept->oc, chosen), place);
 }
@@ -546,18 +567,23 @@ static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight
     return 0;
 }
 
+/* Every choice of shapes below ``start`` with an action, in the reference's order, as a list of (its shapes, its
+ * number of actions); NULL with an exception. */
+static PyObject *choices_below(OpeningCount *oc, const int32_t *start) {
+    PyObject *found = PyList_New(0), *path = PyList_New(0);
+    if (found != NULL && path != NULL && opening_walk(oc, start, 1, path, found) < 0) Py_CLEAR(found);
+    Py_XDECREF(path);
+    return found;
+}
+
 /* ``opening_choices(kept)`` (a module function): every choice of shapes of a listing's kept openings with an
  * action, in the reference's order, each (its shapes, its number of actions): what iterating the openings walks. */
 static PyObject *core_opening_choices(PyObject *Py_UNUSED(module), PyObject *capsule) {
     KeptOpenings *kept = kept_openings_of(capsule);
     if (kept == NULL) return NULL;
-    PyObject *found = PyList_New(0), *path = PyList_New(0);
-    int32_t start[OS_FIELDS] = {0};
-    start[OS_STAYING] = start[OS_LEAVING] = 1;
-    if (found != NULL && path != NULL && kept->total > 0 && opening_walk(&kept->oc, start, 1, path, found) < 0)
-        Py_CLEAR(found);
-    Py_XDECREF(path);
-    return found;
+    int32_t start[OS_FIELDS];
+    opening_start(start);
+    return kept->total > 0 ? choices_below(&kept->oc, start) : PyList_New(0);
 }
 
 /* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not

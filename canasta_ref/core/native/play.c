@@ -240,7 +240,9 @@ static int choose_opening(const Position *self, PyObject *kept_capsule, long lon
     if (index < 0 || index >= kept->total)
         return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total), -1;
     int chosen[MELD_RANKS];
-    long long place = opening_descend(&kept->oc, index, chosen);
+    int32_t start[OS_FIELDS];
+    opening_start(start);
+    long long place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return -1;
     OpeningPool p = {.self = self, .seat = self->state.to_act};
     const OpeningCount *oc = &kept->oc;

@@ -1,0 +1,413 @@
+/* The takes of the pile by a side that has not opened (the draw phase), counted and indexed without building them.
+ *
+ * Included by ``../_core.c`` after the draw phase's listing and ``openings.c``: it reads the take's facts
+ * (``TakeFacts``, ``pile_gain``, ``take_pool_of``), the draw phase's questions and the openings' counting. The
+ * reference (``legal._draw_phase``, ``_take_group_blocks``, ``_TakeShapes``, ``_take_family``) lists, after drawing,
+ * the take of the top card alone and then every group of cards from hand that melds it (``movegen.take_groups``:
+ * every pair, every larger group with a natural card), each taken alone where that is legal and, where only the
+ * minimum or a card kept refuses it alone, with every choice of further melds from the rest of the hand (a shape
+ * of each other rank at most), judged on the aggregate with the take's own cards counted in. Here a group counts by
+ * its shape (its natural cards, by how many ways the hand picks them, and its wild cards by type), and its further
+ * melds by ``openings.c``'s counting from a start state that holds the top card's meld, with the verdict of a take
+ * (``take_judge``): pile.take told the further melds, each meld valid kept or going out, the turn ending legally,
+ * and the initial meld's minimum with the take (the top card's points apart). A listing keeps every shape's counts
+ * and tables (``KeptTakes``), so that an action asked for later descends them (``openings.c``'s descent and walk)
+ * asking no rule question again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
+
+/* One take group's counting: the openings' counting (first: its verdict casts back), what the take is judged with,
+ * the group's pile.take counts (its cards, natural cards of the top card's rank, wild cards), the top card's points
+ * and whether the top card is set aside from what the opening is made of (initial_meld.composition_from_hand). */
+typedef struct {
+    OpeningCount oc;
+    const DrawQuestions *d;
+    TakeFacts *t;
+    int fields[3], top_points, from_hand;
+} TakeCount;
+
+/* Hook pile.take on the group with ``extra_melds`` further melds: 1, 0, or -1 with an exception. */
+static int take_fields_allow(TakeCount *tc, int extra_melds) {
+    int32_t *a = tc->t->take.arguments;
+    a[TAKE_CARDS] = tc->fields[0], a[TAKE_NATURALS] = tc->fields[1], a[TAKE_WILDS] = tc->fields[2];
+    a[TAKE_EXTRA_MELDS] = extra_melds, a[TAKE_EXTRA_OF_TOP_RANK] = a[TAKE_EXTRA_REPEATED_RANKS] = 0;
+    return answer_is_none(tc->d->memo[DRAW_TAKE], &tc->t->take);
+}
+
+/* The initial-meld hooks on a take finished as ``state`` (``checks.initial_meld_refusal``, taking the pile): its
+ * cards' points, the top card's apart, the canastas it makes ``made``; 1, 0, or -1 with an exception. */
+static int take_meets_minimum(TakeCount *tc, const int32_t *state, const int made[4]) {
+    const OpeningQuestions *q = tc->oc.q;
+    long count = initial_count(q, state_points(&tc->oc, state), tc->top_points, made);
+    if (count == -1 && PyErr_Occurred()) return -1;
+    int composition = state[OS_COMPOSITION];
+    KeyValues v = {.arguments = {(int32_t)count, tc->oc.minimum, 0, 0, 1, composition & 1, composition >> 1 & 1,
+                                 composition >> 2 & 1, made[0], made[1], made[2]}};
+    PyObject *answer = ask_built(q->valid, &v);
+    return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* The canastas of the side after a take finished as ``state``, by kind, into ``after``; those it makes into
+ * ``made``. */
+static void take_kinds(const OpeningCount *oc, const int32_t *state, int made[4], int after[4]) {
+    made[0] = state[OS_KIND0], made[1] = state[OS_KIND1], made[2] = state[OS_KIND2], made[3] = 0;
+    for (int k = 0; k < 4; k++) after[k] = oc->side_kinds[k] + made[k];
+}
+
+/* The verdict on a take with further melds finished as ``state`` (``legal._take_family``'s ``verdict``): pile.take
+ * told their number, every meld valid kept or going out, the turn ending legally, the minimum. 1, 0, or -1. */
+static int take_judge(OpeningCount *oc, const int32_t *state) {
+    TakeCount *tc = (TakeCount *)oc;
+    int made[4], after[4];
+    take_kinds(oc, state, made, after);
+    int fine = take_fields_allow(tc, state[OS_GROUPS]);
+    if (fine <= 0) return fine;
+    RankShape whole = {.staying = state[OS_STAYING], .leaving = state[OS_LEAVING]};
+    fine = single_meld_fine(&oc->ending, &whole, oc->hand_size - state[OS_USED], after);
+    return fine <= 0 ? fine : take_meets_minimum(tc, state, made);
+}
+
+/* Where a group's further melds start (``legal._take_start``): the top card's meld laid with the group's ``n``
+ * natural cards, ``twos`` other wild cards and ``jokers`` (its validity and canasta), the group's ``points``, and
+ * what the top card's meld adds to the opening's composition. -1 with an exception. */
+static int take_start(const Position *self, TakeCount *tc, const ShapeQuestion *q, int n, int twos, int jokers,
+                      int points, int32_t start[OS_FIELDS]) {
+    const TakeFacts *t = tc->t;
+    int top_naturals = n + !self->facts.is_wild[t->top];
+    KeyValues values;
+    const NativeMeld *before;
+    RankShape top;
+    shape_values_start(self, t->seat, t->top_rank, 1, q, &values, &before);
+    if (shape_judged(self, q, &values, before, top_naturals, twos, jokers, &top) < 0) return -1;
+    memset(start, 0, sizeof(int32_t) * OS_FIELDS);
+    start[OS_POINTS] = points;
+    if (top.new_kind >= 0 && top.new_kind < 3) start[OS_KIND0 + top.new_kind] = 1;
+    start[OS_STAYING] = top.staying, start[OS_LEAVING] = top.leaving;
+    if (tc->oc.q->reads_composition)
+        start[OS_COMPOSITION] = opening_composition_of(t->top_rank, tc->from_hand ? n : top_naturals, twos + jokers);
+    return 0;
+}
+
+/* The take with the group alone (``legal._take_verdict``; the group's counts in ``tc->fields``, its natural cards
+ * ``n``, other wild cards ``twos``, ``jokers`` and ``points``): whether it is legal, and whether further melds may
+ * make it so (it fails only on the minimum or on the card kept: ``EXTRAS_MAY_LIFT``), in the order
+ * ``checks.plan_melding`` asks (the kind, pile.take, the meld valid, the minimum, the ending); where they may, the
+ * state they start from into ``start``. 0, or -1 with an exception. */
+static int group_verdict(const Position *self, TakeCount *tc, const ShapeQuestion *q, const int group[4],
+                         int32_t *start, int *alone, int *may_help) {
+    OpeningCount *oc = &tc->oc;
+    *alone = *may_help = 0;
+    int fine = draw_kind_allowed(self, tc->d, tc->d->kind_take);
+    if (fine > 0) fine = take_fields_allow(tc, 0);
+    if (fine > 0) fine = take_start(self, tc, q, group[0], group[1], group[2], group[3], start) < 0 ? -1 : 1;
+    if (fine <= 0) return fine;
+    int made[4], after[4], hand_after = oc->hand_size;
+    take_kinds(oc, start, made, after);
+    int going_out = hand_after == 0;
+    if (hand_after == 1) going_out = oc->ending.pass_refused ? 1 : may_go_out_with(&oc->ending, after);
+    if (going_out < 0) return -1;
+    if (!(going_out ? start[OS_LEAVING] : start[OS_STAYING])) return 0;
+    int minimum = take_meets_minimum(tc, start, made), may = minimum < 0 ? -1 : may_go_out_with(&oc->ending, after);
+    if (may < 0) return -1;
+    int out_refused = hand_after == 0 && !may, ending = out_refused ? 0 : ending_fine(&oc->ending, hand_after, after);
+    if (ending < 0) return -1;
+    *alone = minimum && ending;
+    *may_help = !minimum || !out_refused;
+    return 0;
+}
+
+/* One shape of take group: its natural cards (``naturals``, picked ``groups`` ways), its wild cards by type (in the
+ * order of ``KeptTakes.wild_types``), whether it is legal alone and may be helped by further melds, how many
+ * further melds it has, their first state, and the tables of their counting (where it has any). */
+typedef struct {
+    int naturals, alone, may_help;
+    uint8_t picked[CARD_TYPES];
+    long long groups, extras;
+    int32_t start[OS_FIELDS];
+    StateTable below, verdicts, twos_ways;
+} TakeShape;
+
+/* A listing's takes as counted (``take_listing``), kept for the actions asked of them later: the questions and
+ * facts the counting read, the counting every shape starts from (``base``: the options of further melds), the
+ * pool's wild card types and how many of each are held, every shape, whether the seat may draw and take the top
+ * card alone, the total. */
+typedef struct {
+    OpeningQuestions q;
+    TakeFacts t;
+    TakeCount base;
+    int wild_types[CARD_TYPES], wilds_held[CARD_TYPES], wilds, shape_count, may_draw, top_alone, has_options;
+    TakeShape *shapes;
+    long long total;
+} KeptTakes;
+
+static void kept_takes_release(KeptTakes *kept) {
+    for (int i = 0; i < kept->shape_count; i++) {
+        TakeShape *shape = &kept->shapes[i];
+        state_table_free(&shape->below), state_table_free(&shape->verdicts), state_table_free(&shape->twos_ways);
+    }
+    PyMem_Free(kept->shapes);
+    opening_count_free(&kept->base.oc);
+}
+
+/* The counting of ``shape``'s further melds into ``tc``: the base counting with the group's pile.take counts, the
+ * cards left, the rest of the hand's wild cards and the shape's tables. Its jokers into ``*jokers``. */
+static void shape_counting(const KeptTakes *kept, const TakeShape *shape, TakeCount *tc, int *jokers) {
+    *tc = kept->base;
+    OpeningCount *oc = &tc->oc;
+    int wilds = 0;
+    *jokers = 0, oc->two_types = oc->twos_total = 0;
+    for (int i = 0; i < kept->wilds; i++) {
+        wilds += shape->picked[i];
+        if (kept->wild_types[i] == JOKER) *jokers += shape->picked[i];
+        else {
+            oc->twos_pool[oc->two_types++] = kept->wilds_held[i] - shape->picked[i];
+            oc->twos_total += kept->wilds_held[i] - shape->picked[i];
+        }
+    }
+    oc->jokers -= *jokers;
+    tc->fields[0] = shape->naturals + wilds, tc->fields[1] = shape->naturals, tc->fields[2] = wilds;
+    oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
+    oc->below = shape->below, oc->verdicts = shape->verdicts, oc->twos_ways = shape->twos_ways;
+}
+
+/* The tables of ``tc``'s counting kept by ``shape`` (a table grown moves). */
+static void shape_keep_tables(TakeShape *shape, const TakeCount *tc) {
+    shape->below = tc->oc.below, shape->verdicts = tc->oc.verdicts, shape->twos_ways = tc->oc.twos_ways;
+}
+
+/* The base counting's options of further melds: every valid shape of every rank the hand could lay but the top
+ * card's, in rank order, found once a listing where a group may use them; -1 with an exception. */
+static int base_options(const Position *self, KeptTakes *kept, const ShapeQuestion *q) {
+    if (kept->has_options) return 0;
+    kept->has_options = 1;
+    return opening_options(self, kept->t.seat, q, kept->q.reads_composition, kept->t.top_rank, 0, &kept->base.oc);
+}
+
+/* Count one shape's actions (``legal._TakeShapes.weight``): the take alone where legal, and its further melds
+ * where they may help, counted from the base counting's options with the rest of the hand's wild cards; -1 with
+ * an exception. */
+static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q, TakeShape *shape) {
+    const CardFacts *f = &self->facts;
+    TakeCount tc;
+    int jokers, n = shape->naturals, points = n * f->melded_value[kept->t.top_rank * 4];
+    shape_counting(kept, shape, &tc, &jokers);
+    for (int i = 0; i < kept->wilds; i++) points += shape->picked[i] * f->melded_value[kept->wild_types[i]];
+    int group[4] = {n, tc.fields[2] - jokers, jokers, points};
+    if (group_verdict(self, &tc, q, group, shape->start, &shape->alone, &shape->may_help) < 0) return -1;
+    shape->extras = 0;
+    if (!shape->may_help) return 0;
+    if (base_options(self, kept, q) < 0) return -1;
+    OpeningCount *oc = &tc.oc, *base = &kept->base.oc;
+    oc->options = base->options, oc->rank_count = base->rank_count;
+    memcpy(oc->ranks, base->ranks, sizeof(base->ranks)), memcpy(oc->first, base->first, sizeof(base->first));
+    int failed = state_table_alloc(&oc->below, 64) < 0 || state_table_alloc(&oc->verdicts, 16) < 0 ||
+                 state_table_alloc(&oc->twos_ways, 8) < 0 || (shape->extras = openings_below(oc, shape->start)) < 0;
+    shape_keep_tables(shape, &tc);
+    return failed ? -1 : 0;
+}
+
+/* Add ``count`` times ``weight`` to ``*total``; -1 with an exception on an overflow. */
+static int add_weighted(long long *total, long long count, long long weight) {
+    long long product;
+    if (__builtin_mul_overflow(count, weight, &product) || __builtin_add_overflow(*total, product, total)) {
+        PyErr_SetString(PyExc_OverflowError, "native core: more takes than a 64-bit count holds");
+        return -1;
+    }
+    return 0;
+}
+
+/* Every shape of take group (``movegen.take_groups`` before an opening: every pair, every larger group with a
+ * natural card): each choice of the pool's wild cards by type, with each number of its natural cards, counted into
+ * ``kept``. -1 with an exception. */
+static int shapes_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q) {
+    const CardFacts *f = &self->facts;
+    const uint8_t *hand = self->state.hands[kept->t.seat];
+    int pool[CARD_TYPES], types = take_pool_of(self, &kept->t, pool), naturals[4], natural_types = 0, available = 0;
+    int capacity = 1;
+    uint8_t picked[CARD_TYPES] = {0};
+    kept->wilds = 0;
+    for (int i = 0; i < types; i++) {
+        if (f->is_wild[pool[i]]) {
+            kept->wilds_held[kept->wilds] = hand[pool[i]], kept->wild_types[kept->wilds++] = pool[i];
+            capacity *= 1 + hand[pool[i]];
+        } else naturals[natural_types++] = hand[pool[i]], available += hand[pool[i]];
+    }
+    long long natural_ways[MAX_CARDS + 1];
+    choice_counts(naturals, natural_types, available, natural_ways);
+    kept->shapes = PyMem_Calloc((size_t)capacity * (size_t)(available + 1), sizeof(TakeShape));
+    if (kept->shapes == NULL) return PyErr_NoMemory(), -1;
+    for (;;) {
+        int chosen = 0;
+        for (int i = 0; i < kept->wilds; i++) chosen += picked[i];
+        for (int n = 0; n <= available; n++) {
+            int size = n + chosen;
+            if (size < 2 || (size > 2 && n == 0)) continue;
+            TakeShape *shape = &kept->shapes[kept->shape_count++];
+            shape->naturals = n, shape->groups = natural_ways[n];
+            memcpy(shape->picked, picked, sizeof(picked));
+            if (shape_count(self, kept, q, shape) < 0 ||
+                add_weighted(&kept->total, shape->alone + shape->extras, shape->groups) < 0)
+                return -1;
+        }
+        int i = 0; /* the next choice of wild cards, as an odometer over their types */
+        while (i < kept->wilds && picked[i] == hand[kept->wild_types[i]]) picked[i++] = 0;
+        if (i == kept->wilds) return 0;
+        picked[i]++;
+    }
+}
+
+/* The takes of the seat to act counted into ``kept`` from ``args`` (context, questions, minimum,
+ * composition_from_hand), as ``take_count`` takes them; -1 with an exception. The caller releases ``kept``
+ * (``kept_takes_release``) either way. */
+static int takes_prepare(Position *self, PyObject *args, KeptTakes *kept) {
+    PyObject *context, *questions;
+    int minimum, from_hand;
+    if (!PyArg_ParseTuple(args, "OO!ip", &context, &PyTuple_Type, &questions, &minimum, &from_hand) ||
+        read_opening_questions(questions, &kept->q) < 0)
+        return -1;
+    const ListingContext *c = context_with(context, 0, 1);
+    if (c == NULL) return -1;
+    const State *s = &self->state;
+    int seat = s->to_act;
+    if (s->team_opened[s->side_of[seat]] || s->pile_len == 0 || s->turn.phase != PHASE_DRAW) {
+        PyErr_SetString(PyExc_ValueError,
+                        "native core: take_count asks of the draw phase of a side not opened, its pile not empty");
+        return -1;
+    }
+    Ending e = c->ending;
+    e.permission_code = c->draw.out_permission[s->turn.permission];
+    e.discard_pending = !s->turn.last_card_bonus;
+    table_values_of(self, seat, e.out_values.table);
+    TakeCount *base = &kept->base;
+    *base = (TakeCount){.oc = {.q = &kept->q, .ending = e, .minimum = minimum, .judge = take_judge}, .d = &c->draw,
+                        .t = &kept->t, .from_hand = from_hand};
+    if (take_facts_of(self, &c->draw, &c->shapes, &base->oc.ending, &kept->t) < 0 ||
+        (kept->t.gained = pile_gain(self, &c->draw, &kept->t)) < 0)
+        return -1;
+    base->top_points = self->facts.melded_value[kept->t.top];
+    memcpy(base->oc.side_kinds, kept->t.kinds, sizeof(kept->t.kinds));
+    int32_t start[OS_FIELDS];
+    int may_help, alone[4] = {0};
+    base->oc.hand_size = kept->t.held + kept->t.gained;
+    if (group_verdict(self, base, &c->shapes, alone, start, &kept->top_alone, &may_help) < 0)
+        return -1; /* the top card alone: no further melds */
+    kept->may_draw = draw_allowed(self, &c->draw, &kept->t, kept->top_alone);
+    if (kept->may_draw < 0 || opening_wilds(self, seat, &base->oc) < 0 || shapes_count(self, kept, &c->shapes) < 0)
+        return -1;
+    return add_weighted(&kept->total, kept->may_draw + kept->top_alone, 1);
+}
+
+/* ``take_count(context, questions, minimum, composition_from_hand)``: how many actions the seat to act (in the
+ * draw phase, its side not opened, the pile not empty) may make, as the reference's listing counts them: drawing,
+ * the take of the top card alone, and every take group alone or with further melds. ``context``: the draw phase's
+ * (``listing.NativeDrawListing``); ``questions`` and ``minimum`` as ``opening_count`` takes them;
+ * ``composition_from_hand``: hook initial_meld.composition_from_hand (the top card set aside from what the opening
+ * is made of). */
+static PyObject *Position_take_count(Position *self, PyObject *args) {
+    KeptTakes kept;
+    memset(&kept, 0, sizeof(kept));
+    int failed = takes_prepare(self, args, &kept) < 0;
+    kept_takes_release(&kept);
+    return failed ? NULL : PyLong_FromLongLong(kept.total);
+}
+
+#define KEPT_TAKES "canasta_ref.core.takes"
+
+static void kept_takes_free(PyObject *capsule) {
+    KeptTakes *kept = PyCapsule_GetPointer(capsule, KEPT_TAKES);
+    if (kept == NULL) return;
+    kept_takes_release(kept);
+    PyMem_Free(kept);
+}
+
+/* ``take_listing(context, questions, minimum, composition_from_hand)``: the draw phase of the seat to act as
+ * ``take_count`` counts it, (may draw, may take the top card alone, the wild card types of the pool, every shape of
+ * take group with actions as (its natural cards, its wild cards by type, taken alone, its further melds), the
+ * counting kept for ``take_extras_at`` and ``take_extras_choices``). */
+static PyObject *Position_take_listing(Position *self, PyObject *args) {
+    KeptTakes *kept = PyMem_Calloc(1, sizeof(KeptTakes));
+    if (kept == NULL) return PyErr_NoMemory();
+    PyObject *capsule = NULL;
+    if (takes_prepare(self, args, kept) == 0) capsule = PyCapsule_New(kept, KEPT_TAKES, kept_takes_free);
+    if (capsule == NULL) {
+        kept_takes_release(kept);
+        PyMem_Free(kept);
+        return NULL;
+    }
+    long types[CARD_TYPES];
+    for (int i = 0; i < kept->wilds; i++) types[i] = kept->wild_types[i];
+    PyObject *shapes = PyList_New(0);
+    for (int i = 0; shapes != NULL && i < kept->shape_count; i++) {
+        const TakeShape *shape = &kept->shapes[i];
+        if (!shape->alone && !shape->extras) continue;
+        long picked[CARD_TYPES];
+        for (int k = 0; k < kept->wilds; k++) picked[k] = shape->picked[k];
+        PyObject *entry = Py_BuildValue("(iNNLi)", shape->naturals, tuple_of_ints(picked, kept->wilds),
+                                        PyBool_FromLong(shape->alone), shape->extras, i);
+        if (entry == NULL || PyList_Append(shapes, entry) < 0) Py_CLEAR(shapes);
+        Py_XDECREF(entry);
+    }
+    PyObject *found = shapes == NULL ? NULL
+                                     : Py_BuildValue("(OONNO)", kept->may_draw ? Py_True : Py_False,
+                                                     kept->top_alone ? Py_True : Py_False,
+                                                     tuple_of_ints(types, kept->wilds), shapes, capsule);
+    Py_DECREF(capsule);
+    return found;
+}
+
+/* The kept takes of ``capsule`` whose shape ``at`` has further melds (into ``*shape``); NULL with an exception. */
+static KeptTakes *kept_shape(PyObject *capsule, int at, TakeShape **shape) {
+    KeptTakes *kept = PyCapsule_GetPointer(capsule, KEPT_TAKES);
+    if (kept == NULL) return NULL;
+    if (at < 0 || at >= kept->shape_count || kept->shapes[at].extras == 0) {
+        PyErr_Format(PyExc_IndexError, "native core: no shape %d of take group with further melds", at);
+        return NULL;
+    }
+    *shape = &kept->shapes[at];
+    return kept;
+}
+
+/* ``take_extras_at(kept, shape, index)`` (a module function): the ``index``-th take with further melds of a kept
+ * shape, in the reference's order (``legal._take_extras``), as (the further melds' shapes: (rank, natural cards,
+ * other wild cards, jokers) in rank order, its place among the actions of those shapes, in
+ * ``movegen.expand_shapes`` order). */
+static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *capsule;
+    int at, jokers, chosen[MELD_RANKS];
+    long long index;
+    TakeShape *shape;
+    TakeCount tc;
+    if (!PyArg_ParseTuple(args, "OiL", &capsule, &at, &index)) return NULL;
+    KeptTakes *kept = kept_shape(capsule, at, &shape);
+    if (kept == NULL) return NULL;
+    if (index < 0 || index >= shape->extras)
+        return PyErr_Format(PyExc_IndexError, "native core: take %lld of %lld", index, shape->extras);
+    shape_counting(kept, shape, &tc, &jokers);
+    long long place = opening_descend(&tc.oc, shape->start, index, chosen);
+    shape_keep_tables(shape, &tc);
+    if (place < 0) return NULL;
+    return Py_BuildValue("(NL)", chosen_shapes(&tc.oc, chosen), place);
+}
+
+/* ``take_extras_choices(kept, shape)`` (a module function): every choice of further melds' shapes of a kept shape
+ * of take group with an action, in the reference's order, each (its shapes, its number of actions). */
+static PyObject *core_take_extras_choices(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *capsule;
+    int at, jokers;
+    TakeShape *shape;
+    TakeCount tc;
+    if (!PyArg_ParseTuple(args, "Oi", &capsule, &at)) return NULL;
+    KeptTakes *kept = kept_shape(capsule, at, &shape);
+    if (kept == NULL) return NULL;
+    shape_counting(kept, shape, &tc, &jokers);
+    PyObject *found = choices_below(&tc.oc, shape->start);
+    shape_keep_tables(shape, &tc);
+    return found;
+}
+
+/* The module's functions on a listing's kept takes (``_core.c``'s ``core_module``). */
+static PyMethodDef take_functions[] = {
+    {"take_extras_at", (PyCFunction)core_take_extras_at, METH_VARARGS,
+     "take_extras_at(kept, shape, index): (shapes, place) of the index-th take with further melds of a kept shape"},
+    {"take_extras_choices", (PyCFunction)core_take_extras_choices, METH_VARARGS,
+     "take_extras_choices(kept, shape): every choice of further melds' shapes of a kept shape, with its actions"},
+    {NULL, NULL, 0, NULL},
+};
