@@ -44,9 +44,11 @@ MECHANISMS: Final = (
     "the discards' verdicts",
     "meld shapes by rank",
     "the turn's flags",
-    "the listing of the draw phase (a side not opened where it can take nothing) and of play once a side has opened",
+    "the listing of the draw phase and of play, a side opened or not (its takes of the pile and its openings), in "
+    "the variants without melds an action names, special hands or melds to complete",
     "the listing of answering and of keeping",
-    "applying a whole action in the variants whose mechanisms it has",
+    "applying a whole action in C, in the variants whose mechanisms it has",
+    "random play of a whole hand in C",
 )
 
 

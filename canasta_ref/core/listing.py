@@ -2,11 +2,12 @@
 
 The parts: the discards' verdicts card by card (hooks ``discard.allowed``, ``discard.preferred``); one rank's
 valid meld shapes with how many groups of cards make each (hook ``meld.valid``, as ``legal._rank_shapes`` finds
-them); the legal single melds of a side that has opened (``legal._single_melds``); and, from these, the whole
-listing of the positions the core covers (``NativeListing``: answering, keeping a bonus card, play once the side
-has opened), read from the core's position alone, its turn's flags included. Every rule question is asked through
-the core's memo with its key built in C (``memo.py``), Python asked only on a miss. A mechanism the core lacks
-(the draw phase and its takes, openings, named melds, special hands, melds to complete) is declined by name.
+them); the legal single melds of a side that has opened (``legal._single_melds``); the openings of a side that has
+not opened (``native/openings.c``) and its takes of the pile (``native/takes.c``), each given the side's initial
+minimum; and, from these, the whole listing of the positions the core covers (``NativeListing``: answering,
+keeping a bonus card, the draw phase and play), read from the core's position alone, its turn's flags included.
+Every rule question is asked through the core's memo with its key built in C (``memo.py``), Python asked only on a
+miss. A mechanism the core lacks (named melds and sequences, special hands, melds to complete) is declined by name.
 """
 
 from __future__ import annotations
