@@ -52,6 +52,7 @@ from canasta_ref.core.listing import (
     takes_missing,
 )
 from canasta_ref.core.memo import NativeAnswers
+from canasta_ref.core.play import RandomPlay
 from canasta_ref.core.proof import make_moves, moves_of_action, plain
 from canasta_ref.engine import _native
 from canasta_ref.engine.blocks import Listing
@@ -397,6 +398,23 @@ def _phase(game: Game) -> str:
     return "play, side opened" if state.team_opened[state.side_of[state.to_act]] else "play, side not opened"
 
 
+def _native_hands(rules: Rules, args: argparse.Namespace, clock: Callable[[], float]) -> str:
+    """Hands a second of the core's own random play (``core/play.py``: listed, chosen and applied in C; its own
+    choices, so not the Python engine's games above), the median of ``--repeat`` passes of ``--hands`` hands dealt
+    as they are; or why the core plays none of this variant."""
+    try:
+        play = RandomPlay(rules)
+    except core.CoreUnavailable as reason:
+        return f"none: {reason}"
+    rates = []
+    for _ in range(args.repeat):
+        start = clock()
+        for number in range(args.hands):
+            play.hand(hand_seed(args.seed, number), number)
+        rates.append(args.hands / (clock() - start))
+    return f"{statistics.median(rates):10.1f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--variant", type=cliargs.bundled_variant, default="classic", help="default: classic")
@@ -416,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"a game asking for the native core: {Game(rules, seed=args.seed, core='native').core_note}")
     seconds = statistics.median(played for _, played in passes)
     print(f"{'hands per second, python engine (listing + apply)':58s} {args.hands / seconds:10.1f}")
-    print(f"{'hands per second, native core':58s} {'none: it plays no hand alone yet':>10s}")
+    print(f"{'hands per second, native core (random play in C)':58s} {_native_hands(rules, args, CLOCKS[args.clock])}")
     names = sorted({name for spent, _ in passes for name in spent})
     print(f"{'us per action (median of passes of the mean)':58s} {'us':>10s} {'count':>8s}")
     for name in names:
