@@ -3,7 +3,9 @@ without the library it plays on the Python engine and says why; ``serve --core n
 
 from __future__ import annotations
 
+import inspect
 import io
+from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
@@ -13,8 +15,9 @@ from canasta_ref import Game, core
 from canasta_ref.conformance.session import ReferenceSession
 from canasta_ref.core.game import NativeGame
 from canasta_ref.engine import cores
-from canasta_ref.engine.cards import format_cards
+from canasta_ref.engine.cards import format_cards, parse_cards
 from canasta_ref.engine.game import deck_for_seed
+from canasta_ref.engine.position import Position
 from canasta_ref.engine.rules import rules_for
 from canasta_ref.errors import CanastaError
 from canasta_ref.spec import load_variant
@@ -119,23 +122,29 @@ def test_an_edited_c_part_makes_the_library_stale(monkeypatch: pytest.MonkeyPatc
     assert core.source_files() == [source, parts / "part.c"]
 
 
-def test_with_the_engines_game_compiled_a_game_asking_for_the_core_says_why(
-    library: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(core, "GAME_COMPILED", True)
-    note = core.decline_reason(rules_for(load_variant("classic")))
-    assert note == (
-        "a game on the native core extends the engine's Game, which this build compiles (mypyc), and is not yet made "
-        "for it; classic runs on the Python engine"
-    )
-
-
-def test_a_game_asking_for_the_core_plays_on_it_or_on_the_python_engine_saying_why(library: ModuleType) -> None:
-    """On every build: the core where a game can extend the engine's Game, else the Python engine, never a crash."""
+def test_a_game_asking_for_the_core_plays_on_it_on_the_compiled_engine_and_the_pure_one(library: ModuleType) -> None:
+    """The game on the core holds a ``Game`` rather than extending it, so a mypyc build (``engine._native``) changes
+    nothing: the same class, the core's listing and apply."""
     game = Game(load_variant("classic"), seed=1, core="native")
     game.apply(game.legal_actions()[0])
-    if core.GAME_COMPILED:
-        assert type(game) is Game and game.core == "python"
-        assert game.core_note == f"{core.GAME_COMPILED_REASON}; classic runs on the Python engine"
-    else:
-        assert isinstance(game, NativeGame) and game.core == "native"
+    assert type(game) is NativeGame and game.core == "native"
+    assert game.ran == Counter({"listing on the core": 1, "apply on the core": 1})
+    hands = [parse_cards(hand) for hand in ("5S 6S", "7S 8S", "9S 10S", "JS QS")]
+    assert type(Game.from_position(game.rules, Position(hands=hands, phase="play"), core="native")) is NativeGame
+
+
+def _public(cls: type) -> dict[str, list[str]]:
+    """A class's public names, each with its parameters' names (a property or attribute has none)."""
+    names = {name: getattr(cls, name) for name in dir(cls) if not name.startswith("_")}
+    return {name: list(inspect.signature(found).parameters) if callable(found) else [] for name, found in names.items()}
+
+
+def test_the_game_on_the_core_has_the_whole_public_api_of_game(native_game: ModuleType) -> None:
+    """No ``isinstance(..., Game)`` in the code: callers rely on the API, which the game on the core has whole."""
+    python, native = Game(load_variant("classic"), seed=1), Game(load_variant("classic"), seed=1, core="native")
+    assert _public(NativeGame).items() >= _public(Game).items()
+    attributes = ("rules", "seed", "deck", "first_seat", "events", "history", "core", "core_note", "state")
+    assert [type(getattr(native, name)) for name in attributes] == [type(getattr(python, name)) for name in attributes]
+    assert [name for name in dir(type(python.legal_actions())) if not name.startswith("_")] == [
+        name for name in dir(type(native.legal_actions())) if not name.startswith("_")
+    ]
