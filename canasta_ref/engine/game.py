@@ -214,7 +214,11 @@ class Game:
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position, core: str = "python") -> Game:
-        """A hand starting from a position written out card by card, rather than from a deal."""
+        """A hand starting from a position written out card by card, rather than from a deal. ``Game(...)``, not
+        ``cls(...)``, for this class: mypyc checks that the latter made a ``Game``, and a game on the core is not one
+        (``__new__``)."""
+        if cls is Game:
+            return Game(variant, position=position, core=core)
         return cls(variant, position=position, core=core)
 
     # -- dealing ---------------------------------------------------------------------------------------
