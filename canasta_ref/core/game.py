@@ -31,7 +31,7 @@ from ..errors import CanastaError
 from ..spec.model import Variant
 from . import PHASES, load_state, new_position
 from .apply import Applied, NativeApply, apply_missing
-from .listing import NativeListing, play_listing_missing
+from .listing import NativeListing, openings_missing, play_listing_missing
 from .rebuild import Beside, beside_of, rebuild_state
 
 #: What always runs on the Python engine in a game on the core (``core_note``).
@@ -77,12 +77,7 @@ def natives_of(rules: Rules) -> _Natives:
 def core_note(rules: Rules) -> str:
     """What runs where in a game of ``rules`` on the core, in words (``Game.core_note``): read from the mechanisms
     the variant uses that the core lacks, never from its name."""
-    listing_missing = play_listing_missing(rules)
-    listed = (
-        f"every listing but answering and keeping, for {listing_missing}"
-        if listing_missing
-        else "the listing of a side that has not opened"
-    )
+    listed = _listed_by_python(rules)
     apply_lacks = apply_missing(rules)
     applied = (
         f"every action, for {apply_lacks}"
@@ -90,6 +85,16 @@ def core_note(rules: Rules) -> str:
         else "combining two melds, a lone hand formed, keeping a bonus card and special hands"
     )
     return f"plays on the native core; on the Python engine: {listed}; {applied}; {_ALWAYS_IN_PYTHON}"
+
+
+def _listed_by_python(rules: Rules) -> str:
+    """The listings of a game of ``rules`` that run on the Python engine, in words (``core_note``)."""
+    listing_missing = play_listing_missing(rules)
+    if listing_missing:
+        return f"every listing but answering and keeping, for {listing_missing}"
+    if openings_missing(rules):
+        return "the listing of a side that has not opened"
+    return "a side that has not opened: its takes of the pile, its openings with more wild cards than the core counts"
 
 
 class NativeLegalActions:

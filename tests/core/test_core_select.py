@@ -13,6 +13,7 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.core import game as game_module
 from canasta_ref.core.game import NativeGame
 from canasta_ref.engine import cores
 from canasta_ref.engine.cards import format_cards, parse_cards
@@ -33,11 +34,19 @@ def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(
     assert isinstance(game, NativeGame)
     assert (game.core, game.core_note) == (
         "native",
-        "plays on the native core; on the Python engine: the listing of a side that has not opened; combining two "
-        "melds, a lone hand formed, keeping a bonus card and special hands; the judging of an action the core did not "
-        "list, views, score and the log",
+        "plays on the native core; on the Python engine: a side that has not opened: its takes of the pile, its "
+        "openings with more wild cards than the core counts; combining two melds, a lone hand formed, keeping a bonus "
+        "card and special hands; the judging of an action the core did not list, views, score and the log",
     )
     assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
+
+
+def test_where_the_core_lacks_the_openings_the_note_gives_the_python_engine_a_side_not_opened(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(game_module, "openings_missing", lambda rules: "wild cards of different values")
+    note = game_module.core_note(rules_for(load_variant("classic")))
+    assert note.startswith("plays on the native core; on the Python engine: the listing of a side that has not opened;")
 
 
 def test_the_note_names_what_a_variant_needs_of_the_python_engine(native_game: ModuleType) -> None:
