@@ -214,10 +214,11 @@ class Game:
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position, core: str = "python") -> Game:
-        """A hand starting from a position written out card by card, rather than from a deal. ``Game(...)``, not
-        ``cls(...)``, for this class: mypyc checks that the latter made a ``Game``, and a game on the core is not one
-        (``__new__``)."""
-        if cls is Game:
+        """A hand starting from a position written out card by card, rather than from a deal. On the native core
+        ``Game(...)``, not ``cls(...)``: mypyc checks that the latter made a ``Game``, and a game on the core is not
+        one (``__new__``); elsewhere ``cls(...)``, as mypyc's direct ``Game(...)`` loses an error ``__init__``
+        raises (a SystemError)."""
+        if cls is Game and core == "native":
             return Game(variant, position=position, core=core)
         return cls(variant, position=position, core=core)
 

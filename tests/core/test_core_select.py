@@ -142,6 +142,14 @@ def test_a_game_asking_for_the_core_plays_on_it_on_the_compiled_engine_and_the_p
     assert type(Game.from_position(game.rules, Position(hands=hands, phase="play"), core="native")) is NativeGame
 
 
+def test_a_bad_position_for_a_game_on_the_core_is_refused_by_field(library: ModuleType) -> None:
+    """As the Python engine refuses it, on the compiled engine too (where a constructor's error once went astray)."""
+    position = Position(hands=[parse_cards("5S"), parse_cards("6S")], phase="play")
+    for core_asked in ("native", "python"):
+        with pytest.raises(CanastaError, match="field 'hands': expected 4 hands, one per seat, got 2"):
+            Game.from_position(load_variant("classic"), position, core=core_asked)
+
+
 def _methods(cls: type) -> dict[str, list[str]]:
     """A class's public methods, each with its parameters' names (its attributes and properties are read apart: a
     compiled class lists its attributes too)."""
