@@ -20,8 +20,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, get_args
 
-from ..engine._native import COMPILED, read_manifest
 from ..engine._native import build_tag as build_tag
+from ..engine._native import read_manifest
 from ..engine.cards import CARD_TYPES, MELD_RANK_NAMES, rank_of
 from ..engine.cores import register_native
 from ..engine.rules import Rules
@@ -121,22 +121,13 @@ def decline_reason(rules: Rules) -> str:
     where it is (every variant plays on it, the Python engine answering where the core cannot: ``core.game``)."""
     if LIBRARY is None:
         return f"{stale_reason()}; {rules.variant.id} runs on the Python engine"
-    if GAME_COMPILED:
-        return f"{GAME_COMPILED_REASON}; {rules.variant.id} runs on the Python engine"
     return ""
 
 
 #: The class of a game on the core (``game.py``), imported by the engine when a game first asks for the core.
 NATIVE_GAME: Final = "canasta_ref.core.game:NativeGame"
 
-#: A game on the core extends the engine's ``Game`` (``game.py``), which a mypyc build compiles to a class that an
-#: interpreted one cannot extend: with the compiled engine, games play on the Python engine, and say why.
-GAME_COMPILED: Final = "game" in COMPILED
-GAME_COMPILED_REASON: Final = (
-    "a game on the native core extends the engine's Game, which this build compiles (mypyc), and is not yet made for it"
-)
-
-register_native(decline_reason, NATIVE_GAME if LIBRARY is not None and not GAME_COMPILED else None)
+register_native(decline_reason, NATIVE_GAME if LIBRARY is not None else None)
 
 
 @dataclass(frozen=True)

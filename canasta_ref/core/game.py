@@ -11,21 +11,27 @@ the Python engine's: ``apply`` returns an empty list for them, and ``events`` ho
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from ..engine.actions import Action
+from ..engine.actions import BARE_KINDS, Action
 from ..engine.blocks import Listing
-from ..engine.checks import concealed_now
+from ..engine.cards import Card
+from ..engine.checks import Plan, concealed_now
 from ..engine.game import Event, Game
 from ..engine.judge import plan
 from ..engine.legal import listing
-from ..engine.rules import Rules, rules_for
+from ..engine.position import Position
+from ..engine.rules import Query, Rules
+from ..engine.scoring import HandScore
 from ..engine.state import HandState
+from ..errors import CanastaError
+from ..spec.model import Variant
 from . import PHASES, load_state, new_position
 from .apply import Applied, NativeApply, apply_missing
-from .listing import NativeListing, play_listing_missing
+from .listing import NativeListing, openings_missing, play_listing_missing
 from .rebuild import Beside, beside_of, rebuild_state
 
 #: What always runs on the Python engine in a game on the core (``core_note``).
@@ -35,6 +41,9 @@ _ALWAYS_IN_PYTHON: Final = "the judging of an action the core did not list, view
 #: (``Rules.coverage``): the core's apply notes no rule.
 _APPLIED_BY_PYTHON: Final = frozenset({"combine"})
 _OVER: Final = PHASES.index("over")
+_PLAY: Final = PHASES.index("play")
+#: The question ``checks.initial_minimum`` asks, with the same values, of the scores kept beside the position.
+_INITIAL_MINIMUM: Final = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
 #: The counts of ``NativeGame.ran``, by what ran.
 _ON_CORE: Final = {"listing": "listing on the core", "apply": "apply on the core"}
 _ON_PYTHON: Final = {"listing": "listing on the Python engine", "apply": "apply on the Python engine"}
@@ -68,12 +77,7 @@ def natives_of(rules: Rules) -> _Natives:
 def core_note(rules: Rules) -> str:
     """What runs where in a game of ``rules`` on the core, in words (``Game.core_note``): read from the mechanisms
     the variant uses that the core lacks, never from its name."""
-    listing_missing = play_listing_missing(rules)
-    listed = (
-        f"every listing but answering and keeping, for {listing_missing}"
-        if listing_missing
-        else "the listing of a side that has not opened"
-    )
+    listed = _listed_by_python(rules)
     apply_lacks = apply_missing(rules)
     applied = (
         f"every action, for {apply_lacks}"
@@ -83,25 +87,100 @@ def core_note(rules: Rules) -> str:
     return f"plays on the native core; on the Python engine: {listed}; {applied}; {_ALWAYS_IN_PYTHON}"
 
 
-class NativeGame(Game):
-    """A ``Game`` whose position lives in the core (``Game.__new__`` makes one for ``core="native"`` where the core
-    is built). ``state`` is a ``HandState`` rebuilt from the position when read, and loaded into it when set; it is a
-    view to read, not to change in place."""
+def _listed_by_python(rules: Rules) -> str:
+    """The listings of a game of ``rules`` that run on the Python engine, in words (``core_note``)."""
+    listing_missing = play_listing_missing(rules)
+    if listing_missing:
+        return f"every listing but answering and keeping, for {listing_missing}"
+    if openings_missing(rules):
+        return "the listing of a side that has not opened"
+    return "a side that has not opened: its takes of the pile, its openings with more wild cards than the core counts"
 
-    _position: Any = None
-    _rebuilt: HandState | None = None
-    _listed: Listing | None = None
+
+class NativeLegalActions:
+    """``Game.legal_actions`` of a game on the core: the same queries over the core's listing (or the Python
+    engine's where the core does not cover the position), each action handed out noted so ``apply`` need not judge
+    it again. (The engine's ``LegalActions`` takes a ``Game``, which a mypyc build checks.)"""
+
+    def __init__(self, game: NativeGame) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Action]:
+        """The whole listing of the position, listed at once: if the position moves meanwhile (``apply`` then
+        ``undo``), the actions handed out are noted on the old position's record, which is dropped."""
+        handed_out = self._game._handed_out
+        for action in list(self._listing()):
+            handed_out.append(action)
+            yield action
+
+    def count(self) -> int:
+        """How many legal actions there are (``LegalActions.count``; ``len`` too)."""
+        return self._listing().count()
+
+    __len__ = count
+
+    def __getitem__(self, index: int) -> Action:
+        return self._handing_out(self._listing()[index])
+
+    def sample(self, rng: random.Random) -> Action:
+        """One legal action drawn uniformly with ``rng``: the one ``LegalActions.sample`` draws."""
+        total = self.count()
+        if total == 0:
+            raise IndexError("there is no legal action to sample")
+        return self._handing_out(self._listing().draw(rng.randrange(total)))
+
+    def __bool__(self) -> bool:
+        return bool(self._listing())
+
+    def __contains__(self, action: object) -> bool:
+        """Judged by the Python engine on the rebuilt state, as ``LegalActions`` judges it."""
+        return isinstance(action, Action) and self._game.is_legal(action)
+
+    def _listing(self) -> Listing:
+        return self._game._listing()
+
+    def _handing_out(self, action: Action) -> Action:
+        self._game._handed_out.append(action)
+        return action
+
+    def __repr__(self) -> str:
+        return f"<LegalActions on the native core ({self.count()} actions)>"
+
+
+class NativeGame:
+    """A hand played on the core, with the public API of ``Game`` (``Game.__new__`` makes one for
+    ``core="native"`` where the core is built). It holds a ``Game`` of the Python engine rather than extending it,
+    as a mypyc build compiles ``Game`` and an interpreted class cannot extend a compiled one: that game deals, and
+    answers on the state rebuilt from the position where the core cannot. ``state`` is a ``HandState`` rebuilt from
+    the position when read, and loaded into it when set; it is a view to read, not to change in place."""
+
+    _rebuilt: HandState | None
+    _listed: Listing | None
     _handed_out: list[Action]
     _beside: Beside
 
-    def __init__(self, variant: Any, **arguments: Any) -> None:
-        self._natives = natives_of(variant if isinstance(variant, Rules) else rules_for(variant))
-        self._undo: list[tuple[Any, Beside, int]] = []
+    def __init__(self, variant: Variant | Rules, **arguments: Any) -> None:
+        self._python = Game(variant, **{**arguments, "core": "python"})
+        reference = self._python
+        self.rules: Rules = reference.rules
+        self.seed = reference.seed
+        self.deck = reference.deck
+        self.first_seat = reference.first_seat
+        self.events: list[Event] = list(reference.events)
+        self.history: list[Action] = []
+        self.core = "native"
+        self.core_note = core_note(self.rules)
         #: How many listings and applies ran on the core and on the Python engine ("listing on the core", ...).
         self.ran: Counter[str] = Counter()
-        super().__init__(variant, **arguments)
-        self.state = self.state  # the deal sets the hand's number on the state after setting it: load it again
-        self.core_note = core_note(self.rules)
+        self._natives = natives_of(self.rules)
+        self._undo: list[tuple[Any, Beside, int]] = []
+        self._position: Any = new_position(self.rules)
+        self.state = reference.state
+
+    @classmethod
+    def from_position(cls, variant: Variant | Rules, position: Position, core: str = "native") -> Game:
+        """``Game.from_position``: a hand from a position written out card by card, on the core asked for."""
+        return Game.from_position(variant, position, core)
 
     # -- the position ----------------------------------------------------------------------------------
     @property
@@ -113,8 +192,6 @@ class NativeGame(Game):
 
     @state.setter
     def state(self, value: HandState) -> None:
-        if self._position is None:
-            self._position = new_position(self.rules)
         load_state(self._position, value)
         self._beside = beside_of(value)
         self._moved()
@@ -123,8 +200,15 @@ class NativeGame(Game):
     def _moved(self) -> None:
         """The position changed: nothing computed from the old one holds."""
         self._rebuilt = None
-        self._listed: Listing | None = None
-        self._handed_out: list[Action] = []
+        self._listed = None
+        self._handed_out = []
+
+    def _reference(self) -> Game:
+        """The Python engine's game, on the state rebuilt from the position, to answer what the core does not."""
+        state = self.state
+        if self._python.state is not state:
+            self._python.state = state
+        return self._python
 
     @property
     def to_act(self) -> int:
@@ -134,29 +218,71 @@ class NativeGame(Game):
     def is_over(self) -> bool:
         return bool(self._position.where()[0] == _OVER)
 
-    # -- the listing -----------------------------------------------------------------------------------
+    # -- the listing and the questions the Python engine answers ---------------------------------------
+    def legal_actions(self) -> NativeLegalActions:
+        return NativeLegalActions(self)
+
     def _listing(self) -> Listing:
         """The core's listing where it covers the position, else the Python engine's of the rebuilt state."""
         if self._listed is None:
-            native = self._natives.listing.of(self._position)
+            native = self._natives.listing.of(self._position, self._initial_minimum())
             self.ran[_ON_CORE["listing"] if native is not None else _ON_PYTHON["listing"]] += 1
             self._listed = native if native is not None else listing(self.rules, self.state)
         return self._listed
 
-    def _issued(self) -> list[Action]:
-        return self._handed_out
+    def _initial_minimum(self) -> int | None:
+        """The initial meld's minimum of the side to act where it plays not yet opened (the core lists its openings
+        with it), else None: asked of the scores kept beside the position as ``checks.initial_minimum`` asks."""
+        phase, seat, opened = self._position.where()
+        if phase != _PLAY or opened:
+            return None
+        scores = self._beside.team_scores
+        values = (scores[self._position.side_of(seat)], scores[self.rules.score_holder[seat]], self._beside.hand_number)
+        return self.rules.value_of(_INITIAL_MINIMUM, values)
 
     def _was_listed(self, action: Action) -> bool:
         """Whether the listing handed out ``action`` or one equal to it (as the protocol's actions arrive, parsed
         from text) for this position: equal actions are equally legal, so it need not be judged again."""
         return action in self._handed_out
 
+    def bare_legal_actions(self) -> list[Action]:
+        """``Game.bare_legal_actions``, of the listing this game uses."""
+        bare = [*BARE_KINDS, "declare"]
+        return [
+            action
+            for block in self._listing().blocks
+            if isinstance(block, (tuple, list))
+            for action in block
+            if action.kind in bare
+        ]
+
+    def check(self, action: Action, seat: int | None = None) -> Plan:
+        return self._reference().check(action, seat)
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        return self._reference().is_legal(action, seat)
+
+    def pile_frozen(self, seat: int | None = None) -> bool:
+        return self._reference().pile_frozen(seat)
+
+    def must_take_pile(self) -> bool:
+        return self._reference().must_take_pile()
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self._reference().view(seat)
+
+    def score(self) -> HandScore:
+        return self._reference().score()
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return self._reference().hand_of(seat)
+
     # -- moves -----------------------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """Play ``action``: on the core where it applies it, else on the Python engine; an action the listing did
         not hand out is judged by the Python engine first (IllegalAction citing its rule)."""
         if seat is not None:
-            seat = self._seat(seat)
+            seat = self._python._seat(seat)
         if not ((seat is None or seat == self.to_act) and self._was_listed(action)):
             plan(self.rules, self.state, action, seat)
         saved = (self._position.snapshot(), self._beside, len(self.events))
@@ -168,9 +294,13 @@ class NativeGame(Game):
         else:
             self._beside, events = beside, []
             self._moved()
-            self.history.append(action)
+        self.history.append(action)
         self._undo.append(saved)
         return events
+
+    def push(self, action: Action, seat: int | None = None) -> list[Event]:
+        """python-chess's name for ``apply``."""
+        return self.apply(action, seat)
 
     def _apply_natively(self, action: Action, saved: Any) -> Beside | None:
         """Apply ``action`` on the core and return the fields kept beside as they become; None (the position as it
@@ -209,24 +339,30 @@ class NativeGame(Game):
         return concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
 
     def _apply_in_python(self, action: Action, seat: int | None) -> list[Event]:
-        """The Python engine's apply on the rebuilt state, loaded back into the core (its undo record dropped:
-        the core's snapshot is kept instead)."""
-        events = Game.apply(self, action, seat)
-        self._stack.pop()
-        self._event_counts.pop()
-        self.state = self.state
+        """The Python engine's apply on the rebuilt state, loaded back into the core (its undo record, history and
+        log dropped: the core's snapshot is kept instead, and this game's own)."""
+        reference = self._reference()
+        events = reference.apply(action, seat)
+        for kept in (reference._stack, reference._event_counts, reference.history, reference.events):
+            kept.clear()
+        self.events.extend(events)
+        self.state = reference.state
         return events
 
     def undo(self) -> Action:
         """Take back the last action: the core's position and the fields kept beside it as they were."""
         if not self._undo:
-            return Game.undo(self)  # raises: nothing to undo
+            raise CanastaError("there is no action to undo")
         snapshot, beside, events = self._undo.pop()
         self._position.restore(snapshot)
         self._beside = beside
         self._moved()
         del self.events[events:]
         return self.history.pop()
+
+    def pop(self) -> Action:
+        """python-chess's name for ``undo``."""
+        return self.undo()
 
 
 def _after_melding(beside: Beside, seat: int, before: Sequence[Any], after: Sequence[Any]) -> Beside:

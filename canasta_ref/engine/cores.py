@@ -19,8 +19,8 @@ from .rules import Rules
 CORES: Final = ("python", "native")
 #: How the native core judges a variant: why it declines a game of it ('' where it plays it).
 _NATIVE_DECLINE: list[Callable[[Rules], str]] = []
-#: Where the class of game that plays on the native core (a subclass of ``Game``) is, as "module:name", where the
-#: core is built.
+#: Where the class of game that plays on the native core (one with the public API of ``Game``) is, as
+#: "module:name", where the core is built.
 _NATIVE_GAME: list[str] = []
 
 

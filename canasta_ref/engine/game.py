@@ -162,14 +162,16 @@ def _check_deck(rules: Rules, deck: Sequence[Card]) -> None:
 class Game:
     """One hand. ``deck`` lists the cards in dealing order: the first card goes to the first player."""
 
-    def __new__(cls, *_positional: Any, **arguments: Any) -> Game:
-        """A game asking for the native core (``core="native"``) is made of the class that plays on it, where the
-        core is built (``engine.cores``); any other, of this class (a copy too, made without arguments)."""
+    def __new__(cls, *positional: Any, **arguments: Any) -> Any:
+        """A game asking for the native core (``core="native"``) is a game of the class that plays on it, where the
+        core is built (``engine.cores``): made whole here, as it holds a ``Game`` rather than extending one (a mypyc
+        build compiles this class), so Python does not run ``__init__`` on it again; it has this class's public
+        API. Any other game is of this class (a copy too, made without arguments). ``Any``: a declared ``Game``
+        would be checked by mypyc on the way out."""
         if cls is Game and arguments.get("core") == "native":
             native = native_game_class()
             if native is not None:
-                made: Game = object.__new__(native)
-                return made
+                return native(*positional, **arguments)
         return super().__new__(cls)  # as written: mypyc compiles this call to the class's own set-up
 
     def __init__(
@@ -212,7 +214,12 @@ class Game:
 
     @classmethod
     def from_position(cls, variant: Variant | Rules, position: Position, core: str = "python") -> Game:
-        """A hand starting from a position written out card by card, rather than from a deal."""
+        """A hand starting from a position written out card by card, rather than from a deal. On the native core
+        ``Game(...)``, not ``cls(...)``: mypyc checks that the latter made a ``Game``, and a game on the core is not
+        one (``__new__``); elsewhere ``cls(...)``, as mypyc's direct ``Game(...)`` loses an error ``__init__``
+        raises (a SystemError)."""
+        if cls is Game and core == "native":
+            return Game(variant, position=position, core=core)
         return cls(variant, position=position, core=core)
 
     # -- dealing ---------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from canasta_ref.core import game as game_module
 from canasta_ref.core.game import NativeGame
 from canasta_ref.core.rebuild import state_differences
 from canasta_ref.engine.actions import Action
-from canasta_ref.engine.checks import Plan
+from canasta_ref.engine.checks import Plan, initial_minimum
 from canasta_ref.engine.judge import plan
 from canasta_ref.engine.rules import Coverage, Rules
 from canasta_ref.engine.state import HandState
@@ -47,13 +48,46 @@ def _same_game(variant: str, seed: str) -> NativeGame:
 @pytest.mark.parametrize("variant", list_variants())
 def test_the_same_seed_gives_the_same_game_on_both_cores(native_game: ModuleType, variant: str) -> None:
     native = _same_game(variant, "core-game/1")
-    assert native.ran["listing on the core"] > 0 and native.ran["listing on the Python engine"] > 0, native.ran
+    assert native.ran["listing on the core"] > 0, native.ran
     assert native.ran["apply on the core"] + native.ran["apply on the Python engine"] == len(native.history)
 
 
 def test_the_core_applies_most_actions_where_it_has_the_mechanisms(native_game: ModuleType) -> None:
     native = _same_game("classic", "core-game/2")
     assert native.ran["apply on the core"] == len(native.history), native.ran
+
+
+def _opening_turn(variant: str, **arguments: Any) -> tuple[Game, NativeGame]:
+    """The same seeded hand on both cores, played to the first seat in play whose side has not opened."""
+    python = Game(load_variant(variant), seed=1, **arguments)
+    native = Game(load_variant(variant), seed=1, core="native", **arguments)
+    assert isinstance(native, NativeGame)
+    while python.state.phase != "play" or python.state.team_opened[python.state.side_of[python.to_act]]:
+        chosen = python.legal_actions()[0]
+        python.apply(chosen)
+        native.apply(chosen)
+    return python, native
+
+
+@pytest.mark.parametrize(("scores", "minimum"), [([0, 0], 50), ([1500, 0], 90), ([3000, 0], 120)])
+def test_the_openings_of_a_side_not_opened_list_on_the_core_with_the_minimum_its_scores_give(
+    native_game: ModuleType, scores: list[int], minimum: int
+) -> None:
+    python, native = _opening_turn("classic", team_scores=scores)
+    assert initial_minimum(python.rules, python.state, python.to_act) == minimum
+    listed_before = native.ran["listing on the core"]
+    assert list(native.legal_actions()) == list(python.legal_actions())
+    assert native.ran["listing on the core"] == listed_before + 1
+    assert "listing on the Python engine" not in native.ran
+
+
+def test_without_the_minimum_the_core_does_not_list_the_openings(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python, native = _opening_turn("classic")
+    monkeypatch.setattr(native, "_initial_minimum", lambda: None)
+    assert list(native.legal_actions()) == list(python.legal_actions())
+    assert native.ran["listing on the Python engine"] == 1
 
 
 def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(native_game: ModuleType) -> None:

@@ -3,7 +3,9 @@ without the library it plays on the Python engine and says why; ``serve --core n
 
 from __future__ import annotations
 
+import inspect
 import io
+from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
@@ -11,10 +13,12 @@ import pytest
 
 from canasta_ref import Game, core
 from canasta_ref.conformance.session import ReferenceSession
+from canasta_ref.core import game as game_module
 from canasta_ref.core.game import NativeGame
 from canasta_ref.engine import cores
-from canasta_ref.engine.cards import format_cards
+from canasta_ref.engine.cards import format_cards, parse_cards
 from canasta_ref.engine.game import deck_for_seed
+from canasta_ref.engine.position import Position
 from canasta_ref.engine.rules import rules_for
 from canasta_ref.errors import CanastaError
 from canasta_ref.spec import load_variant
@@ -30,11 +34,19 @@ def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(
     assert isinstance(game, NativeGame)
     assert (game.core, game.core_note) == (
         "native",
-        "plays on the native core; on the Python engine: the listing of a side that has not opened; combining two "
-        "melds, a lone hand formed, keeping a bonus card and special hands; the judging of an action the core did not "
-        "list, views, score and the log",
+        "plays on the native core; on the Python engine: a side that has not opened: its takes of the pile, its "
+        "openings with more wild cards than the core counts; combining two melds, a lone hand formed, keeping a bonus "
+        "card and special hands; the judging of an action the core did not list, views, score and the log",
     )
     assert list(game.legal_actions()) == list(Game(load_variant("classic"), seed=1).legal_actions())
+
+
+def test_where_the_core_lacks_the_openings_the_note_gives_the_python_engine_a_side_not_opened(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(game_module, "openings_missing", lambda rules: "wild cards of different values")
+    note = game_module.core_note(rules_for(load_variant("classic")))
+    assert note.startswith("plays on the native core; on the Python engine: the listing of a side that has not opened;")
 
 
 def test_the_note_names_what_a_variant_needs_of_the_python_engine(native_game: ModuleType) -> None:
@@ -119,23 +131,50 @@ def test_an_edited_c_part_makes_the_library_stale(monkeypatch: pytest.MonkeyPatc
     assert core.source_files() == [source, parts / "part.c"]
 
 
-def test_with_the_engines_game_compiled_a_game_asking_for_the_core_says_why(
-    library: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(core, "GAME_COMPILED", True)
-    note = core.decline_reason(rules_for(load_variant("classic")))
-    assert note == (
-        "a game on the native core extends the engine's Game, which this build compiles (mypyc), and is not yet made "
-        "for it; classic runs on the Python engine"
-    )
-
-
-def test_a_game_asking_for_the_core_plays_on_it_or_on_the_python_engine_saying_why(library: ModuleType) -> None:
-    """On every build: the core where a game can extend the engine's Game, else the Python engine, never a crash."""
+def test_a_game_asking_for_the_core_plays_on_it_on_the_compiled_engine_and_the_pure_one(library: ModuleType) -> None:
+    """The game on the core holds a ``Game`` rather than extending it, so a mypyc build (``engine._native``) changes
+    nothing: the same class, the core's listing and apply."""
     game = Game(load_variant("classic"), seed=1, core="native")
     game.apply(game.legal_actions()[0])
-    if core.GAME_COMPILED:
-        assert type(game) is Game and game.core == "python"
-        assert game.core_note == f"{core.GAME_COMPILED_REASON}; classic runs on the Python engine"
-    else:
-        assert isinstance(game, NativeGame) and game.core == "native"
+    assert type(game) is NativeGame and game.core == "native"
+    assert game.ran == Counter({"listing on the core": 1, "apply on the core": 1})
+    hands = [parse_cards(hand) for hand in ("5S 6S", "7S 8S", "9S 10S", "JS QS")]
+    assert type(Game.from_position(game.rules, Position(hands=hands, phase="play"), core="native")) is NativeGame
+
+
+def test_a_bad_position_for_a_game_on_the_core_is_refused_by_field(library: ModuleType) -> None:
+    """As the Python engine refuses it, on the compiled engine too (where a constructor's error once went astray)."""
+    position = Position(hands=[parse_cards("5S"), parse_cards("6S")], phase="play")
+    for core_asked in ("native", "python"):
+        with pytest.raises(CanastaError, match="field 'hands': expected 4 hands, one per seat, got 2"):
+            Game.from_position(load_variant("classic"), position, core=core_asked)
+
+
+def _methods(cls: type) -> dict[str, list[str]]:
+    """A class's public methods, each with its parameters' names (its attributes and properties are read apart: a
+    compiled class lists its attributes too)."""
+    found = {name: getattr(cls, name) for name in dir(cls) if not name.startswith("_")}
+    return {name: list(inspect.signature(method).parameters) for name, method in found.items() if callable(method)}
+
+
+def test_the_game_on_the_core_has_the_whole_public_api_of_game(native_game: ModuleType) -> None:
+    """No ``isinstance(..., Game)`` in the code: callers rely on the API, which the game on the core has whole."""
+    python, native = Game(load_variant("classic"), seed=1), Game(load_variant("classic"), seed=1, core="native")
+    assert _methods(NativeGame).items() >= _methods(Game).items()
+    attributes = (
+        "rules",
+        "seed",
+        "deck",
+        "first_seat",
+        "events",
+        "history",
+        "core",
+        "core_note",
+        "state",
+        "to_act",
+        "is_over",
+    )
+    assert [type(getattr(native, name)) for name in attributes] == [type(getattr(python, name)) for name in attributes]
+    assert [name for name in dir(type(python.legal_actions())) if not name.startswith("_")] == [
+        name for name in dir(type(native.legal_actions())) if not name.startswith("_")
+    ]
