@@ -31,7 +31,7 @@ from ..errors import CanastaError
 from ..spec.model import Variant
 from . import PHASES, load_state, new_position
 from .apply import Applied, NativeApply, apply_missing
-from .listing import NativeListing, openings_missing, play_listing_missing
+from .listing import NativeListing, openings_missing, play_listing_missing, takes_missing
 from .rebuild import Beside, beside_of, rebuild_state
 
 #: What always runs on the Python engine in a game on the core (``core_note``).
@@ -42,6 +42,7 @@ _ALWAYS_IN_PYTHON: Final = "the judging of an action the core did not list, view
 _APPLIED_BY_PYTHON: Final = frozenset({"combine"})
 _OVER: Final = PHASES.index("over")
 _PLAY: Final = PHASES.index("play")
+_DRAW: Final = PHASES.index("draw")
 #: The question ``checks.initial_minimum`` asks, with the same values, of the scores kept beside the position.
 _INITIAL_MINIMUM: Final = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
 #: The counts of ``NativeGame.ran``, by what ran.
@@ -94,7 +95,9 @@ def _listed_by_python(rules: Rules) -> str:
         return f"every listing but answering and keeping, for {listing_missing}"
     if openings_missing(rules):
         return "the listing of a side that has not opened"
-    return "a side that has not opened: its takes of the pile, its openings with more wild cards than the core counts"
+    if takes_missing(rules):
+        return "a side that has not opened: its takes of the pile, its openings with more wild cards than the core counts"
+    return "a side that has not opened, its takes of the pile or openings with more wild cards than the core counts"
 
 
 class NativeLegalActions:
@@ -231,10 +234,11 @@ class NativeGame:
         return self._listed
 
     def _initial_minimum(self) -> int | None:
-        """The initial meld's minimum of the side to act where it plays not yet opened (the core lists its openings
-        with it), else None: asked of the scores kept beside the position as ``checks.initial_minimum`` asks."""
+        """The initial meld's minimum of the side to act where it draws or plays not yet opened (the core lists its
+        takes of the pile and its openings with it), else None: asked of the scores kept beside the position as
+        ``checks.initial_minimum`` asks."""
         phase, seat, opened = self._position.where()
-        if phase != _PLAY or opened:
+        if opened or phase not in (_PLAY, _DRAW):
             return None
         scores = self._beside.team_scores
         values = (scores[self._position.side_of(seat)], scores[self.rules.score_holder[seat]], self._beside.hand_number)

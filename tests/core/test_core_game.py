@@ -81,6 +81,26 @@ def test_the_openings_of_a_side_not_opened_list_on_the_core_with_the_minimum_its
     assert "listing on the Python engine" not in native.ran
 
 
+def test_the_takes_of_a_side_not_opened_list_on_the_core_with_its_minimum(native_game: ModuleType) -> None:
+    """A whole hand on both cores, the same random choices: every listing on the core, the draw phases of a side
+    not opened that may take the pile among them, each equal to the Python engine's."""
+    python = Game(load_variant("classic"), seed=3)
+    native = Game(load_variant("classic"), seed=3, core="native")
+    rng = random.Random(3)
+    takes_of_a_side_not_opened = 0
+    while not python.is_over:
+        listed = list(python.legal_actions())
+        assert list(native.legal_actions()) == listed
+        state = python.state
+        if state.phase == "draw" and not state.team_opened[state.side_of[python.to_act]]:
+            takes_of_a_side_not_opened += any(action.kind == "take" for action in listed)
+        chosen = rng.choice(listed)
+        python.apply(chosen)
+        native.apply(chosen)
+    assert takes_of_a_side_not_opened > 0
+    assert "listing on the Python engine" not in native.ran
+
+
 def test_without_the_minimum_the_core_does_not_list_the_openings(
     native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -34,7 +34,7 @@ def test_a_game_asking_for_the_native_core_plays_on_it_and_says_what_runs_where(
     assert isinstance(game, NativeGame)
     assert (game.core, game.core_note) == (
         "native",
-        "plays on the native core; on the Python engine: a side that has not opened: its takes of the pile, its "
+        "plays on the native core; on the Python engine: a side that has not opened, its takes of the pile or "
         "openings with more wild cards than the core counts; combining two melds, a lone hand formed, keeping a bonus "
         "card and special hands; the judging of an action the core did not list, views, score and the log",
     )
