@@ -96,7 +96,9 @@ def _listed_by_python(rules: Rules) -> str:
     if openings_missing(rules):
         return "the listing of a side that has not opened"
     if takes_missing(rules):
-        return "a side that has not opened: its takes of the pile, its openings with more wild cards than the core counts"
+        return (
+            "a side that has not opened: its takes of the pile; its openings with more wild cards than the core counts"
+        )
     return "a side that has not opened, its takes of the pile or openings with more wild cards than the core counts"
 
 
