@@ -555,15 +555,28 @@ static PyObject *Position_pile(Position *self, PyObject *Py_UNUSED(ignored)) {
     return tuple_of_bytes(self->state.pile, self->state.pile_len);
 }
 
+/* The index of a side's first open (not closed) meld of ``rank``, or -1: the meld cards of that rank join. */
+static int open_meld_index(const Position *self, int side, int rank) {
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *m = &self->state.melds[side][i];
+        if (m->rank == rank && !m->closed) return i;
+    }
+    return -1;
+}
+
+/* ``open_meld_index`` where ``merging`` has the rank's bit (hook meld.merge_same_rank), else -1: a new meld. */
+static int merge_index(const Position *self, int side, int rank, long merging) {
+    return merging >> rank & 1 ? open_meld_index(self, side, rank) : -1;
+}
+
 static PyObject *Position_open_meld(Position *self, PyObject *args) {
     int side, rank;
     if (!PyArg_ParseTuple(args, "ii", &side, &rank)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    for (int i = 0; i < self->state.meld_count[side]; i++) {
-        const NativeMeld *m = &self->state.melds[side][i];
-        if (m->rank == rank && !m->closed) return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
-    }
-    return Py_BuildValue("(iO)", -1, Py_None);
+    int i = open_meld_index(self, side, rank);
+    if (i < 0) return Py_BuildValue("(iO)", -1, Py_None);
+    const NativeMeld *m = &self->state.melds[side][i];
+    return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
 }
 
 /* One seat's hand (by default the seat to act's), counted by card type. */
@@ -710,10 +723,8 @@ static PyObject *Position_combine(Position *self, PyObject *args) {
 /* Put a meld among a side's melds, merged into its open meld of that rank where ``merging`` has the rank's bit. */
 static int pool_meld(Position *self, int side, const NativeMeld *meld, long merging) {
     State *s = &self->state;
-    NativeMeld *same = NULL;
-    for (int i = 0; (merging >> meld->rank & 1) && i < s->meld_count[side] && same == NULL; i++)
-        if (s->melds[side][i].rank == meld->rank && !s->melds[side][i].closed) same = &s->melds[side][i];
-    if (same == NULL) {
+    int index = merge_index(self, side, meld->rank, merging);
+    if (index < 0) {
         if (s->meld_count[side] == MAX_MELDS) {
             PyErr_SetString(PyExc_ValueError, "native core: too many melds");
             return -1;
@@ -722,7 +733,7 @@ static int pool_meld(Position *self, int side, const NativeMeld *meld, long merg
         return 0;
     }
     for (int c = 0; c < CARD_TYPES; c++)
-        if (meld->counts[c] && meld_add(&self->facts, same, c, meld->counts[c]) < 0) return -1;
+        if (meld->counts[c] && meld_add(&self->facts, &s->melds[side][index], c, meld->counts[c]) < 0) return -1;
     return 0;
 }
 
@@ -1388,12 +1399,8 @@ static void choice_counts(const int *counts, int types, int most, long long *way
 /* The side's meld that cards of ``rank`` join (the first open one, where the rank merges: bit ``rank`` of
  * ``merging``), or NULL for a new meld. */
 static const NativeMeld *merge_target(const Position *self, int side, int rank, long merging) {
-    if (!(merging >> rank & 1)) return NULL;
-    for (int i = 0; i < self->state.meld_count[side]; i++) {
-        const NativeMeld *meld = &self->state.melds[side][i];
-        if (meld->rank == rank && !meld->closed) return meld;
-    }
-    return NULL;
+    int index = merge_index(self, side, rank, merging);
+    return index < 0 ? NULL : &self->state.melds[side][index];
 }
 
 /* A valid shape of one rank: its counts of natural cards, other wild cards and jokers, whether it is valid keeping
@@ -2408,7 +2415,8 @@ static PyMethodDef Position_methods[] = {
     {"play", (PyCFunction)Position_play, METH_VARARGS,
      "play(listing, apply, openings, answers, record, most): random play until the hand ends or Python must list"},
     {"bind_apply", (PyCFunction)Position_bind_apply, METH_VARARGS | METH_CLASS,
-     "bind_apply(memos, draw_count, sequences, merging, permission_codes): what a variant applies with, bound once"},
+     "bind_apply(memos, draw_count, sequences, merging, permission_codes, trigger_codes, initial_sides): what a "
+     "variant applies with, bound once"},
     {"apply", (PyCFunction)(void (*)(void))Position_apply, METH_FASTCALL,
      "apply(context, encoded): an action applied whole; the hand's end, or -1 declined with nothing moved"},
     {NULL, NULL, 0, NULL},

@@ -1,7 +1,7 @@
 /* Applying a whole action in C: the card moves, the turn's flags and the hand's end, every rule question through
  * the core's memos (``apply.py`` is the Python path it mirrors, mechanism by mechanism, and the one it falls back
  * on). Included by ``_core.c`` after the listing, whose helpers (``ask_built``, ``predicate_holds``,
- * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``) it uses.
+ * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``open_meld_index``, ``merge_index``) it uses.
  *
  * An action comes encoded as a flat tuple of small ints (``apply.py``'s ``encode``): its kind, the meld a take's
  * top card joins, its cards, then its groups (each: the rank its label names or -1, the meld it names, its cards).
@@ -66,7 +66,8 @@ static PyObject *Position_bind_apply(PyObject *Py_UNUSED(cls), PyObject *args) {
         "penalty.turn_end's memo", "go_out.answerer's memo", "sides.lone_hand's memo"};
     PyObject *memos, *codes, *triggers, *sides;
     int draw_count, sequences;
-    long merging, permission_codes[PERMISSIONS], trigger_codes[TRIGGERS], initial_sides[MAX_SEATS];
+    long merging, permission_codes[PERMISSIONS], trigger_codes[TRIGGERS];
+    long initial_sides[MAX_SEATS] = {0}; /* one a player is given: the seats past them copied as zero, not garbage */
     if (!PyArg_ParseTuple(args, "O!iplOOO", &PyTuple_Type, &memos, &draw_count, &sequences, &merging, &codes,
                           &triggers, &sides))
         return NULL;
@@ -159,18 +160,10 @@ static int group_rank_of(const Position *self, const ApplyContext *c, const long
     return found >= 0 ? found : label >= 0 ? label : JOKER_MELD_RANK;
 }
 
-/* The index of a side's open (not closed) meld of ``rank``, or -1. */
-static int open_meld_of(const Position *self, int side, int rank) {
-    for (int i = 0; i < self->state.meld_count[side]; i++) {
-        const NativeMeld *m = &self->state.melds[side][i];
-        if (m->rank == rank && !m->closed) return i;
-    }
-    return -1;
-}
-
-/* A question asked with ``arguments`` (its query's values in order; the recipe picks those its clauses read). */
+/* A question asked with ``arguments`` (its query's values in order; the recipe picks those its clauses read). The
+ * table's and a card's values are zero, never stack garbage, should a recipe name them. */
 static PyObject *ask_with(RuleMemo *memo, const int32_t *arguments, int n) {
-    KeyValues v;
+    KeyValues v = {0};
     memcpy(v.arguments, arguments, (size_t)n * sizeof(int32_t));
     return ask_built(memo, &v);
 }
@@ -318,9 +311,7 @@ static int lay_cards(Position *self, const ApplyContext *c, int seat, int index,
 
 /* The meld a group joins: the one it names, else the side's open meld of its rank where the rank merges, else -1. */
 static int group_meld(const Position *self, const ApplyContext *c, int seat, int target, int rank) {
-    if (target) return target - 1;
-    if (!(c->merging >> rank & 1)) return -1;
-    return open_meld_of(self, self->state.side_of[seat], rank);
+    return target ? target - 1 : merge_index(self, self->state.side_of[seat], rank, c->merging);
 }
 
 static int lay_groups(Position *self, const ApplyContext *c, int seat, const Encoded *e) {
@@ -413,7 +404,8 @@ static int takes_top_only(const Position *self, const ApplyContext *c, int seat,
     int frozen = holds(c->memo[Q_FROZEN], asked, TABLE_WIDTH + 4);
     if (frozen < 0) return -1;
     asked[TABLE_WIDTH] = frozen;
-    asked[TABLE_WIDTH + 1] = !self->facts.is_wild[top] && open_meld_of(self, s->side_of[seat], self->facts.rank[top]) >= 0;
+    int rank = self->facts.rank[top];
+    asked[TABLE_WIDTH + 1] = !self->facts.is_wild[top] && open_meld_index(self, s->side_of[seat], rank) >= 0;
     return holds(c->memo[Q_TOP_ONLY], asked, TABLE_WIDTH + 2);
 }
 
@@ -431,8 +423,7 @@ static int pile_replacements(const Position *self, const ApplyContext *c) {
 
 /* The side's meld of the top card's rank a take joins, unless hook meld.take_apart keeps it apart (-1). */
 static int meld_taken_onto(const Position *self, const ApplyContext *c, int seat, int rank, const Encoded *e, int top) {
-    if (!(c->merging >> rank & 1)) return -1;
-    int index = open_meld_of(self, self->state.side_of[seat], rank);
+    int index = merge_index(self, self->state.side_of[seat], rank, c->merging);
     if (index < 0 || c->memo[Q_APART] == NULL) return index;
     const NativeMeld *m = &self->state.melds[self->state.side_of[seat]][index];
     int added_wilds = self->facts.is_wild[top];
@@ -600,9 +591,10 @@ static int apply_encoded(Position *self, const ApplyContext *c, const Encoded *e
 }
 
 /* Position.apply(context, encoded): the action applied whole for the seat to act; the hand's end (ENDED_NOT,
- * ENDED_STOCK, ENDED_LAST_BONUS, or ENDED_WENT_OUT + the seat), or DECLINED with nothing moved. An exception raised
- * by a rule question midway (a clause that cannot be evaluated) leaves the position part moved: the caller
- * restores it. */
+ * ENDED_STOCK, ENDED_LAST_BONUS, or ENDED_WENT_OUT + the seat), or DECLINED with nothing moved. An exception after
+ * the first move (a rule question whose clause raises when Python evaluates it on a memo miss, no memory, a meld or
+ * the bonus cards past the core's capacity) leaves the position part moved and is not undone here: a snapshot each
+ * action would cost about what the apply does. A caller that must survive it takes ``snapshot()`` first. */
 static PyObject *Position_apply(Position *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[1]))
         return PyErr_Format(PyExc_TypeError, "native core: apply(context, encoded) takes a context and a tuple");
