@@ -592,6 +592,12 @@ static int cards_held(const Position *self, int seat) {
     return s->hand_sizes[seat] + (s->has_feet ? s->feet_len[seat] : 0) + s->turn.owed[seat];
 }
 
+static PyObject *Position_cards_held(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return PyLong_FromLong(cards_held(self, seat));
+}
+
 static void push_pile(Position *self, int card) {
     State *s = &self->state;
     s->pile[s->pile_len++] = (uint8_t)card;
@@ -2404,6 +2410,8 @@ static PyMethodDef Position_methods[] = {
      "take_listing(context, questions, minimum, composition_from_hand): the draw phase, a side not opened, kept"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
+    {"cards_held", (PyCFunction)Position_cards_held, METH_VARARGS,
+     "cards_held(seat): the cards it has to play: its hand, its foot, the bonus cards it is owed"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {"seed", (PyCFunction)Position_seed, METH_O, "seed(n): random play's generator started from n"},

@@ -389,11 +389,8 @@ class NativeApply:
 
     def _cards_held(self, position: Any, seat: int) -> int:
         """The cards a seat has to play: its hand and its foot (the variants applied owe no bonus cards:
-        ``apply_missing`` declines those)."""
-        held = int(position.table_values(seat)[_HAND_SIZE])
-        if self.rules.foot_size:
-            held += len(position.export()["feet"][seat])
-        return held
+        ``apply_missing`` declines those), counted by the core rather than read from its whole export."""
+        return int(position.cards_held(seat))
 
     def _pick_up_pile(self, position: Any, seat: int, pile: Sequence[int]) -> None:
         """The whole pile into the hand, its bonus cards under the top laid out and replaced where hook
