@@ -14,6 +14,7 @@
 #define CARD_TYPES 53
 #define MELD_RANKS 15  /* the 14 card ranks, then a sequence's */
 #define JOKER 52
+#define SUITS 4 /* natural (not wild) card types of one rank, at most: the length of the tables counting them */
 #define MAX_SEATS 6
 #define MAX_SIDES 6
 #define MAX_MELDS 48    /* one side's melds */
@@ -160,6 +161,19 @@ static int read_card_table(PyObject *seq, long low, long high, const char *what,
     return 0;
 }
 
+/* At most SUITS natural card types of a rank, as the counting of melds, openings and takes assumes: -1 with an
+ * exception naming the rank otherwise. */
+static int check_suits(const CardFacts *facts) {
+    int types[MELD_RANKS] = {0};
+    for (int c = 0; c < CARD_TYPES; c++) {
+        if (facts->is_wild[c] || ++types[facts->rank[c]] <= SUITS) continue;
+        PyErr_Format(PyExc_ValueError, "native core: rank %d has more than %d natural card types", facts->rank[c],
+                     SUITS);
+        return -1;
+    }
+    return 0;
+}
+
 static int Position_init(Position *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"players", "sides", "rank", "is_wild", "is_red_three", "is_black_three", "is_bonus",
                             "melded_value", "held_value", "held_value_out", "canasta_size", NULL};
@@ -182,6 +196,7 @@ static int Position_init(Position *self, PyObject *args, PyObject *kwargs) {
         if (read_card_table(tables[t], 0, t == 0 ? MELD_RANKS - 1 : 1, flag_names[t], values) < 0) return -1;
         for (int c = 0; c < CARD_TYPES; c++) flags[t][c] = (uint8_t)values[c];
     }
+    if (check_suits(facts) < 0) return -1;
     int32_t *points[] = {facts->melded_value, facts->held_value[0], facts->held_value[1]};
     const char *point_names[] = {"melded_value", "held_value", "held_value_out"};
     for (int t = 0; t < 3; t++) {
@@ -1475,7 +1490,7 @@ static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, 
                                       RankShape **out) {
     const State *s = &self->state;
     const CardFacts *f = &self->facts;
-    int naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
+    int naturals[SUITS], natural_types = 0, twos[CARD_TYPES], two_types = 0;
     int available = 0, twos_total = 0, jokers = s->hands[seat][JOKER]; /* a joker is never natural */
     for (int c = 0; c < JOKER; c++) {
         int held = s->hands[seat][c];
