@@ -613,6 +613,31 @@ static PyObject *Position_cards_held(Position *self, PyObject *args) {
     return PyLong_FromLong(cards_held(self, seat));
 }
 
+/* One card into a hand (the caller knows it holds fewer than MAX_COPIES of it). */
+static void take_card(State *s, int seat, int card) {
+    s->hands[seat][card]++;
+    s->hand_sizes[seat]++;
+}
+
+/* The pile's top card off it, its counts of wild cards and threes kept: the card (the pile is not empty). */
+static int pop_pile(Position *self) {
+    State *s = &self->state;
+    int card = s->pile[--s->pile_len];
+    s->pile_wilds -= self->facts.is_wild[card];
+    s->pile_red_threes -= self->facts.is_red_three[card];
+    s->pile_black_threes -= self->facts.is_black_three[card];
+    return card;
+}
+
+/* A side's penalties grow by ``points``, the table of them started at zero where the position had none. */
+static void add_penalty(State *s, int side, int32_t points) {
+    if (!s->has_penalties) {
+        memset(s->penalties, 0, sizeof(s->penalties));
+        s->has_penalties = 1;
+    }
+    s->penalties[side] += points;
+}
+
 static void push_pile(Position *self, int card) {
     State *s = &self->state;
     s->pile[s->pile_len++] = (uint8_t)card;
@@ -635,8 +660,7 @@ static PyObject *Position_draw(Position *self, PyObject *args) {
             s->stock_len++;
             return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
         }
-        s->hands[seat][card]++;
-        s->hand_sizes[seat]++;
+        take_card(s, seat, card);
         drawn[n] = card;
     }
     return tuple_of_ints(drawn, n);
@@ -671,12 +695,7 @@ static PyObject *Position_lift_top(Position *self, PyObject *args) {
     int card = s->pile[s->pile_len - 1];
     if (s->hands[seat][card] == MAX_COPIES)
         return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
-    s->pile_len--;
-    s->pile_wilds -= self->facts.is_wild[card];
-    s->pile_red_threes -= self->facts.is_red_three[card];
-    s->pile_black_threes -= self->facts.is_black_three[card];
-    s->hands[seat][card]++;
-    s->hand_sizes[seat]++;
+    take_card(s, seat, pop_pile(self));
     return PyLong_FromLong(card);
 }
 
@@ -685,12 +704,7 @@ static PyObject *Position_penalise(Position *self, PyObject *args) {
     int side, points;
     if (!PyArg_ParseTuple(args, "ii", &side, &points)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    State *s = &self->state;
-    if (!s->has_penalties) {
-        memset(s->penalties, 0, sizeof(s->penalties));
-        s->has_penalties = 1;
-    }
-    s->penalties[side] += points;
+    add_penalty(&self->state, side, points);
     Py_RETURN_NONE;
 }
 
@@ -708,8 +722,7 @@ static PyObject *Position_pick_up_foot(Position *self, PyObject *args) {
     }
     for (int i = 0; i < n; i++) {
         int card = s->feet[seat][i];
-        s->hands[seat][card]++;
-        s->hand_sizes[seat]++;
+        take_card(s, seat, card);
         cards[i] = card;
     }
     if (s->has_feet) s->feet_len[seat] = 0;
@@ -870,8 +883,7 @@ static PyObject *Position_pick_up(Position *self, PyObject *args) {
             if (s->bonus_len[seat] == MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
             s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
         } else {
-            s->hands[seat][card]++;
-            s->hand_sizes[seat]++;
+            take_card(s, seat, card);
             taken[n++] = card;
         }
     }

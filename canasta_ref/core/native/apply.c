@@ -1,7 +1,8 @@
 /* Applying a whole action in C: the card moves, the turn's flags and the hand's end, every rule question through
  * the core's memos (``apply.py`` is the Python path it mirrors, mechanism by mechanism, and the one it falls back
  * on). Included by ``_core.c`` after the listing, whose helpers (``ask_built``, ``predicate_holds``,
- * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``open_meld_index``, ``merge_index``) it uses.
+ * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``pop_pile``, ``take_card``, ``add_penalty``,
+ * ``open_meld_index``, ``merge_index``) it uses.
  *
  * An action comes encoded as a flat tuple of small ints (``apply.py``'s ``encode``): its kind, the meld a take's
  * top card joins, its cards, then its groups (each: the rank its label names or -1, the meld it names, its cards).
@@ -175,11 +176,6 @@ static int holds(RuleMemo *memo, const int32_t *arguments, int n) {
 }
 
 /* -- the moves, each on a position known to allow it ---------------------------------------------------------- */
-
-static void take_card(State *s, int seat, int card) {
-    s->hands[seat][card]++;
-    s->hand_sizes[seat]++;
-}
 
 static void give_card(State *s, int seat, int card, int count) {
     s->hands[seat][card] -= (uint8_t)count;
@@ -362,12 +358,7 @@ static int penalise_turn_end(Position *self, const ApplyContext *c, int seat) {
     long points = answer == NULL ? -1 : PyLong_AsLong(answer);
     if (points == -1 && PyErr_Occurred()) return -1;
     if (!points) return 0;
-    int side = s->side_of[seat];
-    if (!s->has_penalties) {
-        memset(s->penalties, 0, sizeof(s->penalties));
-        s->has_penalties = 1;
-    }
-    s->penalties[side] += (int32_t)points;
+    add_penalty(s, s->side_of[seat], (int32_t)points);
     return 0;
 }
 
@@ -450,13 +441,8 @@ static void take_gains(const Position *self, int top_only, int replaced, int gai
 /* The pile into the hand (its bonus cards laid out, ``replaced`` drawn for them), or its top card alone. */
 static int pick_up_pile(Position *self, int seat, int top_only, int replaced) {
     State *s = &self->state;
-    int top = s->pile[s->pile_len - 1];
     if (top_only) {
-        s->pile_len--;
-        s->pile_wilds -= self->facts.is_wild[top];
-        s->pile_red_threes -= self->facts.is_red_three[top];
-        s->pile_black_threes -= self->facts.is_black_three[top];
-        take_card(s, seat, top);
+        take_card(s, seat, pop_pile(self));
         return 0;
     }
     for (int i = 0; i < s->pile_len; i++) {
