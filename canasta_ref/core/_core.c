@@ -619,6 +619,27 @@ static void take_card(State *s, int seat, int card) {
     s->hand_sizes[seat]++;
 }
 
+/* ``count`` copies of a card out of a hand (the caller knows it holds them). */
+static void give_card(State *s, int seat, int card, int count) {
+    s->hands[seat][card] -= (uint8_t)count;
+    s->hand_sizes[seat] -= count;
+}
+
+/* ``count`` copies of a bonus card from a hand laid out before its seat (the caller knows it holds them and that
+ * they fit). */
+static void lay_out(State *s, int seat, int card, int count) {
+    for (int i = 0; i < count; i++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
+    give_card(s, seat, card, count);
+}
+
+/* A new, empty meld of ``rank`` after a side's others (the caller knows there is room): its index. */
+static int new_meld(State *s, int side, int rank) {
+    int index = s->meld_count[side]++;
+    memset(&s->melds[side][index], 0, sizeof(NativeMeld));
+    s->melds[side][index].rank = (uint8_t)rank;
+    return index;
+}
+
 /* The pile's top card off it, its counts of wild cards and threes kept: the card (the pile is not empty). */
 static int pop_pile(Position *self) {
     State *s = &self->state;
@@ -674,8 +695,7 @@ static PyObject *Position_discard(Position *self, PyObject *args) {
     if (s->hands[seat][card] == 0)
         return PyErr_Format(PyExc_ValueError, "native core: seat %d holds no card %d to discard", seat, card);
     if (s->pile_len == MAX_CARDS) return PyErr_Format(PyExc_ValueError, "native core: the pile is full");
-    s->hands[seat][card]--;
-    s->hand_sizes[seat]--;
+    give_card(s, seat, card, 1);
     push_pile(self, card);
     Py_RETURN_NONE;
 }
@@ -817,7 +837,7 @@ static PyObject *Position_lay(Position *self, PyObject *args) {
     long values[MAX_CARDS];
     Py_ssize_t n = read_ints(cards, 0, CARD_TYPES - 1, MAX_CARDS, "the cards laid", values);
     if (n < 0) return NULL;
-    uint8_t wanted[CARD_TYPES] = {0};
+    int wanted[CARD_TYPES] = {0}; /* an int: 256 copies asked of a hand holding 255 must not wrap to none */
     for (Py_ssize_t i = 0; i < n; i++)
         if (++wanted[values[i]] > s->hands[seat][values[i]])
             return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold card %ld to lay", seat, values[i]);
@@ -826,16 +846,13 @@ static PyObject *Position_lay(Position *self, PyObject *args) {
     if (index == -1) {
         if (s->meld_count[side] == MAX_MELDS) return PyErr_Format(PyExc_ValueError, "native core: too many melds");
         if (rank < 0 || rank >= MELD_RANKS) return PyErr_Format(PyExc_ValueError, "native core: no meld rank %d", rank);
-        index = s->meld_count[side]++;
-        memset(&s->melds[side][index], 0, sizeof(NativeMeld));
-        s->melds[side][index].rank = (uint8_t)rank;
+        index = new_meld(s, side, rank);
     }
     NativeMeld *meld = &s->melds[side][index];
     for (int c = 0; c < CARD_TYPES; c++) {
         if (!wanted[c]) continue;
         if (meld_add(&self->facts, meld, c, wanted[c]) < 0) return NULL;
-        s->hands[seat][c] -= wanted[c];
-        s->hand_sizes[seat] -= wanted[c];
+        give_card(s, seat, c, wanted[c]);
     }
     s->team_opened[side] = 1;
     return PyLong_FromLong(index);
@@ -851,9 +868,7 @@ static PyObject *Position_lay_out(Position *self, PyObject *args) {
         return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold %d of card %d to lay out", seat,
                             count, card);
     if (s->bonus_len[seat] + count > MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
-    for (int i = 0; i < count; i++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
-    s->hands[seat][card] -= (uint8_t)count;
-    s->hand_sizes[seat] -= count;
+    lay_out(s, seat, card, count);
     Py_RETURN_NONE;
 }
 

@@ -148,3 +148,17 @@ def test_the_turns_flags_are_given_back_and_bad_ones_refused_by_name(library: Mo
     position.load_turn(*fields[:9], 2, 0b0110)
     assert position.export()["turn"][-2:] == (2, 0b0110)
     assert position.hand() == position.hand(game.state.to_act) == tuple(game.state.hands[game.state.to_act])
+
+
+def test_laying_one_copy_more_than_a_full_hand_holds_is_refused(library: ModuleType, game: Game) -> None:
+    """A hand holds at most 255 copies of a card; 256 asked of it were once counted in a byte, wrapped to none and
+    laid nothing without a word. 255 of them are laid."""
+    state = game.state.copy()
+    hand = list(state.hands[0])
+    hand[20] = 255
+    state.hands[0], state.hand_sizes[0] = tuple(hand), sum(hand)
+    position = core.load_state(core.new_position(game.rules), state)
+    with pytest.raises(ValueError, match="seat 0 does not hold card 20 to lay"):
+        position.lay(0, -1, 5, [20] * 256)
+    assert position.lay(0, -1, 5, [20] * 255) == 0
+    assert position.hand(0)[20] == 0

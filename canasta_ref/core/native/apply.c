@@ -1,8 +1,8 @@
 /* Applying a whole action in C: the card moves, the turn's flags and the hand's end, every rule question through
  * the core's memos (``apply.py`` is the Python path it mirrors, mechanism by mechanism, and the one it falls back
  * on). Included by ``_core.c`` after the listing, whose helpers (``ask_built``, ``predicate_holds``,
- * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``pop_pile``, ``take_card``, ``add_penalty``,
- * ``open_meld_index``, ``merge_index``) it uses.
+ * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``pop_pile``, ``take_card``, ``give_card``,
+ * ``lay_out``, ``add_penalty``, ``new_meld``, ``open_meld_index``, ``merge_index``) it uses.
  *
  * An action comes encoded as a flat tuple of small ints (``apply.py``'s ``encode``): its kind, the meld a take's
  * top card joins, its cards, then its groups (each: the rank its label names or -1, the meld it names, its cards).
@@ -177,11 +177,6 @@ static int holds(RuleMemo *memo, const int32_t *arguments, int n) {
 
 /* -- the moves, each on a position known to allow it ---------------------------------------------------------- */
 
-static void give_card(State *s, int seat, int card, int count) {
-    s->hands[seat][card] -= (uint8_t)count;
-    s->hand_sizes[seat] -= count;
-}
-
 /* Up to ``count`` cards from the stock's top into a hand (no copies overflow: a deck holds far fewer than 255 of
  * one card). */
 static void draw_cards(State *s, int seat, int count) {
@@ -232,8 +227,7 @@ static int lay_out_bonus_cards(Position *self, const ApplyContext *c, int seat) 
         for (int i = 0; i < n; i++) {
             if (s->bonus_len[seat] + counts[i] > MAX_BONUS)
                 return PyErr_SetString(PyExc_ValueError, "native core: too many bonus cards"), -2;
-            for (int k = 0; k < counts[i]; k++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)found[i];
-            give_card(s, seat, found[i], counts[i]);
+            lay_out(s, seat, found[i], counts[i]);
             int replaced = replace_bonus(self, c, seat, counts[i]);
             if (replaced < 0) return -2;
             if (!replaced) return end_hand(s, ENDED_LAST_BONUS);
@@ -292,11 +286,7 @@ static int settle(Position *self, const ApplyContext *c, int side, int index) {
 static int lay_cards(Position *self, const ApplyContext *c, int seat, int index, int rank, const long *cards, int n) {
     State *s = &self->state;
     int side = s->side_of[seat];
-    if (index < 0) {
-        index = s->meld_count[side]++;
-        memset(&s->melds[side][index], 0, sizeof(NativeMeld));
-        s->melds[side][index].rank = (uint8_t)rank;
-    }
+    if (index < 0) index = new_meld(s, side, rank);
     for (int i = 0; i < n; i++) {
         if (meld_add(&self->facts, &s->melds[side][index], (int)cards[i], 1) < 0) return -1;
         give_card(s, seat, (int)cards[i], 1);
