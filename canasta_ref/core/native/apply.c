@@ -161,18 +161,23 @@ static int group_rank_of(const Position *self, const ApplyContext *c, const long
     return found >= 0 ? found : label >= 0 ? label : JOKER_MELD_RANK;
 }
 
-/* A question asked with ``arguments`` (its query's values in order; the recipe picks those its clauses read). The
- * table's and a card's values are zero, never stack garbage, should a recipe name them. */
-static PyObject *ask_with(RuleMemo *memo, const int32_t *arguments, int n) {
+/* The values a question is asked with: ``arguments`` (its query's values in order; the recipe picks those its
+ * clauses read), the table's and a card's zero, never stack garbage, should a recipe name them. */
+static KeyValues asked_with(const int32_t *arguments, int n) {
     KeyValues v = {0};
     memcpy(v.arguments, arguments, (size_t)n * sizeof(int32_t));
+    return v;
+}
+
+static PyObject *ask_with(RuleMemo *memo, const int32_t *arguments, int n) {
+    KeyValues v = asked_with(arguments, n);
     return ask_built(memo, &v);
 }
 
+/* A predicate asked with ``arguments``: 1, 0 (also where the spec has no clause for it), or -1 with an exception. */
 static int holds(RuleMemo *memo, const int32_t *arguments, int n) {
-    if (memo == NULL) return 0;
-    PyObject *answer = ask_with(memo, arguments, n);
-    return answer == NULL ? -1 : PyObject_IsTrue(answer);
+    KeyValues v = asked_with(arguments, n);
+    return predicate_holds(memo, &v);
 }
 
 /* -- the moves, each on a position known to allow it ---------------------------------------------------------- */
