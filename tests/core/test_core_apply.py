@@ -280,6 +280,8 @@ def test_the_c_entry_declines_what_the_position_cannot_make_moving_nothing(
         ((0, 0, 0, 0, 7), "ints left over"),
         ((0, 0), "too short"),
         ((2, 0, 0, 1, 99, 0, 1, 24), "names no meld rank"),
+        ((2, 2**32 + 1, 0, 0), "names meld 4294967297"),  # once cut to an int: meld 1
+        ((2, 0, 0, 1, -1, -(2**40), 1, 24), "names meld -1099511627776"),
     ],
 )
 def test_a_bad_encoded_action_is_refused_in_words(

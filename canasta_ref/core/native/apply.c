@@ -120,10 +120,19 @@ static int read_encoded_cards(const long *values, Py_ssize_t n, Py_ssize_t *at, 
     return 0;
 }
 
+/* Whether an encoded meld ``target`` fits an int unchanged (0: none, else the meld's place from 1; one past the
+ * side's melds is declined later, with nothing moved): 0, or -1 with an exception. */
+static int check_target(long target) {
+    if (target >= -MAX_CARDS && target <= MAX_CARDS) return 0;
+    PyErr_Format(PyExc_ValueError, "native core: an encoded action names meld %ld", target);
+    return -1;
+}
+
 /* The flat ints (kind, target, n, cards..., groups, [label, target, n, cards...]...) into ``e``. */
 static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
     if (n < 4) return PyErr_SetString(PyExc_ValueError, "native core: an encoded action is too short"), -1;
     if (v[0] < 0 || v[0] >= DO_KINDS) return PyErr_Format(PyExc_ValueError, "native core: no action kind %ld", v[0]), -1;
+    if (check_target(v[1]) < 0) return -1;
     e->kind = (int)v[0], e->target = (int)v[1], e->n_cards = (int)v[2];
     Py_ssize_t at = 3;
     if (read_encoded_cards(v, n, &at, v[2], &e->cards) < 0) return -1;
@@ -134,6 +143,7 @@ static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
         if (at + 3 > n) return PyErr_SetString(PyExc_ValueError, "native core: an encoded group is cut short"), -1;
         if (v[at] < -1 || v[at] >= MELD_RANKS)
             return PyErr_Format(PyExc_ValueError, "native core: a group's label names no meld rank (%ld)", v[at]), -1;
+        if (check_target(v[at + 1]) < 0) return -1;
         e->label[g] = (int)v[at], e->group_target[g] = (int)v[at + 1], e->group_size[g] = (int)v[at + 2];
         at += 3;
         if (read_encoded_cards(v, n, &at, e->group_size[g], &e->group_cards[g]) < 0) return -1;
