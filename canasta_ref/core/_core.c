@@ -14,6 +14,7 @@
 #define CARD_TYPES 53
 #define MELD_RANKS 15  /* the 14 card ranks, then a sequence's */
 #define JOKER 52
+#define SUITS 4 /* natural (not wild) card types of one rank, at most: the length of the tables counting them */
 #define MAX_SEATS 6
 #define MAX_SIDES 6
 #define MAX_MELDS 48    /* one side's melds */
@@ -160,6 +161,19 @@ static int read_card_table(PyObject *seq, long low, long high, const char *what,
     return 0;
 }
 
+/* At most SUITS natural card types of a rank, as the counting of melds, openings and takes assumes: -1 with an
+ * exception naming the rank otherwise. */
+static int check_suits(const CardFacts *facts) {
+    int types[MELD_RANKS] = {0};
+    for (int c = 0; c < CARD_TYPES; c++) {
+        if (facts->is_wild[c] || ++types[facts->rank[c]] <= SUITS) continue;
+        PyErr_Format(PyExc_ValueError, "native core: rank %d has more than %d natural card types", facts->rank[c],
+                     SUITS);
+        return -1;
+    }
+    return 0;
+}
+
 static int Position_init(Position *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"players", "sides", "rank", "is_wild", "is_red_three", "is_black_three", "is_bonus",
                             "melded_value", "held_value", "held_value_out", "canasta_size", NULL};
@@ -182,6 +196,7 @@ static int Position_init(Position *self, PyObject *args, PyObject *kwargs) {
         if (read_card_table(tables[t], 0, t == 0 ? MELD_RANKS - 1 : 1, flag_names[t], values) < 0) return -1;
         for (int c = 0; c < CARD_TYPES; c++) flags[t][c] = (uint8_t)values[c];
     }
+    if (check_suits(facts) < 0) return -1;
     int32_t *points[] = {facts->melded_value, facts->held_value[0], facts->held_value[1]};
     const char *point_names[] = {"melded_value", "held_value", "held_value_out"};
     for (int t = 0; t < 3; t++) {
@@ -555,15 +570,28 @@ static PyObject *Position_pile(Position *self, PyObject *Py_UNUSED(ignored)) {
     return tuple_of_bytes(self->state.pile, self->state.pile_len);
 }
 
+/* The index of a side's first open (not closed) meld of ``rank``, or -1: the meld cards of that rank join. */
+static int open_meld_index(const Position *self, int side, int rank) {
+    for (int i = 0; i < self->state.meld_count[side]; i++) {
+        const NativeMeld *m = &self->state.melds[side][i];
+        if (m->rank == rank && !m->closed) return i;
+    }
+    return -1;
+}
+
+/* ``open_meld_index`` where ``merging`` has the rank's bit (hook meld.merge_same_rank), else -1: a new meld. */
+static int merge_index(const Position *self, int side, int rank, long merging) {
+    return merging >> rank & 1 ? open_meld_index(self, side, rank) : -1;
+}
+
 static PyObject *Position_open_meld(Position *self, PyObject *args) {
     int side, rank;
     if (!PyArg_ParseTuple(args, "ii", &side, &rank)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    for (int i = 0; i < self->state.meld_count[side]; i++) {
-        const NativeMeld *m = &self->state.melds[side][i];
-        if (m->rank == rank && !m->closed) return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
-    }
-    return Py_BuildValue("(iO)", -1, Py_None);
+    int i = open_meld_index(self, side, rank);
+    if (i < 0) return Py_BuildValue("(iO)", -1, Py_None);
+    const NativeMeld *m = &self->state.melds[side][i];
+    return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
 }
 
 /* One seat's hand (by default the seat to act's), counted by card type. */
@@ -577,6 +605,58 @@ static PyObject *Position_hand(Position *self, PyObject *args) {
 static int cards_held(const Position *self, int seat) {
     const State *s = &self->state;
     return s->hand_sizes[seat] + (s->has_feet ? s->feet_len[seat] : 0) + s->turn.owed[seat];
+}
+
+static PyObject *Position_cards_held(Position *self, PyObject *args) {
+    int seat;
+    if (!PyArg_ParseTuple(args, "i", &seat) || check_seat(self, seat) < 0) return NULL;
+    return PyLong_FromLong(cards_held(self, seat));
+}
+
+/* One card into a hand (the caller knows it holds fewer than MAX_COPIES of it). */
+static void take_card(State *s, int seat, int card) {
+    s->hands[seat][card]++;
+    s->hand_sizes[seat]++;
+}
+
+/* ``count`` copies of a card out of a hand (the caller knows it holds them). */
+static void give_card(State *s, int seat, int card, int count) {
+    s->hands[seat][card] -= (uint8_t)count;
+    s->hand_sizes[seat] -= count;
+}
+
+/* ``count`` copies of a bonus card from a hand laid out before its seat (the caller knows it holds them and that
+ * they fit). */
+static void lay_out(State *s, int seat, int card, int count) {
+    for (int i = 0; i < count; i++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
+    give_card(s, seat, card, count);
+}
+
+/* A new, empty meld of ``rank`` after a side's others (the caller knows there is room): its index. */
+static int new_meld(State *s, int side, int rank) {
+    int index = s->meld_count[side]++;
+    memset(&s->melds[side][index], 0, sizeof(NativeMeld));
+    s->melds[side][index].rank = (uint8_t)rank;
+    return index;
+}
+
+/* The pile's top card off it, its counts of wild cards and threes kept: the card (the pile is not empty). */
+static int pop_pile(Position *self) {
+    State *s = &self->state;
+    int card = s->pile[--s->pile_len];
+    s->pile_wilds -= self->facts.is_wild[card];
+    s->pile_red_threes -= self->facts.is_red_three[card];
+    s->pile_black_threes -= self->facts.is_black_three[card];
+    return card;
+}
+
+/* A side's penalties grow by ``points``, the table of them started at zero where the position had none. */
+static void add_penalty(State *s, int side, int32_t points) {
+    if (!s->has_penalties) {
+        memset(s->penalties, 0, sizeof(s->penalties));
+        s->has_penalties = 1;
+    }
+    s->penalties[side] += points;
 }
 
 static void push_pile(Position *self, int card) {
@@ -601,8 +681,7 @@ static PyObject *Position_draw(Position *self, PyObject *args) {
             s->stock_len++;
             return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
         }
-        s->hands[seat][card]++;
-        s->hand_sizes[seat]++;
+        take_card(s, seat, card);
         drawn[n] = card;
     }
     return tuple_of_ints(drawn, n);
@@ -616,8 +695,7 @@ static PyObject *Position_discard(Position *self, PyObject *args) {
     if (s->hands[seat][card] == 0)
         return PyErr_Format(PyExc_ValueError, "native core: seat %d holds no card %d to discard", seat, card);
     if (s->pile_len == MAX_CARDS) return PyErr_Format(PyExc_ValueError, "native core: the pile is full");
-    s->hands[seat][card]--;
-    s->hand_sizes[seat]--;
+    give_card(s, seat, card, 1);
     push_pile(self, card);
     Py_RETURN_NONE;
 }
@@ -637,12 +715,7 @@ static PyObject *Position_lift_top(Position *self, PyObject *args) {
     int card = s->pile[s->pile_len - 1];
     if (s->hands[seat][card] == MAX_COPIES)
         return PyErr_Format(PyExc_ValueError, "native core: too many copies of card %d in hand", card);
-    s->pile_len--;
-    s->pile_wilds -= self->facts.is_wild[card];
-    s->pile_red_threes -= self->facts.is_red_three[card];
-    s->pile_black_threes -= self->facts.is_black_three[card];
-    s->hands[seat][card]++;
-    s->hand_sizes[seat]++;
+    take_card(s, seat, pop_pile(self));
     return PyLong_FromLong(card);
 }
 
@@ -651,12 +724,7 @@ static PyObject *Position_penalise(Position *self, PyObject *args) {
     int side, points;
     if (!PyArg_ParseTuple(args, "ii", &side, &points)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    State *s = &self->state;
-    if (!s->has_penalties) {
-        memset(s->penalties, 0, sizeof(s->penalties));
-        s->has_penalties = 1;
-    }
-    s->penalties[side] += points;
+    add_penalty(&self->state, side, points);
     Py_RETURN_NONE;
 }
 
@@ -674,8 +742,7 @@ static PyObject *Position_pick_up_foot(Position *self, PyObject *args) {
     }
     for (int i = 0; i < n; i++) {
         int card = s->feet[seat][i];
-        s->hands[seat][card]++;
-        s->hand_sizes[seat]++;
+        take_card(s, seat, card);
         cards[i] = card;
     }
     if (s->has_feet) s->feet_len[seat] = 0;
@@ -710,10 +777,8 @@ static PyObject *Position_combine(Position *self, PyObject *args) {
 /* Put a meld among a side's melds, merged into its open meld of that rank where ``merging`` has the rank's bit. */
 static int pool_meld(Position *self, int side, const NativeMeld *meld, long merging) {
     State *s = &self->state;
-    NativeMeld *same = NULL;
-    for (int i = 0; (merging >> meld->rank & 1) && i < s->meld_count[side] && same == NULL; i++)
-        if (s->melds[side][i].rank == meld->rank && !s->melds[side][i].closed) same = &s->melds[side][i];
-    if (same == NULL) {
+    int index = merge_index(self, side, meld->rank, merging);
+    if (index < 0) {
         if (s->meld_count[side] == MAX_MELDS) {
             PyErr_SetString(PyExc_ValueError, "native core: too many melds");
             return -1;
@@ -722,7 +787,7 @@ static int pool_meld(Position *self, int side, const NativeMeld *meld, long merg
         return 0;
     }
     for (int c = 0; c < CARD_TYPES; c++)
-        if (meld->counts[c] && meld_add(&self->facts, same, c, meld->counts[c]) < 0) return -1;
+        if (meld->counts[c] && meld_add(&self->facts, &s->melds[side][index], c, meld->counts[c]) < 0) return -1;
     return 0;
 }
 
@@ -772,7 +837,7 @@ static PyObject *Position_lay(Position *self, PyObject *args) {
     long values[MAX_CARDS];
     Py_ssize_t n = read_ints(cards, 0, CARD_TYPES - 1, MAX_CARDS, "the cards laid", values);
     if (n < 0) return NULL;
-    uint8_t wanted[CARD_TYPES] = {0};
+    int wanted[CARD_TYPES] = {0}; /* an int: 256 copies asked of a hand holding 255 must not wrap to none */
     for (Py_ssize_t i = 0; i < n; i++)
         if (++wanted[values[i]] > s->hands[seat][values[i]])
             return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold card %ld to lay", seat, values[i]);
@@ -781,16 +846,13 @@ static PyObject *Position_lay(Position *self, PyObject *args) {
     if (index == -1) {
         if (s->meld_count[side] == MAX_MELDS) return PyErr_Format(PyExc_ValueError, "native core: too many melds");
         if (rank < 0 || rank >= MELD_RANKS) return PyErr_Format(PyExc_ValueError, "native core: no meld rank %d", rank);
-        index = s->meld_count[side]++;
-        memset(&s->melds[side][index], 0, sizeof(NativeMeld));
-        s->melds[side][index].rank = (uint8_t)rank;
+        index = new_meld(s, side, rank);
     }
     NativeMeld *meld = &s->melds[side][index];
     for (int c = 0; c < CARD_TYPES; c++) {
         if (!wanted[c]) continue;
         if (meld_add(&self->facts, meld, c, wanted[c]) < 0) return NULL;
-        s->hands[seat][c] -= wanted[c];
-        s->hand_sizes[seat] -= wanted[c];
+        give_card(s, seat, c, wanted[c]);
     }
     s->team_opened[side] = 1;
     return PyLong_FromLong(index);
@@ -806,9 +868,7 @@ static PyObject *Position_lay_out(Position *self, PyObject *args) {
         return PyErr_Format(PyExc_ValueError, "native core: seat %d does not hold %d of card %d to lay out", seat,
                             count, card);
     if (s->bonus_len[seat] + count > MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
-    for (int i = 0; i < count; i++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
-    s->hands[seat][card] -= (uint8_t)count;
-    s->hand_sizes[seat] -= count;
+    lay_out(s, seat, card, count);
     Py_RETURN_NONE;
 }
 
@@ -838,8 +898,7 @@ static PyObject *Position_pick_up(Position *self, PyObject *args) {
             if (s->bonus_len[seat] == MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
             s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
         } else {
-            s->hands[seat][card]++;
-            s->hand_sizes[seat]++;
+            take_card(s, seat, card);
             taken[n++] = card;
         }
     }
@@ -1388,12 +1447,8 @@ static void choice_counts(const int *counts, int types, int most, long long *way
 /* The side's meld that cards of ``rank`` join (the first open one, where the rank merges: bit ``rank`` of
  * ``merging``), or NULL for a new meld. */
 static const NativeMeld *merge_target(const Position *self, int side, int rank, long merging) {
-    if (!(merging >> rank & 1)) return NULL;
-    for (int i = 0; i < self->state.meld_count[side]; i++) {
-        const NativeMeld *meld = &self->state.melds[side][i];
-        if (meld->rank == rank && !meld->closed) return meld;
-    }
-    return NULL;
+    int index = merge_index(self, side, rank, merging);
+    return index < 0 ? NULL : &self->state.melds[side][index];
 }
 
 /* A valid shape of one rank: its counts of natural cards, other wild cards and jokers, whether it is valid keeping
@@ -1462,7 +1517,7 @@ static Py_ssize_t collect_rank_shapes(const Position *self, int seat, int rank, 
                                       RankShape **out) {
     const State *s = &self->state;
     const CardFacts *f = &self->facts;
-    int naturals[4], natural_types = 0, twos[CARD_TYPES], two_types = 0;
+    int naturals[SUITS], natural_types = 0, twos[CARD_TYPES], two_types = 0;
     int available = 0, twos_total = 0, jokers = s->hands[seat][JOKER]; /* a joker is never natural */
     for (int c = 0; c < JOKER; c++) {
         int held = s->hands[seat][c];
@@ -2397,6 +2452,8 @@ static PyMethodDef Position_methods[] = {
      "take_listing(context, questions, minimum, composition_from_hand): the draw phase, a side not opened, kept"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
+    {"cards_held", (PyCFunction)Position_cards_held, METH_VARARGS,
+     "cards_held(seat): the cards it has to play: its hand, its foot, the bonus cards it is owed"},
     {"snapshot", (PyCFunction)Position_snapshot, METH_NOARGS, "The position as bytes, for restore"},
     {"restore", (PyCFunction)Position_restore, METH_O, "restore(snapshot): go back to a snapshot"},
     {"seed", (PyCFunction)Position_seed, METH_O, "seed(n): random play's generator started from n"},
@@ -2408,7 +2465,8 @@ static PyMethodDef Position_methods[] = {
     {"play", (PyCFunction)Position_play, METH_VARARGS,
      "play(listing, apply, openings, answers, record, most): random play until the hand ends or Python must list"},
     {"bind_apply", (PyCFunction)Position_bind_apply, METH_VARARGS | METH_CLASS,
-     "bind_apply(memos, draw_count, sequences, merging, permission_codes): what a variant applies with, bound once"},
+     "bind_apply(memos, draw_count, sequences, merging, permission_codes, trigger_codes, initial_sides): what a "
+     "variant applies with, bound once"},
     {"apply", (PyCFunction)(void (*)(void))Position_apply, METH_FASTCALL,
      "apply(context, encoded): an action applied whole; the hand's end, or -1 declined with nothing moved"},
     {NULL, NULL, 0, NULL},

@@ -193,7 +193,8 @@ class NativeApply:
         """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
         (the position then unchanged). A move the position cannot make (cards not held) raises ValueError from the
         core, naming them, and leaves the position as it was: judging an action is not the core's yet. An error a rule
-        question raises midway in C (a clause that cannot be evaluated) propagates, the position part moved."""
+        question raises midway in C (a clause that cannot be evaluated), or a meld past the core's capacity, propagates
+        with the position part moved (no snapshot is taken for it: one costs about what the C apply does)."""
         context = self.context  # a context only where the variant has no mechanism declined or left to Python
         if context is not None and action.kind in self.native_kinds:
             ended = position.apply(context, self._encoded.get(action) or self.encoded(action))
@@ -388,11 +389,8 @@ class NativeApply:
 
     def _cards_held(self, position: Any, seat: int) -> int:
         """The cards a seat has to play: its hand and its foot (the variants applied owe no bonus cards:
-        ``apply_missing`` declines those)."""
-        held = int(position.table_values(seat)[_HAND_SIZE])
-        if self.rules.foot_size:
-            held += len(position.export()["feet"][seat])
-        return held
+        ``apply_missing`` declines those), counted by the core rather than read from its whole export."""
+        return int(position.cards_held(seat))
 
     def _pick_up_pile(self, position: Any, seat: int, pile: Sequence[int]) -> None:
         """The whole pile into the hand, its bonus cards under the top laid out and replaced where hook

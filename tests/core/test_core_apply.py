@@ -280,6 +280,8 @@ def test_the_c_entry_declines_what_the_position_cannot_make_moving_nothing(
         ((0, 0, 0, 0, 7), "ints left over"),
         ((0, 0), "too short"),
         ((2, 0, 0, 1, 99, 0, 1, 24), "names no meld rank"),
+        ((2, 2**32 + 1, 0, 0), "names meld 4294967297"),  # once cut to an int: meld 1
+        ((2, 0, 0, 1, -1, -(2**40), 1, 24), "names meld -1099511627776"),
     ],
 )
 def test_a_bad_encoded_action_is_refused_in_words(
@@ -337,6 +339,19 @@ def test_a_hand_melded_away_picks_up_the_foot(
     game = _hand_and_foot(hand_and_foot, cards, ["8H 8S 8D"], "JC JD")
     assert _both_apply(hand_and_foot, game, "meld 8C 8D") == Applied()
     assert len(game.state.feet[0]) == foot_left
+
+
+def test_the_cards_held_count_the_foot_face_down_as_the_reference_does(
+    library: ModuleType, hand_and_foot: Rules
+) -> None:
+    """``cards_held`` (what going out and picking up the foot read on apply's Python path): the hand and the foot,
+    as ``HandState.cards_held``; a seat out of range refused by name."""
+    game = _hand_and_foot(hand_and_foot, "8C 8D 5S", ["8H 8S 8D"], "JC JD")
+    position = core.load_state(core.new_position(hand_and_foot), game.state)
+    assert [position.cards_held(seat) for seat in range(4)] == [game.state.cards_held(seat) for seat in range(4)]
+    assert position.cards_held(0) == 5
+    with pytest.raises(ValueError, match="there is no seat 4"):
+        position.cards_held(4)
 
 
 def _samba(north: str, ours: list[str], theirs: list[str], pile: str, **extra: Any) -> tuple[Rules, Game]:

@@ -66,6 +66,8 @@ def test_a_malformed_position_is_refused_naming_the_field_and_the_old_one_stays(
 
 
 def test_tables_of_the_wrong_size_are_refused(library: ModuleType) -> None:
+    """A table of the wrong length, too many players, or a rank of more natural card types than the counting of
+    melds holds (its tables are one a suit) is refused by name before any hand is counted."""
     tables = core.core_tables(rules_for(load_variant("classic")))
     arguments = {name: getattr(tables, name) for name in tables.__dataclass_fields__}
     arguments["is_wild"] = arguments["is_wild"][:52]
@@ -75,6 +77,14 @@ def test_tables_of_the_wrong_size_are_refused(library: ModuleType) -> None:
     arguments["players"] = 9
     with pytest.raises(ValueError, match="9 players in 2 sides"):
         library.Position(**arguments)
+
+    arguments = {name: getattr(tables, name) for name in tables.__dataclass_fields__}
+    arguments["rank"] = [4 if card < 5 else rank for card, rank in enumerate(arguments["rank"])]
+    with pytest.raises(ValueError, match="rank 4 has more than 4 natural card types"):
+        library.Position(**arguments)
+    arguments["rank"] = [4 if card < 5 else rank for card, rank in enumerate(tables.rank)]
+    arguments["is_wild"] = [1 if card == 4 else wild for card, wild in enumerate(tables.is_wild)]
+    library.Position(**arguments)  # accepted: the fifth card of rank 4 is wild, four natural types are left
 
 
 def test_rank_counts_and_held_types_count_the_hand(library: ModuleType, game: Game) -> None:
@@ -138,3 +148,17 @@ def test_the_turns_flags_are_given_back_and_bad_ones_refused_by_name(library: Mo
     position.load_turn(*fields[:9], 2, 0b0110)
     assert position.export()["turn"][-2:] == (2, 0b0110)
     assert position.hand() == position.hand(game.state.to_act) == tuple(game.state.hands[game.state.to_act])
+
+
+def test_laying_one_copy_more_than_a_full_hand_holds_is_refused(library: ModuleType, game: Game) -> None:
+    """A hand holds at most 255 copies of a card; 256 asked of it were once counted in a byte, wrapped to none and
+    laid nothing without a word. 255 of them are laid."""
+    state = game.state.copy()
+    hand = list(state.hands[0])
+    hand[20] = 255
+    state.hands[0], state.hand_sizes[0] = tuple(hand), sum(hand)
+    position = core.load_state(core.new_position(game.rules), state)
+    with pytest.raises(ValueError, match="seat 0 does not hold card 20 to lay"):
+        position.lay(0, -1, 5, [20] * 256)
+    assert position.lay(0, -1, 5, [20] * 255) == 0
+    assert position.hand(0)[20] == 0

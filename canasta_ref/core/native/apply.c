@@ -1,7 +1,8 @@
 /* Applying a whole action in C: the card moves, the turn's flags and the hand's end, every rule question through
  * the core's memos (``apply.py`` is the Python path it mirrors, mechanism by mechanism, and the one it falls back
  * on). Included by ``_core.c`` after the listing, whose helpers (``ask_built``, ``predicate_holds``,
- * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``) it uses.
+ * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``pop_pile``, ``take_card``, ``give_card``,
+ * ``lay_out``, ``add_penalty``, ``new_meld``, ``open_meld_index``, ``merge_index``) it uses.
  *
  * An action comes encoded as a flat tuple of small ints (``apply.py``'s ``encode``): its kind, the meld a take's
  * top card joins, its cards, then its groups (each: the rank its label names or -1, the meld it names, its cards).
@@ -66,7 +67,8 @@ static PyObject *Position_bind_apply(PyObject *Py_UNUSED(cls), PyObject *args) {
         "penalty.turn_end's memo", "go_out.answerer's memo", "sides.lone_hand's memo"};
     PyObject *memos, *codes, *triggers, *sides;
     int draw_count, sequences;
-    long merging, permission_codes[PERMISSIONS], trigger_codes[TRIGGERS], initial_sides[MAX_SEATS];
+    long merging, permission_codes[PERMISSIONS], trigger_codes[TRIGGERS];
+    long initial_sides[MAX_SEATS] = {0}; /* one a player is given: the seats past them copied as zero, not garbage */
     if (!PyArg_ParseTuple(args, "O!iplOOO", &PyTuple_Type, &memos, &draw_count, &sequences, &merging, &codes,
                           &triggers, &sides))
         return NULL;
@@ -118,10 +120,19 @@ static int read_encoded_cards(const long *values, Py_ssize_t n, Py_ssize_t *at, 
     return 0;
 }
 
+/* Whether an encoded meld ``target`` fits an int unchanged (0: none, else the meld's place from 1; one past the
+ * side's melds is declined later, with nothing moved): 0, or -1 with an exception. */
+static int check_target(long target) {
+    if (target >= -MAX_CARDS && target <= MAX_CARDS) return 0;
+    PyErr_Format(PyExc_ValueError, "native core: an encoded action names meld %ld", target);
+    return -1;
+}
+
 /* The flat ints (kind, target, n, cards..., groups, [label, target, n, cards...]...) into ``e``. */
 static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
     if (n < 4) return PyErr_SetString(PyExc_ValueError, "native core: an encoded action is too short"), -1;
     if (v[0] < 0 || v[0] >= DO_KINDS) return PyErr_Format(PyExc_ValueError, "native core: no action kind %ld", v[0]), -1;
+    if (check_target(v[1]) < 0) return -1;
     e->kind = (int)v[0], e->target = (int)v[1], e->n_cards = (int)v[2];
     Py_ssize_t at = 3;
     if (read_encoded_cards(v, n, &at, v[2], &e->cards) < 0) return -1;
@@ -132,6 +143,7 @@ static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
         if (at + 3 > n) return PyErr_SetString(PyExc_ValueError, "native core: an encoded group is cut short"), -1;
         if (v[at] < -1 || v[at] >= MELD_RANKS)
             return PyErr_Format(PyExc_ValueError, "native core: a group's label names no meld rank (%ld)", v[at]), -1;
+        if (check_target(v[at + 1]) < 0) return -1;
         e->label[g] = (int)v[at], e->group_target[g] = (int)v[at + 1], e->group_size[g] = (int)v[at + 2];
         at += 3;
         if (read_encoded_cards(v, n, &at, e->group_size[g], &e->group_cards[g]) < 0) return -1;
@@ -159,39 +171,26 @@ static int group_rank_of(const Position *self, const ApplyContext *c, const long
     return found >= 0 ? found : label >= 0 ? label : JOKER_MELD_RANK;
 }
 
-/* The index of a side's open (not closed) meld of ``rank``, or -1. */
-static int open_meld_of(const Position *self, int side, int rank) {
-    for (int i = 0; i < self->state.meld_count[side]; i++) {
-        const NativeMeld *m = &self->state.melds[side][i];
-        if (m->rank == rank && !m->closed) return i;
-    }
-    return -1;
+/* The values a question is asked with: ``arguments`` (its query's values in order; the recipe picks those its
+ * clauses read), the table's and a card's zero, never stack garbage, should a recipe name them. */
+static KeyValues asked_with(const int32_t *arguments, int n) {
+    KeyValues v = {0};
+    memcpy(v.arguments, arguments, (size_t)n * sizeof(int32_t));
+    return v;
 }
 
-/* A question asked with ``arguments`` (its query's values in order; the recipe picks those its clauses read). */
 static PyObject *ask_with(RuleMemo *memo, const int32_t *arguments, int n) {
-    KeyValues v;
-    memcpy(v.arguments, arguments, (size_t)n * sizeof(int32_t));
+    KeyValues v = asked_with(arguments, n);
     return ask_built(memo, &v);
 }
 
+/* A predicate asked with ``arguments``: 1, 0 (also where the spec has no clause for it), or -1 with an exception. */
 static int holds(RuleMemo *memo, const int32_t *arguments, int n) {
-    if (memo == NULL) return 0;
-    PyObject *answer = ask_with(memo, arguments, n);
-    return answer == NULL ? -1 : PyObject_IsTrue(answer);
+    KeyValues v = asked_with(arguments, n);
+    return predicate_holds(memo, &v);
 }
 
 /* -- the moves, each on a position known to allow it ---------------------------------------------------------- */
-
-static void take_card(State *s, int seat, int card) {
-    s->hands[seat][card]++;
-    s->hand_sizes[seat]++;
-}
-
-static void give_card(State *s, int seat, int card, int count) {
-    s->hands[seat][card] -= (uint8_t)count;
-    s->hand_sizes[seat] -= count;
-}
 
 /* Up to ``count`` cards from the stock's top into a hand (no copies overflow: a deck holds far fewer than 255 of
  * one card). */
@@ -243,8 +242,7 @@ static int lay_out_bonus_cards(Position *self, const ApplyContext *c, int seat) 
         for (int i = 0; i < n; i++) {
             if (s->bonus_len[seat] + counts[i] > MAX_BONUS)
                 return PyErr_SetString(PyExc_ValueError, "native core: too many bonus cards"), -2;
-            for (int k = 0; k < counts[i]; k++) s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)found[i];
-            give_card(s, seat, found[i], counts[i]);
+            lay_out(s, seat, found[i], counts[i]);
             int replaced = replace_bonus(self, c, seat, counts[i]);
             if (replaced < 0) return -2;
             if (!replaced) return end_hand(s, ENDED_LAST_BONUS);
@@ -303,11 +301,7 @@ static int settle(Position *self, const ApplyContext *c, int side, int index) {
 static int lay_cards(Position *self, const ApplyContext *c, int seat, int index, int rank, const long *cards, int n) {
     State *s = &self->state;
     int side = s->side_of[seat];
-    if (index < 0) {
-        index = s->meld_count[side]++;
-        memset(&s->melds[side][index], 0, sizeof(NativeMeld));
-        s->melds[side][index].rank = (uint8_t)rank;
-    }
+    if (index < 0) index = new_meld(s, side, rank);
     for (int i = 0; i < n; i++) {
         if (meld_add(&self->facts, &s->melds[side][index], (int)cards[i], 1) < 0) return -1;
         give_card(s, seat, (int)cards[i], 1);
@@ -318,9 +312,7 @@ static int lay_cards(Position *self, const ApplyContext *c, int seat, int index,
 
 /* The meld a group joins: the one it names, else the side's open meld of its rank where the rank merges, else -1. */
 static int group_meld(const Position *self, const ApplyContext *c, int seat, int target, int rank) {
-    if (target) return target - 1;
-    if (!(c->merging >> rank & 1)) return -1;
-    return open_meld_of(self, self->state.side_of[seat], rank);
+    return target ? target - 1 : merge_index(self, self->state.side_of[seat], rank, c->merging);
 }
 
 static int lay_groups(Position *self, const ApplyContext *c, int seat, const Encoded *e) {
@@ -371,12 +363,7 @@ static int penalise_turn_end(Position *self, const ApplyContext *c, int seat) {
     long points = answer == NULL ? -1 : PyLong_AsLong(answer);
     if (points == -1 && PyErr_Occurred()) return -1;
     if (!points) return 0;
-    int side = s->side_of[seat];
-    if (!s->has_penalties) {
-        memset(s->penalties, 0, sizeof(s->penalties));
-        s->has_penalties = 1;
-    }
-    s->penalties[side] += (int32_t)points;
+    add_penalty(s, s->side_of[seat], (int32_t)points);
     return 0;
 }
 
@@ -413,7 +400,8 @@ static int takes_top_only(const Position *self, const ApplyContext *c, int seat,
     int frozen = holds(c->memo[Q_FROZEN], asked, TABLE_WIDTH + 4);
     if (frozen < 0) return -1;
     asked[TABLE_WIDTH] = frozen;
-    asked[TABLE_WIDTH + 1] = !self->facts.is_wild[top] && open_meld_of(self, s->side_of[seat], self->facts.rank[top]) >= 0;
+    int rank = self->facts.rank[top];
+    asked[TABLE_WIDTH + 1] = !self->facts.is_wild[top] && open_meld_index(self, s->side_of[seat], rank) >= 0;
     return holds(c->memo[Q_TOP_ONLY], asked, TABLE_WIDTH + 2);
 }
 
@@ -431,8 +419,7 @@ static int pile_replacements(const Position *self, const ApplyContext *c) {
 
 /* The side's meld of the top card's rank a take joins, unless hook meld.take_apart keeps it apart (-1). */
 static int meld_taken_onto(const Position *self, const ApplyContext *c, int seat, int rank, const Encoded *e, int top) {
-    if (!(c->merging >> rank & 1)) return -1;
-    int index = open_meld_of(self, self->state.side_of[seat], rank);
+    int index = merge_index(self, self->state.side_of[seat], rank, c->merging);
     if (index < 0 || c->memo[Q_APART] == NULL) return index;
     const NativeMeld *m = &self->state.melds[self->state.side_of[seat]][index];
     int added_wilds = self->facts.is_wild[top];
@@ -459,13 +446,8 @@ static void take_gains(const Position *self, int top_only, int replaced, int gai
 /* The pile into the hand (its bonus cards laid out, ``replaced`` drawn for them), or its top card alone. */
 static int pick_up_pile(Position *self, int seat, int top_only, int replaced) {
     State *s = &self->state;
-    int top = s->pile[s->pile_len - 1];
     if (top_only) {
-        s->pile_len--;
-        s->pile_wilds -= self->facts.is_wild[top];
-        s->pile_red_threes -= self->facts.is_red_three[top];
-        s->pile_black_threes -= self->facts.is_black_three[top];
-        take_card(s, seat, top);
+        take_card(s, seat, pop_pile(self));
         return 0;
     }
     for (int i = 0; i < s->pile_len; i++) {
@@ -600,9 +582,10 @@ static int apply_encoded(Position *self, const ApplyContext *c, const Encoded *e
 }
 
 /* Position.apply(context, encoded): the action applied whole for the seat to act; the hand's end (ENDED_NOT,
- * ENDED_STOCK, ENDED_LAST_BONUS, or ENDED_WENT_OUT + the seat), or DECLINED with nothing moved. An exception raised
- * by a rule question midway (a clause that cannot be evaluated) leaves the position part moved: the caller
- * restores it. */
+ * ENDED_STOCK, ENDED_LAST_BONUS, or ENDED_WENT_OUT + the seat), or DECLINED with nothing moved. An exception after
+ * the first move (a rule question whose clause raises when Python evaluates it on a memo miss, no memory, a meld or
+ * the bonus cards past the core's capacity) leaves the position part moved and is not undone here: a snapshot each
+ * action would cost about what the apply does. A caller that must survive it takes ``snapshot()`` first. */
 static PyObject *Position_apply(Position *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[1]))
         return PyErr_Format(PyExc_TypeError, "native core: apply(context, encoded) takes a context and a tuple");

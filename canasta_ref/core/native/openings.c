@@ -144,7 +144,7 @@ static int opening_options(const Position *self, int seat, const ShapeQuestion *
         }
     oc->rank_count = 0, oc->first[0] = 0;
     for (int i = 0; i < count; i++) {
-        int rank = ordered[i], naturals[4], natural_types = 0, available = 0;
+        int rank = ordered[i], naturals[SUITS], natural_types = 0, available = 0;
         for (int c = 0; c < JOKER; c++)
             if (!f->is_wild[c] && !f->is_bonus[c] && f->rank[c] == rank && s->hands[seat][c])
                 naturals[natural_types++] = s->hands[seat][c], available += s->hands[seat][c];
@@ -538,7 +538,8 @@ static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
 
 /* Append to ``found`` every choice of shapes below ``state`` with an action, in the reference's order, as (its
  * shapes as ``opening_at`` gives them, its number of actions); ``path`` holds the shapes chosen above. -1 with an
- * exception. */
+ * exception. Only a choice with openings below is multiplied: its product is a part of the whole count, which
+ * ``openings_below`` has checked for overflow. */
 static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight, PyObject *path, PyObject *found) {
     long long below = openings_below(oc, state);
     if (below <= 0) return (int)below;
@@ -558,6 +559,11 @@ static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight
         if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
         with_option(state, o, next);
         next[OS_INDEX]++;
+        long long below_next = openings_below(oc, next); /* none below: no choice, and no weight to multiply */
+        if (below_next <= 0) {
+            if (below_next < 0) return -1;
+            continue;
+        }
         PyObject *shape = Py_BuildValue("(iiii)", oc->ranks[index], o->naturals, o->twos, o->jokers);
         int failed = shape == NULL || PyList_Append(path, shape) < 0;
         Py_XDECREF(shape);

@@ -126,12 +126,16 @@ static int choose_meld(const Position *self, PyObject *shape, long long index, C
     int rank, naturals, twos, jokers;
     long long ways;
     if (!PyArg_ParseTuple(shape, "iiiiL", &rank, &naturals, &twos, &jokers, &ways)) return -1;
+    if (naturals < 0 || naturals > MAX_COPIES || twos < 0 || twos > MAX_COPIES || jokers < 0 || ways <= 0 ||
+        naturals + twos + jokers > MAX_ENCODED - 8) /* the ways' tables, the divisor and the encoding bounded */
+        return PyErr_Format(PyExc_ValueError, "native core: no meld shape of %d natural cards, %d wild cards, %d "
+                            "jokers in %lld groups", naturals, twos, jokers, ways), -1;
     int seat = self->state.to_act, cards[CARD_TYPES], copies[CARD_TYPES], wild_cards[CARD_TYPES], wild_copies[CARD_TYPES];
     int types = pool_of(self, seat, rank, cards, copies), wild_types = pool_of(self, seat, -1, wild_cards, wild_copies);
     long long natural_ways[MAX_COPIES + 1], twos_ways[MAX_COPIES + 1];
     choice_counts(copies, types, naturals, natural_ways);
     choice_counts(wild_copies, wild_types, twos, twos_ways);
-    if (natural_ways[naturals] * twos_ways[twos] != ways || naturals + twos + jokers > MAX_ENCODED - 8)
+    if (natural_ways[naturals] * twos_ways[twos] != ways)
         return PyErr_Format(PyExc_ValueError, "native core: a meld shape of rank %d counts %lld groups, the hand %lld",
                             rank, ways, natural_ways[naturals] * twos_ways[twos]), -1;
     long *v = out->values;

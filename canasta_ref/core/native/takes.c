@@ -220,7 +220,7 @@ static int add_weighted(long long *total, long long count, long long weight) {
 static int shapes_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q) {
     const CardFacts *f = &self->facts;
     const uint8_t *hand = self->state.hands[kept->t.seat];
-    int pool[CARD_TYPES], types = take_pool_of(self, &kept->t, pool), naturals[4], natural_types = 0, available = 0;
+    int pool[CARD_TYPES], types = take_pool_of(self, &kept->t, pool), naturals[SUITS], natural_types = 0, available = 0;
     int capacity = 1;
     uint8_t picked[CARD_TYPES] = {0};
     kept->wilds = 0;
