@@ -425,7 +425,15 @@ def legal_melds(rules: Rules, state: HandState) -> Block:
     if melds or not rules.names_melds or not listing.action_ok("meld"):
         return melds
     opened = state.team_opened[listing.team]
-    return Walked(action for action in play_action_walk(rules, state, opened) if action.kind == "meld")
+    return Walked(_melds_only(play_action_walk(rules, state, opened)))
+
+
+def _melds_only(actions: Iterator[Action]) -> Iterator[Action]:
+    """The meld actions of ``actions``, one at a time (a generator function: mypyc would build a generator
+    expression whole)."""
+    for action in actions:
+        if action.kind == "meld":
+            yield action
 
 
 #: A shape's meld: valid keeping two cards or more, valid going out, the kind of canasta it newly makes (an index

@@ -199,7 +199,16 @@ def play_action_walk(rules: Rules, state: HandState, opened: bool) -> Iterator[A
     """The legal meld and combine actions that name a meld or lay a sequence, in the play phase, one by one (the
     listing's first page walks no further than it shows). Openings of rank groups alone are ``legal``'s; those
     with sequences are here."""
-    return (action for action in _play_candidate_walk(rules, state, opened) if _legal(rules, state, action))
+    return _legal_only(rules, state, _play_candidate_walk(rules, state, opened))
+
+
+def _legal_only(rules: Rules, state: HandState, candidates: Iterator[Action]) -> Iterator[Action]:
+    """The legal ones of ``candidates``, one at a time. A generator function, not a generator expression: mypyc
+    builds a returned generator expression whole at once, which made the walk eager (a 30-card Samba hand's
+    listing never showed its first page on the compiled engine)."""
+    for action in candidates:
+        if _legal(rules, state, action):
+            yield action
 
 
 def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterator[Action]:
@@ -227,7 +236,15 @@ def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterat
                     yield Action.combine(first, second)
     elif rules.sequences or repeats_allowed(rules, state):
         openings = _openings_with_extras(rules, state, counts, -1, Action.meld)
-        yield from _each_once(action for action in openings if _enough_to_open(rules, state, action))
+        yield from _each_once(_enough_only(rules, state, openings))
+
+
+def _enough_only(rules: Rules, state: HandState, openings: Iterator[Action]) -> Iterator[Action]:
+    """The openings of ``openings`` that meet the initial meld, one at a time (a generator function: mypyc would
+    build a generator expression whole)."""
+    for action in openings:
+        if _enough_to_open(rules, state, action):
+            yield action
 
 
 def _each_once(actions: Iterable[Action]) -> Iterator[Action]:
@@ -409,7 +426,7 @@ def take_openings_with_extras(
     for card in base:
         counts[card] -= 1
     found = _openings_with_extras(rules, state, counts, top_rank, partial(_take_building, base))
-    return (action for action in _each_once(found) if _legal(rules, state, action))
+    return _legal_only(rules, state, _each_once(found))
 
 
 def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
