@@ -156,17 +156,30 @@ def _time(us: float) -> str:
     return f"{us:,.0f} us" if us < 10_000 else f"{us / 1000:,.1f} ms" if us < 10_000_000 else f"{us / 1e6:,.1f} s"
 
 
-def measure_apart(variant: str, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str) -> Cell:
+def measure_apart(
+    variant: str, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str
+) -> Cell | str:
     """``measure`` in a fresh process with freshly warmed Rules: a cell measured after others moved by up to half
-    (the allocator's and caches' state that big listings leave), so each cell starts from the same state."""
+    (the allocator's and caches' state that big listings leave), so each cell starts from the same state. A cell
+    whose process dies gives why, in words, and the table goes on (the cap's signal can stop mypyc-compiled code
+    at a point it cannot recover from)."""
     command = [sys.executable, __file__, "--cell", variant, str(cards), phase, str(int(opened))]
     command += ["--repeat", str(repeat), "--cap", str(cap), "--clock", clock]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return _death(done.returncode, done.stderr)
     counted, page = json.loads(done.stdout)
     found: Counted = None
     if counted is not None:
         found = int(counted[0]), float(counted[1]), float(counted[2])
     return found, None if page is None else float(page)
+
+
+def _death(code: int, stderr: str) -> str:
+    """Why a cell's process died, in words: its signal or exit status and the last line it wrote."""
+    how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+    last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
+    return f"its process died ({how}{': ' + last[:80] if last else ''})"
 
 
 def unplayable_cell(variants: Sequence[str], hand_sizes: Sequence[int]) -> str | None:
@@ -188,7 +201,10 @@ def default_variants() -> list[str]:
 
 def _row_text(row: Row, cap: float) -> str:
     """One line of the table: a capped part of a cell says so in place of its figures."""
-    variant, cards, situation, (counted, page), before = row
+    variant, cards, situation, cell, before = row
+    if isinstance(cell, str):
+        return f"| {variant} | {cards} | {situation} | not counted | {cell} | | | {before} |"
+    counted, page = cell
     over = f"over {_time(cap * 1e6)} (capped)"
     if counted is None:
         figures = f"not counted | {over} | |"
@@ -199,7 +215,10 @@ def _row_text(row: Row, cap: float) -> str:
 
 
 def _row_json(row: Row) -> dict[str, object]:
-    variant, cards, situation, (counted, page), before = row
+    variant, cards, situation, cell, before = row
+    if isinstance(cell, str):
+        return {"variant": variant, "cards": cards, "situation": situation, "died": cell, "before": before}
+    counted, page = cell
     count, build, draw = counted if counted is not None else (None, None, None)
     return {
         "variant": variant,
@@ -216,7 +235,7 @@ def _row_json(row: Row) -> dict[str, object]:
 
 
 #: A row of the table: variant, cards, situation, the cell's figures, issue 15's figure before.
-Row = tuple[str, int, str, Cell, str]
+Row = tuple[str, int, str, Cell | str, str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,8 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cell:  # one cell, for ``measure_apart``
         variant, cards, phase, opened = args.cell
-        cell = measure(warmed(variant), int(cards), opened == "1", phase, args.repeat, args.cap, args.clock)
-        print(json.dumps(cell))
+        figures = measure(warmed(variant), int(cards), opened == "1", phase, args.repeat, args.cap, args.clock)
+        print(json.dumps(figures))
         return 0
     variants = args.variant or default_variants()
     problem = unplayable_cell(variants, args.cards)
@@ -263,6 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for cards in args.cards:
             for phase in ("play", "draw"):
                 for opened in (True, False):
+                    cell: Cell | str
                     if rules is not None:
                         cell = measure(rules, cards, opened, phase, args.repeat, args.cap, args.clock)
                     else:
