@@ -24,11 +24,12 @@ from ..engine.game import Game
 from ..engine.legal import listing as reference_listing
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
-from ..engine.state import HandState, Meld
-from . import PERMISSIONS, PHASES, CoreUnavailable, load_state, new_position, owned_view
+from ..engine.state import HandState
+from . import PHASES, CoreUnavailable, load_state, new_position, owned_view
 from .apply import NATIVE_KINDS, Applied, NativeApply, applied_of, encode
 from .listing import NativeListing, bound_context
 from .proof import _ending_text as ending_text
+from .rebuild import beside_of, rebuild_state
 from .score import score
 
 #: Why ``Position.play`` stopped (``native/play.c``'s STOP_ codes).
@@ -163,37 +164,14 @@ def _dealt(rules: Rules, deal: str, scores: tuple[int, ...], hand_number: int) -
 
 def state_of(rules: Rules, position: Any, start: HandState) -> HandState:
     """The ``HandState`` of the core's ``position`` where the seat to act's side has not opened, for the Python
-    engine's listing: the fields the core does not hold come from the hand's ``start``, and the turn's record of
-    melds is empty, as it is for a side that has not melded. (``core/rebuild.py``, coming, rebuilds any state.)"""
-    held = position.export()
-    state = start.copy()
-    seat, side_of = held["to_act"], list(held["side_of"])
-    opened = [bool(flag) for flag in held["team_opened"]]
-    if opened[side_of[seat]]:
+    engine's listing (``rebuild.rebuild_state``): what the core does not hold comes from the hand's ``start``, as
+    it stands for a side that has not melded this hand (no melds this turn), and a seat has melded where its side
+    has opened."""
+    if position.where()[2]:
         raise CoreUnavailable("the native core's position is made a HandState only where the side has not opened")
-    turn = held["turn"]
-    state.stock, state.pile = list(held["stock"]), list(held["pile"])
-    state.hands, state.hand_sizes = [tuple(hand) for hand in held["hands"]], list(held["hand_sizes"])
-    state.melds = [tuple(_meld(rules, meld) for meld in side) for side in held["melds"]]
-    state.bonus, state.feet = [tuple(cards) for cards in held["bonus"]], [tuple(foot) for foot in held["feet"]]
-    state.penalties, state.side_of, state.team_opened, state.to_act = list(held["penalties"]), side_of, opened, seat
-    state.pile_wilds, state.pile_red_threes, state.pile_black_threes = held["pile_counts"]
-    state.phase, state.permission = PHASES[turn[0]], PERMISSIONS[turn[1]]
-    state.melded_this_turn, state.asked_this_turn, state.took_pile_this_turn = map(bool, turn[2:5])
-    state.last_card_bonus, state.upcard_froze = bool(turn[5]), bool(turn[6])
-    state.asked_in_hand, state.bonus_draws_owed, state.asker = turn[7], list(turn[8]), turn[9]
-    if state.awaiting_first_turn:
-        state.awaiting_first_turn = [bool(turn[10] >> other & 1) for other in range(len(side_of))]
-    state.seat_melded = [opened[side] for side in side_of]
-    state.melded_before_turn, state.added_to_existing_this_turn, state.created_this_turn = False, False, []
-    state.derived = None
+    state = rebuild_state(rules, position, beside_of(start))
+    state.seat_melded = [state.team_opened[side] for side in state.side_of]
     return state
-
-
-def _meld(rules: Rules, exported: tuple[Any, ...]) -> Meld:
-    rank, cards, closed, _counts = exported
-    meld = Meld.build(rank, cards, rules.is_wild)
-    return meld._replace(closed=True) if closed else meld
 
 
 def decode(encoded: tuple[int, ...]) -> Action:
