@@ -200,8 +200,24 @@ PHASES: Final = get_args(Phase)
 PERMISSIONS: Final = get_args(Permission)
 
 
+#: Where each of the turn's flags stands in ``turn_fields`` (and in ``Position.turn``, which gives them back).
+(
+    PHASE_AT,
+    PERMISSION_AT,
+    MELDED_AT,
+    ASKED_AT,
+    TOOK_AT,
+    LAST_CARD_BONUS_AT,
+    UPCARD_FROZE_AT,
+    ASKED_IN_HAND_AT,
+    BONUS_DRAWS_AT,
+    ASKER_AT,
+    AWAITING_FIRST_TURN_AT,
+) = range(11)
+
+
 def turn_fields(state: HandState) -> tuple[Any, ...]:
-    """The turn's flags of a HandState, in the order ``Position.load_turn`` takes them."""
+    """The turn's flags of a HandState, in the order ``Position.load_turn`` takes them (``PHASE_AT`` ...)."""
     return (
         PHASES.index(state.phase),
         PERMISSIONS.index(state.permission),

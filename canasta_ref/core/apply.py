@@ -33,7 +33,23 @@ from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_EN
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.sides import LONE_HAND
-from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
+from . import (
+    ASKED_AT,
+    ASKED_IN_HAND_AT,
+    ASKER_AT,
+    AWAITING_FIRST_TURN_AT,
+    LAST_CARD_BONUS_AT,
+    LIBRARY,
+    MELDED_AT,
+    PERMISSION_AT,
+    PERMISSIONS,
+    PHASE_AT,
+    PHASES,
+    TOOK_AT,
+    UPCARD_FROZE_AT,
+    CoreUnavailable,
+    decline_reason,
+)
 from .memo import NativeAnswers, NativeQuestion
 
 #: The hand's end, as ``HandState.end_reason`` words it.
@@ -45,10 +61,6 @@ LAST_CARD_BONUS: Final = "last stock card was a bonus card"
 TURN_END_PENALTY: Final = Query("penalty.turn_end", ("asked_this_turn", "permission", "took_pile_this_turn"))
 _PREDICATE: Final = QUESTIONS.index("predicate")
 _VALUE: Final = QUESTIONS.index("value")
-#: The turn's flags by place, as ``export_turn`` gives them.
-_PHASE, _PERMISSION, _MELDED, _ASKED, _TOOK, _LAST_CARD_BONUS, _UPCARD_FROZE, _ASKED_IN_HAND = range(8)
-_ASKER: Final = 9
-_AWAITING_FIRST_TURN: Final = 10
 #: The stock's and the hand's sizes among the table values (``hooks.TABLE_VARIABLES``).
 _STOCK_SIZE: Final = TABLE_VARIABLES.index("stock_size")
 _HAND_SIZE: Final = TABLE_VARIABLES.index("hand_size")
@@ -250,7 +262,7 @@ class NativeApply:
         if not _stock_size(position):
             return _end(position, STOCK_EXHAUSTED)
         drawn = position.draw(seat, self.rules.draw_count)
-        _set_turn(position, {_PHASE: _PLAY})
+        _set_turn(position, {PHASE_AT: _PLAY})
         self._refuse_kept_last_card(position, drawn)
         return self._lay_out_bonus_cards(position, seat)
 
@@ -282,7 +294,7 @@ class NativeApply:
             if not _stock_size(position):
                 if self._holds(LAST_CARD_BONUS_ENDS, (0,)):
                     return False
-                _set_turn(position, {_LAST_CARD_BONUS: True})
+                _set_turn(position, {LAST_CARD_BONUS_AT: True})
                 return True
             self._refuse_kept_last_card(position, position.draw(seat, 1))
         return True
@@ -311,7 +323,7 @@ class NativeApply:
     def _penalise_turn_end(self, position: Any, seat: int) -> None:
         """What hook penalty.turn_end charges the side for this turn's end, read from the turn's flags."""
         turn = _turn(position)
-        values = (turn[_ASKED], PERMISSIONS[turn[_PERMISSION]], turn[_TOOK])
+        values = (turn[ASKED_AT], PERMISSIONS[turn[PERMISSION_AT]], turn[TOOK_AT])
         points = int(self.answers.ask(TURN_END_PENALTY, _VALUE, values))
         if points:
             position.penalise(position.side_of(seat), points)
@@ -320,10 +332,10 @@ class NativeApply:
         """At the first turn of a seat whose dealt bonus cards waited for it (hook bonus_card.at_first_turn), they
         are laid out and replaced (``Game._begin_first_turn``)."""
         seat = position.where()[1]
-        awaiting = _turn(position)[_AWAITING_FIRST_TURN]
+        awaiting = _turn(position)[AWAITING_FIRST_TURN_AT]
         if not awaiting >> seat & 1:
             return Applied()
-        _set_turn(position, {_AWAITING_FIRST_TURN: awaiting & ~(1 << seat)})
+        _set_turn(position, {AWAITING_FIRST_TURN_AT: awaiting & ~(1 << seat)})
         return self._lay_out_bonus_cards(position, seat)
 
     def _meld(self, position: Any, seat: int, groups: Sequence[MeldGroup]) -> Applied:
@@ -331,7 +343,7 @@ class NativeApply:
         opened, the player has melded this turn, and goes out with an empty hand."""
         for group in groups:
             self._lay_group(position, seat, group)
-        _set_turn(position, {_MELDED: True})
+        _set_turn(position, {MELDED_AT: True})
         return self._after_hand_shrinks(position, seat)
 
     def _take(self, position: Any, seat: int, action: Action) -> Applied:
@@ -352,8 +364,8 @@ class NativeApply:
         self._lay(position, seat, index, rank, top_group.cards)
         for group in action.melds:
             self._lay_group(position, seat, group)
-        flags = {_PHASE: _PLAY, _MELDED: True, _TOOK: True}
-        _set_turn(position, flags if top_only else {**flags, _UPCARD_FROZE: False})
+        flags = {PHASE_AT: _PLAY, MELDED_AT: True, TOOK_AT: True}
+        _set_turn(position, flags if top_only else {**flags, UPCARD_FROZE_AT: False})
         self._maybe_form_lone_hand(position, seat, "take")
         return self._after_hand_shrinks(position, seat)
 
@@ -409,7 +421,7 @@ class NativeApply:
             return False
         table = tuple(position.table_values(seat))
         wilds, red_threes, black_threes = position.export()["pile_counts"]
-        upcard_froze = _turn(position)[_UPCARD_FROZE]
+        upcard_froze = _turn(position)[UPCARD_FROZE_AT]
         frozen = self._holds(PILE_FROZEN, (*table, wilds > 0, red_threes > 0, black_threes > 0, upcard_froze))
         fits = not self.rules.is_wild[top] and position.open_meld(position.side_of(seat), rank_of(top))[0] >= 0
         return self._holds(TOP_ONLY, (*table, frozen, fits))
@@ -418,8 +430,8 @@ class NativeApply:
         """The partner answers next (``checks.answerer``): the one hook go_out.answerer names, else the next seat
         on the same side; the player has asked this turn and this hand."""
         answerer = self._answerer(position, seat)
-        asked_in_hand = _turn(position)[_ASKED_IN_HAND] | 1 << seat
-        _set_turn(position, {_ASKED: True, _ASKED_IN_HAND: asked_in_hand, _ASKER: seat, _PHASE: _ANSWER})
+        asked_in_hand = _turn(position)[ASKED_IN_HAND_AT] | 1 << seat
+        _set_turn(position, {ASKED_AT: True, ASKED_IN_HAND_AT: asked_in_hand, ASKER_AT: seat, PHASE_AT: _ANSWER})
         position.turn_to(answerer)
         return Applied()
 
@@ -510,14 +522,14 @@ def _stock_size(position: Any) -> int:
 
 
 def _end(position: Any, reason: str, went_out: int | None = None) -> Applied:
-    _set_turn(position, {_PHASE: _OVER})
+    _set_turn(position, {PHASE_AT: _OVER})
     return Applied(reason, went_out)
 
 
 def _answer(position: Any, permission: int) -> Applied:
     """The partner's answer given, the asker plays on (``Game._answer``)."""
-    asker = _turn(position)[_ASKER]
-    _set_turn(position, {_PERMISSION: permission, _PHASE: _PLAY})
+    asker = _turn(position)[ASKER_AT]
+    _set_turn(position, {PERMISSION_AT: permission, PHASE_AT: _PLAY})
     position.turn_to(asker)
     return Applied()
 
@@ -525,5 +537,6 @@ def _answer(position: Any, permission: int) -> Applied:
 def _next_turn(position: Any) -> Applied:
     """The next seat's draw phase, the turn's flags cleared (``Game._next_turn``)."""
     position.pass_turn()
-    _set_turn(position, {_PHASE: _DRAW, _PERMISSION: _NO_PERMISSION, _MELDED: False, _ASKED: False, _TOOK: False})
+    cleared = {PHASE_AT: _DRAW, PERMISSION_AT: _NO_PERMISSION, MELDED_AT: False, ASKED_AT: False, TOOK_AT: False}
+    _set_turn(position, cleared)
     return Applied()

@@ -17,7 +17,21 @@ from typing import Any
 from ..engine.cards import Card
 from ..engine.rules import Rules
 from ..engine.state import HandState, Meld, Phase
-from . import PERMISSIONS, PHASES
+from . import (
+    ASKED_AT,
+    ASKED_IN_HAND_AT,
+    ASKER_AT,
+    AWAITING_FIRST_TURN_AT,
+    BONUS_DRAWS_AT,
+    LAST_CARD_BONUS_AT,
+    MELDED_AT,
+    PERMISSION_AT,
+    PERMISSIONS,
+    PHASE_AT,
+    PHASES,
+    TOOK_AT,
+    UPCARD_FROZE_AT,
+)
 
 
 @dataclass(frozen=True)
@@ -73,7 +87,7 @@ def rebuild_state(rules: Rules, position: Any, beside: Beside) -> HandState:
     held = position.export()
     turn = held["turn"]
     wilds, red_threes, black_threes = held["pile_counts"]
-    waiting = turn[10]
+    waiting = turn[AWAITING_FIRST_TURN_AT]
     first_turns = [bool(waiting >> seat & 1) for seat in range(len(held["side_of"]))]
     return HandState(
         stock=list(held["stock"]),
@@ -84,33 +98,33 @@ def rebuild_state(rules: Rules, position: Any, beside: Beside) -> HandState:
         bonus=[tuple(cards) for cards in held["bonus"]],
         team_scores=list(beside.team_scores),
         to_act=held["to_act"],
-        phase=PHASES[turn[0]],
+        phase=PHASES[turn[PHASE_AT]],
         pile_wilds=wilds,
         pile_red_threes=red_threes,
         pile_black_threes=black_threes,
-        upcard_froze=bool(turn[6]),
+        upcard_froze=bool(turn[UPCARD_FROZE_AT]),
         team_opened=[bool(opened) for opened in held["team_opened"]],
         seat_melded=list(beside.seat_melded),
-        permission=PERMISSIONS[turn[1]],
-        asker=turn[9],
-        melded_this_turn=bool(turn[2]),
-        asked_this_turn=bool(turn[3]),
-        asked_in_hand=turn[7],
-        took_pile_this_turn=bool(turn[4]),
+        permission=PERMISSIONS[turn[PERMISSION_AT]],
+        asker=turn[ASKER_AT],
+        melded_this_turn=bool(turn[MELDED_AT]),
+        asked_this_turn=bool(turn[ASKED_AT]),
+        asked_in_hand=turn[ASKED_IN_HAND_AT],
+        took_pile_this_turn=bool(turn[TOOK_AT]),
         added_to_existing_this_turn=beside.added_to_existing_this_turn,
         melded_before_turn=beside.melded_before_turn,
         created_this_turn=list(beside.created_this_turn),
         end_reason=beside.end_reason,
         went_out=beside.went_out,
         concealed=beside.concealed,
-        last_card_bonus=bool(turn[5]),
+        last_card_bonus=bool(turn[LAST_CARD_BONUS_AT]),
         turns=beside.turns,
         side_of=list(held["side_of"]),
         awaiting_first_turn=first_turns if beside.tracks_first_turns else [],
         penalties=list(held["penalties"]),
         feet=[tuple(foot) for foot in held["feet"]],
         talons=list(beside.talons),
-        bonus_draws_owed=list(turn[8]),
+        bonus_draws_owed=list(turn[BONUS_DRAWS_AT]),
         hand_number=beside.hand_number,
         special_hand=beside.special_hand,
         special_cards=beside.special_cards,
