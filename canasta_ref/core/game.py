@@ -111,11 +111,24 @@ class NativeLegalActions:
         self._game = game
 
     def __iter__(self) -> Iterator[Action]:
-        """The whole listing of the position, listed at once: if the position moves meanwhile (``apply`` then
-        ``undo``), the actions handed out are noted on the old position's record, which is dropped."""
-        handed_out = self._game._handed_out
-        for action in list(self._listing()):
-            handed_out.append(action)
+        """The listing's actions, one by one, each noted as handed out (as ``Game._list_legal`` walks them: a
+        first page of a huge listing builds no more). If the position moves meanwhile (``apply``, then ``undo``),
+        the rest is listed in full from the position then current, and no longer noted."""
+        game = self._game
+        listed = game._listing()
+        handed_out: list[Action] | None = game._handed_out
+        walk = iter(listed)
+        place = 0
+        while True:
+            if handed_out is not None and game._listed is not listed:
+                walk = iter(list(game._listing())[place:])
+                handed_out = None
+            action = next(walk, None)
+            if action is None:
+                return
+            if handed_out is not None:
+                handed_out.append(action)
+            place += 1
             yield action
 
     def count(self) -> int:

@@ -12,11 +12,12 @@ miss. A mechanism the core lacks (named melds and sequences, special hands, meld
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from operator import itemgetter
 from typing import Any, Final, overload
 
-from ..engine.actions import TAKE, Action, meld_of, take_with
+from ..engine.actions import TAKE, Action, MeldGroup, meld_of, take_with
 from ..engine.blocks import Block, Listing, SingleMelds, TakeGroups, meld_chunk
 from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER, Card
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
@@ -369,11 +370,11 @@ class NativeOpenings(CountedBlock):
         if not -self._total <= index < self._total:
             raise IndexError(f"opening {index} of {self._total}")
         shapes, place = _opening_at(self._kept, index % self._total)
-        return meld_of(expand_shapes(self._hand, [Shape(*shape) for shape in shapes])[place])
+        return meld_of(_expanded(self._hand, shapes)[place])
 
     def __iter__(self) -> Iterator[Action]:
-        for shapes, _actions in _opening_choices(self._kept):
-            yield from map(meld_of, expand_shapes(self._hand, [Shape(*shape) for shape in shapes]))
+        made = _walked(self._total, partial(_opening_at, self._kept), partial(_expanded, self._hand))
+        return map(meld_of, made)
 
 
 def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]], int]:
@@ -383,11 +384,25 @@ def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]],
     return found
 
 
-def _opening_choices(kept: Any) -> list[tuple[list[tuple[int, int, int, int]], int]]:
-    """Every choice of shapes of a listing's kept openings with its number of actions, in the reference's order."""
-    assert LIBRARY is not None
-    found: list[tuple[list[tuple[int, int, int, int]], int]] = LIBRARY.opening_choices(kept)
-    return found
+def _expanded(hand: HandCards, shapes: Sequence[tuple[int, int, int, int]]) -> list[tuple[MeldGroup, ...]]:
+    """The groups of every action of one choice of ``shapes`` from ``hand``, as the reference makes them."""
+    return expand_shapes(hand, [Shape(*shape) for shape in shapes])
+
+
+def _walked(
+    total: int,
+    choice_at: Callable[[int], tuple[list[tuple[int, int, int, int]], int]],
+    expand: Callable[[Sequence[tuple[int, int, int, int]]], list[tuple[MeldGroup, ...]]],
+) -> Iterator[tuple[MeldGroup, ...]]:
+    """The ``total`` actions of a counted block one choice of shapes at a time, in order: each choice found by the
+    index of its first action (``choice_at``: its shapes and that action's place among them) and expanded when
+    reached, so a first page of a block of billions makes one or two choices, not a list of every choice."""
+    index = 0
+    while index < total:
+        shapes, place = choice_at(index)
+        made = expand(shapes)
+        yield from made[place:]
+        index += len(made) - place
 
 
 #: How many groups of cards make a shape (``SingleMeldShape``'s last value).
@@ -688,13 +703,13 @@ class NativeTakeExtras(CountedBlock):
             raise IndexError(f"take {index} of {self._total}")
         assert LIBRARY is not None  # kept takes come from the library
         shapes, place = LIBRARY.take_extras_at(self._kept, self._at_shape, index % self._total)
-        return Action.take(self._group, expand_shapes(self._rest, [Shape(*shape) for shape in shapes])[place])
+        return Action.take(self._group, _expanded(self._rest, shapes)[place])
 
     def __iter__(self) -> Iterator[Action]:
-        assert LIBRARY is not None
-        for shapes, _actions in LIBRARY.take_extras_choices(self._kept, self._at_shape):
-            for groups in expand_shapes(self._rest, [Shape(*shape) for shape in shapes]):
-                yield Action.take(self._group, groups)
+        assert LIBRARY is not None  # kept takes come from the library
+        choice_at = partial(LIBRARY.take_extras_at, self._kept, self._at_shape)
+        for groups in _walked(self._total, choice_at, partial(_expanded, self._rest)):
+            yield Action.take(self._group, groups)
 
 
 #: The bare kinds the listing of answering and of keeping asks hook action.allowed about, in this order.

@@ -479,7 +479,7 @@ static long long opening_descend(OpeningCount *oc, const int32_t *start, long lo
     return n;
 }
 
-/* A listing's openings as counted, kept for the actions asked of them later (``opening_at``, ``opening_choices``):
+/* A listing's openings as counted, kept for the actions asked of them later (``opening_at``):
  * every state reached is counted and every verdict kept, so that finding an action asks no rule question again. The
  * memos the counting read stay alive with the listing's context, which its caller keeps. */
 typedef struct {
@@ -536,65 +536,9 @@ static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(NL)", chosen_shapes(&kept->oc, chosen), place);
 }
 
-/* Append to ``found`` every choice of shapes below ``state`` with an action, in the reference's order, as (its
- * shapes as ``opening_at`` gives them, its number of actions); ``path`` holds the shapes chosen above. -1 with an
- * exception. Only a choice with openings below is multiplied: its product is a part of the whole count, which
- * ``openings_below`` has checked for overflow. */
-static int opening_walk(OpeningCount *oc, const int32_t *state, long long weight, PyObject *path, PyObject *found) {
-    long long below = openings_below(oc, state);
-    if (below <= 0) return (int)below;
-    int index = state[OS_INDEX];
-    if (index == oc->rank_count) {
-        PyObject *choice = Py_BuildValue("(NL)", PyList_GetSlice(path, 0, PyList_GET_SIZE(path)), weight * below);
-        int failed = choice == NULL || PyList_Append(found, choice) < 0;
-        Py_XDECREF(choice);
-        return failed ? -1 : 0;
-    }
-    int32_t next[OS_FIELDS];
-    memcpy(next, state, sizeof(next));
-    next[OS_INDEX]++;
-    if (opening_walk(oc, next, weight, path, found) < 0) return -1;
-    for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
-        const OpeningOption *o = &oc->options[k];
-        if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
-        with_option(state, o, next);
-        next[OS_INDEX]++;
-        long long below_next = openings_below(oc, next); /* none below: no choice, and no weight to multiply */
-        if (below_next <= 0) {
-            if (below_next < 0) return -1;
-            continue;
-        }
-        PyObject *shape = Py_BuildValue("(iiii)", oc->ranks[index], o->naturals, o->twos, o->jokers);
-        int failed = shape == NULL || PyList_Append(path, shape) < 0;
-        Py_XDECREF(shape);
-        if (failed || opening_walk(oc, next, weight * o->ways, path, found) < 0) return -1;
-        if (PyList_SetSlice(path, PyList_GET_SIZE(path) - 1, PyList_GET_SIZE(path), NULL) < 0) return -1;
-    }
-    return 0;
-}
-
-/* Every choice of shapes below ``start`` with an action, in the reference's order, as a list of (its shapes, its
- * number of actions); NULL with an exception. */
-static PyObject *choices_below(OpeningCount *oc, const int32_t *start) {
-    PyObject *found = PyList_New(0), *path = PyList_New(0);
-    if (found != NULL && path != NULL && opening_walk(oc, start, 1, path, found) < 0) Py_CLEAR(found);
-    Py_XDECREF(path);
-    return found;
-}
-
-/* ``opening_choices(kept)`` (a module function): every choice of shapes of a listing's kept openings with an
- * action, in the reference's order, each (its shapes, its number of actions): what iterating the openings walks. */
-static PyObject *core_opening_choices(PyObject *Py_UNUSED(module), PyObject *capsule) {
-    KeptOpenings *kept = kept_openings_of(capsule);
-    if (kept == NULL) return NULL;
-    int32_t start[OS_FIELDS];
-    opening_start(start);
-    return kept->total > 0 ? choices_below(&kept->oc, start) : PyList_New(0);
-}
-
 /* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not
  * opened (``legal.listing``), as ``play_listing`` gives it but for its melds: (the number of its openings, their
- * counting kept for ``opening_at`` and ``opening_choices`` to make their actions when asked for). */
+ * counting kept for ``opening_at`` to make their actions when asked for). */
 static PyObject *Position_opening_listing(Position *self, PyObject *args) {
     KeptOpenings *kept = PyMem_Calloc(1, sizeof(KeptOpenings));
     if (kept == NULL) return PyErr_NoMemory();
@@ -622,7 +566,5 @@ static PyObject *Position_opening_listing(Position *self, PyObject *args) {
 static PyMethodDef opening_functions[] = {
     {"opening_at", (PyCFunction)core_opening_at, METH_VARARGS,
      "opening_at(kept, index): (shapes, place) of the index-th of a listing's kept openings"},
-    {"opening_choices", (PyCFunction)core_opening_choices, METH_O,
-     "opening_choices(kept): every choice of shapes of a listing's kept openings, with its actions"},
     {NULL, NULL, 0, NULL},
 };

@@ -321,7 +321,7 @@ static void kept_takes_free(PyObject *capsule) {
 /* ``take_listing(context, questions, minimum, composition_from_hand)``: the draw phase of the seat to act as
  * ``take_count`` counts it, (may draw, may take the top card alone, the wild card types of the pool, every shape of
  * take group with actions as (its natural cards, its wild cards by type, taken alone, its further melds), the
- * counting kept for ``take_extras_at`` and ``take_extras_choices``). */
+ * counting kept for ``take_extras_at``). */
 static PyObject *Position_take_listing(Position *self, PyObject *args) {
     KeptTakes *kept = PyMem_Calloc(1, sizeof(KeptTakes));
     if (kept == NULL) return PyErr_NoMemory();
@@ -387,27 +387,9 @@ static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args
     return Py_BuildValue("(NL)", chosen_shapes(&tc.oc, chosen), place);
 }
 
-/* ``take_extras_choices(kept, shape)`` (a module function): every choice of further melds' shapes of a kept shape
- * of take group with an action, in the reference's order, each (its shapes, its number of actions). */
-static PyObject *core_take_extras_choices(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *capsule;
-    int at, jokers;
-    TakeShape *shape;
-    TakeCount tc;
-    if (!PyArg_ParseTuple(args, "Oi", &capsule, &at)) return NULL;
-    KeptTakes *kept = kept_shape(capsule, at, &shape);
-    if (kept == NULL) return NULL;
-    shape_counting(kept, shape, &tc, &jokers);
-    PyObject *found = choices_below(&tc.oc, shape->start);
-    shape_keep_tables(shape, &tc);
-    return found;
-}
-
 /* The module's functions on a listing's kept takes (``_core.c``'s ``core_module``). */
 static PyMethodDef take_functions[] = {
     {"take_extras_at", (PyCFunction)core_take_extras_at, METH_VARARGS,
      "take_extras_at(kept, shape, index): (shapes, place) of the index-th take with further melds of a kept shape"},
-    {"take_extras_choices", (PyCFunction)core_take_extras_choices, METH_VARARGS,
-     "take_extras_choices(kept, shape): every choice of further melds' shapes of a kept shape, with its actions"},
     {NULL, NULL, 0, NULL},
 };
