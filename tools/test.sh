@@ -12,9 +12,10 @@ if command -v cc >/dev/null 2>&1; then export CANASTA_REF_REQUIRE_CORE=1; fi
 # the workers share one build of the site (tests/docs/conftest.py).
 python -m pytest -n auto --dist loadfile
 # The rules and engine tests once more on pure Python: the compiled build must not change a single answer.
-# Without a compiled build in use the first pass already ran on pure Python.
+# Without a compiled build in use the first pass already ran on pure Python. The second pass plays half the
+# properties' random hands (tests/engine/test_properties.py): the first pass played them all.
 if python -c "import sys; from canasta_ref.engine import _native; sys.exit(not _native.COMPILED)"; then
-    CANASTA_REF_PURE=1 python -m pytest -n auto --dist loadfile -p no:cacheprovider tests/rules tests/engine
+    CANASTA_REF_PURE=1 CANASTA_REF_SECOND_PASS=1 python -m pytest -n auto --dist loadfile -p no:cacheprovider tests/rules tests/engine
 fi
 ruff check .
 ruff format --check .

@@ -72,8 +72,12 @@ def fast(n: int) -> Any:
     No shrinking: a hand of random play is a long run of choices, and shrinking it costs minutes; the falsifying
     example printed (variant, seed and the random draws, replayable from the example database) is enough.
     Under CI (``CI`` set) the examples are derandomized, so that CI's run time is the same from run to run; a
-    developer's runs keep exploring new deals.
+    developer's runs keep exploring new deals. The second pass of ``tools/test.sh`` (pure Python, after the same
+    properties ran on the compiled engine; ``CANASTA_REF_SECOND_PASS`` set) plays half as many hands: it is there
+    to catch an answer the compiled build changes, which the scenarios, perft files and goldens pin exactly.
     """
+    if os.environ.get("CANASTA_REF_SECOND_PASS"):
+        n = max(1, n // 2)
     return settings(
         max_examples=n,
         deadline=None,
