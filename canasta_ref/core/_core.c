@@ -22,6 +22,7 @@
 #define MAX_BONUS 64    /* one seat's bonus cards laid out */
 #define MAX_FOOT 64     /* one seat's foot, face down */
 #define MAX_COPIES 255  /* copies of one card in one hand or meld */
+#define MAX_PENALTY 1000000 /* a side's penalty points, either way: loaded and summed */
 #define TABLE_WIDTH 6   /* hooks.TABLE_VARIABLES */
 
 /* One meld: its rank (MELD_RANKS), its cards counted by card type, and the counts the listing and score read. */
@@ -357,7 +358,7 @@ static int load_seat_cards(Position *self, PyObject *seq, int optional, Py_ssize
 /* Each side's penalty points, or none at all (no penalty incurred yet). Returns 1, 0 or -1 as above. */
 static int load_penalties(Position *self, State *s, PyObject *seq) {
     long values[MAX_SIDES];
-    Py_ssize_t n = read_ints(seq, -1000000, 1000000, MAX_SIDES, "penalties", values);
+    Py_ssize_t n = read_ints(seq, -MAX_PENALTY, MAX_PENALTY, MAX_SIDES, "penalties", values);
     if (n < 0) return -1;
     if (n == 0) return 0;
     if (n != self->sides) {

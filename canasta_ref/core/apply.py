@@ -204,9 +204,11 @@ class NativeApply:
     def apply(self, position: Any, action: Action) -> Applied | str:
         """Apply ``action`` (one the listing offered) for the seat to act: what happened, or why it is declined
         (the position then unchanged). A move the position cannot make (cards not held) raises ValueError from the
-        core, naming them, and leaves the position as it was: judging an action is not the core's yet. An error a rule
-        question raises midway in C (a clause that cannot be evaluated), or a meld past the core's capacity, propagates
-        with the position part moved (no snapshot is taken for it: one costs about what the C apply does)."""
+        core, naming them, and leaves the position as it was: judging an action is not the core's yet. A count past the
+        core's bounds raises ValueError, before anything moves where the C entry can foresee it; an error a rule
+        question raises midway in C (a clause that cannot be evaluated), or a bound passed by what rule answers decide
+        midway (the README's apply row), propagates with the position part moved (no snapshot is taken for it: one
+        costs about what the C apply does)."""
         context = self.context  # a context only where the variant has no mechanism declined or left to Python
         if context is not None and action.kind in self.native_kinds:
             ended = position.apply(context, self._encoded.get(action) or self.encoded(action))

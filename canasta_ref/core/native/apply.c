@@ -8,9 +8,10 @@
  * top card joins, its cards, then its groups (each: the rank its label names or -1, the meld it names, its cards).
  * Nothing is moved before the action is known to be one the position can make; where it is not (cards not held, a
  * meld named that is not there, an asker with no partner) the entry hands back DECLINED with the position
- * untouched, and ``NativeApply`` takes the Python path, which applies it or refuses it in words. What varies
- * between variants is bound once in an apply context (``bind_apply``): the memos of its questions, the codes of
- * their words, and the parameters its spec compiles to; never a variant's name. */
+ * untouched, and ``NativeApply`` takes the Python path, which applies it or refuses it in words; where it would
+ * pass a bound of the core's counts that is known before the first move, it raises with the position untouched.
+ * What varies between variants is bound once in an apply context (``bind_apply``): the memos of its questions, the
+ * codes of their words, and the parameters its spec compiles to; never a variant's name. */
 
 #define APPLY_CONTEXT "canasta_ref.core._core.ApplyContext"
 #define MAX_ENCODED 512 /* the ints of one encoded action */
@@ -133,9 +134,10 @@ static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
     if (n < 4) return PyErr_SetString(PyExc_ValueError, "native core: an encoded action is too short"), -1;
     if (v[0] < 0 || v[0] >= DO_KINDS) return PyErr_Format(PyExc_ValueError, "native core: no action kind %ld", v[0]), -1;
     if (check_target(v[1]) < 0) return -1;
-    e->kind = (int)v[0], e->target = (int)v[1], e->n_cards = (int)v[2];
+    e->kind = (int)v[0], e->target = (int)v[1];
     Py_ssize_t at = 3;
     if (read_encoded_cards(v, n, &at, v[2], &e->cards) < 0) return -1;
+    e->n_cards = (int)v[2];
     if (at >= n || v[at] < 0 || v[at] > MAX_MELDS)
         return PyErr_SetString(PyExc_ValueError, "native core: an encoded action's groups are not counted"), -1;
     e->n_groups = (int)v[at++];
@@ -144,9 +146,11 @@ static int read_encoded(const long *v, Py_ssize_t n, Encoded *e) {
         if (v[at] < -1 || v[at] >= MELD_RANKS)
             return PyErr_Format(PyExc_ValueError, "native core: a group's label names no meld rank (%ld)", v[at]), -1;
         if (check_target(v[at + 1]) < 0) return -1;
-        e->label[g] = (int)v[at], e->group_target[g] = (int)v[at + 1], e->group_size[g] = (int)v[at + 2];
+        long size = v[at + 2]; /* checked whole, before it is cut to an int: 2**32 + 1 is not one card */
+        e->label[g] = (int)v[at], e->group_target[g] = (int)v[at + 1];
         at += 3;
-        if (read_encoded_cards(v, n, &at, e->group_size[g], &e->group_cards[g]) < 0) return -1;
+        if (read_encoded_cards(v, n, &at, size, &e->group_cards[g]) < 0) return -1;
+        e->group_size[g] = (int)size;
     }
     if (at != n) return PyErr_SetString(PyExc_ValueError, "native core: an encoded action has ints left over"), -1;
     return 0;
@@ -190,12 +194,94 @@ static int holds(RuleMemo *memo, const int32_t *arguments, int n) {
     return predicate_holds(memo, &v);
 }
 
+/* -- what the position can hold ---------------------------------------------------------------------------------- */
+
+/* Every narrow count a move raises is checked against its bound, never wrapped: a hand's copies of a card (bytes,
+ * MAX_COPIES), a seat's bonus cards laid out (MAX_BONUS), a side's penalties (MAX_PENALTY), a meld's copies and
+ * size (``meld_add``), the pile and the side's melds (``action_fits``). Where the count is known before anything
+ * moves, it is checked then; the rest (what rule answers decide midway: bonus cards' replacements, a penalty) at
+ * the move itself. */
+
+_Static_assert(MAX_FOOT <= MAX_COPIES, "a foot is picked up into an empty hand: it must fit");
+
+static int too_many_copies(int seat, int card) {
+    PyErr_Format(PyExc_ValueError, "native core: seat %d would hold more than %d copies of card %d", seat, MAX_COPIES,
+                 card);
+    return -1;
+}
+
+static int too_many_bonus_cards(int seat) {
+    PyErr_Format(PyExc_ValueError, "native core: seat %d would lay out more than %d bonus cards", seat, MAX_BONUS);
+    return -1;
+}
+
+/* One card into a hand, its copies kept within MAX_COPIES: 0, or -1 with an exception (the card not moved). */
+static int gain_card(State *s, int seat, int card) {
+    if (s->hands[seat][card] >= MAX_COPIES) return too_many_copies(seat, card);
+    take_card(s, seat, card);
+    return 0;
+}
+
+/* Whether ``seat`` can take ``gains`` into its hand (counted by card type) and lay out ``bonus`` more bonus cards:
+ * 0, or -1 with an exception naming the bound. */
+static int hand_takes(const State *s, int seat, const int gains[CARD_TYPES], int bonus) {
+    for (int card = 0; card < CARD_TYPES; card++)
+        if (s->hands[seat][card] + gains[card] > MAX_COPIES) return too_many_copies(seat, card);
+    return s->bonus_len[seat] + bonus > MAX_BONUS ? too_many_bonus_cards(seat) : 0;
+}
+
+/* The bonus cards ``count`` cards from ``cards`` hold. */
+static int bonus_among(const Position *self, const uint8_t *cards, int count) {
+    int bonus = 0;
+    for (int i = 0; i < count; i++) bonus += self->facts.is_bonus[cards[i]];
+    return bonus;
+}
+
+/* Whether a draw of hook draw.count cards fits ``seat``: the cards it surely brings (the stock's top ones) in its
+ * hand, and its bonus cards, those held and those drawn, laid out. The replacements drawn for them, as many as rule
+ * answers say, are checked as they are drawn. */
+static int draw_fits(const Position *self, const ApplyContext *c, int seat) {
+    const State *s = &self->state;
+    int drawn = c->draw_count < s->stock_len ? c->draw_count : s->stock_len, gains[CARD_TYPES] = {0};
+    const uint8_t *top = s->stock + s->stock_len - drawn;
+    for (int i = 0; i < drawn; i++) gains[top[i]]++;
+    int bonus = bonus_among(self, top, drawn);
+    for (int card = 0; card < CARD_TYPES; card++) bonus += self->facts.is_bonus[card] * s->hands[seat][card];
+    return hand_takes(s, seat, gains, bonus);
+}
+
+/* Whether the foot ``seat`` picks up, its hand left with ``hand_after`` cards, fits: its bonus cards laid out (its
+ * cards fit the empty hand: MAX_FOOT is at most MAX_COPIES). 0, or -1 with an exception. */
+static int foot_fits(const Position *self, int seat, int hand_after) {
+    const State *s = &self->state;
+    if (!s->has_feet || hand_after || !s->feet_len[seat]) return 0;
+    int bonus = bonus_among(self, s->feet[seat], s->feet_len[seat]);
+    return s->bonus_len[seat] + bonus > MAX_BONUS ? too_many_bonus_cards(seat) : 0;
+}
+
+/* Whether meld ``index`` of ``side`` (one already there; -1: a new one, made of cards from one hand, which fit)
+ * can take ``n`` more cards counted by type in ``added``: 0, or -1 with an exception. */
+static int meld_takes(const Position *self, int side, int index, const int added[CARD_TYPES], int n) {
+    if (index < 0) return 0;
+    const NativeMeld *m = &self->state.melds[side][index];
+    int fits = m->size + n <= MAX_CARDS;
+    for (int card = 0; card < CARD_TYPES && fits; card++) fits = m->counts[card] + added[card] <= MAX_COPIES;
+    if (fits) return 0;
+    PyErr_Format(PyExc_ValueError, "native core: side %d's meld %d would hold more cards than the core keeps", side,
+                 index + 1);
+    return -1;
+}
+
 /* -- the moves, each on a position known to allow it ---------------------------------------------------------- */
 
-/* Up to ``count`` cards from the stock's top into a hand (no copies overflow: a deck holds far fewer than 255 of
- * one card). */
-static void draw_cards(State *s, int seat, int count) {
-    for (int i = 0; i < count && s->stock_len > 0; i++) take_card(s, seat, s->stock[--s->stock_len]);
+/* Up to ``count`` cards from the stock's top into a hand: 0, or -1 with an exception where a card would pass its
+ * copies' bound (the cards before it drawn). */
+static int draw_cards(State *s, int seat, int count) {
+    for (int i = 0; i < count && s->stock_len > 0; i++) {
+        if (gain_card(s, seat, s->stock[s->stock_len - 1]) < 0) return -1;
+        s->stock_len--;
+    }
+    return 0;
 }
 
 static int end_hand(State *s, int ended) {
@@ -225,7 +311,7 @@ static int replace_bonus(Position *self, const ApplyContext *c, int seat, int co
             s->turn.last_card_bonus = 1;
             return 1;
         }
-        draw_cards(s, seat, 1);
+        if (draw_cards(s, seat, 1) < 0) return -1;
     }
     return 1;
 }
@@ -240,8 +326,7 @@ static int lay_out_bonus_cards(Position *self, const ApplyContext *c, int seat) 
             if (self->facts.is_bonus[card] && s->hands[seat][card]) found[n] = card, counts[n++] = s->hands[seat][card];
         if (!n) return ENDED_NOT;
         for (int i = 0; i < n; i++) {
-            if (s->bonus_len[seat] + counts[i] > MAX_BONUS)
-                return PyErr_SetString(PyExc_ValueError, "native core: too many bonus cards"), -2;
+            if (s->bonus_len[seat] + counts[i] > MAX_BONUS) return too_many_bonus_cards(seat), -2;
             lay_out(s, seat, found[i], counts[i]);
             int replaced = replace_bonus(self, c, seat, counts[i]);
             if (replaced < 0) return -2;
@@ -250,7 +335,8 @@ static int lay_out_bonus_cards(Position *self, const ApplyContext *c, int seat) 
     }
 }
 
-/* A seat that has played out its hand picks up its foot, its bonus cards laid out (``Game._pick_up_foot``). */
+/* A seat that has played out its hand picks up its foot, its bonus cards laid out (``Game._pick_up_foot``; the
+ * foot fits the empty hand, and its bonus cards were checked by ``foot_fits``). */
 static int pick_up_foot(Position *self, const ApplyContext *c, int seat) {
     State *s = &self->state;
     if (!s->has_feet || s->hand_sizes[seat] || !s->feet_len[seat]) return ENDED_NOT;
@@ -343,18 +429,54 @@ static int action_fits(const Position *self, int seat, const Encoded *e, const i
     return 1;
 }
 
+/* The cards an action lays or discards from hand. */
+static int cards_laid(const Encoded *e) {
+    int n = e->n_cards;
+    for (int g = 0; g < e->n_groups; g++) n += e->group_size[g];
+    return n;
+}
+
+/* Whether every meld already there that the action joins can take its cards, the groups joining one meld counted
+ * together: the meld a take's top group joins (``top_index``, with the ``top_n`` cards ``top``; none where 0), then
+ * each group's. 0, or -1 with an exception. */
+static int melds_fit(const Position *self, const ApplyContext *c, int seat, const Encoded *e, int top_index,
+                     const long *top, int top_n) {
+    int joins[MAX_MELDS + 1], sizes[MAX_MELDS + 1], n = 0;
+    const long *cards[MAX_MELDS + 1];
+    if (top_n) joins[n] = top_index, sizes[n] = top_n, cards[n++] = top;
+    for (int g = 0; g < e->n_groups; g++) {
+        int rank = group_rank_of(self, c, e->group_cards[g], e->group_size[g], e->label[g]);
+        joins[n] = group_meld(self, c, seat, e->group_target[g], rank);
+        sizes[n] = e->group_size[g], cards[n++] = e->group_cards[g];
+    }
+    for (int i = 0; i < n; i++) {
+        int counted = joins[i] < 0;
+        for (int j = 0; j < i && !counted; j++) counted = joins[j] == joins[i];
+        if (counted) continue;
+        int added[CARD_TYPES] = {0}, total = 0;
+        for (int j = i; j < n; j++) {
+            if (joins[j] != joins[i]) continue;
+            for (int k = 0; k < sizes[j]; k++) added[cards[j][k]]++;
+            total += sizes[j];
+        }
+        if (meld_takes(self, self->state.side_of[seat], joins[i], added, total) < 0) return -1;
+    }
+    return 0;
+}
+
 /* -- the actions ------------------------------------------------------------------------------------------------ */
 
 /* Hook draw.count cards from the stock (play ends where it is empty), then their bonus cards laid out. */
 static int apply_draw(Position *self, const ApplyContext *c, int seat) {
     State *s = &self->state;
     if (!s->stock_len) return end_hand(s, ENDED_STOCK);
-    draw_cards(s, seat, c->draw_count);
+    if (draw_fits(self, c, seat) < 0 || draw_cards(s, seat, c->draw_count) < 0) return -2;
     s->turn.phase = PHASE_PLAY;
     return lay_out_bonus_cards(self, c, seat);
 }
 
-/* What hook penalty.turn_end charges the side for this turn's end, read from the turn's flags. */
+/* What hook penalty.turn_end charges the side for this turn's end, read from the turn's flags; the answer and the
+ * side's sum kept within MAX_PENALTY (the answer is known only after the discard: checked here, not before). */
 static int penalise_turn_end(Position *self, const ApplyContext *c, int seat) {
     if (c->memo[Q_PENALTY] == NULL) return 0;
     State *s = &self->state;
@@ -363,7 +485,15 @@ static int penalise_turn_end(Position *self, const ApplyContext *c, int seat) {
     long points = answer == NULL ? -1 : PyLong_AsLong(answer);
     if (points == -1 && PyErr_Occurred()) return -1;
     if (!points) return 0;
-    add_penalty(s, s->side_of[seat], (int32_t)points);
+    int side = s->side_of[seat];
+    if (points < -MAX_PENALTY || points > MAX_PENALTY)
+        return PyErr_Format(PyExc_ValueError, "native core: hook penalty.turn_end charges %ld points, past the %d the "
+                            "core keeps", points, MAX_PENALTY), -1;
+    long total = (s->has_penalties ? s->penalties[side] : 0) + points;
+    if (total < -MAX_PENALTY || total > MAX_PENALTY)
+        return PyErr_Format(PyExc_ValueError, "native core: side %d's penalties would come to %ld points, past the %d "
+                            "the core keeps", side, total, MAX_PENALTY), -1;
+    add_penalty(s, side, (int32_t)points);
     return 0;
 }
 
@@ -443,7 +573,8 @@ static void take_gains(const Position *self, int top_only, int replaced, int gai
     for (int i = 0; i < replaced; i++) gains[s->stock[s->stock_len - 1 - i]]++;
 }
 
-/* The pile into the hand (its bonus cards laid out, ``replaced`` drawn for them), or its top card alone. */
+/* The pile into the hand (its bonus cards laid out, ``replaced`` drawn for them), or its top card alone: what it
+ * brings checked first (``hand_takes``). */
 static int pick_up_pile(Position *self, int seat, int top_only, int replaced) {
     State *s = &self->state;
     if (top_only) {
@@ -455,14 +586,27 @@ static int pick_up_pile(Position *self, int seat, int top_only, int replaced) {
         if (!self->facts.is_bonus[card]) {
             take_card(s, seat, card);
         } else if (s->bonus_len[seat] == MAX_BONUS) {
-            return PyErr_SetString(PyExc_ValueError, "native core: too many bonus cards"), -1;
+            return too_many_bonus_cards(seat);
         } else {
             s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
         }
     }
     s->pile_len = s->pile_wilds = s->pile_red_threes = s->pile_black_threes = 0;
-    draw_cards(s, seat, replaced);
-    return 0;
+    return draw_cards(s, seat, replaced);
+}
+
+/* Whether a take fits, before anything moves: the cards it brings in ``seat``'s hand, the pile's bonus cards laid
+ * out, the melds it joins (the top group's at ``index``), and the foot picked up where the hand is emptied. */
+static int take_fits(const Position *self, const ApplyContext *c, int seat, const Encoded *e,
+                     const int gains[CARD_TYPES], int top_only, int index, const long *top_group) {
+    const State *s = &self->state;
+    int gained = 0;
+    for (int card = 0; card < CARD_TYPES; card++) gained += gains[card];
+    int bonus = top_only ? 0 : bonus_among(self, s->pile, s->pile_len);
+    int hand_after = s->hand_sizes[seat] + gained - 1 - cards_laid(e); /* the top card laid too */
+    if (hand_takes(s, seat, gains, bonus) < 0 || melds_fit(self, c, seat, e, index, top_group, e->n_cards + 1) < 0)
+        return -1;
+    return foot_fits(self, seat, hand_after);
 }
 
 /* The pile taken (whole or its top alone), the top card and the cards offered laid on their meld, any further
@@ -482,7 +626,8 @@ static int apply_take(Position *self, const ApplyContext *c, int seat, const Enc
     for (int i = 0; i < e->n_cards; i++) top_group[i + 1] = e->cards[i];
     int rank = group_rank_of(self, c, top_group, e->n_cards + 1, -1);
     int index = e->target ? e->target - 1 : meld_taken_onto(self, c, seat, rank, e, top);
-    if (index < -1 || pick_up_pile(self, seat, top_only, replaced) < 0 ||
+    if (index < -1 || take_fits(self, c, seat, e, gains, top_only, index, top_group) < 0 ||
+        pick_up_pile(self, seat, top_only, replaced) < 0 ||
         lay_cards(self, c, seat, index, rank, top_group, e->n_cards + 1) < 0 || lay_groups(self, c, seat, e) < 0)
         return -2;
     s->turn.phase = PHASE_PLAY, s->turn.melded = 1, s->turn.took = 1;
@@ -549,6 +694,17 @@ static int apply_answer(Position *self, int permission) {
     return ENDED_NOT;
 }
 
+/* The groups laid, each on its meld, what they join checked first; the player has melded this turn. */
+static int apply_meld(Position *self, const ApplyContext *c, int seat, const Encoded *e) {
+    static const int none[CARD_TYPES] = {0};
+    if (!action_fits(self, seat, e, none, -1)) return DECLINED;
+    if (melds_fit(self, c, seat, e, -1, NULL, 0) < 0 ||
+        foot_fits(self, seat, self->state.hand_sizes[seat] - cards_laid(e)) < 0 || lay_groups(self, c, seat, e) < 0)
+        return -2;
+    self->state.turn.melded = 1;
+    return after_hand_shrinks(self, c, seat);
+}
+
 static int apply_encoded(Position *self, const ApplyContext *c, const Encoded *e) {
     State *s = &self->state;
     int seat = s->to_act;
@@ -558,12 +714,10 @@ static int apply_encoded(Position *self, const ApplyContext *c, const Encoded *e
         return apply_draw(self, c, seat);
     case DO_DISCARD:
         if (e->n_cards != 1 || !action_fits(self, seat, e, none, -1) || s->pile_len == MAX_CARDS) return DECLINED;
+        if (foot_fits(self, seat, s->hand_sizes[seat] - 1) < 0) return -2;
         return apply_discard(self, c, seat, (int)e->cards[0]);
     case DO_MELD:
-        if (!action_fits(self, seat, e, none, -1)) return DECLINED;
-        if (lay_groups(self, c, seat, e) < 0) return -2;
-        s->turn.melded = 1;
-        return after_hand_shrinks(self, c, seat);
+        return apply_meld(self, c, seat, e);
     case DO_TAKE:
         return apply_take(self, c, seat, e);
     case DO_ASK:
@@ -582,10 +736,12 @@ static int apply_encoded(Position *self, const ApplyContext *c, const Encoded *e
 }
 
 /* Position.apply(context, encoded): the action applied whole for the seat to act; the hand's end (ENDED_NOT,
- * ENDED_STOCK, ENDED_LAST_BONUS, or ENDED_WENT_OUT + the seat), or DECLINED with nothing moved. An exception after
- * the first move (a rule question whose clause raises when Python evaluates it on a memo miss, no memory, a meld or
- * the bonus cards past the core's capacity) leaves the position part moved and is not undone here: a snapshot each
- * action would cost about what the apply does. A caller that must survive it takes ``snapshot()`` first. */
+ * ENDED_STOCK, ENDED_LAST_BONUS, or ENDED_WENT_OUT + the seat), or DECLINED with nothing moved. A count past the
+ * core's bounds known before the first move raises with nothing moved. An exception after the first move (a rule
+ * question whose clause raises when Python evaluates it on a memo miss, no memory, a bound passed by what rule
+ * answers decide midway: replacements, a penalty, melds pooled) leaves the position part moved and is not undone
+ * here: a snapshot each action would cost about what the apply does. A caller that must survive it takes
+ * ``snapshot()`` first. */
 static PyObject *Position_apply(Position *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyTuple_Check(args[1]))
         return PyErr_Format(PyExc_TypeError, "native core: apply(context, encoded) takes a context and a tuple");
