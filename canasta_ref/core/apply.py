@@ -29,10 +29,11 @@ from ..engine.checks import _MELD_CLOSED as MELD_CLOSED
 from ..engine.checks import _PILE_FROZEN as PILE_FROZEN
 from ..engine.checks import _TAKE_APART as TAKE_APART
 from ..engine.checks import _TOP_ONLY as TOP_ONLY
-from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS, group_rank
+from ..engine.checks import BONUS_REPLACE, ENDS_WITH_DISCARD, LAST_CARD_BONUS_ENDS, _combined_into, group_rank
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.rules import QUESTIONS, Query, Rules
 from ..engine.sides import LONE_HAND
+from ..engine.state import Meld
 from . import (
     ASKED_AT,
     ASKED_IN_HAND_AT,
@@ -457,18 +458,13 @@ class NativeApply:
         self._lay(position, seat, index, rank, group.cards)
 
     def _combine(self, position: Any, seat: int, groups: Sequence[MeldGroup]) -> Applied:
-        """Two of the side's melds made one in the first one's place, of the rank of the meld the other joins (a
-        canasta, of two the one with fewer wild cards, else the first: ``checks._combined_into``), closed where
-        hook meld.closed says so."""
+        """Two of the side's melds made one in the first one's place, of the rank of the meld the other joins, as
+        the engine chooses it (``checks._combined_into``), closed where hook meld.closed says so."""
         side = position.side_of(seat)
         first, second = (group.target - 1 for group in groups)
         melds = position.export()["melds"][side]
-        (first_rank, _, _, (first_size, _, first_wilds, _)) = melds[first]
-        (second_rank, _, _, (second_size, _, second_wilds, _)) = melds[second]
-        sizes = self.rules.canasta_size
-        first_canasta, second_canasta = first_size >= sizes[first_rank], second_size >= sizes[second_rank]
-        second_joined = second_canasta and (not first_canasta or second_wilds < first_wilds)
-        position.combine(side, first, second, second_rank if second_joined else first_rank)
+        joined, _ = _combined_into(self.rules, _meld_of(melds[first]), _meld_of(melds[second]))
+        position.combine(side, first, second, joined.rank)
         self._settle(position, side, first)
         return Applied()
 
@@ -505,6 +501,12 @@ class NativeApply:
         if not self.rules.merges_same_rank[rank]:
             return -1
         return int(position.open_meld(position.side_of(seat), rank)[0])
+
+
+def _meld_of(exported: tuple[Any, ...]) -> Meld:
+    """A meld as the core exports it, as the engine holds it (``state.Meld``; its cards in the core's order)."""
+    rank, cards, closed, (size, naturals, wilds, jokers) = exported
+    return Meld(rank, tuple(cards), naturals, wilds, jokers, size, bool(closed))
 
 
 def _turn(position: Any) -> list[Any]:
