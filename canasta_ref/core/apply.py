@@ -531,8 +531,14 @@ def _end(position: Any, reason: str, went_out: int | None = None) -> Applied:
 
 
 def _answer(position: Any, permission: int) -> Applied:
-    """The partner's answer given, the asker plays on (``Game._answer``)."""
-    asker = _turn(position)[ASKER_AT]
+    """The partner's answer given, the asker plays on (``Game._answer``); declined out of the answer phase, whatever
+    the listing offered."""
+    turn = _turn(position)
+    if turn[PHASE_AT] != _ANSWER:
+        raise _Declined(
+            f'answering in the {PHASES[turn[PHASE_AT]]} phase: a partner answers only when asked "may I go out?"'
+        )
+    asker = turn[ASKER_AT]
     _set_turn(position, {PERMISSION_AT: permission, PHASE_AT: _PLAY})
     position.turn_to(asker)
     return Applied()

@@ -688,9 +688,11 @@ static int apply_combine(Position *self, const ApplyContext *c, int seat, const 
     return settle(self, c, side, first) < 0 ? -2 : ENDED_NOT;
 }
 
+/* The partner's answer given, the asker plays on; DECLINED, nothing moved, out of the answer phase or where nobody
+ * asked (the Python path says so in words), whatever the listing offered. */
 static int apply_answer(Position *self, int permission) {
     State *s = &self->state;
-    if (s->turn.asker < 0) return DECLINED;
+    if (s->turn.phase != PHASE_ANSWER || s->turn.asker < 0) return DECLINED;
     s->turn.permission = (uint8_t)permission, s->turn.phase = PHASE_PLAY;
     s->to_act = s->turn.asker;
     return ENDED_NOT;
