@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <limits.h>
 #include <string.h>
+#include <time.h>
 
 #define CARD_TYPES 53
 #define MELD_RANKS 15  /* the 14 card ranks, then a sequence's */
@@ -1334,11 +1335,44 @@ static void card_key_values(const Position *self, uint32_t canastas, int card, i
     out[5] = (int32_t)(canastas >> f->rank[card] & 1u);
 }
 
+/* The key ``memo``'s recipe builds from ``values``, into ``key``. */
+static void build_key(const RuleMemo *memo, const KeyValues *values, int32_t key[MEMO_MAX_WIDTH]) {
+    const int32_t *sources[KEY_SOURCES] = {values->table, values->card, values->arguments};
+    for (int i = 0; i < memo->width; i++) key[i] = sources[memo->source[i]][memo->place[i]];
+}
+
+/* A question asked natively: its memo and the values its key was built from. */
+typedef struct {
+    RuleMemo *memo;
+    KeyValues values;
+} AskedKey;
+
+/* The questions a timed listing asks, recorded while ``keys`` is not NULL (``native/draw.c``'s timing), so that
+ * their keys' building and look-ups are timed apart from the listing's own work: ``count`` of ``most`` kept,
+ * ``lost`` where the table could not grow. */
+static struct {
+    AskedKey *keys;
+    Py_ssize_t count, most;
+    int lost;
+} asked_keys;
+
+static void record_asked(RuleMemo *memo, const KeyValues *values) {
+    if (asked_keys.count == asked_keys.most) {
+        AskedKey *more = PyMem_Realloc(asked_keys.keys, sizeof(AskedKey) * (size_t)(2 * asked_keys.most));
+        if (more == NULL) {
+            asked_keys.lost = 1;
+            return;
+        }
+        asked_keys.keys = more, asked_keys.most *= 2;
+    }
+    asked_keys.keys[asked_keys.count++] = (AskedKey){memo, *values};
+}
+
 /* The answer of ``memo`` to the key its recipe builds from ``values`` (borrowed), or NULL with an exception. */
 static PyObject *ask_built(RuleMemo *memo, const KeyValues *values) {
-    const int32_t *sources[KEY_SOURCES] = {values->table, values->card, values->arguments};
     int32_t key[MEMO_MAX_WIDTH];
-    for (int i = 0; i < memo->width; i++) key[i] = sources[memo->source[i]][memo->place[i]];
+    if (asked_keys.keys != NULL) record_asked(memo, values);
+    build_key(memo, values, key);
     return memo_ask(memo, key);
 }
 
@@ -2163,6 +2197,11 @@ static PyMethodDef Position_methods[] = {
      "take_count(context, questions, minimum, composition_from_hand): the draw phase's actions, a side not opened"},
     {"take_listing", (PyCFunction)Position_take_listing, METH_VARARGS,
      "take_listing(context, questions, minimum, composition_from_hand): the draw phase, a side not opened, kept"},
+    {"time_draw_listing", (PyCFunction)Position_time_draw_listing, METH_VARARGS,
+     "time_draw_listing(context, repeat, objects=False): (CPU seconds a listing in C, of them asking, of them "
+     "building keys, asks)"},
+    {"time_take_count", (PyCFunction)Position_time_take_count, METH_VARARGS,
+     "time_take_count(arguments, repeat): take_count(*arguments) timed in C, as time_draw_listing times it"},
     {"where", (PyCFunction)Position_where, METH_NOARGS, "(phase, seat to act, its side opened)"},
     {"hand", (PyCFunction)Position_hand, METH_VARARGS, "hand([seat]): its cards (the seat to act's) by card type"},
     {"cards_held", (PyCFunction)Position_cards_held, METH_VARARGS,
@@ -2219,7 +2258,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
-    if (PyModule_AddFunctions(module, take_functions) < 0) {
+    if (PyModule_AddFunctions(module, take_functions) < 0 || PyModule_AddFunctions(module, play_functions) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -187,28 +187,38 @@ static int any_opening_take(const Position *self, const DrawQuestions *d, TakeFa
     return 0;
 }
 
-/* Append a take with ``cards`` to ``found`` as a tuple of card types; -1 on an error. */
-static int append_take(PyObject *found, const int *cards, int n) {
-    long values[2] = {n > 0 ? cards[0] : 0, n > 1 ? cards[1] : 0};
-    PyObject *take = tuple_of_ints(values, n);
-    int failed = take == NULL || PyList_Append(found, take) < 0;
-    Py_XDECREF(take);
-    return failed ? -1 : 0;
+/* The most takes a draw phase lists: the top card alone, then a pair of every two card types of the pool. */
+#define MOST_DRAW_TAKES (1 + CARD_TYPES * (CARD_TYPES + 1) / 2)
+
+/* A draw phase's listing as C data, what random play chooses from without a Python object: whether the seat to act
+ * may draw, and its legal takes in the reference's order, each the cards from hand (none: the top card alone). */
+typedef struct {
+    int may_draw, takes;
+    uint8_t sizes[MOST_DRAW_TAKES], cards[MOST_DRAW_TAKES][2];
+} DrawFound;
+
+/* Append a take with ``cards`` (``n``, at most 2) to ``found``. */
+static void found_take(DrawFound *found, const int *cards, int n) {
+    int at = found->takes++;
+    found->sizes[at] = (uint8_t)n;
+    for (int i = 0; i < n; i++) found->cards[at][i] = (uint8_t)cards[i];
 }
 
 /* The legal takes of a side that has opened into ``found``, in the reference's order: the top card alone, then
  * every pair of cards from the pool (``movegen._pairs``). Sets ``*alone`` to whether the first is legal. */
 static int collect_takes(const Position *self, const DrawQuestions *d, const ShapeQuestion *q, TakeFacts *t,
-                         PyObject *found, int *alone) {
+                         DrawFound *found, int *alone) {
     *alone = take_fine(self, d, q, t, NULL, 0);
-    if (*alone < 0 || (*alone && append_take(found, NULL, 0) < 0)) return -1;
+    if (*alone < 0) return -1;
+    if (*alone) found_take(found, NULL, 0);
     int pool[CARD_TYPES], types = take_pool_of(self, t, pool);
     for (int i = 0; i < types; i++)
         for (int j = i; j < types; j++) {
             if (j == i && self->state.hands[t->seat][pool[i]] < 2) continue;
             int pair[2] = {pool[i], pool[j]};
             int fine = take_fine(self, d, q, t, pair, 2);
-            if (fine < 0 || (fine && append_take(found, pair, 2) < 0)) return -1;
+            if (fine < 0) return -1;
+            if (fine) found_take(found, pair, 2);
         }
     return 0;
 }
@@ -257,12 +267,10 @@ static int empty_pile_refused(const Position *self, const DrawQuestions *d, Endi
     return allowed != 0 ? -1 : 0;
 }
 
-/* The listing of the draw phase of the seat to act (``legal._draw_phase``), from the core's position alone: (may
- * draw, the legal takes: each the cards from hand as a tuple, the top card alone first). For a side that has not
- * opened, only where pile.take lets it make no take (else None: its takes count towards its opening). */
-static PyObject *Position_draw_listing(Position *self, PyObject *arg) {
-    const ListingContext *c = context_with(arg, 0, 1);
-    if (c == NULL) return NULL;
+/* The listing of the draw phase of the seat to act (``legal._draw_phase``), from the core's position alone, with
+ * what its variant binds once in ``c``, into ``found``: 1 listed, 0 where a side that has not opened may take the
+ * pile (its takes count towards its opening: ``takes.c``), -1 with an exception. */
+static int draw_listing_into(const Position *self, const ListingContext *c, DrawFound *found) {
     const DrawQuestions *d = &c->draw;
     const ShapeQuestion *q = &c->shapes;
     Ending e = c->ending;
@@ -272,22 +280,118 @@ static PyObject *Position_draw_listing(Position *self, PyObject *arg) {
     e.permission_code = d->out_permission[s->turn.permission];
     e.discard_pending = !s->turn.last_card_bonus;
     table_values_of(self, s->to_act, e.out_values.table);
-    PyObject *takes = PyList_New(0);
-    if (takes == NULL) return NULL;
-    int alone = 0, opened = s->team_opened[s->side_of[s->to_act]], failed = 0, uncovered = 0;
-    if (s->pile_len == 0) failed = empty_pile_refused(self, d, &e) < 0;
-    else if (take_facts_of(self, d, q, &e, &t) < 0) failed = 1;
-    else if (!opened) failed = (uncovered = any_opening_take(self, d, &t)) < 0;
-    else failed = (t.gained = pile_gain(self, d, &t)) < 0 || collect_takes(self, d, q, &t, takes, &alone) < 0;
-    if (failed || uncovered) {
-        Py_DECREF(takes);
-        if (failed) return NULL;
+    found->takes = 0;
+    int alone = 0, opened = s->team_opened[s->side_of[s->to_act]], uncovered = 0;
+    if (s->pile_len == 0) {
+        if (empty_pile_refused(self, d, &e) < 0) return -1;
+    } else if (take_facts_of(self, d, q, &e, &t) < 0) {
+        return -1;
+    } else if (!opened) {
+        if ((uncovered = any_opening_take(self, d, &t)) != 0) return uncovered < 0 ? -1 : 0;
+    } else if ((t.gained = pile_gain(self, d, &t)) < 0 || collect_takes(self, d, q, &t, found, &alone) < 0) {
+        return -1;
+    }
+    found->may_draw = draw_allowed(self, d, &t, alone);
+    return found->may_draw < 0 ? -1 : 1;
+}
+
+/* The takes of ``found`` as a list, each the cards from hand as a tuple. */
+static PyObject *found_takes_list(const DrawFound *found) {
+    PyObject *takes = PyList_New(found->takes);
+    for (int i = 0; takes != NULL && i < found->takes; i++) {
+        long cards[2] = {found->cards[i][0], found->cards[i][1]};
+        PyObject *take = tuple_of_ints(cards, found->sizes[i]);
+        if (take == NULL) Py_CLEAR(takes);
+        else PyList_SET_ITEM(takes, i, take);
+    }
+    return takes;
+}
+
+/* ``draw_listing(context)``: the listing of the draw phase as ``draw_listing_into`` finds it, (may draw, the legal
+ * takes: each the cards from hand as a tuple, the top card alone first); None for a side that has not opened where
+ * pile.take lets it make a take. */
+static PyObject *Position_draw_listing(Position *self, PyObject *arg) {
+    const ListingContext *c = context_with(arg, 0, 1);
+    DrawFound found;
+    int listed = c == NULL ? -1 : draw_listing_into(self, c, &found);
+    if (listed <= 0) {
+        if (listed < 0) return NULL;
         Py_RETURN_NONE;
     }
-    int may_draw = draw_allowed(self, d, &t, alone);
-    if (may_draw < 0) {
-        Py_DECREF(takes);
-        return NULL;
-    }
-    return Py_BuildValue("(ON)", may_draw ? Py_True : Py_False, takes);
+    return Py_BuildValue("(ON)", found.may_draw ? Py_True : Py_False, found_takes_list(&found));
+}
+
+/* -- a listing timed in C, as random play calls it (``tools/bench_core.py --draw``) ------------------------------ */
+
+/* One listing of the position as it stands (it moves nothing), with what ``with`` holds: -1 with an exception. */
+typedef int (*ListingOnce)(Position *self, const void *with);
+
+static double cpu_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/* The CPU seconds of the ``n`` questions ``asked``, asked ``repeat`` times over: each key built and looked up in
+ * its memo (``look_up``), or built alone; negative with an exception. */
+static double time_asked(const AskedKey *asked, Py_ssize_t n, long repeat, int look_up) {
+    int32_t key[MEMO_MAX_WIDTH] = {0};
+    volatile int32_t sink = 0; /* so that the keys built alone are not optimised away */
+    double start = cpu_seconds();
+    for (long r = 0; r < repeat; r++)
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (look_up && ask_built(asked[i].memo, &asked[i].values) == NULL) return -1.0;
+            if (!look_up) build_key(asked[i].memo, &asked[i].values, key), sink = sink + key[0];
+        }
+    return cpu_seconds() - start;
+}
+
+/* ``list`` timed ``repeat`` times on the position, after a first listing that keeps every answer it needs and
+ * records its questions: (CPU seconds a listing, of them asking its questions: the keys built and looked up, of
+ * them building the keys, the questions a listing asks); NULL with an exception. */
+static PyObject *time_listing(Position *self, ListingOnce list, const void *with, long repeat) {
+    if (repeat < 1) return PyErr_Format(PyExc_ValueError, "native core: a listing timed %ld times, expected 1 or more",
+                                        repeat);
+    asked_keys.keys = PyMem_Malloc(sizeof(AskedKey) * 64);
+    if (asked_keys.keys == NULL) return PyErr_NoMemory();
+    asked_keys.count = 0, asked_keys.most = 64, asked_keys.lost = 0;
+    int failed = list(self, with) < 0;
+    AskedKey *asked = asked_keys.keys;
+    Py_ssize_t n = asked_keys.count;
+    asked_keys.keys = NULL;
+    if (!failed && asked_keys.lost) failed = (PyErr_NoMemory(), 1);
+    double seconds[3] = {0.0, 0.0, 0.0}, start = cpu_seconds();
+    for (long r = 0; !failed && r < repeat; r++) failed = list(self, with) < 0;
+    seconds[0] = cpu_seconds() - start;
+    if (!failed) failed = (seconds[1] = time_asked(asked, n, repeat, 1)) < 0;
+    if (!failed) seconds[2] = time_asked(asked, n, repeat, 0);
+    PyMem_Free(asked);
+    if (failed) return NULL;
+    return Py_BuildValue("(dddn)", seconds[0] / repeat, seconds[1] / repeat, seconds[2] / repeat, n);
+}
+
+static int draw_listing_once(Position *self, const void *context) {
+    DrawFound found;
+    return draw_listing_into(self, context, &found);
+}
+
+/* The listing with its Python objects made and dropped, as ``draw_listing`` gives it (and as random play paid it
+ * before it chose from ``DrawFound``). */
+static int draw_listing_objects_once(Position *self, const void *context) {
+    PyObject *found = Position_draw_listing(self, (PyObject *)context);
+    Py_XDECREF(found);
+    return found == NULL ? -1 : 0;
+}
+
+/* ``time_draw_listing(context, repeat, objects=False)``: the draw phase's listing in C (``draw_listing_into``, no
+ * Python object; with ``objects``, as ``draw_listing`` makes them), as ``time_listing`` times it. */
+static PyObject *Position_time_draw_listing(Position *self, PyObject *args) {
+    PyObject *context;
+    long repeat;
+    int objects = 0;
+    if (!PyArg_ParseTuple(args, "Ol|p", &context, &repeat, &objects)) return NULL;
+    const ListingContext *c = context_with(context, 0, 1);
+    if (c == NULL) return NULL;
+    return objects ? time_listing(self, draw_listing_objects_once, c, repeat)
+                   : time_listing(self, draw_listing_once, c, repeat);
 }
