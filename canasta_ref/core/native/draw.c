@@ -104,17 +104,29 @@ static int take_target(const Position *self, const DrawQuestions *d, const Shape
     return apart < 0 ? -1 : 0;
 }
 
-/* Whether the take of the pile with ``cards`` (``n`` of them, from hand) is legal for a side that has opened
+/* What a take's verdict reads of its ``n`` cards from hand: their number, the natural cards of the top card's rank,
+ * the wild cards, the jokers among them. */
+typedef struct {
+    int n, naturals, wilds, jokers;
+} TakeCards;
+
+static TakeCards take_cards_of(const Position *self, const TakeFacts *t, const int *cards, int n) {
+    const CardFacts *f = &self->facts;
+    TakeCards c = {n, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        c.wilds += f->is_wild[cards[i]], c.jokers += cards[i] == JOKER;
+        c.naturals += !f->is_wild[cards[i]] && f->rank[cards[i]] == t->top_rank;
+    }
+    return c;
+}
+
+/* Whether the take of the pile with cards from hand counted ``c`` is legal for a side that has opened
  * (``legal._take_verdict`` and ``checks._plan_take``): pile.take, the kind allowed, the meld it makes valid
  * (hook meld.valid, going out where it goes out) and the turn ending legally. 1, 0, or -1 with an exception. */
 static int take_fine(const Position *self, const DrawQuestions *d, const ShapeQuestion *q, TakeFacts *t,
-                     const int *cards, int n) {
+                     const TakeCards *c) {
     const CardFacts *f = &self->facts;
-    int naturals = 0, wilds = 0, jokers = 0;
-    for (int i = 0; i < n; i++) {
-        wilds += f->is_wild[cards[i]], jokers += cards[i] == JOKER;
-        naturals += !f->is_wild[cards[i]] && f->rank[cards[i]] == t->top_rank;
-    }
+    int n = c->n, naturals = c->naturals, wilds = c->wilds, jokers = c->jokers;
     int32_t *a = t->take.arguments;
     a[TAKE_CARDS] = n, a[TAKE_NATURALS] = naturals, a[TAKE_WILDS] = wilds;
     int ok = answer_is_none(d->memo[DRAW_TAKE], &t->take);
@@ -205,20 +217,30 @@ static void found_take(DrawFound *found, const int *cards, int n) {
 }
 
 /* The legal takes of a side that has opened into ``found``, in the reference's order: the top card alone, then
- * every pair of cards from the pool (``movegen._pairs``). Sets ``*alone`` to whether the first is legal. */
+ * every pair of cards from the pool (``movegen._pairs``). A pair's verdict reads only its counts (``TakeCards``),
+ * so each count of natural cards and jokers in a pair is judged once a listing. Sets ``*alone`` to whether the
+ * first is legal. */
 static int collect_takes(const Position *self, const DrawQuestions *d, const ShapeQuestion *q, TakeFacts *t,
                          DrawFound *found, int *alone) {
-    *alone = take_fine(self, d, q, t, NULL, 0);
+    TakeCards none = {0, 0, 0, 0};
+    *alone = take_fine(self, d, q, t, &none);
     if (*alone < 0) return -1;
     if (*alone) found_take(found, NULL, 0);
     int pool[CARD_TYPES], types = take_pool_of(self, t, pool);
+    int8_t judged[3][3]; /* a pair's verdict by its natural cards and its jokers; -1 not judged yet */
+    memset(judged, -1, sizeof(judged));
     for (int i = 0; i < types; i++)
         for (int j = i; j < types; j++) {
             if (j == i && self->state.hands[t->seat][pool[i]] < 2) continue;
             int pair[2] = {pool[i], pool[j]};
-            int fine = take_fine(self, d, q, t, pair, 2);
-            if (fine < 0) return -1;
-            if (fine) found_take(found, pair, 2);
+            TakeCards counts = take_cards_of(self, t, pair, 2);
+            int8_t *verdict = &judged[counts.naturals][counts.jokers];
+            if (*verdict < 0) {
+                int fine = take_fine(self, d, q, t, &counts);
+                if (fine < 0) return -1;
+                *verdict = (int8_t)fine;
+            }
+            if (*verdict) found_take(found, pair, 2);
         }
     return 0;
 }
