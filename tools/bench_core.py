@@ -510,8 +510,8 @@ def _time_draw_phase(state: HandState, position: Any, native: NativeListing, cal
 LOOP_DRAW_KINDS = ("side opened", "side not opened, takes none", "side not opened, declined")
 
 
-#: A kind of the loop's draw steps, timed: (steps, µs a step, memo misses a step, steps cut).
-LoopSteps = tuple[int, float, float, int]
+#: A kind of the loop's draw steps, timed: (steps, µs a step, memo misses a step, steps cut, µs a step with no miss).
+LoopSteps = tuple[int, float, float, int, float]
 
 
 def loop_draw_steps(rules: Rules, hands: int, seed: int, warm_up: int) -> list[LoopSteps]:
@@ -530,9 +530,14 @@ def loop_draw_steps(rules: Rules, hands: int, seed: int, warm_up: int) -> list[L
     finally:
         kinds, reading = library.draw_steps_timed(False)
     return [
-        (steps, (seconds / steps - reading) * 1e6 if steps else 0.0, misses / (steps or 1), cut)
-        for steps, seconds, misses, cut in kinds
+        (steps, _step_us(seconds, steps, reading), misses / (steps or 1), cut, _step_us(clean, unmissed, reading))
+        for steps, seconds, misses, cut, unmissed, clean in kinds
     ]
+
+
+def _step_us(seconds: float, steps: int, reading: float) -> float:
+    """µs a step of ``steps`` timed ``seconds`` in all, one reading of the clock taken out."""
+    return (seconds / steps - reading) * 1e6 if steps else 0.0
 
 
 def print_draw_phase(rules: Rules, args: argparse.Namespace) -> int:
@@ -565,11 +570,13 @@ def _print_listings(passes: list[Timings]) -> None:
 
 
 def _print_loop(loops: list[list[LoopSteps]]) -> None:
-    """Each kind of the loop's draw steps: how many, µs a step, memo misses a step, steps cut."""
-    print(f"{'':60s} {'steps':>9s} {'us':>8s} {'misses':>10s} {'cut':>8s}")
+    """Each kind of the loop's draw steps: how many, µs a step, memo misses a step, steps cut, µs a step that
+    missed no answer."""
+    print(f"{'':60s} {'steps':>9s} {'us':>8s} {'misses':>10s} {'cut':>8s} {'no-miss us':>10s}")
     for at, kind in enumerate(LOOP_DRAW_KINDS):
-        steps, us, misses, cut = (statistics.median(loop[at][part] for loop in loops) for part in range(4))
-        print(f"  {'draw step in the loop (' + kind + ')':58s} {steps:9.0f} {us:8.2f} {misses:10.3f} {cut:8.0f}")
+        steps, us, misses, cut, clean = (statistics.median(loop[at][part] for loop in loops) for part in range(5))
+        row = f"{steps:9.0f} {us:8.2f} {misses:10.3f} {cut:8.0f} {clean:10.2f}"
+        print(f"  {'draw step in the loop (' + kind + ')':58s} {row}")
 
 
 def _print_answers(rules: Rules, hands: int, seed: int, repeat: int, clock: Callable[[], float]) -> None:

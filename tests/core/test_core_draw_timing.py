@@ -86,11 +86,14 @@ def test_the_loop_times_each_draw_step_under_its_kind(library: ModuleType, class
     finally:
         kinds, reading = library.draw_steps_timed(False)
     draws = sum(decode(encoded).kind in ("draw", "take") for hand in played for encoded in hand.actions)
-    assert sum(steps + cut for steps, _seconds, _misses, cut in kinds) == draws
+    assert sum(steps + cut for steps, _seconds, _misses, cut, _unmissed, _clean in kinds) == draws
     opened, takes_none, declined = kinds
     assert opened[0] + opened[3] > 0 and takes_none[0] + takes_none[3] > 0
     in_python = sum(hand.in_python for hand in played)
     assert declined[0] + declined[3] <= in_python  # a side not opened that may take: Python chooses there
-    assert all(seconds >= 0.0 and misses >= 0 for _steps, seconds, misses, _cut in kinds) and reading >= 0.0
+    for steps, seconds, misses, _cut, unmissed, clean in kinds:  # a step that missed no answer is one of them
+        assert 0 <= unmissed <= steps and 0.0 <= clean <= seconds and misses >= 0
+        assert unmissed == steps or misses > 0
+    assert reading >= 0.0
     play.hand("timing/off", 9)
-    assert library.draw_steps_timed(False)[0] == ((0, 0.0, 0, 0),) * 3  # off: nothing counted
+    assert library.draw_steps_timed(False)[0] == ((0, 0.0, 0, 0, 0, 0.0),) * 3  # off: nothing counted

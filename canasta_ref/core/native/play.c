@@ -397,15 +397,15 @@ static PyObject *opening_listing_of(Position *self, const Loop *loop) {
 
 /* The loop's draw steps timed where ``draw_steps_timed`` asks (``tools/bench_core.py --draw``): by kind (the side
  * opened; not opened, taking nothing; not opened, declined: its takes Python's), how many, their seconds and the
- * misses of their memos (each a call into Python), each step read on the monotonic clock; a step longer than
- * ``DRAW_STEP_CUT`` seconds (the process interrupted, on a busy machine) counted apart, not timed. Off, one test a
- * step. */
+ * misses of their memos (each a call into Python), and the same of the steps with no miss (the core's own work),
+ * each step read on the monotonic clock; a step longer than ``DRAW_STEP_CUT`` seconds (the process interrupted, on
+ * a busy machine) counted apart, not timed. Off, one test a step. */
 #define DRAW_STEP_CUT 1e-3
 enum { DRAW_STEP_OPENED, DRAW_STEP_TAKES_NONE, DRAW_STEP_DECLINED, DRAW_STEP_KINDS };
 static struct {
     int on;
-    long long steps[DRAW_STEP_KINDS], misses[DRAW_STEP_KINDS], cut[DRAW_STEP_KINDS];
-    double seconds[DRAW_STEP_KINDS];
+    long long steps[DRAW_STEP_KINDS], misses[DRAW_STEP_KINDS], cut[DRAW_STEP_KINDS], unmissed[DRAW_STEP_KINDS];
+    double seconds[DRAW_STEP_KINDS], unmissed_seconds[DRAW_STEP_KINDS];
 } draw_steps;
 
 static double monotonic_seconds(void) {
@@ -434,14 +434,17 @@ static void draw_step_timed(const Position *self, const ListingContext *c, int l
         draw_steps.cut[kind]++;
         return;
     }
+    long long missed = draw_misses(c) - misses;
     draw_steps.steps[kind]++;
     draw_steps.seconds[kind] += seconds;
-    draw_steps.misses[kind] += draw_misses(c) - misses;
+    draw_steps.misses[kind] += missed;
+    if (missed == 0) draw_steps.unmissed[kind]++, draw_steps.unmissed_seconds[kind] += seconds;
 }
 
 /* ``draw_steps_timed(on)`` (a module function): the draw steps timed since the last call, as ((steps, seconds,
- * memo misses, steps cut) by kind: the side opened, not opened taking nothing, not opened declined; the seconds of
- * one reading of the clock), the counts then cleared and the timing turned on or off. */
+ * memo misses, steps cut, steps with no miss, their seconds) by kind: the side opened, not opened taking nothing,
+ * not opened declined; the seconds of one reading of the clock), the counts then cleared and the timing turned on
+ * or off. */
 static PyObject *core_draw_steps_timed(PyObject *Py_UNUSED(module), PyObject *arg) {
     int on = PyObject_IsTrue(arg);
     if (on < 0) return NULL;
@@ -449,8 +452,8 @@ static PyObject *core_draw_steps_timed(PyObject *Py_UNUSED(module), PyObject *ar
     for (int i = 0; i < 1000; i++) reading += monotonic_seconds() - start, start = monotonic_seconds();
     PyObject *kinds = PyTuple_New(DRAW_STEP_KINDS);
     for (int k = 0; kinds != NULL && k < DRAW_STEP_KINDS; k++) {
-        PyObject *kind = Py_BuildValue("(LdLL)", draw_steps.steps[k], draw_steps.seconds[k], draw_steps.misses[k],
-                                       draw_steps.cut[k]);
+        PyObject *kind = Py_BuildValue("(LdLLLd)", draw_steps.steps[k], draw_steps.seconds[k], draw_steps.misses[k],
+                                       draw_steps.cut[k], draw_steps.unmissed[k], draw_steps.unmissed_seconds[k]);
         if (kind == NULL) Py_CLEAR(kinds);
         else PyTuple_SET_ITEM(kinds, k, kind);
     }
@@ -560,6 +563,7 @@ static PyObject *Position_play(Position *self, PyObject *args) {
 /* The module's functions of random play (``_core.c``'s ``core_module``). */
 static PyMethodDef play_functions[] = {
     {"draw_steps_timed", (PyCFunction)core_draw_steps_timed, METH_O,
-     "draw_steps_timed(on): ((steps, seconds, misses, cut) by kind of the loop's draw steps, a clock reading's seconds)"},
+     "draw_steps_timed(on): ((steps, seconds, misses, cut, steps and seconds with no miss) by kind of the loop's "
+     "draw steps, a clock reading's seconds)"},
     {NULL, NULL, 0, NULL},
 };
