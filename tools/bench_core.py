@@ -19,7 +19,7 @@ apply of the same actions), and an undo by snapshot, next to the Python engine's
 does not judge actions yet, so it plays no hand on its own: the report says so, and which engine each figure is
 from. Each figure is the median of ``--repeat`` passes over the same games.
 
-    python tools/bench_core.py --draw --hands 20 --clock cpu
+    python tools/bench_core.py --draw --hands 20
 
 ``--draw`` times only the draw phase's listing in C as the core's random play calls it (``time_draw_listing``: no
 Python object, its answers kept, each position listed ``--calls`` times within C and timed there with the CPU
@@ -27,7 +27,9 @@ clock; and again with the Python objects ``draw_listing`` gives made, as that lo
 from the listing in C), on every draw-phase position of the same games, by kind: the side opened; not opened and
 able to take nothing; not opened with takes (there the listing declines, and the takes counted with the opening,
 ``time_take_count``, are timed too). Beside each: the rule questions a listing asks and the part of its time spent
-building their keys and looking them up in the memos.
+building their keys and looking them up in the memos. Then the core's own random play of the same deals, after
+``--warm-up`` hands of others, its draw steps timed within the loop by kind (``_core.draw_steps_timed``: the
+monotonic clock, the memo misses counted, the steps that missed none timed apart). ``--clock`` is not read there.
 """
 
 from __future__ import annotations
