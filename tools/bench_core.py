@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         "--calls", type=cliargs.positive, default=200, help="with --draw: listings of a position timed (default 200)"
     )
     parser.add_argument(
-        "--warm-up", type=int, default=300, help="with --draw: hands of random play before its loop is timed"
+        "--warm-up", type=cliargs.count, default=300, help="with --draw: hands of random play before its loop is timed"
     )
     args = parser.parse_args(argv)
     if not core.available():
