@@ -18,11 +18,24 @@ beside the Python listing on a fresh copy of the same position and with the call
 apply of the same actions), and an undo by snapshot, next to the Python engine's snapshot and restore. The core
 does not judge actions yet, so it plays no hand on its own: the report says so, and which engine each figure is
 from. Each figure is the median of ``--repeat`` passes over the same games.
+
+    python tools/bench_core.py --draw --hands 20
+
+``--draw`` times only the draw phase's listing in C as the core's random play calls it (``time_draw_listing``: no
+Python object, its answers kept, each position listed ``--calls`` times within C and timed there with the CPU
+clock; and again with the Python objects ``draw_listing`` gives made, as that loop paid them before it chose
+from the listing in C), on every draw-phase position of the same games, by kind: the side opened; not opened and
+able to take nothing; not opened with takes (there the listing declines, and the takes counted with the opening,
+``time_take_count``, are timed too). Beside each: the rule questions a listing asks and the part of its time spent
+building their keys and looking them up in the memos. Then the core's own random play of the same deals, after
+``--warm-up`` hands of others, its draw steps timed within the loop by kind (``_core.draw_steps_timed``: the
+monotonic clock, the memo misses counted, the steps that missed none timed apart). ``--clock`` is not read there.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -422,11 +435,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the random policy")
     parser.add_argument("--repeat", type=cliargs.positive, default=3, help="passes over the same games (default 3)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall time or this process's CPU")
+    parser.add_argument("--draw", action="store_true", help="time only the draw phase's listing in C, by kind")
+    parser.add_argument(
+        "--calls", type=cliargs.positive, default=200, help="with --draw: listings of a position timed (default 200)"
+    )
+    parser.add_argument(
+        "--warm-up", type=cliargs.count, default=300, help="with --draw: hands of random play before its loop is timed"
+    )
     args = parser.parse_args(argv)
     if not core.available():
         print(f"bench_core: {core.STATUS}", file=sys.stderr)
         return 1
     rules = rules_for(load_variant(args.variant))
+    if args.draw:
+        return print_draw_phase(rules, args)
     passes = [one_pass(rules, args.hands, args.seed, CLOCKS[args.clock]) for _ in range(args.repeat)]
     print(f"canasta-ref core benchmark: {args.variant}, {args.hands} hands, seed {args.seed}, {args.clock} clock")
     print(f"python engine: {_native.STATUS}")
@@ -443,6 +465,120 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:56s} {statistics.median(means):10.2f} {count:8d}")
     _print_answers(rules, args.hands, args.seed, args.repeat, CLOCKS[args.clock])
     return 0
+
+
+#: What ``time_draw_listing`` gives back: the CPU seconds of a listing, of its questions asked (keys built and looked
+#: up), of their keys built alone, and how many questions a listing asks.
+DRAW_PARTS = ("listing", "asking", "building keys", "questions")
+
+
+def draw_phase_pass(rules: Rules, hands: int, seed: int, calls: int) -> Timings:
+    """One pass over the games: every draw-phase position's listing in C timed ``calls`` times within C, by kind;
+    each entry of a kind ``DRAW_PARTS`` in order (seconds, seconds, seconds, questions)."""
+    found: Timings = defaultdict(list)
+    position = core.new_position(rules)
+    native = NativeListing(rules)
+    if native.draw is None:
+        raise core.CoreUnavailable(f"the core has no draw-phase listing of {rules.variant.id}: {native.draw_missing}")
+    rng = random.Random(seed)
+    for number in range(hands):
+        game = Game(rules, seed=hand_seed(seed, number))
+        while not game.is_over:
+            if game.state.phase == "draw":
+                _time_draw_phase(game.state, position, native, calls, found)
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(legal.count())])
+    return found
+
+
+def _time_draw_phase(state: HandState, position: Any, native: NativeListing, calls: int, found: Timings) -> None:
+    """The draw phase's listing of ``state`` in C, timed, under its kind; where it declines (a side not opened that
+    may take the pile), the takes counted in C too, where the core counts them."""
+    assert native.draw is not None  # checked by draw_phase_pass
+    core.load_state(position, state)
+    opened = state.team_opened[_side_to_act(state)]
+    takes = not opened and position.draw_listing(native.draw.context) is None
+    kind = "side opened" if opened else "side not opened, with takes" if takes else "side not opened, takes none"
+    context = native.draw.context
+    found[f"draw listing in C ({kind})"].extend(position.time_draw_listing(context, calls))
+    found[f"draw listing in C + Python objects ({kind})"].extend(position.time_draw_listing(context, calls, True))
+    if takes and native.takes is not None and native.takes.declined(position) is None:
+        minimum = initial_minimum(native.rules, state, state.to_act)
+        arguments = (native.takes.context, native.takes.questions, minimum, native.takes.from_hand)
+        found["takes counted in C (side not opened, with takes)"].extend(position.time_take_count(arguments, calls))
+
+
+#: The kinds of the random-play loop's draw steps, in ``draw_steps_timed``'s order.
+LOOP_DRAW_KINDS = ("side opened", "side not opened, takes none", "side not opened, declined")
+
+
+#: A kind of the loop's draw steps, timed: (steps, µs a step, memo misses a step, steps cut, µs a step with no miss).
+LoopSteps = tuple[int, float, float, int, float]
+
+
+def loop_draw_steps(rules: Rules, hands: int, seed: int, warm_up: int) -> list[LoopSteps]:
+    """The core's own random play of ``hands`` hands (``RandomPlay``) after ``warm_up`` hands of other deals (so
+    that its memos hold what a long run's do), its draw steps timed within the loop, one clock reading taken out,
+    by kind in ``LOOP_DRAW_KINDS``' order; a step interrupted (over 1 ms) is cut, and counted."""
+    library = core.LIBRARY
+    assert library is not None  # main checked core.available()
+    play = RandomPlay(rules)
+    for number in range(warm_up):
+        play.hand(hand_seed(seed + 1, number), number)
+    library.draw_steps_timed(True)
+    try:
+        for number in range(hands):
+            play.hand(hand_seed(seed, number), number)
+    finally:
+        kinds, reading = library.draw_steps_timed(False)
+    return [
+        (steps, _step_us(seconds, steps, reading), misses / (steps or 1), cut, _step_us(clean, unmissed, reading))
+        for steps, seconds, misses, cut, unmissed, clean in kinds
+    ]
+
+
+def _step_us(seconds: float, steps: int, reading: float) -> float:
+    """µs a step of ``steps`` timed ``seconds`` in all, one reading of the clock taken out."""
+    return (seconds / steps - reading) * 1e6 if steps else 0.0
+
+
+def print_draw_phase(rules: Rules, args: argparse.Namespace) -> int:
+    """The ``--draw`` report: by kind, µs a listing in C and its parts, then the loop's draw steps."""
+    load = os.getloadavg()[0]
+    print(f"canasta-ref draw phase in C: {args.variant}, {args.hands} hands, seed {args.seed}")
+    print(f"core: {core.STATUS}")
+    print(f"load {load:.1f} at the start; each position listed {args.calls} times within C, CPU clock read in C")
+    _print_listings([draw_phase_pass(rules, args.hands, args.seed, args.calls) for _ in range(args.repeat)])
+    loops = [loop_draw_steps(rules, args.hands, args.seed, args.warm_up) for _ in range(args.repeat)]
+    print(f"the core's random play of the {args.hands} hands after {args.warm_up} others, its draw steps timed in")
+    print("the loop (wall clock, one reading taken out; the median of passes):")
+    _print_loop(loops)
+    return 0
+
+
+def _print_listings(passes: list[Timings]) -> None:
+    """Each kind's µs a listing, asking its questions, building their keys, and its questions: median of passes of
+    the mean over positions."""
+    header = ("listed (median of passes of the mean)", "positions", "us", "asking us", "keys us", "questions")
+    print(f"{header[0]:60s} {header[1]:>9s} {header[2]:>8s} {header[3]:>10s} {header[4]:>8s} {header[5]:>10s}")
+    width = len(DRAW_PARTS)
+    for name in sorted({name for found in passes for name in found}):
+        means = [[statistics.fmean(found[name][i::width]) for i in range(width)] for found in passes if name in found]
+        seconds = [statistics.median(mean[i] for mean in means) * 1e6 for i in range(width - 1)]
+        questions = statistics.median(mean[-1] for mean in means)
+        positions = len(passes[0].get(name, ())) // width
+        row = f"{seconds[0]:8.2f} {seconds[1]:10.2f} {seconds[2]:8.2f} {questions:10.1f}"
+        print(f"  {name:58s} {positions:9d} {row}")
+
+
+def _print_loop(loops: list[list[LoopSteps]]) -> None:
+    """Each kind of the loop's draw steps: how many, µs a step, memo misses a step, steps cut, µs a step that
+    missed no answer."""
+    print(f"{'':60s} {'steps':>9s} {'us':>8s} {'misses':>10s} {'cut':>8s} {'no-miss us':>10s}")
+    for at, kind in enumerate(LOOP_DRAW_KINDS):
+        steps, us, misses, cut, clean = (statistics.median(loop[at][part] for loop in loops) for part in range(5))
+        row = f"{steps:9.0f} {us:8.2f} {misses:10.3f} {cut:8.0f} {clean:10.2f}"
+        print(f"  {'draw step in the loop (' + kind + ')':58s} {row}")
 
 
 def _print_answers(rules: Rules, hands: int, seed: int, repeat: int, clock: Callable[[], float]) -> None:

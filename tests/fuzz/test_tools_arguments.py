@@ -67,6 +67,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("bench_core", ["--seed", "x"], "argument --seed: invalid int value: 'x'"),
     ("bench_core", ["--repeat", "-1"], "argument --repeat: expected one or more, not -1"),
     ("bench_core", ["--clock", "moon"], "argument --clock: invalid choice: 'moon'"),
+    ("bench_core", ["--calls", "0", "--draw"], "argument --calls: expected one or more, not 0"),
+    ("bench_core", ["--warm-up", "-1", "--draw"], "argument --warm-up: expected zero or more, not -1"),
     ("prove_core", ["--games", "0"], "argument --games: expected one or more, not 0"),
     ("prove_core", ["--variant", "klassik"], "argument --variant: unknown variant 'klassik' (did you mean 'classic'"),
     ("prove_core", ["--seed", "x"], "argument --seed: invalid int value: 'x'"),

@@ -2,7 +2,7 @@
  * held by the position, apply, and again, with no Python code between actions, until the hand ends or a position
  * the core does not list (``play.py`` lists that one with the Python engine and resumes the loop). Included by
  * ``_core.c`` after ``native/apply.c``, whose reading and applying of an encoded action it uses, and after the
- * listings (``Position_draw_listing``, ``Position_play_listing``, ``Position_opening_listing``), whose answers it
+ * listings (``draw_listing_into``, ``Position_play_listing``, ``Position_opening_listing``), whose answers it
  * counts and indexes: the chosen action is built by index in its encoded form (``apply.py``'s ``encode``), never as
  * a Python ``Action``. */
 
@@ -279,24 +279,14 @@ static PyObject *Position_encoded_opening(Position *self, PyObject *args) {
 
 /* -- choosing among a listing's answer -------------------------------------------------------------------------- */
 
-/* The draw phase's listing (may draw, the takes: each the cards from hand, the top card alone first): its
- * ``index``-th action, drawing first. */
-static int choose_in_draw(PyObject *listing, long long index, Chosen *out) {
-    if (PyTuple_GET_ITEM(listing, 0) == Py_True) {
-        if (index == 0) return choose_bare(out, DO_DRAW), 0;
+/* The ``index``-th action of the draw phase's listing (``draw_listing_into``), drawing first. */
+static void choose_in_draw(const DrawFound *found, long long index, Chosen *out) {
+    if (found->may_draw) {
+        if (index == 0) return choose_bare(out, DO_DRAW);
         index--;
     }
-    PyObject *take = PyList_GET_ITEM(PyTuple_GET_ITEM(listing, 1), index);
-    long cards[2];
-    Py_ssize_t n = read_ints(take, 0, CARD_TYPES - 1, 2, "a take's card", cards);
-    if (n < 0) return -1;
-    choose_with_cards(out, DO_TAKE, cards, (int)n);
-    return 0;
-}
-
-/* How many actions the draw phase's listing holds. */
-static long long draw_count(PyObject *listing) {
-    return (PyTuple_GET_ITEM(listing, 0) == Py_True) + PyList_GET_SIZE(PyTuple_GET_ITEM(listing, 1));
+    long cards[2] = {found->cards[index][0], found->cards[index][1]};
+    choose_with_cards(out, DO_TAKE, cards, found->sizes[index]);
 }
 
 /* How many meld actions a listing of play holds: its single melds' groups, or its openings' count. */
@@ -405,6 +395,90 @@ static PyObject *opening_listing_of(Position *self, const Loop *loop) {
     return found;
 }
 
+/* The loop's draw steps timed where ``draw_steps_timed`` asks (``tools/bench_core.py --draw``): by kind (the side
+ * opened; not opened, taking nothing; not opened, declined: its takes Python's), how many, their seconds and the
+ * misses of their memos (each a call into Python), and the same of the steps with no miss (the core's own work),
+ * each step read on the monotonic clock; a step longer than ``DRAW_STEP_CUT`` seconds (the process interrupted, on
+ * a busy machine) counted apart, not timed. Off, one test a step. */
+#define DRAW_STEP_CUT 1e-3
+enum { DRAW_STEP_OPENED, DRAW_STEP_TAKES_NONE, DRAW_STEP_DECLINED, DRAW_STEP_KINDS };
+static struct {
+    int on;
+    long long steps[DRAW_STEP_KINDS], misses[DRAW_STEP_KINDS], cut[DRAW_STEP_KINDS], unmissed[DRAW_STEP_KINDS];
+    double seconds[DRAW_STEP_KINDS], unmissed_seconds[DRAW_STEP_KINDS];
+} draw_steps;
+
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/* The misses of every memo the draw phase's listing asks. */
+static long long draw_misses(const ListingContext *c) {
+    long long misses = c->shapes.valid->misses + c->ending.go_out->misses + c->ending.keep_card->misses;
+    for (int i = 0; i < DRAW_MEMOS; i++) misses += c->draw.memo[i] == NULL ? 0 : c->draw.memo[i]->misses;
+    return misses;
+}
+
+/* A draw step of the seat to act, begun at ``start`` with ``misses`` memo misses so far, counted under its kind
+ * (``listed``: ``draw_listing_into``'s answer). */
+static void draw_step_timed(const Position *self, const ListingContext *c, int listed, double start,
+                            long long misses) {
+    double seconds = monotonic_seconds() - start;
+    const State *s = &self->state;
+    int kind = s->team_opened[s->side_of[s->to_act]] ? DRAW_STEP_OPENED
+               : listed > 0                          ? DRAW_STEP_TAKES_NONE
+                                                     : DRAW_STEP_DECLINED;
+    if (seconds > DRAW_STEP_CUT) {
+        draw_steps.cut[kind]++;
+        return;
+    }
+    long long missed = draw_misses(c) - misses;
+    draw_steps.steps[kind]++;
+    draw_steps.seconds[kind] += seconds;
+    draw_steps.misses[kind] += missed;
+    if (missed == 0) draw_steps.unmissed[kind]++, draw_steps.unmissed_seconds[kind] += seconds;
+}
+
+/* ``draw_steps_timed(on)`` (a module function): the draw steps timed since the last call, as ((steps, seconds,
+ * memo misses, steps cut, steps with no miss, their seconds) by kind: the side opened, not opened taking nothing,
+ * not opened declined; the seconds of one reading of the clock), the counts then cleared and the timing turned on
+ * or off. */
+static PyObject *core_draw_steps_timed(PyObject *Py_UNUSED(module), PyObject *arg) {
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    double start = monotonic_seconds(), reading = 0.0;
+    for (int i = 0; i < 1000; i++) reading += monotonic_seconds() - start, start = monotonic_seconds();
+    PyObject *kinds = PyTuple_New(DRAW_STEP_KINDS);
+    for (int k = 0; kinds != NULL && k < DRAW_STEP_KINDS; k++) {
+        PyObject *kind = Py_BuildValue("(LdLLLd)", draw_steps.steps[k], draw_steps.seconds[k], draw_steps.misses[k],
+                                       draw_steps.cut[k], draw_steps.unmissed[k], draw_steps.unmissed_seconds[k]);
+        if (kind == NULL) Py_CLEAR(kinds);
+        else PyTuple_SET_ITEM(kinds, k, kind);
+    }
+    memset(&draw_steps, 0, sizeof(draw_steps));
+    draw_steps.on = on;
+    return kinds == NULL ? NULL : Py_BuildValue("(Nd)", kinds, reading / 1000);
+}
+
+/* Choose the action of the seat to act in the draw phase into ``out`` from its listing in C (no Python object):
+ * CHOSEN, STOP_PYTHON where the core lists none (a side not opened that may take the pile) or nothing is listed, -1
+ * an exception. */
+static int choose_draw(Position *self, const Loop *loop, Chosen *out) {
+    DrawFound found;
+    const ListingContext *c = (const ListingContext *)loop->listing;
+    long long misses = draw_steps.on ? draw_misses(c) : 0;
+    double start = draw_steps.on ? monotonic_seconds() : 0.0;
+    int listed = draw_listing_into(self, c, &found);
+    if (draw_steps.on && listed >= 0) draw_step_timed(self, c, listed, start, misses);
+    long long count = listed > 0 ? found.may_draw + found.takes : 0;
+    if (count == 0) return listed < 0 ? -1 : STOP_PYTHON;
+    out->count = count;
+    choose_in_draw(&found, random_below(&self->random, count), out);
+    return CHOSEN;
+}
+
 /* Choose the action of the seat to act into ``out``: CHOSEN, a STOP_ reason where Python takes over, -1 an
  * exception. */
 static int choose_action(Position *self, const Loop *loop, Chosen *out) {
@@ -412,20 +486,16 @@ static int choose_action(Position *self, const Loop *loop, Chosen *out) {
     int phase = s->turn.phase, opened = s->team_opened[s->side_of[s->to_act]];
     if (phase == PHASE_OVER) return STOP_OVER;
     if (phase == PHASE_ANSWER && loop->has_answers) return choose_answer(self, loop, out);
-    if (phase != PHASE_DRAW && phase != PHASE_PLAY) return STOP_PYTHON;
-    int openings = phase == PHASE_PLAY && !opened;
-    if (openings && !openings_counted(self, loop)) return STOP_PYTHON;
-    PyObject *listing = phase == PHASE_DRAW ? Position_draw_listing(self, loop->listing)
-                        : openings          ? opening_listing_of(self, loop)
-                                            : Position_play_listing(self, loop->listing);
+    if (phase == PHASE_DRAW) return choose_draw(self, loop, out);
+    if (phase != PHASE_PLAY) return STOP_PYTHON;
+    if (!opened && !openings_counted(self, loop)) return STOP_PYTHON;
+    PyObject *listing = opened ? Position_play_listing(self, loop->listing) : opening_listing_of(self, loop);
     if (listing == NULL) return -1;
-    long long count = listing == Py_None ? 0 : phase == PHASE_DRAW ? draw_count(listing) : play_count(listing, openings);
+    long long count = listing == Py_None ? 0 : play_count(listing, !opened);
     int found = PyErr_Occurred() ? -1 : STOP_PYTHON; /* None, or nothing listed: Python lists it, or refuses */
     if (count > 0 && found == STOP_PYTHON) {
-        long long index = random_below(&self->random, count);
         out->count = count;
-        found = phase == PHASE_DRAW ? choose_in_draw(listing, index, out)
-                                    : choose_in_play(self, listing, openings, index, out);
+        found = choose_in_play(self, listing, !opened, random_below(&self->random, count), out);
     }
     Py_DECREF(listing);
     return found;
@@ -489,3 +559,11 @@ static PyObject *Position_play(Position *self, PyObject *args) {
     }
     return Py_BuildValue("(iiL)", stop, ended, applied);
 }
+
+/* The module's functions of random play (``_core.c``'s ``core_module``). */
+static PyMethodDef play_functions[] = {
+    {"draw_steps_timed", (PyCFunction)core_draw_steps_timed, METH_O,
+     "draw_steps_timed(on): ((steps, seconds, misses, cut, steps and seconds with no miss) by kind of the loop's "
+     "draw steps, a clock reading's seconds)"},
+    {NULL, NULL, 0, NULL},
+};

@@ -393,3 +393,20 @@ static PyMethodDef take_functions[] = {
      "take_extras_at(kept, shape, index): (shapes, place) of the index-th take with further melds of a kept shape"},
     {NULL, NULL, 0, NULL},
 };
+
+static int take_count_once(Position *self, const void *args) {
+    KeptTakes kept;
+    memset(&kept, 0, sizeof(kept));
+    int failed = takes_prepare(self, (PyObject *)args, &kept) < 0;
+    kept_takes_release(&kept);
+    return failed ? -1 : 0;
+}
+
+/* ``time_take_count(arguments, repeat)``: the takes of a side that has not opened counted in C (``take_count``'s
+ * work, ``arguments`` its own), as ``time_listing`` times it. */
+static PyObject *Position_time_take_count(Position *self, PyObject *args) {
+    PyObject *arguments;
+    long repeat;
+    if (!PyArg_ParseTuple(args, "O!l", &PyTuple_Type, &arguments, &repeat)) return NULL;
+    return time_listing(self, take_count_once, arguments, repeat);
+}
