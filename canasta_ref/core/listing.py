@@ -836,7 +836,8 @@ class NativeListing:
 
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
-        ``uncovered`` gives a reason."""
+        ``uncovered`` gives a reason, and where a side not opened has more openings than the core's 64-bit count
+        holds (a hand of 60 cards can: the Python engine, counting without a bound, lists it)."""
         phase_index, _seat, opened = position.where()
         phase = PHASES[phase_index]
         if phase == "draw":  # the core's own call says whether a side that has not opened may take the pile
@@ -848,7 +849,10 @@ class NativeListing:
         if phase == "play" and not opened:
             if self.uncovered(position, minimum) is not None or self.openings is None or minimum is None:
                 return None
-            return self.openings.of(position, minimum)
+            try:
+                return self.openings.of(position, minimum)
+            except OverflowError:
+                return None
         if phase == "play":
             return self.play.of(position) if self.play is not None else None
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)

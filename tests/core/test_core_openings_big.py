@@ -68,3 +68,10 @@ def test_a_choice_is_made_from_any_place_as_the_reference_expands_it(
     assert list(_expansions_from(hand, shapes, hand.twos, len(whole) - 3)) == whole[-3:]
     with pytest.raises(IndexError):
         _expansion_at(hand, shapes, len(whole))
+
+
+def test_openings_past_a_64_bit_count_are_listed_by_the_python_engine(native_game: ModuleType) -> None:
+    fournier = rules_for(load_variant("fournier"))
+    python, native = (scaling_position(fournier, 60, opened=False, phase="play", core=c) for c in ("python", "native"))
+    assert native.legal_actions().count() == python.legal_actions().count() > 2**63
+    assert native.ran["listing on the Python engine"] == 1 and not native.ran["listing on the core"]
