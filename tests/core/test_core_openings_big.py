@@ -30,11 +30,23 @@ def _spread(total: int) -> list[int]:
     return sorted({0, 1, total // 2, total - 2, total - 1, *range(0, total, max(1, total // 9)), *drawn})
 
 
-@pytest.mark.parametrize(("cards", "phase"), [(45, "play"), (60, "play"), (30, "draw")])
+@pytest.mark.parametrize(
+    ("variant", "cards", "phase"),
+    [
+        ("classic", 45, "play"),
+        ("classic", 60, "play"),
+        ("classic", 30, "draw"),  # a take with further melds, made alone
+        ("classic-3p", 60, "play"),
+        ("fournier", 45, "play"),
+        ("hand-and-foot", 45, "play"),
+        ("hoyle-2p", 60, "play"),
+    ],
+)
 def test_a_big_hand_not_opened_is_listed_by_the_core_as_the_python_engine_lists_it(
-    native_game: ModuleType, classic: Rules, cards: int, phase: Phase
+    native_game: ModuleType, variant: str, cards: int, phase: Phase
 ) -> None:
-    python, native = (scaling_position(classic, cards, opened=False, phase=phase, core=c) for c in ("python", "native"))
+    rules = rules_for(load_variant(variant))
+    python, native = (scaling_position(rules, cards, opened=False, phase=phase, core=c) for c in ("python", "native"))
     reference, mine = python.legal_actions(), native.legal_actions()
     total = reference.count()
     assert mine.count() == total > 100_000
