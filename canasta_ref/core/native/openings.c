@@ -104,9 +104,10 @@ typedef struct {
  * count costs what the verdict tells apart, not every sum a big hand reaches: the groups from ``groups``
  * (meld.action alike from there), the cards left from ``left`` (go_out.keep_card alike from two; -1: counted
  * exactly), the points from ``points`` (the initial meld's verdict alike from there for every canastas made,
- * cards left and composition the hand could give; -1: counted exactly). ``base``: the cards left that no option
- * uses (the hand's other cards and its wild cards), where the state's field counts only the ranks passed. All 0
- * (``on`` 0) where a counting is not capped (a take's further melds: ``takes.c``). */
+ * cards left and composition the hand could give; -1: counted exactly). ``base``: the hand's cards of no rank
+ * with options, which no opening lays; the state's field adds each rank's natural cards not laid as it passes, and
+ * a finished state the wild cards it left unused. All 0 (``on`` 0) where a counting is not capped (a take's
+ * further melds: ``takes.c``, whose verdict reads the cards used). */
 typedef struct {
     int on, groups, left, points, base;
 } OpeningCaps;
@@ -298,7 +299,8 @@ static int state_points(const OpeningCount *oc, const int32_t *state) {
     return oc->caps.points >= 0 && oc->caps.on && points > oc->caps.points ? oc->caps.points : points;
 }
 
-/* The verdict on a finished opening (``legal._opening_verdict``, uncapped): 1, 0, or -1 with an exception. */
+/* The verdict on a finished opening (``legal._opening_verdict``, on the state as the counting caps it): 1, 0, or -1
+ * with an exception. */
 static int opening_judge(OpeningCount *oc, const int32_t *state) {
     int made[4] = {state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], 0};
     int accepted = opening_shape_fine(oc, state, made);
