@@ -23,8 +23,10 @@ from .match import hand_seed
 Phase = Literal["draw", "play"]
 
 
-def scaling_position(rules: Rules, cards: int, *, opened: bool, phase: Phase, seed: int = 0) -> Game:
-    """The position described in the module docstring, the same for the same arguments."""
+def scaling_position(
+    rules: Rules, cards: int, *, opened: bool, phase: Phase, seed: int = 0, core: str = "python"
+) -> Game:
+    """The position described in the module docstring, the same for the same arguments, in a game on ``core``."""
     rng = random.Random(f"scaling/{rules.variant.id}/{cards}/{opened}/{phase}/{seed}")
     deck = full_deck(rules.packs, rules.jokers_per_pack)
     rng.shuffle(deck)
@@ -66,16 +68,16 @@ def scaling_position(rules: Rules, cards: int, *, opened: bool, phase: Phase, se
     if meld:
         melds[0].append(meld)
     position = Position(hands=[hand, *others], pile=pile, melds=melds, to_act=0, phase=phase)
-    return Game.from_position(rules, position)
+    return Game.from_position(rules, position, core)
 
 
-def play_at_random(rules: Rules, deals: Iterable[int], rng: random.Random, *, seed: int) -> int:
-    """Play to their end the hands a match seeded ``seed`` deals as its hands ``deals``, each action drawn by
-    ``rng.choice`` from the listing (its length and one index: the benchmarks' random policy); return the actions
-    played."""
+def play_at_random(rules: Rules, deals: Iterable[int], rng: random.Random, *, seed: int, core: str = "python") -> int:
+    """Play to their end, on ``core``, the hands a match seeded ``seed`` deals as its hands ``deals``, each action
+    drawn by ``rng.choice`` from the listing (its length and one index: the benchmarks' random policy); return the
+    actions played."""
     actions = 0
     for number in deals:
-        game = Game(rules, seed=hand_seed(seed, number))
+        game = Game(rules, seed=hand_seed(seed, number), core=core)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
             actions += 1

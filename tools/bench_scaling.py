@@ -1,6 +1,7 @@
 """How the cost of the legal actions grows with the cards in hand: the scaling table of issue 15.
 
     python tools/bench_scaling.py [--variant classic --variant samba] [--cards 11 20 30 45 60] [--cap 2] [--json]
+                                  [--core python|native|both]
 
 For each variant (by default all ten bundled ones), hand size, side opened or not and phase (play, draw), the
 position of ``canasta_ref.scaling.scaling_position`` is listed as the random policy lists it: the listing built and
@@ -13,6 +14,10 @@ printed "over" the cap, the other part still measured (the issue's target is 50 
 Beside the new figures the table gives those issue 15 measured before the change (compiled, Classic, on random
 positions of the same kind; "over 1 s" where the old listing never finished). Figures are CPU time, one core
 (``--clock wall`` for the wall clock).
+``--core native`` times the same cells on a game on the native core (``Game(..., core="native")``, whose listing
+is the core's where the core lists the position and the Python engine's elsewhere), its memos warmed by the same
+50 hands played on the core; ``--core both`` times each cell on both, one row each. Those tables add which core a
+row is on and which engine listed its positions (read from the game's own count of what ran where).
 Each cell is measured in a fresh process (``--in-process`` measures them one after another in this one, faster):
 measured after others, the same cell moved by up to half from one run to the next, with what the big listings
 before it left in the allocator and the caches.
@@ -33,7 +38,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TypeVar
 
-from canasta_ref import Rules, cliargs
+from canasta_ref import Rules, cliargs, core
 from canasta_ref.engine import _native as native
 from canasta_ref.engine.game import Game
 from canasta_ref.scaling import play_at_random, scaling_position
@@ -54,9 +59,14 @@ PAGE = 20
 #: a position passed the cap.
 Counted = tuple[int, float, float] | None
 
-#: A cell's figures: its count and sample (``Counted``), and the median us to list the first page (None where a
-#: position passed the cap).
-Cell = tuple[Counted, float | None]
+#: A cell's figures: its count and sample (``Counted``), the median us to list the first page (None where a
+#: position passed the cap), and which engine listed its positions (``listed_by``).
+Cell = tuple[Counted, float | None, str]
+
+#: The cores a cell can be timed on (``--core``), as ``Game(..., core=...)`` names them.
+CORES = ("python", "native")
+#: The engines a listing can run on, as a game on the core counts them (``NativeGame.ran``), in the table's words.
+ENGINES = {"listing on the core": "the core", "listing on the Python engine": "the Python engine"}
 
 #: Issue 15's measurement before the change (Classic, compiled): (cards, situation) -> (actions, time).
 BEFORE = {
@@ -75,10 +85,13 @@ BEFORE = {
 }
 
 
-def warmed(variant: str) -> Rules:
-    """Rules whose caches 50 hands of random play have filled, as a program that has played a while has them."""
+def warmed(variant: str, core: str = "python") -> Rules:
+    """Rules whose caches 50 hands of random play have filled, as a program that has played a while has them; on
+    the native core, the same hands played on it too, which fills the core's memos of rule answers."""
     rules = Rules(load_variant(variant))
     play_at_random(rules, range(50), random.Random(0), seed=0)
+    if core != "python":
+        play_at_random(rules, range(50), random.Random(0), seed=0, core=core)
     return rules
 
 
@@ -90,16 +103,26 @@ def _cap_reached(signum: int, frame: object) -> None:
     raise _CapReached
 
 
-def measure(rules: Rules, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str = "cpu") -> Cell:
-    """The cell's figures (``Cell``), each part of a position stopped once it has taken ``cap`` seconds of CPU
-    time."""
+def measure(
+    rules: Rules,
+    cards: int,
+    opened: bool,
+    phase: str,
+    repeat: int,
+    cap: float,
+    clock: str = "cpu",
+    core: str = "python",
+) -> Cell:
+    """The cell's figures (``Cell``) on a game on ``core``, each part of a position stopped once it has taken
+    ``cap`` seconds of CPU time."""
     counts, building, drawing, paging = [], [], [], []
+    listed: set[str] = set()
     counted_all = paged_all = True
     timer = CLOCKS[clock]
     previous = signal.signal(signal.SIGPROF, _cap_reached)
     try:
         for seed in range(repeat):
-            where = {"opened": opened, "phase": phase, "seed": seed}
+            where = {"opened": opened, "phase": phase, "seed": seed, "core": core}
             game, twin = (scaling_position(rules, cards, **where) for _ in range(2))  # type: ignore[arg-type]
             page = _capped(partial(_time_page, twin, timer), cap) if paged_all else None
             paged_all = page is not None
@@ -113,12 +136,29 @@ def measure(rules: Rules, cards: int, opened: bool, phase: str, repeat: int, cap
                 drawing.append(found[2])
                 if page is not None and page[0] != min(found[0], PAGE):
                     raise AssertionError(f"the first page shows {page[0]} actions of {found[0]}")
+            listed |= engines_listing(game) | engines_listing(twin)
     finally:
         signal.signal(signal.SIGPROF, previous)
     counted: Counted = None
     if counted_all:
         counted = int(statistics.median_low(counts)), statistics.median(building), statistics.median(drawing)
-    return counted, statistics.median(paging) if paged_all else None
+    return counted, statistics.median(paging) if paged_all else None, listed_by(listed)
+
+
+def engines_listing(game: Game) -> set[str]:
+    """The engines that listed ``game``'s positions, in the table's words: a game on the core counts them
+    (``NativeGame.ran``: nothing where the cap stopped its listing midway), the Python engine's game lists alone."""
+    ran = getattr(game, "ran", None)
+    if ran is None:
+        return {"the Python engine"}
+    return {words for what, words in ENGINES.items() if ran[what]}
+
+
+def listed_by(engines: set[str]) -> str:
+    """Which engine listed a cell's positions, in words (both where its positions differ)."""
+    if not engines:
+        return "not known (stopped by the cap)"
+    return " and ".join(sorted(engines))
 
 
 def _capped(timed: Callable[[], _T], cap: float) -> _T | None:
@@ -157,22 +197,22 @@ def _time(us: float) -> str:
 
 
 def measure_apart(
-    variant: str, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str
+    variant: str, cards: int, opened: bool, phase: str, repeat: int, cap: float, clock: str, core: str = "python"
 ) -> Cell | str:
     """``measure`` in a fresh process with freshly warmed Rules: a cell measured after others moved by up to half
     (the allocator's and caches' state that big listings leave), so each cell starts from the same state. A cell
     whose process dies gives why, in words, and the table goes on (the cap's signal can stop mypyc-compiled code
     at a point it cannot recover from)."""
     command = [sys.executable, __file__, "--cell", variant, str(cards), phase, str(int(opened))]
-    command += ["--repeat", str(repeat), "--cap", str(cap), "--clock", clock]
+    command += ["--repeat", str(repeat), "--cap", str(cap), "--clock", clock, "--core", core]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return _death(done.returncode, done.stderr)
-    counted, page = json.loads(done.stdout)
+    counted, page, listed = json.loads(done.stdout)
     found: Counted = None
     if counted is not None:
         found = int(counted[0]), float(counted[1]), float(counted[2])
-    return found, None if page is None else float(page)
+    return found, None if page is None else float(page), str(listed)
 
 
 def _death(code: int, stderr: str) -> str:
@@ -199,12 +239,15 @@ def default_variants() -> list[str]:
     return ["classic", *(name for name in list_variants() if name != "classic")]
 
 
-def _row_text(row: Row, cap: float) -> str:
-    """One line of the table: a capped part of a cell says so in place of its figures."""
-    variant, cards, situation, cell, before = row
+def _row_text(row: Row, cap: float, cores: bool = False) -> str:
+    """One line of the table: a capped part of a cell says so in place of its figures; with ``cores``, the core the
+    row is on and the engine that listed it after the situation."""
+    variant, cards, situation, cell, before, core = row
+    if cores:
+        situation += f" | {core} | {'' if isinstance(cell, str) else cell[2]}"
     if isinstance(cell, str):
         return f"| {variant} | {cards} | {situation} | not counted | {cell} | | | {before} |"
-    counted, page = cell
+    counted, page, _listed = cell
     over = f"over {_time(cap * 1e6)} (capped)"
     if counted is None:
         figures = f"not counted | {over} | |"
@@ -214,13 +257,18 @@ def _row_text(row: Row, cap: float) -> str:
     return f"| {variant} | {cards} | {situation} | {figures} {over if page is None else _time(page)} | {before} |"
 
 
-def _row_json(row: Row) -> dict[str, object]:
-    variant, cards, situation, cell, before = row
+def _row_json(row: Row, cores: bool = False) -> dict[str, object]:
+    """One row as JSON; with ``cores``, the core it is on and the engine that listed it."""
+    variant, cards, situation, cell, before, core = row
+    on: dict[str, object] = {"core": core} if cores else {}
     if isinstance(cell, str):
-        return {"variant": variant, "cards": cards, "situation": situation, "died": cell, "before": before}
-    counted, page = cell
+        return {"variant": variant, "cards": cards, "situation": situation, **on, "died": cell, "before": before}
+    counted, page, listed = cell
+    if cores:
+        on["listed_by"] = listed
     count, build, draw = counted if counted is not None else (None, None, None)
     return {
+        **on,
         "variant": variant,
         "cards": cards,
         "situation": situation,
@@ -234,8 +282,8 @@ def _row_json(row: Row) -> dict[str, object]:
     }
 
 
-#: A row of the table: variant, cards, situation, the cell's figures, issue 15's figure before.
-Row = tuple[str, int, str, Cell | str, str]
+#: A row of the table: variant, cards, situation, the cell's figures, issue 15's figure before, the core it ran on.
+Row = tuple[str, int, str, Cell | str, str, str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -260,6 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of the table")
     parser.add_argument(
+        "--core",
+        choices=[*CORES, "both"],
+        default="python",
+        help="time a game on the Python engine (default), on the native core, or on both (a row each)",
+    )
+    parser.add_argument(
         "--in-process",
         action="store_true",
         help="measure every cell in this process, one after another: faster, but a cell's figure then depends "
@@ -269,44 +323,61 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cell:  # one cell, for ``measure_apart``
         variant, cards, phase, opened = args.cell
-        figures = measure(warmed(variant), int(cards), opened == "1", phase, args.repeat, args.cap, args.clock)
+        rules = warmed(variant, args.core)
+        figures = measure(rules, int(cards), opened == "1", phase, args.repeat, args.cap, args.clock, args.core)
         print(json.dumps(figures))
         return 0
     variants = args.variant or default_variants()
     problem = unplayable_cell(variants, args.cards)
     if problem:
         parser.error(f"--cards: {problem}")
-    rows: list[Row] = []
-    for variant in variants:
-        rules = warmed(variant) if args.in_process else None
-        for cards in args.cards:
-            for phase in ("play", "draw"):
-                for opened in (True, False):
-                    cell: Cell | str
-                    if rules is not None:
-                        cell = measure(rules, cards, opened, phase, args.repeat, args.cap, args.clock)
-                    else:
-                        cell = measure_apart(variant, cards, opened, phase, args.repeat, args.cap, args.clock)
-                    situation = f"{phase}, {'opened' if opened else 'not opened'}"
-                    before = BEFORE.get((cards, situation), "") if variant == "classic" else ""
-                    rows.append((variant, cards, situation, cell, before))
+    cores = list(CORES) if args.core == "both" else [args.core]
+    shown = args.core != "python"  # today's table, unchanged, where only the Python engine runs
+    rows = measured_rows(variants, args.cards, cores, args)
     if args.json:
-        print(json.dumps([_row_json(row) for row in rows], indent=2))
+        print(json.dumps([_row_json(row, shown) for row in rows], indent=2))
         return 0
-    where = "one process" if args.in_process else "a fresh process a cell"
+    place = "one process" if args.in_process else "a fresh process a cell"
     print(
         f"canasta-ref scaling: engine {native.STATUS}, {'CPU' if args.clock == 'cpu' else 'wall'} time, "
-        f"median of {args.repeat} positions each, {where}, "
+        f"median of {args.repeat} positions each, {place}, "
         f"the page and the count each capped at {_time(args.cap * 1e6)} a position"
     )
+    if shown:
+        print(f"native core: {core_status()}")
+    columns = " core | listed by |" if shown else ""
     print(
-        "| variant | cards | situation | legal actions | build + count | one sample | first page "
+        f"| variant | cards | situation |{columns} legal actions | build + count | one sample | first page "
         f"({PAGE}) | before (issue 15) |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|" + "---|---|" * shown + "---|---|---|---|---|")
     for row in rows:
-        print(_row_text(row, args.cap))
+        print(_row_text(row, args.cap, shown))
     return 0
+
+
+def measured_rows(
+    variants: Sequence[str], hand_sizes: Sequence[int], cores: Sequence[str], args: argparse.Namespace
+) -> list[Row]:
+    """Every cell of the table on each of ``cores``, a row each, in the table's order."""
+    rows: list[Row] = []
+    for variant in variants:
+        rules = warmed(variant, cores[-1]) if args.in_process else None
+        for cards in hand_sizes:
+            for phase in ("play", "draw"):
+                for opened in (True, False):
+                    situation = f"{phase}, {'opened' if opened else 'not opened'}"
+                    before = BEFORE.get((cards, situation), "") if variant == "classic" else ""
+                    for on in cores:
+                        where = (cards, opened, phase, args.repeat, args.cap, args.clock, on)
+                        cell = measure(rules, *where) if rules is not None else measure_apart(variant, *where)
+                        rows.append((variant, cards, situation, cell, before, on))
+    return rows
+
+
+def core_status() -> str:
+    """Whether the native core is built, in words (without it a game on the core plays on the Python engine)."""
+    return "built" if core.LIBRARY is not None else core.STATUS
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Any, Final, overload
 
-from ..engine.actions import TAKE, Action, MeldGroup, meld_of, take_with
+from ..engine.actions import TAKE, Action, MeldGroup, group_of, meld_of, take_with
 from ..engine.blocks import Block, Listing, SingleMelds, TakeGroups, meld_chunk
 from ..engine.cards import JOKER, JOKER_RANK, SORT_ORDER, Card
 from ..engine.checks import _ACTION_ALLOWED as ACTION_ALLOWED  # the engine's own questions, asked as it asks them
@@ -46,7 +46,7 @@ from ..engine.checks import (
 )
 from ..engine.hooks import TABLE_VARIABLES
 from ..engine.legal import ANSWERS, ASK, DISCARDS, DRAW, END, LAYOUT, PASS
-from ..engine.movegen import HandCards, Shape, expand_shapes, submultisets, take_pool
+from ..engine.movegen import HandCards, Shape, expand_shapes, submultisets, take_pool, without
 from ..engine.rules import QUESTIONS, Rules
 from ..engine.state import HandState
 from . import LIBRARY, PERMISSIONS, PHASES, CoreUnavailable, decline_reason
@@ -370,11 +370,10 @@ class NativeOpenings(CountedBlock):
         if not -self._total <= index < self._total:
             raise IndexError(f"opening {index} of {self._total}")
         shapes, place = _opening_at(self._kept, index % self._total)
-        return meld_of(_expanded(self._hand, shapes)[place])
+        return meld_of(_expansion_at(self._hand, shapes, place))
 
     def __iter__(self) -> Iterator[Action]:
-        made = _walked(self._total, partial(_opening_at, self._kept), partial(_expanded, self._hand))
-        return map(meld_of, made)
+        return map(meld_of, _walked(self._total, partial(_opening_at, self._kept), self._hand))
 
 
 def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]], int]:
@@ -384,25 +383,96 @@ def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]],
     return found
 
 
-def _expanded(hand: HandCards, shapes: Sequence[tuple[int, int, int, int]]) -> list[tuple[MeldGroup, ...]]:
+#: A choice of shapes as the core gives it: (rank, natural cards, other wild cards, jokers) a shape.
+CoreShapes = Sequence[tuple[int, int, int, int]]
+#: Below this many actions a choice of shapes is expanded whole (``movegen.expand_shapes``, cheapest per action);
+#: above, one action at a time from its place, so a first page of a choice of millions makes a page.
+_EXPANDED_WHOLE: Final = 256
+
+
+def _expanded(hand: HandCards, shapes: CoreShapes) -> list[tuple[MeldGroup, ...]]:
     """The groups of every action of one choice of ``shapes`` from ``hand``, as the reference makes them."""
     return expand_shapes(hand, [Shape(*shape) for shape in shapes])
 
 
 def _walked(
-    total: int,
-    choice_at: Callable[[int], tuple[list[tuple[int, int, int, int]], int]],
-    expand: Callable[[Sequence[tuple[int, int, int, int]]], list[tuple[MeldGroup, ...]]],
+    total: int, choice_at: Callable[[int], tuple[list[tuple[int, int, int, int]], int]], hand: HandCards
 ) -> Iterator[tuple[MeldGroup, ...]]:
     """The ``total`` actions of a counted block one choice of shapes at a time, in order: each choice found by the
-    index of its first action (``choice_at``: its shapes and that action's place among them) and expanded when
-    reached, so a first page of a block of billions makes one or two choices, not a list of every choice."""
+    index of its first action (``choice_at``: its shapes and that action's place among them) and made from
+    ``hand`` when reached, from that place on (``_expansions_from``), so a first page of a block of billions makes
+    a page, not a list of every choice nor every action of one."""
     index = 0
     while index < total:
         shapes, place = choice_at(index)
-        made = expand(shapes)
-        yield from made[place:]
-        index += len(made) - place
+        size = _choice_size(hand, shapes, hand.twos)
+        if size <= _EXPANDED_WHOLE:
+            yield from _expanded(hand, shapes)[place:]
+        else:
+            yield from _expansions_from(hand, shapes, hand.twos, place)
+        index += size - place
+
+
+def _choice_size(hand: HandCards, shapes: CoreShapes, pool: tuple[tuple[Card, int], ...]) -> int:
+    """How many actions one choice of ``shapes`` makes from ``hand``, its wild cards drawn from ``pool``: the ways
+    to pick each shape's natural cards times the ways to pick every shape's wild cards in turn."""
+    size = _twos_ways(pool, tuple(sorted((twos for _, _, twos, _ in shapes if twos), reverse=True)))
+    for rank, naturals, _, _ in shapes:
+        size *= len(submultisets(hand.naturals[rank], naturals))
+    return size
+
+
+#: ``_twos_ways`` kept by its arguments: a few pools and sizes recur in a hand's openings.
+_TWOS_WAYS: dict[tuple[tuple[tuple[Card, int], ...], tuple[int, ...]], int] = {}
+
+
+def _twos_ways(pool: tuple[tuple[Card, int], ...], sizes: tuple[int, ...]) -> int:
+    """How many ways groups of ``sizes`` wild cards take them from ``pool`` one after another (the same in any
+    order of the sizes: ``combos.Combinations._twos_ways``)."""
+    if not sizes:
+        return 1
+    key = (pool, sizes)
+    known = _TWOS_WAYS.get(key)
+    if known is None:
+        known = sum(_twos_ways(without(pool, picked), sizes[1:]) for picked in submultisets(pool, sizes[0]))
+        if len(_TWOS_WAYS) > 4096:
+            _TWOS_WAYS.clear()
+        _TWOS_WAYS[key] = known
+    return known
+
+
+def _expansions_from(
+    hand: HandCards, shapes: CoreShapes, pool: tuple[tuple[Card, int], ...], skip: int
+) -> Iterator[tuple[MeldGroup, ...]]:
+    """The actions of one choice of ``shapes`` in ``movegen.expand_shapes`` order, from its ``skip``-th on: each
+    shape's natural cards, then its wild cards from ``pool``, then the rest; a run of actions before ``skip`` is
+    passed over by its size, not made."""
+    if not shapes:
+        if skip == 0:
+            yield ()
+        return
+    (rank, naturals, twos, jokers), rest = shapes[0], shapes[1:]
+    label = rank if naturals == 0 and rank != JOKER_RANK else None
+    for natural in submultisets(hand.naturals[rank], naturals):
+        for wild in submultisets(pool, twos) if twos else ((),):
+            after = without(pool, wild) if twos else pool
+            size = _choice_size(hand, rest, after)
+            if skip >= size:
+                skip -= size
+                continue
+            group = group_of(natural + wild + (JOKER,) * jokers, label)
+            for tail in _expansions_from(hand, rest, after, skip):
+                yield (group, *tail)
+            skip = 0
+
+
+def _expansion_at(hand: HandCards, shapes: CoreShapes, place: int) -> tuple[MeldGroup, ...]:
+    """The ``place``-th action of one choice of ``shapes`` from ``hand`` (``_expanded(hand, shapes)[place]``),
+    made alone: a choice of a big hand makes millions."""
+    found = next(_expansions_from(hand, shapes, hand.twos, place), None)
+    if found is None:
+        raise IndexError(f"action {place} of a choice of {_choice_size(hand, shapes, hand.twos)}")
+    return found
 
 
 #: How many groups of cards make a shape (``SingleMeldShape``'s last value).
@@ -703,12 +773,12 @@ class NativeTakeExtras(CountedBlock):
             raise IndexError(f"take {index} of {self._total}")
         assert LIBRARY is not None  # kept takes come from the library
         shapes, place = LIBRARY.take_extras_at(self._kept, self._at_shape, index % self._total)
-        return Action.take(self._group, _expanded(self._rest, shapes)[place])
+        return Action.take(self._group, _expansion_at(self._rest, shapes, place))
 
     def __iter__(self) -> Iterator[Action]:
         assert LIBRARY is not None  # kept takes come from the library
         choice_at = partial(LIBRARY.take_extras_at, self._kept, self._at_shape)
-        for groups in _walked(self._total, choice_at, partial(_expanded, self._rest)):
+        for groups in _walked(self._total, choice_at, self._rest):
             yield Action.take(self._group, groups)
 
 
@@ -766,7 +836,8 @@ class NativeListing:
 
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
-        ``uncovered`` gives a reason."""
+        ``uncovered`` gives a reason, and where a side not opened has more openings than the core's 64-bit count
+        holds (a hand of 60 cards can: the Python engine, counting without a bound, lists it)."""
         phase_index, _seat, opened = position.where()
         phase = PHASES[phase_index]
         if phase == "draw":  # the core's own call says whether a side that has not opened may take the pile
@@ -778,7 +849,10 @@ class NativeListing:
         if phase == "play" and not opened:
             if self.uncovered(position, minimum) is not None or self.openings is None or minimum is None:
                 return None
-            return self.openings.of(position, minimum)
+            try:
+                return self.openings.of(position, minimum)
+            except OverflowError:
+                return None
         if phase == "play":
             return self.play.of(position) if self.play is not None else None
         yes, no, keep, layout = position.kinds_allowed(self.allowed.memo, self.phase_codes, self.kind_codes)

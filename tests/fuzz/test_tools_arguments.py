@@ -92,6 +92,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("bench_scaling", ["--repeat", "0"], "argument --repeat: expected one or more, not 0"),
     ("bench_scaling", ["--cap", "0"], "argument --cap: expected a positive, finite number, not '0'"),
     ("bench_scaling", ["--clock", "sun"], "argument --clock: invalid choice: 'sun'"),
+    ("bench_scaling", ["--core", "rust"], "argument --core: invalid choice: 'rust'"),
     ("conform_adapters", ["--games", "-1"], "argument --games: expected zero or more, not -1"),
     ("conform_adapters", ["--engine", "x"], "argument --engine: invalid choice: 'x'"),
     ("gen_docs", ["--reports", "missing"], "argument --reports: no folder 'missing'; give a folder"),

@@ -18,7 +18,8 @@ typedef struct {
     long long ways;
 } OpeningOption;
 
-/* The fields of a state of the counting, in this order: the rank's place, the groups, the cards used, the natural
+/* The fields of a state of the counting, in this order: the rank's place, the groups, the cards used (where the
+ * counting caps its states, ``OpeningCaps``: the cards left so far beyond the hand's other cards), the natural
  * cards' points, the wild cards and jokers used, the canastas by kind, all kept valid, all valid going out, the
  * composition bits, and the groups that take wild cards by their number of them (4 bits a size, sizes 1 to 14). */
 enum {
@@ -99,11 +100,24 @@ typedef struct {
     int twos_points, joker_points, reads_composition;
 } OpeningQuestions;
 
-/* One call's counting: the ranks with valid shapes in canonical order, their options, the hand's wild cards, and
- * the tables of the states counted, of the verdicts asked and of the ways to pick the wild cards; ``judge``, the
- * verdict on a finished state (an opening's, or a take's with further melds: ``takes.c``). */
+/* Where an opening's verdict stops changing (``legal._opening_family``'s ``Caps``), so that states above merge and a
+ * count costs what the verdict tells apart, not every sum a big hand reaches: the groups from ``groups``
+ * (meld.action alike from there), the cards left from ``left`` (go_out.keep_card alike from two; -1: counted
+ * exactly), the points from ``points`` (the initial meld's verdict alike from there for every canastas made,
+ * cards left and composition the hand could give; -1: counted exactly). ``base``: the hand's cards of no rank
+ * with options, which no opening lays; the state's field adds each rank's natural cards not laid as it passes, and
+ * a finished state the wild cards it left unused. All 0 (``on`` 0) where a counting is not capped (a take's
+ * further melds: ``takes.c``, whose verdict reads the cards used). */
+typedef struct {
+    int on, groups, left, points, base;
+} OpeningCaps;
+
+/* One call's counting: the ranks with valid shapes in canonical order, their options and natural cards held, the
+ * hand's wild cards, and the tables of the states counted, of the verdicts asked and of the ways to pick the wild
+ * cards; ``judge``, the verdict on a finished state (an opening's, or a take's with further melds: ``takes.c``). */
 typedef struct OpeningCount {
-    int rank_count, ranks[MELD_RANKS], first[MELD_RANKS + 1];
+    int rank_count, ranks[MELD_RANKS], first[MELD_RANKS + 1], held[MELD_RANKS];
+    OpeningCaps caps;
     OpeningOption *options;
     int twos_pool[CARD_TYPES], two_types, twos_total, jokers, hand_size;
     const OpeningQuestions *q;
@@ -173,6 +187,7 @@ static int opening_options(const Position *self, int seat, const ShapeQuestion *
                                                   r->staying, r->leaving, composition, natural_ways[r->naturals]};
         }
         PyMem_Free(shapes);
+        oc->held[oc->rank_count] = available;
         oc->ranks[oc->rank_count++] = rank;
         oc->first[oc->rank_count] = at + (int)n;
     }
@@ -257,6 +272,13 @@ static int opening_meets_minimum(OpeningCount *oc, int points, const int made[4]
     return answer == NULL ? -1 : answer == Py_None;
 }
 
+/* The cards a finished state leaves in hand: its wild cards unused among them, capped where the counting is. */
+static int state_hand_after(const OpeningCount *oc, const int32_t *state) {
+    if (!oc->caps.on) return oc->hand_size - state[OS_USED];
+    int left = oc->caps.base + state[OS_USED] + oc->twos_total - state[OS_TWOS] + oc->jokers - state[OS_JOKERS];
+    return oc->caps.left >= 0 && left > oc->caps.left ? oc->caps.left : left;
+}
+
 /* What ``legal._opening_shape_ok`` judges: the number of groups (meld.action), every meld valid kept or going out
  * as the opening ends the turn, and the ending itself; 1, 0, or -1 with an exception. */
 static int opening_shape_fine(OpeningCount *oc, const int32_t *state, const int made[4]) {
@@ -264,23 +286,26 @@ static int opening_shape_fine(OpeningCount *oc, const int32_t *state, const int 
     memcpy(v.table, oc->table, sizeof(v.table));
     int groups = answer_is_none(oc->gates.meld_action, &v);
     if (groups <= 0) return groups;
-    int after[4], hand_after = oc->hand_size - state[OS_USED];
+    int after[4], hand_after = state_hand_after(oc, state);
     for (int k = 0; k < 4; k++) after[k] = oc->side_kinds[k] + made[k];
     RankShape whole = {.staying = state[OS_STAYING], .leaving = state[OS_LEAVING]};
     return single_meld_fine(&oc->ending, &whole, hand_after, after);
 }
 
-/* The points of a finished state's cards: its natural cards', its wild cards' and jokers'. */
+/* The points of a finished state's cards: its natural cards', its wild cards' and jokers' (capped where the
+ * counting is: the verdict is the same above the cap). */
 static int state_points(const OpeningCount *oc, const int32_t *state) {
-    return state[OS_POINTS] + state[OS_TWOS] * oc->q->twos_points + state[OS_JOKERS] * oc->q->joker_points;
+    int points = state[OS_POINTS] + state[OS_TWOS] * oc->q->twos_points + state[OS_JOKERS] * oc->q->joker_points;
+    return oc->caps.points >= 0 && oc->caps.on && points > oc->caps.points ? oc->caps.points : points;
 }
 
-/* The verdict on a finished opening (``legal._opening_verdict``, uncapped): 1, 0, or -1 with an exception. */
+/* The verdict on a finished opening (``legal._opening_verdict``, on the state as the counting caps it): 1, 0, or -1
+ * with an exception. */
 static int opening_judge(OpeningCount *oc, const int32_t *state) {
     int made[4] = {state[OS_KIND0], state[OS_KIND1], state[OS_KIND2], 0};
     int accepted = opening_shape_fine(oc, state, made);
     if (accepted <= 0) return accepted;
-    return opening_meets_minimum(oc, state_points(oc, state), made, oc->hand_size - state[OS_USED],
+    return opening_meets_minimum(oc, state_points(oc, state), made, state_hand_after(oc, state),
                                  state[OS_COMPOSITION]);
 }
 
@@ -303,7 +328,7 @@ static void opening_start(int32_t *start) {
     start[OS_STAYING] = start[OS_LEAVING] = 1;
 }
 
-/* ``state`` with ``option`` laid as one more group. */
+/* ``state`` with ``option`` laid as one more group, the rank's place not moved. */
 static void with_option(const int32_t *state, const OpeningOption *o, int32_t *out) {
     memcpy(out, state, sizeof(int32_t) * OS_FIELDS);
     out[OS_GROUPS]++;
@@ -321,6 +346,22 @@ static void with_option(const int32_t *state, const OpeningOption *o, int32_t *o
     }
 }
 
+/* The state after the rank at ``index`` from ``state``: ``o`` laid (NULL: no group of the rank), each capped field
+ * at most its cap where the counting is capped (the rank's natural cards not laid then join the cards left). */
+static void opening_step(const OpeningCount *oc, const int32_t *state, int index, const OpeningOption *o,
+                         int32_t *out) {
+    if (o == NULL) memcpy(out, state, sizeof(int32_t) * OS_FIELDS);
+    else with_option(state, o, out);
+    out[OS_INDEX] = index + 1;
+    const OpeningCaps *caps = &oc->caps;
+    if (!caps->on) return;
+    out[OS_USED] = state[OS_USED] + oc->held[index] - (o == NULL ? 0 : o->naturals);
+    int room = caps->left - caps->base;
+    if (caps->left >= 0 && out[OS_USED] > (room > 0 ? room : 0)) out[OS_USED] = room > 0 ? room : 0;
+    if (out[OS_GROUPS] > caps->groups) out[OS_GROUPS] = caps->groups;
+    if (caps->points >= 0 && out[OS_POINTS] > caps->points) out[OS_POINTS] = caps->points;
+}
+
 /* The actions below ``state`` (its rank's place in OS_INDEX): each legal completion weighted by its cards; -1
  * with an exception (an overflow included). */
 static long long openings_below(OpeningCount *oc, const int32_t *state) {
@@ -335,15 +376,13 @@ static long long openings_below(OpeningCount *oc, const int32_t *state) {
     long long known = state_table_get(&oc->below, state);
     if (known >= 0) return known;
     int32_t next[OS_FIELDS];
-    memcpy(next, state, sizeof(next));
-    next[OS_INDEX]++;
+    opening_step(oc, state, index, NULL, next);
     long long total = openings_below(oc, next);
     if (total < 0) return -1;
     for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
         const OpeningOption *o = &oc->options[k];
         if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
-        with_option(state, o, next);
-        next[OS_INDEX]++;
+        opening_step(oc, state, index, o, next);
         long long below = openings_below(oc, next), product;
         if (below < 0) return -1;
         if (__builtin_mul_overflow(below, o->ways, &product) || __builtin_add_overflow(total, product, &total)) {
@@ -352,6 +391,150 @@ static long long openings_below(OpeningCount *oc, const int32_t *state) {
         }
     }
     return state_table_put(&oc->below, state, total) < 0 ? -1 : total;
+}
+
+/* -- the caps: where the verdict stops changing ------------------------------------------------------------- */
+
+/* Whether ``memo``'s key reads the caller's value at ``place``: a value it does not read cannot change an answer. */
+static int memo_reads_argument(const RuleMemo *memo, int place) {
+    for (int i = 0; i < memo->width; i++)
+        if (memo->source[i] == KEY_ARGUMENT && memo->place[i] == place) return 1;
+    return 0;
+}
+
+/* The greatest common divisor of two points values (of 0 and ``b``: ``b``). */
+static int gcd_of(int a, int b) {
+    while (b) {
+        int r = a % b;
+        a = b, b = r;
+    }
+    return a < 0 ? -a : a;
+}
+
+/* The first of ``n`` answers from which every answer equals the last (``openings.constant_from``). */
+static int constant_from(const int *answers, int n) {
+    int at = n - 1;
+    while (at > 0 && answers[at - 1] == answers[n - 1]) at--;
+    return at;
+}
+
+/* The groups from which meld.action answers alike, at least 1 (``legal._groups_cap``); -1 with an exception. */
+static int groups_cap(OpeningCount *oc) {
+    int answers[MELD_RANKS + 1];
+    for (int groups = 0; groups <= oc->rank_count; groups++) {
+        KeyValues v = {.arguments = {oc->gates.meld_action_phase, groups, 0, 1}};
+        memcpy(v.table, oc->table, sizeof(v.table));
+        if ((answers[groups] = answer_is_none(oc->gates.meld_action, &v)) < 0) return -1;
+    }
+    int cap = constant_from(answers, oc->rank_count + 1);
+    return cap > 1 ? cap : 1;
+}
+
+/* 2 where go_out.keep_card answers alike for every two cards or more the hand could keep, going out allowed or
+ * not (``openings.left_cap``), else -1 (the cards left counted exactly); -2 with an exception. */
+static int left_cap(OpeningCount *oc) {
+    Ending *e = &oc->ending;
+    int32_t *a = e->keep_values.arguments;
+    for (int may = 0; may <= 1; may++) {
+        int first = -1;
+        for (int kept = 2; kept <= oc->hand_size; kept++) {
+            a[0] = kept, a[1] = e->discard_pending, a[2] = may;
+            PyObject *answer = ask_built(e->keep_card, &e->keep_values);
+            if (answer == NULL) return -2;
+            if (first < 0) first = answer == Py_None;
+            else if (first != (answer == Py_None)) return -1;
+        }
+    }
+    return 2;
+}
+
+/* What the points cap is found over: the canastas by kind a clause reads (the most of each the hand could make,
+ * one a rank with a shape of that kind; 0 for a kind nothing reads), the compositions the options could give. */
+typedef struct {
+    int most[3], compositions, highest, unit;
+} PointsReach;
+
+/* Whether some question of an opening's verdict reads the canastas made of ``kind``: initial_meld.count's,
+ * initial_meld.valid's, and going out's (go_out.concealed reads whether one is made, go_out.allowed their total). */
+static int kind_read(const OpeningCount *oc, int kind) {
+    const OpeningQuestions *q = oc->q;
+    RuleMemo *out = oc->ending.go_out;
+    return memo_reads_argument(q->count, 2 + kind) || memo_reads_argument(q->valid, 8 + kind) ||
+           memo_reads_argument(q->concealed, 2) || memo_reads_argument(out, 1) ||
+           memo_reads_argument(out, 2 + kind);
+}
+
+/* The reach of the hand's options (``PointsReach``); 0, or -1 where some card counts negative points (a capped
+ * sum could then fall back, so the points are counted exactly). */
+static int points_reach(const OpeningCount *oc, PointsReach *r) {
+    const OpeningQuestions *q = oc->q;
+    int unit = 0, highest = oc->twos_total * q->twos_points + oc->jokers * q->joker_points, bits = 0;
+    if (q->twos_points < 0 || q->joker_points < 0) return -1;
+    unit = gcd_of(q->twos_points, q->joker_points);
+    memset(r, 0, sizeof(*r));
+    for (int i = 0; i < oc->rank_count; i++) {
+        int most = 0, kinds = 0;
+        for (int k = oc->first[i]; k < oc->first[i + 1]; k++) {
+            const OpeningOption *o = &oc->options[k];
+            if (o->points < 0) return -1;
+            most = o->points > most ? o->points : most;
+            unit = gcd_of(unit, o->points);
+            bits |= o->composition;
+            if (o->kind >= 0 && o->kind < 3) kinds |= 1 << o->kind;
+        }
+        highest += most;
+        for (int kind = 0; kind < 3; kind++) r->most[kind] += kinds >> kind & 1;
+    }
+    for (int kind = 0; kind < 3; kind++)
+        if (!kind_read(oc, kind)) r->most[kind] = 0;
+    r->compositions = bits, r->highest = highest, r->unit = unit > 0 ? unit : 1;
+    return 0;
+}
+
+/* The cases a points cap must hold for, at most: beyond them the points are counted exactly. */
+#define POINTS_CAP_MOST_CASES 4096
+
+/* The points from which the initial meld's verdict (``opening_meets_minimum``) answers alike up to the most the
+ * hand reaches, for every canastas made, cards left (none, one, more) and composition the hand could give
+ * (``legal._points_cap``, asked of each total in steps of the points' common divisor); -1 where the points are
+ * counted exactly (negative points, too many cases); -2 with an exception. */
+static int points_cap(OpeningCount *oc) {
+    PointsReach r;
+    if (points_reach(oc, &r) < 0) return -1;
+    int cases = (r.most[0] + 1) * (r.most[1] + 1) * (r.most[2] + 1) * 3 * (r.compositions + 1);
+    if (cases > POINTS_CAP_MOST_CASES) return -1;
+    int cap = 0;
+    for (int k0 = 0; k0 <= r.most[0]; k0++)
+        for (int k1 = 0; k1 <= r.most[1]; k1++)
+            for (int k2 = 0; k2 <= r.most[2]; k2++)
+                for (int left = 0; left <= 2; left++)
+                    for (int composition = 0; composition <= r.compositions; composition++) {
+                        if ((composition & r.compositions) != composition) continue;
+                        int made[4] = {k0, k1, k2, 0};
+                        int last = opening_meets_minimum(oc, r.highest, made, left, composition);
+                        if (last < 0) return -2;
+                        for (int points = r.highest - r.unit; points >= cap; points -= r.unit) {
+                            int answer = opening_meets_minimum(oc, points, made, left, composition);
+                            if (answer < 0) return -2;
+                            if (answer != last) {
+                                cap = points + r.unit;
+                                break;
+                            }
+                        }
+                    }
+    return cap;
+}
+
+/* The counting's caps (``OpeningCaps``), once its options and wild cards are known; -1 with an exception. */
+static int opening_caps(OpeningCount *oc) {
+    OpeningCaps *caps = &oc->caps;
+    int in_options = 0;
+    for (int i = 0; i < oc->rank_count; i++) in_options += oc->held[i];
+    caps->base = oc->hand_size - in_options - oc->twos_total - oc->jokers;
+    if ((caps->groups = groups_cap(oc)) < 0 || (caps->left = left_cap(oc)) < -1 || (caps->points = points_cap(oc)) < -1)
+        return -1;
+    caps->on = 1;
+    return 0;
 }
 
 static void opening_count_free(OpeningCount *oc) {
@@ -415,7 +598,7 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
     if (may_meld <= 0) return may_meld;
     if (opening_wilds(self, seat, oc) < 0 || state_table_alloc(&oc->below, 256) < 0 ||
         state_table_alloc(&oc->verdicts, 64) < 0 || state_table_alloc(&oc->twos_ways, 16) < 0 ||
-        opening_options(self, seat, &c->shapes, q->reads_composition, -1, 1, oc) < 0)
+        opening_options(self, seat, &c->shapes, q->reads_composition, -1, 1, oc) < 0 || opening_caps(oc) < 0)
         return -1;
     int32_t start[OS_FIELDS];
     opening_start(start);
@@ -447,8 +630,7 @@ static long long opening_descend(OpeningCount *oc, const int32_t *start, long lo
     long long ways[MELD_RANKS], rest[MELD_RANKS];
     int levels = 0;
     for (int index = 0; index < oc->rank_count; index++) {
-        memcpy(next, state, sizeof(next));
-        next[OS_INDEX] = index + 1;
+        opening_step(oc, state, index, NULL, next);
         long long below = openings_below(oc, next);
         if (below < 0) return -1;
         chosen[index] = -1;
@@ -460,8 +642,7 @@ static long long opening_descend(OpeningCount *oc, const int32_t *start, long lo
         for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
             const OpeningOption *o = &oc->options[k];
             if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
-            with_option(state, o, next);
-            next[OS_INDEX] = index + 1;
+            opening_step(oc, state, index, o, next);
             below = openings_below(oc, next);
             if (below < 0) return -1;
             if (n < below * o->ways) { /* no overflow: the whole count was summed from these */
