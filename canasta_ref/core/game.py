@@ -20,6 +20,7 @@ from ..engine.actions import BARE_KINDS, Action
 from ..engine.blocks import Listing
 from ..engine.cards import Card
 from ..engine.checks import Plan, concealed_now
+from ..engine.cores import choose_core
 from ..engine.game import Event, Game
 from ..engine.judge import plan
 from ..engine.legal import listing
@@ -86,6 +87,13 @@ def core_note(rules: Rules) -> str:
         else "combining two melds, a lone hand formed, keeping a bonus card and special hands"
     )
     return f"plays on the native core; on the Python engine: {listed}; {applied}; {_ALWAYS_IN_PYTHON}"
+
+
+def lists_on_core(rules: Rules) -> bool:
+    """Whether a game of ``rules`` asking for the core plays on it and the core lists its play: where the core
+    does not list play, the Python engine lists every turn from a state rebuilt at each step, and a game on the
+    Python engine alone is the faster (the reference side of generated games asks)."""
+    return choose_core(rules, "native")[0] == "native" and play_listing_missing(rules) is None
 
 
 def _listed_by_python(rules: Rules) -> str:
@@ -388,7 +396,7 @@ def _after_melding(beside: Beside, seat: int, before: Sequence[Any], after: Sequ
     """A meld or take by ``seat``: the seat has melded; the side's melds after it that are new are this turn's,
     and cards laid on a meld not made this turn are added to an existing one (``checks`` keeps them so)."""
     made = beside.created_this_turn
-    grown = any(after[place] != before[place] and place not in made for place in range(len(before)))
+    grown = any(place not in made and after[place] != before[place] for place in range(len(before)))
     melded = tuple(True if other == seat else was for other, was in enumerate(beside.seat_melded))
     return beside.changed(
         seat_melded=melded,
