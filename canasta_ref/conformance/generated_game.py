@@ -14,7 +14,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ..core.game import lists_on_core
 from ..engine.actions import Action, parse_action
 from ..engine.cards import Card, cards_of
 from ..engine.game import Game
@@ -494,7 +493,7 @@ class _Game:
         runner = self.runner
         pick = self.pick
         setup = self.setup = runner.fixed(pick_setup(pick, runner.variants))
-        self._ref = setup.new_game(runner.reference_core(setup))
+        self._ref = setup.new_game()
         players = self.ref.rules.players
         self.send([_setup_request(setup)])
         self.expects.append(_Expect("setup", 0))
@@ -787,12 +786,6 @@ class Runner:
         if not self.info.absent_features:
             return list(game.legal_actions())
         return [a for a in game.legal_actions() if not self.info.lacks_action(a.kind)]
-
-    def reference_core(self, setup: Setup) -> str:
-        """The core the reference plays a game of ``setup`` on: the native core where it lists the variant's play
-        (proved equal to the Python engine's listing, in its order; every refusal, view and score is still the
-        Python engine's), else the Python engine."""
-        return "native" if lists_on_core(setup.rules()) else "python"
 
     def conventional_refusal(self, game: Game, move: Move) -> bool:
         """Whether the reference refuses ``move`` only by its own notation, which another engine need not share."""

@@ -90,10 +90,8 @@ class Setup:
             return reference_rules(self.variant)
         return rules_for(with_parameters(self.variant, dict(self.parameters)))
 
-    def new_game(self, core: str = "python") -> Game:
-        """The hand dealt, on ``core`` (``Game``'s ``core``: "native" plays on the native core where it is built)."""
-        rules = self.rules()
-        return Game(rules, deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat, core=core)
+    def new_game(self) -> Game:
+        return Game(self.rules(), deck=self.deck, team_scores=self.team_scores, first_seat=self.first_seat)
 
 
 @dataclass(frozen=True)

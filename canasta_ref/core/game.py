@@ -20,7 +20,6 @@ from ..engine.actions import BARE_KINDS, Action
 from ..engine.blocks import Listing
 from ..engine.cards import Card
 from ..engine.checks import Plan, concealed_now
-from ..engine.cores import choose_core
 from ..engine.game import Event, Game
 from ..engine.judge import plan
 from ..engine.legal import listing
@@ -87,13 +86,6 @@ def core_note(rules: Rules) -> str:
         else "combining two melds, a lone hand formed, keeping a bonus card and special hands"
     )
     return f"plays on the native core; on the Python engine: {listed}; {applied}; {_ALWAYS_IN_PYTHON}"
-
-
-def lists_on_core(rules: Rules) -> bool:
-    """Whether a game of ``rules`` asking for the core plays on it and the core lists its play: where the core
-    does not list play, the Python engine lists every turn from a state rebuilt at each step, and a game on the
-    Python engine alone is the faster (the reference side of generated games asks)."""
-    return choose_core(rules, "native")[0] == "native" and play_listing_missing(rules) is None
 
 
 def _listed_by_python(rules: Rules) -> str:
