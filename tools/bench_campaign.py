@@ -263,7 +263,8 @@ def memory(spec: EngineSpec, games: int, seed: int, options: CampaignOptions) ->
 
 
 def lines(figures: dict[str, Any]) -> list[str]:
-    out = [f"{figures['python']}, {figures['cpus']} CPUs; engine: {figures['engine']}"]
+    variants = ", ".join(figures["variants"]) or "every one"
+    out = [f"{figures['python']}, {figures['cpus']} CPUs; engine: {figures['engine']}; variants: {variants}"]
     for row in figures["speed"]:
         gain = f", {row['speed_up']:.2f}x one worker" if "speed_up" in row else ""
         rounds = len(row["rounds"])
@@ -344,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "cpus": os.cpu_count(),
         "engine": "the reference in process" if args.in_process else args.engine,
+        "variants": list(options.variants),
         "speed": speed(spec, args.games, args.seed, args.workers, args.rounds, options),
         "overhead": overhead(args.overhead_games, args.seed, options),
         "memory": memory(spec, args.memory_games, args.seed, options),
