@@ -1,7 +1,7 @@
 """Benchmark a campaign of generated games: games per second by workers, the runner's overhead, memory a worker.
 
     python tools/bench_campaign.py [--games 200] [--workers 1,2] [--rounds 1] [--seed 0] [--engine COMMAND]
-                                   [--json FILE]
+                                   [--variant NAME ...] [--json FILE]
 
 Three figures, wall-clock:
 
@@ -42,6 +42,7 @@ from canasta_ref.conformance import generated_game, strategies
 from canasta_ref.conformance.campaign import CampaignOptions, run_part
 from canasta_ref.conformance.engines import REFERENCE_SERVE, Engine, InProcessEngine
 from canasta_ref.conformance.workers import EngineSpec, process_pool, run_spread, worker_engine
+from canasta_ref.spec import list_variants
 
 
 def worker_counts(text: str) -> list[int]:
@@ -262,7 +263,8 @@ def memory(spec: EngineSpec, games: int, seed: int, options: CampaignOptions) ->
 
 
 def lines(figures: dict[str, Any]) -> list[str]:
-    out = [f"{figures['python']}, {figures['cpus']} CPUs; engine: {figures['engine']}"]
+    variants = ", ".join(figures["variants"]) or "every one"
+    out = [f"{figures['python']}, {figures['cpus']} CPUs; engine: {figures['engine']}; variants: {variants}"]
     for row in figures["speed"]:
         gain = f", {row['speed_up']:.2f}x one worker" if "speed_up" in row else ""
         rounds = len(row["rounds"])
@@ -327,15 +329,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--overhead-games", type=cliargs.positive, default=20, help="games to time the overhead on")
     parser.add_argument("--memory-games", type=cliargs.positive, default=20, help="games before memory is read")
     parser.add_argument("--timeout", type=cliargs.seconds, default=10.0, help="seconds per answer")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        choices=list_variants(),
+        help="only this variant (repeatable; default: every one)",
+    )
     parser.add_argument("--json", metavar="FILE", type=cliargs.output_file, help="write the figures as JSON")
     args = parser.parse_args(argv)
 
     spec = EngineSpec(None if args.in_process else args.engine, args.timeout)
-    options = CampaignOptions()
+    options = CampaignOptions(variants=tuple(args.variant))
     figures = {
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "cpus": os.cpu_count(),
         "engine": "the reference in process" if args.in_process else args.engine,
+        "variants": list(options.variants),
         "speed": speed(spec, args.games, args.seed, args.workers, args.rounds, options),
         "overhead": overhead(args.overhead_games, args.seed, options),
         "memory": memory(spec, args.memory_games, args.seed, options),

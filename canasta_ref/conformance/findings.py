@@ -176,12 +176,13 @@ def declared_differences(info: EngineInfo) -> dict[str, dict[str, tuple[Any, Any
     bundled = set(list_variants())
     out: dict[str, dict[str, tuple[Any, Any]]] = {}
     for variant in info.variants:
-        if variant not in bundled:
-            continue
+        fixed = info.fixed_for(variant)
+        if variant not in bundled or not fixed:
+            continue  # a variant whose parameters the engine leaves alone declares nothing: its rules stay unloaded
         spec = reference_rules(variant).variant
         values = {
             name: (value, spec.param(name))
-            for name, value in info.fixed_for(variant).items()
+            for name, value in fixed.items()
             if name in spec.parameters and spec.param(name) != value
         }
         if values:

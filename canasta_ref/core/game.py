@@ -388,7 +388,7 @@ def _after_melding(beside: Beside, seat: int, before: Sequence[Any], after: Sequ
     """A meld or take by ``seat``: the seat has melded; the side's melds after it that are new are this turn's,
     and cards laid on a meld not made this turn are added to an existing one (``checks`` keeps them so)."""
     made = beside.created_this_turn
-    grown = any(after[place] != before[place] and place not in made for place in range(len(before)))
+    grown = any(place not in made and after[place] != before[place] for place in range(len(before)))
     melded = tuple(True if other == seat else was for other, was in enumerate(beside.seat_melded))
     return beside.changed(
         seat_melded=melded,

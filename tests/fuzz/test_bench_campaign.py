@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -43,6 +44,27 @@ def test_the_figures_of_a_tiny_campaign(
     # the runner's own part is what the timed calls leave: some work of its own, a share of the step below all of it
     assert split["runner_us"] > 0 and 0 < split["runner_share"] < 1
     assert figures["memory"]["worker_mib"] > 0
+
+
+def test_a_campaign_of_the_variants_asked_for(
+    load_tool: Callable[[str], ModuleType], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = load_tool("bench_campaign")
+    asked: list[tuple[str, ...]] = []
+    played = bench.run_part
+
+    def run_part(*arguments: Any) -> Any:
+        asked.append(arguments[-1].variants)
+        return played(*arguments)
+
+    monkeypatch.setattr(bench, "run_part", run_part)
+    argv = ["--games", "1", "--workers", "1", "--in-process", "--overhead-games", "1", "--memory-games", "1"]
+    assert bench.main([*argv, "--variant", "hoyle-2p"]) == 0
+    assert "; variants: hoyle-2p" in capsys.readouterr().out.splitlines()[0]
+    assert asked and set(asked) == {("hoyle-2p",)}
+    assert bench.main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("; variants: every one")
+    assert asked[-1] == ()
 
 
 @pytest.mark.parametrize("workers", ["0", "1,x", ""])

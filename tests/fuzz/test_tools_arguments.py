@@ -52,6 +52,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("bench_campaign", ["--memory-games", "x"], "argument --memory-games: expected a whole number, not 'x'"),
     ("bench_campaign", ["--timeout", "nan"], "argument --timeout: expected a positive, finite number of seconds"),
     ("bench_campaign", ["--json", "missing/x.json"], "argument --json: cannot write 'missing/x.json'"),
+    ("bench_campaign", ["--variant", "nope"], "argument --variant: invalid choice: 'nope' (choose from 'bolivia',"),
     ("bench_conformance", ["--serve", "python3 'x"], 'argument --serve: cannot split "python3 \'x" into words'),
     ("bench_conformance", ["--serve", "no-such-program -v"], "argument --serve: cannot run 'no-such-program -v': no"),
     ("bench_conformance", ["--scenarios", "pipe.yaml"], "argument --scenarios: pipe.yaml:1:1: cannot read the scenari"),
