@@ -235,7 +235,7 @@ def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterat
                 if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
                     yield Action.combine(first, second)
     elif rules.sequences or repeats_allowed(rules, state):
-        openings = _openings_with_extras(rules, state, counts, -1, Action.meld)
+        openings = _openings_with_extras(rules, state, ShapesWithin(rules, state), counts, -1, Action.meld)
         yield from _each_once(_enough_only(rules, state, openings))
 
 
@@ -280,6 +280,7 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
 def _openings_with_extras(
     rules: Rules,
     state: HandState,
+    shapes: ShapesWithin,
     counts: Sequence[int],
     top_rank: int,
     build: Callable[[list[MeldGroup]], Action],
@@ -289,13 +290,13 @@ def _openings_with_extras(
     top card's rank, ``top_rank``; -1 for none), with any choice of rank groups from the rest of the hand. A
     second group of a rank comes with a group of that rank in the choice (or is of the top card's rank)."""
     wilds = wild_choices(rules, counts)
-    for extras in _extra_sets(rules, state, list(counts), wilds, top_rank):
+    for extras in _extra_sets(rules, state, shapes, list(counts), wilds, top_rank):
         rest = list(counts)
         for cards in extras:
             for card in cards:
                 rest[card] -= 1
         hand = HandCards(rules, tuple(rest))
-        per_rank = group_shapes(rules, state, state.to_act, hand, True)
+        per_rank = shapes.of(hand)
         extra_groups = [MeldGroup.of(cards) for cards in extras]
         repeated = {group_rank(rules, g) for g in extra_groups} - {SEQUENCE_RANK, top_rank}
         for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
@@ -306,7 +307,12 @@ def _openings_with_extras(
 
 
 def _extra_sets(
-    rules: Rules, state: HandState, counts: list[int], wilds: list[tuple[Card, ...]], top_rank: int
+    rules: Rules,
+    state: HandState,
+    shapes: ShapesWithin,
+    counts: list[int],
+    wilds: list[tuple[Card, ...]],
+    top_rank: int,
 ) -> Iterator[list[tuple[Card, ...]]]:
     """Every non-empty multiset of extra melds (``_openings_with_extras``) the hand can lay at once, each once:
     candidate sequences, and where the spec allows repeated ranks in one action, single rank groups of the ranks
@@ -314,12 +320,12 @@ def _extra_sets(
     candidates = new_sequences(rules, state, counts, wilds) if rules.sequences else []
     if repeats_allowed(rules, state):
         hand = HandCards(rules, tuple(counts))
-        for rank, shapes in group_shapes(rules, state, state.to_act, hand, True).items():
-            fewest = min(_held_by(rank, shape) for shape in shapes)
+        for rank, rank_shapes in shapes.of(hand).items():
+            fewest = min(_held_by(rank, shape) for shape in rank_shapes)
             held = hand.count(rank) if rank != JOKER_RANK else hand.twos_total + hand.jokers
             if held < (fewest if rank == top_rank else 2 * fewest):
                 continue
-            for shape in shapes:
+            for shape in rank_shapes:
                 candidates.extend(groups[0].cards for groups in expand_shapes(hand, [shape]))
 
     def sets(start: int) -> Iterator[list[tuple[Card, ...]]]:
@@ -341,6 +347,37 @@ def _extra_sets(
 def _held_by(rank: int, shape: Shape) -> int:
     """The cards of a group's kind that a shape uses: its natural cards, or for wild cards alone all of them."""
     return shape.naturals if rank != JOKER_RANK else shape.twos + shape.jokers
+
+
+class ShapesWithin:
+    """The valid group shapes (``movegen.group_shapes``, for a side not opened) of parts of the seat to act's hand:
+    a shape's verdict (hook meld.valid) hangs on the position and the shape, never on the other cards held, so
+    the walks that ask it of hundreds of parts of one hand (each choice of extra melds, of take group) ask it
+    once, of the whole hand, and keep for each part the shapes it can pay for, in the same order."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self._whole: dict[int, list[Shape]] | None = None
+
+    def of(self, hand: HandCards) -> dict[int, list[Shape]]:
+        """``group_shapes`` of ``hand``, cards of the seat to act's hand (initial: the side has not opened)."""
+        whole = self._whole
+        state = self.state
+        seat = state.to_act
+        if whole is None:
+            whole = self._whole = group_shapes(self.rules, state, seat, HandCards(self.rules, state.hands[seat]), True)
+        out: dict[int, list[Shape]] = {}
+        twos, jokers = hand.twos_total, hand.jokers
+        for rank in hand.meld_ranks(state.melds[state.side_of[seat]]):
+            shapes = whole.get(rank)
+            if shapes is None:
+                continue
+            naturals = hand.count(rank) if rank != JOKER_RANK else 0
+            found = [s for s in shapes if s.naturals <= naturals and s.twos <= twos and s.jokers <= jokers]
+            if found:
+                out[rank] = found
+        return out
 
 
 def repeats_allowed(rules: Rules, state: HandState) -> bool:
@@ -367,6 +404,7 @@ def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
     team = state.side_of[seat]
     melds = state.melds[team]
     wilds = wild_choices(rules, counts)
+    shapes = ShapesWithin(rules, state)
     for number, meld in enumerate(melds, start=1):
         if meld.closed:
             continue
@@ -390,7 +428,7 @@ def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
                 base = Action.take(tuple(from_hand) + wild)
                 yield base
                 if not state.team_opened[team]:
-                    yield from _take_extras(rules, state, counts, base.cards)
+                    yield from _take_extras(rules, state, shapes, counts, base.cards)
 
 
 def _with(counts: Sequence[int], card: Card) -> list[int]:
@@ -399,33 +437,35 @@ def _with(counts: Sequence[int], card: Card) -> list[int]:
     return out
 
 
-def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tuple[Card, ...]) -> Iterator[Action]:
+def _take_extras(
+    rules: Rules, state: HandState, shapes: ShapesWithin, counts: Sequence[int], base: tuple[Card, ...]
+) -> Iterator[Action]:
     """Candidate takes melding the top card with ``base`` from hand and laying further melds from the rest of the
     hand: rank groups alone, or one sequence or more with any rank groups."""
     rest = list(counts)
     for card in base:
         rest[card] -= 1
     hand = HandCards(rules, tuple(rest))
-    per_rank = group_shapes(rules, state, state.to_act, hand, True)
+    per_rank = shapes.of(hand)
     for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
         if combo:
             for groups in expand_shapes(hand, combo):
                 yield Action.take(base, groups)
-    yield from _openings_with_extras(rules, state, rest, -1, partial(_take_building, base))
+    yield from _openings_with_extras(rules, state, shapes, rest, -1, partial(_take_building, base))
 
 
 def take_openings_with_extras(
-    rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int
+    rules: Rules, state: HandState, shapes: ShapesWithin, base: tuple[Card, ...], top_rank: int
 ) -> Iterator[Action]:
     """Before the side has opened: takes melding the top card with ``base`` from hand and laying melds from the
     rest of the hand that a choice of one shape per rank other than the top card's cannot write
-    (``_openings_with_extras``), one by one, each once."""
+    (``_openings_with_extras``), one by one, each once (``shapes``: shared by the take groups of one listing)."""
     if not rules.names_melds:
         return iter(())
     counts = list(state.hands[state.to_act])
     for card in base:
         counts[card] -= 1
-    found = _openings_with_extras(rules, state, counts, top_rank, partial(_take_building, base))
+    found = _openings_with_extras(rules, state, shapes, counts, top_rank, partial(_take_building, base))
     return _legal_only(rules, state, _each_once(found))
 
 
@@ -448,11 +488,12 @@ def _take_opening_candidates(rules: Rules, state: HandState) -> Iterator[Action]
     """Opening takes with a natural pair (or more of the top card's rank) and one sequence or more."""
     top = state.pile[-1]
     counts = state.hands[state.to_act]
+    shapes = ShapesWithin(rules, state)
     for base in take_groups(rules, take_pool(rules, counts, top), counts, True):
         rest = list(counts)
         for card in base:
             rest[card] -= 1
-        yield from _openings_with_extras(rules, state, rest, rank_of(top), partial(_take_building, base))
+        yield from _openings_with_extras(rules, state, shapes, rest, rank_of(top), partial(_take_building, base))
 
 
 def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
@@ -460,4 +501,4 @@ def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
     return Action.take(base, groups)
 
 
-__all__ = ["candidates", "play_action_walk", "take_actions", "take_openings_with_extras"]
+__all__ = ["ShapesWithin", "candidates", "play_action_walk", "take_actions", "take_openings_with_extras"]
