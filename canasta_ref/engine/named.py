@@ -277,6 +277,33 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
     return opening_accepted(rules, state, seat, points, made, hand_after, melds_composition(rules, laid))
 
 
+class PileTake:
+    """Hook pile.take on the takes melding the top card with ``base`` from hand and laying groups from the rest of
+    the hand. Its fields (``checks.take_refusal``) read the cards of ``base``, the number of groups, those of the
+    top card's rank and the ranks repeated, and every take a choice of shapes writes has the same ranks: so the
+    walks ask it once per count of groups by rank, and skip the takes it refuses before writing them (most of
+    them in Samba, all in some hands). The answer is asked of the first take of a kind, as the listing asks it."""
+
+    def __init__(self, rules: Rules, state: HandState, base: tuple[Card, ...]) -> None:
+        self.rules = rules
+        self.state = state
+        self.base = base
+        self.top_rank = rank_of(state.pile[-1])
+        self._known: dict[tuple[int, int, int], bool] = {}
+
+    def allows(self, ranks: Sequence[int], groups: Sequence[MeldGroup]) -> bool:
+        """Whether pile.take allows the takes whose groups are of ``ranks`` (``checks.group_rank`` of each),
+        ``groups`` one of them."""
+        keyed = [rank for rank in ranks if rank != SEQUENCE_RANK]
+        key = (len(ranks), sum(1 for rank in ranks if rank == self.top_rank), len(keyed) - len(set(keyed)))
+        known = self._known.get(key)
+        if known is None:
+            action = Action.take(self.base, groups)
+            known = take_refusal(self.rules, self.state, self.state.to_act, action) is None
+            self._known[key] = known
+        return known
+
+
 def _openings_with_extras(
     rules: Rules,
     state: HandState,
@@ -284,11 +311,14 @@ def _openings_with_extras(
     counts: Sequence[int],
     top_rank: int,
     build: Callable[[list[MeldGroup]], Action],
+    pile_take: PileTake | None = None,
 ) -> Iterator[Action]:
     """Candidate openings that a choice of one shape per rank cannot write: one sequence or more, or a second
     group of a rank (where the spec lets one action lay two melds of a rank, or a take lay a further meld of the
     top card's rank, ``top_rank``; -1 for none), with any choice of rank groups from the rest of the hand. A
-    second group of a rank comes with a group of that rank in the choice (or is of the top card's rank)."""
+    second group of a rank comes with a group of that rank in the choice (or is of the top card's rank).
+    ``pile_take``: for takes, the choices of groups it refuses are skipped (the listing's walks; the tests'
+    candidates keep them)."""
     wilds = wild_choices(rules, counts)
     for extras in _extra_sets(rules, state, shapes, list(counts), wilds, top_rank):
         rest = list(counts)
@@ -298,11 +328,17 @@ def _openings_with_extras(
         hand = HandCards(rules, tuple(rest))
         per_rank = shapes.of(hand)
         extra_groups = [MeldGroup.of(cards) for cards in extras]
-        repeated = {group_rank(rules, g) for g in extra_groups} - {SEQUENCE_RANK, top_rank}
+        extra_ranks = [group_rank(rules, g) for g in extra_groups]
+        repeated = set(extra_ranks) - {SEQUENCE_RANK, top_rank}
         for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
             if repeated and not repeated <= {shape.rank for shape in combo}:
                 continue
-            for groups in expand_shapes(hand, combo):
+            expanded = expand_shapes(hand, combo)
+            if pile_take is not None:
+                ranks = [*extra_ranks, *[shape.rank for shape in combo]]
+                if not pile_take.allows(ranks, [*extra_groups, *expanded[0]]):
+                    continue
+            for groups in expanded:
                 yield build([*extra_groups, *groups])
 
 
@@ -389,13 +425,14 @@ def repeats_allowed(rules: Rules, state: HandState) -> bool:
 
 def take_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     """The legal takes that name a meld for the top card, or make a sequence of it, in the draw phase, one by one."""
-    for action in _each_once(_take_candidate_walk(rules, state)):
+    for action in _each_once(_take_candidate_walk(rules, state, True)):
         if _legal(rules, state, action):
             yield action
 
 
-def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
-    """Candidates for ``take_actions`` one by one, some more than once."""
+def _take_candidate_walk(rules: Rules, state: HandState, skip_refused: bool) -> Iterator[Action]:
+    """Candidates for ``take_actions`` one by one, some more than once; ``skip_refused``: without the takes with
+    further melds that hook pile.take refuses by their counts of groups (``PileTake``), as the listing walks."""
     if not rules.names_melds or not state.pile:
         return
     seat = state.to_act
@@ -428,7 +465,8 @@ def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
                 base = Action.take(tuple(from_hand) + wild)
                 yield base
                 if not state.team_opened[team]:
-                    yield from _take_extras(rules, state, shapes, counts, base.cards)
+                    pile_take = PileTake(rules, state, base.cards) if skip_refused else None
+                    yield from _take_extras(rules, state, shapes, counts, base.cards, pile_take)
 
 
 def _with(counts: Sequence[int], card: Card) -> list[int]:
@@ -438,7 +476,12 @@ def _with(counts: Sequence[int], card: Card) -> list[int]:
 
 
 def _take_extras(
-    rules: Rules, state: HandState, shapes: ShapesWithin, counts: Sequence[int], base: tuple[Card, ...]
+    rules: Rules,
+    state: HandState,
+    shapes: ShapesWithin,
+    counts: Sequence[int],
+    base: tuple[Card, ...],
+    pile_take: PileTake | None,
 ) -> Iterator[Action]:
     """Candidate takes melding the top card with ``base`` from hand and laying further melds from the rest of the
     hand: rank groups alone, or one sequence or more with any rank groups."""
@@ -449,9 +492,12 @@ def _take_extras(
     per_rank = shapes.of(hand)
     for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
         if combo:
-            for groups in expand_shapes(hand, combo):
+            expanded = expand_shapes(hand, combo)
+            if pile_take is not None and not pile_take.allows([shape.rank for shape in combo], expanded[0]):
+                continue
+            for groups in expanded:
                 yield Action.take(base, groups)
-    yield from _openings_with_extras(rules, state, shapes, rest, -1, partial(_take_building, base))
+    yield from _openings_with_extras(rules, state, shapes, rest, -1, partial(_take_building, base), pile_take)
 
 
 def take_openings_with_extras(
@@ -465,7 +511,8 @@ def take_openings_with_extras(
     counts = list(state.hands[state.to_act])
     for card in base:
         counts[card] -= 1
-    found = _openings_with_extras(rules, state, shapes, counts, top_rank, partial(_take_building, base))
+    pile_take = PileTake(rules, state, base)
+    found = _openings_with_extras(rules, state, shapes, counts, top_rank, partial(_take_building, base), pile_take)
     return _legal_only(rules, state, _each_once(found))
 
 
@@ -479,7 +526,7 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
         opened = state.team_opened[state.side_of[state.to_act]]
         yield from _play_candidate_walk(rules, state, opened)
     elif state.phase == "draw":
-        yield from _each_once(_take_candidate_walk(rules, state))
+        yield from _each_once(_take_candidate_walk(rules, state, False))
         if state.pile and not state.team_opened[state.side_of[state.to_act]]:
             yield from _take_opening_candidates(rules, state)
 
