@@ -81,7 +81,7 @@ from .movegen import (
     take_pool,
     without,
 )
-from .named import play_action_walk, take_actions, take_openings_with_extras
+from .named import ShapesWithin, play_action_walk, take_actions, take_openings_with_extras
 from .openings import OpeningCounter, constant_from, left_cap, steady_points
 from .rules import Rules, remember
 from .special import declarations
@@ -220,6 +220,7 @@ def _take_group_blocks(
     initial = not state.team_opened[state.side_of[seat]]
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
+    shapes = ShapesWithin(rules, state)
     plain: list[Action] = []
     for group in take_groups(rules, pool, counts, initial):
         legal, may_help = _take_verdict(rules, state, group, top_rank, refusals)
@@ -232,7 +233,7 @@ def _take_group_blocks(
             yield plain
             yield _take_extras(found, group, top_rank, shared, gained)
             if rules.names_melds:
-                yield Walked(take_openings_with_extras(rules, state, group, top_rank))
+                yield Walked(take_openings_with_extras(rules, state, shapes, group, top_rank))
             plain = []
     yield plain
 

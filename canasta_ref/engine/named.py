@@ -235,7 +235,7 @@ def _play_candidate_walk(rules: Rules, state: HandState, opened: bool) -> Iterat
                 if combine_refusal(rules, state, seat, melds[first - 1], melds[second - 1]) is None:
                     yield Action.combine(first, second)
     elif rules.sequences or repeats_allowed(rules, state):
-        openings = _openings_with_extras(rules, state, counts, -1, Action.meld)
+        openings = _openings_with_extras(rules, state, ShapesWithin(rules, state), counts, -1, Action.meld)
         yield from _each_once(_enough_only(rules, state, openings))
 
 
@@ -277,36 +277,78 @@ def _enough_to_open(rules: Rules, state: HandState, action: Action) -> bool:
     return opening_accepted(rules, state, seat, points, made, hand_after, melds_composition(rules, laid))
 
 
+class PileTake:
+    """Hook pile.take on the takes melding the top card with ``base`` from hand and laying groups from the rest of
+    the hand. Its fields (``checks.take_refusal``) read the cards of ``base``, the number of groups, those of the
+    top card's rank and the ranks repeated, and every take a choice of shapes writes has the same ranks: so the
+    walks ask it once per count of groups by rank, and skip the takes it refuses before writing them (most of
+    them in Samba, all in some hands). The answer is asked of the first take of a kind, as the listing asks it."""
+
+    def __init__(self, rules: Rules, state: HandState, base: tuple[Card, ...]) -> None:
+        self.rules = rules
+        self.state = state
+        self.base = base
+        self.top_rank = rank_of(state.pile[-1])
+        self._known: dict[tuple[int, int, int], bool] = {}
+
+    def allows(self, ranks: Sequence[int], groups: Sequence[MeldGroup]) -> bool:
+        """Whether pile.take allows the takes whose groups are of ``ranks`` (``checks.group_rank`` of each),
+        ``groups`` one of them."""
+        keyed = [rank for rank in ranks if rank != SEQUENCE_RANK]
+        key = (len(ranks), sum(1 for rank in ranks if rank == self.top_rank), len(keyed) - len(set(keyed)))
+        known = self._known.get(key)
+        if known is None:
+            action = Action.take(self.base, groups)
+            known = take_refusal(self.rules, self.state, self.state.to_act, action) is None
+            self._known[key] = known
+        return known
+
+
 def _openings_with_extras(
     rules: Rules,
     state: HandState,
+    shapes: ShapesWithin,
     counts: Sequence[int],
     top_rank: int,
     build: Callable[[list[MeldGroup]], Action],
+    pile_take: PileTake | None = None,
 ) -> Iterator[Action]:
     """Candidate openings that a choice of one shape per rank cannot write: one sequence or more, or a second
     group of a rank (where the spec lets one action lay two melds of a rank, or a take lay a further meld of the
     top card's rank, ``top_rank``; -1 for none), with any choice of rank groups from the rest of the hand. A
-    second group of a rank comes with a group of that rank in the choice (or is of the top card's rank)."""
+    second group of a rank comes with a group of that rank in the choice (or is of the top card's rank).
+    ``pile_take``: for takes, the choices of groups it refuses are skipped (the listing's walks; the tests'
+    candidates keep them)."""
     wilds = wild_choices(rules, counts)
-    for extras in _extra_sets(rules, state, list(counts), wilds, top_rank):
+    for extras in _extra_sets(rules, state, shapes, list(counts), wilds, top_rank):
         rest = list(counts)
         for cards in extras:
             for card in cards:
                 rest[card] -= 1
         hand = HandCards(rules, tuple(rest))
-        per_rank = group_shapes(rules, state, state.to_act, hand, True)
+        per_rank = shapes.of(hand)
         extra_groups = [MeldGroup.of(cards) for cards in extras]
-        repeated = {group_rank(rules, g) for g in extra_groups} - {SEQUENCE_RANK, top_rank}
+        extra_ranks = [group_rank(rules, g) for g in extra_groups]
+        repeated = set(extra_ranks) - {SEQUENCE_RANK, top_rank}
         for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
             if repeated and not repeated <= {shape.rank for shape in combo}:
                 continue
-            for groups in expand_shapes(hand, combo):
+            expanded = expand_shapes(hand, combo)
+            if pile_take is not None:
+                ranks = [*extra_ranks, *[shape.rank for shape in combo]]
+                if not pile_take.allows(ranks, [*extra_groups, *expanded[0]]):
+                    continue
+            for groups in expanded:
                 yield build([*extra_groups, *groups])
 
 
 def _extra_sets(
-    rules: Rules, state: HandState, counts: list[int], wilds: list[tuple[Card, ...]], top_rank: int
+    rules: Rules,
+    state: HandState,
+    shapes: ShapesWithin,
+    counts: list[int],
+    wilds: list[tuple[Card, ...]],
+    top_rank: int,
 ) -> Iterator[list[tuple[Card, ...]]]:
     """Every non-empty multiset of extra melds (``_openings_with_extras``) the hand can lay at once, each once:
     candidate sequences, and where the spec allows repeated ranks in one action, single rank groups of the ranks
@@ -314,12 +356,12 @@ def _extra_sets(
     candidates = new_sequences(rules, state, counts, wilds) if rules.sequences else []
     if repeats_allowed(rules, state):
         hand = HandCards(rules, tuple(counts))
-        for rank, shapes in group_shapes(rules, state, state.to_act, hand, True).items():
-            fewest = min(_held_by(rank, shape) for shape in shapes)
+        for rank, rank_shapes in shapes.of(hand).items():
+            fewest = min(_held_by(rank, shape) for shape in rank_shapes)
             held = hand.count(rank) if rank != JOKER_RANK else hand.twos_total + hand.jokers
             if held < (fewest if rank == top_rank else 2 * fewest):
                 continue
-            for shape in shapes:
+            for shape in rank_shapes:
                 candidates.extend(groups[0].cards for groups in expand_shapes(hand, [shape]))
 
     def sets(start: int) -> Iterator[list[tuple[Card, ...]]]:
@@ -343,6 +385,37 @@ def _held_by(rank: int, shape: Shape) -> int:
     return shape.naturals if rank != JOKER_RANK else shape.twos + shape.jokers
 
 
+class ShapesWithin:
+    """The valid group shapes (``movegen.group_shapes``, for a side not opened) of parts of the seat to act's hand:
+    a shape's verdict (hook meld.valid) hangs on the position and the shape, never on the other cards held, so
+    the walks that ask it of hundreds of parts of one hand (each choice of extra melds, of take group) ask it
+    once, of the whole hand, and keep for each part the shapes it can pay for, in the same order."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self._whole: dict[int, list[Shape]] | None = None
+
+    def of(self, hand: HandCards) -> dict[int, list[Shape]]:
+        """``group_shapes`` of ``hand``, cards of the seat to act's hand (initial: the side has not opened)."""
+        whole = self._whole
+        state = self.state
+        seat = state.to_act
+        if whole is None:
+            whole = self._whole = group_shapes(self.rules, state, seat, HandCards(self.rules, state.hands[seat]), True)
+        out: dict[int, list[Shape]] = {}
+        twos, jokers = hand.twos_total, hand.jokers
+        for rank in hand.meld_ranks(state.melds[state.side_of[seat]]):
+            shapes = whole.get(rank)
+            if shapes is None:
+                continue
+            naturals = hand.count(rank) if rank != JOKER_RANK else 0
+            found = [s for s in shapes if s.naturals <= naturals and s.twos <= twos and s.jokers <= jokers]
+            if found:
+                out[rank] = found
+        return out
+
+
 def repeats_allowed(rules: Rules, state: HandState) -> bool:
     """Whether hook meld.action lets an opening lay two groups of one rank (asked as plan asks it)."""
     seat = state.to_act
@@ -352,13 +425,14 @@ def repeats_allowed(rules: Rules, state: HandState) -> bool:
 
 def take_actions(rules: Rules, state: HandState) -> Iterator[Action]:
     """The legal takes that name a meld for the top card, or make a sequence of it, in the draw phase, one by one."""
-    for action in _each_once(_take_candidate_walk(rules, state)):
+    for action in _each_once(_take_candidate_walk(rules, state, True)):
         if _legal(rules, state, action):
             yield action
 
 
-def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
-    """Candidates for ``take_actions`` one by one, some more than once."""
+def _take_candidate_walk(rules: Rules, state: HandState, skip_refused: bool) -> Iterator[Action]:
+    """Candidates for ``take_actions`` one by one, some more than once; ``skip_refused``: without the takes with
+    further melds that hook pile.take refuses by their counts of groups (``PileTake``), as the listing walks."""
     if not rules.names_melds or not state.pile:
         return
     seat = state.to_act
@@ -367,6 +441,7 @@ def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
     team = state.side_of[seat]
     melds = state.melds[team]
     wilds = wild_choices(rules, counts)
+    shapes = ShapesWithin(rules, state)
     for number, meld in enumerate(melds, start=1):
         if meld.closed:
             continue
@@ -390,7 +465,8 @@ def _take_candidate_walk(rules: Rules, state: HandState) -> Iterator[Action]:
                 base = Action.take(tuple(from_hand) + wild)
                 yield base
                 if not state.team_opened[team]:
-                    yield from _take_extras(rules, state, counts, base.cards)
+                    pile_take = PileTake(rules, state, base.cards) if skip_refused else None
+                    yield from _take_extras(rules, state, shapes, counts, base.cards, pile_take)
 
 
 def _with(counts: Sequence[int], card: Card) -> list[int]:
@@ -399,33 +475,44 @@ def _with(counts: Sequence[int], card: Card) -> list[int]:
     return out
 
 
-def _take_extras(rules: Rules, state: HandState, counts: Sequence[int], base: tuple[Card, ...]) -> Iterator[Action]:
+def _take_extras(
+    rules: Rules,
+    state: HandState,
+    shapes: ShapesWithin,
+    counts: Sequence[int],
+    base: tuple[Card, ...],
+    pile_take: PileTake | None,
+) -> Iterator[Action]:
     """Candidate takes melding the top card with ``base`` from hand and laying further melds from the rest of the
     hand: rank groups alone, or one sequence or more with any rank groups."""
     rest = list(counts)
     for card in base:
         rest[card] -= 1
     hand = HandCards(rules, tuple(rest))
-    per_rank = group_shapes(rules, state, state.to_act, hand, True)
+    per_rank = shapes.of(hand)
     for combo in shape_combinations(per_rank, hand.twos_total, hand.jokers, sorted(per_rank)):
         if combo:
-            for groups in expand_shapes(hand, combo):
+            expanded = expand_shapes(hand, combo)
+            if pile_take is not None and not pile_take.allows([shape.rank for shape in combo], expanded[0]):
+                continue
+            for groups in expanded:
                 yield Action.take(base, groups)
-    yield from _openings_with_extras(rules, state, rest, -1, partial(_take_building, base))
+    yield from _openings_with_extras(rules, state, shapes, rest, -1, partial(_take_building, base), pile_take)
 
 
 def take_openings_with_extras(
-    rules: Rules, state: HandState, base: tuple[Card, ...], top_rank: int
+    rules: Rules, state: HandState, shapes: ShapesWithin, base: tuple[Card, ...], top_rank: int
 ) -> Iterator[Action]:
     """Before the side has opened: takes melding the top card with ``base`` from hand and laying melds from the
     rest of the hand that a choice of one shape per rank other than the top card's cannot write
-    (``_openings_with_extras``), one by one, each once."""
+    (``_openings_with_extras``), one by one, each once (``shapes``: shared by the take groups of one listing)."""
     if not rules.names_melds:
         return iter(())
     counts = list(state.hands[state.to_act])
     for card in base:
         counts[card] -= 1
-    found = _openings_with_extras(rules, state, counts, top_rank, partial(_take_building, base))
+    pile_take = PileTake(rules, state, base)
+    found = _openings_with_extras(rules, state, shapes, counts, top_rank, partial(_take_building, base), pile_take)
     return _legal_only(rules, state, _each_once(found))
 
 
@@ -439,7 +526,7 @@ def candidates(rules: Rules, state: HandState) -> Iterator[Action]:
         opened = state.team_opened[state.side_of[state.to_act]]
         yield from _play_candidate_walk(rules, state, opened)
     elif state.phase == "draw":
-        yield from _each_once(_take_candidate_walk(rules, state))
+        yield from _each_once(_take_candidate_walk(rules, state, False))
         if state.pile and not state.team_opened[state.side_of[state.to_act]]:
             yield from _take_opening_candidates(rules, state)
 
@@ -448,11 +535,12 @@ def _take_opening_candidates(rules: Rules, state: HandState) -> Iterator[Action]
     """Opening takes with a natural pair (or more of the top card's rank) and one sequence or more."""
     top = state.pile[-1]
     counts = state.hands[state.to_act]
+    shapes = ShapesWithin(rules, state)
     for base in take_groups(rules, take_pool(rules, counts, top), counts, True):
         rest = list(counts)
         for card in base:
             rest[card] -= 1
-        yield from _openings_with_extras(rules, state, rest, rank_of(top), partial(_take_building, base))
+        yield from _openings_with_extras(rules, state, shapes, rest, rank_of(top), partial(_take_building, base))
 
 
 def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
@@ -460,4 +548,4 @@ def _take_building(base: tuple[Card, ...], groups: list[MeldGroup]) -> Action:
     return Action.take(base, groups)
 
 
-__all__ = ["candidates", "play_action_walk", "take_actions", "take_openings_with_extras"]
+__all__ = ["ShapesWithin", "candidates", "play_action_walk", "take_actions", "take_openings_with_extras"]

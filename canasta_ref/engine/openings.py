@@ -44,8 +44,8 @@ from .checks import (
     table_values,
 )
 from .combos import capped
-from .movegen import HandCards, Shape, expand_shapes, group_shapes, opening_accepted
-from .named import new_sequences, repeats_allowed, wild_choices
+from .movegen import HandCards, Shape, expand_shapes, opening_accepted
+from .named import ShapesWithin, new_sequences, repeats_allowed, wild_choices
 from .rules import Rules, remember
 from .state import HandState, Meld
 
@@ -93,6 +93,7 @@ class OpeningCounter:
         self.hand_size = state.cards_held(seat) + opening_bonus(rules, state, seat)
         self.pending = not state.last_card_bonus
         self.repeats = repeats_allowed(rules, state)
+        self.shapes = ShapesWithin(rules, state)
         self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
         self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
         #: The wild cards held, packed (``_WILD_BITS`` a type) with each field's guard bit set: a packed use fits
@@ -193,7 +194,7 @@ class OpeningCounter:
         (the last: every opening)."""
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
         hand = HandCards(self.rules, tuple(rest))
-        per_rank = group_shapes(self.rules, self.state, self.seat, hand, True)
+        per_rank = self.shapes.of(hand)
         # The cards left before any group: those of no rank a group is chosen from, and no wild card.
         left = (
             self.hand_size
