@@ -337,6 +337,10 @@ class NativeOpeningCount:
         one hand than its counting tracks by group size (``_core.OPENING_MOST_TWOS``)."""
         return _too_many_wilds(self.rules, position)
 
+    def past_count(self, position: Any, minimum: int) -> str | None:
+        """``PAST_64_BITS`` where the core's count of the seat to act's openings would pass 64 bits, else None."""
+        return _past_64_bits(self.count, position, minimum)
+
     def count(self, position: Any, minimum: int) -> int:
         """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
         its side's initial meld needing ``minimum`` points (``checks.initial_minimum``)."""
@@ -556,6 +560,9 @@ OPENING_TAKES: Final = "the takes of a side that has not opened, its opening's m
 #: Why the core does not list the play of a side that has not opened where its caller gives no minimum: hook
 #: initial_meld.minimum reads the scores, which the core's position does not hold.
 OPENINGS_WITHOUT_MINIMUM: Final = "the openings of a side that has not opened"
+#: Why the core does not list a side that has not opened whose actions it counts past what 64 bits hold (a hand of
+#: 60 cards can): the Python engine, counting without a bound, lists it.
+PAST_64_BITS: Final = "more actions than the core's 64-bit count holds"
 #: The values of the top card's hooks besides the table's (``checks._top_card_values``).
 _TOP_CARD_ARGUMENTS: Final = ("frozen", "top_matches_team_meld")
 
@@ -653,6 +660,16 @@ def takes_missing(rules: Rules) -> str | None:
     return draw_listing_missing(rules) or openings_missing(rules)
 
 
+def _past_64_bits(count: Callable[[Any, int], int], position: Any, minimum: int) -> str | None:
+    """``PAST_64_BITS`` where ``count`` (the core's) cannot hold the actions of the seat to act in ``position``
+    (its minimum ``minimum``), else None: it counts them to say."""
+    try:
+        count(position, minimum)
+    except OverflowError:
+        return PAST_64_BITS
+    return None
+
+
 def _require(rules: Rules, missing: str | None) -> None:
     """Refuse to build a part of the listing for ``rules`` where the core lacks a mechanism it needs (``missing``)."""
     if missing is not None:
@@ -679,6 +696,10 @@ class NativeTakeCount:
         if not position.pile():
             return "an empty pile (listed by the draw phase's own listing)"
         return _too_many_wilds(self.rules, position)
+
+    def past_count(self, position: Any, minimum: int) -> str | None:
+        """``PAST_64_BITS`` where the core's count of the seat to act's actions would pass 64 bits, else None."""
+        return _past_64_bits(self.count, position, minimum)
 
     def count(self, position: Any, minimum: int) -> int:
         """The actions of the seat to act in ``position`` (the draw phase, its side not opened, the pile not empty;
@@ -824,30 +845,38 @@ class NativeListing:
         if PHASES[phase] == "play" and not opened:
             if self.openings is None:
                 return self.openings_missing
-            return OPENINGS_WITHOUT_MINIMUM if minimum is None else self.openings.declined(position)
+            if minimum is None:
+                return OPENINGS_WITHOUT_MINIMUM
+            return self.openings.declined(position) or self.openings.past_count(position, minimum)
         return self.play_missing if PHASES[phase] == "play" else None
 
     def _takes_uncovered(self, position: Any, minimum: int | None) -> str | None:
         """Why the core does not list the draw phase of a side that has not opened where it may take the pile, or
-        None: its takes count towards its opening, whose minimum the caller gives."""
+        None: its takes count towards its opening, whose minimum the caller gives, and the core counts them (to say
+        whether the count passes 64 bits)."""
         if self.takes is None:
             return self.takes_missing
-        return OPENING_TAKES if minimum is None else self.takes.declined(position)
+        if minimum is None:
+            return OPENING_TAKES
+        return self.takes.declined(position) or self.takes.past_count(position, minimum)
 
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
-        ``uncovered`` gives a reason, and where a side not opened has more openings than the core's 64-bit count
-        holds (a hand of 60 cards can: the Python engine, counting without a bound, lists it)."""
+        ``uncovered`` gives a reason, and where a side not opened has more openings or takes than the core's
+        64-bit count holds (``PAST_64_BITS``: a hand of 60 cards can; the Python engine, counting without a bound,
+        lists it)."""
         phase_index, _seat, opened = position.where()
         phase = PHASES[phase_index]
         if phase == "draw":  # the core's own call says whether a side that has not opened may take the pile
             listed = None if self.draw is None else self.draw.of(position)
-            if listed is not None or opened or self.takes is None or self._takes_uncovered(position, minimum):
+            if listed is not None or opened or self.takes is None or minimum is None or self.takes.declined(position):
                 return listed
-            assert minimum is not None  # a minimum given, or _takes_uncovered says so
-            return self.takes.of(position, minimum)
+            try:
+                return self.takes.of(position, minimum)
+            except OverflowError:
+                return None
         if phase == "play" and not opened:
-            if self.uncovered(position, minimum) is not None or self.openings is None or minimum is None:
+            if self.openings is None or minimum is None or self.openings.declined(position):
                 return None
             try:
                 return self.openings.of(position, minimum)

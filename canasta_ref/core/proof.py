@@ -450,11 +450,11 @@ def _prove_take_count(
 ) -> None:
     """The core's draw phase of a side that has not opened against the reference's listing: the count, the actions
     walked in order, and each one found by its index (the first ``_INDEXED`` of them)."""
-    declined = takes.declined(position)
+    minimum = initial_minimum(rules, state, state.to_act)
+    declined = takes.declined(position) or takes.past_count(position, minimum)
     if declined is not None:
         proof.takes_declined[declined] += 1
         return
-    minimum = initial_minimum(rules, state, state.to_act)
     count = takes.count(position, minimum)
     proof.take_counts += 1
     if count != reference.count():

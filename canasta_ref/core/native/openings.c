@@ -106,8 +106,9 @@ typedef struct {
  * exactly), the points from ``points`` (the initial meld's verdict alike from there for every canastas made,
  * cards left and composition the hand could give; -1: counted exactly). ``base``: the hand's cards of no rank
  * with options, which no opening lays; the state's field adds each rank's natural cards not laid as it passes, and
- * a finished state the wild cards it left unused. All 0 (``on`` 0) where a counting is not capped (a take's
- * further melds: ``takes.c``, whose verdict reads the cards used). */
+ * a finished state the wild cards it left unused. All 0 (``on`` 0) where a counting is not capped. A take's
+ * further melds (``takes.c``) are capped alike, each cap found on the take's own verdict (pile.take for the groups,
+ * the initial meld taking the pile for the points). */
 typedef struct {
     int on, groups, left, points, base;
 } OpeningCaps;
@@ -494,13 +495,16 @@ static int points_reach(const OpeningCount *oc, PointsReach *r) {
 /* The cases a points cap must hold for, at most: beyond them the points are counted exactly. */
 #define POINTS_CAP_MOST_CASES 4096
 
-/* The points from which the initial meld's verdict (``opening_meets_minimum``) answers alike up to the most the
- * hand reaches, for every canastas made, cards left (none, one, more) and composition the hand could give
+/* The initial meld's verdict on a finished count of points, canastas made (by kind), cards left and composition:
+ * an opening's (``opening_meets_minimum``) or a take's (``takes.c``); 1, 0, or -1 with an exception. */
+typedef int (*MinimumVerdict)(OpeningCount *oc, int points, const int made[4], int hand_after, int composition);
+
+/* The points from which the initial meld's verdict (``meets``) answers alike up to the most the hand reaches
+ * (``r``), for every canastas made, cards left (none, one, more) and composition the hand could give
  * (``legal._points_cap``, asked of each total in steps of the points' common divisor); -1 where the points are
- * counted exactly (negative points, too many cases); -2 with an exception. */
-static int points_cap(OpeningCount *oc) {
-    PointsReach r;
-    if (points_reach(oc, &r) < 0) return -1;
+ * counted exactly (too many cases); -2 with an exception. */
+static int points_cap_of(OpeningCount *oc, const PointsReach *reach, MinimumVerdict meets) {
+    PointsReach r = *reach;
     int cases = (r.most[0] + 1) * (r.most[1] + 1) * (r.most[2] + 1) * 3 * (r.compositions + 1);
     if (cases > POINTS_CAP_MOST_CASES) return -1;
     int cap = 0;
@@ -511,10 +515,10 @@ static int points_cap(OpeningCount *oc) {
                     for (int composition = 0; composition <= r.compositions; composition++) {
                         if ((composition & r.compositions) != composition) continue;
                         int made[4] = {k0, k1, k2, 0};
-                        int last = opening_meets_minimum(oc, r.highest, made, left, composition);
+                        int last = meets(oc, r.highest, made, left, composition);
                         if (last < 0) return -2;
                         for (int points = r.highest - r.unit; points >= cap; points -= r.unit) {
-                            int answer = opening_meets_minimum(oc, points, made, left, composition);
+                            int answer = meets(oc, points, made, left, composition);
                             if (answer < 0) return -2;
                             if (answer != last) {
                                 cap = points + r.unit;
@@ -525,12 +529,25 @@ static int points_cap(OpeningCount *oc) {
     return cap;
 }
 
+/* ``points_cap_of`` an opening's verdict over the hand's reach; -1 where the points are counted exactly (negative
+ * points too), -2 with an exception. */
+static int points_cap(OpeningCount *oc) {
+    PointsReach r;
+    return points_reach(oc, &r) < 0 ? -1 : points_cap_of(oc, &r, opening_meets_minimum);
+}
+
+/* The cards of the hand in none of the counting's options: neither natural cards of a rank with options nor wild
+ * cards (``OpeningCaps.base``). */
+static int caps_base(const OpeningCount *oc) {
+    int in_options = 0;
+    for (int i = 0; i < oc->rank_count; i++) in_options += oc->held[i];
+    return oc->hand_size - in_options - oc->twos_total - oc->jokers;
+}
+
 /* The counting's caps (``OpeningCaps``), once its options and wild cards are known; -1 with an exception. */
 static int opening_caps(OpeningCount *oc) {
     OpeningCaps *caps = &oc->caps;
-    int in_options = 0;
-    for (int i = 0; i < oc->rank_count; i++) in_options += oc->held[i];
-    caps->base = oc->hand_size - in_options - oc->twos_total - oc->jokers;
+    caps->base = caps_base(oc);
     if ((caps->groups = groups_cap(oc)) < 0 || (caps->left = left_cap(oc)) < -1 || (caps->points = points_cap(oc)) < -1)
         return -1;
     caps->on = 1;

@@ -10,9 +10,12 @@
  * its shape (its natural cards, by how many ways the hand picks them, and its wild cards by type), and its further
  * melds by ``openings.c``'s counting from a start state that holds the top card's meld, with the verdict of a take
  * (``take_judge``): pile.take told the further melds, each meld valid kept or going out, the turn ending legally,
- * and the initial meld's minimum with the take (the top card's points apart). A listing keeps every shape's counts
- * and tables (``KeptTakes``), so that an action asked for later descends them (``openings.c``'s descent and walk)
- * asking no rule question again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
+ * and the initial meld's minimum with the take (the top card's points apart). The counting is capped where that
+ * verdict stops changing (``OpeningCaps``: the further melds where pile.take answers alike, the cards left where
+ * go_out.keep_card does, the points where the initial meld's verdict does), and shapes alike in all it reads share
+ * one counting (``TakeCounting``). A listing keeps every shape's counts and the countings' tables (``KeptTakes``),
+ * so that an action asked for later descends them (``openings.c``'s descent and walk) asking no rule question
+ * again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
 
 /* One take group's counting: the openings' counting (first: its verdict casts back), what the take is judged with,
  * the group's pile.take counts (its cards, natural cards of the top card's rank, wild cards), the top card's points
@@ -32,17 +35,27 @@ static int take_fields_allow(TakeCount *tc, int extra_melds) {
     return answer_is_none(tc->d->memo[DRAW_TAKE], &tc->t->take);
 }
 
-/* The initial-meld hooks on a take finished as ``state`` (``checks.initial_meld_refusal``, taking the pile): its
- * cards' points, the top card's apart, the canastas it makes ``made``; 1, 0, or -1 with an exception. */
-static int take_meets_minimum(TakeCount *tc, const int32_t *state, const int made[4]) {
+/* The initial-meld hooks on a take (``checks.initial_meld_refusal``, taking the pile): its cards' ``points``, the
+ * top card's apart, the canastas it makes ``made``, what its melds are made of; 1, 0, or -1 with an exception. */
+static int take_minimum(TakeCount *tc, int points, const int made[4], int composition) {
     const OpeningQuestions *q = tc->oc.q;
-    long count = initial_count(q, state_points(&tc->oc, state), tc->top_points, made);
+    long count = initial_count(q, points, tc->top_points, made);
     if (count == -1 && PyErr_Occurred()) return -1;
-    int composition = state[OS_COMPOSITION];
     KeyValues v = {.arguments = {(int32_t)count, tc->oc.minimum, 0, 0, 1, composition & 1, composition >> 1 & 1,
                                  composition >> 2 & 1, made[0], made[1], made[2]}};
     PyObject *answer = ask_built(q->valid, &v);
     return answer == NULL ? -1 : answer == Py_None;
+}
+
+/* ``take_minimum`` on a take finished as ``state`` (its points capped where the counting is). */
+static int take_meets_minimum(TakeCount *tc, const int32_t *state, const int made[4]) {
+    return take_minimum(tc, state_points(&tc->oc, state), made, state[OS_COMPOSITION]);
+}
+
+/* ``take_minimum`` as the points cap asks it (``MinimumVerdict``): a take's verdict does not read the cards left. */
+static int take_minimum_case(OpeningCount *oc, int points, const int made[4], int hand_after, int composition) {
+    (void)hand_after;
+    return take_minimum((TakeCount *)oc, points, made, composition);
 }
 
 /* The canastas of the side after a take finished as ``state``, by kind, into ``after``; those it makes into
@@ -61,7 +74,7 @@ static int take_judge(OpeningCount *oc, const int32_t *state) {
     int fine = take_fields_allow(tc, state[OS_GROUPS]);
     if (fine <= 0) return fine;
     RankShape whole = {.staying = state[OS_STAYING], .leaving = state[OS_LEAVING]};
-    fine = single_meld_fine(&oc->ending, &whole, oc->hand_size - state[OS_USED], after);
+    fine = single_meld_fine(&oc->ending, &whole, state_hand_after(oc, state), after);
     return fine <= 0 ? fine : take_meets_minimum(tc, state, made);
 }
 
@@ -114,36 +127,54 @@ static int group_verdict(const Position *self, TakeCount *tc, const ShapeQuestio
     return 0;
 }
 
+/* What a counting of further melds reads besides its state and the listing's (``TakeCounting``): pile.take's
+ * answers on the group told each number of further melds, the rest of the hand's wild cards and jokers, the caps. */
+typedef struct {
+    int answers[MELD_RANKS + 1], twos_pool[CARD_TYPES], two_types, jokers;
+    OpeningCaps caps;
+} CountingKey;
+
+/* A counting of further melds that shapes alike in all it reads (``CountingKey``) share, each from its own start
+ * state: the actions below a state, the verdicts and the ways to pick wild cards are the same for every one of
+ * them, so a big hand's many groups cost the states they reach together, not each its own. */
+typedef struct {
+    CountingKey key;
+    StateTable below, verdicts, twos_ways;
+} TakeCounting;
+
 /* One shape of take group: its natural cards (``naturals``, picked ``groups`` ways), its wild cards by type (in the
  * order of ``KeptTakes.wild_types``), whether it is legal alone and may be helped by further melds, how many
- * further melds it has, their first state, and the tables of their counting (where it has any). */
+ * further melds it has, their first state, and the counting it shares (1 + its place in ``KeptTakes.countings``;
+ * 0: none). */
 typedef struct {
-    int naturals, alone, may_help;
+    int naturals, alone, may_help, counting;
     uint8_t picked[CARD_TYPES];
     long long groups, extras;
     int32_t start[OS_FIELDS];
-    StateTable below, verdicts, twos_ways;
 } TakeShape;
 
 /* A listing's takes as counted (``take_listing``), kept for the actions asked of them later: the questions and
- * facts the counting read, the counting every shape starts from (``base``: the options of further melds), the
- * pool's wild card types and how many of each are held, every shape, whether the seat may draw and take the top
- * card alone, the total. */
+ * facts the counting read, the counting every shape starts from (``base``: the options of further melds, and the
+ * caps of the cards left and of the points, found once for every shape), the pool's wild card types and how many
+ * of each are held, its natural cards, every shape, whether the seat may draw and take the top card alone, the
+ * total. */
 typedef struct {
     OpeningQuestions q;
     TakeFacts t;
     TakeCount base;
-    int wild_types[CARD_TYPES], wilds_held[CARD_TYPES], wilds, shape_count, may_draw, top_alone, has_options;
+    int wild_types[CARD_TYPES], wilds_held[CARD_TYPES], wilds, naturals, shape_count, may_draw, top_alone, has_options;
     TakeShape *shapes;
+    TakeCounting *countings;
+    int counting_count;
     long long total;
 } KeptTakes;
 
 static void kept_takes_release(KeptTakes *kept) {
-    for (int i = 0; i < kept->shape_count; i++) {
-        TakeShape *shape = &kept->shapes[i];
-        state_table_free(&shape->below), state_table_free(&shape->verdicts), state_table_free(&shape->twos_ways);
+    for (int i = 0; i < kept->counting_count; i++) {
+        TakeCounting *c = &kept->countings[i];
+        state_table_free(&c->below), state_table_free(&c->verdicts), state_table_free(&c->twos_ways);
     }
-    PyMem_Free(kept->shapes);
+    PyMem_Free(kept->shapes), PyMem_Free(kept->countings);
     opening_count_free(&kept->base.oc);
 }
 
@@ -165,20 +196,85 @@ static void shape_counting(const KeptTakes *kept, const TakeShape *shape, TakeCo
     oc->jokers -= *jokers;
     tc->fields[0] = shape->naturals + wilds, tc->fields[1] = shape->naturals, tc->fields[2] = wilds;
     oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
-    oc->below = shape->below, oc->verdicts = shape->verdicts, oc->twos_ways = shape->twos_ways;
+    if (shape->counting == 0) return;
+    const TakeCounting *c = &kept->countings[shape->counting - 1];
+    oc->below = c->below, oc->verdicts = c->verdicts, oc->twos_ways = c->twos_ways, oc->caps = c->key.caps;
 }
 
-/* The tables of ``tc``'s counting kept by ``shape`` (a table grown moves). */
-static void shape_keep_tables(TakeShape *shape, const TakeCount *tc) {
-    shape->below = tc->oc.below, shape->verdicts = tc->oc.verdicts, shape->twos_ways = tc->oc.twos_ways;
+/* The tables of ``tc``'s counting kept by the counting ``shape`` shares (a table grown moves). */
+static void shape_keep_tables(KeptTakes *kept, const TakeShape *shape, const TakeCount *tc) {
+    TakeCounting *c = &kept->countings[shape->counting - 1];
+    c->below = tc->oc.below, c->verdicts = tc->oc.verdicts, c->twos_ways = tc->oc.twos_ways;
+}
+
+/* The reach of a take's points with further melds, over every shape (``PointsReach``): the further melds' (the
+ * base counting holds every wild card of the hand) with the most the group's natural cards add, a canasta of each
+ * kind the top card's meld may make, and what that meld may be made of; -1 where some points are negative. */
+static int take_points_reach(const Position *self, const KeptTakes *kept, PointsReach *r) {
+    const OpeningCount *oc = &kept->base.oc;
+    int natural_points = self->facts.melded_value[kept->t.top_rank * 4];
+    if (points_reach(oc, r) < 0 || natural_points < 0) return -1;
+    r->highest += kept->naturals * natural_points;
+    r->unit = gcd_of(r->unit, kept->naturals ? natural_points : 0);
+    r->unit = r->unit > 0 ? r->unit : 1;
+    for (int kind = 0; kind < 3; kind++) r->most[kind] += kind_read(oc, kind);
+    if (oc->q->reads_composition) r->compositions |= kept->t.top_rank == MELD_RANKS - 2 ? 2 : 5;
+    return 0;
+}
+
+/* The caps every shape's further melds share (``OpeningCaps``): the cards left, asked over the most the hand
+ * holds after taking the pile, and the points, over the reach of every shape (``take_points_reach``); -1 with an
+ * exception. */
+static int base_caps(const Position *self, KeptTakes *kept) {
+    OpeningCount *oc = &kept->base.oc;
+    OpeningCaps *caps = &oc->caps;
+    PointsReach r;
+    if ((caps->left = left_cap(oc)) < -1) return -1;
+    caps->points = take_points_reach(self, kept, &r) < 0 ? -1 : points_cap_of(oc, &r, take_minimum_case);
+    return caps->points < -1 ? -1 : 0;
 }
 
 /* The base counting's options of further melds: every valid shape of every rank the hand could lay but the top
- * card's, in rank order, found once a listing where a group may use them; -1 with an exception. */
+ * card's, in rank order, and the caps they share, found once a listing where a group may use them; -1 with an
+ * exception. */
 static int base_options(const Position *self, KeptTakes *kept, const ShapeQuestion *q) {
     if (kept->has_options) return 0;
     kept->has_options = 1;
-    return opening_options(self, kept->t.seat, q, kept->q.reads_composition, kept->t.top_rank, 0, &kept->base.oc);
+    if (opening_options(self, kept->t.seat, q, kept->q.reads_composition, kept->t.top_rank, 0, &kept->base.oc) < 0)
+        return -1;
+    return base_caps(self, kept);
+}
+
+/* What the counting of ``tc``'s further melds reads (``CountingKey``) into ``key``: pile.take's answers, the rest of
+ * the hand's wild cards, the caps (the base's cards left and points, its own groups, and its cards in no option,
+ * at most the cards-left cap: above it every state leaves as many, ``state_hand_after``); -1 with an exception. */
+static int counting_key(TakeCount *tc, const OpeningCaps *shared, CountingKey *key) {
+    const OpeningCount *oc = &tc->oc;
+    memset(key, 0, sizeof(*key));
+    for (int groups = 0; groups <= oc->rank_count; groups++)
+        if ((key->answers[groups] = take_fields_allow(tc, groups)) < 0) return -1;
+    int cap = constant_from(key->answers, oc->rank_count + 1);
+    memcpy(key->twos_pool, oc->twos_pool, sizeof(int) * (size_t)oc->two_types);
+    key->two_types = oc->two_types, key->jokers = oc->jokers;
+    key->caps = (OpeningCaps){.on = 1, .groups = cap > 1 ? cap : 1, .left = shared->left, .points = shared->points,
+                              .base = caps_base(oc)};
+    if (key->caps.left >= 0 && key->caps.base > key->caps.left) key->caps.base = key->caps.left;
+    return 0;
+}
+
+/* The counting ``shape`` shares: the kept one whose key is ``key``, or a new one; -1 with an exception. */
+static int shared_counting(KeptTakes *kept, TakeShape *shape, const CountingKey *key) {
+    for (int i = 0; i < kept->counting_count; i++)
+        if (memcmp(&kept->countings[i].key, key, sizeof(*key)) == 0) return shape->counting = i + 1, 0;
+    TakeCounting *c = &kept->countings[kept->counting_count];
+    c->key = *key;
+    if (state_table_alloc(&c->below, 64) < 0 || state_table_alloc(&c->verdicts, 16) < 0 ||
+        state_table_alloc(&c->twos_ways, 8) < 0) {
+        state_table_free(&c->below), state_table_free(&c->verdicts), state_table_free(&c->twos_ways);
+        return -1;
+    }
+    shape->counting = ++kept->counting_count;
+    return 0;
 }
 
 /* Count one shape's actions (``legal._TakeShapes.weight``): the take alone where legal, and its further melds
@@ -198,10 +294,13 @@ static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestio
     OpeningCount *oc = &tc.oc, *base = &kept->base.oc;
     oc->options = base->options, oc->rank_count = base->rank_count;
     memcpy(oc->ranks, base->ranks, sizeof(base->ranks)), memcpy(oc->first, base->first, sizeof(base->first));
-    int failed = state_table_alloc(&oc->below, 64) < 0 || state_table_alloc(&oc->verdicts, 16) < 0 ||
-                 state_table_alloc(&oc->twos_ways, 8) < 0 || (shape->extras = openings_below(oc, shape->start)) < 0;
-    shape_keep_tables(shape, &tc);
-    return failed ? -1 : 0;
+    memcpy(oc->held, base->held, sizeof(base->held));
+    CountingKey key;
+    if (counting_key(&tc, &base->caps, &key) < 0 || shared_counting(kept, shape, &key) < 0) return -1;
+    shape_counting(kept, shape, &tc, &jokers);
+    shape->extras = openings_below(oc, shape->start);
+    shape_keep_tables(kept, shape, &tc);
+    return shape->extras < 0 ? -1 : 0;
 }
 
 /* Add ``count`` times ``weight`` to ``*total``; -1 with an exception on an overflow. */
@@ -230,10 +329,12 @@ static int shapes_count(const Position *self, KeptTakes *kept, const ShapeQuesti
             capacity *= 1 + hand[pool[i]];
         } else naturals[natural_types++] = hand[pool[i]], available += hand[pool[i]];
     }
+    kept->naturals = available;
     long long natural_ways[MAX_CARDS + 1];
     choice_counts(naturals, natural_types, available, natural_ways);
     kept->shapes = PyMem_Calloc((size_t)capacity * (size_t)(available + 1), sizeof(TakeShape));
-    if (kept->shapes == NULL) return PyErr_NoMemory(), -1;
+    kept->countings = PyMem_Calloc((size_t)capacity * (size_t)(available + 1), sizeof(TakeCounting));
+    if (kept->shapes == NULL || kept->countings == NULL) return PyErr_NoMemory(), -1;
     for (;;) {
         int chosen = 0;
         for (int i = 0; i < kept->wilds; i++) chosen += picked[i];
@@ -382,7 +483,7 @@ static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args
         return PyErr_Format(PyExc_IndexError, "native core: take %lld of %lld", index, shape->extras);
     shape_counting(kept, shape, &tc, &jokers);
     long long place = opening_descend(&tc.oc, shape->start, index, chosen);
-    shape_keep_tables(shape, &tc);
+    shape_keep_tables(kept, shape, &tc);
     if (place < 0) return NULL;
     return Py_BuildValue("(NL)", chosen_shapes(&tc.oc, chosen), place);
 }
@@ -410,3 +511,4 @@ static PyObject *Position_time_take_count(Position *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!l", &PyTuple_Type, &arguments, &repeat)) return NULL;
     return time_listing(self, take_count_once, arguments, repeat);
 }
+
