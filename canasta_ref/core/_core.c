@@ -2279,7 +2279,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(module, "MAX_SEATS", MAX_SEATS) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIDES", MAX_SIDES) < 0 ||
         PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0 ||
-        PyModule_AddIntConstant(module, "OPENING_MOST_TWOS", OPENING_MOST_TWOS) < 0) {
+        PyModule_AddIntConstant(module, "OPENING_MOST_TWOS", OPENING_MOST_TWOS) < 0 ||
+        PyModule_AddIntConstant(module, "COUNT_BITS", COUNT_BITS) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from itertools import islice
 from operator import itemgetter
 from typing import Any, Final, overload
 
@@ -229,7 +230,7 @@ class NativePlayListing:
         its turn's flags included): one call of the core, then the actions as the reference's blocks hold them, the
         melds' groups put together only when asked for (``NativeMelds``)."""
         may_ask, shapes, discards, may_pass, may_end = position.play_listing(self.context)
-        melds = NativeMelds(self.rules, position.hand(), shapes) if shapes else None
+        melds = [NativeMelds(self.rules, position.hand(), shapes)] if shapes else []
         return play_blocks(may_ask, melds, discards, may_pass, may_end)
 
     def _codes(self) -> tuple[int, ...]:
@@ -270,13 +271,12 @@ class CountedBlock(Sequence[Action]):
 
 
 def play_blocks(
-    may_ask: bool, melds: CountedBlock | None, discards: list[Action], may_pass: bool, may_end: bool
+    may_ask: bool, melds: Sequence[CountedBlock], discards: list[Action], may_pass: bool, may_end: bool
 ) -> Listing:
-    """A listing of play as the core finds it, in the reference's order: asking, the melds, the discards, passing,
-    ending."""
+    """A listing of play as the core finds it, in the reference's order: asking, the melds (a block, or openings
+    past what one block holds in several), the discards, passing, ending."""
     blocks: list[Block] = [(ASK,)] if may_ask else []
-    if melds is not None:
-        blocks.append(melds)
+    blocks.extend(melds)
     blocks.append(discards)
     if may_pass:
         blocks.append((PASS,))
@@ -338,8 +338,8 @@ class NativeOpeningCount:
         return _too_many_wilds(self.rules, position)
 
     def past_count(self, position: Any, minimum: int) -> str | None:
-        """``PAST_64_BITS`` where the core's count of the seat to act's openings would pass 64 bits, else None."""
-        return _past_64_bits(self.count, position, minimum)
+        """``PAST_COUNT_BITS`` where the core cannot count the seat to act's openings, else None."""
+        return _past_count_bits(self.count, position, minimum)
 
     def count(self, position: Any, minimum: int) -> int:
         """The openings of the seat to act in ``position`` (in play, its side not opened; ``core.load_state``),
@@ -353,8 +353,9 @@ class NativeOpeningCount:
         may_ask, (count, kept), discards, may_pass, may_end = position.opening_listing(
             self.context, self.questions, minimum
         )
-        melds = NativeOpenings(self.rules, position.hand(), count, kept) if count else None
-        return play_blocks(may_ask, melds, discards, may_pass, may_end)
+        return play_blocks(
+            may_ask, native_openings(self.rules, position.hand(), count, kept), discards, may_pass, may_end
+        )
 
 
 class NativeOpenings(CountedBlock):
@@ -363,21 +364,37 @@ class NativeOpenings(CountedBlock):
     among that choice's actions, which ``movegen.expand_shapes`` then makes from the hand as it was listed, as the
     reference does."""
 
-    __slots__ = ("_hand", "_kept")
+    __slots__ = ("_first", "_hand", "_kept")
 
-    def __init__(self, rules: Rules, held: Sequence[int], total: int, kept: Any) -> None:
+    def __init__(self, hand: HandCards, first: int, total: int, kept: Any) -> None:
+        self._first = first  # the block's first opening among the listing's kept openings
         self._total = total
         self._kept = kept
-        self._hand = HandCards(rules, tuple(held))
+        self._hand = hand
 
     def _at(self, index: int) -> Action:
         if not -self._total <= index < self._total:
             raise IndexError(f"opening {index} of {self._total}")
-        shapes, place = _opening_at(self._kept, index % self._total)
+        shapes, place = _opening_at(self._kept, self._first + index % self._total)
         return meld_of(_expansion_at(self._hand, shapes, place))
 
     def __iter__(self) -> Iterator[Action]:
-        return map(meld_of, _walked(self._total, partial(_opening_at, self._kept), self._hand))
+        walk = _walked(self._first + self._total, partial(_opening_at, self._kept), self._hand, self._first)
+        return map(meld_of, islice(walk, self._total))
+
+
+#: The most actions one block of a listing holds: the listing measures a block by ``len()``, which stops at
+#: ``sys.maxsize``, so openings past it (a hand of 60 cards has ~4e19) are split into consecutive blocks.
+_BLOCK_MOST: Final = 2**62
+
+
+def native_openings(rules: Rules, held: Sequence[int], count: int, kept: Any) -> list[NativeOpenings]:
+    """The ``count`` openings of a listing's ``kept`` openings, from the hand ``held``, as blocks of at most
+    ``_BLOCK_MOST`` each, in order."""
+    hand = HandCards(rules, tuple(held))
+    return [
+        NativeOpenings(hand, first, min(_BLOCK_MOST, count - first), kept) for first in range(0, count, _BLOCK_MOST)
+    ]
 
 
 def _opening_at(kept: Any, index: int) -> tuple[list[tuple[int, int, int, int]], int]:
@@ -400,13 +417,13 @@ def _expanded(hand: HandCards, shapes: CoreShapes) -> list[tuple[MeldGroup, ...]
 
 
 def _walked(
-    total: int, choice_at: Callable[[int], tuple[list[tuple[int, int, int, int]], int]], hand: HandCards
+    total: int, choice_at: Callable[[int], tuple[list[tuple[int, int, int, int]], int]], hand: HandCards, start: int = 0
 ) -> Iterator[tuple[MeldGroup, ...]]:
     """The ``total`` actions of a counted block one choice of shapes at a time, in order: each choice found by the
     index of its first action (``choice_at``: its shapes and that action's place among them) and made from
     ``hand`` when reached, from that place on (``_expansions_from``), so a first page of a block of billions makes
-    a page, not a list of every choice nor every action of one."""
-    index = 0
+    a page, not a list of every choice nor every action of one; from action ``start`` where it is given."""
+    index = start
     while index < total:
         shapes, place = choice_at(index)
         size = _choice_size(hand, shapes, hand.twos)
@@ -560,9 +577,10 @@ OPENING_TAKES: Final = "the takes of a side that has not opened, its opening's m
 #: Why the core does not list the play of a side that has not opened where its caller gives no minimum: hook
 #: initial_meld.minimum reads the scores, which the core's position does not hold.
 OPENINGS_WITHOUT_MINIMUM: Final = "the openings of a side that has not opened"
-#: Why the core does not list a side that has not opened whose actions it counts past what 64 bits hold (a hand of
-#: 60 cards can): the Python engine, counting without a bound, lists it.
-PAST_64_BITS: Final = "more actions than the core's 64-bit count holds"
+#: Why the core does not list a side that has not opened whose actions it counts past what its count holds: 128
+#: bits (``_core.COUNT_BITS``; 64 where its compiler has no 128-bit integers, and there a hand of 60 cards passes
+#: it). The Python engine, counting without a bound, lists it.
+PAST_COUNT_BITS: Final = "more actions than the core's count holds"
 #: The values of the top card's hooks besides the table's (``checks._top_card_values``).
 _TOP_CARD_ARGUMENTS: Final = ("frozen", "top_matches_team_meld")
 
@@ -660,13 +678,13 @@ def takes_missing(rules: Rules) -> str | None:
     return draw_listing_missing(rules) or openings_missing(rules)
 
 
-def _past_64_bits(count: Callable[[Any, int], int], position: Any, minimum: int) -> str | None:
-    """``PAST_64_BITS`` where ``count`` (the core's) cannot hold the actions of the seat to act in ``position``
+def _past_count_bits(count: Callable[[Any, int], int], position: Any, minimum: int) -> str | None:
+    """``PAST_COUNT_BITS`` where ``count`` (the core's) cannot hold the actions of the seat to act in ``position``
     (its minimum ``minimum``), else None: it counts them to say."""
     try:
         count(position, minimum)
     except OverflowError:
-        return PAST_64_BITS
+        return PAST_COUNT_BITS
     return None
 
 
@@ -698,8 +716,8 @@ class NativeTakeCount:
         return _too_many_wilds(self.rules, position)
 
     def past_count(self, position: Any, minimum: int) -> str | None:
-        """``PAST_64_BITS`` where the core's count of the seat to act's actions would pass 64 bits, else None."""
-        return _past_64_bits(self.count, position, minimum)
+        """``PAST_COUNT_BITS`` where the core cannot count the seat to act's actions, else None."""
+        return _past_count_bits(self.count, position, minimum)
 
     def count(self, position: Any, minimum: int) -> int:
         """The actions of the seat to act in ``position`` (the draw phase, its side not opened, the pile not empty;
@@ -853,7 +871,7 @@ class NativeListing:
     def _takes_uncovered(self, position: Any, minimum: int | None) -> str | None:
         """Why the core does not list the draw phase of a side that has not opened where it may take the pile, or
         None: its takes count towards its opening, whose minimum the caller gives, and the core counts them (to say
-        whether the count passes 64 bits)."""
+        whether the count passes what it holds)."""
         if self.takes is None:
             return self.takes_missing
         if minimum is None:
@@ -862,9 +880,8 @@ class NativeListing:
 
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
-        ``uncovered`` gives a reason, and where a side not opened has more openings or takes than the core's
-        64-bit count holds (``PAST_64_BITS``: a hand of 60 cards can; the Python engine, counting without a bound,
-        lists it)."""
+        ``uncovered`` gives a reason, and where a side not opened has more openings or takes than the core's count
+        holds (``PAST_COUNT_BITS``; the Python engine, counting without a bound, lists it)."""
         phase_index, _seat, opened = position.where()
         phase = PHASES[phase_index]
         if phase == "draw":  # the core's own call says whether a side that has not opened may take the pile

@@ -1,9 +1,9 @@
 """The core's draw phase of a side that has not opened on big hands (the scaling table's positions): its takes'
 further melds counted with caps where the take's verdict stops changing (the further melds, the cards left, the
 points) and shared by the groups alike in all the counting reads, with the same count, first page, sample and
-action at a spread of indexes as the Python engine's; and where its takes pass what a 64-bit count holds, the core
-declines the position (saying so where its other declines are said) and the Python engine lists it, rather than
-``legal_actions()`` raising."""
+action at a spread of indexes as the Python engine's, Classic's 60 cards (1.2e19 actions, past 64 bits) among them;
+and the core's count itself, 128 bits where the compiler has them, guarded past what it holds (the core then declines
+the position and the Python engine lists it): no bundled deck's hand reaches that, so its helper is tested alone."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from canasta_ref import core
 from canasta_ref.core.game import NativeGame
-from canasta_ref.core.listing import PAST_64_BITS, NativeListing
+from canasta_ref.core.listing import NativeListing
 from canasta_ref.engine.checks import initial_minimum
 from canasta_ref.engine.rules import rules_for
 from canasta_ref.scaling import scaling_position
@@ -27,6 +27,7 @@ from canasta_ref.spec import load_variant
     ("variant", "cards"),
     [
         ("classic", 45),
+        ("classic", 60),  # 1.2e19 actions: past a 64-bit count
         ("classic-2p", 60),
         ("classic-3p", 60),
         ("classic-6p", 45),
@@ -52,14 +53,27 @@ def test_a_big_draw_phase_not_opened_is_listed_by_the_core_as_the_python_engine_
     assert mine.sample(random.Random(cards)) == reference.sample(random.Random(cards))
 
 
-def test_takes_past_a_64_bit_count_are_listed_by_the_python_engine(native_game: ModuleType) -> None:
+def test_classic_60_cards_is_counted_past_64_bits_and_not_declined(native_game: ModuleType) -> None:
     classic = rules_for(load_variant("classic"))
-    python, native = (scaling_position(classic, 60, opened=False, phase="draw", core=c) for c in ("python", "native"))
-    total = python.legal_actions().count()
-    assert total > 2**63  # past what a signed 64-bit count holds
-    assert native.legal_actions().count() == total
-    ran = cast(NativeGame, native).ran
-    assert ran["listing on the Python engine"] == 1 and not ran["listing on the core"]
-    state = python.state
+    state = scaling_position(classic, 60, opened=False, phase="draw", core="python").state
     position = core.load_state(core.new_position(classic), state)
-    assert NativeListing(classic).uncovered(position, initial_minimum(classic, state, state.to_act)) == PAST_64_BITS
+    listing = NativeListing(classic)
+    minimum = initial_minimum(classic, state, state.to_act)
+    assert listing.uncovered(position, minimum) is None
+    assert listing.takes is not None and listing.takes.count(position, minimum) == 12_086_852_030_444_637_398
+
+
+def test_the_core_count_adds_past_64_bits_and_refuses_past_what_it_holds(native_game: ModuleType) -> None:
+    add = native_game.count_add_product
+    most = 2 ** (native_game.COUNT_BITS - 1) - 1  # signed: -1 is the core's "none kept"
+    assert add(most - 10, 5, 2) == most
+    assert add(0, 0, most) == 0
+    with pytest.raises(OverflowError, match="more actions than its"):
+        add(most - 10, 11, 1)
+    with pytest.raises(OverflowError, match="more actions than its"):
+        add(0, 2, most // 2 + 1)
+    with pytest.raises(OverflowError):
+        add(most + 1, 0, 0)  # an index past the count is refused on the way in
+    if native_game.COUNT_BITS == 128:
+        assert add(2**64 + 1, 2**63, 2) == 2**65 + 1
+        assert add(2**100, 3, 2**80) == 2**100 + 3 * 2**80

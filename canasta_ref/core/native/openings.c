@@ -11,6 +11,72 @@
  * key built here: the number of groups (meld.action), the turn ending legally (go_out.allowed, go_out.keep_card),
  * the initial meld (initial_meld.count, initial_meld.valid, go_out.concealed); kept per call by aggregate. */
 
+/* A count of actions: 128 bits where the compiler has them (a hand of 60 cards passes 64 bits), else 64, the
+ * overflow checked either way. Signed, so that -1 stays both the tables' "none kept" and the error return: 127
+ * bits hold every bundled deck's counts. */
+#ifdef __SIZEOF_INT128__
+typedef __int128 Count;
+#define COUNT_BITS 128
+#else
+typedef long long Count;
+#define COUNT_BITS 64
+#endif
+
+/* ``n`` (not negative) as a Python int, built from its two 64-bit halves past what a long long holds. */
+static PyObject *count_to_python(Count n) {
+    if (n <= (Count)LLONG_MAX) return PyLong_FromLongLong((long long)n);
+#ifdef __SIZEOF_INT128__
+    PyObject *high = PyLong_FromUnsignedLongLong((unsigned long long)(n >> 64)), *shift = PyLong_FromLong(64);
+    PyObject *low = PyLong_FromUnsignedLongLong((unsigned long long)n);
+    PyObject *shifted = high == NULL || shift == NULL ? NULL : PyNumber_Lshift(high, shift);
+    PyObject *whole = shifted == NULL || low == NULL ? NULL : PyNumber_Or(shifted, low);
+    Py_XDECREF(high), Py_XDECREF(shift), Py_XDECREF(low), Py_XDECREF(shifted);
+    return whole;
+#else
+    return PyLong_FromLongLong((long long)n);
+#endif
+}
+
+/* The Python int ``number`` as a count into ``*out``: 0, or -1 with an exception (OverflowError past what a
+ * count holds, TypeError for another type). */
+static int count_from_python(PyObject *number, Count *out) {
+    int overflow;
+    long long small = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (small == -1 && PyErr_Occurred()) return -1;
+    if (!overflow) return *out = small, 0;
+#ifdef __SIZEOF_INT128__
+    if (overflow > 0) {
+        PyObject *shift = PyLong_FromLong(64), *high = shift == NULL ? NULL : PyNumber_Rshift(number, shift);
+        long long top = high == NULL ? -1 : PyLong_AsLongLong(high); /* past 127 bits: OverflowError */
+        Py_XDECREF(shift), Py_XDECREF(high);
+        if (top == -1 && PyErr_Occurred()) return -1;
+        *out = (Count)top << 64 | (Count)PyLong_AsUnsignedLongLongMask(number);
+        return 0;
+    }
+#endif
+    PyErr_Format(PyExc_OverflowError, "native core: %R is past what its %d-bit count holds", number, COUNT_BITS);
+    return -1;
+}
+
+/* An IndexError: ``what`` ``index`` (a Python int) past ``total``, as "opening 7 of 7" says it; NULL. */
+static PyObject *index_past(const char *what, PyObject *index, Count total) {
+    PyObject *number = count_to_python(total);
+    if (number != NULL) PyErr_Format(PyExc_IndexError, "native core: %s %S of %S", what, index, number);
+    Py_XDECREF(number);
+    return NULL;
+}
+
+/* ``*total`` plus ``count`` times ``weight``: 0, or -1 with an OverflowError naming ``what`` past what a count
+ * holds (the caller then declines the position). */
+static int count_add_product(Count *total, Count count, Count weight, const char *what) {
+    Count product;
+    if (__builtin_mul_overflow(count, weight, &product) || __builtin_add_overflow(*total, product, total)) {
+        PyErr_Format(PyExc_OverflowError, "native core: more %s than its %d-bit count holds", what, COUNT_BITS);
+        return -1;
+    }
+    return 0;
+}
+
 /* One valid shape of a rank as an option of an opening: its counts, the ways to pick its natural cards, its
  * natural cards' points, the kind of canasta it makes (-1: none), its verdicts, what its meld is made of. */
 typedef struct {
@@ -31,14 +97,14 @@ enum {
 /* A table from a state (OS_FIELDS ints) to a count, open addressing, grown at half full. */
 typedef struct {
     int32_t *keys;
-    long long *values;
+    Count *values;
     uint8_t *used;
     Py_ssize_t capacity, size;
 } StateTable;
 
 static int state_table_alloc(StateTable *t, Py_ssize_t capacity) {
     t->keys = PyMem_Calloc((size_t)capacity * OS_FIELDS, sizeof(int32_t));
-    t->values = PyMem_Calloc((size_t)capacity, sizeof(long long));
+    t->values = PyMem_Calloc((size_t)capacity, sizeof(Count));
     t->used = PyMem_Calloc((size_t)capacity, 1);
     t->capacity = capacity, t->size = 0;
     if (t->keys == NULL || t->values == NULL || t->used == NULL) {
@@ -63,7 +129,7 @@ static Py_ssize_t state_slot(const StateTable *t, const int32_t *key) {
     return at;
 }
 
-static int state_table_put(StateTable *t, const int32_t *key, long long value);
+static int state_table_put(StateTable *t, const int32_t *key, Count value);
 
 static int state_table_grow(StateTable *t) {
     StateTable bigger;
@@ -75,7 +141,7 @@ static int state_table_grow(StateTable *t) {
     return 0;
 }
 
-static int state_table_put(StateTable *t, const int32_t *key, long long value) {
+static int state_table_put(StateTable *t, const int32_t *key, Count value) {
     if ((t->size + 1) * 2 > t->capacity && state_table_grow(t) < 0) return -1;
     Py_ssize_t at = state_slot(t, key);
     if (!t->used[at]) {
@@ -87,7 +153,7 @@ static int state_table_put(StateTable *t, const int32_t *key, long long value) {
 }
 
 /* The count kept for ``key``, or -1 where none is. */
-static long long state_table_get(const StateTable *t, const int32_t *key) {
+static Count state_table_get(const StateTable *t, const int32_t *key) {
     Py_ssize_t at = state_slot(t, key);
     return t->used[at] ? t->values[at] : -1;
 }
@@ -220,8 +286,8 @@ static long long twos_picks(int *pool, int types, const int *sizes, int groups) 
 static long long twos_ways_of(OpeningCount *oc, const int32_t *state) {
     int32_t key[OS_FIELDS] = {0};
     key[OS_SIZES_LOW] = state[OS_SIZES_LOW], key[OS_SIZES_HIGH] = state[OS_SIZES_HIGH];
-    long long known = state_table_get(&oc->twos_ways, key);
-    if (known >= 0) return known;
+    Count known = state_table_get(&oc->twos_ways, key);
+    if (known >= 0) return (long long)known;
     int sizes[OPENING_MOST_TWOS], groups = 0;
     for (int size = 1; size <= OPENING_MOST_TWOS; size++) {
         int32_t packed = size <= 7 ? state[OS_SIZES_LOW] : state[OS_SIZES_HIGH];
@@ -316,7 +382,7 @@ static int opening_accepts(OpeningCount *oc, const int32_t *state) {
     int32_t key[OS_FIELDS];
     memcpy(key, state, sizeof(key));
     key[OS_INDEX] = key[OS_SIZES_LOW] = key[OS_SIZES_HIGH] = 0;
-    long long known = state_table_get(&oc->verdicts, key);
+    Count known = state_table_get(&oc->verdicts, key);
     if (known >= 0) return (int)known;
     int accepted = oc->judge(oc, state);
     if (accepted < 0 || state_table_put(&oc->verdicts, key, accepted) < 0) return -1;
@@ -365,7 +431,7 @@ static void opening_step(const OpeningCount *oc, const int32_t *state, int index
 
 /* The actions below ``state`` (its rank's place in OS_INDEX): each legal completion weighted by its cards; -1
  * with an exception (an overflow included). */
-static long long openings_below(OpeningCount *oc, const int32_t *state) {
+static Count openings_below(OpeningCount *oc, const int32_t *state) {
     int index = state[OS_INDEX];
     if (index == oc->rank_count) {
         if (state[OS_GROUPS] == 0) return 0;
@@ -374,22 +440,18 @@ static long long openings_below(OpeningCount *oc, const int32_t *state) {
         long long ways = twos_ways_of(oc, state);
         return ways < -1 ? -1 : ways;
     }
-    long long known = state_table_get(&oc->below, state);
+    Count known = state_table_get(&oc->below, state);
     if (known >= 0) return known;
     int32_t next[OS_FIELDS];
     opening_step(oc, state, index, NULL, next);
-    long long total = openings_below(oc, next);
+    Count total = openings_below(oc, next);
     if (total < 0) return -1;
     for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
         const OpeningOption *o = &oc->options[k];
         if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
         opening_step(oc, state, index, o, next);
-        long long below = openings_below(oc, next), product;
-        if (below < 0) return -1;
-        if (__builtin_mul_overflow(below, o->ways, &product) || __builtin_add_overflow(total, product, &total)) {
-            PyErr_SetString(PyExc_OverflowError, "native core: more openings than a 64-bit count holds");
-            return -1;
-        }
+        Count below = openings_below(oc, next);
+        if (below < 0 || count_add_product(&total, below, o->ways, "openings") < 0) return -1;
     }
     return state_table_put(&oc->below, state, total) < 0 ? -1 : total;
 }
@@ -591,7 +653,7 @@ static int read_opening_questions(PyObject *questions, OpeningQuestions *q) {
 /* The counting set up for the seat to act from ``args`` (context, questions, minimum),
  * its openings counted into ``*total`` (0 where action.allowed refuses melding); -1 with an exception. The caller
  * frees ``oc`` (``opening_count_free``) either way. */
-static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, long long *total) {
+static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, Count *total) {
     PyObject *context, *questions;
     int minimum;
     if (!PyArg_ParseTuple(args, "OO!i", &context, &PyTuple_Type, &questions, &minimum) ||
@@ -630,10 +692,10 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
 static PyObject *Position_opening_count(Position *self, PyObject *args) {
     OpeningCount oc = {0};
     OpeningQuestions q;
-    long long total;
+    Count total;
     int failed = opening_prepare(self, args, &oc, &q, &total) < 0;
     opening_count_free(&oc);
-    return failed ? NULL : PyLong_FromLongLong(total);
+    return failed ? NULL : count_to_python(total);
 }
 
 /* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening below ``start``
@@ -641,14 +703,14 @@ static PyObject *Position_opening_count(Position *self, PyObject *args) {
  * within one choice by its cards), and the opening's place among that choice's actions. Each option's block
  * holds, for every deeper choice in turn, its ways times that choice's actions: the deeper choice is found at ``n``
  * over the ways, and the place within the choice is put back together on the way up. -1 with an exception. */
-static long long opening_descend(OpeningCount *oc, const int32_t *start, long long n, int *chosen) {
+static Count opening_descend(OpeningCount *oc, const int32_t *start, Count n, int *chosen) {
     int32_t state[OS_FIELDS], next[OS_FIELDS];
     memcpy(state, start, sizeof(state));
     long long ways[MELD_RANKS], rest[MELD_RANKS];
     int levels = 0;
     for (int index = 0; index < oc->rank_count; index++) {
         opening_step(oc, state, index, NULL, next);
-        long long below = openings_below(oc, next);
+        Count below = openings_below(oc, next);
         if (below < 0) return -1;
         chosen[index] = -1;
         if (n < below) {
@@ -683,7 +745,7 @@ static long long opening_descend(OpeningCount *oc, const int32_t *start, long lo
 typedef struct {
     OpeningCount oc;
     OpeningQuestions q;
-    long long total;
+    Count total;
 } KeptOpenings;
 
 #define KEPT_OPENINGS "canasta_ref.core.openings"
@@ -719,19 +781,20 @@ static PyObject *chosen_shapes(const OpeningCount *oc, const int *chosen) {
  * reference's order, as (its shapes: (rank, natural cards, other wild cards, jokers) in canonical order, its place
  * among the actions of those shapes, in ``movegen.expand_shapes`` order). */
 static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *capsule;
-    long long index;
+    PyObject *capsule, *number;
+    Count index;
     int chosen[MELD_RANKS];
-    if (!PyArg_ParseTuple(args, "OL", &capsule, &index)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!", &capsule, &PyLong_Type, &number) || count_from_python(number, &index) < 0)
+        return NULL;
     KeptOpenings *kept = kept_openings_of(capsule);
     if (kept == NULL) return NULL;
     if (index < 0 || index >= kept->total)
-        return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total);
+        return index_past("opening", number, kept->total);
     int32_t start[OS_FIELDS];
     opening_start(start);
-    long long place = opening_descend(&kept->oc, start, index, chosen);
+    Count place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return NULL;
-    return Py_BuildValue("(NL)", chosen_shapes(&kept->oc, chosen), place);
+    return Py_BuildValue("(NN)", chosen_shapes(&kept->oc, chosen), count_to_python(place));
 }
 
 /* ``opening_listing(context, questions, minimum)``: the whole listing of the seat to act in play, its side not
@@ -752,7 +815,7 @@ static PyObject *Position_opening_listing(Position *self, PyObject *args) {
     const ListingContext *c = (const ListingContext *)PyTuple_GET_ITEM(args, 0); /* checked by the preparing */
     OpeningCount *oc = &kept->oc;
     int may_ask = ask_allowed(&oc->gates, oc->table, self->state.to_act);
-    PyObject *openings = may_ask < 0 ? NULL : Py_BuildValue("(LO)", kept->total, capsule);
+    PyObject *openings = may_ask < 0 ? NULL : Py_BuildValue("(NO)", count_to_python(kept->total), capsule);
     PyObject *found = openings == NULL ? NULL
                                        : play_listing_rest(self, c, &oc->gates, &oc->ending, oc->table, may_ask,
                                                            openings, kept->total > 0);
@@ -760,9 +823,26 @@ static PyObject *Position_opening_listing(Position *self, PyObject *args) {
     return found;
 }
 
+/* ``count_add_product(total, count, weight)`` (a module function): ``total`` plus ``count`` times ``weight`` as the
+ * countings add them (``count_add_product``), through the core's count and back: OverflowError past what it holds.
+ * What a test reaches the guard by, which no bundled deck's hand reaches. */
+static PyObject *core_count_add_product(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *numbers[3];
+    Count values[3];
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyLong_Type, &numbers[0], &PyLong_Type, &numbers[1], &PyLong_Type,
+                          &numbers[2]))
+        return NULL;
+    for (int i = 0; i < 3; i++)
+        if (count_from_python(numbers[i], &values[i]) < 0) return NULL;
+    if (count_add_product(&values[0], values[1], values[2], "actions") < 0) return NULL;
+    return count_to_python(values[0]);
+}
+
 /* The module's functions on a listing's kept openings (``_core.c``'s ``core_module``). */
 static PyMethodDef opening_functions[] = {
     {"opening_at", (PyCFunction)core_opening_at, METH_VARARGS,
      "opening_at(kept, index): (shapes, place) of the index-th of a listing's kept openings"},
+    {"count_add_product", (PyCFunction)core_count_add_product, METH_VARARGS,
+     "count_add_product(total, count, weight): total + count * weight in the core's count, as its countings add"},
     {NULL, NULL, 0, NULL},
 };

@@ -241,12 +241,16 @@ static int opening_group_at(OpeningPool *p, int shape, long long index, long *v,
 static int choose_opening(const Position *self, PyObject *kept_capsule, long long index, Chosen *out) {
     KeptOpenings *kept = kept_openings_of(kept_capsule);
     if (kept == NULL) return -1;
-    if (index < 0 || index >= kept->total)
-        return PyErr_Format(PyExc_IndexError, "native core: opening %lld of %lld", index, kept->total), -1;
+    if (index < 0 || index >= kept->total) {
+        PyObject *number = PyLong_FromLongLong(index);
+        if (number != NULL) index_past("opening", number, kept->total);
+        Py_XDECREF(number);
+        return -1;
+    }
     int chosen[MELD_RANKS];
     int32_t start[OS_FIELDS];
     opening_start(start);
-    long long place = opening_descend(&kept->oc, start, index, chosen);
+    long long place = (long long)opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return -1;
     OpeningPool p = {.self = self, .seat = self->state.to_act};
     const OpeningCount *oc = &kept->oc;

@@ -149,7 +149,8 @@ typedef struct {
 typedef struct {
     int naturals, alone, may_help, counting;
     uint8_t picked[CARD_TYPES];
-    long long groups, extras;
+    long long groups;
+    Count extras;
     int32_t start[OS_FIELDS];
 } TakeShape;
 
@@ -166,7 +167,7 @@ typedef struct {
     TakeShape *shapes;
     TakeCounting *countings;
     int counting_count;
-    long long total;
+    Count total;
 } KeptTakes;
 
 static void kept_takes_release(KeptTakes *kept) {
@@ -303,16 +304,6 @@ static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestio
     return shape->extras < 0 ? -1 : 0;
 }
 
-/* Add ``count`` times ``weight`` to ``*total``; -1 with an exception on an overflow. */
-static int add_weighted(long long *total, long long count, long long weight) {
-    long long product;
-    if (__builtin_mul_overflow(count, weight, &product) || __builtin_add_overflow(*total, product, total)) {
-        PyErr_SetString(PyExc_OverflowError, "native core: more takes than a 64-bit count holds");
-        return -1;
-    }
-    return 0;
-}
-
 /* Every shape of take group (``movegen.take_groups`` before an opening: every pair, every larger group with a
  * natural card): each choice of the pool's wild cards by type, with each number of its natural cards, counted into
  * ``kept``. -1 with an exception. */
@@ -345,7 +336,7 @@ static int shapes_count(const Position *self, KeptTakes *kept, const ShapeQuesti
             shape->naturals = n, shape->groups = natural_ways[n];
             memcpy(shape->picked, picked, sizeof(picked));
             if (shape_count(self, kept, q, shape) < 0 ||
-                add_weighted(&kept->total, shape->alone + shape->extras, shape->groups) < 0)
+                count_add_product(&kept->total, shape->alone + shape->extras, shape->groups, "takes") < 0)
                 return -1;
         }
         int i = 0; /* the next choice of wild cards, as an odometer over their types */
@@ -393,7 +384,7 @@ static int takes_prepare(Position *self, PyObject *args, KeptTakes *kept) {
     kept->may_draw = draw_allowed(self, &c->draw, &kept->t, kept->top_alone);
     if (kept->may_draw < 0 || opening_wilds(self, seat, &base->oc) < 0 || shapes_count(self, kept, &c->shapes) < 0)
         return -1;
-    return add_weighted(&kept->total, kept->may_draw + kept->top_alone, 1);
+    return count_add_product(&kept->total, kept->may_draw + kept->top_alone, 1, "takes");
 }
 
 /* ``take_count(context, questions, minimum, composition_from_hand)``: how many actions the seat to act (in the
@@ -407,7 +398,7 @@ static PyObject *Position_take_count(Position *self, PyObject *args) {
     memset(&kept, 0, sizeof(kept));
     int failed = takes_prepare(self, args, &kept) < 0;
     kept_takes_release(&kept);
-    return failed ? NULL : PyLong_FromLongLong(kept.total);
+    return failed ? NULL : count_to_python(kept.total);
 }
 
 #define KEPT_TAKES "canasta_ref.core.takes"
@@ -441,8 +432,8 @@ static PyObject *Position_take_listing(Position *self, PyObject *args) {
         if (!shape->alone && !shape->extras) continue;
         long picked[CARD_TYPES];
         for (int k = 0; k < kept->wilds; k++) picked[k] = shape->picked[k];
-        PyObject *entry = Py_BuildValue("(iNNLi)", shape->naturals, tuple_of_ints(picked, kept->wilds),
-                                        PyBool_FromLong(shape->alone), shape->extras, i);
+        PyObject *entry = Py_BuildValue("(iNNNi)", shape->naturals, tuple_of_ints(picked, kept->wilds),
+                                        PyBool_FromLong(shape->alone), count_to_python(shape->extras), i);
         if (entry == NULL || PyList_Append(shapes, entry) < 0) Py_CLEAR(shapes);
         Py_XDECREF(entry);
     }
@@ -471,21 +462,22 @@ static KeptTakes *kept_shape(PyObject *capsule, int at, TakeShape **shape) {
  * other wild cards, jokers) in rank order, its place among the actions of those shapes, in
  * ``movegen.expand_shapes`` order). */
 static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *capsule;
+    PyObject *capsule, *number;
     int at, jokers, chosen[MELD_RANKS];
-    long long index;
+    Count index;
     TakeShape *shape;
     TakeCount tc;
-    if (!PyArg_ParseTuple(args, "OiL", &capsule, &at, &index)) return NULL;
+    if (!PyArg_ParseTuple(args, "OiO!", &capsule, &at, &PyLong_Type, &number) || count_from_python(number, &index) < 0)
+        return NULL;
     KeptTakes *kept = kept_shape(capsule, at, &shape);
     if (kept == NULL) return NULL;
     if (index < 0 || index >= shape->extras)
-        return PyErr_Format(PyExc_IndexError, "native core: take %lld of %lld", index, shape->extras);
+        return index_past("take", number, shape->extras);
     shape_counting(kept, shape, &tc, &jokers);
-    long long place = opening_descend(&tc.oc, shape->start, index, chosen);
+    Count place = opening_descend(&tc.oc, shape->start, index, chosen);
     shape_keep_tables(kept, shape, &tc);
     if (place < 0) return NULL;
-    return Py_BuildValue("(NL)", chosen_shapes(&tc.oc, chosen), place);
+    return Py_BuildValue("(NN)", chosen_shapes(&tc.oc, chosen), count_to_python(place));
 }
 
 /* The module's functions on a listing's kept takes (``_core.c``'s ``core_module``). */
