@@ -11,7 +11,7 @@ hand declared and the phase a kept bonus card returns to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
 from ..engine.cards import Card
@@ -57,14 +57,11 @@ class Beside:
     tracks_first_turns: bool
 
     def changed(self, **fields: Any) -> Beside:
-        """A copy with ``fields`` changed: as ``dataclasses.replace``, which a game on the core calls at nearly
-        every action and costs there several times this copy of the values."""
+        """A copy with ``fields`` changed (``dataclasses.replace``), a name that is no field said plainly."""
         unknown = fields.keys() - _BESIDE_FIELDS
         if unknown:
             raise TypeError(f"Beside has no field {', '.join(sorted(unknown))}")
-        copied = object.__new__(Beside)
-        copied.__dict__.update(self.__dict__, **fields)
-        return copied
+        return replace(self, **fields)
 
 
 #: The names of ``Beside``'s fields.
