@@ -384,7 +384,8 @@ class NativeOpenings(CountedBlock):
 
 
 #: The most actions one block of a listing holds: the listing measures a block by ``len()``, which stops at
-#: ``sys.maxsize``, so openings past it (a hand of 60 cards has ~4e19) are split into consecutive blocks.
+#: ``sys.maxsize``, so openings past it (a hand of 60 cards has ~4e19), and a take shape's further melds past it,
+#: are split into consecutive blocks.
 _BLOCK_MOST: Final = 2**62
 
 
@@ -789,18 +790,24 @@ class NativeTakeGroups:
             rest = list(self._held)
             for card in group:
                 rest[card] -= 1
-            blocks.append(NativeTakeExtras(HandCards(self._rules, tuple(rest)), group, extras, self._kept, at))
+            hand = HandCards(self._rules, tuple(rest))
+            blocks.extend(
+                NativeTakeExtras(hand, group, first, min(_BLOCK_MOST, extras - first), self._kept, at)
+                for first in range(0, extras, _BLOCK_MOST)
+            )
         return Listing(blocks)
 
 
 class NativeTakeExtras(CountedBlock):
-    """The takes of one group with further melds, as a block: counted by the core, an action made only when asked
+    """The takes of one group with further melds, or a run of them (a shape past ``_BLOCK_MOST`` takes is split
+    into consecutive blocks, as the openings are), as a block: counted by the core, an action made only when asked
     for from the further melds' shapes the core finds and ``movegen.expand_shapes`` over the rest of the hand, as
     the reference's ``combos.Combinations`` makes them."""
 
-    __slots__ = ("_at_shape", "_group", "_kept", "_rest")
+    __slots__ = ("_at_shape", "_first", "_group", "_kept", "_rest")
 
-    def __init__(self, rest: HandCards, group: tuple[Card, ...], total: int, kept: Any, at: int) -> None:
+    def __init__(self, rest: HandCards, group: tuple[Card, ...], first: int, total: int, kept: Any, at: int) -> None:
+        self._first = first  # the block's first take among its shape's takes with further melds
         self._total = total
         self._rest = rest
         self._group = group
@@ -811,13 +818,14 @@ class NativeTakeExtras(CountedBlock):
         if not -self._total <= index < self._total:
             raise IndexError(f"take {index} of {self._total}")
         assert LIBRARY is not None  # kept takes come from the library
-        shapes, place = LIBRARY.take_extras_at(self._kept, self._at_shape, index % self._total)
+        shapes, place = LIBRARY.take_extras_at(self._kept, self._at_shape, self._first + index % self._total)
         return Action.take(self._group, _expansion_at(self._rest, shapes, place))
 
     def __iter__(self) -> Iterator[Action]:
         assert LIBRARY is not None  # kept takes come from the library
         choice_at = partial(LIBRARY.take_extras_at, self._kept, self._at_shape)
-        for groups in _walked(self._total, choice_at, self._rest):
+        walk = _walked(self._first + self._total, choice_at, self._rest, self._first)
+        for groups in islice(walk, self._total):
             yield Action.take(self._group, groups)
 
 

@@ -128,6 +128,19 @@ def test_many_take_groups_and_further_melds_are_counted_as_the_reference_lists_t
     assert len(found) > 1_000 and "take AC AD 2C + QC QD QH | KC KD KH" in found
 
 
+def test_groups_that_leave_different_wild_cards_share_a_counting_as_the_reference_lists_them(
+    library: ModuleType, unfrozen: Rules
+) -> None:
+    """A pile not frozen, taken with groups of natural and wild cards: each group leaves another rest of the twos
+    (two of clubs and one of diamonds held, and two jokers), whose further melds the core counts in one counting,
+    that rest in its states, each further meld's twos picked as it passes its rank; every action in the reference's
+    order, the choices of further melds kept together."""
+    hand = "AC AD 2C 2C 2D JK JK KC KD KH QC QD 5S 6D"
+    found = _listed(unfrozen, _to_draw(unfrozen, hand, "4C AS"))
+    assert len(found) > 1_000
+    assert {"take AC 2C + KC KD 2C", "take AC 2C + KC KD 2D", "take AC 2D + KC KD 2C JK"} <= set(found)
+
+
 def test_the_count_declines_an_empty_pile_and_refuses_a_side_that_has_opened(
     library: ModuleType, classic: Rules
 ) -> None:

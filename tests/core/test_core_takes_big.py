@@ -1,9 +1,10 @@
 """The core's draw phase of a side that has not opened on big hands (the scaling table's positions): its takes'
 further melds counted with caps where the take's verdict stops changing (the further melds, the cards left, the
-points) and shared by the groups alike in all the counting reads, with the same count, first page, sample and
-action at a spread of indexes as the Python engine's, Classic's 60 cards (1.2e19 actions, past 64 bits) among them;
-and the core's count itself, 128 bits where the compiler has them, guarded past what it holds (the core then declines
-the position and the Python engine lists it): no bundled deck's hand reaches that, so its helper is tested alone."""
+points) and shared by the groups alike in all the counting reads (the rest of the hand's wild cards in its
+states), with the same count, first page, sample and action at a spread of indexes as the Python engine's,
+Classic's 60 cards (1.2e19 actions, past 64 bits) among them; and the core's count itself, 128 bits where the
+compiler has them, guarded past what it holds (the core then declines the position and the Python engine lists
+it): no bundled deck's hand reaches that, so its helper is tested alone."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ from canasta_ref.spec import load_variant
         ("classic-2p", 60),
         ("classic-3p", 60),
         ("classic-6p", 45),
+        ("classic-6p", 60),  # 25 rests of the hand's wild cards, counted in one counting
         ("fournier", 60),
         ("hand-and-foot", 45),
+        ("hand-and-foot", 60),
         ("hoyle-2p", 60),
     ],
 )

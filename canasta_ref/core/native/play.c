@@ -36,12 +36,29 @@ static PyObject *Position_seed(Position *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-/* Position.below(n): a number below ``n`` from the position's generator, what the Python side chooses with. */
+/* A number below ``n`` (n > 0) of a count: below 2**63 as ``random_below`` draws it (so a hand played before draws
+ * the same), past it from two draws made one 128-bit number, those past the last whole multiple of n drawn again.
+ * A count of 64 bits (no 128-bit integers in the compiler) never passes 2**63. */
+static Count random_count_below(uint64_t *state, Count n) {
+    if (n <= (Count)LLONG_MAX) return random_below(state, (long long)n);
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 bound = (unsigned __int128)n, most = ~(unsigned __int128)0, limit = most - most % bound, x;
+    do x = (unsigned __int128)next_random(state) << 64 | next_random(state);
+    while (x >= limit);
+    return (Count)(x % bound);
+#else
+    return -1; /* not reached */
+#endif
+}
+
+/* Position.below(n): a number below ``n`` from the position's generator, what the Python side chooses with: any
+ * count the core holds (128 bits where the compiler has them: a 60-card hand's listings pass 64). */
 static PyObject *Position_below(Position *self, PyObject *arg) {
-    long long n = PyLong_AsLongLong(arg);
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 0) return PyErr_Format(PyExc_ValueError, "native core: a number below %lld is asked for", n);
-    return PyLong_FromLongLong(random_below(&self->random, n));
+    Count n;
+    if (!PyLong_Check(arg)) return PyErr_Format(PyExc_TypeError, "native core: below takes an int, not %R", arg);
+    if (count_from_python(arg, &n) < 0) return NULL;
+    if (n <= 0) return PyErr_Format(PyExc_ValueError, "native core: a number below %S is asked for", arg);
+    return count_to_python(random_count_below(&self->random, n));
 }
 
 /* Position.set_minimums(rows): each seat's initial meld minimum (hook initial_meld.minimum, asked by the caller
@@ -71,7 +88,7 @@ static PyObject *Position_set_minimums(Position *self, PyObject *arg) {
 typedef struct {
     long values[MAX_ENCODED];
     Py_ssize_t n;
-    long long count;
+    Count count;
 } Chosen;
 
 /* A bare action of ``kind`` (draw, ask, pass, end, a take of the top card alone). */
@@ -173,14 +190,15 @@ static long long natural_ways_of(const OpeningPool *p, const OpeningShape *s) {
     return ways[s->naturals];
 }
 
-static long long tail_ways(OpeningPool *p, int shape);
+static Count tail_ways(OpeningPool *p, int shape);
 
 /* The actions of the shapes from ``shape`` on, over every choice of ``shape``'s wild cards among the pool's types
- * from ``type`` on (``left`` still to pick): what ``movegen.expand_shapes`` makes, counted. */
-static long long twos_ways(OpeningPool *p, int shape, int type, int left) {
+ * from ``type`` on (``left`` still to pick): what ``movegen.expand_shapes`` makes, counted (in the core's count: a
+ * choice's actions are at most the listing's, which its count holds). */
+static Count twos_ways(OpeningPool *p, int shape, int type, int left) {
     if (left == 0) return tail_ways(p, shape + 1);
     if (type == p->types) return 0;
-    long long total = 0;
+    Count total = 0;
     for (int take = p->copies[type] < left ? p->copies[type] : left; take >= 0; take--) {
         p->copies[type] -= take;
         total += twos_ways(p, shape, type + 1, left - take);
@@ -189,19 +207,19 @@ static long long twos_ways(OpeningPool *p, int shape, int type, int left) {
     return total;
 }
 
-static long long tail_ways(OpeningPool *p, int shape) {
+static Count tail_ways(OpeningPool *p, int shape) {
     if (shape == p->n) return 1;
-    long long twos = twos_ways(p, shape, 0, p->shapes[shape].twos);
+    Count twos = twos_ways(p, shape, 0, p->shapes[shape].twos);
     return twos ? natural_ways_of(p, &p->shapes[shape]) * twos : 0;
 }
 
-static int opening_group_at(OpeningPool *p, int shape, long long index, long *v, int *at);
+static int opening_group_at(OpeningPool *p, int shape, Count index, long *v, int *at);
 
 /* The wild cards of ``shape`` at ``*r`` among its choices (``picked``: those taken so far by type), appended with
  * its jokers, then the groups after it: 1 found, 0 not among these (``*r`` less their number), -1 an exception. */
-static int twos_at(OpeningPool *p, int shape, int type, int left, long long *r, int *picked, long *v, int *at) {
+static int twos_at(OpeningPool *p, int shape, int type, int left, Count *r, int *picked, long *v, int *at) {
     if (left == 0) {
-        long long below = tail_ways(p, shape + 1);
+        Count below = tail_ways(p, shape + 1);
         if (*r >= below) return *r -= below, 0;
         for (int i = 0; i < p->types; i++)
             for (int k = 0; k < picked[i]; k++) v[(*at)++] = p->wild_cards[i];
@@ -219,17 +237,17 @@ static int twos_at(OpeningPool *p, int shape, int type, int left, long long *r, 
 }
 
 /* The groups from ``shape`` on of the ``index``-th action of the opening, appended encoded to ``v``. */
-static int opening_group_at(OpeningPool *p, int shape, long long index, long *v, int *at) {
+static int opening_group_at(OpeningPool *p, int shape, Count index, long *v, int *at) {
     if (shape == p->n) return 0;
     const OpeningShape *s = &p->shapes[shape];
-    long long twos = twos_ways(p, shape, 0, s->twos);
+    Count twos = twos_ways(p, shape, 0, s->twos);
     int size = s->naturals + s->twos + s->jokers;
     if (twos <= 0 || *at + 3 + size > MAX_ENCODED)
         return PyErr_SetString(PyExc_ValueError, "native core: an opening's group cannot be made from the hand"), -1;
     v[(*at)++] = s->naturals == 0 && s->rank != JOKER_MELD_RANK ? s->rank : -1, v[(*at)++] = 0, v[(*at)++] = size;
     int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
-    choice_at(cards, copies, types, s->naturals, index / twos, v, at);
-    long long r = index % twos;
+    choice_at(cards, copies, types, s->naturals, (long long)(index / twos), v, at); /* below the natural ways */
+    Count r = index % twos;
     int picked[CARD_TYPES] = {0};
     int found = twos_at(p, shape, 0, s->twos, &r, picked, v, at);
     if (found == 0) PyErr_SetString(PyExc_ValueError, "native core: an opening's wild cards run out");
@@ -238,11 +256,11 @@ static int opening_group_at(OpeningPool *p, int shape, long long index, long *v,
 
 /* The ``index``-th opening of a listing's ``kept`` openings as an encoded meld action, its groups in the order of
  * its shapes' ranks. */
-static int choose_opening(const Position *self, PyObject *kept_capsule, long long index, Chosen *out) {
+static int choose_opening(const Position *self, PyObject *kept_capsule, Count index, Chosen *out) {
     KeptOpenings *kept = kept_openings_of(kept_capsule);
     if (kept == NULL) return -1;
     if (index < 0 || index >= kept->total) {
-        PyObject *number = PyLong_FromLongLong(index);
+        PyObject *number = count_to_python(index < 0 ? 0 : index);
         if (number != NULL) index_past("opening", number, kept->total);
         Py_XDECREF(number);
         return -1;
@@ -250,7 +268,7 @@ static int choose_opening(const Position *self, PyObject *kept_capsule, long lon
     int chosen[MELD_RANKS];
     int32_t start[OS_FIELDS];
     opening_start(start);
-    long long place = (long long)opening_descend(&kept->oc, start, index, chosen);
+    Count place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return -1;
     OpeningPool p = {.self = self, .seat = self->state.to_act};
     const OpeningCount *oc = &kept->oc;
@@ -261,8 +279,7 @@ static int choose_opening(const Position *self, PyObject *kept_capsule, long lon
     }
     p.types = pool_of(self, p.seat, -1, p.wild_cards, p.copies);
     if (place >= tail_ways(&p, 0))
-        return PyErr_Format(PyExc_ValueError, "native core: opening %lld's place %lld is past its actions", index,
-                            place), -1;
+        return PyErr_SetString(PyExc_ValueError, "native core: an opening's place is past its actions"), -1;
     long *v = out->values;
     v[0] = DO_MELD, v[1] = 0, v[2] = 0, v[3] = p.n;
     int at = 4;
@@ -274,10 +291,12 @@ static int choose_opening(const Position *self, PyObject *kept_capsule, long lon
 /* Position.encoded_opening(kept, index): the ``index``-th of a listing's kept openings (``opening_listing``) as the
  * loop encodes it, for the seat to act in the position listed: what a test compares with the reference's. */
 static PyObject *Position_encoded_opening(Position *self, PyObject *args) {
-    PyObject *kept;
-    long long index;
+    PyObject *kept, *number;
+    Count index;
     Chosen chosen;
-    if (!PyArg_ParseTuple(args, "OL", &kept, &index) || choose_opening(self, kept, index, &chosen) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!", &kept, &PyLong_Type, &number) || count_from_python(number, &index) < 0 ||
+        choose_opening(self, kept, index, &chosen) < 0)
+        return NULL;
     return tuple_of_ints(chosen.values, chosen.n);
 }
 
@@ -293,44 +312,47 @@ static void choose_in_draw(const DrawFound *found, long long index, Chosen *out)
     choose_with_cards(out, DO_TAKE, cards, found->sizes[index]);
 }
 
-/* How many meld actions a listing of play holds: its single melds' groups, or its openings' count. */
-static long long meld_block_count(PyObject *melds, int openings) {
-    if (openings) return PyLong_AsLongLong(PyTuple_GET_ITEM(melds, 0));
-    long long total = 0;
+/* How many meld actions a listing of play holds: its single melds' groups, or its openings' count (past 64 bits in
+ * a big hand: the core's count, 128 bits where the compiler has them); -1 with an exception. */
+static Count meld_block_count(PyObject *melds, int openings) {
+    Count total = 0;
+    if (openings) return count_from_python(PyTuple_GET_ITEM(melds, 0), &total) < 0 ? -1 : total;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++)
         total += PyLong_AsLongLong(PyTuple_GET_ITEM(PyList_GET_ITEM(melds, i), 4));
     return total;
 }
 
-/* How many actions a listing of play holds (may ask, the meld block, the discard actions, may pass, may end). */
-static long long play_count(PyObject *listing, int openings) {
-    return (PyTuple_GET_ITEM(listing, 0) == Py_True) + meld_block_count(PyTuple_GET_ITEM(listing, 1), openings) +
-           PyList_GET_SIZE(PyTuple_GET_ITEM(listing, 2)) + (PyTuple_GET_ITEM(listing, 3) == Py_True) +
-           (PyTuple_GET_ITEM(listing, 4) == Py_True);
+/* How many actions a listing of play holds (may ask, the meld block, the discard actions, may pass, may end); -1
+ * with an exception. */
+static Count play_count(PyObject *listing, int openings) {
+    Count melds = meld_block_count(PyTuple_GET_ITEM(listing, 1), openings);
+    if (melds < 0) return -1;
+    return (PyTuple_GET_ITEM(listing, 0) == Py_True) + melds + PyList_GET_SIZE(PyTuple_GET_ITEM(listing, 2)) +
+           (PyTuple_GET_ITEM(listing, 3) == Py_True) + (PyTuple_GET_ITEM(listing, 4) == Py_True);
 }
 
 /* The ``index``-th action of a listing of play, in the reference's order: asking, the melds (single, or openings),
  * the discards, passing, ending: 0, or -1 with an exception. */
-static int choose_in_play(const Position *self, PyObject *listing, int openings, long long index, Chosen *out) {
+static int choose_in_play(const Position *self, PyObject *listing, int openings, Count index, Chosen *out) {
     if (PyTuple_GET_ITEM(listing, 0) == Py_True) {
         if (index == 0) return choose_bare(out, DO_ASK), 0;
         index--;
     }
     PyObject *melds = PyTuple_GET_ITEM(listing, 1);
-    long long in_melds = meld_block_count(melds, openings);
+    Count in_melds = meld_block_count(melds, openings);
     if (index < in_melds) {
         if (openings) return choose_opening(self, PyTuple_GET_ITEM(melds, 1), index, out);
         for (Py_ssize_t i = 0;; i++) {
             PyObject *shape = PyList_GET_ITEM(melds, i);
             long long ways = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, 4));
-            if (index < ways) return choose_meld(self, shape, index, out);
+            if (index < ways) return choose_meld(self, shape, (long long)index, out);
             index -= ways;
         }
     }
     index -= in_melds;
     PyObject *discards = PyTuple_GET_ITEM(listing, 2);
     if (index < PyList_GET_SIZE(discards)) {
-        PyObject *cards = PyTuple_GET_ITEM(PyList_GET_ITEM(discards, index), 1); /* Action.cards */
+        PyObject *cards = PyTuple_GET_ITEM(PyList_GET_ITEM(discards, (Py_ssize_t)index), 1); /* Action.cards */
         long card = PyLong_AsLong(PyTuple_GET_ITEM(cards, 0));
         return card == -1 && PyErr_Occurred() ? -1 : (choose_with_cards(out, DO_DISCARD, &card, 1), 0);
     }
@@ -494,12 +516,16 @@ static int choose_action(Position *self, const Loop *loop, Chosen *out) {
     if (phase != PHASE_PLAY) return STOP_PYTHON;
     if (!opened && !openings_counted(self, loop)) return STOP_PYTHON;
     PyObject *listing = opened ? Position_play_listing(self, loop->listing) : opening_listing_of(self, loop);
+    if (listing == NULL && !opened && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear(); /* more openings than the core's count holds (64 bits without 128-bit integers): Python's */
+        return STOP_PYTHON;
+    }
     if (listing == NULL) return -1;
-    long long count = listing == Py_None ? 0 : play_count(listing, !opened);
+    Count count = listing == Py_None ? 0 : play_count(listing, !opened);
     int found = PyErr_Occurred() ? -1 : STOP_PYTHON; /* None, or nothing listed: Python lists it, or refuses */
     if (count > 0 && found == STOP_PYTHON) {
         out->count = count;
-        found = choose_in_play(self, listing, !opened, random_below(&self->random, count), out);
+        found = choose_in_play(self, listing, !opened, random_count_below(&self->random, count), out);
     }
     Py_DECREF(listing);
     return found;
@@ -511,7 +537,7 @@ static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) 
     Encoded e;
     if (read_encoded(chosen->values, chosen->n, &e) < 0) return -2;
     if (loop->record != NULL) {
-        PyObject *encoded = tuple_of_ints(chosen->values, chosen->n), *count = PyLong_FromLongLong(chosen->count);
+        PyObject *encoded = tuple_of_ints(chosen->values, chosen->n), *count = count_to_python(chosen->count);
         int failed = encoded == NULL || count == NULL || PyList_Append(loop->record, encoded) < 0 ||
                      PyList_Append(loop->counts, count) < 0;
         Py_XDECREF(encoded);

@@ -12,20 +12,129 @@
  * (``take_judge``): pile.take told the further melds, each meld valid kept or going out, the turn ending legally,
  * and the initial meld's minimum with the take (the top card's points apart). The counting is capped where that
  * verdict stops changing (``OpeningCaps``: the further melds where pile.take answers alike, the cards left where
- * go_out.keep_card does, the points where the initial meld's verdict does), and shapes alike in all it reads share
- * one counting (``TakeCounting``). A listing keeps every shape's counts and the countings' tables (``KeptTakes``),
- * so that an action asked for later descends them (``openings.c``'s descent and walk) asking no rule question
- * again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
+ * go_out.keep_card does, the points where the initial meld's verdict does). What a group leaves of the hand's wild
+ * cards is folded into the state (``pool_put``: the wild cards it and the further melds use counted in the state,
+ * the rest of the twos by copies), so every shape whose pile.take answers alike shares one counting
+ * (``TakeCounting``), each from its own start state, and groups that leave different wild cards meet in the states
+ * where their further melds have used the same in all. A listing keeps every shape's counts and the countings'
+ * tables (``KeptTakes``), so that an action asked for later descends them (``extras_descend``) asking no rule
+ * question again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
+
+/* The rests of the twos a further meld's wild cards may leave of a rest (``pool_branches``), each with the ways to
+ * pick the cards that leave it. */
+typedef struct {
+    int32_t low, high;
+    long long ways;
+} PoolBranch;
+
+/* The branches found so far, kept by (rest, wild cards picked): the counting asks the same few thousands of times. */
+typedef struct {
+    StateTable found; /* (rest, wild cards) -> first branch * BRANCHES_MOST + their number */
+    PoolBranch *branches;
+    Py_ssize_t size, capacity;
+} PoolBranches;
+
+/* The most rests one pick may leave: sorted copies of at most OPENING_MOST_TWOS cards (p(14) = 135). */
+#define BRANCHES_MOST 256
 
 /* One take group's counting: the openings' counting (first: its verdict casts back), what the take is judged with,
- * the group's pile.take counts (its cards, natural cards of the top card's rank, wild cards), the top card's points
- * and whether the top card is set aside from what the opening is made of (initial_meld.composition_from_hand). */
+ * the group's pile.take counts (its cards, natural cards of the top card's rank, wild cards), the top card's points,
+ * whether the top card is set aside from what the opening is made of (initial_meld.composition_from_hand), and the
+ * listing's branches of the rest of the twos. */
 typedef struct {
     OpeningCount oc;
     const DrawQuestions *d;
     TakeFacts *t;
     int fields[3], top_points, from_hand;
+    PoolBranches *branches;
 } TakeCount;
+
+/* -- the rest of the hand's twos, in the state ---------------------------------------------------------------- */
+
+/* A take's further melds draw their wild cards (jokers apart) from what its group leaves. The counting keeps that
+ * rest in the state, by copies, most first, whatever the cards (the ways to pick from it hang on its copies alone),
+ * 4 bits a type in the two fields an opening's counting keeps its groups' sizes in: each further meld's wild cards
+ * are picked as the counting passes its rank (``pool_branches``), so a finished state's actions need no ways of
+ * picking them, and every group's further melds share one counting. */
+#define POOL_SLOT_BITS 4
+#define POOL_SLOTS_A_FIELD 7
+
+static void pool_put(int32_t *state, const int *copies, int types) {
+    int sorted[OPENING_MOST_TWOS], n = 0;
+    for (int i = 0; i < types; i++) {
+        if (copies[i] <= 0) continue;
+        int at = n++;
+        for (; at > 0 && sorted[at - 1] < copies[i]; at--) sorted[at] = sorted[at - 1];
+        sorted[at] = copies[i];
+    }
+    state[OS_SIZES_LOW] = state[OS_SIZES_HIGH] = 0;
+    for (int i = 0; i < n; i++)
+        state[i < POOL_SLOTS_A_FIELD ? OS_SIZES_LOW : OS_SIZES_HIGH] |= sorted[i]
+                                                                        << (i % POOL_SLOTS_A_FIELD * POOL_SLOT_BITS);
+}
+
+/* The rest of ``state`` by copies into ``copies``, most first: how many types. */
+static int pool_get(const int32_t *state, int copies[OPENING_MOST_TWOS]) {
+    int n = 0;
+    for (int i = 0; i < OPENING_MOST_TWOS; i++) {
+        int32_t packed = i < POOL_SLOTS_A_FIELD ? state[OS_SIZES_LOW] : state[OS_SIZES_HIGH];
+        int held = (int)(packed >> (i % POOL_SLOTS_A_FIELD * POOL_SLOT_BITS) & ((1 << POOL_SLOT_BITS) - 1));
+        if (held) copies[n++] = held;
+    }
+    return n;
+}
+
+/* Every pick of ``left`` cards from the types ``type`` on of ``copies`` (``rest`` what is left of each), each rest
+ * it leaves added to ``found`` (``*n`` of them) with its ways. */
+static void picks_leaving(int *copies, int types, int type, int left, int *rest, PoolBranch *found, int *n) {
+    if (left == 0) {
+        int32_t state[OS_FIELDS];
+        pool_put(state, rest, types);
+        for (int k = 0; k < *n; k++)
+            if (found[k].low == state[OS_SIZES_LOW] && found[k].high == state[OS_SIZES_HIGH]) {
+                found[k].ways++;
+                return;
+            }
+        found[(*n)++] = (PoolBranch){state[OS_SIZES_LOW], state[OS_SIZES_HIGH], 1};
+        return;
+    }
+    if (type == types) return;
+    for (int take = 0; take <= copies[type] && take <= left; take++) {
+        rest[type] = copies[type] - take;
+        picks_leaving(copies, types, type + 1, left - take, rest, found, n);
+    }
+    rest[type] = copies[type];
+}
+
+/* The rests ``twos`` wild cards picked from the rest in ``state`` may leave (``movegen.submultisets`` of it, as the
+ * reference's expansion picks them), kept in ``b``: the first's place into ``*first``, their number; -1 with an
+ * exception. */
+static int pool_branches(PoolBranches *b, const int32_t *state, int twos, Py_ssize_t *first) {
+    int32_t key[OS_FIELDS] = {0};
+    key[0] = state[OS_SIZES_LOW], key[1] = state[OS_SIZES_HIGH], key[2] = twos;
+    Count known = state_table_get(&b->found, key);
+    if (known >= 0) return *first = (Py_ssize_t)(known / BRANCHES_MOST), (int)(known % BRANCHES_MOST);
+    int copies[OPENING_MOST_TWOS], rest[OPENING_MOST_TWOS], types = pool_get(state, copies), n = 0;
+    PoolBranch found[BRANCHES_MOST];
+    memcpy(rest, copies, sizeof(rest));
+    picks_leaving(copies, types, 0, twos, rest, found, &n);
+    if (b->size + n > b->capacity) {
+        Py_ssize_t capacity = (b->size + n) * 2;
+        PoolBranch *grown = PyMem_Realloc(b->branches, sizeof(PoolBranch) * (size_t)capacity);
+        if (grown == NULL) return PyErr_NoMemory(), -1;
+        b->branches = grown, b->capacity = capacity;
+    }
+    memcpy(&b->branches[b->size], found, sizeof(PoolBranch) * (size_t)n);
+    *first = b->size;
+    b->size += n;
+    return state_table_put(&b->found, key, (Count)*first * BRANCHES_MOST + n) < 0 ? -1 : n;
+}
+
+static void pool_branches_free(PoolBranches *b) {
+    state_table_free(&b->found);
+    PyMem_Free(b->branches);
+    b->branches = NULL;
+}
 
 /* Hook pile.take on the group with ``extra_melds`` further melds: 1, 0, or -1 with an exception. */
 static int take_fields_allow(TakeCount *tc, int extra_melds) {
@@ -79,8 +188,9 @@ static int take_judge(OpeningCount *oc, const int32_t *state) {
 }
 
 /* Where a group's further melds start (``legal._take_start``): the top card's meld laid with the group's ``n``
- * natural cards, ``twos`` other wild cards and ``jokers`` (its validity and canasta), the group's ``points``, and
- * what the top card's meld adds to the opening's composition. -1 with an exception. */
+ * natural cards, ``twos`` other wild cards and ``jokers`` (its validity and canasta), the points of its natural
+ * cards ``points`` (its wild cards counted in the state, as the further melds' are), and what the top card's meld
+ * adds to the opening's composition. -1 with an exception. */
 static int take_start(const Position *self, TakeCount *tc, const ShapeQuestion *q, int n, int twos, int jokers,
                       int points, int32_t start[OS_FIELDS]) {
     const TakeFacts *t = tc->t;
@@ -91,7 +201,7 @@ static int take_start(const Position *self, TakeCount *tc, const ShapeQuestion *
     shape_values_start(self, t->seat, t->top_rank, 1, q, &values, &before);
     if (shape_judged(self, q, &values, before, top_naturals, twos, jokers, &top) < 0) return -1;
     memset(start, 0, sizeof(int32_t) * OS_FIELDS);
-    start[OS_POINTS] = points;
+    start[OS_POINTS] = points, start[OS_TWOS] = twos, start[OS_JOKERS] = jokers;
     if (top.new_kind >= 0 && top.new_kind < 3) start[OS_KIND0 + top.new_kind] = 1;
     start[OS_STAYING] = top.staying, start[OS_LEAVING] = top.leaving;
     if (tc->oc.q->reads_composition)
@@ -100,8 +210,8 @@ static int take_start(const Position *self, TakeCount *tc, const ShapeQuestion *
 }
 
 /* The take with the group alone (``legal._take_verdict``; the group's counts in ``tc->fields``, its natural cards
- * ``n``, other wild cards ``twos``, ``jokers`` and ``points``): whether it is legal, and whether further melds may
- * make it so (it fails only on the minimum or on the card kept: ``EXTRAS_MAY_LIFT``), in the order
+ * ``n``, other wild cards ``twos``, ``jokers`` and its natural cards' ``points``): whether it is legal, and whether
+ * further melds may make it so (it fails only on the minimum or on the card kept: ``EXTRAS_MAY_LIFT``), in the order
  * ``checks.plan_melding`` asks (the kind, pile.take, the meld valid, the minimum, the ending); where they may, the
  * state they start from into ``start``. 0, or -1 with an exception. */
 static int group_verdict(const Position *self, TakeCount *tc, const ShapeQuestion *q, const int group[4],
@@ -128,18 +238,19 @@ static int group_verdict(const Position *self, TakeCount *tc, const ShapeQuestio
 }
 
 /* What a counting of further melds reads besides its state and the listing's (``TakeCounting``): pile.take's
- * answers on the group told each number of further melds, the rest of the hand's wild cards and jokers, the caps. */
+ * answers on the group told each number of further melds, and the caps. The rest of the hand's wild cards and the
+ * group's cards are in each shape's start state. */
 typedef struct {
-    int answers[MELD_RANKS + 1], twos_pool[CARD_TYPES], two_types, jokers;
+    int answers[MELD_RANKS + 1];
     OpeningCaps caps;
 } CountingKey;
 
 /* A counting of further melds that shapes alike in all it reads (``CountingKey``) share, each from its own start
- * state: the actions below a state, the verdicts and the ways to pick wild cards are the same for every one of
- * them, so a big hand's many groups cost the states they reach together, not each its own. */
+ * state: the actions below a state and the verdicts are the same for every one of them, so a big hand's many
+ * groups cost the states they reach together, not each its own. */
 typedef struct {
     CountingKey key;
-    StateTable below, verdicts, twos_ways;
+    StateTable below, verdicts;
 } TakeCounting;
 
 /* One shape of take group: its natural cards (``naturals``, picked ``groups`` ways), its wild cards by type (in the
@@ -167,45 +278,44 @@ typedef struct {
     TakeShape *shapes;
     TakeCounting *countings;
     int counting_count;
+    PoolBranches branches;
     Count total;
 } KeptTakes;
 
 static void kept_takes_release(KeptTakes *kept) {
     for (int i = 0; i < kept->counting_count; i++) {
         TakeCounting *c = &kept->countings[i];
-        state_table_free(&c->below), state_table_free(&c->verdicts), state_table_free(&c->twos_ways);
+        state_table_free(&c->below), state_table_free(&c->verdicts);
     }
     PyMem_Free(kept->shapes), PyMem_Free(kept->countings);
+    pool_branches_free(&kept->branches);
     opening_count_free(&kept->base.oc);
 }
 
-/* The counting of ``shape``'s further melds into ``tc``: the base counting with the group's pile.take counts, the
- * cards left, the rest of the hand's wild cards and the shape's tables. Its jokers into ``*jokers``. */
-static void shape_counting(const KeptTakes *kept, const TakeShape *shape, TakeCount *tc, int *jokers) {
+/* The counting of ``shape``'s further melds into ``tc``: the base counting (every wild card of the hand: those the
+ * group uses are counted in its start state) with the group's pile.take counts, the cards it leaves in hand and the
+ * shape's tables. Its jokers into ``*jokers``. */
+static void shape_counting(KeptTakes *kept, const TakeShape *shape, TakeCount *tc, int *jokers) {
     *tc = kept->base;
+    tc->branches = &kept->branches;
     OpeningCount *oc = &tc->oc;
     int wilds = 0;
-    *jokers = 0, oc->two_types = oc->twos_total = 0;
+    *jokers = 0;
     for (int i = 0; i < kept->wilds; i++) {
         wilds += shape->picked[i];
         if (kept->wild_types[i] == JOKER) *jokers += shape->picked[i];
-        else {
-            oc->twos_pool[oc->two_types++] = kept->wilds_held[i] - shape->picked[i];
-            oc->twos_total += kept->wilds_held[i] - shape->picked[i];
-        }
     }
-    oc->jokers -= *jokers;
     tc->fields[0] = shape->naturals + wilds, tc->fields[1] = shape->naturals, tc->fields[2] = wilds;
     oc->hand_size = kept->t.held + kept->t.gained - tc->fields[0];
     if (shape->counting == 0) return;
     const TakeCounting *c = &kept->countings[shape->counting - 1];
-    oc->below = c->below, oc->verdicts = c->verdicts, oc->twos_ways = c->twos_ways, oc->caps = c->key.caps;
+    oc->below = c->below, oc->verdicts = c->verdicts, oc->caps = c->key.caps;
 }
 
 /* The tables of ``tc``'s counting kept by the counting ``shape`` shares (a table grown moves). */
 static void shape_keep_tables(KeptTakes *kept, const TakeShape *shape, const TakeCount *tc) {
     TakeCounting *c = &kept->countings[shape->counting - 1];
-    c->below = tc->oc.below, c->verdicts = tc->oc.verdicts, c->twos_ways = tc->oc.twos_ways;
+    c->below = tc->oc.below, c->verdicts = tc->oc.verdicts;
 }
 
 /* The reach of a take's points with further melds, over every shape (``PointsReach``): the further melds' (the
@@ -246,21 +356,40 @@ static int base_options(const Position *self, KeptTakes *kept, const ShapeQuesti
     return base_caps(self, kept);
 }
 
-/* What the counting of ``tc``'s further melds reads (``CountingKey``) into ``key``: pile.take's answers, the rest of
- * the hand's wild cards, the caps (the base's cards left and points, its own groups, and its cards in no option,
- * at most the cards-left cap: above it every state leaves as many, ``state_hand_after``); -1 with an exception. */
-static int counting_key(TakeCount *tc, const OpeningCaps *shared, CountingKey *key) {
-    const OpeningCount *oc = &tc->oc;
+/* What the counting of ``tc``'s further melds reads (``CountingKey``) into ``key``: pile.take's answers and the
+ * caps (the base's cards left and points, its own groups, and the cards of the hand after taking in no option
+ * that no group uses: neither wild cards nor natural cards of the top card's rank, each group's left in hand being
+ * in its start state; at most the cards-left cap: above it every state leaves as many, ``state_hand_after``); -1
+ * with an exception. */
+static int counting_key(TakeCount *tc, const KeptTakes *kept, CountingKey *key) {
+    const OpeningCount *oc = &tc->oc, *base = &kept->base.oc;
     memset(key, 0, sizeof(*key));
     for (int groups = 0; groups <= oc->rank_count; groups++)
         if ((key->answers[groups] = take_fields_allow(tc, groups)) < 0) return -1;
     int cap = constant_from(key->answers, oc->rank_count + 1);
-    memcpy(key->twos_pool, oc->twos_pool, sizeof(int) * (size_t)oc->two_types);
-    key->two_types = oc->two_types, key->jokers = oc->jokers;
-    key->caps = (OpeningCaps){.on = 1, .groups = cap > 1 ? cap : 1, .left = shared->left, .points = shared->points,
-                              .base = caps_base(oc)};
+    key->caps = (OpeningCaps){.on = 1, .groups = cap > 1 ? cap : 1, .left = base->caps.left,
+                              .points = base->caps.points, .base = caps_base(base) - kept->naturals};
     if (key->caps.left >= 0 && key->caps.base > key->caps.left) key->caps.base = key->caps.left;
     return 0;
+}
+
+/* What the start state of ``shape`` holds of the hand besides its group (``TakeShape.start``, under the caps
+ * ``caps``): the rest of the twos, and the natural cards of the top card's rank it leaves in hand among the cards
+ * left. */
+static void start_rest(const Position *self, const KeptTakes *kept, const TakeShape *shape, const OpeningCaps *caps,
+                       int32_t *start) {
+    const uint8_t *hand = self->state.hands[kept->t.seat];
+    int copies[CARD_TYPES], types = 0;
+    for (int c = 0; c < JOKER; c++) {
+        if (!self->facts.is_wild[c] || !hand[c]) continue;
+        copies[types] = hand[c];
+        for (int i = 0; i < kept->wilds; i++)
+            if (kept->wild_types[i] == c) copies[types] -= shape->picked[i];
+        types++;
+    }
+    pool_put(start, copies, types);
+    int room = caps->left - caps->base, left = kept->naturals - shape->naturals;
+    start[OS_USED] = caps->left >= 0 && left > (room > 0 ? room : 0) ? (room > 0 ? room : 0) : left;
 }
 
 /* The counting ``shape`` shares: the kept one whose key is ``key``, or a new one; -1 with an exception. */
@@ -269,25 +398,160 @@ static int shared_counting(KeptTakes *kept, TakeShape *shape, const CountingKey 
         if (memcmp(&kept->countings[i].key, key, sizeof(*key)) == 0) return shape->counting = i + 1, 0;
     TakeCounting *c = &kept->countings[kept->counting_count];
     c->key = *key;
-    if (state_table_alloc(&c->below, 64) < 0 || state_table_alloc(&c->verdicts, 16) < 0 ||
-        state_table_alloc(&c->twos_ways, 8) < 0) {
-        state_table_free(&c->below), state_table_free(&c->verdicts), state_table_free(&c->twos_ways);
+    if (state_table_alloc(&c->below, 64) < 0 || state_table_alloc(&c->verdicts, 16) < 0) {
+        state_table_free(&c->below), state_table_free(&c->verdicts);
         return -1;
     }
     shape->counting = ++kept->counting_count;
     return 0;
 }
 
+static Count extras_below(TakeCount *tc, const int32_t *state);
+
+/* The takes below ``state`` with the option ``o`` laid at the rank at ``index`` (NULL: none of the rank): summed over
+ * the rests of the twos its wild cards may leave, each by the ways to pick them. -1 with an exception. */
+static Count option_below(TakeCount *tc, const int32_t *state, int index, const OpeningOption *o) {
+    int32_t next[OS_FIELDS];
+    opening_step(&tc->oc, state, index, o, next);
+    next[OS_SIZES_LOW] = state[OS_SIZES_LOW], next[OS_SIZES_HIGH] = state[OS_SIZES_HIGH];
+    if (o == NULL || o->twos == 0) return extras_below(tc, next);
+    Py_ssize_t first;
+    int n = pool_branches(tc->branches, state, o->twos, &first);
+    Count total = 0;
+    for (int k = 0; k < n; k++) {
+        PoolBranch b = tc->branches->branches[first + k]; /* a copy: the branches may move as the counting goes */
+        next[OS_SIZES_LOW] = b.low, next[OS_SIZES_HIGH] = b.high;
+        Count below = extras_below(tc, next);
+        if (below < 0 || count_add_product(&total, below, b.ways, "takes") < 0) return -1;
+    }
+    return n < 0 ? -1 : total;
+}
+
+/* Whether the state's rest of the wild cards pays for ``o``'s. */
+static int option_affordable(const OpeningCount *oc, const int32_t *state, const OpeningOption *o) {
+    return o->twos <= oc->twos_total - state[OS_TWOS] && o->jokers <= oc->jokers - state[OS_JOKERS];
+}
+
+/* The takes with further melds below ``state`` (its rank's place in OS_INDEX), as ``openings_below`` counts an
+ * opening's, each further meld's wild cards picked from the rest in the state (``option_below``): a finished state
+ * with further melds counts one where the take's verdict accepts it. -1 with an exception (an overflow included). */
+static Count extras_below(TakeCount *tc, const int32_t *state) {
+    OpeningCount *oc = &tc->oc;
+    int index = state[OS_INDEX];
+    if (index == oc->rank_count) return state[OS_GROUPS] == 0 ? 0 : opening_accepts(oc, state);
+    Count total = state_table_get(&oc->below, state);
+    if (total >= 0) return total;
+    total = 0;
+    for (int k = oc->first[index] - 1; k < oc->first[index + 1]; k++) { /* none of the rank first, then each option */
+        const OpeningOption *o = k < oc->first[index] ? NULL : &oc->options[k];
+        if (o != NULL && !option_affordable(oc, state, o)) continue;
+        Count below = option_below(tc, state, index, o);
+        if (below < 0 || count_add_product(&total, below, o == NULL ? 1 : o->ways, "takes") < 0) return -1;
+    }
+    return state_table_put(&oc->below, state, total) < 0 ? -1 : total;
+}
+
+/* A state a descent has reached, with the ways it is reached by: the natural and wild cards of the further melds
+ * chosen so far, picked. */
+typedef struct {
+    int32_t state[OS_FIELDS];
+    Count ways;
+} Reached;
+
+/* ``state`` reached ``ways`` more ways, into the ``*n`` states of ``reached`` (the same state once); -1 with an
+ * exception. */
+static int reached_add(Reached *reached, int *n, const int32_t *state, Count ways) {
+    for (int k = 0; k < *n; k++)
+        if (memcmp(reached[k].state, state, sizeof(int32_t) * OS_FIELDS) == 0)
+            return count_add_product(&reached[k].ways, ways, 1, "takes");
+    if (*n == BRANCHES_MOST)
+        return PyErr_SetString(PyExc_RuntimeError, "native core: a take's descent reaches too many states"), -1;
+    memcpy(reached[*n].state, state, sizeof(int32_t) * OS_FIELDS);
+    reached[(*n)++].ways = ways;
+    return 0;
+}
+
+/* The states after the rank at ``index`` from the ``n`` states of ``from``, ``o`` laid there (NULL: none), into
+ * ``to``, and the actions below them all into ``*below``: how many states; -1 with an exception. */
+static int reached_after(TakeCount *tc, const Reached *from, int n, int index, const OpeningOption *o, Reached *to,
+                         Count *below) {
+    int reached = 0;
+    *below = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t next[OS_FIELDS];
+        opening_step(&tc->oc, from[i].state, index, o, next);
+        Count ways = 0;
+        if (count_add_product(&ways, from[i].ways, o == NULL ? 1 : o->ways, "takes") < 0) return -1;
+        next[OS_SIZES_LOW] = from[i].state[OS_SIZES_LOW], next[OS_SIZES_HIGH] = from[i].state[OS_SIZES_HIGH];
+        Py_ssize_t first = 0;
+        int branches = o == NULL || o->twos == 0 ? 1 : pool_branches(tc->branches, from[i].state, o->twos, &first);
+        for (int k = 0; k < branches; k++) {
+            Count picked = 0;
+            if (o != NULL && o->twos) {
+                const PoolBranch *b = &tc->branches->branches[first + k];
+                next[OS_SIZES_LOW] = b->low, next[OS_SIZES_HIGH] = b->high;
+            }
+            long long times = o != NULL && o->twos ? tc->branches->branches[first + k].ways : 1;
+            Count count = extras_below(tc, next);
+            if (count < 0 || count_add_product(&picked, ways, times, "takes") < 0 ||
+                count_add_product(below, count, picked, "takes") < 0 || reached_add(to, &reached, next, picked) < 0)
+                return -1;
+        }
+        if (branches < 0) return -1;
+    }
+    return reached;
+}
+
+/* The choice of further melds (an option per rank, -1 for none, into ``chosen``) of the ``n``-th take with further
+ * melds below ``start`` in the reference's order (by the choice at each rank, none first, then each option; within
+ * one choice by its cards), as ``opening_descend`` finds an opening's, and the take's place among that choice's
+ * actions. The states a choice reaches differ only in the rest of the twos its wild cards leave; their actions
+ * together, weighted by the ways each is reached, are the choice's: the descent keeps them all, so a choice's
+ * actions stay together. -1 with an exception. */
+static Count extras_descend(TakeCount *tc, const int32_t *start, Count n, int *chosen) {
+    OpeningCount *oc = &tc->oc;
+    Reached *now = PyMem_Malloc(sizeof(Reached) * BRANCHES_MOST * 2), *next = now + BRANCHES_MOST;
+    if (now == NULL) return PyErr_NoMemory(), -1;
+    int count = 1;
+    memcpy(now[0].state, start, sizeof(now[0].state));
+    now[0].ways = 1;
+    for (int index = 0; index < oc->rank_count && n >= 0; index++) {
+        Count below;
+        int reached = reached_after(tc, now, count, index, NULL, next, &below);
+        chosen[index] = -2;
+        for (int k = oc->first[index] - 1; reached >= 0 && k < oc->first[index + 1]; k++) {
+            if (k >= oc->first[index]) {
+                const OpeningOption *o = &oc->options[k];
+                if (!option_affordable(oc, now[0].state, o)) continue;
+                reached = reached_after(tc, now, count, index, o, next, &below);
+                if (reached < 0) break;
+            }
+            if (n < below) {
+                Reached *swap = now;
+                now = next, next = swap, count = reached;
+                chosen[index] = k - oc->first[index];
+                break;
+            }
+            n -= below;
+        }
+        if (reached < 0) n = -1;
+        else if (chosen[index] == -2) {
+            PyErr_SetString(PyExc_RuntimeError, "native core: a take's index lost");
+            n = -1;
+        }
+    }
+    PyMem_Free(now < next ? now : next);
+    return n;
+}
+
 /* Count one shape's actions (``legal._TakeShapes.weight``): the take alone where legal, and its further melds
  * where they may help, counted from the base counting's options with the rest of the hand's wild cards; -1 with
  * an exception. */
 static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestion *q, TakeShape *shape) {
-    const CardFacts *f = &self->facts;
     TakeCount tc;
-    int jokers, n = shape->naturals, points = n * f->melded_value[kept->t.top_rank * 4];
+    int jokers, n = shape->naturals;
     shape_counting(kept, shape, &tc, &jokers);
-    for (int i = 0; i < kept->wilds; i++) points += shape->picked[i] * f->melded_value[kept->wild_types[i]];
-    int group[4] = {n, tc.fields[2] - jokers, jokers, points};
+    int group[4] = {n, tc.fields[2] - jokers, jokers, n * self->facts.melded_value[kept->t.top_rank * 4]};
     if (group_verdict(self, &tc, q, group, shape->start, &shape->alone, &shape->may_help) < 0) return -1;
     shape->extras = 0;
     if (!shape->may_help) return 0;
@@ -297,9 +561,10 @@ static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestio
     memcpy(oc->ranks, base->ranks, sizeof(base->ranks)), memcpy(oc->first, base->first, sizeof(base->first));
     memcpy(oc->held, base->held, sizeof(base->held));
     CountingKey key;
-    if (counting_key(&tc, &base->caps, &key) < 0 || shared_counting(kept, shape, &key) < 0) return -1;
+    if (counting_key(&tc, kept, &key) < 0 || shared_counting(kept, shape, &key) < 0) return -1;
     shape_counting(kept, shape, &tc, &jokers);
-    shape->extras = openings_below(oc, shape->start);
+    start_rest(self, kept, shape, &oc->caps, shape->start);
+    shape->extras = extras_below(&tc, shape->start);
     shape_keep_tables(kept, shape, &tc);
     return shape->extras < 0 ? -1 : 0;
 }
@@ -370,7 +635,8 @@ static int takes_prepare(Position *self, PyObject *args, KeptTakes *kept) {
     table_values_of(self, seat, e.out_values.table);
     TakeCount *base = &kept->base;
     *base = (TakeCount){.oc = {.q = &kept->q, .ending = e, .minimum = minimum, .judge = take_judge}, .d = &c->draw,
-                        .t = &kept->t, .from_hand = from_hand};
+                        .t = &kept->t, .from_hand = from_hand, .branches = &kept->branches};
+    if (state_table_alloc(&kept->branches.found, 16) < 0) return -1;
     if (take_facts_of(self, &c->draw, &c->shapes, &base->oc.ending, &kept->t) < 0 ||
         (kept->t.gained = pile_gain(self, &c->draw, &kept->t)) < 0)
         return -1;
@@ -474,7 +740,7 @@ static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args
     if (index < 0 || index >= shape->extras)
         return index_past("take", number, shape->extras);
     shape_counting(kept, shape, &tc, &jokers);
-    Count place = opening_descend(&tc.oc, shape->start, index, chosen);
+    Count place = extras_descend(&tc, shape->start, index, chosen);
     shape_keep_tables(kept, shape, &tc);
     if (place < 0) return NULL;
     return Py_BuildValue("(NN)", chosen_shapes(&tc.oc, chosen), count_to_python(place));
