@@ -721,12 +721,32 @@ static PyObject *Position_lift_top(Position *self, PyObject *args) {
     return PyLong_FromLong(card);
 }
 
-/* Add ``points`` to a side's penalties (hook penalty.turn_end), the tally of every side begun at 0 if none was. */
+/* Whether a side's penalties can grow by ``points``: the charge and the side's sum within MAX_PENALTY either way,
+ * as ``load`` takes them (a 32-bit count, never wrapped). 0, or -1 with an exception naming the bound. */
+static int penalty_fits(const State *s, int side, long points) {
+    if (points < -MAX_PENALTY || points > MAX_PENALTY) {
+        PyErr_Format(PyExc_ValueError, "native core: a penalty of %ld points is past the %d the core keeps", points,
+                     MAX_PENALTY);
+        return -1;
+    }
+    long total = (s->has_penalties ? s->penalties[side] : 0) + points;
+    if (total < -MAX_PENALTY || total > MAX_PENALTY) {
+        PyErr_Format(PyExc_ValueError, "native core: side %d's penalties would come to %ld points, past the %d the "
+                     "core keeps", side, total, MAX_PENALTY);
+        return -1;
+    }
+    return 0;
+}
+
+/* Add ``points`` to a side's penalties (hook penalty.turn_end), the tally of every side begun at 0 if none was; a
+ * sum past what the core keeps is refused with the penalties unchanged. */
 static PyObject *Position_penalise(Position *self, PyObject *args) {
-    int side, points;
-    if (!PyArg_ParseTuple(args, "ii", &side, &points)) return NULL;
+    int side;
+    long points;
+    if (!PyArg_ParseTuple(args, "il", &side, &points)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    add_penalty(&self->state, side, points);
+    if (penalty_fits(&self->state, side, points) < 0) return NULL;
+    add_penalty(&self->state, side, (int32_t)points);
     Py_RETURN_NONE;
 }
 
@@ -884,8 +904,13 @@ static PyObject *Position_close(Position *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Whether ``seat`` can take ``gains`` into its hand and lay out ``bonus`` more bonus cards (``native/apply.c``, the
+ * C entry's check of its narrow counts, MAX_COPIES and MAX_BONUS): 0, or -1 with an exception naming the bound. */
+static int hand_takes(const State *s, int seat, const int gains[CARD_TYPES], int bonus);
+
 /* Take the pile into a hand, its bonus cards laid out instead, from the bottom card up to (not including) the
- * top ``keep_top`` cards, which stay: the cards taken into the hand. */
+ * top ``keep_top`` cards, which stay: the cards taken into the hand. What they bring is checked against the hand's
+ * copies of a card and the seat's bonus cards laid out before anything moves, never wrapped. */
 static PyObject *Position_pick_up(Position *self, PyObject *args) {
     int seat, keep_top;
     if (!PyArg_ParseTuple(args, "ii", &seat, &keep_top) || check_seat(self, seat) < 0) return NULL;
@@ -893,11 +918,15 @@ static PyObject *Position_pick_up(Position *self, PyObject *args) {
     if (keep_top < 0 || keep_top > s->pile_len)
         return PyErr_Format(PyExc_ValueError, "native core: cannot leave %d cards of a pile of %d", keep_top, s->pile_len);
     long taken[MAX_CARDS];
-    int n = 0, upto = s->pile_len - keep_top;
+    int n = 0, upto = s->pile_len - keep_top, gains[CARD_TYPES] = {0}, bonus = 0;
+    for (int i = 0; i < upto; i++) {
+        if (self->facts.is_bonus[s->pile[i]]) bonus++;
+        else gains[s->pile[i]]++;
+    }
+    if (hand_takes(s, seat, gains, bonus) < 0) return NULL;
     for (int i = 0; i < upto; i++) {
         int card = s->pile[i];
         if (self->facts.is_bonus[card]) {
-            if (s->bonus_len[seat] == MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
             s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
         } else {
             take_card(s, seat, card);
