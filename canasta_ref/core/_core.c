@@ -596,6 +596,18 @@ static PyObject *Position_open_meld(Position *self, PyObject *args) {
     return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
 }
 
+/* The sizes of a side's melds, in order: what a game on the core compares before and after a meld or a take to
+ * know the melds it made and those it added to (cards are only ever added to a meld there; ``core.game``), without
+ * exporting the whole position twice. */
+static PyObject *Position_meld_sizes(Position *self, PyObject *args) {
+    int side;
+    if (!PyArg_ParseTuple(args, "i", &side)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    long sizes[MAX_MELDS];
+    for (int i = 0; i < self->state.meld_count[side]; i++) sizes[i] = self->state.melds[side][i].size;
+    return tuple_of_ints(sizes, self->state.meld_count[side]);
+}
+
 /* One seat's hand (by default the seat to act's), counted by card type. */
 static PyObject *Position_hand(Position *self, PyObject *args) {
     int seat = self->state.to_act;
@@ -2217,6 +2229,7 @@ static PyMethodDef Position_methods[] = {
     {"turn", (PyCFunction)Position_turn, METH_NOARGS, "The turn's flags, as load_turn takes them"},
     {"side_of", (PyCFunction)Position_side_of, METH_VARARGS, "side_of(seat): the seat's side"},
     {"pile", (PyCFunction)Position_pile, METH_NOARGS, "The pile's cards, its top last"},
+    {"meld_sizes", (PyCFunction)Position_meld_sizes, METH_VARARGS, "meld_sizes(side): the sizes of its melds"},
     {"open_meld", (PyCFunction)Position_open_meld, METH_VARARGS,
      "open_meld(side, rank): (index, (size, naturals, wilds, jokers)) of its open meld of rank, or (-1, None)"},
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,
