@@ -7,6 +7,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
 #include <string.h>
@@ -1057,14 +1058,68 @@ static PyObject *Position_table_values(Position *self, PyObject *args) {
 
 /* -- undo ---------------------------------------------------------------------------------------------------- */
 
+/* A snapshot holds the position's used part only (a game on the core takes one an action for its undo, and the
+ * whole State is mostly room for melds and cards not there, about 21 KB): the fields before the melds, each side's
+ * melds, the stock's and the pile's cards, then the fields after the pile's, in that order. Nothing of the State
+ * beyond a meld count or a length is ever read, so restoring these parts restores the position. */
+#define SNAPSHOT_HEAD offsetof(State, melds)
+#define SNAPSHOT_TAIL (sizeof(State) - offsetof(State, stock_len))
+
 static PyObject *Position_snapshot(Position *self, PyObject *Py_UNUSED(ignored)) {
-    return PyBytes_FromStringAndSize((const char *)&self->state, sizeof(State));
+    const State *s = &self->state;
+    size_t melds = 0;
+    for (int side = 0; side < MAX_SIDES; side++) melds += (size_t)s->meld_count[side] * sizeof(NativeMeld);
+    size_t size = SNAPSHOT_HEAD + melds + (size_t)s->stock_len + (size_t)s->pile_len + SNAPSHOT_TAIL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (out == NULL) return NULL;
+    char *at = PyBytes_AS_STRING(out);
+    memcpy(at, s, SNAPSHOT_HEAD), at += SNAPSHOT_HEAD;
+    for (int side = 0; side < MAX_SIDES; side++) {
+        size_t bytes = (size_t)s->meld_count[side] * sizeof(NativeMeld);
+        memcpy(at, s->melds[side], bytes), at += bytes;
+    }
+    memcpy(at, s->stock, (size_t)s->stock_len), at += s->stock_len;
+    memcpy(at, s->pile, (size_t)s->pile_len), at += s->pile_len;
+    memcpy(at, &s->stock_len, SNAPSHOT_TAIL);
+    return out;
+}
+
+/* Whether ``data`` (``size`` bytes) is a snapshot's layout: its meld counts and lengths within their bounds and
+ * its size the one they make. */
+static int snapshot_fits(const char *data, size_t size) {
+    if (size < SNAPSHOT_HEAD + SNAPSHOT_TAIL) return 0;
+    int32_t counts[MAX_SIDES], lengths[2];
+    memcpy(counts, data + offsetof(State, meld_count), sizeof(counts));
+    memcpy(lengths, data + size - SNAPSHOT_TAIL, sizeof(lengths)); /* stock_len, then pile_len */
+    size_t expected = SNAPSHOT_HEAD + SNAPSHOT_TAIL;
+    for (int side = 0; side < MAX_SIDES; side++) {
+        if (counts[side] < 0 || counts[side] > MAX_MELDS) return 0;
+        expected += (size_t)counts[side] * sizeof(NativeMeld);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (lengths[i] < 0 || lengths[i] > MAX_CARDS) return 0;
+        expected += (size_t)lengths[i];
+    }
+    return expected == size;
 }
 
 static PyObject *Position_restore(Position *self, PyObject *arg) {
-    if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != (Py_ssize_t)sizeof(State))
-        return PyErr_Format(PyExc_ValueError, "native core: a snapshot is %zu bytes from snapshot()", sizeof(State));
-    memcpy(&self->state, PyBytes_AS_STRING(arg), sizeof(State));
+    if (!PyBytes_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "native core: restore takes the bytes snapshot() gave, not a %s",
+                            Py_TYPE(arg)->tp_name);
+    if (!snapshot_fits(PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg)))
+        return PyErr_Format(PyExc_ValueError, "native core: restore takes the bytes snapshot() gave; these %zd bytes "
+                            "are not a snapshot", PyBytes_GET_SIZE(arg));
+    State *s = &self->state;
+    const char *at = PyBytes_AS_STRING(arg);
+    memcpy(s, at, SNAPSHOT_HEAD), at += SNAPSHOT_HEAD;
+    for (int side = 0; side < MAX_SIDES; side++) {
+        size_t bytes = (size_t)s->meld_count[side] * sizeof(NativeMeld);
+        memcpy(s->melds[side], at, bytes), at += bytes;
+    }
+    memcpy(&s->stock_len, PyBytes_AS_STRING(arg) + PyBytes_GET_SIZE(arg) - SNAPSHOT_TAIL, SNAPSHOT_TAIL);
+    memcpy(s->stock, at, (size_t)s->stock_len), at += s->stock_len;
+    memcpy(s->pile, at, (size_t)s->pile_len);
     Py_RETURN_NONE;
 }
 
