@@ -56,8 +56,10 @@ _PASSING: Final = frozenset({"discard", "pass"})
 #: or the turn passed (the seat whose turn it is).
 _Step = int | tuple[int, tuple[int, ...], tuple[int, ...]]
 #: The counts of ``NativeGame.ran``, by what ran.
-_ON_CORE: Final = {"listing": "listing on the core", "apply": "apply on the core"}
-_ON_PYTHON: Final = {"listing": "listing on the Python engine", "apply": "apply on the Python engine"}
+_LISTED_ON_CORE: Final = "listing on the core"
+_LISTED_IN_PYTHON: Final = "listing on the Python engine"
+_APPLIED_ON_CORE: Final = "apply on the core"
+_APPLIED_IN_PYTHON: Final = "apply on the Python engine"
 
 
 class _Natives:
@@ -206,6 +208,7 @@ class NativeGame:
         #: How many listings and applies ran on the core and on the Python engine ("listing on the core", ...).
         self.ran: Counter[str] = Counter()
         self._natives = natives_of(self.rules)
+        self._forms_sides = self.rules.forms_sides
         #: What undo restores: the core's snapshot, ``_beside``, ``_folded``, how many steps and events there were.
         self._undo: list[tuple[Any, Beside, int, int, int]] = []
         self._position: Any = new_position(self.rules)
@@ -271,7 +274,7 @@ class NativeGame:
         """The core's listing where it covers the position, else the Python engine's of the rebuilt state."""
         if self._listed is None:
             native = self._natives.listing.of(self._position, self._initial_minimum())
-            self.ran[_ON_CORE["listing"] if native is not None else _ON_PYTHON["listing"]] += 1
+            self.ran[_LISTED_ON_CORE if native is not None else _LISTED_IN_PYTHON] += 1
             self._listed = native if native is not None else listing(self.rules, self.state)
         return self._listed
 
@@ -334,11 +337,13 @@ class NativeGame:
         snapshot = self._position.snapshot()
         saved = (snapshot, self._beside, self._folded, len(self._steps), len(self.events))
         by_python = action.kind in _APPLIED_BY_PYTHON or self.rules.coverage is not None
-        on_core = not by_python and self._apply_natively(action, snapshot)
-        self.ran[_ON_CORE["apply"] if on_core else _ON_PYTHON["apply"]] += 1
-        events = [] if on_core else self._apply_in_python(action, seat)
-        if on_core:
+        events: list[Event] = []
+        if not by_python and self._apply_natively(action, snapshot):
+            self.ran[_APPLIED_ON_CORE] += 1
             self._moved()
+        else:
+            self.ran[_APPLIED_IN_PYTHON] += 1
+            events = self._apply_in_python(action, seat)
         self.history.append(action)
         self._undo.append(saved)
         return events
@@ -355,7 +360,7 @@ class NativeGame:
         melding = action.kind in _MELDING
         side = position.side_of(seat) if melding else 0
         melds_before = position.meld_sizes(side) if melding else ()
-        sides = self._sides()
+        sides = self._sides() if self._forms_sides else None
         outcome = self._natives.apply.apply(position, action)
         if not isinstance(outcome, Applied):
             return False
@@ -379,10 +384,8 @@ class NativeGame:
             beside = beside.changed(concealed=self._concealed(beside, went_out))
         self._beside = beside
 
-    def _sides(self) -> list[int] | None:
-        """Each seat's side, where sides form during a hand (a lone hand is applied by the Python engine)."""
-        if not self.rules.forms_sides:
-            return None
+    def _sides(self) -> list[int]:
+        """Each seat's side (where sides form during a hand, a lone hand is applied by the Python engine)."""
         return [self._position.side_of(seat) for seat in range(self.rules.players)]
 
     def _concealed(self, beside: Beside, seat: int) -> bool:
