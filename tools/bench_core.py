@@ -30,12 +30,23 @@ able to take nothing; not opened with takes (there the listing declines, and the
 building their keys and looking them up in the memos. Then the core's own random play of the same deals, after
 ``--warm-up`` hands of others, its draw steps timed within the loop by kind (``_core.draw_steps_timed``: the
 monotonic clock, the memo misses counted, the steps that missed none timed apart). ``--clock`` is not read there.
+
+    python tools/bench_core.py --apply --hands 40 --clock cpu [--profile]
+
+``--apply`` times only ``apply`` of a game on the core (``Game(..., core="native")``, a ``NativeGame``: the core's
+apply and the bookkeeping beside it) against the Python engine's ``Game.apply``, on the same actions of the same
+games (each chosen by index from the Python engine's listing, the game on the core handed the same one by its own
+listing, as a player's policy is), by kind of action: µs an apply, each the median of ``--repeat`` passes of the
+mean, one clock read around each call (its cost, printed, is in both figures). ``--profile`` then runs one more
+pass under cProfile and prints where the game on the core's applies spend their time.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import statistics
 import sys
@@ -436,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=cliargs.positive, default=3, help="passes over the same games (default 3)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall time or this process's CPU")
     parser.add_argument("--draw", action="store_true", help="time only the draw phase's listing in C, by kind")
+    parser.add_argument("--apply", action="store_true", help="time only apply on a game on the core, by kind")
+    parser.add_argument("--profile", action="store_true", help="with --apply: a pass under cProfile, printed")
     parser.add_argument(
         "--calls", type=cliargs.positive, default=200, help="with --draw: listings of a position timed (default 200)"
     )
@@ -449,6 +462,8 @@ def main(argv: list[str] | None = None) -> int:
     rules = rules_for(load_variant(args.variant))
     if args.draw:
         return print_draw_phase(rules, args)
+    if args.apply:
+        return print_applies(rules, args)
     passes = [one_pass(rules, args.hands, args.seed, CLOCKS[args.clock]) for _ in range(args.repeat)]
     print(f"canasta-ref core benchmark: {args.variant}, {args.hands} hands, seed {args.seed}, {args.clock} clock")
     print(f"python engine: {_native.STATUS}")
@@ -579,6 +594,76 @@ def _print_loop(loops: list[list[LoopSteps]]) -> None:
         steps, us, misses, cut, clean = (statistics.median(loop[at][part] for loop in loops) for part in range(5))
         row = f"{steps:9.0f} {us:8.2f} {misses:10.3f} {cut:8.0f} {clean:10.2f}"
         print(f"  {'draw step in the loop (' + kind + ')':58s} {row}")
+
+
+def apply_pass(
+    rules: Rules, hands: int, seed: int, clock: Callable[[], float], profile: cProfile.Profile | None = None
+) -> Timings:
+    """One pass over the games, both engines side by side: each apply timed, by engine and kind (``profile``, where
+    given, enabled around the game on the core's applies alone)."""
+    spent: Timings = defaultdict(list)
+    rng = random.Random(seed)
+    for number in range(hands):
+        python = Game(rules, seed=hand_seed(seed, number))
+        native = Game(rules, seed=hand_seed(seed, number), core="native")
+        while not python.is_over:
+            listed = python.legal_actions()
+            index = rng.randrange(listed.count())
+            action, handed_out = listed[index], native.legal_actions()[index]
+            start = clock()
+            python.apply(action)
+            middle = clock()
+            if profile is not None:
+                profile.enable()
+            native.apply(handed_out)
+            if profile is not None:
+                profile.disable()
+            spent[f"{action.kind}, on the core"].append(clock() - middle)
+            spent[f"{action.kind}, python engine"].append(middle - start)
+    return spent
+
+
+def _clock_read_us(clock: Callable[[], float]) -> float:
+    """µs of one clock read, the least of a few batches."""
+    reads = 10_000
+    batches = []
+    for _ in range(5):
+        start = clock()
+        for _ in range(reads):
+            clock()
+        batches.append((clock() - start) / reads)
+    return min(batches) * 1e6
+
+
+def print_applies(rules: Rules, args: argparse.Namespace) -> int:
+    """The ``--apply`` report: µs an apply by kind, on the core and on the Python engine, then every kind together;
+    with ``--profile``, where the game on the core's applies spend their time."""
+    clock = CLOCKS[args.clock]
+    passes = [apply_pass(rules, args.hands, args.seed, clock) for _ in range(args.repeat)]
+    print(f"canasta-ref apply of a game on the core: {args.variant}, {args.hands} hands, seed {args.seed}")
+    print(f"python engine: {_native.STATUS}")
+    print(f"core: {core.STATUS}")
+    print(f"{args.clock} clock, one read around each apply ({_clock_read_us(clock):.2f} us, in both figures); load")
+    print(f"{os.getloadavg()[0]:.1f} at the end; µs an apply, the median of {args.repeat} passes of the mean:")
+    kinds = sorted({name.rsplit(", ", 1)[0] for name in passes[0]})
+    print(f"  {'kind':12s} {'actions':>8s} {'on the core':>12s} {'python engine':>14s}")
+    for kind in [*kinds, "every kind"]:
+        names = [f"{each}, {engine}" for each in kinds if kind in (each, "every kind") for engine in ("on the core",)]
+        core_us, count = _pooled(passes, names)
+        python_us, _ = _pooled(passes, [name.replace("on the core", "python engine") for name in names])
+        print(f"  {kind:12s} {count:8d} {core_us:12.2f} {python_us:14.2f}")
+    if args.profile:
+        profile = cProfile.Profile()
+        apply_pass(rules, args.hands, args.seed, clock, profile)
+        print("one more pass, the game on the core's applies under cProfile (its overhead included):")
+        pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(20)
+    return 0
+
+
+def _pooled(passes: list[Timings], names: list[str]) -> tuple[float, int]:
+    """µs a call over every timing named, the median of passes of the mean, and how many calls a pass made."""
+    means = [statistics.fmean([t for name in names for t in spent[name]]) * 1e6 for spent in passes]
+    return statistics.median(means), sum(len(passes[0][name]) for name in names)
 
 
 def _print_answers(rules: Rules, hands: int, seed: int, repeat: int, clock: Callable[[], float]) -> None:

@@ -7,6 +7,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
 #include <string.h>
@@ -596,6 +597,18 @@ static PyObject *Position_open_meld(Position *self, PyObject *args) {
     return Py_BuildValue("(i(iiii))", i, m->size, m->naturals, m->wilds, m->jokers);
 }
 
+/* The sizes of a side's melds, in order: what a game on the core compares before and after a meld or a take to
+ * know the melds it made and those it added to (cards are only ever added to a meld there; ``core.game``), without
+ * exporting the whole position twice. */
+static PyObject *Position_meld_sizes(Position *self, PyObject *args) {
+    int side;
+    if (!PyArg_ParseTuple(args, "i", &side)) return NULL;
+    if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
+    long sizes[MAX_MELDS];
+    for (int i = 0; i < self->state.meld_count[side]; i++) sizes[i] = self->state.melds[side][i].size;
+    return tuple_of_ints(sizes, self->state.meld_count[side]);
+}
+
 /* One seat's hand (by default the seat to act's), counted by card type. */
 static PyObject *Position_hand(Position *self, PyObject *args) {
     int seat = self->state.to_act;
@@ -721,12 +734,32 @@ static PyObject *Position_lift_top(Position *self, PyObject *args) {
     return PyLong_FromLong(card);
 }
 
-/* Add ``points`` to a side's penalties (hook penalty.turn_end), the tally of every side begun at 0 if none was. */
+/* Whether a side's penalties can grow by ``points``: the charge and the side's sum within MAX_PENALTY either way,
+ * as ``load`` takes them (a 32-bit count, never wrapped). 0, or -1 with an exception naming the bound. */
+static int penalty_fits(const State *s, int side, long points) {
+    if (points < -MAX_PENALTY || points > MAX_PENALTY) {
+        PyErr_Format(PyExc_ValueError, "native core: a penalty of %ld points is past the %d the core keeps", points,
+                     MAX_PENALTY);
+        return -1;
+    }
+    long total = (s->has_penalties ? s->penalties[side] : 0) + points;
+    if (total < -MAX_PENALTY || total > MAX_PENALTY) {
+        PyErr_Format(PyExc_ValueError, "native core: side %d's penalties would come to %ld points, past the %d the "
+                     "core keeps", side, total, MAX_PENALTY);
+        return -1;
+    }
+    return 0;
+}
+
+/* Add ``points`` to a side's penalties (hook penalty.turn_end), the tally of every side begun at 0 if none was; a
+ * sum past what the core keeps is refused with the penalties unchanged. */
 static PyObject *Position_penalise(Position *self, PyObject *args) {
-    int side, points;
-    if (!PyArg_ParseTuple(args, "ii", &side, &points)) return NULL;
+    int side;
+    long points;
+    if (!PyArg_ParseTuple(args, "il", &side, &points)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    add_penalty(&self->state, side, points);
+    if (penalty_fits(&self->state, side, points) < 0) return NULL;
+    add_penalty(&self->state, side, (int32_t)points);
     Py_RETURN_NONE;
 }
 
@@ -884,8 +917,13 @@ static PyObject *Position_close(Position *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Whether ``seat`` can take ``gains`` into its hand and lay out ``bonus`` more bonus cards (``native/apply.c``, the
+ * C entry's check of its narrow counts, MAX_COPIES and MAX_BONUS): 0, or -1 with an exception naming the bound. */
+static int hand_takes(const State *s, int seat, const int gains[CARD_TYPES], int bonus);
+
 /* Take the pile into a hand, its bonus cards laid out instead, from the bottom card up to (not including) the
- * top ``keep_top`` cards, which stay: the cards taken into the hand. */
+ * top ``keep_top`` cards, which stay: the cards taken into the hand. What they bring is checked against the hand's
+ * copies of a card and the seat's bonus cards laid out before anything moves, never wrapped. */
 static PyObject *Position_pick_up(Position *self, PyObject *args) {
     int seat, keep_top;
     if (!PyArg_ParseTuple(args, "ii", &seat, &keep_top) || check_seat(self, seat) < 0) return NULL;
@@ -893,11 +931,15 @@ static PyObject *Position_pick_up(Position *self, PyObject *args) {
     if (keep_top < 0 || keep_top > s->pile_len)
         return PyErr_Format(PyExc_ValueError, "native core: cannot leave %d cards of a pile of %d", keep_top, s->pile_len);
     long taken[MAX_CARDS];
-    int n = 0, upto = s->pile_len - keep_top;
+    int n = 0, upto = s->pile_len - keep_top, gains[CARD_TYPES] = {0}, bonus = 0;
+    for (int i = 0; i < upto; i++) {
+        if (self->facts.is_bonus[s->pile[i]]) bonus++;
+        else gains[s->pile[i]]++;
+    }
+    if (hand_takes(s, seat, gains, bonus) < 0) return NULL;
     for (int i = 0; i < upto; i++) {
         int card = s->pile[i];
         if (self->facts.is_bonus[card]) {
-            if (s->bonus_len[seat] == MAX_BONUS) return PyErr_Format(PyExc_ValueError, "native core: too many bonus cards");
             s->bonus[seat][s->bonus_len[seat]++] = (uint8_t)card;
         } else {
             take_card(s, seat, card);
@@ -1016,14 +1058,68 @@ static PyObject *Position_table_values(Position *self, PyObject *args) {
 
 /* -- undo ---------------------------------------------------------------------------------------------------- */
 
+/* A snapshot holds the position's used part only (a game on the core takes one an action for its undo, and the
+ * whole State is mostly room for melds and cards not there, about 21 KB): the fields before the melds, each side's
+ * melds, the stock's and the pile's cards, then the fields after the pile's, in that order. Nothing of the State
+ * beyond a meld count or a length is ever read, so restoring these parts restores the position. */
+#define SNAPSHOT_HEAD offsetof(State, melds)
+#define SNAPSHOT_TAIL (sizeof(State) - offsetof(State, stock_len))
+
 static PyObject *Position_snapshot(Position *self, PyObject *Py_UNUSED(ignored)) {
-    return PyBytes_FromStringAndSize((const char *)&self->state, sizeof(State));
+    const State *s = &self->state;
+    size_t melds = 0;
+    for (int side = 0; side < MAX_SIDES; side++) melds += (size_t)s->meld_count[side] * sizeof(NativeMeld);
+    size_t size = SNAPSHOT_HEAD + melds + (size_t)s->stock_len + (size_t)s->pile_len + SNAPSHOT_TAIL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (out == NULL) return NULL;
+    char *at = PyBytes_AS_STRING(out);
+    memcpy(at, s, SNAPSHOT_HEAD), at += SNAPSHOT_HEAD;
+    for (int side = 0; side < MAX_SIDES; side++) {
+        size_t bytes = (size_t)s->meld_count[side] * sizeof(NativeMeld);
+        memcpy(at, s->melds[side], bytes), at += bytes;
+    }
+    memcpy(at, s->stock, (size_t)s->stock_len), at += s->stock_len;
+    memcpy(at, s->pile, (size_t)s->pile_len), at += s->pile_len;
+    memcpy(at, &s->stock_len, SNAPSHOT_TAIL);
+    return out;
+}
+
+/* Whether ``data`` (``size`` bytes) is a snapshot's layout: its meld counts and lengths within their bounds and
+ * its size the one they make. */
+static int snapshot_fits(const char *data, size_t size) {
+    if (size < SNAPSHOT_HEAD + SNAPSHOT_TAIL) return 0;
+    int32_t counts[MAX_SIDES], lengths[2];
+    memcpy(counts, data + offsetof(State, meld_count), sizeof(counts));
+    memcpy(lengths, data + size - SNAPSHOT_TAIL, sizeof(lengths)); /* stock_len, then pile_len */
+    size_t expected = SNAPSHOT_HEAD + SNAPSHOT_TAIL;
+    for (int side = 0; side < MAX_SIDES; side++) {
+        if (counts[side] < 0 || counts[side] > MAX_MELDS) return 0;
+        expected += (size_t)counts[side] * sizeof(NativeMeld);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (lengths[i] < 0 || lengths[i] > MAX_CARDS) return 0;
+        expected += (size_t)lengths[i];
+    }
+    return expected == size;
 }
 
 static PyObject *Position_restore(Position *self, PyObject *arg) {
-    if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != (Py_ssize_t)sizeof(State))
-        return PyErr_Format(PyExc_ValueError, "native core: a snapshot is %zu bytes from snapshot()", sizeof(State));
-    memcpy(&self->state, PyBytes_AS_STRING(arg), sizeof(State));
+    if (!PyBytes_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "native core: restore takes the bytes snapshot() gave, not a %s",
+                            Py_TYPE(arg)->tp_name);
+    if (!snapshot_fits(PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg)))
+        return PyErr_Format(PyExc_ValueError, "native core: restore takes the bytes snapshot() gave; these %zd bytes "
+                            "are not a snapshot", PyBytes_GET_SIZE(arg));
+    State *s = &self->state;
+    const char *at = PyBytes_AS_STRING(arg);
+    memcpy(s, at, SNAPSHOT_HEAD), at += SNAPSHOT_HEAD;
+    for (int side = 0; side < MAX_SIDES; side++) {
+        size_t bytes = (size_t)s->meld_count[side] * sizeof(NativeMeld);
+        memcpy(s->melds[side], at, bytes), at += bytes;
+    }
+    memcpy(&s->stock_len, PyBytes_AS_STRING(arg) + PyBytes_GET_SIZE(arg) - SNAPSHOT_TAIL, SNAPSHOT_TAIL);
+    memcpy(s->stock, at, (size_t)s->stock_len), at += s->stock_len;
+    memcpy(s->pile, at, (size_t)s->pile_len);
     Py_RETURN_NONE;
 }
 
@@ -2188,6 +2284,7 @@ static PyMethodDef Position_methods[] = {
     {"turn", (PyCFunction)Position_turn, METH_NOARGS, "The turn's flags, as load_turn takes them"},
     {"side_of", (PyCFunction)Position_side_of, METH_VARARGS, "side_of(seat): the seat's side"},
     {"pile", (PyCFunction)Position_pile, METH_NOARGS, "The pile's cards, its top last"},
+    {"meld_sizes", (PyCFunction)Position_meld_sizes, METH_VARARGS, "meld_sizes(side): the sizes of its melds"},
     {"open_meld", (PyCFunction)Position_open_meld, METH_VARARGS,
      "open_meld(side, rank): (index, (size, naturals, wilds, jokers)) of its open meld of rank, or (-1, None)"},
     {"kinds_allowed", (PyCFunction)Position_kinds_allowed, METH_VARARGS,

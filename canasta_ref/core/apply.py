@@ -215,7 +215,7 @@ class NativeApply:
             ended = position.apply(context, self._encoded.get(action) or self.encoded(action))
             if ended != _C_DECLINED:
                 self.applied_in_c += 1
-                return applied_of(ended)
+                return _OUTCOMES[ended] if ended < _WENT_OUT_CODE else applied_of(ended)
         reason = self.declined(action)
         if reason is not None:
             return reason

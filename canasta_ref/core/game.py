@@ -45,9 +45,21 @@ _PLAY: Final = PHASES.index("play")
 _DRAW: Final = PHASES.index("draw")
 #: The question ``checks.initial_minimum`` asks, with the same values, of the scores kept beside the position.
 _INITIAL_MINIMUM: Final = Query("initial_meld.minimum", ("team_score", "player_score", "hand_number"))
+#: The kinds of action that lay cards on the side's melds, whose steps the turn's record keeps (``_Step``).
+_MELDING: Final = frozenset({"meld", "take"})
+#: The kinds of action that may pass the turn to the next seat.
+_PASSING: Final = frozenset({"discard", "pass"})
+
+#: A step the core applied that changes the fields kept beside the position, noted as it is applied and folded into
+#: them only when they are asked for (``NativeGame._beside_now``): a meld or a take (the seat, and the sizes of its
+#: side's melds before and after: cards are only added to a meld on the core, so a meld that grew is one added to),
+#: or the turn passed (the seat whose turn it is).
+_Step = int | tuple[int, tuple[int, ...], tuple[int, ...]]
 #: The counts of ``NativeGame.ran``, by what ran.
-_ON_CORE: Final = {"listing": "listing on the core", "apply": "apply on the core"}
-_ON_PYTHON: Final = {"listing": "listing on the Python engine", "apply": "apply on the Python engine"}
+_LISTED_ON_CORE: Final = "listing on the core"
+_LISTED_IN_PYTHON: Final = "listing on the Python engine"
+_APPLIED_ON_CORE: Final = "apply on the core"
+_APPLIED_IN_PYTHON: Final = "apply on the Python engine"
 
 
 class _Natives:
@@ -175,7 +187,12 @@ class NativeGame:
     _rebuilt: HandState | None
     _listed: Listing | None
     _handed_out: list[Action]
+    #: The fields kept beside the position as they stood after the first ``_folded`` of ``_steps``: the steps after
+    #: those are folded in when the fields are asked for (``_beside_now``), not at every action. Their scores and
+    #: hand's number, which no step changes, are read from it as they are.
     _beside: Beside
+    _steps: list[_Step]
+    _folded: int
 
     def __init__(self, variant: Variant | Rules, **arguments: Any) -> None:
         self._python = Game(variant, **{**arguments, "core": "python"})
@@ -191,8 +208,11 @@ class NativeGame:
         #: How many listings and applies ran on the core and on the Python engine ("listing on the core", ...).
         self.ran: Counter[str] = Counter()
         self._natives = natives_of(self.rules)
-        self._undo: list[tuple[Any, Beside, int]] = []
+        self._forms_sides = self.rules.forms_sides
+        #: What undo restores: the core's snapshot, ``_beside``, ``_folded``, how many steps and events there were.
+        self._undo: list[tuple[Any, Beside, int, int, int]] = []
         self._position: Any = new_position(self.rules)
+        self._steps = []
         self.state = reference.state
 
     @classmethod
@@ -205,15 +225,25 @@ class NativeGame:
     def state(self) -> HandState:
         """The position as a HandState, rebuilt once per position."""
         if self._rebuilt is None:
-            self._rebuilt = rebuild_state(self.rules, self._position, self._beside)
+            self._rebuilt = rebuild_state(self.rules, self._position, self._beside_now())
         return self._rebuilt
 
     @state.setter
     def state(self, value: HandState) -> None:
         load_state(self._position, value)
         self._beside = beside_of(value)
+        self._folded = len(self._steps)
         self._moved()
         self._rebuilt = value
+
+    def _beside_now(self) -> Beside:
+        """The fields kept beside the position as they stand: the steps applied since they were last asked for
+        folded in, once (a turn of steps costs one copy of them, not one an action)."""
+        steps = self._steps
+        if self._folded < len(steps):
+            self._beside = _after_steps(self._beside, steps[self._folded :])
+            self._folded = len(steps)
+        return self._beside
 
     def _moved(self) -> None:
         """The position changed: nothing computed from the old one holds."""
@@ -244,7 +274,7 @@ class NativeGame:
         """The core's listing where it covers the position, else the Python engine's of the rebuilt state."""
         if self._listed is None:
             native = self._natives.listing.of(self._position, self._initial_minimum())
-            self.ran[_ON_CORE["listing"] if native is not None else _ON_PYTHON["listing"]] += 1
+            self.ran[_LISTED_ON_CORE if native is not None else _LISTED_IN_PYTHON] += 1
             self._listed = native if native is not None else listing(self.rules, self.state)
         return self._listed
 
@@ -304,15 +334,16 @@ class NativeGame:
             seat = self._python._seat(seat)
         if not ((seat is None or seat == self.to_act) and self._was_listed(action)):
             plan(self.rules, self.state, action, seat)
-        saved = (self._position.snapshot(), self._beside, len(self.events))
+        snapshot = self._position.snapshot()
+        saved = (snapshot, self._beside, self._folded, len(self._steps), len(self.events))
         by_python = action.kind in _APPLIED_BY_PYTHON or self.rules.coverage is not None
-        beside = None if by_python else self._apply_natively(action, saved[0])
-        self.ran[_ON_CORE["apply"] if beside is not None else _ON_PYTHON["apply"]] += 1
-        if beside is None:
-            events = self._apply_in_python(action, seat)
-        else:
-            self._beside, events = beside, []
+        events: list[Event] = []
+        if not by_python and self._apply_natively(action, snapshot):
+            self.ran[_APPLIED_ON_CORE] += 1
             self._moved()
+        else:
+            self.ran[_APPLIED_IN_PYTHON] += 1
+            events = self._apply_in_python(action, seat)
         self.history.append(action)
         self._undo.append(saved)
         return events
@@ -321,35 +352,40 @@ class NativeGame:
         """python-chess's name for ``apply``."""
         return self.apply(action, seat)
 
-    def _apply_natively(self, action: Action, saved: Any) -> Beside | None:
-        """Apply ``action`` on the core and return the fields kept beside as they become; None (the position as it
-        was: ``saved``, its snapshot) where the core declines it or it formed a lone hand."""
+    def _apply_natively(self, action: Action, saved: Any) -> bool:
+        """Apply ``action`` on the core, noting the step it makes in the fields kept beside (``_Step``); False (the
+        position as it was: ``saved``, its snapshot) where the core declines it or it formed a lone hand."""
         position = self._position
-        seat = int(position.where()[1])
-        side = position.side_of(seat)
-        sides = self._sides()
-        melds_before = position.export()["melds"][side] if action.kind in ("meld", "take") else None
+        seat = position.where()[1]
+        melding = action.kind in _MELDING
+        side = position.side_of(seat) if melding else 0
+        melds_before = position.meld_sizes(side) if melding else ()
+        sides = self._sides() if self._forms_sides else None
         outcome = self._natives.apply.apply(position, action)
         if not isinstance(outcome, Applied):
-            return None
-        if self._sides() != sides:
+            return False
+        if sides is not None and self._sides() != sides:
             position.restore(saved)
-            return None
-        beside = self._beside
-        if melds_before is not None:
-            beside = _after_melding(beside, seat, melds_before, position.export()["melds"][side])
-        if action.kind in ("discard", "pass") and int(position.where()[1]) != seat:
-            beside = _next_turn(beside, int(position.where()[1]))
+            return False
+        if melding:
+            self._steps.append((seat, melds_before, position.meld_sizes(side)))
+        elif action.kind in _PASSING:
+            now = position.where()[1]
+            if now != seat:
+                self._steps.append(now)
         if outcome.ended is not None:
-            beside = beside.changed(end_reason=outcome.ended, went_out=outcome.went_out)
-        if outcome.went_out is not None:
-            beside = beside.changed(concealed=self._concealed(beside, outcome.went_out))
-        return beside
+            self._end(outcome.ended, outcome.went_out)
+        return True
 
-    def _sides(self) -> list[int] | None:
-        """Each seat's side, where sides form during a hand (a lone hand is applied by the Python engine)."""
-        if not self.rules.forms_sides:
-            return None
+    def _end(self, reason: str, went_out: int | None) -> None:
+        """The hand ended on the core: how, who went out and whether concealed, kept beside the position."""
+        beside = self._beside_now().changed(end_reason=reason, went_out=went_out)
+        if went_out is not None:
+            beside = beside.changed(concealed=self._concealed(beside, went_out))
+        self._beside = beside
+
+    def _sides(self) -> list[int]:
+        """Each seat's side (where sides form during a hand, a lone hand is applied by the Python engine)."""
         return [self._position.side_of(seat) for seat in range(self.rules.players)]
 
     def _concealed(self, beside: Beside, seat: int) -> bool:
@@ -372,9 +408,9 @@ class NativeGame:
         """Take back the last action: the core's position and the fields kept beside it as they were."""
         if not self._undo:
             raise CanastaError("there is no action to undo")
-        snapshot, beside, events = self._undo.pop()
+        snapshot, self._beside, self._folded, steps, events = self._undo.pop()
         self._position.restore(snapshot)
-        self._beside = beside
+        del self._steps[steps:]
         self._moved()
         del self.events[events:]
         return self.history.pop()
@@ -384,24 +420,26 @@ class NativeGame:
         return self.undo()
 
 
-def _after_melding(beside: Beside, seat: int, before: Sequence[Any], after: Sequence[Any]) -> Beside:
-    """A meld or take by ``seat``: the seat has melded; the side's melds after it that are new are this turn's,
-    and cards laid on a meld not made this turn are added to an existing one (``checks`` keeps them so)."""
-    made = beside.created_this_turn
-    grown = any(place not in made and after[place] != before[place] for place in range(len(before)))
-    melded = tuple(True if other == seat else was for other, was in enumerate(beside.seat_melded))
+def _after_steps(beside: Beside, steps: Sequence[_Step]) -> Beside:
+    """The fields kept beside after ``steps`` (``_Step``), in order, as ``Game`` keeps them. A meld or take by a
+    seat: the seat has melded; its side's melds after it that are new are this turn's, and cards laid on a meld not
+    made this turn are added to an existing one (``checks`` keeps them so). The next seat's turn
+    (``Game._next_turn``): the turn's record cleared, whether the seat had melded before, one turn more."""
+    melded = list(beside.seat_melded)
+    made = list(beside.created_this_turn)
+    grown, melded_before, turns = beside.added_to_existing_this_turn, beside.melded_before_turn, beside.turns
+    for step in steps:
+        if isinstance(step, int):
+            made, grown, melded_before, turns = [], False, melded[step], turns + 1
+            continue
+        seat, before, after = step
+        grown = grown or any(place not in made and after[place] != before[place] for place in range(len(before)))
+        melded[seat] = True
+        made.extend(range(len(before), len(after)))
     return beside.changed(
-        seat_melded=melded,
-        created_this_turn=(*made, *range(len(before), len(after))),
-        added_to_existing_this_turn=beside.added_to_existing_this_turn or grown,
-    )
-
-
-def _next_turn(beside: Beside, seat: int) -> Beside:
-    """The next seat's turn (``Game._next_turn``): the turn's record cleared, whether the seat had melded before."""
-    return beside.changed(
-        created_this_turn=(),
-        added_to_existing_this_turn=False,
-        melded_before_turn=beside.seat_melded[seat],
-        turns=beside.turns + 1,
+        seat_melded=tuple(melded),
+        created_this_turn=tuple(made),
+        added_to_existing_this_turn=grown,
+        melded_before_turn=melded_before,
+        turns=turns,
     )

@@ -107,7 +107,7 @@ def test_snapshot_and_restore_undo_moves(library: ModuleType, game: Game) -> Non
     assert position.export() != before
     position.restore(saved)
     assert position.export() == before
-    with pytest.raises(ValueError, match="a snapshot is"):
+    with pytest.raises(ValueError, match="these 5 bytes are not a snapshot"):
         position.restore(b"short")
 
 
