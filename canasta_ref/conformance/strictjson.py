@@ -38,15 +38,23 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+#: One strict decoder and encoder for every line: ``json.loads`` and ``json.dumps`` given options build a new one at
+#: each call, a cost as large as reading a short answer (the runner and ``serve`` read and write thousands a game).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys)
+_ENCODER = json.JSONEncoder(allow_nan=False)
+
+
 def loads(text: str) -> Any:
     """The JSON value of ``text``; NotStrictJSON for NaN, Infinity, an infinite number or a key twice in one object,
     json.JSONDecodeError for text that is not JSON at all (and RecursionError, ValueError as ``json.loads``)."""
-    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys)
+    if text.startswith("\ufeff"):  # as json.loads says it (the decoder itself would not name the BOM)
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
 
 
 def dumps(value: Any) -> str:
     """``value`` as one line of JSON; ValueError for a number that is not finite, which no JSON can write."""
-    return json.dumps(value, allow_nan=False)
+    return _ENCODER.encode(value)
 
 
 __all__ = ["NotStrictJSON", "dumps", "loads"]
