@@ -5,15 +5,28 @@ takes whose further melds a walk lists one by one are skipped where hook pile.ta
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterator
 
 import pytest
+from test_listing_counts import _counted_walk_indexes
 
 from canasta_ref import Rules, load_variant
-from canasta_ref.engine.cards import SEQUENCE_ORDER
+from canasta_ref.engine.actions import Action
+from canasta_ref.engine.cards import SEQUENCE_ORDER, rank_of
 from canasta_ref.engine.movegen import take_groups, take_pool
-from canasta_ref.engine.named import PileTake, _legal, _runs, _take_candidate_walk, _with, wild_choices
+from canasta_ref.engine.named import (
+    PileTake,
+    ShapesWithin,
+    _legal,
+    _runs,
+    _take_candidate_walk,
+    _with,
+    take_openings_with_extras,
+    wild_choices,
+)
 from canasta_ref.engine.state import HandState
+from canasta_ref.engine.takecount import TakeCounter
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = ("samba", "bolivia")
@@ -73,3 +86,77 @@ def test_takes_refused_whatever_they_lay_are_not_walked(variant: str) -> None:
         ]
         skipped += len(every) - len(walked)
     assert skipped > 100
+
+
+#: Small hands of a side not opened whose takes with further melds the walk lists (some dozens to hundreds each):
+#: (cards, seed).
+WALKED_TAKES = {
+    "samba": [(15, 4), (16, 3), (17, 5), (18, 3), (18, 7)],
+    "bolivia": [(15, 1), (17, 0), (17, 4), (18, 2), (18, 3)],
+}
+
+
+def walked_takes(variant: str) -> Iterator[tuple[HandState, list[tuple[tuple[int, ...], list[Action]]]]]:
+    """Each position of ``WALKED_TAKES`` with its bases and the takes the walk lists for each."""
+    rules = RULES[variant]
+    for cards, seed in WALKED_TAKES[variant]:
+        state = scaling_position(rules, cards, opened=False, phase="draw", seed=seed).state
+        shapes = ShapesWithin(rules, state)
+        top_rank = rank_of(state.pile[-1])
+        yield (
+            state,
+            [
+                (base, list(take_openings_with_extras(rules, state, shapes, base, top_rank)))
+                for base in TakeCounter(rules, state).bases
+            ],
+        )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_take_counter_counts_and_draws_the_distinct_takes_of_the_walk(variant: str) -> None:
+    """``takecount.TakeCounter`` (no walk) counts the distinct takes the walk finds for each base, draws each of them
+    for one index (so a uniform index draws a uniform take), the same one whatever it drew before, and no take past
+    the last index."""
+    rules = RULES[variant]
+    counted = 0
+    for state, takes in walked_takes(variant):
+        counter = TakeCounter(rules, state)
+        drawn: dict[tuple[int, ...], list[Action]] = {}
+        for base, walked in takes:
+            assert len(set(walked)) == len(walked)
+            assert counter.count_of(base) == len(walked), base
+            drawn[base] = [counter.draw_of(base, index) for index in range(len(walked))]
+            assert sorted(drawn[base], key=str) == sorted(walked, key=str), "each take of the walk for one index"
+            with pytest.raises(IndexError):
+                counter.draw_of(base, len(walked))
+            counted += len(walked)
+        fresh = TakeCounter(rules, state)
+        for base, each in reversed(drawn.items()):
+            for index in range(0, len(each), max(1, len(each) // 3)):
+                assert fresh.draw_of(base, index) == each[index], "a counter drawn from before draws the same"
+    assert counted > 500
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_listing_of_counted_takes_is_the_walks(variant: str) -> None:
+    """Where the takes are counted, the listing's count is the number of actions it walks, each once; its first
+    page, asked before any count, and every index of it asked once counted, are the walk's; and a sample is the
+    action at its index outside the takes a counter draws, an action of the listing inside them."""
+    rules = RULES[variant]
+    for cards, seed in WALKED_TAKES[variant]:
+        where = {"opened": False, "phase": "draw", "seed": seed}
+        listed = list(scaling_position(rules, cards, **where).legal_actions())  # type: ignore[arg-type]
+        assert len(set(listed)) == len(listed)
+        first = list(itertools.islice(scaling_position(rules, cards, **where).legal_actions(), 20))  # type: ignore[arg-type]
+        assert first == listed[:20]
+        game = scaling_position(rules, cards, **where)  # type: ignore[arg-type]
+        legal = game.legal_actions()
+        assert legal.count() == len(listed)
+        drawn_apart = _counted_walk_indexes(game)
+        assert drawn_apart, "the takes are counted"
+        for index in range(0, len(listed), max(1, len(listed) // 20)):
+            assert legal[index] == listed[index]
+        for number in range(40):
+            drawn = legal.sample(random.Random(number))
+            index = random.Random(number).randrange(len(listed))
+            assert drawn == listed[index] if index not in drawn_apart else drawn in listed[drawn_apart.start :]
