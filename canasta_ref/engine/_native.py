@@ -27,6 +27,7 @@ MODULES = (
     "blocks",
     "named",
     "openings",
+    "takecount",
     "legal",
     "judge",
     "game",

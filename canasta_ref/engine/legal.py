@@ -29,6 +29,8 @@ from .blocks import (
     meld_chunk,
     take_group,
 )
+from .blocks import _action_at as action_at  # a listing's own indexing and sizes, for blocks drawn in apart
+from .blocks import _size as block_size
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
@@ -86,6 +88,7 @@ from .openings import OpeningCounter, constant_from, left_cap, steady_points
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
+from .takecount import BaseTakes, TakeCounter
 
 DISCARDS = tuple(Action("discard", (card,)) for card in range(CARD_TYPES))
 DRAW = Action.draw()
@@ -200,7 +203,11 @@ def _draw_phase(rules: Rules, state: HandState) -> list[Block]:
         found, gained = takes.listing(), takes.gained
     group_blocks = _take_group_blocks(rules, state, pool, found, gained)
     if initial and _pool_choices(counts, pool) > TAKE_STRUCTURE_ABOVE[0]:
-        blocks.append(Chained(group_blocks))  # many groups, each with its own further melds: made as listed
+        if _takes_counted(rules):  # the groups' blocks counted and drawn in without walking them
+            made = _MadeBlocks(group_blocks)
+            blocks.append(CountedWalk(iter(Chained(made.each())), partial(_BlocksCounter, made)))
+        else:
+            blocks.append(Chained(group_blocks))  # many groups, each with its own further melds: made as listed
     else:
         blocks.extend(group_blocks)
     if rules.names_melds:
@@ -221,6 +228,7 @@ def _take_group_blocks(
     shared: dict[tuple[Card, ...], Combinations] = {}
     refusals: dict[tuple[int, int, int], Clause | None] = {}
     shapes = ShapesWithin(rules, state)
+    counting = _SharedTakeCounter(rules, state) if initial and _takes_counted(rules) else None
     plain: list[Action] = []
     for group in take_groups(rules, pool, counts, initial):
         legal, may_help = _take_verdict(rules, state, group, top_rank, refusals)
@@ -233,9 +241,70 @@ def _take_group_blocks(
             yield plain
             yield _take_extras(found, group, top_rank, shared, gained)
             if rules.names_melds:
-                yield Walked(take_openings_with_extras(rules, state, shapes, group, top_rank))
+                walk = take_openings_with_extras(rules, state, shapes, group, top_rank)
+                yield Walked(walk) if counting is None else CountedWalk(walk, partial(counting.for_base, group))
             plain = []
     yield plain
+
+
+class _MadeBlocks:
+    """Blocks made one after another as they are first reached, each once: a walk of their actions
+    (``blocks.Chained``) and a count of them (``_BlocksCounter``) read the same blocks."""
+
+    def __init__(self, making: Iterator[Block]) -> None:
+        self._made: list[Block] = []
+        self._making: Iterator[Block] | None = making
+
+    def each(self) -> Iterator[Block]:
+        """The blocks in order, each made when first reached."""
+        place = 0
+        while True:
+            while self._making is not None and len(self._made) <= place:
+                block = next(self._making, None)
+                if block is None:
+                    self._making = None
+                else:
+                    self._made.append(block)
+            if place >= len(self._made):
+                return
+            yield self._made[place]
+            place += 1
+
+
+class _BlocksCounter:
+    """The actions of ``_MadeBlocks`` counted by their blocks' counts and drawn as ``blocks.Listing.draw`` draws (a
+    counted walk among them by its counter): what ``blocks.CountedWalk`` asks of a counter."""
+
+    def __init__(self, made: _MadeBlocks) -> None:
+        self.made = made
+
+    def count(self) -> int:
+        return sum(block_size(block) for block in self.made.each())
+
+    def draw(self, index: int) -> Action:
+        return action_at(self.made.each(), index, drawing=True)
+
+
+def _takes_counted(rules: Rules) -> bool:
+    """Whether the takes with further melds that name melds or lay sequences (``named.take_openings_with_extras``)
+    are counted and drawn without walking (``takecount.TakeCounter``): where melds are named and no rank merges its
+    groups into one meld."""
+    return rules.names_melds and not any(rules.merges_same_rank)
+
+
+class _SharedTakeCounter:
+    """One ``takecount.TakeCounter`` for every take group of a listing, made when a block first counts or draws (a
+    first page walks and never needs it)."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self._counter: TakeCounter | None = None
+
+    def for_base(self, group: tuple[Card, ...]) -> BaseTakes:
+        if self._counter is None:
+            self._counter = TakeCounter(self.rules, self.state)
+        return self._counter.for_base(group)
 
 
 def _pool_choices(counts: Sequence[int], pool: Sequence[Card]) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 from ..errors import IllegalAction
 from .actions import Action, MeldGroup
@@ -30,8 +30,11 @@ from .checks import (
     plan_melding,
     rank_facts,
     table_values,
+    take_card_counts,
+    take_fields_refusal,
     take_refusal,
 )
+from .checks import _take_target_fields as take_target_fields  # the fields take_refusal asks with
 from .movegen import (
     HandCards,
     Shape,
@@ -282,26 +285,64 @@ class PileTake:
     the hand. Its fields (``checks.take_refusal``) read the cards of ``base``, the number of groups, those of the
     top card's rank and the ranks repeated, and every take a choice of shapes writes has the same ranks: so the
     walks ask it once per count of groups by rank, and skip the takes it refuses before writing them (most of
-    them in Samba, all in some hands). The answer is asked of the first take of a kind, as the listing asks it."""
+    them in Samba, all in some hands). The question is the one ``take_refusal`` asks of such a take, put by its
+    fields."""
 
     def __init__(self, rules: Rules, state: HandState, base: tuple[Card, ...]) -> None:
         self.rules = rules
         self.state = state
         self.base = base
         self.top_rank = rank_of(state.pile[-1])
+        self._cards = take_card_counts(rules, base, self.top_rank)
+        self._target = take_target_fields(rules, state, state.to_act, Action.take(base))
         self._known: dict[tuple[int, int, int], bool] = {}
 
     def allows(self, ranks: Sequence[int], groups: Sequence[MeldGroup]) -> bool:
         """Whether pile.take allows the takes whose groups are of ``ranks`` (``checks.group_rank`` of each),
         ``groups`` one of them."""
         keyed = [rank for rank in ranks if rank != SEQUENCE_RANK]
-        key = (len(ranks), sum(1 for rank in ranks if rank == self.top_rank), len(keyed) - len(set(keyed)))
+        return self._allows(len(ranks), sum(1 for rank in ranks if rank == self.top_rank), len(keyed) - len(set(keyed)))
+
+    def _allows(self, groups: int, of_top_rank: int, repeated: int) -> bool:
+        key = (groups, of_top_rank, repeated)
         known = self._known.get(key)
         if known is None:
-            action = Action.take(self.base, groups)
-            known = take_refusal(self.rules, self.state, self.state.to_act, action) is None
+            fields = (*self._cards, groups, of_top_rank, repeated)
+            known = take_fields_refusal(self.rules, self.state, self.state.to_act, fields, self._target) is None
             self._known[key] = known
         return known
+
+    def refuses_every(self, most: int, known: dict[tuple[object, ...], bool]) -> bool:
+        """Whether pile.take refuses these takes whatever groups up to ``most`` they lay, so that a walk of the
+        groups can be skipped whole (Samba's takes that would start a sequence): where the clause refusing the take
+        alone reads none of the counts of groups, it refuses every take of ``base``; else every count its clauses
+        read is asked (one no clause reads is asked as 0), unless that makes more than ``_MOST_ASKED`` questions
+        (then False). The answer hangs on the fields of ``base`` alone: kept in ``known`` by them for the other
+        bases of a walk."""
+        key = (*self._cards, self._target)
+        answer = known.get(key)
+        if answer is None:
+            answer = known[key] = self._refuses_every(most)
+        return answer
+
+    def _refuses_every(self, most: int) -> bool:
+        fields = (*self._cards, 0, 0, 0)
+        refusal = take_fields_refusal(self.rules, self.state, self.state.to_act, fields, self._target)
+        if refusal is None:
+            return False
+        if refusal.reads.isdisjoint(_EXTRA_FIELDS):
+            return True
+        ranges = [range(most + 1) if self.rules.reads("pile.take", name) else range(1) for name in _EXTRA_FIELDS]
+        if len(ranges[0]) * len(ranges[1]) * len(ranges[2]) > _MOST_ASKED:
+            return False
+        return not any(self._allows(g, t, r) for g in ranges[0] for t in ranges[1] for r in ranges[2])
+
+
+#: The ``pile.take`` fields that count a take's further groups, in ``checks._take_fields`` order.
+_EXTRA_FIELDS: Final = ("extra_melds", "extra_of_top_rank", "extra_repeated_ranks")
+
+#: The most questions ``PileTake.refuses_every`` asks before it gives up (each is kept by ``Rules``).
+_MOST_ASKED = 512
 
 
 def _openings_with_extras(
@@ -442,6 +483,7 @@ def _take_candidate_walk(rules: Rules, state: HandState, skip_refused: bool) -> 
     melds = state.melds[team]
     wilds = wild_choices(rules, counts)
     shapes = ShapesWithin(rules, state)
+    refused: dict[tuple[object, ...], bool] = {}  # PileTake.refuses_every's answers, by the fields of a base
     for number, meld in enumerate(melds, start=1):
         if meld.closed:
             continue
@@ -466,7 +508,8 @@ def _take_candidate_walk(rules: Rules, state: HandState, skip_refused: bool) -> 
                 yield base
                 if not state.team_opened[team]:
                     pile_take = PileTake(rules, state, base.cards) if skip_refused else None
-                    yield from _take_extras(rules, state, shapes, counts, base.cards, pile_take)
+                    if pile_take is None or not pile_take.refuses_every(state.cards_held(seat), refused):
+                        yield from _take_extras(rules, state, shapes, counts, base.cards, pile_take)
 
 
 def _with(counts: Sequence[int], card: Card) -> list[int]:

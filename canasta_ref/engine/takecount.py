@@ -1,0 +1,561 @@
+"""Counting the takes of a side that has not opened that a choice of one shape per rank cannot write, without
+walking them (issue 40).
+
+Where the spec lets one action lay sequences, or two groups of one rank, a side that has not opened may take the
+pile with a group of cards from hand (a *base*) and lay further melds that lay a sequence, a group of the top card's
+rank, or two groups of one rank: ``named.take_openings_with_extras`` walks them base by base, dropping what it met
+before, and meets millions at 30 cards. As ``openings.OpeningCounter`` counts openings, such a take is the base with
+a multiset of *units* (sequences, groups of one rank) and its verdict (``checks._plan_take``) hangs on sums over
+them: cards used, points, canastas, what the melds are made of, every meld valid kept or going out, and what hook
+pile.take counts (the groups, those of the top card's rank, the ranks repeated). So for each multiset of sequences
+the other ranks' groups are counted once by dynamic programming, for every base alike (the wild cards a base uses
+are checked against the state's, which counts them by type), and the top card's rank last, base by base. Exact
+where no rank merges its groups into one meld (the listing walks otherwise); tests compare it with the walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from typing import Final
+
+from .actions import Action, MeldGroup
+from .cards import CARD_TYPES, Card, rank_of
+from .checks import (
+    MELD_VALID,
+    CanastaKinds,
+    RankFacts,
+    Tally,
+    canasta_tally,
+    composition_of,
+    ending_refusal,
+    goes_out_melding,
+    group_rank,
+    initial_meld_reads,
+    initial_meld_refusal,
+    initial_minimum,
+    meld_values,
+    melds_composition,
+    natural_ranks,
+    opening_bonus,
+    pile_to_hand,
+    rank_facts,
+    side_tally,
+    table_values,
+    tally_counts,
+)
+from .combos import capped
+from .movegen import HandCards, Shape, expand_shapes, take_groups, take_pool
+from .named import PileTake, ShapesWithin, new_sequences, repeats_allowed, wild_choices
+from .openings import (
+    NO_SUM,
+    Sum,
+    _card_pairs,
+    _pick,
+    _RankMultisets,
+    _RankWalk,
+    _Unit,
+    constant_from,
+    left_cap,
+    steady_points,
+)
+from .rules import Rules, remember
+from .state import HandState, Meld
+
+#: A state of the count: the wild cards used (packed), the cards left (capped), points (capped), canastas,
+#: composition, valid kept, valid going out, the further groups, those of the top card's rank and the ranks
+#: repeated (each capped where hook pile.take stops changing), and whether a sequence is laid.
+State = tuple[int, int, int, Tally, int, bool, bool, int, int, int, bool]
+
+#: Bits a wild card type's count takes in a packed count of wild cards used, the top one a guard (as openings).
+_WILD_BITS: Final = 8
+
+#: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
+_KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
+
+#: The ``pile.take`` fields that count a take's further groups.
+_EXTRA_FIELDS: Final = ("extra_melds", "extra_of_top_rank", "extra_repeated_ranks")
+
+#: A multiset of sequences' part of the count: the cards it leaves (wild cards all kept: a base's are checked at
+#: the end), the other ranks in order with their shapes of groups, and the states before any rank and after each.
+_Layers = tuple[list[int], list[int], dict[int, list[Shape]], list[dict[State, int]]]
+
+
+class TakeCounter:
+    """The distinct legal takes of each base that ``named.take_openings_with_extras`` walks for a side that has
+    not opened: counted, and drawn by index, base by base (``for_base``). Only where no rank merges its groups into
+    one meld. The facts every take shares are computed once, and so is each multiset of sequences' count of the
+    other ranks."""
+
+    def __init__(self, rules: Rules, state: HandState) -> None:
+        self.rules = rules
+        self.state = state
+        self.seat = seat = state.to_act
+        self.counts = state.hands[seat]
+        self.top = top = state.pile[-1]
+        self.top_rank = rank_of(top)
+        self.top_points = rules.card_value[top]
+        self.table = table_values(rules, state, seat)
+        self.facts: RankFacts = rank_facts(rules, state, seat)
+        self.tally = side_tally(rules, state, seat)
+        gained = pile_to_hand(rules, state, seat)[0]
+        self.hand_size = state.cards_held(seat) + gained + opening_bonus(rules, state, seat, taking_pile=True)
+        self.pending = not state.last_card_bonus
+        self.repeats = repeats_allowed(rules, state)
+        self.shapes = ShapesWithin(rules, state)
+        self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
+        self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
+        self.guards = sum(1 << (_WILD_BITS * place + _WILD_BITS - 1) for place in range(len(rules.wild_cards)))
+        self.held_packed = self.guards + self._packed(
+            [card for card in rules.wild_cards for _ in range(self.counts[card])]
+        )
+        self.left_cap = left_cap(rules, self.pending, self.hand_size)
+        self.bases = list(take_groups(rules, take_pool(rules, self.counts, top), self.counts, True))
+        self._pile_takes = {base: PileTake(rules, state, base) for base in self.bases}
+        self.groups_cap, self.top_cap, self.repeated_cap = self._take_caps()
+        self.most_groups = max(self.groups_cap, self.top_cap, self.repeated_cap + 1)
+        self.points_cap = self._points_cap()
+        self._sums: dict[MeldGroup, Sum] = {}
+        self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+        self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
+        self._layers: dict[int, _Layers] = {}
+        self._ways: dict[tuple[int, tuple[Card, ...]], int] = {}
+        self._tops: dict[tuple[int, tuple[int, ...]], dict[State, int]] = {}
+        self._verdicts: dict[tuple[tuple[Card, ...], State], bool] = {}
+
+    def for_base(self, base: tuple[Card, ...]) -> BaseTakes:
+        """The takes of one base, as ``blocks.CountedWalk`` counts and draws them."""
+        return BaseTakes(self, base)
+
+    # ------------------------------------------------------------------ caps and sums
+
+    def _take_caps(self) -> tuple[int, int, int]:
+        """The counts of further groups, of those of the top card's rank and of ranks repeated from which pile.take
+        stops changing its answer for every base (1 for a count no clause reads: a walk still tells none from
+        some). Where it reads one of them, its answers along it for each base; where it reads more, none capped."""
+        read = [self.rules.reads("pile.take", name) for name in _EXTRA_FIELDS]
+        most = self.hand_size + 1
+        if sum(read) > 1:
+            return (most if read[0] else 1, most if read[1] else 1, most if read[2] else 1)
+        caps = [1, 1, 1]
+        for field in range(3):
+            if read[field]:
+                for pile_take in self._pile_takes.values():
+                    answers = [pile_take._allows(*_at(field, n)) for n in range(most + 1)]
+                    caps[field] = max(caps[field], constant_from(answers))
+        return caps[0], caps[1], caps[2]
+
+    def _points_cap(self) -> int | None:
+        """The points from which the initial-meld verdict of a take stops changing, for every count of canastas by
+        kind the hand could make (asked of every total the cards that can meld reach); None where one of them
+        counts negative points, since a capped sum could then fall back."""
+        rules, state, seat = self.rules, self.state, self.seat
+        values = [rules.card_value[card] for card in range(CARD_TYPES) if self.counts[card]]
+        if any(v < 0 for v in values):
+            return None
+        highest = sum(rules.card_value[card] * self.counts[card] for card in range(CARD_TYPES))
+        smallest = min(rules.canasta_size)
+        most = [self.hand_size // smallest if initial_meld_reads(rules, name) else 0 for name in _KIND_VARIABLES]
+        key = ("take-points-cap", initial_minimum(rules, state, seat), highest, self.top_points, tuple(most))
+        known: int | bool | None = rules.shape_cache.get(key, False)
+        if known is not False:
+            return known
+        every_kinds = [CanastaKinds(*kinds) for kinds in product(*(range(n + 1) for n in most))]
+        cap = steady_points(
+            rules, state, seat, highest, every_kinds, ((False, False),), top_points=self.top_points, taking=True
+        )
+        return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
+
+    def _packed(self, cards: Sequence[Card]) -> int:
+        """The wild cards among ``cards``, counted by type and packed."""
+        packed = 0
+        for card in cards:
+            place = self.wild_places.get(card)
+            if place is not None:
+                packed += 1 << _WILD_BITS * place
+        return packed
+
+    def _wild_count(self, packed: int) -> int:
+        """How many wild cards a packed count holds."""
+        mask = (1 << _WILD_BITS) - 1
+        return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
+
+    def _fits(self, packed: int) -> bool:
+        """Whether the wild cards held pay for a packed count of them."""
+        return (self.held_packed - packed) & self.guards == self.guards
+
+    def _unit(self, group: MeldGroup) -> Sum:
+        """One sequence or group as a ``Sum``, judged by hook meld.valid as a new meld, kept and going out."""
+        known = self._sums.get(group)
+        if known is None:
+            cards = group.cards
+            meld = Meld.build(group_rank(self.rules, group), cards, self.rules.is_wild)
+            known = self._sums[group] = self._meld_sum(meld, cards)
+        return known
+
+    def _meld_sum(self, meld: Meld, cards: Sequence[Card]) -> Sum:
+        rules = self.rules
+        spread = natural_ranks(rules, cards)
+        staying, leaving = (
+            rules.failing_of(
+                MELD_VALID, meld_values(rules, self.table, meld, None, cards, spread, out, True, self.facts)
+            )
+            is None
+            for out in (False, True)
+        )
+        return (
+            self._packed(cards),
+            0,
+            sum(rules.card_value[c] for c in cards),
+            canasta_tally(rules, [meld]),
+            melds_composition(rules, [meld]),
+            staying,
+            leaving,
+            1,
+            len(cards),
+        )
+
+    def _base_sum(self, base: tuple[Card, ...]) -> Sum:
+        """The meld a take lays the top card on with ``base`` as a ``Sum``: its points from hand alone (the top
+        card's are counted apart), its composition with the top card set aside where the spec says so
+        (``checks.opening_composition``), no further group."""
+        rules = self.rules
+        cards = (self.top, *base)
+        meld = Meld.build(self.top_rank, cards, rules.is_wild)
+        _, _, _, tally, composition, staying, leaving, _, _ = self._meld_sum(meld, cards)
+        if rules.reads_composition and rules.composition_from_hand:
+            top_wild = rules.is_wild[self.top]
+            composition = composition_of(self.top_rank, meld.naturals - (not top_wild), meld.wilds - top_wild)
+        return (
+            self._packed(base),
+            0,
+            sum(rules.card_value[c] for c in base),
+            tally,
+            composition,
+            staying,
+            leaving,
+            0,
+            len(base),
+        )
+
+    # ------------------------------------------------------------------ the count
+
+    def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
+        """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
+        if self._choices is not None:
+            return self._choices
+        sequences = new_sequences(self.rules, self.state, self.counts, wild_choices(self.rules, self.counts))
+        units = [MeldGroup.of(cards) for cards in sequences]
+        walk = _RankWalk([(_card_pairs(unit.cards), self._unit(unit)) for unit in units], list(self.counts), True, 1)
+        out: list[tuple[list[MeldGroup], list[int]]] = [([], list(self.counts))]
+        for _, chosen in walk.each(0, NO_SUM, []):
+            out.append(([units[place] for place in chosen], list(walk.counts)))
+        self._choices = out
+        return out
+
+    def _layers_of(self, place: int) -> _Layers:
+        """The count of multiset of sequences ``place`` with groups of every rank but the top card's."""
+        known = self._layers.get(place)
+        if known is not None:
+            return known
+        sequences, rest = self._sequence_choices()[place]
+        wilds, points, tally, composition, staying, leaving, groups = 0, 0, 0, 0, True, True, 0
+        for unit in sequences:
+            w, _, p, t, c, s, lv, _, _ = self._unit(unit)
+            wilds, points, tally, composition = wilds + w, points + p, tally + t, composition | c
+            staying, leaving, groups = staying and s, leaving and lv, groups + 1
+        per_rank = self.shapes.of(HandCards(self.rules, tuple(rest)))
+        ranks = sorted(rank for rank in per_rank if rank != self.top_rank)
+        start: State = (
+            wilds,
+            0,
+            capped(points, self.points_cap),
+            tally,
+            composition,
+            staying,
+            leaving,
+            min(groups, self.groups_cap),
+            0,
+            0,
+            bool(sequences),
+        )
+        layers = [{start: 1}]
+        hand = HandCards(self.rules, tuple(rest))
+        for rank in ranks:
+            sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
+            layers.append(self._combine(layers[-1], sums, hand.count(rank), False))
+        known = self._layers[place] = (rest, ranks, per_rank, layers)
+        return known
+
+    def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int, top: bool) -> dict[State, int]:
+        """The states once one rank's choices of groups are added to each, or none (which leaves ``naturals``)."""
+        out: dict[State, int] = {}
+        every: list[tuple[Sum | None, int]] = [(None, 1), *choices.items()]
+        for state, ways in states.items():
+            for choice, more in every:
+                key = self._added(state, choice, naturals, top)
+                if key is not None:
+                    out[key] = out.get(key, 0) + ways * more
+        return out
+
+    def _added(self, state: State, choice: Sum | None, naturals: int, top: bool) -> State | None:
+        """``state`` with a rank's ``choice`` of groups (None: none, which leaves its ``naturals``); ``top``: the
+        top card's rank, whose groups pile.take counts apart; None where the wild cards held cannot pay."""
+        groups, of_top, repeated, sequence = state[7:]
+        if choice is None:
+            return (*state[:1], capped(state[1] + naturals, self.left_cap), *state[2:])
+        if not self._fits(state[0] + choice[0]):
+            return None
+        k = choice[7]
+        return (
+            *self._joined(state, choice),
+            min(groups + k, self.groups_cap),
+            min(of_top + k, self.top_cap) if top else of_top,
+            min(repeated + k - 1, self.repeated_cap),
+            sequence,
+        )
+
+    def _joined(self, state: State, summed: Sum) -> tuple[int, int, int, Tally, int, bool, bool]:
+        """What ``state`` counts of wild cards, cards left, points, canastas, composition and validity, with
+        ``summed``'s added (its second field: the cards it leaves)."""
+        wilds, left, points, tally, composition, staying, leaving = state[:7]
+        w, unused, p, t, c, s, lv, _, _ = summed
+        return (
+            wilds + w,
+            capped(left + unused, self.left_cap),
+            capped(points + p, self.points_cap),
+            tally + t,
+            composition | c,
+            staying and s,
+            leaving and lv,
+        )
+
+    def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
+        """One rank's distinct non-empty multisets of groups (one at most where the spec repeats no rank), by their
+        sum with the natural cards they leave (``openings.OpeningCounter._rank_sums_of``)."""
+        rules = self.rules
+        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
+        key = (rank, tuple(rest[card] for card in (*natural_cards, *rules.wild_cards)))
+        known = self._rank_sums.get(key)
+        if known is not None:
+            return known
+        _, units = self._rank_units(hand, shapes)
+        found: dict[Sum, int] = {}
+        held = hand.count(rank)
+        for raw, ways in _RankMultisets(units, rest, self.repeats, self.most_groups).counted().items():
+            summed = self._unused_sum(raw, held)
+            found[summed] = found.get(summed, 0) + ways
+        self._rank_sums[key] = found
+        return found
+
+    def _rank_units(self, hand: HandCards, shapes: list[Shape]) -> tuple[list[MeldGroup], list[_Unit]]:
+        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
+        return groups, [(_card_pairs(group.cards), self._unit(group)) for group in groups]
+
+    def _unused_sum(self, raw: Sum, held: int) -> Sum:
+        """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
+        w, _, p, t, c, s, lv, k, used = raw
+        return (w, capped(held - (used - self._wild_count(w)), self.left_cap), p, t, c, s, lv, k, 0)
+
+    def _top_part(self, place: int, base: tuple[Card, ...]) -> tuple[list[int], HandCards, list[Shape]] | None:
+        """The cards multiset of sequences ``place`` and ``base`` leave (wild cards all kept), and the top card's
+        rank's shapes of groups they hold; None where ``base`` does not fit beside the sequences."""
+        rest = list(self._layers_of(place)[0])
+        for card in base:
+            if not self.rules.is_wild[card]:
+                rest[card] -= 1
+                if rest[card] < 0:
+                    return None
+        hand = HandCards(self.rules, tuple(rest))
+        return rest, hand, self.shapes.of(hand).get(self.top_rank, [])
+
+    def _finals(self, place: int, base: tuple[Card, ...]) -> list[tuple[State, Sum | None, int, int]]:
+        """Every way to finish multiset of sequences ``place``'s count with ``base``: a last state of the other
+        ranks, the top card's rank's choice, their ways, where the take so made is one the walk lists and legal."""
+        part = self._top_part(place, base)
+        if part is None:
+            return []
+        rest, hand, shapes = part
+        _, ranks, per_rank, layers = self._layers_of(place)
+        top_sums = self._rank_sums_of(self.top_rank, hand, shapes, rest) if shapes else {}
+        naturals = hand.count(self.top_rank)
+        constant = self._left_constant(place, base, ranks, per_rank, naturals if shapes else 0)
+        base_sum = self._base_sum(base)
+        out: list[tuple[State, Sum | None, int, int]] = []
+        every: list[tuple[Sum | None, int]] = [(None, 1), *top_sums.items()]
+        for state, ways in layers[-1].items():
+            for choice, more in every:
+                key = self._added(state, choice, naturals if shapes else 0, True)
+                if key is not None and self._legal(base, self._with_base(key, base_sum, constant)):
+                    out.append((state, choice, ways, more))
+        return out
+
+    def _left_constant(
+        self, place: int, base: tuple[Card, ...], ranks: list[int], per_rank: dict[int, list[Shape]], top_held: int
+    ) -> int:
+        """The cards a take leaves besides the natural cards of the ranks whose groups are counted (and the wild
+        cards, counted at the verdict): those of no such rank, what the pile adds, less the base and sequences."""
+        sequences, rest = self._sequence_choices()[place]
+        hand = HandCards(self.rules, tuple(rest))
+        used = sum(len(unit.cards) for unit in sequences) + len(base)
+        in_ranks = sum(hand.count(rank) for rank in ranks)
+        wilds_used = self._wild_count(sum(self._unit(unit)[0] for unit in sequences) + self._packed(base))
+        return self.hand_size - used - in_ranks - top_held - self.wilds_held + wilds_used
+
+    def _with_base(self, key: State, base_sum: Sum, constant: int) -> State:
+        """A last state with the meld the take lays the top card on, and the cards left besides those counted."""
+        return (*self._joined(key, (*base_sum[:1], constant, *base_sum[2:])), *key[7:])
+
+    def _legal(self, base: tuple[Card, ...], key: State) -> bool:
+        """Whether a finished take is one the walk lists (a sequence, a group of the top card's rank or a rank
+        repeated, where the spec repeats ranks) and legal, kept by base and state."""
+        listed = key[10] or (self.repeats and (key[8] > 0 or key[9] > 0))
+        if not listed or not self._fits(key[0]):
+            return False
+        known = self._verdicts.get((base, key))
+        if known is None:
+            known = self._verdicts[(base, key)] = self._verdict(base, key)
+        return known
+
+    def _verdict(self, base: tuple[Card, ...], key: State) -> bool:
+        """``checks._plan_take`` on a take by its sums: hook pile.take, every meld valid kept or going out, the
+        initial meld (the top card's points apart) and the ending."""
+        rules, state, seat = self.rules, self.state, self.seat
+        wilds, left, points, tally, composition, staying, leaving, groups, of_top, repeated, _ = key
+        if not self._pile_takes[base]._allows(groups, of_top, repeated):
+            return False
+        hand_after = capped(left + self.wilds_held - self._wild_count(wilds), self.left_cap)
+        canastas_after = self.tally + tally
+        going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
+        if not (leaving if going_out else staying):
+            return False
+        refusal = initial_meld_refusal(
+            rules,
+            state,
+            seat,
+            hand_points=points,
+            top_card_points=self.top_points,
+            kinds=CanastaKinds(*tally_counts(tally)),
+            concealed_out=False,
+            concealed_by_discard=False,
+            taking_pile=True,
+            composition=composition,
+        )
+        if refusal is not None:
+            return False
+        return ending_refusal(rules, state, seat, hand_after, canastas_after, self.pending) is None
+
+    def count_of(self, base: tuple[Card, ...]) -> int:
+        """The takes of ``base``: every multiset of sequences with the groups the rest of the hand adds to it."""
+        return sum(self._ways_of(place, base) for place in range(len(self._sequence_choices())))
+
+    def _ways_of(self, place: int, base: tuple[Card, ...]) -> int:
+        """The takes of ``base`` with multiset of sequences ``place`` (what ``_finals`` sums), counted on the
+        states after the top card's rank, which the bases that leave the same cards of that rank share."""
+        key = (place, base)
+        known = self._ways.get(key)
+        if known is None:
+            known = 0
+            part = self._top_part(place, base)
+            if part is not None:
+                _, ranks, per_rank, _ = self._layers_of(place)
+                rest, hand, shapes = part
+                top_held = hand.count(self.top_rank) if shapes else 0
+                constant = self._left_constant(place, base, ranks, per_rank, top_held)
+                base_sum = self._base_sum(base)
+                for state, ways in self._top_states(place, rest, hand, shapes).items():
+                    if self._legal(base, self._with_base(state, base_sum, constant)):
+                        known += ways
+            self._ways[key] = known
+        return known
+
+    def _top_states(self, place: int, rest: list[int], hand: HandCards, shapes: list[Shape]) -> dict[State, int]:
+        """The last states of multiset of sequences ``place`` with the top card's rank's groups from ``rest``
+        added, or none; kept by the cards of that rank ``rest`` holds."""
+        natural_cards = self.rules.natural_cards[self.top_rank]
+        key = (place, tuple(rest[card] for card in natural_cards))
+        known = self._tops.get(key)
+        if known is None:
+            last = self._layers_of(place)[3][-1]
+            if not shapes:
+                known = last
+            else:
+                top_sums = self._rank_sums_of(self.top_rank, hand, shapes, rest)
+                known = self._combine(last, top_sums, hand.count(self.top_rank), True)
+            self._tops[key] = known
+        return known
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw_of(self, base: tuple[Card, ...], index: int) -> Action:
+        """Take ``index`` of ``base`` (0 <= index < ``count_of(base)``) in this counter's own order: the multisets
+        of sequences in turn, within one each last state and top-rank choice in turn, and within those each way
+        of reaching the state, found rank by rank from the last (a bijection, so a uniform index draws a uniform
+        take)."""
+        for place in range(len(self._sequence_choices())):
+            ways = self._ways_of(place, base)
+            if index >= ways:
+                index -= ways
+                continue
+            finals = [((state, choice, more), ways * more) for state, choice, ways, more in self._finals(place, base)]
+            (target, choice, more), index = _pick(finals, index)
+            index, which = divmod(index, more)
+            groups: list[MeldGroup] = list(self._sequence_choices()[place][0])
+            if choice is not None:
+                part = self._top_part(place, base)
+                assert part is not None  # the base fits, or no take was counted
+                top_rest, top_hand, top_shapes = part
+                groups.extend(self._rank_multiset(self.top_rank, top_hand, top_shapes, top_rest, choice, which))
+            groups.extend(self._ranks_drawn(place, target, index))
+            return Action.take(base, groups)
+        raise IndexError("take index out of range")
+
+    def _ranks_drawn(self, place: int, target: State, index: int) -> list[MeldGroup]:
+        """The groups of the other ranks of way ``index`` to reach ``target``, found rank by rank from the last."""
+        rest, ranks, per_rank, layers = self._layers_of(place)
+        hand = HandCards(self.rules, tuple(rest))
+        groups: list[MeldGroup] = []
+        for at in range(len(ranks) - 1, -1, -1):
+            rank = ranks[at]
+            sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
+            held = hand.count(rank)
+            ways_in = [
+                ((before, choice), n * more)
+                for before, n in layers[at].items()
+                for choice, more in [(None, 1), *sums.items()]
+                if self._added(before, choice, held, False) == target
+            ]
+            (target, choice), index = _pick(ways_in, index)
+            if choice is not None:
+                index, which = divmod(index, sums[choice])
+                groups.extend(self._rank_multiset(rank, hand, per_rank[rank], rest, choice, which))
+        return groups
+
+    def _rank_multiset(
+        self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
+    ) -> list[MeldGroup]:
+        """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
+        groups, units = self._rank_units(hand, shapes)
+        multisets = _RankMultisets(units, rest, self.repeats, self.most_groups)
+        held = hand.count(rank)
+        chosen = multisets.find(lambda raw: self._unused_sum(raw, held) == choice, which)
+        return [groups[place] for place in chosen]
+
+
+class BaseTakes:
+    """One base's takes of a ``TakeCounter``, as ``blocks.Counter``: counted, and drawn by index."""
+
+    def __init__(self, counter: TakeCounter, base: tuple[Card, ...]) -> None:
+        self.counter = counter
+        self.base = base
+
+    def count(self) -> int:
+        return self.counter.count_of(self.base)
+
+    def draw(self, index: int) -> Action:
+        return self.counter.draw_of(self.base, index)
+
+
+def _at(field: int, value: int) -> tuple[int, int, int]:
+    """The counts of further groups, of the top card's rank and of ranks repeated, ``value`` at ``field`` alone."""
+    return (value if field == 0 else 0, value if field == 1 else 0, value if field == 2 else 0)
