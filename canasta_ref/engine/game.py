@@ -91,10 +91,11 @@ class LegalActions:
 
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng``, the same for the same seed: the action at
-        ``rng.randrange(len(legal))``, which is ``legal[that index]`` in every variant and position except one kind:
-        where the listing walks openings that lay a sequence or two groups of one rank (Samba, Bolivia, a side not
-        opened), an index among those gives the opening the counter orders there (``blocks.CountedWalk.draw``), not
-        the walk's, so that a big hand draws without walking. Raises IndexError when there is none."""
+        ``rng.randrange(len(legal))``, which is ``legal[that index]`` in every variant and position except two kinds
+        of a side not opened where the listing walks actions that lay a sequence or two groups of one rank (Samba,
+        Bolivia): its openings, and its takes of the pile. An index among those gives the action the counter orders
+        there (``blocks.CountedWalk.draw``; ``takecount.TakeCounter``), not the walk's, so that a big hand draws
+        without walking. Raises IndexError when there is none."""
         total = self.count()
         if not total:
             raise IndexError("there is no legal action to sample")
