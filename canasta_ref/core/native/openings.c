@@ -6,7 +6,9 @@
  * wild cards pay for, judged as a whole on its aggregate (the groups, the cards left, the points, the wild cards,
  * the canastas by kind, every meld valid kept and going out, what the melds are made of), then made into its cards.
  * Here the choices are counted rank by rank (the ranks in the reference's canonical order), each state after a rank
- * kept with the number of actions below it, so a count costs the distinct states, not the choices. The verdict on
+ * kept with the number of actions below it, so a count costs the distinct states, not the choices; each meld's wild
+ * cards are picked as its rank passes, the rest kept in the state (as ``takes.c``'s further melds are: one counting
+ * for both), so choices that have used the same wild cards in all meet. The verdict on
  * a finished aggregate (``legal._opening_verdict``) is the core's own, each rule question through its memo with the
  * key built here: the number of groups (meld.action), the turn ending legally (go_out.allowed, go_out.keep_card),
  * the initial meld (initial_meld.count, initial_meld.valid, go_out.concealed); kept per call by aggregate. */
@@ -87,12 +89,12 @@ typedef struct {
 /* The fields of a state of the counting, in this order: the rank's place, the groups, the cards used (where the
  * counting caps its states, ``OpeningCaps``: the cards left so far beyond the hand's other cards), the natural
  * cards' points, the wild cards and jokers used, the canastas by kind, all kept valid, all valid going out, the
- * composition bits, and the groups that take wild cards by their number of them (4 bits a size, sizes 1 to 14). */
+ * composition bits, and the rest of the hand's wild cards (jokers apart) not laid yet, by copies (``pool_put``). */
 enum {
     OS_INDEX, OS_GROUPS, OS_USED, OS_POINTS, OS_TWOS, OS_JOKERS, OS_KIND0, OS_KIND1, OS_KIND2, OS_STAYING, OS_LEAVING,
     OS_COMPOSITION, OS_SIZES_LOW, OS_SIZES_HIGH, OS_FIELDS
 };
-#define OPENING_MOST_TWOS 14 /* wild cards (not jokers) in one hand the counting tracks by group size */
+#define OPENING_MOST_TWOS 14 /* wild cards (not jokers) in one hand the counting tracks by copies */
 
 /* A table from a state (OS_FIELDS ints) to a count, open addressing, grown at half full. */
 typedef struct {
@@ -173,6 +175,111 @@ static Count state_table_get(const StateTable *t, const int32_t *key) {
     return t->used[at] ? t->values[at] : -1;
 }
 
+/* The rests of the twos a meld's wild cards may leave of a rest (``pool_branches``), each with the ways to
+ * pick the cards that leave it. */
+typedef struct {
+    int32_t low, high;
+    long long ways;
+} PoolBranch;
+
+/* The branches found so far, kept by (rest, wild cards picked): the counting asks the same few thousands of times. */
+typedef struct {
+    StateTable found; /* (rest, wild cards) -> first branch * BRANCHES_MOST + their number */
+    PoolBranch *branches;
+    Py_ssize_t size, capacity;
+} PoolBranches;
+
+/* The most rests one pick may leave: sorted copies of at most OPENING_MOST_TWOS cards (p(14) = 135). */
+#define BRANCHES_MOST 256
+
+/* -- the rest of the hand's twos, in the state ---------------------------------------------------------------- */
+
+/* An opening's melds, and a take's further melds, draw their wild cards (jokers apart) from the rest of the hand's
+ * (what the take's group leaves). The counting keeps that rest in the state, by copies, most first, whatever the
+ * cards (the ways to pick from it hang on its copies alone), 4 bits a type in two fields: each meld's wild cards
+ * are picked as the counting passes its rank (``pool_branches``), so a finished state's actions need no ways of
+ * picking them, states that have used the same wild cards in all meet, and every group's further melds share one
+ * counting. */
+#define POOL_SLOT_BITS 4
+#define POOL_SLOTS_A_FIELD 7
+
+static void pool_put(int32_t *state, const int *copies, int types) {
+    int sorted[OPENING_MOST_TWOS], n = 0;
+    for (int i = 0; i < types; i++) {
+        if (copies[i] <= 0) continue;
+        int at = n++;
+        for (; at > 0 && sorted[at - 1] < copies[i]; at--) sorted[at] = sorted[at - 1];
+        sorted[at] = copies[i];
+    }
+    state[OS_SIZES_LOW] = state[OS_SIZES_HIGH] = 0;
+    for (int i = 0; i < n; i++)
+        state[i < POOL_SLOTS_A_FIELD ? OS_SIZES_LOW : OS_SIZES_HIGH] |= sorted[i]
+                                                                        << (i % POOL_SLOTS_A_FIELD * POOL_SLOT_BITS);
+}
+
+/* The rest of ``state`` by copies into ``copies``, most first: how many types. */
+static int pool_get(const int32_t *state, int copies[OPENING_MOST_TWOS]) {
+    int n = 0;
+    for (int i = 0; i < OPENING_MOST_TWOS; i++) {
+        int32_t packed = i < POOL_SLOTS_A_FIELD ? state[OS_SIZES_LOW] : state[OS_SIZES_HIGH];
+        int held = (int)(packed >> (i % POOL_SLOTS_A_FIELD * POOL_SLOT_BITS) & ((1 << POOL_SLOT_BITS) - 1));
+        if (held) copies[n++] = held;
+    }
+    return n;
+}
+
+/* Every pick of ``left`` cards from the types ``type`` on of ``copies`` (``rest`` what is left of each), each rest
+ * it leaves added to ``found`` (``*n`` of them) with its ways. */
+static void picks_leaving(int *copies, int types, int type, int left, int *rest, PoolBranch *found, int *n) {
+    if (left == 0) {
+        int32_t state[OS_FIELDS];
+        pool_put(state, rest, types);
+        for (int k = 0; k < *n; k++)
+            if (found[k].low == state[OS_SIZES_LOW] && found[k].high == state[OS_SIZES_HIGH]) {
+                found[k].ways++;
+                return;
+            }
+        found[(*n)++] = (PoolBranch){state[OS_SIZES_LOW], state[OS_SIZES_HIGH], 1};
+        return;
+    }
+    if (type == types) return;
+    for (int take = 0; take <= copies[type] && take <= left; take++) {
+        rest[type] = copies[type] - take;
+        picks_leaving(copies, types, type + 1, left - take, rest, found, n);
+    }
+    rest[type] = copies[type];
+}
+
+/* The rests ``twos`` wild cards picked from the rest in ``state`` may leave (``movegen.submultisets`` of it, as the
+ * reference's expansion picks them), kept in ``b``: the first's place into ``*first``, their number; -1 with an
+ * exception. */
+static int pool_branches(PoolBranches *b, const int32_t *state, int twos, Py_ssize_t *first) {
+    int32_t key[OS_FIELDS] = {0};
+    key[0] = state[OS_SIZES_LOW], key[1] = state[OS_SIZES_HIGH], key[2] = twos;
+    Count known = state_table_get(&b->found, key);
+    if (known >= 0) return *first = (Py_ssize_t)(known / BRANCHES_MOST), (int)(known % BRANCHES_MOST);
+    int copies[OPENING_MOST_TWOS], rest[OPENING_MOST_TWOS], types = pool_get(state, copies), n = 0;
+    PoolBranch found[BRANCHES_MOST];
+    memcpy(rest, copies, sizeof(rest));
+    picks_leaving(copies, types, 0, twos, rest, found, &n);
+    if (b->size + n > b->capacity) {
+        Py_ssize_t capacity = (b->size + n) * 2;
+        PoolBranch *grown = PyMem_Realloc(b->branches, sizeof(PoolBranch) * (size_t)capacity);
+        if (grown == NULL) return PyErr_NoMemory(), -1;
+        b->branches = grown, b->capacity = capacity;
+    }
+    memcpy(&b->branches[b->size], found, sizeof(PoolBranch) * (size_t)n);
+    *first = b->size;
+    b->size += n;
+    return state_table_put(&b->found, key, (Count)*first * BRANCHES_MOST + n) < 0 ? -1 : n;
+}
+
+static void pool_branches_free(PoolBranches *b) {
+    state_table_free(&b->found);
+    PyMem_Free(b->branches);
+    b->branches = NULL;
+}
+
 /* The initial meld's questions, bound once a variant (``listing.NativeOpenings``): the memos of
  * initial_meld.count (a number), initial_meld.valid (a failing clause) and go_out.concealed (a predicate), the points
  * of a wild card other than a joker and of a joker, and whether a clause reads what the melds are made of. */
@@ -207,7 +314,9 @@ typedef struct OpeningCount {
     Ending ending;
     int32_t table[TABLE_WIDTH];
     int side_kinds[4], minimum;
-    StateTable below, verdicts, twos_ways;
+    StateTable below, verdicts;
+    PoolBranches *branches; /* the rests of the wild cards' picks, shared by a listing's countings */
+    const char *counted;    /* what it counts, as an overflow names it */
     int (*judge)(struct OpeningCount *oc, const int32_t *state);
 } OpeningCount;
 
@@ -274,45 +383,6 @@ static int opening_options(const Position *self, int seat, const ShapeQuestion *
         oc->first[oc->rank_count] = at + (int)n;
     }
     return 0;
-}
-
-/* How many ways the groups of ``state`` that take wild cards pick them from the hand's pool, in rank order
- * (``combos.Combinations._twos_ways``): every sequence of choices of those sizes, the pool shrinking. */
-static long long twos_picks(int *pool, int types, const int *sizes, int groups);
-
-/* The picks of the first group's ``left`` cards still to choose, from the pool's types ``type`` on, each followed
- * by the other groups' picks. */
-static long long twos_pick_from(int *pool, int types, int type, int left, const int *sizes, int groups) {
-    if (left == 0) return twos_picks(pool, types, sizes + 1, groups - 1);
-    if (type == types) return 0;
-    long long total = 0;
-    for (int take = 0; take <= pool[type] && take <= left; take++) {
-        pool[type] -= take;
-        total += twos_pick_from(pool, types, type + 1, left - take, sizes, groups);
-        pool[type] += take;
-    }
-    return total;
-}
-
-static long long twos_picks(int *pool, int types, const int *sizes, int groups) {
-    return groups == 0 ? 1 : twos_pick_from(pool, types, 0, sizes[0], sizes, groups);
-}
-
-static long long twos_ways_of(OpeningCount *oc, const int32_t *state) {
-    int32_t key[OS_FIELDS] = {0};
-    key[OS_SIZES_LOW] = state[OS_SIZES_LOW], key[OS_SIZES_HIGH] = state[OS_SIZES_HIGH];
-    Count known = state_table_get(&oc->twos_ways, key);
-    if (known >= 0) return (long long)known;
-    int sizes[OPENING_MOST_TWOS], groups = 0;
-    for (int size = 1; size <= OPENING_MOST_TWOS; size++) {
-        int32_t packed = size <= 7 ? state[OS_SIZES_LOW] : state[OS_SIZES_HIGH];
-        int times = (int)(packed >> ((size - 1) % 7 * 4) & 15);
-        for (int k = 0; k < times; k++) sizes[groups++] = size;
-    }
-    int pool[CARD_TYPES];
-    memcpy(pool, oc->twos_pool, sizeof(pool));
-    long long ways = twos_picks(pool, oc->two_types, sizes, groups);
-    return state_table_put(&oc->twos_ways, key, ways) < 0 ? -2 : ways;
 }
 
 /* Hook initial_meld.count on the opening's points (the top card's apart, where it takes the pile) and canastas by
@@ -410,6 +480,12 @@ static void opening_start(int32_t *start) {
     start[OS_STAYING] = start[OS_LEAVING] = 1;
 }
 
+/* The first state of an opening's counting from hand: nothing laid, the hand's wild cards (jokers apart) all left. */
+static void opening_first(const OpeningCount *oc, int32_t *start) {
+    opening_start(start);
+    pool_put(start, oc->twos_pool, oc->two_types);
+}
+
 /* ``state`` with ``option`` laid as one more group, the rank's place not moved. */
 static void with_option(const int32_t *state, const OpeningOption *o, int32_t *out) {
     memcpy(out, state, sizeof(int32_t) * OS_FIELDS);
@@ -444,31 +520,139 @@ static void opening_step(const OpeningCount *oc, const int32_t *state, int index
     if (caps->points >= 0 && out[OS_POINTS] > caps->points) out[OS_POINTS] = caps->points;
 }
 
-/* The actions below ``state`` (its rank's place in OS_INDEX): each legal completion weighted by its cards; -1
- * with an exception (an overflow included). */
+static Count openings_below(OpeningCount *oc, const int32_t *state);
+
+/* The actions below ``state`` with the option ``o`` laid at the rank at ``index`` (NULL: none of the rank): summed over
+ * the rests of the twos its wild cards may leave, each by the ways to pick them. -1 with an exception. */
+static Count option_below(OpeningCount *oc, const int32_t *state, int index, const OpeningOption *o) {
+    int32_t next[OS_FIELDS];
+    opening_step(oc, state, index, o, next);
+    next[OS_SIZES_LOW] = state[OS_SIZES_LOW], next[OS_SIZES_HIGH] = state[OS_SIZES_HIGH];
+    if (o == NULL || o->twos == 0) return openings_below(oc, next);
+    Py_ssize_t first;
+    int n = pool_branches(oc->branches, state, o->twos, &first);
+    Count total = 0;
+    for (int k = 0; k < n; k++) {
+        PoolBranch b = oc->branches->branches[first + k]; /* a copy: the branches may move as the counting goes */
+        next[OS_SIZES_LOW] = b.low, next[OS_SIZES_HIGH] = b.high;
+        Count below = openings_below(oc, next);
+        if (below < 0 || count_add_product(&total, below, b.ways, oc->counted) < 0) return -1;
+    }
+    return n < 0 ? -1 : total;
+}
+
+/* Whether the state's rest of the wild cards pays for ``o``'s. */
+static int option_affordable(const OpeningCount *oc, const int32_t *state, const OpeningOption *o) {
+    return o->twos <= oc->twos_total - state[OS_TWOS] && o->jokers <= oc->jokers - state[OS_JOKERS];
+}
+
+/* The openings (or a take's further melds) below ``state`` (its rank's place in OS_INDEX): each meld's wild cards
+ * picked from the rest in the state (``option_below``), none of the rank first, then each option; a finished state
+ * with a meld counts one where the verdict (``oc->judge``) accepts it. -1 with an exception (an overflow included). */
 static Count openings_below(OpeningCount *oc, const int32_t *state) {
     int index = state[OS_INDEX];
-    if (index == oc->rank_count) {
-        if (state[OS_GROUPS] == 0) return 0;
-        int accepted = opening_accepts(oc, state);
-        if (accepted <= 0) return accepted;
-        long long ways = twos_ways_of(oc, state);
-        return ways < -1 ? -1 : ways;
-    }
-    Count known = state_table_get(&oc->below, state);
-    if (known >= 0) return known;
-    int32_t next[OS_FIELDS];
-    opening_step(oc, state, index, NULL, next);
-    Count total = openings_below(oc, next);
-    if (total < 0) return -1;
-    for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
-        const OpeningOption *o = &oc->options[k];
-        if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
-        opening_step(oc, state, index, o, next);
-        Count below = openings_below(oc, next);
-        if (below < 0 || count_add_product(&total, below, o->ways, "openings") < 0) return -1;
+    if (index == oc->rank_count) return state[OS_GROUPS] == 0 ? 0 : opening_accepts(oc, state);
+    Count total = state_table_get(&oc->below, state);
+    if (total >= 0) return total;
+    total = 0;
+    for (int k = oc->first[index] - 1; k < oc->first[index + 1]; k++) {
+        const OpeningOption *o = k < oc->first[index] ? NULL : &oc->options[k];
+        if (o != NULL && !option_affordable(oc, state, o)) continue;
+        Count below = option_below(oc, state, index, o);
+        if (below < 0 || count_add_product(&total, below, o == NULL ? 1 : o->ways, oc->counted) < 0) return -1;
     }
     return state_table_put(&oc->below, state, total) < 0 ? -1 : total;
+}
+
+/* A state a descent has reached, with the ways it is reached by: the natural and wild cards of the melds chosen so
+ * far, picked. */
+typedef struct {
+    int32_t state[OS_FIELDS];
+    Count ways;
+} Reached;
+
+/* ``state`` reached ``ways`` more ways, into the ``*n`` states of ``reached`` (the same state once); -1 with an
+ * exception. */
+static int reached_add(Reached *reached, int *n, const int32_t *state, Count ways) {
+    for (int k = 0; k < *n; k++)
+        if (memcmp(reached[k].state, state, sizeof(int32_t) * OS_FIELDS) == 0)
+            return count_add_product(&reached[k].ways, ways, 1, "openings");
+    if (*n == BRANCHES_MOST)
+        return PyErr_SetString(PyExc_RuntimeError, "native core: a descent reaches too many states"), -1;
+    memcpy(reached[*n].state, state, sizeof(int32_t) * OS_FIELDS);
+    reached[(*n)++].ways = ways;
+    return 0;
+}
+
+/* The states after the rank at ``index`` from the ``n`` states of ``from``, ``o`` laid there (NULL: none), into
+ * ``to``, and the actions below them all into ``*below``: how many states; -1 with an exception. */
+static int reached_after(OpeningCount *oc, const Reached *from, int n, int index, const OpeningOption *o, Reached *to,
+                         Count *below) {
+    int reached = 0;
+    *below = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t next[OS_FIELDS];
+        opening_step(oc, from[i].state, index, o, next);
+        Count ways = 0;
+        if (count_add_product(&ways, from[i].ways, o == NULL ? 1 : o->ways, oc->counted) < 0) return -1;
+        next[OS_SIZES_LOW] = from[i].state[OS_SIZES_LOW], next[OS_SIZES_HIGH] = from[i].state[OS_SIZES_HIGH];
+        Py_ssize_t first = 0;
+        int branches = o == NULL || o->twos == 0 ? 1 : pool_branches(oc->branches, from[i].state, o->twos, &first);
+        for (int k = 0; k < branches; k++) {
+            Count picked = 0;
+            if (o != NULL && o->twos) {
+                const PoolBranch *b = &oc->branches->branches[first + k];
+                next[OS_SIZES_LOW] = b->low, next[OS_SIZES_HIGH] = b->high;
+            }
+            long long times = o != NULL && o->twos ? oc->branches->branches[first + k].ways : 1;
+            Count count = openings_below(oc, next);
+            if (count < 0 || count_add_product(&picked, ways, times, oc->counted) < 0 ||
+                count_add_product(below, count, picked, oc->counted) < 0 || reached_add(to, &reached, next, picked) < 0)
+                return -1;
+        }
+        if (branches < 0) return -1;
+    }
+    return reached;
+}
+
+/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening (or take with
+ * further melds) below ``start`` in the reference's order (by the choice at each rank, none first, then each option;
+ * within one choice by its cards), and its place among that choice's actions. The states a choice reaches differ only in the rest of the twos its wild cards leave; their actions
+ * together, weighted by the ways each is reached, are the choice's: the descent keeps them all, so a choice's
+ * actions stay together. -1 with an exception. */
+static Count opening_descend(OpeningCount *oc, const int32_t *start, Count n, int *chosen) {
+    Reached *now = PyMem_Malloc(sizeof(Reached) * BRANCHES_MOST * 2), *next = now + BRANCHES_MOST;
+    if (now == NULL) return PyErr_NoMemory(), -1;
+    int count = 1;
+    memcpy(now[0].state, start, sizeof(now[0].state));
+    now[0].ways = 1;
+    for (int index = 0; index < oc->rank_count && n >= 0; index++) {
+        Count below;
+        int reached = reached_after(oc, now, count, index, NULL, next, &below);
+        chosen[index] = -2;
+        for (int k = oc->first[index] - 1; reached >= 0 && k < oc->first[index + 1]; k++) {
+            if (k >= oc->first[index]) {
+                const OpeningOption *o = &oc->options[k];
+                if (!option_affordable(oc, now[0].state, o)) continue;
+                reached = reached_after(oc, now, count, index, o, next, &below);
+                if (reached < 0) break;
+            }
+            if (n < below) {
+                Reached *swap = now;
+                now = next, next = swap, count = reached;
+                chosen[index] = k - oc->first[index];
+                break;
+            }
+            n -= below;
+        }
+        if (reached < 0) n = -1;
+        else if (chosen[index] == -2) {
+            PyErr_SetString(PyExc_RuntimeError, "native core: an opening's or take's index lost");
+            n = -1;
+        }
+    }
+    PyMem_Free(now < next ? now : next);
+    return n;
 }
 
 /* -- the caps: where the verdict stops changing ------------------------------------------------------------- */
@@ -633,7 +817,7 @@ static int opening_caps(OpeningCount *oc) {
 
 static void opening_count_free(OpeningCount *oc) {
     PyMem_Free(oc->options);
-    state_table_free(&oc->below), state_table_free(&oc->verdicts), state_table_free(&oc->twos_ways);
+    state_table_free(&oc->below), state_table_free(&oc->verdicts);
 }
 
 /* The hand's wild cards other than jokers, by type, into ``oc``; -1 where more than the counting tracks. */
@@ -668,7 +852,8 @@ static int read_opening_questions(PyObject *questions, OpeningQuestions *q) {
 /* The counting set up for the seat to act from ``args`` (context, questions, minimum),
  * its openings counted into ``*total`` (0 where action.allowed refuses melding); -1 with an exception. The caller
  * frees ``oc`` (``opening_count_free``) either way. */
-static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q, Count *total) {
+static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, OpeningQuestions *q,
+                           PoolBranches *branches, Count *total) {
     PyObject *context, *questions;
     int minimum;
     if (!PyArg_ParseTuple(args, "OO!i", &context, &PyTuple_Type, &questions, &minimum) ||
@@ -682,7 +867,8 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
         return -1;
     }
     *oc = (OpeningCount){.q = q, .gates = c->gates, .ending = c->ending, .minimum = minimum,
-                         .hand_size = cards_held(self, seat), .judge = opening_judge};
+                         .hand_size = cards_held(self, seat), .judge = opening_judge, .branches = branches,
+                         .counted = "openings"};
     gate_flags(self, seat, &oc->gates, &oc->ending);
     table_values_of(self, seat, oc->table);
     memcpy(oc->ending.out_values.table, oc->table, sizeof(oc->table));
@@ -690,12 +876,13 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
     int may_meld = kind_allowed(&oc->gates, seat, KIND_MELD);
     *total = 0;
     if (may_meld <= 0) return may_meld;
-    if (opening_wilds(self, seat, oc) < 0 || state_table_alloc(&oc->below, 256) < 0 ||
-        state_table_alloc(&oc->verdicts, 64) < 0 || state_table_alloc(&oc->twos_ways, 16) < 0 ||
+    if (opening_wilds(self, seat, oc) < 0 || state_table_alloc(&branches->found, 16) < 0 ||
+        state_table_alloc(&oc->below, 256) < 0 ||
+        state_table_alloc(&oc->verdicts, 64) < 0 ||
         opening_options(self, seat, &c->shapes, q->reads_composition, -1, 1, oc) < 0 || opening_caps(oc) < 0)
         return -1;
     int32_t start[OS_FIELDS];
-    opening_start(start);
+    opening_first(oc, start);
     *total = openings_below(oc, start);
     return *total < 0 ? -1 : 0;
 }
@@ -707,51 +894,12 @@ static int opening_prepare(Position *self, PyObject *args, OpeningCount *oc, Ope
 static PyObject *Position_opening_count(Position *self, PyObject *args) {
     OpeningCount oc = {0};
     OpeningQuestions q;
+    PoolBranches branches = {0};
     Count total;
-    int failed = opening_prepare(self, args, &oc, &q, &total) < 0;
+    int failed = opening_prepare(self, args, &oc, &q, &branches, &total) < 0;
     opening_count_free(&oc);
+    pool_branches_free(&branches);
     return failed ? NULL : count_to_python(total);
-}
-
-/* The choice of shapes (an option per rank, -1 for none, into ``chosen``) of the ``n``-th opening below ``start``
- * (the counting's first state) in the reference's order (by the choice at each rank, none first, then each option;
- * within one choice by its cards), and the opening's place among that choice's actions. Each option's block
- * holds, for every deeper choice in turn, its ways times that choice's actions: the deeper choice is found at ``n``
- * over the ways, and the place within the choice is put back together on the way up. -1 with an exception. */
-static Count opening_descend(OpeningCount *oc, const int32_t *start, Count n, int *chosen) {
-    int32_t state[OS_FIELDS], next[OS_FIELDS];
-    memcpy(state, start, sizeof(state));
-    long long ways[MELD_RANKS], rest[MELD_RANKS];
-    int levels = 0;
-    for (int index = 0; index < oc->rank_count; index++) {
-        opening_step(oc, state, index, NULL, next);
-        Count below = openings_below(oc, next);
-        if (below < 0) return -1;
-        chosen[index] = -1;
-        if (n < below) {
-            memcpy(state, next, sizeof(state));
-            continue;
-        }
-        n -= below;
-        for (int k = oc->first[index]; k < oc->first[index + 1]; k++) {
-            const OpeningOption *o = &oc->options[k];
-            if (o->twos > oc->twos_total - state[OS_TWOS] || o->jokers > oc->jokers - state[OS_JOKERS]) continue;
-            opening_step(oc, state, index, o, next);
-            below = openings_below(oc, next);
-            if (below < 0) return -1;
-            if (n < below * o->ways) { /* no overflow: the whole count was summed from these */
-                chosen[index] = k - oc->first[index];
-                ways[levels] = o->ways, rest[levels++] = n % o->ways;
-                n /= o->ways;
-                memcpy(state, next, sizeof(state));
-                break;
-            }
-            n -= below * o->ways;
-        }
-        if (chosen[index] < 0) return PyErr_SetString(PyExc_RuntimeError, "native core: an opening's index lost"), -1;
-    }
-    for (int level = levels - 1; level >= 0; level--) n = n * ways[level] + rest[level];
-    return n;
 }
 
 /* A listing's openings as counted, kept for the actions asked of them later (``opening_at``):
@@ -760,6 +908,7 @@ static Count opening_descend(OpeningCount *oc, const int32_t *start, Count n, in
 typedef struct {
     OpeningCount oc;
     OpeningQuestions q;
+    PoolBranches branches;
     Count total;
 } KeptOpenings;
 
@@ -769,6 +918,7 @@ static void kept_openings_free(PyObject *capsule) {
     KeptOpenings *kept = PyCapsule_GetPointer(capsule, KEPT_OPENINGS);
     if (kept == NULL) return;
     opening_count_free(&kept->oc);
+    pool_branches_free(&kept->branches);
     PyMem_Free(kept);
 }
 
@@ -806,7 +956,7 @@ static PyObject *core_opening_at(PyObject *Py_UNUSED(module), PyObject *args) {
     if (index < 0 || index >= kept->total)
         return index_past("opening", number, kept->total);
     int32_t start[OS_FIELDS];
-    opening_start(start);
+    opening_first(&kept->oc, start);
     Count place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return NULL;
     return Py_BuildValue("(NN)", chosen_shapes(&kept->oc, chosen), count_to_python(place));
@@ -819,10 +969,11 @@ static PyObject *Position_opening_listing(Position *self, PyObject *args) {
     KeptOpenings *kept = PyMem_Calloc(1, sizeof(KeptOpenings));
     if (kept == NULL) return PyErr_NoMemory();
     PyObject *capsule = NULL;
-    if (opening_prepare(self, args, &kept->oc, &kept->q, &kept->total) == 0)
+    if (opening_prepare(self, args, &kept->oc, &kept->q, &kept->branches, &kept->total) == 0)
         capsule = PyCapsule_New(kept, KEPT_OPENINGS, kept_openings_free);
     if (capsule == NULL) {
         opening_count_free(&kept->oc);
+        pool_branches_free(&kept->branches);
         PyMem_Free(kept);
         return NULL;
     }

@@ -267,7 +267,7 @@ static int choose_opening(const Position *self, PyObject *kept_capsule, Count in
     }
     int chosen[MELD_RANKS];
     int32_t start[OS_FIELDS];
-    opening_start(start);
+    opening_first(&kept->oc, start);
     Count place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return -1;
     OpeningPool p = {.self = self, .seat = self->state.to_act};

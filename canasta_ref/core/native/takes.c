@@ -17,124 +17,18 @@
  * the rest of the twos by copies), so every shape whose pile.take answers alike shares one counting
  * (``TakeCounting``), each from its own start state, and groups that leave different wild cards meet in the states
  * where their further melds have used the same in all. A listing keeps every shape's counts and the countings'
- * tables (``KeptTakes``), so that an action asked for later descends them (``extras_descend``) asking no rule
+ * tables (``KeptTakes``), so that an action asked for later descends them (``opening_descend``) asking no rule
  * question again; ``listing.NativeTakeGroups`` puts the shapes in ``take_groups`` order. */
-
-/* The rests of the twos a further meld's wild cards may leave of a rest (``pool_branches``), each with the ways to
- * pick the cards that leave it. */
-typedef struct {
-    int32_t low, high;
-    long long ways;
-} PoolBranch;
-
-/* The branches found so far, kept by (rest, wild cards picked): the counting asks the same few thousands of times. */
-typedef struct {
-    StateTable found; /* (rest, wild cards) -> first branch * BRANCHES_MOST + their number */
-    PoolBranch *branches;
-    Py_ssize_t size, capacity;
-} PoolBranches;
-
-/* The most rests one pick may leave: sorted copies of at most OPENING_MOST_TWOS cards (p(14) = 135). */
-#define BRANCHES_MOST 256
 
 /* One take group's counting: the openings' counting (first: its verdict casts back), what the take is judged with,
  * the group's pile.take counts (its cards, natural cards of the top card's rank, wild cards), the top card's points,
- * whether the top card is set aside from what the opening is made of (initial_meld.composition_from_hand), and the
- * listing's branches of the rest of the twos. */
+ * and whether the top card is set aside from what the opening is made of (initial_meld.composition_from_hand). */
 typedef struct {
     OpeningCount oc;
     const DrawQuestions *d;
     TakeFacts *t;
     int fields[3], top_points, from_hand;
-    PoolBranches *branches;
 } TakeCount;
-
-/* -- the rest of the hand's twos, in the state ---------------------------------------------------------------- */
-
-/* A take's further melds draw their wild cards (jokers apart) from what its group leaves. The counting keeps that
- * rest in the state, by copies, most first, whatever the cards (the ways to pick from it hang on its copies alone),
- * 4 bits a type in the two fields an opening's counting keeps its groups' sizes in: each further meld's wild cards
- * are picked as the counting passes its rank (``pool_branches``), so a finished state's actions need no ways of
- * picking them, and every group's further melds share one counting. */
-#define POOL_SLOT_BITS 4
-#define POOL_SLOTS_A_FIELD 7
-
-static void pool_put(int32_t *state, const int *copies, int types) {
-    int sorted[OPENING_MOST_TWOS], n = 0;
-    for (int i = 0; i < types; i++) {
-        if (copies[i] <= 0) continue;
-        int at = n++;
-        for (; at > 0 && sorted[at - 1] < copies[i]; at--) sorted[at] = sorted[at - 1];
-        sorted[at] = copies[i];
-    }
-    state[OS_SIZES_LOW] = state[OS_SIZES_HIGH] = 0;
-    for (int i = 0; i < n; i++)
-        state[i < POOL_SLOTS_A_FIELD ? OS_SIZES_LOW : OS_SIZES_HIGH] |= sorted[i]
-                                                                        << (i % POOL_SLOTS_A_FIELD * POOL_SLOT_BITS);
-}
-
-/* The rest of ``state`` by copies into ``copies``, most first: how many types. */
-static int pool_get(const int32_t *state, int copies[OPENING_MOST_TWOS]) {
-    int n = 0;
-    for (int i = 0; i < OPENING_MOST_TWOS; i++) {
-        int32_t packed = i < POOL_SLOTS_A_FIELD ? state[OS_SIZES_LOW] : state[OS_SIZES_HIGH];
-        int held = (int)(packed >> (i % POOL_SLOTS_A_FIELD * POOL_SLOT_BITS) & ((1 << POOL_SLOT_BITS) - 1));
-        if (held) copies[n++] = held;
-    }
-    return n;
-}
-
-/* Every pick of ``left`` cards from the types ``type`` on of ``copies`` (``rest`` what is left of each), each rest
- * it leaves added to ``found`` (``*n`` of them) with its ways. */
-static void picks_leaving(int *copies, int types, int type, int left, int *rest, PoolBranch *found, int *n) {
-    if (left == 0) {
-        int32_t state[OS_FIELDS];
-        pool_put(state, rest, types);
-        for (int k = 0; k < *n; k++)
-            if (found[k].low == state[OS_SIZES_LOW] && found[k].high == state[OS_SIZES_HIGH]) {
-                found[k].ways++;
-                return;
-            }
-        found[(*n)++] = (PoolBranch){state[OS_SIZES_LOW], state[OS_SIZES_HIGH], 1};
-        return;
-    }
-    if (type == types) return;
-    for (int take = 0; take <= copies[type] && take <= left; take++) {
-        rest[type] = copies[type] - take;
-        picks_leaving(copies, types, type + 1, left - take, rest, found, n);
-    }
-    rest[type] = copies[type];
-}
-
-/* The rests ``twos`` wild cards picked from the rest in ``state`` may leave (``movegen.submultisets`` of it, as the
- * reference's expansion picks them), kept in ``b``: the first's place into ``*first``, their number; -1 with an
- * exception. */
-static int pool_branches(PoolBranches *b, const int32_t *state, int twos, Py_ssize_t *first) {
-    int32_t key[OS_FIELDS] = {0};
-    key[0] = state[OS_SIZES_LOW], key[1] = state[OS_SIZES_HIGH], key[2] = twos;
-    Count known = state_table_get(&b->found, key);
-    if (known >= 0) return *first = (Py_ssize_t)(known / BRANCHES_MOST), (int)(known % BRANCHES_MOST);
-    int copies[OPENING_MOST_TWOS], rest[OPENING_MOST_TWOS], types = pool_get(state, copies), n = 0;
-    PoolBranch found[BRANCHES_MOST];
-    memcpy(rest, copies, sizeof(rest));
-    picks_leaving(copies, types, 0, twos, rest, found, &n);
-    if (b->size + n > b->capacity) {
-        Py_ssize_t capacity = (b->size + n) * 2;
-        PoolBranch *grown = PyMem_Realloc(b->branches, sizeof(PoolBranch) * (size_t)capacity);
-        if (grown == NULL) return PyErr_NoMemory(), -1;
-        b->branches = grown, b->capacity = capacity;
-    }
-    memcpy(&b->branches[b->size], found, sizeof(PoolBranch) * (size_t)n);
-    *first = b->size;
-    b->size += n;
-    return state_table_put(&b->found, key, (Count)*first * BRANCHES_MOST + n) < 0 ? -1 : n;
-}
-
-static void pool_branches_free(PoolBranches *b) {
-    state_table_free(&b->found);
-    PyMem_Free(b->branches);
-    b->branches = NULL;
-}
 
 /* Hook pile.take on the group with ``extra_melds`` further melds: 1, 0, or -1 with an exception. */
 static int take_fields_allow(TakeCount *tc, int extra_melds) {
@@ -297,7 +191,6 @@ static void kept_takes_release(KeptTakes *kept) {
  * shape's tables. Its jokers into ``*jokers``. */
 static void shape_counting(KeptTakes *kept, const TakeShape *shape, TakeCount *tc, int *jokers) {
     *tc = kept->base;
-    tc->branches = &kept->branches;
     OpeningCount *oc = &tc->oc;
     int wilds = 0;
     *jokers = 0;
@@ -406,144 +299,6 @@ static int shared_counting(KeptTakes *kept, TakeShape *shape, const CountingKey 
     return 0;
 }
 
-static Count extras_below(TakeCount *tc, const int32_t *state);
-
-/* The takes below ``state`` with the option ``o`` laid at the rank at ``index`` (NULL: none of the rank): summed over
- * the rests of the twos its wild cards may leave, each by the ways to pick them. -1 with an exception. */
-static Count option_below(TakeCount *tc, const int32_t *state, int index, const OpeningOption *o) {
-    int32_t next[OS_FIELDS];
-    opening_step(&tc->oc, state, index, o, next);
-    next[OS_SIZES_LOW] = state[OS_SIZES_LOW], next[OS_SIZES_HIGH] = state[OS_SIZES_HIGH];
-    if (o == NULL || o->twos == 0) return extras_below(tc, next);
-    Py_ssize_t first;
-    int n = pool_branches(tc->branches, state, o->twos, &first);
-    Count total = 0;
-    for (int k = 0; k < n; k++) {
-        PoolBranch b = tc->branches->branches[first + k]; /* a copy: the branches may move as the counting goes */
-        next[OS_SIZES_LOW] = b.low, next[OS_SIZES_HIGH] = b.high;
-        Count below = extras_below(tc, next);
-        if (below < 0 || count_add_product(&total, below, b.ways, "takes") < 0) return -1;
-    }
-    return n < 0 ? -1 : total;
-}
-
-/* Whether the state's rest of the wild cards pays for ``o``'s. */
-static int option_affordable(const OpeningCount *oc, const int32_t *state, const OpeningOption *o) {
-    return o->twos <= oc->twos_total - state[OS_TWOS] && o->jokers <= oc->jokers - state[OS_JOKERS];
-}
-
-/* The takes with further melds below ``state`` (its rank's place in OS_INDEX), as ``openings_below`` counts an
- * opening's, each further meld's wild cards picked from the rest in the state (``option_below``): a finished state
- * with further melds counts one where the take's verdict accepts it. -1 with an exception (an overflow included). */
-static Count extras_below(TakeCount *tc, const int32_t *state) {
-    OpeningCount *oc = &tc->oc;
-    int index = state[OS_INDEX];
-    if (index == oc->rank_count) return state[OS_GROUPS] == 0 ? 0 : opening_accepts(oc, state);
-    Count total = state_table_get(&oc->below, state);
-    if (total >= 0) return total;
-    total = 0;
-    for (int k = oc->first[index] - 1; k < oc->first[index + 1]; k++) { /* none of the rank first, then each option */
-        const OpeningOption *o = k < oc->first[index] ? NULL : &oc->options[k];
-        if (o != NULL && !option_affordable(oc, state, o)) continue;
-        Count below = option_below(tc, state, index, o);
-        if (below < 0 || count_add_product(&total, below, o == NULL ? 1 : o->ways, "takes") < 0) return -1;
-    }
-    return state_table_put(&oc->below, state, total) < 0 ? -1 : total;
-}
-
-/* A state a descent has reached, with the ways it is reached by: the natural and wild cards of the further melds
- * chosen so far, picked. */
-typedef struct {
-    int32_t state[OS_FIELDS];
-    Count ways;
-} Reached;
-
-/* ``state`` reached ``ways`` more ways, into the ``*n`` states of ``reached`` (the same state once); -1 with an
- * exception. */
-static int reached_add(Reached *reached, int *n, const int32_t *state, Count ways) {
-    for (int k = 0; k < *n; k++)
-        if (memcmp(reached[k].state, state, sizeof(int32_t) * OS_FIELDS) == 0)
-            return count_add_product(&reached[k].ways, ways, 1, "takes");
-    if (*n == BRANCHES_MOST)
-        return PyErr_SetString(PyExc_RuntimeError, "native core: a take's descent reaches too many states"), -1;
-    memcpy(reached[*n].state, state, sizeof(int32_t) * OS_FIELDS);
-    reached[(*n)++].ways = ways;
-    return 0;
-}
-
-/* The states after the rank at ``index`` from the ``n`` states of ``from``, ``o`` laid there (NULL: none), into
- * ``to``, and the actions below them all into ``*below``: how many states; -1 with an exception. */
-static int reached_after(TakeCount *tc, const Reached *from, int n, int index, const OpeningOption *o, Reached *to,
-                         Count *below) {
-    int reached = 0;
-    *below = 0;
-    for (int i = 0; i < n; i++) {
-        int32_t next[OS_FIELDS];
-        opening_step(&tc->oc, from[i].state, index, o, next);
-        Count ways = 0;
-        if (count_add_product(&ways, from[i].ways, o == NULL ? 1 : o->ways, "takes") < 0) return -1;
-        next[OS_SIZES_LOW] = from[i].state[OS_SIZES_LOW], next[OS_SIZES_HIGH] = from[i].state[OS_SIZES_HIGH];
-        Py_ssize_t first = 0;
-        int branches = o == NULL || o->twos == 0 ? 1 : pool_branches(tc->branches, from[i].state, o->twos, &first);
-        for (int k = 0; k < branches; k++) {
-            Count picked = 0;
-            if (o != NULL && o->twos) {
-                const PoolBranch *b = &tc->branches->branches[first + k];
-                next[OS_SIZES_LOW] = b->low, next[OS_SIZES_HIGH] = b->high;
-            }
-            long long times = o != NULL && o->twos ? tc->branches->branches[first + k].ways : 1;
-            Count count = extras_below(tc, next);
-            if (count < 0 || count_add_product(&picked, ways, times, "takes") < 0 ||
-                count_add_product(below, count, picked, "takes") < 0 || reached_add(to, &reached, next, picked) < 0)
-                return -1;
-        }
-        if (branches < 0) return -1;
-    }
-    return reached;
-}
-
-/* The choice of further melds (an option per rank, -1 for none, into ``chosen``) of the ``n``-th take with further
- * melds below ``start`` in the reference's order (by the choice at each rank, none first, then each option; within
- * one choice by its cards), as ``opening_descend`` finds an opening's, and the take's place among that choice's
- * actions. The states a choice reaches differ only in the rest of the twos its wild cards leave; their actions
- * together, weighted by the ways each is reached, are the choice's: the descent keeps them all, so a choice's
- * actions stay together. -1 with an exception. */
-static Count extras_descend(TakeCount *tc, const int32_t *start, Count n, int *chosen) {
-    OpeningCount *oc = &tc->oc;
-    Reached *now = PyMem_Malloc(sizeof(Reached) * BRANCHES_MOST * 2), *next = now + BRANCHES_MOST;
-    if (now == NULL) return PyErr_NoMemory(), -1;
-    int count = 1;
-    memcpy(now[0].state, start, sizeof(now[0].state));
-    now[0].ways = 1;
-    for (int index = 0; index < oc->rank_count && n >= 0; index++) {
-        Count below;
-        int reached = reached_after(tc, now, count, index, NULL, next, &below);
-        chosen[index] = -2;
-        for (int k = oc->first[index] - 1; reached >= 0 && k < oc->first[index + 1]; k++) {
-            if (k >= oc->first[index]) {
-                const OpeningOption *o = &oc->options[k];
-                if (!option_affordable(oc, now[0].state, o)) continue;
-                reached = reached_after(tc, now, count, index, o, next, &below);
-                if (reached < 0) break;
-            }
-            if (n < below) {
-                Reached *swap = now;
-                now = next, next = swap, count = reached;
-                chosen[index] = k - oc->first[index];
-                break;
-            }
-            n -= below;
-        }
-        if (reached < 0) n = -1;
-        else if (chosen[index] == -2) {
-            PyErr_SetString(PyExc_RuntimeError, "native core: a take's index lost");
-            n = -1;
-        }
-    }
-    PyMem_Free(now < next ? now : next);
-    return n;
-}
-
 /* Count one shape's actions (``legal._TakeShapes.weight``): the take alone where legal, and its further melds
  * where they may help, counted from the base counting's options with the rest of the hand's wild cards; -1 with
  * an exception. */
@@ -564,7 +319,7 @@ static int shape_count(const Position *self, KeptTakes *kept, const ShapeQuestio
     if (counting_key(&tc, kept, &key) < 0 || shared_counting(kept, shape, &key) < 0) return -1;
     shape_counting(kept, shape, &tc, &jokers);
     start_rest(self, kept, shape, &oc->caps, shape->start);
-    shape->extras = extras_below(&tc, shape->start);
+    shape->extras = openings_below(&tc.oc, shape->start);
     shape_keep_tables(kept, shape, &tc);
     return shape->extras < 0 ? -1 : 0;
 }
@@ -634,8 +389,9 @@ static int takes_prepare(Position *self, PyObject *args, KeptTakes *kept) {
     e.discard_pending = !s->turn.last_card_bonus;
     table_values_of(self, seat, e.out_values.table);
     TakeCount *base = &kept->base;
-    *base = (TakeCount){.oc = {.q = &kept->q, .ending = e, .minimum = minimum, .judge = take_judge}, .d = &c->draw,
-                        .t = &kept->t, .from_hand = from_hand, .branches = &kept->branches};
+    *base = (TakeCount){.oc = {.q = &kept->q, .ending = e, .minimum = minimum, .judge = take_judge,
+                               .branches = &kept->branches, .counted = "takes"},
+                        .d = &c->draw, .t = &kept->t, .from_hand = from_hand};
     if (state_table_alloc(&kept->branches.found, 16) < 0) return -1;
     if (take_facts_of(self, &c->draw, &c->shapes, &base->oc.ending, &kept->t) < 0 ||
         (kept->t.gained = pile_gain(self, &c->draw, &kept->t)) < 0)
@@ -740,7 +496,7 @@ static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args
     if (index < 0 || index >= shape->extras)
         return index_past("take", number, shape->extras);
     shape_counting(kept, shape, &tc, &jokers);
-    Count place = extras_descend(&tc, shape->start, index, chosen);
+    Count place = opening_descend(&tc.oc, shape->start, index, chosen);
     shape_keep_tables(kept, shape, &tc);
     if (place < 0) return NULL;
     return Py_BuildValue("(NN)", chosen_shapes(&tc.oc, chosen), count_to_python(place));
