@@ -63,6 +63,19 @@ Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
 #: capped where hook meld.action stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
 
+#: A state without its wild cards used: what a rank's choice changes the same way whatever wild cards it used.
+Rest = tuple[int, int, Tally, int, bool, bool, int, int, bool]
+
+#: A sum without its wild cards used.
+SumRest = tuple[int, int, Tally, int, bool, bool, int, int]
+
+#: States by all but their wild cards used, each with the wild cards used (packed) and its ways: a rank's choice
+#: changes the rest of a state once for all the wild cards it was reached with.
+Grouped = dict[Rest, dict[int, int]]
+
+#: A rank's sums grouped the same way.
+GroupedSums = dict[SumRest, dict[int, int]]
+
 #: The sum of no unit.
 NO_SUM: Final[Sum] = (0, 0, 0, 0, 0, True, True, 0, 0)
 
@@ -111,6 +124,7 @@ class OpeningCounter:
         self.groups_cap, self.repeated_cap = _action_caps(rules, self.table, self.hand_size)
         self._sums: dict[MeldGroup, Sum] = {}
         self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+        self._grouped_sums: dict[tuple[int, tuple[int, ...]], GroupedSums] = {}
         self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
         self._shared: _Shared | None = None
 
@@ -146,7 +160,7 @@ class OpeningCounter:
             (node, target, choice), index = _pick(shared.ways_into(depth, node, target), index)
             if choice is not None:
                 sums, _ = shared.rank_choices(depth, node[0])
-                index, which = divmod(index, sums[choice])
+                index, which = divmod(index, sums[choice[1:]][choice[0]])
                 groups.extend(shared.rank_multiset(depth, node[0], choice, which))
         places = shared.starts[node][target]
         chosen, _ = self._sequence_choices()[places[index]]
@@ -198,23 +212,29 @@ class OpeningCounter:
         mask = (1 << _WILD_BITS) - 1
         return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
 
-    def combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int, out: dict[State, int]) -> None:
+    def combine(self, states: Grouped, choices: GroupedSums, naturals: int, out: Grouped) -> None:
         """Add to ``out`` the states once one rank's choices of groups are added to each, or none, which leaves
-        the rank's ``naturals``."""
-        every: list[tuple[Sum | None, int]] = [(None, 1), *choices.items()]
-        for state, ways in states.items():
-            for choice, more in every:
-                key = self.added(state, choice, naturals)
-                if key is not None:
-                    out[key] = out.get(key, 0) + ways * more
+        the rank's ``naturals``: the rest of a state changed once a choice, then its wild cards used added to
+        each the choice's, where the wild cards held pay for them."""
+        held, guards = self.held_packed, self.guards
+        for rest, wild_ways in states.items():
+            into = out.setdefault(self.added_rest(rest, None, naturals), {})
+            for wilds, ways in wild_ways.items():
+                into[wilds] = into.get(wilds, 0) + ways
+            for choice, choice_wilds in choices.items():
+                into = out.setdefault(self.added_rest(rest, choice, naturals), {})
+                for wilds, ways in wild_ways.items():
+                    for more_wilds, more in choice_wilds.items():
+                        added = wilds + more_wilds
+                        if (held - added) & guards == guards:
+                            into[added] = into.get(added, 0) + ways * more
 
-    def added(self, state: State, choice: Sum | None, naturals: int) -> State | None:
-        """``state`` with a rank's ``choice`` of groups (None: no group, which leaves the rank's ``naturals``);
-        None where the wild cards held cannot pay for it."""
-        wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+    def added_rest(self, rest: Rest, choice: SumRest | None, naturals: int) -> Rest:
+        """``rest`` with a rank's ``choice`` of groups, its wild cards apart (None: no group, which leaves the
+        rank's ``naturals``)."""
+        left, points, tally, composition, staying, leaving, groups, repeated, sequence = rest
         if choice is None:
             return (
-                wilds,
                 capped(left + naturals, self.left_cap),
                 points,
                 tally,
@@ -225,12 +245,8 @@ class OpeningCounter:
                 repeated,
                 sequence,
             )
-        w, unused, p, t, c, s, lv, k, _ = choice
-        added = wilds + w
-        if (self.held_packed - added) & self.guards != self.guards:
-            return None
+        unused, p, t, c, s, lv, k, _ = choice
         return (
-            added,
             capped(left + unused, self.left_cap),
             capped(points + p, self.points_cap),
             tally + t,
@@ -241,6 +257,16 @@ class OpeningCounter:
             min(repeated + k - 1, self.repeated_cap),
             sequence,
         )
+
+    def grouped_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> GroupedSums:
+        """``_rank_sums_of`` grouped by all but the wild cards used (``GroupedSums``), kept alike."""
+        key = (rank, self.signature(rank, rest))
+        known = self._grouped_sums.get(key)
+        if known is None:
+            known = self._grouped_sums[key] = {}
+            for summed, ways in self._rank_sums_of(rank, hand, shapes, rest).items():
+                known.setdefault(_sum_rest(summed), {})[summed[0]] = ways
+        return known
 
     def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
         """One rank's distinct non-empty multisets of the groups of ``shapes`` the cards ``rest`` (``hand``) hold
@@ -372,19 +398,18 @@ class _Shared:
         #: Per depth, each signature of its rank: a multiset of sequences leaving it (its place).
         self.example: list[dict[tuple[int, ...], int]] = [{} for _ in self.ranks]
         self.starts: dict[_Node, dict[State, list[int]]] = {}
-        first: dict[_Node, dict[State, int]] = {}
+        first: dict[_Node, Grouped] = {}
         for place, ((chosen, _), hand, node) in enumerate(zip(self.choices, self.hands, self.nodes, strict=True)):
             for depth, part in enumerate(node):
                 self.example[depth].setdefault(part, place)
             state = counter._start(chosen, hand, self.ranks)
             self.starts.setdefault(node, {}).setdefault(state, []).append(place)
-            states = first.setdefault(node, {})
-            states[state] = states.get(state, 0) + 1
+            wild_ways = first.setdefault(node, {}).setdefault(_state_rest(state), {})
+            wild_ways[state[0]] = wild_ways.get(state[0], 0) + 1
         self.layers = [first]
         self._shapes: dict[int, dict[int, list[Shape]]] = {}
-        self._indexed: dict[tuple[int, _Node], dict[tuple[int, Tally], list[tuple[State, int]]]] = {}
         for depth in range(len(self.ranks)):
-            after: dict[_Node, dict[State, int]] = {}
+            after: dict[_Node, Grouped] = {}
             for node, states in self.layers[-1].items():
                 sums, naturals = self.rank_choices(depth, node[0])
                 counter.combine(states, sums, naturals, after.setdefault(node[1:], {}))
@@ -392,7 +417,11 @@ class _Shared:
 
     def final(self) -> dict[State, int]:
         """The states after every rank: every opening."""
-        return self.layers[-1].get((), {})
+        return {
+            _state_of(wilds, rest): ways
+            for rest, wild_ways in self.layers[-1].get((), {}).items()
+            for wilds, ways in wild_ways.items()
+        }
 
     def _shapes_of(self, place: int) -> dict[int, list[Shape]]:
         """Each rank's shapes of groups the cards multiset of sequences ``place`` leaves hold."""
@@ -401,13 +430,13 @@ class _Shared:
             known = self._shapes[place] = self.counter.shapes.of(self.hands[place])
         return known
 
-    def rank_choices(self, depth: int, part: tuple[int, ...]) -> tuple[dict[Sum, int], int]:
+    def rank_choices(self, depth: int, part: tuple[int, ...]) -> tuple[GroupedSums, int]:
         """The choices of groups of ``ranks[depth]`` where the sequences leave ``part`` of its cards, and the
         natural cards they leave of it."""
         place = self.example[depth][part]
         rank, hand = self.ranks[depth], self.hands[place]
         shapes = self._shapes_of(place).get(rank)
-        sums = {} if not shapes else self.counter._rank_sums_of(rank, hand, shapes, self.choices[place][1])
+        sums = {} if not shapes else self.counter.grouped_sums_of(rank, hand, shapes, self.choices[place][1])
         return sums, hand.count(rank)
 
     def rank_multiset(self, depth: int, part: tuple[int, ...], choice: Sum, which: int) -> list[MeldGroup]:
@@ -421,32 +450,50 @@ class _Shared:
     def ways_into(self, depth: int, node: _Node, target: State) -> list[tuple[tuple[_Node, State, Sum | None], int]]:
         """Each way the state ``target`` of the node ``node`` after ``ranks[depth]`` is reached: a node before the
         rank, its state and the rank's choice (None: no group), with its number of openings."""
-        added = self.counter.added
-        wilds, tally = target[0], target[3]
+        added = self.counter.added_rest
+        wilds, rest = target[0], _state_rest(target)
         out: list[tuple[tuple[_Node, State, Sum | None], int]] = []
-        for before_node in self.layers[depth]:
+        for before_node, grouped in self.layers[depth].items():
             if before_node[1:] != node:
                 continue
             sums, naturals = self.rank_choices(depth, before_node[0])
-            by_sums = self._by_sums(depth, before_node)
-            every: list[tuple[Sum | None, int]] = [(None, 1), *sums.items()]
-            for choice, more in every:
-                key = (wilds, tally) if choice is None else (wilds - choice[0], tally - choice[3])
-                for before, n in by_sums.get(key, ()):
-                    if added(before, choice, naturals) == target:
-                        out.append(((before_node, before, choice), n * more))
+            for before, wild_ways in grouped.items():
+                ways = wild_ways.get(wilds, 0)
+                if ways and added(before, None, naturals) == rest:
+                    out.append(((before_node, _state_of(wilds, before), None), ways))
+                for choice, choice_wilds in sums.items():
+                    if added(before, choice, naturals) != rest:
+                        continue
+                    for more_wilds, more in choice_wilds.items():
+                        ways = wild_ways.get(wilds - more_wilds, 0)
+                        if ways:
+                            state = _state_of(wilds - more_wilds, before)
+                            out.append(((before_node, state, _sum_of(more_wilds, choice)), ways * more))
         return out
 
-    def _by_sums(self, depth: int, node: _Node) -> dict[tuple[int, Tally], list[tuple[State, int]]]:
-        """The states of ``node`` before ``ranks[depth]`` by their wild cards used and canastas, which a rank's
-        choice adds to exactly: a draw looks up the few states each choice may come from."""
-        key = (depth, node)
-        known = self._indexed.get(key)
-        if known is None:
-            known = self._indexed[key] = {}
-            for state, ways in self.layers[depth][node].items():
-                known.setdefault((state[0], state[3]), []).append((state, ways))
-        return known
+
+def _state_rest(state: State) -> Rest:
+    """A state without its wild cards used."""
+    _, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+    return left, points, tally, composition, staying, leaving, groups, repeated, sequence
+
+
+def _state_of(wilds: int, rest: Rest) -> State:
+    """The state of ``rest`` with ``wilds`` wild cards used."""
+    left, points, tally, composition, staying, leaving, groups, repeated, sequence = rest
+    return wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence
+
+
+def _sum_rest(summed: Sum) -> SumRest:
+    """A sum without its wild cards used."""
+    _, unused, points, tally, composition, staying, leaving, groups, used = summed
+    return unused, points, tally, composition, staying, leaving, groups, used
+
+
+def _sum_of(wilds: int, rest: SumRest) -> Sum:
+    """The sum of ``rest`` with ``wilds`` wild cards used."""
+    unused, points, tally, composition, staying, leaving, groups, used = rest
+    return wilds, unused, points, tally, composition, staying, leaving, groups, used
 
 
 def _diverse_first(ranks: list[int], parts: list[list[tuple[int, ...]]]) -> list[int]:

@@ -16,7 +16,7 @@ from canasta_ref.engine.actions import Action
 from canasta_ref.engine.cards import SEQUENCE_RANK
 from canasta_ref.engine.checks import group_rank, plan_melding
 from canasta_ref.engine.movegen import HandCards
-from canasta_ref.engine.openings import OpeningCounter, State
+from canasta_ref.engine.openings import Grouped, OpeningCounter, _state_of, _state_rest
 from canasta_ref.errors import IllegalAction
 from canasta_ref.scaling import scaling_position
 
@@ -32,12 +32,15 @@ def _each_multiset_apart(counter: OpeningCounter) -> int:
     for chosen, rest in counter._sequence_choices():
         hand = HandCards(counter.rules, tuple(rest))
         per_rank = counter.shapes.of(hand)
-        states: dict[State, int] = {counter._start(chosen, hand, sorted(per_rank)): 1}
+        start = counter._start(chosen, hand, sorted(per_rank))
+        states: Grouped = {_state_rest(start): {start[0]: 1}}
         for rank in sorted(per_rank):
-            after: dict[State, int] = {}
-            counter.combine(states, counter._rank_sums_of(rank, hand, per_rank[rank], rest), hand.count(rank), after)
+            after: Grouped = {}
+            sums = counter.grouped_sums_of(rank, hand, per_rank[rank], rest)
+            counter.combine(states, sums, hand.count(rank), after)
             states = after
-        total += counter._legal_ways(states)
+        finals = {_state_of(wilds, rest): n for rest, each in states.items() for wilds, n in each.items()}
+        total += counter._legal_ways(finals)
     return total
 
 
