@@ -5,10 +5,14 @@ openings by a walk that drops what it met before (``named.play_action_walk``): a
 millions of candidates. Such an opening is a multiset of *units*, each a sequence or a group of one rank, and its
 verdict (``checks._plan_meld``) hangs on sums over them: cards used, points, canastas made, what the melds are
 made of, every meld valid kept or going out, the groups and the ranks repeated. So the multisets of sequences are
-enumerated (they are few), and for each the groups are counted by dynamic programming over ranks: each rank's
-distinct multisets of groups, summed by what the verdict reads, and combined rank by rank under the wild cards held.
-Exact where no rank merges its groups into one meld (the listing walks otherwise). Tests compare
-the count with the walk's on small hands.
+enumerated (hundreds at 45 cards), each a start state of the sums it adds, and the groups are counted by dynamic
+programming over ranks: each rank's distinct multisets of groups, summed by what the verdict reads, and combined
+rank by rank under the wild cards held. A rank's choices hang only on the cards of that rank (and the wild cards)
+the sequences leave, so the counting is shared (``_Shared``): before each rank, the multisets of sequences that
+leave alike the cards of that rank and of every rank after it are one node, their states summed; the ranks whose
+cards the sequences leave most diversely come first, so the nodes fall to a few where the states are many.
+Exact where no rank merges its groups into one meld (the listing walks otherwise). Tests compare the count with
+the walk's on small hands.
 """
 
 from __future__ import annotations
@@ -59,14 +63,27 @@ Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
 #: capped where hook meld.action stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, bool]
 
+#: A state without its wild cards used: what a rank's choice changes the same way whatever wild cards it used.
+Rest = tuple[int, int, Tally, int, bool, bool, int, int, bool]
+
+#: A sum without its wild cards used.
+SumRest = tuple[int, int, Tally, int, bool, bool, int, int]
+
+#: States by all but their wild cards used, each with the wild cards used (packed) and its ways: a rank's choice
+#: changes the rest of a state once for all the wild cards it was reached with.
+Grouped = dict[Rest, dict[int, int]]
+
+#: A rank's sums grouped the same way.
+GroupedSums = dict[SumRest, dict[int, int]]
+
 #: The sum of no unit.
 NO_SUM: Final[Sum] = (0, 0, 0, 0, 0, True, True, 0, 0)
 
 _K = TypeVar("_K")
 
-#: A multiset of sequences' part of the count (``OpeningCounter._layers``): the cards it leaves, each rank's shapes
-#: of groups they hold, and the states before any rank and after each.
-_Layers = tuple[HandCards, dict[int, list[Shape]], list[dict[State, int]]]
+#: What the multisets of sequences of one node leave of the cards of each rank still to come (``_signature``, in
+#: ``_Shared.ranks`` order from the node's rank on).
+_Node = tuple[tuple[int, ...], ...]
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
@@ -107,10 +124,9 @@ class OpeningCounter:
         self.groups_cap, self.repeated_cap = _action_caps(rules, self.table, self.hand_size)
         self._sums: dict[MeldGroup, Sum] = {}
         self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+        self._grouped_sums: dict[tuple[int, tuple[int, ...]], GroupedSums] = {}
         self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
-        self._ways: list[int] | None = None
-        #: The layers of each multiset of sequences a draw fell in, by its place: drawing again there reuses them.
-        self._drawn: dict[int, _Layers] = {}
+        self._shared: _Shared | None = None
 
     def _packed(self, cards: Sequence[Card]) -> int:
         """The wild cards among ``cards``, counted by type and packed."""
@@ -123,50 +139,32 @@ class OpeningCounter:
 
     def count(self) -> int:
         """Every multiset of sequences, with the groups the rest of the hand adds to it."""
-        return sum(self._ways_by_choice())
+        return self._legal_ways(self._counted().final())
 
-    def _ways_by_choice(self) -> list[int]:
-        """The openings of each multiset of sequences (``_sequence_choices`` order), counted once: each draw
-        skips the multisets before its own by these counts."""
-        if self._ways is None:
-            self._ways = [
-                self._legal_ways(self._layers(chosen, rest)[2][-1]) for chosen, rest in self._sequence_choices()
-            ]
-        return self._ways
+    def _counted(self) -> _Shared:
+        """The shared counting (``_Shared``), made once: counting and every draw read it."""
+        if self._shared is None:
+            self._shared = _Shared(self)
+        return self._shared
 
     def draw(self, index: int) -> Action:
-        """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the multisets of sequences in
-        turn, within one the final states in turn, and within a state each way of reaching it, found rank by rank
-        from the last (a bijection, so an index drawn uniformly draws an opening uniformly)."""
-        for place, ((chosen, rest), ways) in enumerate(
-            zip(self._sequence_choices(), self._ways_by_choice(), strict=True)
-        ):
-            if index >= ways:
-                index -= ways
-                continue
-            drawn = self._drawn.get(place)
-            if drawn is None:
-                drawn = self._drawn[place] = self._layers(chosen, rest)
-            hand, per_rank, layers = drawn
-            target, index = _pick([(k, n) for k, n in layers[-1].items() if self._legal(k)], index)
-            groups: list[MeldGroup] = list(chosen)
-            ranks = sorted(per_rank)
-            for place in range(len(ranks) - 1, -1, -1):
-                rank = ranks[place]
-                sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
-                held = hand.count(rank)
-                ways_in = [
-                    ((before, choice), n * more)
-                    for before, n in layers[place].items()
-                    for choice, more in [(None, 1), *sums.items()]
-                    if self._added(before, choice, held) == target
-                ]
-                (target, choice), index = _pick(ways_in, index)
-                if choice is not None:
-                    index, which = divmod(index, sums[choice])
-                    groups.extend(self._rank_multiset(rank, hand, per_rank[rank], rest, choice, which))
-            return Action.meld(groups)
-        raise IndexError("opening index out of range")
+        """Opening ``index`` (0 <= index < ``count()``) in this counter's own order: the legal final states in turn,
+        within a state each way of reaching it, found rank by rank from the last (the node, the state before the
+        rank and the rank's choice of groups), and last the multiset of sequences among those that start the
+        state found (a bijection, so an index drawn uniformly draws an opening uniformly)."""
+        shared = self._counted()
+        target, index = _pick([(k, n) for k, n in shared.final().items() if self._legal(k)], index)
+        node: _Node = ()
+        groups: list[MeldGroup] = []
+        for depth in range(len(shared.ranks) - 1, -1, -1):
+            (node, target, choice), index = _pick(shared.ways_into(depth, node, target), index)
+            if choice is not None:
+                sums, _ = shared.rank_choices(depth, node[0])
+                index, which = divmod(index, sums[choice[1:]][choice[0]])
+                groups.extend(shared.rank_multiset(depth, node[0], choice, which))
+        places = shared.starts[node][target]
+        chosen, _ = self._sequence_choices()[places[index]]
+        return Action.meld([*chosen, *groups])
 
     def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
         """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
@@ -188,65 +186,55 @@ class OpeningCounter:
         """Whether a final state is an opening the walk lists (a sequence or a repeated rank) and legal."""
         return (key[8] > 0 or key[9]) and self._verdict(key)
 
-    def _layers(self, sequences: list[MeldGroup], rest: list[int]) -> _Layers:
-        """The cards ``rest`` and each rank's shapes of groups they hold, and the states of the openings laying
-        exactly ``sequences`` (a multiset) and groups from ``rest``: before any rank, then after each rank in order
-        (the last: every opening)."""
+    def _start(self, sequences: list[MeldGroup], hand: HandCards, ranks: Sequence[int]) -> State:
+        """The state of the openings laying exactly ``sequences`` (a multiset), which leave the cards ``hand``,
+        before any rank of ``ranks`` (every rank a group may be of) adds its groups or its natural cards left."""
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
-        hand = HandCards(self.rules, tuple(rest))
-        per_rank = self.shapes.of(hand)
         # The cards left before any group: those of no rank a group is chosen from, and no wild card.
         left = (
-            self.hand_size
-            - used
-            - sum(hand.count(rank) for rank in per_rank)
-            - self.wilds_held
-            + self._wild_count(wilds)
+            self.hand_size - used - sum(hand.count(rank) for rank in ranks) - self.wilds_held + self._wild_count(wilds)
         )
-        states: dict[State, int] = {
-            (
-                wilds,
-                capped(left, self.left_cap),
-                capped(points, self.points_cap),
-                tally,
-                composition,
-                staying,
-                leaving,
-                min(groups, self.groups_cap),
-                0,
-                bool(sequences),
-            ): 1
-        }
-        layers = [states]
-        for rank in sorted(per_rank):
-            held = hand.count(rank)
-            layers.append(self._combine(layers[-1], self._rank_sums_of(rank, hand, per_rank[rank], rest), held))
-        return hand, per_rank, layers
+        return (
+            wilds,
+            capped(left, self.left_cap),
+            capped(points, self.points_cap),
+            tally,
+            composition,
+            staying,
+            leaving,
+            min(groups, self.groups_cap),
+            0,
+            bool(sequences),
+        )
 
     def _wild_count(self, packed: int) -> int:
         """How many wild cards a packed count holds."""
         mask = (1 << _WILD_BITS) - 1
         return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
 
-    def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int) -> dict[State, int]:
-        """The states once one rank's choices of groups are added to each, or none, which leaves the rank's
-        ``naturals``."""
-        out: dict[State, int] = {}
-        every: list[tuple[Sum | None, int]] = [(None, 1), *choices.items()]
-        for state, ways in states.items():
-            for choice, more in every:
-                key = self._added(state, choice, naturals)
-                if key is not None:
-                    out[key] = out.get(key, 0) + ways * more
-        return out
+    def combine(self, states: Grouped, choices: GroupedSums, naturals: int, out: Grouped) -> None:
+        """Add to ``out`` the states once one rank's choices of groups are added to each, or none, which leaves
+        the rank's ``naturals``: the rest of a state changed once a choice, then its wild cards used added to
+        each the choice's, where the wild cards held pay for them."""
+        held, guards = self.held_packed, self.guards
+        for rest, wild_ways in states.items():
+            into = out.setdefault(self.added_rest(rest, None, naturals), {})
+            for wilds, ways in wild_ways.items():
+                into[wilds] = into.get(wilds, 0) + ways
+            for choice, choice_wilds in choices.items():
+                into = out.setdefault(self.added_rest(rest, choice, naturals), {})
+                for wilds, ways in wild_ways.items():
+                    for more_wilds, more in choice_wilds.items():
+                        added = wilds + more_wilds
+                        if (held - added) & guards == guards:
+                            into[added] = into.get(added, 0) + ways * more
 
-    def _added(self, state: State, choice: Sum | None, naturals: int) -> State | None:
-        """``state`` with a rank's ``choice`` of groups (None: no group, which leaves the rank's ``naturals``);
-        None where the wild cards held cannot pay for it."""
-        wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+    def added_rest(self, rest: Rest, choice: SumRest | None, naturals: int) -> Rest:
+        """``rest`` with a rank's ``choice`` of groups, its wild cards apart (None: no group, which leaves the
+        rank's ``naturals``)."""
+        left, points, tally, composition, staying, leaving, groups, repeated, sequence = rest
         if choice is None:
             return (
-                wilds,
                 capped(left + naturals, self.left_cap),
                 points,
                 tally,
@@ -257,12 +245,8 @@ class OpeningCounter:
                 repeated,
                 sequence,
             )
-        w, unused, p, t, c, s, lv, k, _ = choice
-        added = wilds + w
-        if (self.held_packed - added) & self.guards != self.guards:
-            return None
+        unused, p, t, c, s, lv, k, _ = choice
         return (
-            added,
             capped(left + unused, self.left_cap),
             capped(points + p, self.points_cap),
             tally + t,
@@ -274,14 +258,22 @@ class OpeningCounter:
             sequence,
         )
 
+    def grouped_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> GroupedSums:
+        """``_rank_sums_of`` grouped by all but the wild cards used (``GroupedSums``), kept alike."""
+        key = (rank, self.signature(rank, rest))
+        known = self._grouped_sums.get(key)
+        if known is None:
+            known = self._grouped_sums[key] = {}
+            for summed, ways in self._rank_sums_of(rank, hand, shapes, rest).items():
+                known.setdefault(_sum_rest(summed), {})[summed[0]] = ways
+        return known
+
     def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
         """One rank's distinct non-empty multisets of the groups of ``shapes`` the cards ``rest`` (``hand``) hold
         (one group at most where the spec repeats no rank), counted by their sum with the cards used left out
-        and the groups capped (``_combine`` reads neither further). Kept per rank and the cards of the rank and
+        and the groups capped (``combine`` reads neither further). Kept per rank and the cards of the rank and
         wild cards held, which most choices of sequences leave alike."""
-        rules = self.rules
-        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
-        key = (rank, tuple(rest[card] for card in (*natural_cards, *rules.wild_cards)))
+        key = (rank, self.signature(rank, rest))
         known = self._rank_sums.get(key)
         if known is not None:
             return known
@@ -290,6 +282,12 @@ class OpeningCounter:
         found = self._with_unused(found, hand.count(rank))
         self._rank_sums[key] = found
         return found
+
+    def signature(self, rank: int, rest: Sequence[int]) -> tuple[int, ...]:
+        """What a rank's choices of groups hang on in the cards ``rest``: its natural cards and the wild cards."""
+        rules = self.rules
+        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
+        return tuple(rest[card] for card in (*natural_cards, *rules.wild_cards))
 
     def _rank_units(self, hand: HandCards, shapes: list[Shape]) -> tuple[list[MeldGroup], list[_Unit]]:
         """One rank's groups of ``shapes`` that ``hand`` holds, in order, and each as a unit of a multiset."""
@@ -378,6 +376,131 @@ class OpeningCounter:
         if ending_refusal(rules, state, seat, hand_after, canastas_after, self.pending) is not None:
             return False
         return opening_accepted(rules, state, seat, points, tally, hand_after, composition)
+
+
+class _Shared:
+    """The counting of ``OpeningCounter`` shared by the multisets of sequences: ``layers[d]`` holds, for each node
+    (what the multisets leave of the cards of ``ranks[d]`` and every rank after it), the states before
+    ``ranks[d]`` summed over the multisets of the node; ``starts`` the multisets that start each state of each
+    node of ``layers[0]``. A rank's choices of groups read only what the node says of it, so the multisets of one
+    node go on together."""
+
+    def __init__(self, counter: OpeningCounter) -> None:
+        self.counter = counter
+        rules = counter.rules
+        self.choices = counter._sequence_choices()
+        self.hands = [HandCards(rules, tuple(rest)) for _, rest in self.choices]
+        whole = counter.shapes.of(HandCards(rules, tuple(counter.counts)))
+        self.ranks = _diverse_first(
+            sorted(whole), [[counter.signature(rank, rest) for _, rest in self.choices] for rank in sorted(whole)]
+        )
+        self.nodes = [tuple(counter.signature(rank, rest) for rank in self.ranks) for _, rest in self.choices]
+        #: Per depth, each signature of its rank: a multiset of sequences leaving it (its place).
+        self.example: list[dict[tuple[int, ...], int]] = [{} for _ in self.ranks]
+        self.starts: dict[_Node, dict[State, list[int]]] = {}
+        first: dict[_Node, Grouped] = {}
+        for place, ((chosen, _), hand, node) in enumerate(zip(self.choices, self.hands, self.nodes, strict=True)):
+            for depth, part in enumerate(node):
+                self.example[depth].setdefault(part, place)
+            state = counter._start(chosen, hand, self.ranks)
+            self.starts.setdefault(node, {}).setdefault(state, []).append(place)
+            wild_ways = first.setdefault(node, {}).setdefault(_state_rest(state), {})
+            wild_ways[state[0]] = wild_ways.get(state[0], 0) + 1
+        self.layers = [first]
+        self._shapes: dict[int, dict[int, list[Shape]]] = {}
+        for depth in range(len(self.ranks)):
+            after: dict[_Node, Grouped] = {}
+            for node, states in self.layers[-1].items():
+                sums, naturals = self.rank_choices(depth, node[0])
+                counter.combine(states, sums, naturals, after.setdefault(node[1:], {}))
+            self.layers.append(after)
+
+    def final(self) -> dict[State, int]:
+        """The states after every rank: every opening."""
+        return {
+            _state_of(wilds, rest): ways
+            for rest, wild_ways in self.layers[-1].get((), {}).items()
+            for wilds, ways in wild_ways.items()
+        }
+
+    def _shapes_of(self, place: int) -> dict[int, list[Shape]]:
+        """Each rank's shapes of groups the cards multiset of sequences ``place`` leaves hold."""
+        known = self._shapes.get(place)
+        if known is None:
+            known = self._shapes[place] = self.counter.shapes.of(self.hands[place])
+        return known
+
+    def rank_choices(self, depth: int, part: tuple[int, ...]) -> tuple[GroupedSums, int]:
+        """The choices of groups of ``ranks[depth]`` where the sequences leave ``part`` of its cards, and the
+        natural cards they leave of it."""
+        place = self.example[depth][part]
+        rank, hand = self.ranks[depth], self.hands[place]
+        shapes = self._shapes_of(place).get(rank)
+        sums = {} if not shapes else self.counter.grouped_sums_of(rank, hand, shapes, self.choices[place][1])
+        return sums, hand.count(rank)
+
+    def rank_multiset(self, depth: int, part: tuple[int, ...], choice: Sum, which: int) -> list[MeldGroup]:
+        """The ``which``-th multiset of groups of ``ranks[depth]`` whose sum is ``choice``, where the sequences
+        leave ``part`` of its cards."""
+        place = self.example[depth][part]
+        rank = self.ranks[depth]
+        shapes = self._shapes_of(place)[rank]
+        return self.counter._rank_multiset(rank, self.hands[place], shapes, self.choices[place][1], choice, which)
+
+    def ways_into(self, depth: int, node: _Node, target: State) -> list[tuple[tuple[_Node, State, Sum | None], int]]:
+        """Each way the state ``target`` of the node ``node`` after ``ranks[depth]`` is reached: a node before the
+        rank, its state and the rank's choice (None: no group), with its number of openings."""
+        added = self.counter.added_rest
+        wilds, rest = target[0], _state_rest(target)
+        out: list[tuple[tuple[_Node, State, Sum | None], int]] = []
+        for before_node, grouped in self.layers[depth].items():
+            if before_node[1:] != node:
+                continue
+            sums, naturals = self.rank_choices(depth, before_node[0])
+            for before, wild_ways in grouped.items():
+                ways = wild_ways.get(wilds, 0)
+                if ways and added(before, None, naturals) == rest:
+                    out.append(((before_node, _state_of(wilds, before), None), ways))
+                for choice, choice_wilds in sums.items():
+                    if added(before, choice, naturals) != rest:
+                        continue
+                    for more_wilds, more in choice_wilds.items():
+                        ways = wild_ways.get(wilds - more_wilds, 0)
+                        if ways:
+                            state = _state_of(wilds - more_wilds, before)
+                            out.append(((before_node, state, _sum_of(more_wilds, choice)), ways * more))
+        return out
+
+
+def _state_rest(state: State) -> Rest:
+    """A state without its wild cards used."""
+    _, left, points, tally, composition, staying, leaving, groups, repeated, sequence = state
+    return left, points, tally, composition, staying, leaving, groups, repeated, sequence
+
+
+def _state_of(wilds: int, rest: Rest) -> State:
+    """The state of ``rest`` with ``wilds`` wild cards used."""
+    left, points, tally, composition, staying, leaving, groups, repeated, sequence = rest
+    return wilds, left, points, tally, composition, staying, leaving, groups, repeated, sequence
+
+
+def _sum_rest(summed: Sum) -> SumRest:
+    """A sum without its wild cards used."""
+    _, unused, points, tally, composition, staying, leaving, groups, used = summed
+    return unused, points, tally, composition, staying, leaving, groups, used
+
+
+def _sum_of(wilds: int, rest: SumRest) -> Sum:
+    """The sum of ``rest`` with ``wilds`` wild cards used."""
+    unused, points, tally, composition, staying, leaving, groups, used = rest
+    return wilds, unused, points, tally, composition, staying, leaving, groups, used
+
+
+def _diverse_first(ranks: list[int], parts: list[list[tuple[int, ...]]]) -> list[int]:
+    """``ranks`` with those whose cards the multisets of sequences leave in the most different ways first (each
+    rank's ``parts``: what each multiset leaves of it): a rank counted early splits few states into nodes."""
+    diversity = {rank: len(set(each)) for rank, each in zip(ranks, parts, strict=True)}
+    return sorted(ranks, key=lambda rank: (-diversity[rank], rank))
 
 
 def left_cap(rules: Rules, pending: bool, most: int) -> int | None:
