@@ -572,11 +572,11 @@ typedef struct {
 } Reached;
 
 /* ``state`` reached ``ways`` more ways, into the ``*n`` states of ``reached`` (the same state once); -1 with an
- * exception. */
-static int reached_add(Reached *reached, int *n, const int32_t *state, Count ways) {
+ * exception naming what is counted (``counted``: openings or takes). */
+static int reached_add(Reached *reached, int *n, const int32_t *state, Count ways, const char *counted) {
     for (int k = 0; k < *n; k++)
         if (memcmp(reached[k].state, state, sizeof(int32_t) * OS_FIELDS) == 0)
-            return count_add_product(&reached[k].ways, ways, 1, "openings");
+            return count_add_product(&reached[k].ways, ways, 1, counted);
     if (*n == BRANCHES_MOST)
         return PyErr_SetString(PyExc_RuntimeError, "native core: a descent reaches too many states"), -1;
     memcpy(reached[*n].state, state, sizeof(int32_t) * OS_FIELDS);
@@ -607,7 +607,7 @@ static int reached_after(OpeningCount *oc, const Reached *from, int n, int index
             long long times = o != NULL && o->twos ? oc->branches->branches[first + k].ways : 1;
             Count count = openings_below(oc, next);
             if (count < 0 || count_add_product(&picked, ways, times, oc->counted) < 0 ||
-                count_add_product(below, count, picked, oc->counted) < 0 || reached_add(to, &reached, next, picked) < 0)
+                count_add_product(below, count, picked, oc->counted) < 0 || reached_add(to, &reached, next, picked, oc->counted) < 0)
                 return -1;
         }
         if (branches < 0) return -1;
