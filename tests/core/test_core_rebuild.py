@@ -41,7 +41,7 @@ def test_the_rebuilt_state_is_the_reference_at_every_step(library: ModuleType, v
             break
         game.apply(game.legal_actions().sample(pick))
         steps += 1
-    assert steps > 50
+    assert steps > 30  # a game long enough to meet draws, takes and melds (its moves are sampled)
 
 
 def test_a_field_kept_beside_the_position_is_compared(library: ModuleType) -> None:
