@@ -47,7 +47,9 @@ def _same_game(variant: str, seed: str) -> NativeGame:
 
 @pytest.mark.parametrize("variant", list_variants())
 def test_the_same_seed_gives_the_same_game_on_both_cores(native_game: ModuleType, variant: str) -> None:
-    native = _same_game(variant, "core-game/1")
+    # A seed whose game in every variant meets a position the core lists (Samba's game of "core-game/1" ends
+    # after 51 actions, all listed by the Python engine, since its takes are sampled from TakeCounter's order).
+    native = _same_game(variant, "core-game/3")
     assert native.ran["listing on the core"] > 0, native.ran
     assert native.ran["apply on the core"] + native.ran["apply on the Python engine"] == len(native.history)
 
