@@ -333,30 +333,9 @@ class OpeningCounter:
         known = self._sums.get(group)
         if known is not None:
             return known
-        rules = self.rules
-        rank = group_rank(rules, group)
         cards = group.cards
-        meld = Meld.build(rank, cards, rules.is_wild)
-        spread = natural_ranks(rules, cards)
-        staying, leaving = (
-            rules.failing_of(
-                MELD_VALID, meld_values(rules, self.table, meld, None, cards, spread, out, True, self.facts)
-            )
-            is None
-            for out in (False, True)
-        )
-        summed: Sum = (
-            self._packed(cards),
-            0,
-            sum(rules.card_value[c] for c in cards),
-            canasta_tally(rules, [meld]),
-            melds_composition(rules, [meld]),
-            staying,
-            leaving,
-            1,
-            len(cards),
-        )
-        self._sums[group] = summed
+        meld = Meld.build(group_rank(self.rules, group), cards, self.rules.is_wild)
+        summed = self._sums[group] = meld_sum(self.rules, self.table, self.facts, meld, cards, self._packed(cards))
         return summed
 
     def _verdict(self, key: State) -> bool:
@@ -470,6 +449,29 @@ class _Shared:
                             state = _state_of(wilds - more_wilds, before)
                             out.append(((before_node, state, _sum_of(more_wilds, choice)), ways * more))
         return out
+
+
+def meld_sum(
+    rules: Rules, table: tuple[object, ...], facts: RankFacts, meld: Meld, cards: Sequence[Card], wilds: int
+) -> Sum:
+    """One new meld of ``cards`` as a ``Sum`` (``wilds`` its wild cards packed), judged by hook meld.valid kept and
+    going out: the unit both counters, openings' and takes', add up."""
+    spread = natural_ranks(rules, cards)
+    staying, leaving = (
+        rules.failing_of(MELD_VALID, meld_values(rules, table, meld, None, cards, spread, out, True, facts)) is None
+        for out in (False, True)
+    )
+    return (
+        wilds,
+        0,
+        sum(rules.card_value[c] for c in cards),
+        canasta_tally(rules, [meld]),
+        melds_composition(rules, [meld]),
+        staying,
+        leaving,
+        1,
+        len(cards),
+    )
 
 
 def _state_rest(state: State) -> Rest:

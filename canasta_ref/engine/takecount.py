@@ -22,11 +22,9 @@ from typing import Final
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES, Card, rank_of
 from .checks import (
-    MELD_VALID,
     CanastaKinds,
     RankFacts,
     Tally,
-    canasta_tally,
     composition_of,
     ending_refusal,
     goes_out_melding,
@@ -34,9 +32,6 @@ from .checks import (
     initial_meld_reads,
     initial_meld_refusal,
     initial_minimum,
-    meld_values,
-    melds_composition,
-    natural_ranks,
     opening_bonus,
     pile_to_hand,
     rank_facts,
@@ -57,6 +52,7 @@ from .openings import (
     _Unit,
     constant_from,
     left_cap,
+    meld_sum,
     steady_points,
 )
 from .rules import Rules, remember
@@ -194,26 +190,7 @@ class TakeCounter:
         return known
 
     def _meld_sum(self, meld: Meld, cards: Sequence[Card]) -> Sum:
-        rules = self.rules
-        spread = natural_ranks(rules, cards)
-        staying, leaving = (
-            rules.failing_of(
-                MELD_VALID, meld_values(rules, self.table, meld, None, cards, spread, out, True, self.facts)
-            )
-            is None
-            for out in (False, True)
-        )
-        return (
-            self._packed(cards),
-            0,
-            sum(rules.card_value[c] for c in cards),
-            canasta_tally(rules, [meld]),
-            melds_composition(rules, [meld]),
-            staying,
-            leaving,
-            1,
-            len(cards),
-        )
+        return meld_sum(self.rules, self.table, self.facts, meld, cards, self._packed(cards))
 
     def _base_sum(self, base: tuple[Card, ...]) -> Sum:
         """The meld a take lays the top card on with ``base`` as a ``Sum``: its points from hand alone (the top
