@@ -51,6 +51,16 @@ def test_pure_python_can_be_forced(manifest: Path, monkeypatch: pytest.MonkeyPat
     assert "CANASTA_REF_PURE" in _native._status()
 
 
+@pytest.mark.parametrize("value", ["", "0", "false", "No", "off"])
+def test_pure_python_is_not_forced_by_a_value_that_says_no(
+    manifest: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """``CANASTA_REF_PURE=0`` once forced pure Python too: only the variable's presence was read."""
+    _write(manifest, _native.build_tag(), _native.source_digests())
+    monkeypatch.setenv("CANASTA_REF_PURE", value)
+    assert _native._status() == "compiled (mypyc)"
+
+
 def test_the_status_matches_the_modules_loaded() -> None:
     import canasta_ref.engine.legal
 

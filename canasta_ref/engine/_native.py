@@ -4,7 +4,8 @@
 into ``canasta_ref/engine/_compiled/`` and records a digest of each source. Importing the package puts that directory
 first on the engine package's search path only if every digest still matches, so an edited source is never shadowed
 by a stale binary: the package falls back to pure Python until it is rebuilt. ``CANASTA_REF_PURE=1`` forces
-pure Python (tests use it to check both builds agree).
+pure Python (tests use it to check both builds agree); empty, ``0``, ``false``, ``no`` or ``off`` leave the choice
+to the build.
 """
 
 from __future__ import annotations
@@ -80,9 +81,18 @@ def stale_reason() -> str | None:
     return None
 
 
+#: Values of ``CANASTA_REF_PURE`` that do not force pure Python (the variable set to ``0`` once forced it too).
+_NOT_FORCED = frozenset({"", "0", "false", "no", "off"})
+
+
+def pure_forced() -> bool:
+    """Whether ``CANASTA_REF_PURE`` asks for pure Python: set to anything but empty, 0, false, no or off."""
+    return os.environ.get("CANASTA_REF_PURE", "").strip().lower() not in _NOT_FORCED
+
+
 def _status() -> str:
-    if os.environ.get("CANASTA_REF_PURE"):
-        return "pure Python (CANASTA_REF_PURE is set)"
+    if pure_forced():
+        return f"pure Python (CANASTA_REF_PURE={os.environ['CANASTA_REF_PURE']})"
     reason = stale_reason()
     if reason:
         return f"pure Python ({reason}{_build_hint()})"
