@@ -4,6 +4,7 @@ Python engine runs. No timed assertion: the figures are measured, not judged, he
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from types import ModuleType
 
@@ -57,3 +58,39 @@ def test_an_unknown_core_is_refused_with_one_message(bench: ModuleType, capsys: 
         bench.main(["--core", "rust"])
     assert stopped.value.code == 2
     assert "argument --core: invalid choice: 'rust'" in capsys.readouterr().err
+
+
+def test_in_process_cells_are_measured_in_a_fork_that_gives_the_same_figures(bench: ModuleType) -> None:
+    """``--in-process`` measures a cell in a fork of the warmed process: the same count as measured here."""
+    rules = Rules(load_variant("classic"))
+    forked = bench.measure_forked(rules, 11, True, "play", 1, 60.0, "cpu", "python")
+    here = bench.measure(rules, 11, True, "play", 1, 60.0, "cpu", "python")
+    assert not isinstance(forked, str), forked
+    assert forked[0][0] == here[0][0] > 0 and forked[2] == here[2]
+
+
+@pytest.mark.parametrize(
+    ("death", "said"),
+    [("abort", "killed by SIGABRT"), ("raise", "exit status 1: ValueError: the cell went wrong")],
+)
+def test_a_forked_cell_that_dies_is_reported_and_the_table_goes_on(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, death: str, said: str
+) -> None:
+    """A cell whose fork dies (mypyc aborts where the cap's signal stops its code) is a sentence, not a crash."""
+
+    def dying(*_args: object) -> None:
+        if death == "abort":
+            os.abort()
+        raise ValueError("the cell went wrong")
+
+    monkeypatch.setattr(bench, "measure", dying)
+    cell = bench.measure_forked(Rules(load_variant("classic")), 11, True, "play", 1, 60.0, "cpu", "python")
+    assert isinstance(cell, str) and cell.startswith("its process died (") and said in cell, cell
+
+
+def test_a_process_that_dies_after_the_cap_stopped_it_is_reported_over_the_cap(bench: ModuleType) -> None:
+    """mypyc aborts where the cap's signal stops its code: that cell is over the cap, not a crash of the engine."""
+    stopped = bench._death(-6, f"{bench.CAP_MARK}\nfatal: out of memory\n")
+    assert stopped.startswith("over the cap: stopped inside compiled code") and "SIGABRT" in stopped
+    crashed = bench._death(-11, "Segmentation fault\n")
+    assert crashed == "its process died (killed by SIGSEGV: Segmentation fault)"
