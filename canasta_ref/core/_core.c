@@ -735,10 +735,11 @@ static PyObject *Position_lift_top(Position *self, PyObject *args) {
 }
 
 /* Whether a side's penalties can grow by ``points``: the charge and the side's sum within MAX_PENALTY either way,
- * as ``load`` takes them (a 32-bit count, never wrapped). 0, or -1 with an exception naming the bound. */
-static int penalty_fits(const State *s, int side, long points) {
+ * as ``load`` takes them (a 32-bit count, never wrapped). 0, or -1 with an exception naming the bound and ``what``
+ * charged (the Python path's penalty, or hook penalty.turn_end's answer in ``apply.c``). */
+static int penalty_fits(const State *s, int side, long points, const char *what) {
     if (points < -MAX_PENALTY || points > MAX_PENALTY) {
-        PyErr_Format(PyExc_ValueError, "native core: a penalty of %ld points is past the %d the core keeps", points,
+        PyErr_Format(PyExc_ValueError, "native core: %s of %ld points is past the %d the core keeps", what, points,
                      MAX_PENALTY);
         return -1;
     }
@@ -758,7 +759,7 @@ static PyObject *Position_penalise(Position *self, PyObject *args) {
     long points;
     if (!PyArg_ParseTuple(args, "il", &side, &points)) return NULL;
     if (side < 0 || side >= self->sides) return PyErr_Format(PyExc_ValueError, "native core: no side %d", side);
-    if (penalty_fits(&self->state, side, points) < 0) return NULL;
+    if (penalty_fits(&self->state, side, points, "a penalty") < 0) return NULL;
     add_penalty(&self->state, side, (int32_t)points);
     Py_RETURN_NONE;
 }

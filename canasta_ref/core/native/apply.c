@@ -2,7 +2,7 @@
  * the core's memos (``apply.py`` is the Python path it mirrors, mechanism by mechanism, and the one it falls back
  * on). Included by ``_core.c`` after the listing, whose helpers (``ask_built``, ``predicate_holds``,
  * ``table_values_of``, ``cards_held``, ``meld_add``, ``push_pile``, ``pop_pile``, ``take_card``, ``give_card``,
- * ``lay_out``, ``add_penalty``, ``new_meld``, ``open_meld_index``, ``merge_index``) it uses.
+ * ``lay_out``, ``add_penalty``, ``penalty_fits``, ``new_meld``, ``open_meld_index``, ``merge_index``) it uses.
  *
  * An action comes encoded as a flat tuple of small ints (``apply.py``'s ``encode``): its kind, the meld a take's
  * top card joins, its cards, then its groups (each: the rank its label names or -1, the meld it names, its cards).
@@ -486,13 +486,7 @@ static int penalise_turn_end(Position *self, const ApplyContext *c, int seat) {
     if (points == -1 && PyErr_Occurred()) return -1;
     if (!points) return 0;
     int side = s->side_of[seat];
-    if (points < -MAX_PENALTY || points > MAX_PENALTY)
-        return PyErr_Format(PyExc_ValueError, "native core: hook penalty.turn_end charges %ld points, past the %d the "
-                            "core keeps", points, MAX_PENALTY), -1;
-    long total = (s->has_penalties ? s->penalties[side] : 0) + points;
-    if (total < -MAX_PENALTY || total > MAX_PENALTY)
-        return PyErr_Format(PyExc_ValueError, "native core: side %d's penalties would come to %ld points, past the %d "
-                            "the core keeps", side, total, MAX_PENALTY), -1;
+    if (penalty_fits(s, side, points, "hook penalty.turn_end's charge") < 0) return -1;
     add_penalty(s, side, (int32_t)points);
     return 0;
 }
