@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -239,8 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once a process: building it costs about as much as a small command (argparse looks up
+    the translation of each help text), and the rulebook's generator runs the command line hundreds of times."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
     try:
         code: int = args.run(args, stream)

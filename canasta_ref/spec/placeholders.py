@@ -155,22 +155,25 @@ def table_bands(rows: list[Any]) -> str:
     return join_words(words)
 
 
+#: A brace, where a placeholder may open or close (the scan jumps from one to the next: texts are mostly words).
+_BRACE: Final = re.compile(r"[{}]")
+
+
 def placeholders(text: str) -> Iterator[Placeholder]:
     """The placeholders of ``text`` in order (not those inside choices); raises PlaceholderError on a brace
     that does not close or a placeholder that does not parse."""
-    index = 0
-    while index < len(text):
-        char = text[index]
+    brace = _BRACE.search(text)
+    while brace is not None:  # from brace to brace: the text between holds no placeholder
+        index = brace.start()
         if text.startswith(("{{", "}}"), index):
             index += 2
-        elif char == "}":
+        elif text[index] == "}":
             raise PlaceholderError("a '}' closes no placeholder; write '}}' for a brace", index)
-        elif char == "{":
+        else:
             end = _closing(text, index)
             yield _parse(text[index + 1 : end], index, end + 1)
             index = end + 1
-        else:
-            index += 1
+        brace = _BRACE.search(text, index)
 
 
 def _closing(text: str, start: int) -> int:
