@@ -255,7 +255,20 @@ def test_a_mutant_with_two_faults_is_reported_whole_and_its_known_failures_make_
     impl = reference_command("--mutate-rule", "PILE.TAKE.FROZEN", "--mutate-rule", "CARDS.VALUES")
     known = tmp_path / "known.yaml"
     report = tmp_path / "report.json"
-    argv = ["conform", "--no-progress", "--impl", impl, "--games", "6", "--shrink-seconds", "1", "--max-shrunk", "2"]
+    argv = [
+        "conform",
+        "--no-progress",
+        "--impl",
+        impl,
+        "--variant",
+        "classic",
+        "--games",
+        "6",
+        "--shrink-seconds",
+        "1",
+        "--max-shrunk",
+        "2",
+    ]
     out = io.StringIO()
     assert main([*argv, "--json", str(report), "--write-known-failures", str(known)], out=out) == 1
     data = json.loads(report.read_text(encoding="utf-8"))
