@@ -489,7 +489,7 @@ static PyObject *opening_listing_of(Position *self, const Loop *loop) {
  * each step read on the monotonic clock; a step longer than ``DRAW_STEP_CUT`` seconds (the process interrupted, on
  * a busy machine) counted apart, not timed. Off, one test a step. */
 #define DRAW_STEP_CUT 1e-3
-enum { DRAW_STEP_OPENED, DRAW_STEP_TAKES_NONE, DRAW_STEP_DECLINED, DRAW_STEP_KINDS };
+enum { DRAW_STEP_OPENED, DRAW_STEP_TAKES_NONE, DRAW_STEP_WITH_TAKES, DRAW_STEP_KINDS };
 static struct {
     int on;
     long long steps[DRAW_STEP_KINDS], misses[DRAW_STEP_KINDS], cut[DRAW_STEP_KINDS], unmissed[DRAW_STEP_KINDS];
@@ -519,7 +519,7 @@ static void draw_step_timed(const Position *self, const Loop *loop, int listed, 
     const State *s = &self->state;
     int kind = s->team_opened[s->side_of[s->to_act]] ? DRAW_STEP_OPENED
                : listed > 0                          ? DRAW_STEP_TAKES_NONE
-                                                     : DRAW_STEP_DECLINED;
+                                                     : DRAW_STEP_WITH_TAKES;
     if (seconds > DRAW_STEP_CUT) {
         draw_steps.cut[kind]++;
         return;
@@ -533,8 +533,8 @@ static void draw_step_timed(const Position *self, const Loop *loop, int listed, 
 
 /* ``draw_steps_timed(on)`` (a module function): the draw steps timed since the last call, as ((steps, seconds,
  * memo misses, steps cut, steps with no miss, their seconds) by kind: the side opened, not opened taking nothing,
- * not opened declined; the seconds of one reading of the clock), the counts then cleared and the timing turned on
- * or off. */
+ * not opened with takes (the draw listing declines them: counted and chosen in C, or handed to Python); the seconds
+ * of one reading of the clock), the counts then cleared and the timing turned on or off. */
 static PyObject *core_draw_steps_timed(PyObject *Py_UNUSED(module), PyObject *arg) {
     int on = PyObject_IsTrue(arg);
     if (on < 0) return NULL;
