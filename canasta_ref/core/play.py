@@ -3,10 +3,12 @@ the core does not list a position.
 
 The core lists, chooses uniformly by index with a generator the position holds (splitmix64: the same seed, the
 same hand) and applies, all in C (an opening made from its index there too, its groups sharing the hand's wild
-cards), until the hand ends or a position it does not list: the takes of a side that has not opened, or openings it
-does not count. There the driver lists with the core's Python-side listing (``NativeListing``) or, where that lists
-nothing, with the Python engine on a ``HandState`` made from the core's position (``state_of``), chooses with the
-same generator (``Position.below``), applies through ``NativeApply`` and resumes the loop.
+cards; and the takes of a side that has not opened, counted with the opening, each made from its index), until the
+hand ends or a position it does not list: openings or takes it does not count (more wild cards than its counting
+tracks, more actions than its count holds). There the driver lists with the core's Python-side listing
+(``NativeListing``) or, where that lists nothing, with the Python engine on a ``HandState`` made from the core's
+position (``state_of``), chooses with the same generator (``Position.below``), applies through ``NativeApply`` and
+resumes the loop.
 
 The proof (``replay``) plays every recorded action again through the reference ``Game``: each must be one its
 listing offers, and the position, the hand's end and its score must be the reference's at the end.
@@ -83,8 +85,12 @@ class RandomPlay:
         if self.apply.context is None:
             raise CoreUnavailable(f"the native core does not apply {rules.variant.id}'s actions in C")
         self.context = bound_context(play.melds, play=play.play_part(), draw=(draw.memos, draw.codes))
-        openings = self.listing.openings
+        openings, takes = self.listing.openings, self.listing.takes
         self.openings = None if openings is None else openings.questions
+        #: Hook initial_meld.composition_from_hand, with which the loop chooses the takes of a side that has not
+        #: opened in C; None: they are chosen in Python, as ``_chosen`` lists them (the same action at the same
+        #: index: a test sets it to compare both).
+        self.takes: bool | None = None if takes is None or openings is None else takes.from_hand
         self.answers = self.listing.kind_codes[:2]  # action.allowed's codes of yes and no (``_BARE_KINDS``)
         self._minimums: tuple[tuple[int, ...], ...] = ()
         self.position = new_position(rules)
@@ -104,7 +110,7 @@ class RandomPlay:
         record_in = (played.actions, played.counts) if record else None
         while position.where()[0] != _OVER_PHASE:
             stop, ended, applied = position.play(
-                self.context, self.apply.context, self.openings, self.answers, record_in, MOST_ACTIONS
+                self.context, self.apply.context, self.openings, self.answers, record_in, MOST_ACTIONS, self.takes
             )
             played.in_c += applied
             if applied:

@@ -124,17 +124,21 @@ static void choice_at(const int *cards, const int *copies, int types, int size, 
     }
 }
 
-/* The card types ``seat`` holds of one kind: the natural cards of ``rank`` (neither wild nor bonus cards), or the
+/* The card types ``hand`` holds of one kind: the natural cards of ``rank`` (neither wild nor bonus cards), or the
  * wild cards other than jokers (rank < 0); their copies into ``copies``. Returns how many types. */
-static int pool_of(const Position *self, int seat, int rank, int cards[CARD_TYPES], int copies[CARD_TYPES]) {
-    const CardFacts *f = &self->facts;
+static int pool_in(const CardFacts *f, const uint8_t *hand, int rank, int cards[CARD_TYPES], int copies[CARD_TYPES]) {
     int n = 0;
     for (int c = 0; c < CARD_TYPES; c++) {
-        int held = self->state.hands[seat][c];
+        int held = hand[c];
         int fits = rank < 0 ? f->is_wild[c] && c != JOKER : !f->is_wild[c] && !f->is_bonus[c] && f->rank[c] == rank;
         if (held && fits) cards[n] = c, copies[n++] = held;
     }
     return n;
+}
+
+/* ``pool_in`` of the hand of ``seat``. */
+static int pool_of(const Position *self, int seat, int rank, int cards[CARD_TYPES], int copies[CARD_TYPES]) {
+    return pool_in(&self->facts, self->state.hands[seat], rank, cards, copies);
 }
 
 /* The ``index``-th group of a single meld's shape (rank, naturals, wild cards, jokers, groups) as a meld action;
@@ -173,17 +177,19 @@ typedef struct {
     int rank, naturals, twos, jokers;
 } OpeningShape;
 
-/* One opening's shapes, as its kept counting chose them, and the hand's wild cards (jokers apart) they draw on. */
+/* One opening's shapes (or a take's further melds), as its kept counting chose them, the hand they are made from
+ * (a take's: the hand less its group), and its wild cards (jokers apart) they draw on. */
 typedef struct {
-    const Position *self;
-    int seat, n;
+    const CardFacts *facts;
+    const uint8_t *hand;
+    int n;
     OpeningShape shapes[MELD_RANKS];
     int wild_cards[CARD_TYPES], copies[CARD_TYPES], types;
 } OpeningPool;
 
 /* How many ways the hand's natural cards make ``s``'s. */
 static long long natural_ways_of(const OpeningPool *p, const OpeningShape *s) {
-    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
+    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_in(p->facts, p->hand, s->rank, cards, copies);
     long long ways[MAX_COPIES + 1];
     if (s->naturals > MAX_COPIES) return 0;
     choice_counts(copies, types, s->naturals, ways);
@@ -245,13 +251,31 @@ static int opening_group_at(OpeningPool *p, int shape, Count index, long *v, int
     if (twos <= 0 || *at + 3 + size > MAX_ENCODED)
         return PyErr_SetString(PyExc_ValueError, "native core: an opening's group cannot be made from the hand"), -1;
     v[(*at)++] = s->naturals == 0 && s->rank != JOKER_MELD_RANK ? s->rank : -1, v[(*at)++] = 0, v[(*at)++] = size;
-    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_of(p->self, p->seat, s->rank, cards, copies);
+    int cards[CARD_TYPES], copies[CARD_TYPES], types = pool_in(p->facts, p->hand, s->rank, cards, copies);
     choice_at(cards, copies, types, s->naturals, (long long)(index / twos), v, at); /* below the natural ways */
     Count r = index % twos;
     int picked[CARD_TYPES] = {0};
     int found = twos_at(p, shape, 0, s->twos, &r, picked, v, at);
     if (found == 0) PyErr_SetString(PyExc_ValueError, "native core: an opening's wild cards run out");
     return found == 1 ? 0 : -1;
+}
+
+/* The groups of the choice of shapes ``chosen`` (an option per rank of ``oc``, -1 for none; in the order of its
+ * ranks) at ``place`` among its actions, made from ``hand`` as ``movegen.expand_shapes`` makes them, appended
+ * encoded to ``v`` from ``at`` (their number first): the encoding's length, or -1 with an exception. */
+static int encode_chosen(const CardFacts *facts, const uint8_t *hand, const OpeningCount *oc, const int *chosen,
+                         Count place, long *v, int at) {
+    OpeningPool p = {.facts = facts, .hand = hand};
+    for (int i = 0; i < oc->rank_count; i++) {
+        if (chosen[i] < 0) continue;
+        const OpeningOption *o = &oc->options[oc->first[i] + chosen[i]];
+        p.shapes[p.n++] = (OpeningShape){oc->ranks[i], o->naturals, o->twos, o->jokers};
+    }
+    p.types = pool_in(facts, hand, -1, p.wild_cards, p.copies);
+    if (place >= tail_ways(&p, 0))
+        return PyErr_SetString(PyExc_ValueError, "native core: an opening's place is past its actions"), -1;
+    v[at++] = p.n;
+    return opening_group_at(&p, 0, place, v, &at) < 0 ? -1 : at;
 }
 
 /* The ``index``-th opening of a listing's ``kept`` openings as an encoded meld action, its groups in the order of
@@ -270,22 +294,10 @@ static int choose_opening(const Position *self, PyObject *kept_capsule, Count in
     opening_first(&kept->oc, start);
     Count place = opening_descend(&kept->oc, start, index, chosen);
     if (place < 0) return -1;
-    OpeningPool p = {.self = self, .seat = self->state.to_act};
-    const OpeningCount *oc = &kept->oc;
-    for (int i = 0; i < oc->rank_count; i++) {
-        if (chosen[i] < 0) continue;
-        const OpeningOption *o = &oc->options[oc->first[i] + chosen[i]];
-        p.shapes[p.n++] = (OpeningShape){oc->ranks[i], o->naturals, o->twos, o->jokers};
-    }
-    p.types = pool_of(self, p.seat, -1, p.wild_cards, p.copies);
-    if (place >= tail_ways(&p, 0))
-        return PyErr_SetString(PyExc_ValueError, "native core: an opening's place is past its actions"), -1;
     long *v = out->values;
-    v[0] = DO_MELD, v[1] = 0, v[2] = 0, v[3] = p.n;
-    int at = 4;
-    if (opening_group_at(&p, 0, place, v, &at) < 0) return -1;
-    out->n = at;
-    return 0;
+    v[0] = DO_MELD, v[1] = 0, v[2] = 0;
+    out->n = encode_chosen(&self->facts, self->state.hands[self->state.to_act], &kept->oc, chosen, place, v, 3);
+    return out->n < 0 ? -1 : 0;
 }
 
 /* Position.encoded_opening(kept, index): the ``index``-th of a listing's kept openings (``opening_listing``) as the
@@ -310,6 +322,54 @@ static void choose_in_draw(const DrawFound *found, long long index, Chosen *out)
     }
     long cards[2] = {found->cards[index][0], found->cards[index][1]};
     choose_with_cards(out, DO_TAKE, cards, found->sizes[index]);
+}
+
+/* The ``index``-th action of a listing's kept takes (a side that has not opened, ``takes.c``) in the reference's
+ * order (``NativeTakeCount.of``): drawing, the top card alone, then each take group's actions in ``blocks.TakeGroups``
+ * order, the group alone before it with further melds, those made from the hand less the group. 0, or -1 with an
+ * exception. */
+static int choose_in_takes(const Position *self, KeptTakes *kept, Count index, Chosen *out) {
+    if (kept->may_draw) {
+        if (index == 0) return choose_bare(out, DO_DRAW), 0;
+        index--;
+    }
+    if (kept->top_alone) {
+        if (index == 0) return choose_bare(out, DO_TAKE), 0;
+        index--;
+    }
+    TakeGroupAt group;
+    if (take_group_at(self, kept, index, &group) < 0) return -1;
+    choose_with_cards(out, DO_TAKE, group.cards, group.n);
+    Count within = group.within - group.shape->alone;
+    if (within < 0) return 0; /* the group taken alone */
+    uint8_t rest[CARD_TYPES];
+    memcpy(rest, self->state.hands[kept->t.seat], sizeof(rest));
+    for (int i = 0; i < group.n; i++) rest[group.cards[i]]--;
+    TakeCount tc;
+    int chosen[MELD_RANKS];
+    Count place = take_extras_descend(kept, group.shape, within, &tc, chosen);
+    if (place < 0) return -1;
+    out->n = encode_chosen(&self->facts, rest, &tc.oc, chosen, place, out->values, 3 + group.n);
+    return out->n < 0 ? -1 : 0;
+}
+
+static PyTypeObject PositionType; /* defined in ``_core.c``, after the mechanisms */
+
+/* ``encoded_take(position, kept, index)`` (a module function): the ``index``-th action of a listing's kept takes
+ * (``Position.take_listing``) as the loop encodes it, for the seat to act in ``position`` as listed: what a test
+ * compares with the reference's. */
+static PyObject *core_encoded_take(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *position, *capsule, *number;
+    Count index;
+    Chosen chosen;
+    if (!PyArg_ParseTuple(args, "O!OO!", &PositionType, &position, &capsule, &PyLong_Type, &number) ||
+        count_from_python(number, &index) < 0)
+        return NULL;
+    KeptTakes *kept = PyCapsule_GetPointer(capsule, KEPT_TAKES);
+    if (kept == NULL) return NULL;
+    if (index < 0 || index >= kept->total) return index_past("take", number, kept->total);
+    if (choose_in_takes((Position *)position, kept, index, &chosen) < 0) return NULL;
+    return tuple_of_ints(chosen.values, chosen.n);
 }
 
 /* How many meld actions a listing of play holds: its single melds' groups, or its openings' count (past 64 bits in
@@ -364,15 +424,16 @@ static int choose_in_play(const Position *self, PyObject *listing, int openings,
 /* -- the loop --------------------------------------------------------------------------------------------------- */
 
 /* What one loop is asked with: the listing's and the apply's contexts, the openings' questions (NULL: openings
- * are Python's), the lists the chosen actions and their listings' counts are recorded in (NULL: none), and
- * action.allowed's codes of the
- * kinds yes and no (answering is Python's where ``has_answers`` is 0). */
+ * are Python's; ``questions``, the same read), the lists the chosen actions and their listings' counts are recorded
+ * in (NULL: none), action.allowed's codes of the kinds yes and no (answering is Python's where ``has_answers`` is 0),
+ * and hook initial_meld.composition_from_hand for the takes of a side that has not opened (-1: those are Python's). */
 typedef struct {
     PyObject *listing;
     const ApplyContext *apply;
     PyObject *openings;
+    OpeningQuestions questions;
     PyObject *record, *counts;
-    int has_answers, answer_codes[2];
+    int has_answers, answer_codes[2], takes_from_hand;
 } Loop;
 
 /* The answers hook action.allowed lets the seat to act give (yes, then no), as ``Position_kinds_allowed`` asks:
@@ -422,12 +483,13 @@ static PyObject *opening_listing_of(Position *self, const Loop *loop) {
 }
 
 /* The loop's draw steps timed where ``draw_steps_timed`` asks (``tools/bench_core.py --draw``): by kind (the side
- * opened; not opened, taking nothing; not opened, declined: its takes Python's), how many, their seconds and the
+ * opened; not opened, taking nothing; not opened, with takes: counted with the opening and chosen in C where the
+ * core counts them, ``choose_opening_take``, the step timed to its choice), how many, their seconds and the
  * misses of their memos (each a call into Python), and the same of the steps with no miss (the core's own work),
  * each step read on the monotonic clock; a step longer than ``DRAW_STEP_CUT`` seconds (the process interrupted, on
  * a busy machine) counted apart, not timed. Off, one test a step. */
 #define DRAW_STEP_CUT 1e-3
-enum { DRAW_STEP_OPENED, DRAW_STEP_TAKES_NONE, DRAW_STEP_DECLINED, DRAW_STEP_KINDS };
+enum { DRAW_STEP_OPENED, DRAW_STEP_TAKES_NONE, DRAW_STEP_WITH_TAKES, DRAW_STEP_KINDS };
 static struct {
     int on;
     long long steps[DRAW_STEP_KINDS], misses[DRAW_STEP_KINDS], cut[DRAW_STEP_KINDS], unmissed[DRAW_STEP_KINDS];
@@ -440,27 +502,29 @@ static double monotonic_seconds(void) {
     return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
-/* The misses of every memo the draw phase's listing asks. */
-static long long draw_misses(const ListingContext *c) {
+/* The misses of every memo the draw phase's listing asks, and the initial meld's where the loop counts takes. */
+static long long draw_misses(const ListingContext *c, const Loop *loop) {
     long long misses = c->shapes.valid->misses + c->ending.go_out->misses + c->ending.keep_card->misses;
     for (int i = 0; i < DRAW_MEMOS; i++) misses += c->draw.memo[i] == NULL ? 0 : c->draw.memo[i]->misses;
+    const OpeningQuestions *q = &loop->questions;
+    if (loop->openings != NULL) misses += q->count->misses + q->valid->misses + q->concealed->misses;
     return misses;
 }
 
 /* A draw step of the seat to act, begun at ``start`` with ``misses`` memo misses so far, counted under its kind
  * (``listed``: ``draw_listing_into``'s answer). */
-static void draw_step_timed(const Position *self, const ListingContext *c, int listed, double start,
-                            long long misses) {
+static void draw_step_timed(const Position *self, const Loop *loop, int listed, double start, long long misses) {
+    const ListingContext *c = (const ListingContext *)loop->listing;
     double seconds = monotonic_seconds() - start;
     const State *s = &self->state;
     int kind = s->team_opened[s->side_of[s->to_act]] ? DRAW_STEP_OPENED
                : listed > 0                          ? DRAW_STEP_TAKES_NONE
-                                                     : DRAW_STEP_DECLINED;
+                                                     : DRAW_STEP_WITH_TAKES;
     if (seconds > DRAW_STEP_CUT) {
         draw_steps.cut[kind]++;
         return;
     }
-    long long missed = draw_misses(c) - misses;
+    long long missed = draw_misses(c, loop) - misses;
     draw_steps.steps[kind]++;
     draw_steps.seconds[kind] += seconds;
     draw_steps.misses[kind] += missed;
@@ -469,8 +533,8 @@ static void draw_step_timed(const Position *self, const ListingContext *c, int l
 
 /* ``draw_steps_timed(on)`` (a module function): the draw steps timed since the last call, as ((steps, seconds,
  * memo misses, steps cut, steps with no miss, their seconds) by kind: the side opened, not opened taking nothing,
- * not opened declined; the seconds of one reading of the clock), the counts then cleared and the timing turned on
- * or off. */
+ * not opened with takes (the draw listing declines them: counted and chosen in C, or handed to Python); the seconds
+ * of one reading of the clock), the counts then cleared and the timing turned on or off. */
 static PyObject *core_draw_steps_timed(PyObject *Py_UNUSED(module), PyObject *arg) {
     int on = PyObject_IsTrue(arg);
     if (on < 0) return NULL;
@@ -488,21 +552,51 @@ static PyObject *core_draw_steps_timed(PyObject *Py_UNUSED(module), PyObject *ar
     return kinds == NULL ? NULL : Py_BuildValue("(Nd)", kinds, reading / 1000);
 }
 
-/* Choose the action of the seat to act in the draw phase into ``out`` from its listing in C (no Python object):
- * CHOSEN, STOP_PYTHON where the core lists none (a side not opened that may take the pile) or nothing is listed, -1
- * an exception. */
+/* The action of the seat to act in the draw phase, its side not opened and the pile one it may take, chosen into
+ * ``out`` among its takes counted with the opening (``takes_prepare``, as ``NativeTakeCount.of`` lists them): CHOSEN;
+ * STOP_PYTHON where the core does not count them (the takes not bound, no minimum, more wild cards than its
+ * counting tracks), their count passes what it holds, or nothing is listed; -1 an exception. */
+static int choose_opening_take(Position *self, const Loop *loop, Chosen *out) {
+    if (loop->takes_from_hand < 0 || !openings_counted(self, loop)) return STOP_PYTHON;
+    int seat = self->state.to_act;
+    PyObject *args = Py_BuildValue("(OOii)", loop->listing, loop->openings,
+                                   self->minimums[seat][self->state.side_of[seat]], loop->takes_from_hand);
+    if (args == NULL) return -1;
+    KeptTakes kept;
+    memset(&kept, 0, sizeof(kept));
+    int found = takes_prepare(self, args, &kept) < 0 ? -1 : STOP_PYTHON;
+    Py_DECREF(args);
+    if (found == STOP_PYTHON && kept.total > 0) {
+        out->count = kept.total;
+        found = choose_in_takes(self, &kept, random_count_below(&self->random, kept.total), out) < 0 ? -1 : CHOSEN;
+    } else if (found < 0 && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear(); /* more takes than the core's count holds: Python's */
+        found = STOP_PYTHON;
+    }
+    kept_takes_release(&kept);
+    return found;
+}
+
+/* Choose the action of the seat to act in the draw phase into ``out`` from its listing in C (no Python object), or
+ * where a side not opened may take the pile, among its takes counted with the opening: CHOSEN, STOP_PYTHON where the
+ * core lists none or nothing is listed, -1 an exception. */
 static int choose_draw(Position *self, const Loop *loop, Chosen *out) {
     DrawFound found;
     const ListingContext *c = (const ListingContext *)loop->listing;
-    long long misses = draw_steps.on ? draw_misses(c) : 0;
+    long long misses = draw_steps.on ? draw_misses(c, loop) : 0;
     double start = draw_steps.on ? monotonic_seconds() : 0.0;
-    int listed = draw_listing_into(self, c, &found);
-    if (draw_steps.on && listed >= 0) draw_step_timed(self, c, listed, start, misses);
+    int listed = draw_listing_into(self, c, &found), chose = STOP_PYTHON;
+    if (listed < 0) return -1;
     long long count = listed > 0 ? found.may_draw + found.takes : 0;
-    if (count == 0) return listed < 0 ? -1 : STOP_PYTHON;
-    out->count = count;
-    choose_in_draw(&found, random_below(&self->random, count), out);
-    return CHOSEN;
+    if (count > 0) {
+        out->count = count;
+        choose_in_draw(&found, random_below(&self->random, count), out);
+        chose = CHOSEN;
+    } else if (listed == 0) {
+        chose = choose_opening_take(self, loop, out);
+    }
+    if (draw_steps.on && chose >= 0) draw_step_timed(self, loop, listed, start, misses);
+    return chose;
 }
 
 /* Choose the action of the seat to act into ``out``: CHOSEN, a STOP_ reason where Python takes over, -1 an
@@ -551,23 +645,29 @@ static int apply_chosen(Position *self, const Loop *loop, const Chosen *chosen) 
     return ended < ENDED_NOT ? -2 : ended;
 }
 
-/* Position.play(listing_context, apply_context, openings, answers, record, most): random play from the position
- * until the hand ends, a position the core does not list, or ``most`` actions applied: (why it stopped, the hand's
- * end as ``apply`` gives it, the actions applied). ``openings``: the openings' questions (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's
- * codes of the kinds yes and no, or None; ``record``: two lists, the encoded actions and the number of actions
- * each was chosen among appended to them, or None. */
+/* Position.play(listing_context, apply_context, openings, answers, record, most, takes=None): random play from the
+ * position until the hand ends, a position the core does not list, or ``most`` actions applied: (why it stopped, the
+ * hand's end as ``apply`` gives it, the actions applied). ``openings``: the openings' questions
+ * (``NativeOpeningCount.questions``) or None; ``answers``: action.allowed's codes of the kinds yes and no, or None;
+ * ``record``: two lists, the encoded actions and the number of actions each was chosen among appended to them, or
+ * None; ``takes``: hook initial_meld.composition_from_hand (``NativeTakeCount.from_hand``) where the loop chooses the
+ * takes of a side that has not opened (with ``openings``), or None where Python does. */
 static PyObject *Position_play(Position *self, PyObject *args) {
-    PyObject *listing, *apply, *openings, *answers, *record;
+    PyObject *listing, *apply, *openings, *answers, *record, *takes = Py_None;
     long long most;
-    if (!PyArg_ParseTuple(args, "OOOOOL", &listing, &apply, &openings, &answers, &record, &most)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOL|O", &listing, &apply, &openings, &answers, &record, &most, &takes))
+        return NULL;
     if (context_with(listing, 1, 1) == NULL) return NULL;
     if (!PyCapsule_IsValid(apply, APPLY_CONTEXT))
         return PyErr_Format(PyExc_TypeError, "native core: play takes an ApplyContext from bind_apply");
     PyObject *actions = NULL, *counts = NULL;
     if (record != Py_None && !PyArg_ParseTuple(record, "O!O!", &PyList_Type, &actions, &PyList_Type, &counts))
         return NULL;
-    Loop loop = {listing, PyCapsule_GetPointer(apply, APPLY_CONTEXT), openings == Py_None ? NULL : openings,
-                 actions, counts, 0, {0, 0}};
+    Loop loop = {.listing = listing, .apply = PyCapsule_GetPointer(apply, APPLY_CONTEXT),
+                 .openings = openings == Py_None ? NULL : openings, .record = actions, .counts = counts,
+                 .takes_from_hand = -1};
+    if (loop.openings != NULL && read_opening_questions(openings, &loop.questions) < 0) return NULL;
+    if (takes != Py_None && (loop.takes_from_hand = PyObject_IsTrue(takes)) < 0) return NULL;
     if (answers != Py_None) {
         long codes[2];
         if (read_codes(answers, 2, "answer kind codes", codes) < 0) return NULL;
@@ -592,6 +692,8 @@ static PyObject *Position_play(Position *self, PyObject *args) {
 
 /* The module's functions of random play (``_core.c``'s ``core_module``). */
 static PyMethodDef play_functions[] = {
+    {"encoded_take", (PyCFunction)core_encoded_take, METH_VARARGS,
+     "encoded_take(position, kept, index): the index-th of a listing's kept takes, encoded as the loop makes it"},
     {"draw_steps_timed", (PyCFunction)core_draw_steps_timed, METH_O,
      "draw_steps_timed(on): ((steps, seconds, misses, cut, steps and seconds with no miss) by kind of the loop's "
      "draw steps, a clock reading's seconds)"},

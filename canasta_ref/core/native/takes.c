@@ -479,13 +479,24 @@ static KeptTakes *kept_shape(PyObject *capsule, int at, TakeShape **shape) {
     return kept;
 }
 
+/* The further melds of ``shape``'s ``index``-th take with them as the choice of shapes its counting descends to
+ * (``chosen``: an option per rank of ``tc``'s counting, -1 for none), and its place among that choice's actions; -1
+ * with an exception. */
+static Count take_extras_descend(KeptTakes *kept, TakeShape *shape, Count index, TakeCount *tc, int *chosen) {
+    int jokers;
+    shape_counting(kept, shape, tc, &jokers);
+    Count place = opening_descend(&tc->oc, shape->start, index, chosen);
+    shape_keep_tables(kept, shape, tc);
+    return place;
+}
+
 /* ``take_extras_at(kept, shape, index)`` (a module function): the ``index``-th take with further melds of a kept
  * shape, in the reference's order (``legal._take_extras``), as (the further melds' shapes: (rank, natural cards,
  * other wild cards, jokers) in rank order, its place among the actions of those shapes, in
  * ``movegen.expand_shapes`` order). */
 static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *capsule, *number;
-    int at, jokers, chosen[MELD_RANKS];
+    int at, chosen[MELD_RANKS];
     Count index;
     TakeShape *shape;
     TakeCount tc;
@@ -495,11 +506,142 @@ static PyObject *core_take_extras_at(PyObject *Py_UNUSED(module), PyObject *args
     if (kept == NULL) return NULL;
     if (index < 0 || index >= shape->extras)
         return index_past("take", number, shape->extras);
-    shape_counting(kept, shape, &tc, &jokers);
-    Count place = opening_descend(&tc.oc, shape->start, index, chosen);
-    shape_keep_tables(kept, shape, &tc);
+    Count place = take_extras_descend(kept, shape, index, &tc, chosen);
     if (place < 0) return NULL;
     return Py_BuildValue("(NN)", chosen_shapes(&tc.oc, chosen), count_to_python(place));
+}
+
+/* -- a take by its index, as random play makes it (``play.c``) ------------------------------------------------- */
+
+/* The choice after ``digits`` in the order ``movegen.submultisets`` lists choices (the most copies of the first type
+ * first, the last type turning fastest), each digit at most ``most``: 0 past the last. */
+static int next_choice(int *digits, const int *most, int types) {
+    for (int i = types - 1; i >= 0; i--)
+        if (digits[i] > 0) {
+            digits[i]--;
+            for (int j = i + 1; j < types; j++) digits[j] = most[j];
+            return 1;
+        }
+    return 0;
+}
+
+/* A listing's kept shapes by their counts (``NativeTakeGroups._found``): each shape's place (1 + its index; 0 none)
+ * by its natural cards and its wild cards by type (``place_of``), and the actions of every group with so many
+ * natural and wild cards together (``weights``, (naturals + 1) x (wild cards + 1)), what ``blocks.TakeGroups`` counts
+ * a run of groups by. */
+typedef struct {
+    int *places, stride[CARD_TYPES], naturals, wilds;
+    Count *weights;
+} TakeShapeIndex;
+
+/* A shape's place in ``index->places``: its wild cards by type, as digits whose bases are the copies held, then its
+ * natural cards. */
+static Py_ssize_t shape_key(const TakeShapeIndex *index, const KeptTakes *kept, const int *picked, int naturals) {
+    Py_ssize_t code = 0;
+    for (int i = 0; i < kept->wilds; i++) code += (Py_ssize_t)picked[i] * index->stride[i];
+    return code * (index->naturals + 1) + naturals;
+}
+
+static void shape_index_free(TakeShapeIndex *index) { PyMem_Free(index->places), PyMem_Free(index->weights); }
+
+/* ``kept``'s shapes indexed by their counts into ``index``; -1 with an exception. */
+static int shape_index_of(const KeptTakes *kept, TakeShapeIndex *index) {
+    Py_ssize_t codes = 1;
+    index->naturals = kept->naturals, index->wilds = 0;
+    for (int i = 0; i < kept->wilds; i++) {
+        index->stride[i] = (int)codes;
+        codes *= 1 + kept->wilds_held[i], index->wilds += kept->wilds_held[i];
+    }
+    index->places = PyMem_Calloc((size_t)codes * (size_t)(kept->naturals + 1), sizeof(int));
+    index->weights = PyMem_Calloc((size_t)(kept->naturals + 1) * (size_t)(index->wilds + 1), sizeof(Count));
+    if (index->places == NULL || index->weights == NULL) return PyErr_NoMemory(), -1;
+    for (int s = 0; s < kept->shape_count; s++) {
+        const TakeShape *shape = &kept->shapes[s];
+        int picked[CARD_TYPES], wilds = 0;
+        for (int i = 0; i < kept->wilds; i++) picked[i] = shape->picked[i], wilds += picked[i];
+        index->places[shape_key(index, kept, picked, shape->naturals)] = s + 1;
+        index->weights[shape->naturals * (index->wilds + 1) + wilds] += shape->alone + shape->extras;
+    }
+    return 0;
+}
+
+/* The actions of one group of ``naturals`` natural cards and wild cards ``picked`` by type: its shape's, if kept. */
+static Count group_weight(const TakeShapeIndex *index, const KeptTakes *kept, const int *picked, int naturals,
+                          TakeShape **shape) {
+    int place = index->places[shape_key(index, kept, picked, naturals)];
+    *shape = place ? &kept->shapes[place - 1] : NULL;
+    return place ? (*shape)->alone + (*shape)->extras : 0;
+}
+
+/* One take group found by its index among a listing's kept takes: its cards from hand (its natural cards, then its
+ * wild cards), its shape, and its action's index among the group's (the take alone first where it is legal, then
+ * with further melds). */
+typedef struct {
+    long cards[MAX_ENCODED];
+    int n;
+    TakeShape *shape;
+    Count within;
+} TakeGroupAt;
+
+/* The group of natural cards ``digits`` (of the types ``natural_cards``) whose run holds the ``*index``-th action,
+ * its wild cards ``wilds`` chosen in ``submultisets`` order, into ``out``; 0, or -1 with an exception. */
+static int take_group_in_run(const TakeShapeIndex *index, const KeptTakes *kept, const int *natural_cards,
+                             const int *digits, int natural_types, int wilds, Count n, TakeGroupAt *out) {
+    int picked[CARD_TYPES], naturals = 0;
+    for (int i = 0; i < natural_types; i++) naturals += digits[i];
+    memcpy(picked, kept->wilds_held, sizeof(int) * (size_t)kept->wilds);
+    do {
+        int chosen = 0;
+        for (int i = 0; i < kept->wilds; i++) chosen += picked[i];
+        if (chosen != wilds) continue;
+        Count weight = group_weight(index, kept, picked, naturals, &out->shape);
+        if (n >= weight) {
+            n -= weight;
+            continue;
+        }
+        if (naturals + wilds + 4 > MAX_ENCODED)
+            return PyErr_SetString(PyExc_ValueError, "native core: a take group past an encoded action's size"), -1;
+        out->n = 0, out->within = n;
+        for (int i = 0; i < natural_types; i++)
+            for (int k = 0; k < digits[i]; k++) out->cards[out->n++] = natural_cards[i];
+        for (int i = 0; i < kept->wilds; i++)
+            for (int k = 0; k < picked[i]; k++) out->cards[out->n++] = kept->wild_types[i];
+        return 0;
+    } while (next_choice(picked, kept->wilds_held, kept->wilds));
+    return PyErr_SetString(PyExc_RuntimeError, "native core: a take's index lost in its run of groups"), -1;
+}
+
+/* The ``n``-th take group's action among a listing's kept takes (those after drawing and the top card alone), in
+ * ``blocks.TakeGroups`` order: by the group's size, then its natural cards (``_natural_choices``), then its wild
+ * cards (``submultisets``), each run of groups with the same natural cards counted by its counts; into ``out``. 0, or
+ * -1 with an exception. */
+static int take_group_at(const Position *self, const KeptTakes *kept, Count n, TakeGroupAt *out) {
+    const uint8_t *hand = self->state.hands[kept->t.seat];
+    int pool[CARD_TYPES], types = take_pool_of(self, &kept->t, pool), cards[CARD_TYPES], most[CARD_TYPES];
+    int natural_types = 0;
+    for (int i = 0; i < types; i++)
+        if (!self->facts.is_wild[pool[i]]) cards[natural_types] = pool[i], most[natural_types++] = hand[pool[i]];
+    TakeShapeIndex index = {0};
+    int found = shape_index_of(kept, &index) < 0 ? -1 : 1;
+    for (int size = 2; found == 1 && size <= kept->naturals + index.wilds; size++) {
+        int digits[CARD_TYPES];
+        memcpy(digits, most, sizeof(int) * (size_t)natural_types);
+        do {
+            int naturals = 0;
+            for (int i = 0; i < natural_types; i++) naturals += digits[i];
+            int wilds = size - naturals;
+            if (wilds < 0 || wilds > index.wilds || (naturals == 0 && size > 2)) continue;
+            Count run = index.weights[naturals * (index.wilds + 1) + wilds];
+            if (n < run) {
+                found = take_group_in_run(&index, kept, cards, digits, natural_types, wilds, n, out);
+                break;
+            }
+            n -= run;
+        } while (next_choice(digits, most, natural_types));
+    }
+    shape_index_free(&index);
+    if (found == 1) PyErr_SetString(PyExc_RuntimeError, "native core: a take's index past its groups");
+    return found == 0 ? 0 : -1;
 }
 
 /* The module's functions on a listing's kept takes (``_core.c``'s ``core_module``). */
