@@ -524,7 +524,7 @@ def _time_draw_phase(state: HandState, position: Any, native: NativeListing, cal
 
 
 #: The kinds of the random-play loop's draw steps, in ``draw_steps_timed``'s order.
-LOOP_DRAW_KINDS = ("side opened", "side not opened, takes none", "side not opened, declined")
+LOOP_DRAW_KINDS = ("side opened", "side not opened, takes none", "side not opened, with takes")
 
 
 #: A kind of the loop's draw steps, timed: (steps, µs a step, memo misses a step, steps cut, µs a step with no miss).
