@@ -21,14 +21,13 @@ from .engine.game import Game
 from .engine.hooks import HOOKS
 from .engine.rules import Rules
 from .errors import CanastaError, IllegalAction, NotationError
-from .house import write_house_spec
 from .match import HandRecord, play_match
-from .render import hand_log, rulebook, score_sheet, view_text
 from .spec import check_file, check_warnings, list_variants, load_variant
-from .spec.diff import diff_variants
 
 
 def _play(args: argparse.Namespace, out: TextIO) -> int:
+    from .render import hand_log, score_sheet
+
     rules = Rules(load_variant(args.variant))
     names = args.bots.split(",") if args.bots else ["greedy"]
     if len(names) == 1:
@@ -56,6 +55,8 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    from .render import rulebook
+
     variant = load_variant(args.variant)
     if args.json:
         data = {
@@ -100,6 +101,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _new(args: argparse.Namespace, out: TextIO) -> int:
+    from .house import write_house_spec
+
     path = Path(args.file)
     variant_id = write_house_spec(path, load_variant(args.extends), name=args.name, force=args.force)
     out.write(f"{path}: wrote variant {variant_id}, which extends {args.extends}; edit its values, then run\n")
@@ -108,6 +111,8 @@ def _new(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _diff(args: argparse.Namespace, out: TextIO) -> int:
+    from .spec.diff import diff_variants
+
     difference = diff_variants(load_variant(args.a), load_variant(args.b))
     if args.json or args.format == "json":
         out.write(json.dumps(difference.to_json(), indent=2, ensure_ascii=False) + "\n")
@@ -134,6 +139,8 @@ def _game_from_args(args: argparse.Namespace) -> Game:
 
 
 def _show(args: argparse.Namespace, out: TextIO) -> int:
+    from .render import view_text
+
     game = _game_from_args(args)
     seat = game.to_act if args.seat is None else args.seat
     view = game.view(seat)

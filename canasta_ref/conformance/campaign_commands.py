@@ -8,23 +8,17 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..cliargs import add_command, count, input_file, output_file
 from ..errors import CanastaError
 from ..files import NotRegularFile, read_regular_bytes
-from .campaign_report import (
-    GeneratedReport,
-    JsonReader,
-    campaign_label,
-    merge_reports,
-    report_from_json,
-    result_from_json,
-)
-from .deviations import Mask
-from .engines import Engine, EngineInfo
-from .report import failed, json_report, summary
-from .runner import Result
+
+if TYPE_CHECKING:  # imported by the functions that use them: building the command line needs none of them
+    from .campaign_report import GeneratedReport
+    from .deviations import Mask
+    from .engines import Engine, EngineInfo
+    from .runner import Result
 
 
 def games_range(text: str) -> tuple[int, int]:
@@ -171,6 +165,9 @@ def _load(path: str) -> dict[str, Any]:
 
 
 def _engine_info(data: Mapping[str, Any], where: str) -> EngineInfo:
+    from .campaign_report import JsonReader
+    from .engines import EngineInfo
+
     reader = JsonReader(where)
     engine = reader.get(data, "engine", dict, "")
     variants = engine.get("variants", [])
@@ -184,6 +181,8 @@ def _engine_info(data: Mapping[str, Any], where: str) -> EngineInfo:
 
 def _other_results(data: Mapping[str, Any], label: str | None, where: str) -> list[Result]:
     """A report's results of scenarios and deal-perft files (those of its generated games left out)."""
+    from .campaign_report import JsonReader, result_from_json
+
     reader = JsonReader(where)
     results = reader.items(data, "results", "", lambda item, path: result_from_json(reader, item, path))
     return [r for r in results if label is None or (not r.scenario.startswith(f"{label}-") and r.scenario != label)]
@@ -192,6 +191,8 @@ def _other_results(data: Mapping[str, Any], label: str | None, where: str) -> li
 def merge_files(paths: Sequence[str]) -> tuple[list[Result], EngineInfo, GeneratedReport | None, dict[str, Any]]:
     """The reports of ``paths`` joined: scenario and deal-perft results once each (the first report's), the
     campaigns' parts merged, the engine of the first report; other fields of the first report kept."""
+    from .campaign_report import campaign_label, merge_reports, report_from_json
+
     loaded = [(path, _load(path)) for path in paths]
     info = _engine_info(loaded[0][1], paths[0])
     parts = [report_from_json(data["generated"], path) for path, data in loaded if "generated" in data]
@@ -210,6 +211,8 @@ def merge_files(paths: Sequence[str]) -> tuple[list[Result], EngineInfo, Generat
 
 
 def _merge(args: argparse.Namespace, out: TextIO) -> int:
+    from .report import failed, json_report, summary
+
     results, info, campaign, extra = merge_files(args.reports)
     if campaign is not None:
         results.extend(campaign.results)

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..cliargs import add_command, command_line, count, input_file, output_file, seconds
 from ..engine.cores import CORES
@@ -17,18 +17,14 @@ from ..spec import list_variants, load_variant
 from ..spec.wording import did_you_mean, one_of
 from ..spec.yamldoc import parse
 from .campaign_commands import add_campaign_arguments, add_report_commands
-from .deviations import Deviation
 from .engines import START_TIMEOUT, Engine, EngineFailure, EngineInfo, InProcessEngine, SubprocessEngine
-from .explain import explain_lines
-from .findings import Campaign
-from .known import apply_known, load_known, load_known_deviations, write_known
-from .report import Progress, failed, json_report, summary
-from .runner import Result, Selection, failure_status, rule_matches, run_suite
-from .scenario import Scenario, load_scenarios
 from .serve import serve
 from .session import FEATURE_ACTIONS, ReferenceSession
-from .suitecoverage import coverage_lines, rule_coverage
-from .variants import applicable_variants
+
+if TYPE_CHECKING:  # the modules of the other commands are imported by each command: ``serve`` starts without them
+    from .deviations import Deviation
+    from .findings import Campaign
+    from .scenario import Scenario
 
 
 def _mutation(args: argparse.Namespace) -> dict[str, Any]:
@@ -103,6 +99,8 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
 def _selection(args: argparse.Namespace, scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:
     """The cases to run; a rule named that selects nothing is a mistake, not an empty pass."""
+    from .runner import Selection, rule_matches
+
     cited = sorted({rule for scenario in scenarios for rule in scenario.rules})
     for rule in args.rule or ():
         if not any(rule_matches(rule, scenario.rules) for scenario in scenarios):
@@ -123,6 +121,8 @@ def _check_variants(names: list[str] | None) -> list[str]:
 
 def _scenarios(paths: list[str] | None) -> list[Scenario]:
     """The scenarios of the files and folders given (default: the bundled suite); none at all is an error."""
+    from .scenario import load_scenarios
+
     scenarios = load_scenarios([Path(p) for p in paths] if paths else None)
     if not scenarios:
         raise CanastaError(f"no scenario files (*.yaml) in {', '.join(paths or [str(scenario_dir())])}")
@@ -142,6 +142,9 @@ def open_engine(command: str | None, timeout: float, start_timeout: float = STAR
 
 def _failed_start(args: argparse.Namespace, failure: EngineFailure, out: TextIO) -> int:
     """An engine that started but failed its handshake: one result saying so, in the summary and the report."""
+    from .report import json_report, summary
+    from .runner import Result, failure_status
+
     message = f"the engine did not start: {failure.detail}"
     result = Result("hello", "*", failure_status(failure), message, stderr=failure.stderr)
     info = EngineInfo(name=str(args.impl))
@@ -153,6 +156,10 @@ def _failed_start(args: argparse.Namespace, failure: EngineFailure, out: TextIO)
 
 
 def _conform(args: argparse.Namespace, out: TextIO) -> int:
+    from .known import apply_known, load_known, load_known_deviations, write_known
+    from .report import Progress, failed, json_report, summary
+    from .runner import run_suite
+
     _check_variants(args.variant)
     if args.no_scenarios and not (args.games or args.perft):
         raise CanastaError("nothing to run: --no-scenarios needs --games or --perft")
@@ -204,6 +211,10 @@ def _conform(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
+    from .explain import explain_lines
+    from .scenario import load_scenarios
+    from .variants import applicable_variants
+
     path = Path(args.scenario)
     if path.is_dir():
         raise CanastaError(f"{args.scenario!r} is a folder; give one scenario file or the id of a bundled scenario")
@@ -246,6 +257,7 @@ def _perft_paths(names: list[str]) -> list[Path] | None:
 
 def _perft(args: argparse.Namespace, out: TextIO) -> int:
     from .perft import run_perft_files
+    from .report import failed, json_report, summary
 
     variants = _check_variants(args.variant) or None
     paths = _perft_paths(args.files)
@@ -267,6 +279,8 @@ def _perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _coverage(args: argparse.Namespace, out: TextIO) -> int:
+    from .suitecoverage import coverage_lines, rule_coverage
+
     scenarios = _scenarios(args.scenarios)
     variants = _check_variants(args.variant) or list_variants()
     report = rule_coverage(scenarios, variants)

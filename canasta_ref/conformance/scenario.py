@@ -8,9 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-from jsonschema import Draft202012Validator, ValidationError
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.actions import parse_action
 from ..engine.cards import parse_cards
@@ -23,6 +21,9 @@ from ..spec.safety import control_character_errors
 from ..spec.yamldoc import Document, NodePath, parse
 from .plaintext import shown
 from .setup import game_from_setup, setup_request, with_parameters
+
+if TYPE_CHECKING:  # imported when a scenario file is read: generated games alone never need it
+    from jsonschema import Draft202012Validator, ValidationError
 
 Level = Literal["must", "alternative", "implementation-defined"]
 
@@ -74,6 +75,8 @@ class Scenario:
 
 @functools.cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(json.loads(scenario_schema_file().read_text(encoding="utf-8")))
 
 

@@ -21,9 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
-
-from hypothesis import strategies as st
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from ..engine.actions import Action, MeldGroup
 from ..engine.cards import CARD_TYPES, JOKER, Card, cards_of, rank_of
@@ -34,6 +32,10 @@ from ..errors import IllegalAction
 from ..spec import list_variants
 from .runner import deck_size
 from .variants import reference_rules, with_parameters
+
+if TYPE_CHECKING:  # Hypothesis is imported by the strategies when they are made: a campaign, which picks from its
+    # own random choices, never imports it (half a second of every ``conform --games``)
+    from hypothesis import strategies as st
 
 T = TypeVar("T")
 
@@ -54,6 +56,8 @@ class Pick(Protocol):
 
 def picker(draw: Draw) -> Pick:
     """A Pick drawing from Hypothesis through ``draw`` (of ``st.data()`` or of ``st.composite``)."""
+
+    from hypothesis import strategies as st
 
     def pick(low: int, high: int) -> int:
         return draw(st.integers(low, high))
@@ -277,6 +281,8 @@ def decks(variant: str) -> st.SearchStrategy[list[Card]]:
     """Deck orders of the variant (every card of its packs, in dealing order), each from a seed: ``deck_for_seed``.
 
     Shrinks towards seed 0; the deck order of a seed is the same for every engine and Python version."""
+    from hypothesis import strategies as st
+
     rules = reference_rules(variant)
     return st.integers(0, 2**32 - 1).map(lambda seed: deck_for_seed(rules, seed))
 
@@ -293,32 +299,43 @@ def pick_setup(pick: Pick, variants: Sequence[str]) -> Setup:
     return Setup(name, tuple(deck), first, scores)
 
 
-@st.composite
-def setups(draw: Any, variant: str | Sequence[str] | None = None) -> Setup:
+def setups(variant: str | Sequence[str] | None = None) -> st.SearchStrategy[Setup]:
     """A set-up: a variant (one of those given), a deck order, the first seat and the scores before the hand."""
-    return pick_setup(picker(draw), _variants(variant))
+    from hypothesis import strategies as st
+
+    @st.composite
+    def one(draw: Any) -> Setup:
+        return pick_setup(picker(draw), _variants(variant))
+
+    return one()
 
 
-@st.composite
-def positions(draw: Any, variant: str | Sequence[str] | None = None, max_steps: int = 200) -> Game:
+def positions(variant: str | Sequence[str] | None = None, max_steps: int = 200) -> st.SearchStrategy[Game]:
     """A random reachable position: a deal, then up to ``max_steps`` random legal actions (fewer if the hand ends).
 
     The position is the reference's ``Game`` (its ``history`` lists the actions played)."""
-    setup: Setup = draw(setups(variant))
-    game = setup.new_game()
-    steps: int = draw(st.integers(0, max_steps))
-    for _ in range(steps):
-        legal = list(game.legal_actions())
-        if not legal:
-            break
-        game.apply(choose_legal(picker(draw), legal))
-    return game
+    from hypothesis import strategies as st
+
+    @st.composite
+    def one(draw: Any) -> Game:
+        setup: Setup = draw(setups(variant))
+        game = setup.new_game()
+        steps: int = draw(st.integers(0, max_steps))
+        for _ in range(steps):
+            legal = list(game.legal_actions())
+            if not legal:
+                break
+            game.apply(choose_legal(picker(draw), legal))
+        return game
+
+    return one()
 
 
 def actions(game: Game, *, illegal: int = 15) -> st.SearchStrategy[Move]:
     """A move for the current position of ``game``: a legal action, or (``illegal``% of the time) a move meant to
     be refused (a candidate the rules refuse, a card not held, the wrong seat, an action out of its phase, a meld
     made up from the hand). The position is read when the strategy is drawn from, so draw right away."""
+    from hypothesis import strategies as st
 
     @st.composite
     def one(draw: Any) -> Move:
@@ -327,22 +344,27 @@ def actions(game: Game, *, illegal: int = 15) -> st.SearchStrategy[Move]:
     return one()
 
 
-@st.composite
 def games(
-    draw: Any, variant: str | Sequence[str] | None = None, max_steps: int = 120, *, illegal: int = 15
-) -> PlayedGame:
+    variant: str | Sequence[str] | None = None, max_steps: int = 120, *, illegal: int = 15
+) -> st.SearchStrategy[PlayedGame]:
     """A hand played by the reference for up to ``max_steps`` moves (legal ones and attempts meant to be refused),
     with the reference's verdict on each. Use ``played.setup`` and ``[s.move for s in played.steps]`` to replay it on
     an engine, and ``played.game`` (the reference afterwards) to compare."""
-    setup = draw(setups(variant))
-    game = setup.new_game()
-    played = PlayedGame(setup)
-    for _ in range(max_steps):
-        if game.is_over:
-            break
-        played.steps.append(play(game, draw_move(picker(draw), game, illegal=illegal)))
-    played.game = game
-    return played
+    from hypothesis import strategies as st
+
+    @st.composite
+    def one(draw: Any) -> PlayedGame:
+        setup = draw(setups(variant))
+        game = setup.new_game()
+        played = PlayedGame(setup)
+        for _ in range(max_steps):
+            if game.is_over:
+                break
+            played.steps.append(play(game, draw_move(picker(draw), game, illegal=illegal)))
+        played.game = game
+        return played
+
+    return one()
 
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -11,6 +11,7 @@ from ..errors import SpecError
 from ..resources import grammar_dir
 from . import wording
 from .origin import Origin
+from .tables import cached_parser
 
 #: The deepest nesting of an expression (parentheses, 'not', 'if', calls, lists; a chain such as ``a + b + c``
 #: is one level): the compiler walks it recursively and Python refuses 200 nested parentheses in its code.
@@ -42,17 +43,32 @@ _CHAR_HINTS: Final[dict[str, str]] = {
 
 
 def get_parser() -> Lark:
-    """The one LALR parser of the process, built on first use (building it takes a few milliseconds)."""
+    """The one LALR parser of the process, built on first use from the tables cached by ``tables`` (building them
+    takes a tenth of a second, reading them a few milliseconds)."""
     global _parser
     if _parser is None:
-        _parser = Lark(
-            (grammar_dir() / "rules.lark").read_text(encoding="utf-8"),
-            parser="lalr",
-            lexer="basic",  # keywords must never be read as names, whatever the parser state
-            propagate_positions=True,
-            maybe_placeholders=True,
-        )
+        grammar = grammar_text()
+        _parser = cached_parser(grammar + _OPTIONS_KEY, lambda: _build(grammar))
     return _parser
+
+
+def grammar_text() -> str:
+    """The rules language's grammar, as Lark reads it."""
+    return (grammar_dir() / "rules.lark").read_text(encoding="utf-8")
+
+
+def _build(grammar: str) -> Lark:
+    return Lark(grammar, **_OPTIONS)
+
+
+#: How the parser is built; part of its cache key, so that a change of them is a miss.
+_OPTIONS: Final[dict[str, Any]] = {
+    "parser": "lalr",
+    "lexer": "basic",  # keywords must never be read as names, whatever the parser state
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+_OPTIONS_KEY: Final = "\n# options: " + repr(sorted(_OPTIONS.items()))
 
 
 def parse_expression(text: str, origin: Origin) -> Tree[Token]:

@@ -22,7 +22,7 @@ from .consistency import consistency_errors
 from .layers import Flat, apply_layer
 from .model import Clause, Variant
 from .safety import control_character_errors
-from .schema import schema_errors
+from .schema import schema_errors_of_text
 from .staleness import stale_literals
 from .unread import unread_settings
 from .wording import did_you_mean, one_of
@@ -177,7 +177,7 @@ def _analyse(path: Path, display: str, stack: tuple[_Frame, ...]) -> tuple[Flat 
     doc, errors = parse(text, display)
     if doc.data is None:
         return None, errors or [doc.error((), "the file is empty; expected a variant spec (spec, id, ...)")]
-    errors += _readable(doc, schema_errors(doc) + control_character_errors(doc))
+    errors += _readable(doc, schema_errors_of_text(doc, text) + control_character_errors(doc))
     if not isinstance(doc.data, dict):
         return None, errors
     parent: Flat | None = None

@@ -10,16 +10,21 @@ import functools
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-
+from .. import usercache
 from ..engine.hooks import HOOKS, HookKind
 from ..errors import SpecError
 from ..resources import spec_dir
 from .wording import did_you_mean, field, found, noun
 from .yamldoc import Document, NodePath
+
+if TYPE_CHECKING:  # imported when a document is validated: a process whose specs are known sound never needs it
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+#: The folder of the user's cache where the texts found sound are noted (see ``schema_errors_of_text``).
+SOUND_KIND = "schema-sound"
 
 FIELD_OF_KIND: dict[HookKind, str] = {"require": "require", "predicate": "when", "value": "value"}
 EXPRESSION_FIELDS = tuple(FIELD_OF_KIND.values())
@@ -46,8 +51,27 @@ _TYPE_WORDS = {
 @functools.cache
 def validator() -> Draft202012Validator:
     """The Draft 2020-12 validator of the bundled schema, built once."""
-    schema = json.loads((spec_dir() / "schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(_schema_text()))
+
+
+@functools.cache
+def _schema_text() -> str:
+    return (spec_dir() / "schema.json").read_text(encoding="utf-8")
+
+
+def schema_errors_of_text(doc: Document, text: str) -> list[SpecError]:
+    """``schema_errors(doc)`` for the document parsed from ``text``. A text found sound is noted in the user's cache
+    under a digest of the schema and the text, and not validated again (nor jsonschema imported) by a later process;
+    a text with errors is always validated, so that its messages are made afresh."""
+    key = usercache.digest(SOUND_KIND, _schema_text(), text)
+    if usercache.read_entry(SOUND_KIND, key) is True:
+        return []
+    errors = schema_errors(doc)
+    if not errors:
+        usercache.write_entry(SOUND_KIND, key, True)
+    return errors
 
 
 def schema_errors(doc: Document) -> list[SpecError]:
