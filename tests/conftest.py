@@ -4,6 +4,7 @@ test's saved failing games (``canasta-ref conform`` keeps them, by default under
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,3 +40,13 @@ def saved_games_apart(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     """Failing games a test's campaign saves go to a folder of that test's, never into the source tree, and no
     other test replays them."""
     monkeypatch.setenv("CANASTA_REF_DIR", str(tmp_path_factory.mktemp("saved-games")))
+
+
+@pytest.fixture(autouse=True)
+def user_cache_apart(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spec load's user cache (``canasta_ref.usercache``) in the run's own folder, shared by its workers and
+    the processes its tests start, never the home of whoever runs the tests."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    monkeypatch.setenv("CANASTA_REF_CACHE", str(shared / "user-cache"))

@@ -10,6 +10,7 @@ import functools
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import usercache
@@ -57,15 +58,25 @@ def validator() -> Draft202012Validator:
 
 
 @functools.cache
+def _checker_text() -> str:
+    """This module's own source: how a text is checked, beside the schema (a change of it makes every entry a miss;
+    jsonschema's version is not read, since importing it or its metadata is what the cache spares)."""
+    try:
+        return Path(__file__).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # no source beside the module: the schema and the text still key it
+        return ""
+
+
+@functools.cache
 def _schema_text() -> str:
     return (spec_dir() / "schema.json").read_text(encoding="utf-8")
 
 
 def schema_errors_of_text(doc: Document, text: str) -> list[SpecError]:
     """``schema_errors(doc)`` for the document parsed from ``text``. A text found sound is noted in the user's cache
-    under a digest of the schema and the text, and not validated again (nor jsonschema imported) by a later process;
-    a text with errors is always validated, so that its messages are made afresh."""
-    key = usercache.digest(SOUND_KIND, _schema_text(), text)
+    under a digest of this module, the schema and the text, and not validated again (nor jsonschema
+    imported) by a later process; a text with errors is always validated, so that its messages are made afresh."""
+    key = usercache.digest(SOUND_KIND, _checker_text(), _schema_text(), text)
     if usercache.read_entry(SOUND_KIND, key) is True:
         return []
     errors = schema_errors(doc)
