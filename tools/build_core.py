@@ -49,13 +49,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.clean:
         print("build_core: removed; canasta-ref runs on the Python engine alone")
         return 0
+    source = core.source_digest()  # what is compiled: an edit made while the compiler runs must not pass as built
     with tempfile.TemporaryDirectory(prefix="canasta-core-") as tmp:
         library = compile_into(Path(tmp))
         core.BUILT_DIR.mkdir()
         shutil.copy2(library, core.BUILT_DIR / library.name)
-    manifest = {"tag": core.build_tag(), "source": core.source_digest(), "library": library.name}
+    manifest = {"tag": core.build_tag(), "source": source, "library": library.name}
     core.MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     print(f"build_core: {library.name} in {core.BUILT_DIR.relative_to(ROOT)}")
+    if core.source_digest() != source:
+        print("build_core: the C sources were edited while it was built, so the build is stale; run it again")
+        return 1
     return 0
 
 

@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.clean:
         print("build_native: removed; the package runs as pure Python")
         return 0
+    sources = _native.source_digests()  # what is compiled: an edit made while mypyc runs must not pass as built
     with tempfile.TemporaryDirectory(prefix="canasta-native-") as tmp:
         out = Path(tmp)
         compile_into(out)
@@ -87,9 +88,13 @@ def main(argv: list[str] | None = None) -> int:
         for library in built:
             shutil.copy2(library, _native.COMPILED_DIR / library.name)
     libraries = [library.name for library in built]
-    manifest = {"tag": _native.build_tag(), "sources": _native.source_digests(), "libraries": libraries}
+    manifest = {"tag": _native.build_tag(), "sources": sources, "libraries": libraries}
     _native.MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     print(f"build_native: {len(built)} libraries in {_native.COMPILED_DIR.relative_to(ROOT)}")
+    edited = sorted(path for path, digest in _native.source_digests().items() if sources.get(path) != digest)
+    if edited:
+        print(f"build_native: edited while it was built, so the build is stale: {', '.join(edited)}; run it again")
+        return 1
     return 0
 
 

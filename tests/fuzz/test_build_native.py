@@ -65,6 +65,19 @@ def test_an_edited_source_a_lost_library_or_force_rebuilds(build: ModuleType) ->
     assert len(build.calls) == 4
 
 
+def test_a_source_edited_while_it_is_built_leaves_the_build_stale(
+    build: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The digests are those of the sources compiled: an edit made while mypyc ran once passed as built."""
+    before = _native.source_digests()
+    edited = {**before, "engine/legal": "0" * 64}
+    answers = iter([before, edited])
+    monkeypatch.setattr(_native, "source_digests", lambda: next(answers))
+    assert build.main([]) == 1
+    assert json.loads(_native.MANIFEST.read_text(encoding="utf-8"))["sources"] == before
+    assert "edited while it was built, so the build is stale: engine/legal; run it again" in capsys.readouterr().out
+
+
 def test_a_build_recorded_without_its_libraries_is_rebuilt(build: ModuleType) -> None:
     _native.COMPILED_DIR.mkdir()
     _native.MANIFEST.write_text(json.dumps({"tag": _native.build_tag(), "sources": _native.source_digests()}))
