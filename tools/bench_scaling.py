@@ -26,6 +26,7 @@ warms each variant once and measures each cell in a fork of that process: as ste
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import itertools
 import json
 import os
@@ -237,6 +238,7 @@ def measure_forked(
             status = 0
             try:
                 os.dup2(err.fileno(), 2)  # what native code writes (mypyc's "fatal: ...") goes with the cell
+                faulthandler.disable()  # its report of a fatal signal would go to the parent's standard error
                 out.write(json.dumps(measure(rules, cards, opened, phase, repeat, cap, clock, core)).encode())
                 out.flush()
             except BaseException:
