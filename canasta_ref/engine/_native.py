@@ -26,6 +26,7 @@ MODULES = (
     "combos",
     "blocks",
     "named",
+    "rankcount",
     "openings",
     "takecount",
     "legal",
