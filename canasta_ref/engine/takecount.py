@@ -97,6 +97,7 @@ class TakeCounter:
         self._ways: dict[tuple[int, tuple[Card, ...]], int] = {}
         self._tops: dict[tuple[int, tuple[int, ...]], dict[State, int]] = {}
         self._verdicts: dict[tuple[tuple[Card, ...], State], bool] = {}
+        self._refused: dict[tuple[object, ...], bool] = {}
 
     def for_base(self, base: tuple[Card, ...]) -> BaseTakes:
         """The takes of one base, as ``blocks.CountedWalk`` counts and draws them."""
@@ -337,7 +338,15 @@ class TakeCounter:
 
     def count_of(self, base: tuple[Card, ...]) -> int:
         """The takes of ``base``: every multiset of sequences with the groups the rest of the hand adds to it."""
+        if self._refused_whole(base):
+            return 0
         return sum(self._ways_of(place, base) for place in range(len(self._sequence_choices())))
+
+    def _refused_whole(self, base: tuple[Card, ...]) -> bool:
+        """Whether hook pile.take refuses every take of ``base`` whatever further groups it lays (up to the counts
+        ``_take_caps`` asks), so that no multiset of sequences need be counted with it (``PileTake.refuses_every``,
+        which the walk skips such bases by too)."""
+        return self._pile_takes[base].refuses_every(self.hand_size + 1, self._refused)
 
     def _ways_of(self, place: int, base: tuple[Card, ...]) -> int:
         """The takes of ``base`` with multiset of sequences ``place`` (what ``_finals`` sums), counted on the
@@ -346,7 +355,7 @@ class TakeCounter:
         known = self._ways.get(key)
         if known is None:
             known = 0
-            part = self._top_part(place, base)
+            part = None if self._refused_whole(base) else self._top_part(place, base)
             if part is not None:
                 _, ranks, per_rank, _ = self._layers_of(place)
                 rest, hand, shapes = part
