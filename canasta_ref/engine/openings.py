@@ -100,10 +100,17 @@ class OpeningCounter:
         self.groups = RankGroups(rules, self.table, self.facts, self.wilds, self.repeats, most_groups, self.left_cap)
         self._grouped_sums: dict[tuple[int, tuple[int, ...]], GroupedSums] = {}
         self._shared: _Shared | None = None
+        self._finals: list[tuple[State, int]] | None = None
 
     def count(self) -> int:
         """Every multiset of sequences, with the groups the rest of the hand adds to it."""
-        return self._legal_ways(self._counted().final())
+        return sum(ways for _, ways in self._legal_finals())
+
+    def _legal_finals(self) -> list[tuple[State, int]]:
+        """The legal final states with their ways, in ``_Shared.final`` order (found once: every draw reads them)."""
+        if self._finals is None:
+            self._finals = [(key, ways) for key, ways in self._counted().final().items() if self._legal(key)]
+        return self._finals
 
     def _counted(self) -> _Shared:
         """The shared counting (``_Shared``), made once: counting and every draw read it."""
@@ -117,7 +124,7 @@ class OpeningCounter:
         rank and the rank's choice of groups), and last the multiset of sequences among those that start the
         state found (a bijection, so an index drawn uniformly draws an opening uniformly)."""
         shared = self._counted()
-        target, index = pick([(k, n) for k, n in shared.final().items() if self._legal(k)], index)
+        target, index = pick(self._legal_finals(), index)
         node: _Node = ()
         groups: list[MeldGroup] = []
         for depth in range(len(shared.ranks) - 1, -1, -1):
