@@ -27,6 +27,7 @@ MODULES = (
     "combos",
     "blocks",
     "named",
+    "rankcount",
     "openings",
     "takecount",
     "legal",

@@ -17,46 +17,36 @@ the walk's on small hands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from itertools import product
-from typing import Final, TypeVar
+from typing import Final
 
 from .actions import Action, MeldGroup
-from .cards import CARD_TYPES, Card
+from .cards import CARD_TYPES
 from .checks import (
     COMPOSITIONS,
     INITIAL_CONCEALED_VARIABLES,
     MELD_ACTION,
-    MELD_VALID,
     CanastaKinds,
     RankFacts,
     Tally,
-    canasta_tally,
     ending_refusal,
     goes_out_melding,
-    group_rank,
     initial_meld_reads,
     initial_meld_refusal,
     initial_minimum,
     keep_card_refusal,
-    meld_values,
-    melds_composition,
-    natural_ranks,
     opening_bonus,
     rank_facts,
     side_tally,
     table_values,
 )
 from .combos import capped
-from .movegen import HandCards, Shape, expand_shapes, opening_accepted
-from .named import ShapesWithin, new_sequences, repeats_allowed, wild_choices
+from .movegen import HandCards, Shape, opening_accepted
+from .named import ShapesWithin, repeats_allowed
+from .rankcount import RankGroups, Sum, WildCards, pick
 from .rules import Rules, remember
-from .state import HandState, Meld
-
-#: What a unit, or a rank's multiset of groups, adds to an opening: the wild cards it uses (packed, see
-#: ``OpeningCounter.guards``), natural cards it leaves of those it could use (a rank's; 0 for a sequence),
-#: points, canastas (a ``checks.Tally``), composition bits, valid kept, valid going out, groups, cards used.
-Sum = tuple[int, int, int, Tally, int, bool, bool, int, int]
+from .state import HandState
 
 #: A state of the count: the wild cards used (packed), the cards left so far (capped, ``left_cap``), points
 #: (capped, ``_points_cap``), canastas, composition, valid kept, valid going out, groups and ranks repeated (each
@@ -76,21 +66,12 @@ Grouped = dict[Rest, dict[int, int]]
 #: A rank's sums grouped the same way.
 GroupedSums = dict[SumRest, dict[int, int]]
 
-#: The sum of no unit.
-NO_SUM: Final[Sum] = (0, 0, 0, 0, 0, True, True, 0, 0)
-
-_K = TypeVar("_K")
-
-#: What the multisets of sequences of one node leave of the cards of each rank still to come (``_signature``, in
-#: ``_Shared.ranks`` order from the node's rank on).
+#: What the multisets of sequences of one node leave of the cards of each rank still to come
+#: (``RankGroups.signature``, in ``_Shared.ranks`` order from the node's rank on).
 _Node = tuple[tuple[int, ...], ...]
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
-
-#: Bits a wild card type's count takes in a packed count of wild cards used, the top one a guard: no hand holds
-#: 127 copies of a card.
-_WILD_BITS: Final = 8
 
 
 class OpeningCounter:
@@ -111,35 +92,25 @@ class OpeningCounter:
         self.pending = not state.last_card_bonus
         self.repeats = repeats_allowed(rules, state)
         self.shapes = ShapesWithin(rules, state)
-        self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
-        self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
-        #: The wild cards held, packed (``_WILD_BITS`` a type) with each field's guard bit set: a packed use fits
-        #: the hand where subtracting it from this clears no guard bit.
-        self.guards = sum(1 << (_WILD_BITS * place + _WILD_BITS - 1) for place in range(len(rules.wild_cards)))
-        self.held_packed = self.guards + self._packed(
-            [card for card in rules.wild_cards for _ in range(self.counts[card])]
-        )
+        self.wilds = WildCards(rules, self.counts)
         self.points_cap = _points_cap(rules, state, seat, self.counts, self.hand_size)
         self.left_cap = left_cap(rules, self.pending, self.hand_size)
         self.groups_cap, self.repeated_cap = _action_caps(rules, self.table, self.hand_size)
-        self._sums: dict[MeldGroup, Sum] = {}
-        self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
+        most_groups = max(self.groups_cap, self.repeated_cap + 1)
+        self.groups = RankGroups(rules, self.table, self.facts, self.wilds, self.repeats, most_groups, self.left_cap)
         self._grouped_sums: dict[tuple[int, tuple[int, ...]], GroupedSums] = {}
-        self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
         self._shared: _Shared | None = None
-
-    def _packed(self, cards: Sequence[Card]) -> int:
-        """The wild cards among ``cards``, counted by type and packed."""
-        packed = 0
-        for card in cards:
-            place = self.wild_places.get(card)
-            if place is not None:
-                packed += 1 << _WILD_BITS * place
-        return packed
+        self._finals: list[tuple[State, int]] | None = None
 
     def count(self) -> int:
         """Every multiset of sequences, with the groups the rest of the hand adds to it."""
-        return self._legal_ways(self._counted().final())
+        return sum(ways for _, ways in self._legal_finals())
+
+    def _legal_finals(self) -> list[tuple[State, int]]:
+        """The legal final states with their ways, in ``_Shared.final`` order (found once: every draw reads them)."""
+        if self._finals is None:
+            self._finals = [(key, ways) for key, ways in self._counted().final().items() if self._legal(key)]
+        return self._finals
 
     def _counted(self) -> _Shared:
         """The shared counting (``_Shared``), made once: counting and every draw read it."""
@@ -153,11 +124,11 @@ class OpeningCounter:
         rank and the rank's choice of groups), and last the multiset of sequences among those that start the
         state found (a bijection, so an index drawn uniformly draws an opening uniformly)."""
         shared = self._counted()
-        target, index = _pick([(k, n) for k, n in shared.final().items() if self._legal(k)], index)
+        target, index = pick(self._legal_finals(), index)
         node: _Node = ()
         groups: list[MeldGroup] = []
         for depth in range(len(shared.ranks) - 1, -1, -1):
-            (node, target, choice), index = _pick(shared.ways_into(depth, node, target), index)
+            (node, target, choice), index = pick(shared.ways_into(depth, node, target), index)
             if choice is not None:
                 sums, _ = shared.rank_choices(depth, node[0])
                 index, which = divmod(index, sums[choice[1:]][choice[0]])
@@ -168,16 +139,7 @@ class OpeningCounter:
 
     def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
         """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
-        if self._choices is not None:
-            return self._choices
-        sequences = new_sequences(self.rules, self.state, self.counts, wild_choices(self.rules, self.counts))
-        units = [MeldGroup.of(cards) for cards in sequences]
-        walk = _RankWalk([(_card_pairs(unit.cards), self._unit(unit)) for unit in units], list(self.counts), True, 1)
-        out: list[tuple[list[MeldGroup], list[int]]] = [([], list(self.counts))]
-        for _, chosen in walk.each(0, NO_SUM, []):
-            out.append(([units[place] for place in chosen], list(walk.counts)))  # the walk holds what they leave
-        self._choices = out
-        return out
+        return self.groups.sequence_choices(self.state, self.counts)
 
     def _legal_ways(self, states: dict[State, int]) -> int:
         return sum(n for key, n in states.items() if self._legal(key))
@@ -192,7 +154,11 @@ class OpeningCounter:
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
         # The cards left before any group: those of no rank a group is chosen from, and no wild card.
         left = (
-            self.hand_size - used - sum(hand.count(rank) for rank in ranks) - self.wilds_held + self._wild_count(wilds)
+            self.hand_size
+            - used
+            - sum(hand.count(rank) for rank in ranks)
+            - self.wilds.held_count
+            + self.wilds.count(wilds)
         )
         return (
             wilds,
@@ -207,16 +173,11 @@ class OpeningCounter:
             bool(sequences),
         )
 
-    def _wild_count(self, packed: int) -> int:
-        """How many wild cards a packed count holds."""
-        mask = (1 << _WILD_BITS) - 1
-        return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
-
     def combine(self, states: Grouped, choices: GroupedSums, naturals: int, out: Grouped) -> None:
         """Add to ``out`` the states once one rank's choices of groups are added to each, or none, which leaves
         the rank's ``naturals``: the rest of a state changed once a choice, then its wild cards used added to
         each the choice's, where the wild cards held pay for them."""
-        held, guards = self.held_packed, self.guards
+        held, guards = self.wilds.held, self.wilds.guards
         for rest, wild_ways in states.items():
             into = out.setdefault(self.added_rest(rest, None, naturals), {})
             for wilds, ways in wild_ways.items():
@@ -259,63 +220,17 @@ class OpeningCounter:
         )
 
     def grouped_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> GroupedSums:
-        """``_rank_sums_of`` grouped by all but the wild cards used (``GroupedSums``), kept alike."""
-        key = (rank, self.signature(rank, rest))
+        """One rank's choices of groups (``RankGroups.sums_of``: counted by their sum with the cards used left out
+        and the groups capped, which ``combine`` reads no further) grouped by all but the wild cards used
+        (``GroupedSums``). Kept per rank and the cards of the rank and wild cards held, which most choices of
+        sequences leave alike."""
+        key = (rank, self.groups.signature(rank, rest))
         known = self._grouped_sums.get(key)
         if known is None:
             known = self._grouped_sums[key] = {}
-            for summed, ways in self._rank_sums_of(rank, hand, shapes, rest).items():
+            for summed, ways in self.groups.sums_of(rank, hand, shapes, rest).items():
                 known.setdefault(_sum_rest(summed), {})[summed[0]] = ways
         return known
-
-    def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
-        """One rank's distinct non-empty multisets of the groups of ``shapes`` the cards ``rest`` (``hand``) hold
-        (one group at most where the spec repeats no rank), counted by their sum with the cards used left out
-        and the groups capped (``combine`` reads neither further). Kept per rank and the cards of the rank and
-        wild cards held, which most choices of sequences leave alike."""
-        key = (rank, self.signature(rank, rest))
-        known = self._rank_sums.get(key)
-        if known is not None:
-            return known
-        _, units = self._rank_units(hand, shapes)
-        found = _RankMultisets(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1)).counted()
-        found = self._with_unused(found, hand.count(rank))
-        self._rank_sums[key] = found
-        return found
-
-    def signature(self, rank: int, rest: Sequence[int]) -> tuple[int, ...]:
-        """What a rank's choices of groups hang on in the cards ``rest``: its natural cards and the wild cards."""
-        rules = self.rules
-        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
-        return tuple(rest[card] for card in (*natural_cards, *rules.wild_cards))
-
-    def _rank_units(self, hand: HandCards, shapes: list[Shape]) -> tuple[list[MeldGroup], list[_Unit]]:
-        """One rank's groups of ``shapes`` that ``hand`` holds, in order, and each as a unit of a multiset."""
-        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
-        return groups, [(_card_pairs(group.cards), self._unit(group)) for group in groups]
-
-    def _rank_multiset(
-        self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
-    ) -> list[MeldGroup]:
-        """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
-        groups, units = self._rank_units(hand, shapes)
-        multisets = _RankMultisets(units, rest, self.repeats, max(self.groups_cap, self.repeated_cap + 1))
-        held = hand.count(rank)
-        chosen = multisets.find(lambda raw: self._unused_sum(raw, held) == choice, which)
-        return [groups[place] for place in chosen]
-
-    def _unused_sum(self, raw: Sum, held: int) -> Sum:
-        """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
-        w, _, p, t, c, s, lv, k, used = raw
-        return (w, capped(held - (used - self._wild_count(w)), self.left_cap), p, t, c, s, lv, k, 0)
-
-    def _with_unused(self, found: dict[Sum, int], held: int) -> dict[Sum, int]:
-        """A rank's sums (cards used in place of cards left) with the natural cards they leave of ``held``."""
-        out: dict[Sum, int] = {}
-        for raw, ways in found.items():
-            summed = self._unused_sum(raw, held)
-            out[summed] = out.get(summed, 0) + ways
-        return out
 
     def _sum_of(self, units: Sequence[MeldGroup]) -> Sum:
         """What ``units`` add to an opening (see ``Sum``; no cards left counted)."""
@@ -323,20 +238,10 @@ class OpeningCounter:
         tally: Tally = 0
         staying = leaving = True
         for unit in units:
-            w, _, p, t, c, s, lv, _, u = self._unit(unit)
+            w, _, p, t, c, s, lv, _, u = self.groups.unit(unit)
             wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
             staying, leaving = staying and s, leaving and lv
         return wilds, 0, points, tally, composition, staying, leaving, len(units), used
-
-    def _unit(self, group: MeldGroup) -> Sum:
-        """One sequence or group as a ``Sum``, judged by hook meld.valid as a new meld, kept and going out."""
-        known = self._sums.get(group)
-        if known is not None:
-            return known
-        cards = group.cards
-        meld = Meld.build(group_rank(self.rules, group), cards, self.rules.is_wild)
-        summed = self._sums[group] = meld_sum(self.rules, self.table, self.facts, meld, cards, self._packed(cards))
-        return summed
 
     def _verdict(self, key: State) -> bool:
         """``checks._plan_meld`` on an opening by its sums: hook meld.action, every meld valid kept or going out,
@@ -347,7 +252,7 @@ class OpeningCounter:
         values = (*self.table, "play", groups, repeated, True)
         if rules.failing_of(MELD_ACTION, values) is not None:
             return False
-        hand_after = capped(left + self.wilds_held - self._wild_count(wilds), self.left_cap)
+        hand_after = capped(left + self.wilds.held_count - self.wilds.count(wilds), self.left_cap)
         canastas_after = self.tally + tally
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
         if not (leaving if going_out else staying):
@@ -371,9 +276,10 @@ class _Shared:
         self.hands = [HandCards(rules, tuple(rest)) for _, rest in self.choices]
         whole = counter.shapes.of(HandCards(rules, tuple(counter.counts)))
         self.ranks = _diverse_first(
-            sorted(whole), [[counter.signature(rank, rest) for _, rest in self.choices] for rank in sorted(whole)]
+            sorted(whole),
+            [[counter.groups.signature(rank, rest) for _, rest in self.choices] for rank in sorted(whole)],
         )
-        self.nodes = [tuple(counter.signature(rank, rest) for rank in self.ranks) for _, rest in self.choices]
+        self.nodes = [tuple(counter.groups.signature(rank, rest) for rank in self.ranks) for _, rest in self.choices]
         #: Per depth, each signature of its rank: a multiset of sequences leaving it (its place).
         self.example: list[dict[tuple[int, ...], int]] = [{} for _ in self.ranks]
         self.starts: dict[_Node, dict[State, list[int]]] = {}
@@ -424,7 +330,7 @@ class _Shared:
         place = self.example[depth][part]
         rank = self.ranks[depth]
         shapes = self._shapes_of(place)[rank]
-        return self.counter._rank_multiset(rank, self.hands[place], shapes, self.choices[place][1], choice, which)
+        return self.counter.groups.multiset(rank, self.hands[place], shapes, self.choices[place][1], choice, which)
 
     def ways_into(self, depth: int, node: _Node, target: State) -> list[tuple[tuple[_Node, State, Sum | None], int]]:
         """Each way the state ``target`` of the node ``node`` after ``ranks[depth]`` is reached: a node before the
@@ -449,29 +355,6 @@ class _Shared:
                             state = _state_of(wilds - more_wilds, before)
                             out.append(((before_node, state, _sum_of(more_wilds, choice)), ways * more))
         return out
-
-
-def meld_sum(
-    rules: Rules, table: tuple[object, ...], facts: RankFacts, meld: Meld, cards: Sequence[Card], wilds: int
-) -> Sum:
-    """One new meld of ``cards`` as a ``Sum`` (``wilds`` its wild cards packed), judged by hook meld.valid kept and
-    going out: the unit both counters, openings' and takes', add up."""
-    spread = natural_ranks(rules, cards)
-    staying, leaving = (
-        rules.failing_of(MELD_VALID, meld_values(rules, table, meld, None, cards, spread, out, True, facts)) is None
-        for out in (False, True)
-    )
-    return (
-        wilds,
-        0,
-        sum(rules.card_value[c] for c in cards),
-        canasta_tally(rules, [meld]),
-        melds_composition(rules, [meld]),
-        staying,
-        leaving,
-        1,
-        len(cards),
-    )
 
 
 def _state_rest(state: State) -> Rest:
@@ -532,175 +415,6 @@ def _action_caps(rules: Rules, table: tuple[object, ...], most: int) -> tuple[in
     groups_cap = max(1, constant_from(answers))
     repeated_cap = max(1, max(constant_from(row) for row in answers))
     return remember(rules.shape_cache, key, (groups_cap, repeated_cap))  # type: ignore[no-any-return]
-
-
-#: A unit's cards as (card, copies) pairs, and its ``Sum``.
-_Unit = tuple[tuple[tuple[Card, int], ...], Sum]
-
-
-def _card_pairs(cards: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
-    """``cards`` as (card, copies) pairs."""
-    return tuple((card, cards.count(card)) for card in sorted(set(cards)))
-
-
-class _RankWalk:
-    """One rank's multisets of groups, or the multisets of sequences (``OpeningCounter._sequence_choices``), walked
-    with their sums added up on the way (a unit's copies chosen in the units' order): the groups capped at
-    ``most_groups`` and the cards used in the place of the cards left (``OpeningCounter._with_unused`` turns them).
-    The order a draw finds a rank's multiset in; ``_RankMultisets`` counts and finds them without the walk."""
-
-    def __init__(self, units: list[_Unit], counts: list[int], repeats: bool, most_groups: int) -> None:
-        self.units = units
-        self.counts = counts
-        self.most = len(units) * CARD_TYPES if repeats else 1
-        self.most_groups = most_groups
-
-    def each(self, start: int, acc: Sum, chosen: list[int]) -> Iterator[tuple[Sum, list[int]]]:
-        """Depth first, each multiset from ``acc`` (its sum so far) adding units from place ``start`` on: its sum,
-        and its units' places (``chosen``, extended as the walk goes: read it before the next step)."""
-        counts = self.counts
-        groups = acc[7]
-        if groups >= self.most:
-            return
-        for place in range(start, len(self.units)):
-            pairs, unit = self.units[place]
-            if any(counts[card] < n for card, n in pairs):
-                continue
-            for card, n in pairs:
-                counts[card] -= n
-            summed = _plus(acc, unit, self.most_groups)
-            chosen.append(place)
-            yield summed, chosen
-            yield from self.each(place, (*summed[:7], groups + 1, summed[8]), chosen)
-            chosen.pop()
-            for card, n in pairs:
-                counts[card] += n
-
-
-def _plus(acc: Sum, unit: Sum, most_groups: int) -> Sum:
-    """``acc`` with one more ``unit``: its groups capped at ``most_groups``."""
-    wilds, _, points, tally, composition, staying, leaving, groups, used = acc
-    w, _, p, t, c, s, lv, _, u = unit
-    return (
-        wilds + w,
-        0,
-        points + p,
-        tally + t,
-        composition | c,
-        staying and s,
-        leaving and lv,
-        min(groups + 1, most_groups),
-        used + u,
-    )
-
-
-class _RankMultisets:
-    """The non-empty multisets of ``units`` that ``counts`` hold, in the order ``_RankWalk.each`` walks them, counted
-    and indexed without the walk: a partial multiset is the cards it leaves and its sum so far, and the multisets
-    that share both are counted once. A rank's groups make millions of multisets at 45 cards, but few distinct
-    sums of the cards they leave."""
-
-    def __init__(self, units: list[_Unit], counts: Sequence[int], repeats: bool, most_groups: int) -> None:
-        cards = sorted({card for pairs, _ in units for card, _ in pairs})
-        place = {card: at for at, card in enumerate(cards)}
-        self.needs = [[(place[card], n) for card, n in pairs] for pairs, _ in units]
-        self.sums = [unit for _, unit in units]
-        self.most = len(units) * CARD_TYPES if repeats else 1
-        self.most_groups = most_groups
-        # The groups counted exactly up to where either the walk stops (``most``) or the sum caps them
-        # (``most_groups``): a walk that cannot reach ``most`` with the cards held needs only the cap.
-        held = sum(counts[card] for card in cards)
-        self.groups_kept = max(most_groups, self.most) if self.most <= held else most_groups
-        self.start = tuple(counts[card] for card in cards)
-        self._below: dict[tuple[int, tuple[int, ...], Sum], int] = {}
-
-    def _step(self, place: int, left: tuple[int, ...], acc: Sum) -> tuple[tuple[int, ...], Sum] | None:
-        """The cards left and the sum once unit ``place`` is added, or None where the walk adds no more of it."""
-        needs = self.needs[place]
-        if acc[7] >= self.most or any(left[at] < n for at, n in needs):
-            return None
-        held = list(left)
-        for at, n in needs:
-            held[at] -= n
-        return tuple(held), _plus(acc, self.sums[place], self.groups_kept)
-
-    def _shown(self, acc: Sum) -> Sum:
-        """A multiset's sum as the walk gives it: its groups capped at ``most_groups``."""
-        return (*acc[:7], min(acc[7], self.most_groups), acc[8])
-
-    def counted(self) -> dict[Sum, int]:
-        """How many multisets have each sum: unit by unit, each number of its copies added to every partial one."""
-        states: dict[tuple[tuple[int, ...], Sum], int] = {(self.start, NO_SUM): 1}
-        for place in range(len(self.sums)):
-            after: dict[tuple[tuple[int, ...], Sum], int] = {}
-            for (left, acc), ways in states.items():
-                stepped: tuple[tuple[int, ...], Sum] | None = (left, acc)
-                while stepped is not None:  # no copy of the unit, then one more copy at a time while the cards last
-                    after[stepped] = after.get(stepped, 0) + ways
-                    stepped = self._step(place, *stepped)
-            states = after
-        found: dict[Sum, int] = {}
-        for (_, acc), ways in states.items():
-            if acc[7]:
-                shown = self._shown(acc)
-                found[shown] = found.get(shown, 0) + ways
-        return found
-
-    def find(self, choice: Callable[[Sum], bool], which: int) -> list[int]:
-        """The units' places of the ``which``-th multiset in the walk's order whose sum ``choice`` accepts: each
-        step of the walk skipped by the count of such multisets below it (one ``choice`` per instance)."""
-        chosen: list[int] = []
-        places, left, acc = self._fitting(range(len(self.sums)), self.start, NO_SUM), self.start, NO_SUM
-        while True:
-            for at, place in enumerate(places):
-                stepped = self._step(place, left, acc)
-                assert stepped is not None  # the places fit
-                if choice(self._shown(stepped[1])):
-                    if which == 0:
-                        return [*chosen, place]
-                    which -= 1
-                below = self._matches_below(choice, places[at:], *stepped)
-                if which < below:
-                    chosen.append(place)
-                    left, acc = stepped
-                    places = self._fitting(places[at:], left, acc)
-                    break
-                which -= below
-            else:
-                raise IndexError("no such multiset of groups")
-
-    def _fitting(self, places: Sequence[int], left: tuple[int, ...], acc: Sum) -> list[int]:
-        """Those of ``places`` the walk may add one more of to ``acc`` with the cards ``left``: a unit the cards
-        cannot pay for stays out of every multiset below, so each step looks only at what its parent could add."""
-        if acc[7] >= self.most:
-            return []
-        return [place for place in places if all(left[at] >= n for at, n in self.needs[place])]
-
-    def _matches_below(self, choice: Callable[[Sum], bool], places: list[int], left: tuple[int, ...], acc: Sum) -> int:
-        """The multisets the walk reaches from ``acc`` adding units from ``places[0]`` on (those of ``places`` the
-        cards held before ``acc`` could pay for) whose sum ``choice`` accepts."""
-        key = (places[0], left, acc)
-        known = self._below.get(key)
-        if known is not None:
-            return known
-        total = 0
-        fitting = self._fitting(places, left, acc)
-        for at, place in enumerate(fitting):
-            stepped = self._step(place, left, acc)
-            assert stepped is not None  # the places fit
-            total += choice(self._shown(stepped[1])) + self._matches_below(choice, fitting[at:], *stepped)
-        self._below[key] = total
-        return total
-
-
-def _pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:
-    """The item whose run of ``index``es holds ``index`` (each item ``weight`` indexes, in turn), and the index
-    within it."""
-    for item, weight in weighted:
-        if index < weight:
-            return item, index
-        index -= weight
-    raise IndexError("index beyond the weights")
 
 
 def _points_cap(rules: Rules, state: HandState, seat: int, counts: Sequence[int], hand_size: int) -> int | None:

@@ -15,7 +15,6 @@ where no rank merges its groups into one meld (the listing walks otherwise); tes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import product
 from typing import Final
 
@@ -28,7 +27,6 @@ from .checks import (
     composition_of,
     ending_refusal,
     goes_out_melding,
-    group_rank,
     initial_meld_reads,
     initial_meld_refusal,
     initial_minimum,
@@ -40,21 +38,10 @@ from .checks import (
     tally_counts,
 )
 from .combos import capped
-from .movegen import HandCards, Shape, expand_shapes, take_groups, take_pool
-from .named import PileTake, ShapesWithin, new_sequences, repeats_allowed, wild_choices
-from .openings import (
-    NO_SUM,
-    Sum,
-    _card_pairs,
-    _pick,
-    _RankMultisets,
-    _RankWalk,
-    _Unit,
-    constant_from,
-    left_cap,
-    meld_sum,
-    steady_points,
-)
+from .movegen import HandCards, Shape, take_groups, take_pool
+from .named import PileTake, ShapesWithin, repeats_allowed
+from .openings import constant_from, left_cap, steady_points
+from .rankcount import RankGroups, Sum, WildCards, pick
 from .rules import Rules, remember
 from .state import HandState, Meld
 
@@ -62,9 +49,6 @@ from .state import HandState, Meld
 #: composition, valid kept, valid going out, the further groups, those of the top card's rank and the ranks
 #: repeated (each capped where hook pile.take stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, int, bool]
-
-#: Bits a wild card type's count takes in a packed count of wild cards used, the top one a guard (as openings).
-_WILD_BITS: Final = 8
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
@@ -99,25 +83,21 @@ class TakeCounter:
         self.pending = not state.last_card_bonus
         self.repeats = repeats_allowed(rules, state)
         self.shapes = ShapesWithin(rules, state)
-        self.wild_places = {card: place for place, card in enumerate(rules.wild_cards)}
-        self.wilds_held = sum(self.counts[card] for card in rules.wild_cards)
-        self.guards = sum(1 << (_WILD_BITS * place + _WILD_BITS - 1) for place in range(len(rules.wild_cards)))
-        self.held_packed = self.guards + self._packed(
-            [card for card in rules.wild_cards for _ in range(self.counts[card])]
-        )
+        self.wilds = WildCards(rules, self.counts)
         self.left_cap = left_cap(rules, self.pending, self.hand_size)
         self.bases = list(take_groups(rules, take_pool(rules, self.counts, top), self.counts, True))
         self._pile_takes = {base: PileTake(rules, state, base) for base in self.bases}
         self.groups_cap, self.top_cap, self.repeated_cap = self._take_caps()
         self.most_groups = max(self.groups_cap, self.top_cap, self.repeated_cap + 1)
         self.points_cap = self._points_cap()
-        self._sums: dict[MeldGroup, Sum] = {}
-        self._rank_sums: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
-        self._choices: list[tuple[list[MeldGroup], list[int]]] | None = None
+        self.groups = RankGroups(
+            rules, self.table, self.facts, self.wilds, self.repeats, self.most_groups, self.left_cap
+        )
         self._layers: dict[int, _Layers] = {}
         self._ways: dict[tuple[int, tuple[Card, ...]], int] = {}
         self._tops: dict[tuple[int, tuple[int, ...]], dict[State, int]] = {}
         self._verdicts: dict[tuple[tuple[Card, ...], State], bool] = {}
+        self._refused: dict[tuple[object, ...], bool] = {}
 
     def for_base(self, base: tuple[Card, ...]) -> BaseTakes:
         """The takes of one base, as ``blocks.CountedWalk`` counts and draws them."""
@@ -162,36 +142,6 @@ class TakeCounter:
         )
         return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
 
-    def _packed(self, cards: Sequence[Card]) -> int:
-        """The wild cards among ``cards``, counted by type and packed."""
-        packed = 0
-        for card in cards:
-            place = self.wild_places.get(card)
-            if place is not None:
-                packed += 1 << _WILD_BITS * place
-        return packed
-
-    def _wild_count(self, packed: int) -> int:
-        """How many wild cards a packed count holds."""
-        mask = (1 << _WILD_BITS) - 1
-        return sum(packed >> _WILD_BITS * place & mask for place in range(len(self.wild_places)))
-
-    def _fits(self, packed: int) -> bool:
-        """Whether the wild cards held pay for a packed count of them."""
-        return (self.held_packed - packed) & self.guards == self.guards
-
-    def _unit(self, group: MeldGroup) -> Sum:
-        """One sequence or group as a ``Sum``, judged by hook meld.valid as a new meld, kept and going out."""
-        known = self._sums.get(group)
-        if known is None:
-            cards = group.cards
-            meld = Meld.build(group_rank(self.rules, group), cards, self.rules.is_wild)
-            known = self._sums[group] = self._meld_sum(meld, cards)
-        return known
-
-    def _meld_sum(self, meld: Meld, cards: Sequence[Card]) -> Sum:
-        return meld_sum(self.rules, self.table, self.facts, meld, cards, self._packed(cards))
-
     def _base_sum(self, base: tuple[Card, ...]) -> Sum:
         """The meld a take lays the top card on with ``base`` as a ``Sum``: its points from hand alone (the top
         card's are counted apart), its composition with the top card set aside where the spec says so
@@ -199,12 +149,12 @@ class TakeCounter:
         rules = self.rules
         cards = (self.top, *base)
         meld = Meld.build(self.top_rank, cards, rules.is_wild)
-        _, _, _, tally, composition, staying, leaving, _, _ = self._meld_sum(meld, cards)
+        _, _, _, tally, composition, staying, leaving, _, _ = self.groups.meld_sum(meld, cards)
         if rules.reads_composition and rules.composition_from_hand:
             top_wild = rules.is_wild[self.top]
             composition = composition_of(self.top_rank, meld.naturals - (not top_wild), meld.wilds - top_wild)
         return (
-            self._packed(base),
+            self.wilds.packed(base),
             0,
             sum(rules.card_value[c] for c in base),
             tally,
@@ -219,16 +169,7 @@ class TakeCounter:
 
     def _sequence_choices(self) -> list[tuple[list[MeldGroup], list[int]]]:
         """Every multiset of the candidate sequences, with the cards it leaves (found once)."""
-        if self._choices is not None:
-            return self._choices
-        sequences = new_sequences(self.rules, self.state, self.counts, wild_choices(self.rules, self.counts))
-        units = [MeldGroup.of(cards) for cards in sequences]
-        walk = _RankWalk([(_card_pairs(unit.cards), self._unit(unit)) for unit in units], list(self.counts), True, 1)
-        out: list[tuple[list[MeldGroup], list[int]]] = [([], list(self.counts))]
-        for _, chosen in walk.each(0, NO_SUM, []):
-            out.append(([units[place] for place in chosen], list(walk.counts)))
-        self._choices = out
-        return out
+        return self.groups.sequence_choices(self.state, self.counts)
 
     def _layers_of(self, place: int) -> _Layers:
         """The count of multiset of sequences ``place`` with groups of every rank but the top card's."""
@@ -238,7 +179,7 @@ class TakeCounter:
         sequences, rest = self._sequence_choices()[place]
         wilds, points, tally, composition, staying, leaving, groups = 0, 0, 0, 0, True, True, 0
         for unit in sequences:
-            w, _, p, t, c, s, lv, _, _ = self._unit(unit)
+            w, _, p, t, c, s, lv, _, _ = self.groups.unit(unit)
             wilds, points, tally, composition = wilds + w, points + p, tally + t, composition | c
             staying, leaving, groups = staying and s, leaving and lv, groups + 1
         per_rank = self.shapes.of(HandCards(self.rules, tuple(rest)))
@@ -259,7 +200,7 @@ class TakeCounter:
         layers = [{start: 1}]
         hand = HandCards(self.rules, tuple(rest))
         for rank in ranks:
-            sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
+            sums = self.groups.sums_of(rank, hand, per_rank[rank], rest)
             layers.append(self._combine(layers[-1], sums, hand.count(rank), False))
         known = self._layers[place] = (rest, ranks, per_rank, layers)
         return known
@@ -281,7 +222,7 @@ class TakeCounter:
         groups, of_top, repeated, sequence = state[7:]
         if choice is None:
             return (*state[:1], capped(state[1] + naturals, self.left_cap), *state[2:])
-        if not self._fits(state[0] + choice[0]):
+        if not self.wilds.fits(state[0] + choice[0]):
             return None
         k = choice[7]
         return (
@@ -307,33 +248,6 @@ class TakeCounter:
             leaving and lv,
         )
 
-    def _rank_sums_of(self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]) -> dict[Sum, int]:
-        """One rank's distinct non-empty multisets of groups (one at most where the spec repeats no rank), by their
-        sum with the natural cards they leave (``openings.OpeningCounter._rank_sums_of``)."""
-        rules = self.rules
-        natural_cards = rules.natural_cards[rank] if rank < len(rules.natural_cards) else ()
-        key = (rank, tuple(rest[card] for card in (*natural_cards, *rules.wild_cards)))
-        known = self._rank_sums.get(key)
-        if known is not None:
-            return known
-        _, units = self._rank_units(hand, shapes)
-        found: dict[Sum, int] = {}
-        held = hand.count(rank)
-        for raw, ways in _RankMultisets(units, rest, self.repeats, self.most_groups).counted().items():
-            summed = self._unused_sum(raw, held)
-            found[summed] = found.get(summed, 0) + ways
-        self._rank_sums[key] = found
-        return found
-
-    def _rank_units(self, hand: HandCards, shapes: list[Shape]) -> tuple[list[MeldGroup], list[_Unit]]:
-        groups = [found[0] for shape in shapes for found in expand_shapes(hand, [shape])]
-        return groups, [(_card_pairs(group.cards), self._unit(group)) for group in groups]
-
-    def _unused_sum(self, raw: Sum, held: int) -> Sum:
-        """A rank's raw sum (cards used in place of cards left) with the natural cards it leaves of ``held``."""
-        w, _, p, t, c, s, lv, k, used = raw
-        return (w, capped(held - (used - self._wild_count(w)), self.left_cap), p, t, c, s, lv, k, 0)
-
     def _top_part(self, place: int, base: tuple[Card, ...]) -> tuple[list[int], HandCards, list[Shape]] | None:
         """The cards multiset of sequences ``place`` and ``base`` leave (wild cards all kept), and the top card's
         rank's shapes of groups they hold; None where ``base`` does not fit beside the sequences."""
@@ -354,7 +268,7 @@ class TakeCounter:
             return []
         rest, hand, shapes = part
         _, ranks, per_rank, layers = self._layers_of(place)
-        top_sums = self._rank_sums_of(self.top_rank, hand, shapes, rest) if shapes else {}
+        top_sums = self.groups.sums_of(self.top_rank, hand, shapes, rest) if shapes else {}
         naturals = hand.count(self.top_rank)
         constant = self._left_constant(place, base, ranks, per_rank, naturals if shapes else 0)
         base_sum = self._base_sum(base)
@@ -376,8 +290,8 @@ class TakeCounter:
         hand = HandCards(self.rules, tuple(rest))
         used = sum(len(unit.cards) for unit in sequences) + len(base)
         in_ranks = sum(hand.count(rank) for rank in ranks)
-        wilds_used = self._wild_count(sum(self._unit(unit)[0] for unit in sequences) + self._packed(base))
-        return self.hand_size - used - in_ranks - top_held - self.wilds_held + wilds_used
+        wilds_used = self.wilds.count(sum(self.groups.unit(unit)[0] for unit in sequences) + self.wilds.packed(base))
+        return self.hand_size - used - in_ranks - top_held - self.wilds.held_count + wilds_used
 
     def _with_base(self, key: State, base_sum: Sum, constant: int) -> State:
         """A last state with the meld the take lays the top card on, and the cards left besides those counted."""
@@ -387,7 +301,7 @@ class TakeCounter:
         """Whether a finished take is one the walk lists (a sequence, a group of the top card's rank or a rank
         repeated, where the spec repeats ranks) and legal, kept by base and state."""
         listed = key[10] or (self.repeats and (key[8] > 0 or key[9] > 0))
-        if not listed or not self._fits(key[0]):
+        if not listed or not self.wilds.fits(key[0]):
             return False
         known = self._verdicts.get((base, key))
         if known is None:
@@ -401,7 +315,7 @@ class TakeCounter:
         wilds, left, points, tally, composition, staying, leaving, groups, of_top, repeated, _ = key
         if not self._pile_takes[base]._allows(groups, of_top, repeated):
             return False
-        hand_after = capped(left + self.wilds_held - self._wild_count(wilds), self.left_cap)
+        hand_after = capped(left + self.wilds.held_count - self.wilds.count(wilds), self.left_cap)
         canastas_after = self.tally + tally
         going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
         if not (leaving if going_out else staying):
@@ -424,7 +338,15 @@ class TakeCounter:
 
     def count_of(self, base: tuple[Card, ...]) -> int:
         """The takes of ``base``: every multiset of sequences with the groups the rest of the hand adds to it."""
+        if self._refused_whole(base):
+            return 0
         return sum(self._ways_of(place, base) for place in range(len(self._sequence_choices())))
+
+    def _refused_whole(self, base: tuple[Card, ...]) -> bool:
+        """Whether hook pile.take refuses every take of ``base`` whatever further groups it lays (up to the counts
+        ``_take_caps`` asks), so that no multiset of sequences need be counted with it (``PileTake.refuses_every``,
+        which the walk skips such bases by too)."""
+        return self._pile_takes[base].refuses_every(self.hand_size + 1, self._refused)
 
     def _ways_of(self, place: int, base: tuple[Card, ...]) -> int:
         """The takes of ``base`` with multiset of sequences ``place`` (what ``_finals`` sums), counted on the
@@ -433,7 +355,7 @@ class TakeCounter:
         known = self._ways.get(key)
         if known is None:
             known = 0
-            part = self._top_part(place, base)
+            part = None if self._refused_whole(base) else self._top_part(place, base)
             if part is not None:
                 _, ranks, per_rank, _ = self._layers_of(place)
                 rest, hand, shapes = part
@@ -457,7 +379,7 @@ class TakeCounter:
             if not shapes:
                 known = last
             else:
-                top_sums = self._rank_sums_of(self.top_rank, hand, shapes, rest)
+                top_sums = self.groups.sums_of(self.top_rank, hand, shapes, rest)
                 known = self._combine(last, top_sums, hand.count(self.top_rank), True)
             self._tops[key] = known
         return known
@@ -475,14 +397,14 @@ class TakeCounter:
                 index -= ways
                 continue
             finals = [((state, choice, more), ways * more) for state, choice, ways, more in self._finals(place, base)]
-            (target, choice, more), index = _pick(finals, index)
+            (target, choice, more), index = pick(finals, index)
             index, which = divmod(index, more)
             groups: list[MeldGroup] = list(self._sequence_choices()[place][0])
             if choice is not None:
                 part = self._top_part(place, base)
                 assert part is not None  # the base fits, or no take was counted
                 top_rest, top_hand, top_shapes = part
-                groups.extend(self._rank_multiset(self.top_rank, top_hand, top_shapes, top_rest, choice, which))
+                groups.extend(self.groups.multiset(self.top_rank, top_hand, top_shapes, top_rest, choice, which))
             groups.extend(self._ranks_drawn(place, target, index))
             return Action.take(base, groups)
         raise IndexError("take index out of range")
@@ -494,7 +416,7 @@ class TakeCounter:
         groups: list[MeldGroup] = []
         for at in range(len(ranks) - 1, -1, -1):
             rank = ranks[at]
-            sums = self._rank_sums_of(rank, hand, per_rank[rank], rest)
+            sums = self.groups.sums_of(rank, hand, per_rank[rank], rest)
             held = hand.count(rank)
             ways_in = [
                 ((before, choice), n * more)
@@ -502,21 +424,11 @@ class TakeCounter:
                 for choice, more in [(None, 1), *sums.items()]
                 if self._added(before, choice, held, False) == target
             ]
-            (target, choice), index = _pick(ways_in, index)
+            (target, choice), index = pick(ways_in, index)
             if choice is not None:
                 index, which = divmod(index, sums[choice])
-                groups.extend(self._rank_multiset(rank, hand, per_rank[rank], rest, choice, which))
+                groups.extend(self.groups.multiset(rank, hand, per_rank[rank], rest, choice, which))
         return groups
-
-    def _rank_multiset(
-        self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int], choice: Sum, which: int
-    ) -> list[MeldGroup]:
-        """The ``which``-th multiset of the rank's groups (in ``_RankWalk``'s order) whose sum is ``choice``."""
-        groups, units = self._rank_units(hand, shapes)
-        multisets = _RankMultisets(units, rest, self.repeats, self.most_groups)
-        held = hand.count(rank)
-        chosen = multisets.find(lambda raw: self._unused_sum(raw, held) == choice, which)
-        return [groups[place] for place in chosen]
 
 
 class BaseTakes:
