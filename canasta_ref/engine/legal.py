@@ -1115,9 +1115,19 @@ def _take_family(
         ),
     )
 
+    shape_met: dict[tuple[object, ...], bool] = {}
+
     def shape_ok(agg: Aggregate) -> bool:
-        """The part of the verdict its points do not decide: the take's fields, the melds kept or going out, and
-        the ending."""
+        """The part of the verdict its points do not decide, kept by what it reads: ``count_from`` judges each end
+        joined to each take's start, thousands of states that differ mostly in their points and wild cards."""
+        key = (agg.tag, agg.groups, agg.left, agg.kinds, agg.unfinished, agg.staying, agg.leaving)
+        known = shape_met.get(key)
+        if known is None:
+            known = shape_met[key] = shape_judged(agg)
+        return known
+
+    def shape_judged(agg: Aggregate) -> bool:
+        """The take's fields, the melds kept or going out, and the ending."""
         if not take_allowed(agg.tag, agg.groups):
             return False
         hand_after = agg.left
