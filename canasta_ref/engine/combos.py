@@ -600,7 +600,7 @@ class _PointsVectors:
                 step = gcd(step, option.points)
         self.step = step = step or max(cap, 1)
         most *= pow(len(options) + 1, hand.twos_total)  # each two to one group or none: at least its ways to pick
-        self.width = width = most.bit_length() + 1
+        self.width = width = min(most, _completions_bound(options, hand)).bit_length() + 1
         self.top = top = -(-cap // step)  # the slot count less one
         self.slot_points = [min((top - slot) * step, cap) for slot in range(top + 1)]
         #: Per rise of ``d`` slots (0 to ``top``), ones in the ``d`` lowest slots: where the cap's count is copied.
@@ -658,6 +658,30 @@ class _PointsVectors:
                 flat[place + 4] += kernel
                 flat[place + 5] += fill
         return flat
+
+
+def _completions_bound(options: Sequence[Sequence[Option]], hand: HandCards) -> int:
+    """At least the completions below any state of the counting, at any points value: every choice of at most one
+    option a rank that the hand's wild cards pay for, each group weighted by its ways to pick its natural cards
+    and, as if alone, its twos from all the hand's (a group's twos picked after others' are among those). The
+    points vectors' slots are as wide as this needs, and a big hand's bound by rank alone (``_PointsVectors``)
+    is dozens of bits wider than the counts: the vectors' products cost by their length."""
+    picks = [len(submultisets(hand.twos, size)) for size in range(hand.twos_total + 1)]
+    jokers = hand.jokers
+    spread = jokers + 1  # a state (twos, jokers used) as twos * spread + jokers
+    ways = [0] * ((hand.twos_total + 1) * spread)
+    ways[0] = 1
+    for opts in options:
+        after = list(ways)  # no group of the rank
+        for used, reached in enumerate(ways):
+            if not reached:
+                continue
+            twos_used, jokers_used = divmod(used, spread)
+            for option in opts:
+                if twos_used + option.twos <= hand.twos_total and jokers_used + option.jokers <= jokers:
+                    after[used + option.twos * spread + option.jokers] += reached * option.ways * picks[option.twos]
+        ways = after
+    return sum(ways)
 
 
 def _points_vectors(layout: _Layout, options: Sequence[Sequence[Option]], hand: HandCards) -> _PointsVectors | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import Any, Final, TypeVar
+from itertools import product
+from typing import Any, Final, NamedTuple, TypeVar
 
 from ..errors import IllegalAction
 from ..spec.model import Clause
@@ -34,11 +35,15 @@ from .blocks import _size as block_size
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
+    CLEAN_MELD,
+    COMPOSITIONS,
     DISCARD_ALLOWED,
     INITIAL_CONCEALED_VARIABLES,
     INITIAL_KIND_VARIABLES,
     MELD_ACTION,
     MELD_VALID,
+    THREE_NATURALS_MELD,
+    WILD_MELD,
     CanastaKinds,
     RankFacts,
     Tally,
@@ -69,6 +74,7 @@ from .checks import (
     unfinished_tally,
 )
 from .combos import Aggregate, Caps, Combinations, Option, PointsVerdict, Pool, Verdict, capped
+from .hooks import COMPOSITION_VARIABLES
 from .movegen import (
     EXTRAS_MAY_LIFT,
     HandCards,
@@ -84,7 +90,7 @@ from .movegen import (
     without,
 )
 from .named import ShapesWithin, play_action_walk, take_actions, take_openings_with_extras
-from .openings import OpeningCounter, constant_from, left_cap, steady_points
+from .openings import OpeningCounter, constant_from, left_cap
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -826,7 +832,7 @@ def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option
     rank, n, t, j = shape
     staying, leaving, kind, unfinished = listing.verdict(rank, n, t, j, initial)
     points = n * rules.card_value[rank * 4] if n else 0
-    composition = composition_of(rank, n, t + j) if rules.reads_composition else 0
+    composition = composition_of(rank, n, t + j) & _composition_read(rules) if rules.reads_composition else 0
     return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving, unfinished, composition))
 
 
@@ -1056,7 +1062,20 @@ def _take_composition(rules: Rules, top: Option, top_rank: int, naturals_from_ha
     where hook initial_meld.composition_from_hand sets the top card aside (as ``checks.opening_composition``)."""
     if not rules.reads_composition or not rules.composition_from_hand:
         return top.composition
-    return composition_of(top_rank, naturals_from_hand, wilds)
+    return composition_of(top_rank, naturals_from_hand, wilds) & _composition_read(rules)
+
+
+def _composition_read(rules: Rules) -> int:
+    """The composition bits (``checks.composition_of``) some initial_meld.valid clause reads: an unread bit cannot
+    change a verdict (``Rules.reads``), and dropping it merges the counting's states that differ in it alone (half of
+    a big Modern American hand's, which reads the clean and the wild meld but not three naturals)."""
+    key = ("composition-read",)
+    known: int | None = rules.shape_cache.get(key)
+    if known is None:
+        bits = (CLEAN_MELD, WILD_MELD, THREE_NATURALS_MELD)
+        read = [bit for bit, name in zip(bits, COMPOSITION_VARIABLES, strict=True) if initial_meld_reads(rules, name)]
+        known = remember(rules.shape_cache, key, sum(read))
+    return known
 
 
 def _take_family(
@@ -1096,9 +1115,19 @@ def _take_family(
         ),
     )
 
+    shape_met: dict[tuple[object, ...], bool] = {}
+
     def shape_ok(agg: Aggregate) -> bool:
-        """The part of the verdict its points do not decide: the take's fields, the melds kept or going out, and
-        the ending."""
+        """The part of the verdict its points do not decide, kept by what it reads: ``count_from`` judges each end
+        joined to each take's start, thousands of states that differ mostly in their points and wild cards."""
+        key = (agg.tag, agg.groups, agg.left, agg.kinds, agg.unfinished, agg.staying, agg.leaving)
+        known = shape_met.get(key)
+        if known is None:
+            known = shape_met[key] = shape_judged(agg)
+        return known
+
+    def shape_judged(agg: Aggregate) -> bool:
+        """The take's fields, the melds kept or going out, and the ending."""
         if not take_allowed(agg.tag, agg.groups):
             return False
         hand_after = agg.left
@@ -1121,19 +1150,8 @@ def _take_family(
         return known
 
     def minimum_judged(agg: Aggregate, hand_points: int) -> bool:
-        refusal = initial_meld_refusal(
-            rules,
-            state,
-            seat,
-            hand_points=hand_points,
-            top_card_points=top_points,
-            kinds=CanastaKinds(*agg.kinds),
-            concealed_out=False,
-            concealed_by_discard=False,
-            taking_pile=True,
-            composition=agg.composition,
-        )
-        return refusal is None
+        question = _InitialQuestion(top_points, CanastaKinds(*agg.kinds), (False, False), True, agg.composition)
+        return _initial_refusal(listing, question, hand_points) is None
 
     def verdict(agg: Aggregate) -> bool:
         return shape_ok(agg) and points_ok(agg, agg.points)
@@ -1213,8 +1231,75 @@ def _points_cap(
         for mixed in range(most[1] + 1)
         for wild in range(most[2] + 1)
     ]
-    cap = steady_points(rules, state, seat, highest, every_kinds, flags, top_points=top_points, taking=taking)
+    cap = _steady_points(listing, highest, (every_kinds, flags), top_points=top_points, taking=taking)
     return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
+
+
+def _steady_points(
+    listing: _Listing,
+    highest: int,
+    kinds_and_endings: tuple[list[CanastaKinds], Endings],
+    *,
+    top_points: int,
+    taking: bool,
+) -> int:
+    """``openings.steady_points`` (the same cap), for less: each composition asked only by the bits a clause reads
+    (the others answer alike), and each points series asked from the top down only as far as the cap found so far,
+    which a lower start could not raise. A big hand's cap asks thousands of totals, most of them above the cap."""
+    rules = listing.rules
+    every_kinds, flags = kinds_and_endings
+    unit = rules.points_unit
+    read = _composition_read(rules) if rules.reads_composition else 0
+    compositions = sorted({composition & read for composition in COMPOSITIONS})
+    top = len(range(0, highest + unit, unit)) - 1  # the index of the highest total steady_points asks
+    steady = 0  # the cap so far, as an index: points steady * unit
+    for kinds in every_kinds:
+        for ending, composition in product(flags, compositions):
+            question = _InitialQuestion(top_points, kinds, ending, taking, composition)
+            last: Clause | None = None
+            index = top
+            while True:  # from the top down, until the answer changes or the cap so far is reached
+                answer = _initial_refusal(listing, question, index * unit)
+                if index < top and answer != last:
+                    index += 1
+                    break
+                last = answer
+                if index <= steady:
+                    break
+                index -= 1
+            steady = max(steady, index)
+    return steady * unit
+
+
+#: The ways of going out concealed a points cap is asked for: (by melding the whole hand, by a discard) pairs.
+Endings = tuple[tuple[bool, bool], ...]
+
+
+class _InitialQuestion(NamedTuple):
+    """What the initial-meld hooks are asked about an opening besides its points (``checks.initial_meld_refusal``)."""
+
+    top_points: int
+    kinds: CanastaKinds
+    ending: tuple[bool, bool]  # going out concealed: by melding the whole hand, by a discard
+    taking: bool
+    composition: int
+
+
+def _initial_refusal(listing: _Listing, question: _InitialQuestion, points: int) -> Clause | None:
+    """The initial-meld clause an opening of ``points`` breaks, asked ``question``."""
+    top_points, kinds, (concealed, by_discard), taking, composition = question
+    return initial_meld_refusal(
+        listing.rules,
+        listing.state,
+        listing.seat,
+        hand_points=points,
+        top_card_points=top_points,
+        kinds=kinds,
+        concealed_out=concealed,
+        concealed_by_discard=by_discard,
+        taking_pile=taking,
+        composition=composition,
+    )
 
 
 def _initial_meld_reading(rules: Rules) -> tuple[tuple[bool, bool, bool], bool]:
