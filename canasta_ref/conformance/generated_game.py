@@ -287,6 +287,8 @@ class _Game:
         played = expect.played
         assert played is not None
         accepted = reply.get("accepted")
+        if accepted is played.accepted and (accepted or not self.caps.rule_ids or reply.get("rule") == played.rule):
+            return  # the reference's verdict (and rule): the usual answer, told without writing out the move
         where = f"step {expect.steps} `{played.move}`"
         problem = verdict_problem(accepted)
         if problem:
@@ -326,13 +328,15 @@ class _Game:
         if not isinstance(raw, Mapping):
             message = f"{where}: seat {seat}'s view is not an object: {excerpt(raw)}"
             raise self.fail("view", message, expect.steps, seat=seat, cause=causes.VIEW_MALFORMED)
+        if raw == expect.view:
+            # The reference's view field for field (the usual answer): equal normalised too, and its cards add up
+            # as the reference's always do (tests/conformance/test_generated_shortcuts.py), so no count is needed.
+            return
         problem = view_problem(raw, seat, len(self.setup.deck), len(expect.view["hand_sizes"]))
         if problem:
             cause = causes.VIEW_EXTRA_FIELDS if unknown_field_problem(raw) else causes.VIEW_CARDS
             message = f"{where}: seat {seat}'s view: {problem}"
             raise self.fail("conservation", message, expect.steps, seat=seat, cause=cause)
-        if raw == expect.view:
-            return  # the reference's view field for field (the usual answer): equal normalised too
         wanted = normalise_view(expect.view)
         got = normalised_or_none(raw)
         if got is None:

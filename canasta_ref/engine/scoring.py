@@ -8,7 +8,7 @@ from typing import Any
 from .cards import CARD_TYPES, JOKER, RANK_COUNT, RANK_NAMES, Card, is_red, rank_from_name, rank_of
 from .checks import canasta_kinds, is_canasta, meld_variable_values
 from .hooks import MELD_VARIABLES
-from .rules import Rules
+from .rules import CACHE_LIMIT, Rules, remember
 from .special import special_hand_score
 from .state import HandState, Meld
 
@@ -79,6 +79,30 @@ class HandScore:
         return out
 
 
+#: The score clauses' answers, per rules and hook, keyed by the values the hook's clauses read: a generated game asks
+#: the score at every check, on both sides, with the same facts step after step (the clauses are pure).
+_ANSWERS: dict[tuple[Rules, str], dict[tuple[Any, ...], dict[str, int]]] = {}
+#: The most rules and hooks the memo keeps before it starts again (a bound on memory: a run loads a few variants).
+_RULES_LIMIT = 64
+
+
+def score_components(rules: Rules, hook: str, facts: dict[str, Any]) -> dict[str, int]:
+    """``rules.components`` of a score hook, remembered on the values its clauses read (asked afresh while rule
+    coverage is recorded, which counts every evaluation)."""
+    if rules.coverage is not None:
+        return rules.components(hook, facts)
+    memo = _ANSWERS.get((rules, hook))
+    if memo is None:
+        if len(_ANSWERS) >= _RULES_LIMIT:
+            _ANSWERS.clear()
+        memo = _ANSWERS[(rules, hook)] = {}
+    key = tuple([facts.get(name) for name in rules.variables_of(hook)])
+    known = memo.get(key)
+    if known is None:
+        known = remember(memo, key, rules.components(hook, facts), CACHE_LIMIT)
+    return dict(known)
+
+
 def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
     """The variables of the ``score.hand`` hook for one side."""
     seats = state.seats_of(team)
@@ -145,17 +169,17 @@ def meld_facts(rules: Rules, meld: Meld, side: dict[str, Any]) -> dict[str, Any]
 
 def meld_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) -> dict[str, int]:
     """Each ``score.meld`` clause's points summed over the side's melds, by clause id (none without a clause)."""
-    parts = dict.fromkeys((clause.id for clause in rules.clauses("score.meld")), 0)
+    parts = dict.fromkeys([clause.id for clause in rules.clauses("score.meld")], 0)
     if parts:
         for meld in state.melds[team]:
-            _add(parts, rules.components("score.meld", meld_facts(rules, meld, side)))
+            _add(parts, score_components(rules, "score.meld", meld_facts(rules, meld, side)))
     return parts
 
 
 def held_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) -> dict[str, int]:
     """Each ``score.held`` clause's points summed over the side's players and the ranks each is left holding, by
     clause id (none without a clause)."""
-    parts = dict.fromkeys((clause.id for clause in rules.clauses("score.held")), 0)
+    parts = dict.fromkeys([clause.id for clause in rules.clauses("score.held")], 0)
     if not parts:
         return parts
     for seat in state.seats_of(team):
@@ -167,7 +191,7 @@ def held_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) 
                     "went_out": side["went_out"],
                     "anyone_went_out": side["anyone_went_out"],
                 }
-                _add(parts, rules.components("score.held", facts))
+                _add(parts, score_components(rules, "score.held", facts))
     return parts
 
 
@@ -220,7 +244,7 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
             parts = dict(special_hand_score(rules, state.special_hand))
         else:
             parts = {
-                **rules.components("score.hand", facts),
+                **score_components(rules, "score.hand", facts),
                 **meld_parts(rules, state, team, facts),
                 **held_parts(rules, state, team, facts),
             }
@@ -228,7 +252,7 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
     if not rules.scores_players and not rules.forms_sides:
         return HandScore(tuple(sides), state.end_reason)
     players = tuple(
-        PlayerScore(seat, side, rules.components("score.player", player_facts(state, seat, sides[side].facts)))
+        PlayerScore(seat, side, score_components(rules, "score.player", player_facts(state, seat, sides[side].facts)))
         for seat, side in enumerate(state.side_of)
     )
     return HandScore(tuple(sides), state.end_reason, players, holder_totals(rules, sides, players))
