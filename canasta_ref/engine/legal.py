@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from itertools import product
-from typing import Any, Final, NamedTuple, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..errors import IllegalAction
 from ..spec.model import Clause
@@ -35,15 +34,11 @@ from .blocks import _size as block_size
 from .cards import CARD_TYPES, JOKER, JOKER_RANK, SEQUENCE_RANK, Card, rank_of, sort_key
 from .checks import (
     ANSWER_BINDING,
-    CLEAN_MELD,
-    COMPOSITIONS,
     DISCARD_ALLOWED,
     INITIAL_CONCEALED_VARIABLES,
     INITIAL_KIND_VARIABLES,
     MELD_ACTION,
     MELD_VALID,
-    THREE_NATURALS_MELD,
-    WILD_MELD,
     CanastaKinds,
     RankFacts,
     Tally,
@@ -56,7 +51,6 @@ from .checks import (
     ending_refusal,
     goes_out_melding,
     initial_meld_reads,
-    initial_meld_refusal,
     is_canasta,
     kind_refusal,
     one_canasta,
@@ -74,7 +68,6 @@ from .checks import (
     unfinished_tally,
 )
 from .combos import Aggregate, Caps, Combinations, Option, PointsVerdict, Pool, Verdict, capped
-from .hooks import COMPOSITION_VARIABLES
 from .movegen import (
     EXTRAS_MAY_LIFT,
     HandCards,
@@ -90,7 +83,15 @@ from .movegen import (
     without,
 )
 from .named import ShapesWithin, play_action_walk, take_actions, take_openings_with_extras
-from .openings import OpeningCounter, constant_from, left_cap
+from .openings import (
+    InitialQuestion,
+    OpeningCounter,
+    composition_read,
+    constant_from,
+    initial_refusal,
+    left_cap,
+    steady_points,
+)
 from .rules import Rules, remember
 from .special import declarations
 from .state import HandState, Meld
@@ -832,7 +833,7 @@ def _option(listing: _Listing, shape: Shape, ways: int, initial: bool) -> Option
     rank, n, t, j = shape
     staying, leaving, kind, unfinished = listing.verdict(rank, n, t, j, initial)
     points = n * rules.card_value[rank * 4] if n else 0
-    composition = composition_of(rank, n, t + j) & _composition_read(rules) if rules.reads_composition else 0
+    composition = composition_of(rank, n, t + j) & composition_read(rules) if rules.reads_composition else 0
     return _new_tuple(Option, (n, t, j, ways, points, kind, kind >= 0, staying, leaving, unfinished, composition))
 
 
@@ -1062,20 +1063,7 @@ def _take_composition(rules: Rules, top: Option, top_rank: int, naturals_from_ha
     where hook initial_meld.composition_from_hand sets the top card aside (as ``checks.opening_composition``)."""
     if not rules.reads_composition or not rules.composition_from_hand:
         return top.composition
-    return composition_of(top_rank, naturals_from_hand, wilds) & _composition_read(rules)
-
-
-def _composition_read(rules: Rules) -> int:
-    """The composition bits (``checks.composition_of``) some initial_meld.valid clause reads: an unread bit cannot
-    change a verdict (``Rules.reads``), and dropping it merges the counting's states that differ in it alone (half of
-    a big Modern American hand's, which reads the clean and the wild meld but not three naturals)."""
-    key = ("composition-read",)
-    known: int | None = rules.shape_cache.get(key)
-    if known is None:
-        bits = (CLEAN_MELD, WILD_MELD, THREE_NATURALS_MELD)
-        read = [bit for bit, name in zip(bits, COMPOSITION_VARIABLES, strict=True) if initial_meld_reads(rules, name)]
-        known = remember(rules.shape_cache, key, sum(read))
-    return known
+    return composition_of(top_rank, naturals_from_hand, wilds) & composition_read(rules)
 
 
 def _take_family(
@@ -1150,8 +1138,8 @@ def _take_family(
         return known
 
     def minimum_judged(agg: Aggregate, hand_points: int) -> bool:
-        question = _InitialQuestion(top_points, CanastaKinds(*agg.kinds), (False, False), True, agg.composition)
-        return _initial_refusal(listing, question, hand_points) is None
+        question = InitialQuestion(top_points, CanastaKinds(*agg.kinds), (False, False), True, agg.composition)
+        return initial_refusal(rules, state, seat, question, hand_points) is None
 
     def verdict(agg: Aggregate) -> bool:
         return shape_ok(agg) and points_ok(agg, agg.points)
@@ -1231,75 +1219,10 @@ def _points_cap(
         for mixed in range(most[1] + 1)
         for wild in range(most[2] + 1)
     ]
-    cap = _steady_points(listing, highest, (every_kinds, flags), top_points=top_points, taking=taking)
-    return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
-
-
-def _steady_points(
-    listing: _Listing,
-    highest: int,
-    kinds_and_endings: tuple[list[CanastaKinds], Endings],
-    *,
-    top_points: int,
-    taking: bool,
-) -> int:
-    """``openings.steady_points`` (the same cap), for less: each composition asked only by the bits a clause reads
-    (the others answer alike), and each points series asked from the top down only as far as the cap found so far,
-    which a lower start could not raise. A big hand's cap asks thousands of totals, most of them above the cap."""
-    rules = listing.rules
-    every_kinds, flags = kinds_and_endings
-    unit = rules.points_unit
-    read = _composition_read(rules) if rules.reads_composition else 0
-    compositions = sorted({composition & read for composition in COMPOSITIONS})
-    top = len(range(0, highest + unit, unit)) - 1  # the index of the highest total steady_points asks
-    steady = 0  # the cap so far, as an index: points steady * unit
-    for kinds in every_kinds:
-        for ending, composition in product(flags, compositions):
-            question = _InitialQuestion(top_points, kinds, ending, taking, composition)
-            last: Clause | None = None
-            index = top
-            while True:  # from the top down, until the answer changes or the cap so far is reached
-                answer = _initial_refusal(listing, question, index * unit)
-                if index < top and answer != last:
-                    index += 1
-                    break
-                last = answer
-                if index <= steady:
-                    break
-                index -= 1
-            steady = max(steady, index)
-    return steady * unit
-
-
-#: The ways of going out concealed a points cap is asked for: (by melding the whole hand, by a discard) pairs.
-Endings = tuple[tuple[bool, bool], ...]
-
-
-class _InitialQuestion(NamedTuple):
-    """What the initial-meld hooks are asked about an opening besides its points (``checks.initial_meld_refusal``)."""
-
-    top_points: int
-    kinds: CanastaKinds
-    ending: tuple[bool, bool]  # going out concealed: by melding the whole hand, by a discard
-    taking: bool
-    composition: int
-
-
-def _initial_refusal(listing: _Listing, question: _InitialQuestion, points: int) -> Clause | None:
-    """The initial-meld clause an opening of ``points`` breaks, asked ``question``."""
-    top_points, kinds, (concealed, by_discard), taking, composition = question
-    return initial_meld_refusal(
-        listing.rules,
-        listing.state,
-        listing.seat,
-        hand_points=points,
-        top_card_points=top_points,
-        kinds=kinds,
-        concealed_out=concealed,
-        concealed_by_discard=by_discard,
-        taking_pile=taking,
-        composition=composition,
+    cap = steady_points(
+        rules, listing.state, listing.seat, highest, every_kinds, flags, top_points=top_points, taking=taking
     )
+    return remember(rules.shape_cache, key, cap)  # type: ignore[no-any-return]
 
 
 def _initial_meld_reading(rules: Rules) -> tuple[tuple[bool, bool, bool], bool]:

@@ -19,14 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
-from typing import Final
+from typing import Final, NamedTuple
 
+from ..spec.model import Clause
 from .actions import Action, MeldGroup
 from .cards import CARD_TYPES
 from .checks import (
+    CLEAN_MELD,
     COMPOSITIONS,
     INITIAL_CONCEALED_VARIABLES,
     MELD_ACTION,
+    THREE_NATURALS_MELD,
+    WILD_MELD,
     CanastaKinds,
     RankFacts,
     Tally,
@@ -42,6 +46,7 @@ from .checks import (
     table_values,
 )
 from .combos import capped
+from .hooks import COMPOSITION_VARIABLES
 from .movegen import HandCards, Shape, opening_accepted
 from .named import ShapesWithin, repeats_allowed
 from .rankcount import RankGroups, Sum, WildCards, pick
@@ -450,29 +455,71 @@ def steady_points(
     taking: bool,
 ) -> int:
     """The points (up to ``highest``) from which the initial-meld verdict stops changing, for each of
-    ``every_kinds`` of canastas, ways of going out concealed (``flags``) and composition of the melds."""
-    compositions = COMPOSITIONS if rules.reads_composition else (0,)
+    ``every_kinds`` of canastas, ways of going out concealed (``flags``) and composition of the melds. Asked for
+    less than every total: each composition only by the bits a clause reads (the others answer alike), and each
+    series of totals from the top down only as far as the cap found so far, which a lower start could not raise (a
+    big hand's cap would otherwise ask thousands of totals, most of them above the cap)."""
     unit = rules.points_unit
-    cap = 0
+    read = composition_read(rules) if rules.reads_composition else 0
+    compositions = sorted({composition & read for composition in COMPOSITIONS})
+    top = len(range(0, highest + unit, unit)) - 1  # the index of the highest total
+    steady = 0  # the cap so far, as an index: points steady * unit
     for kinds in every_kinds:
-        for (concealed, by_discard), composition in product(flags, compositions):
-            answers = [
-                initial_meld_refusal(
-                    rules,
-                    state,
-                    seat,
-                    hand_points=p,
-                    top_card_points=top_points,
-                    kinds=kinds,
-                    concealed_out=concealed,
-                    concealed_by_discard=by_discard,
-                    taking_pile=taking,
-                    composition=composition,
-                )
-                for p in range(0, highest + unit, unit)
-            ]
-            cap = max(cap, constant_from(answers) * unit)
-    return cap
+        for ending, composition in product(flags, compositions):
+            question = InitialQuestion(top_points, kinds, ending, taking, composition)
+            last: Clause | None = None
+            index = top
+            while True:  # from the top down, until the answer changes or the cap so far is reached
+                answer = initial_refusal(rules, state, seat, question, index * unit)
+                if index < top and answer != last:
+                    index += 1
+                    break
+                last = answer
+                if index <= steady:
+                    break
+                index -= 1
+            steady = max(steady, index)
+    return steady * unit
+
+
+class InitialQuestion(NamedTuple):
+    """What the initial-meld hooks are asked about an opening besides its points (``checks.initial_meld_refusal``)."""
+
+    top_points: int
+    kinds: CanastaKinds
+    ending: tuple[bool, bool]  # going out concealed: by melding the whole hand, by a discard
+    taking: bool
+    composition: int
+
+
+def initial_refusal(rules: Rules, state: HandState, seat: int, question: InitialQuestion, points: int) -> Clause | None:
+    """The initial-meld clause an opening of ``points`` by ``seat`` breaks, asked ``question``."""
+    top_points, kinds, (concealed, by_discard), taking, composition = question
+    return initial_meld_refusal(
+        rules,
+        state,
+        seat,
+        hand_points=points,
+        top_card_points=top_points,
+        kinds=kinds,
+        concealed_out=concealed,
+        concealed_by_discard=by_discard,
+        taking_pile=taking,
+        composition=composition,
+    )
+
+
+def composition_read(rules: Rules) -> int:
+    """The composition bits (``checks.composition_of``) some initial_meld.valid clause reads: an unread bit cannot
+    change a verdict (``Rules.reads``), and dropping it merges the counting's states that differ in it alone (half of
+    a big Modern American hand's, which reads the clean and the wild meld but not three naturals)."""
+    key = ("composition-read",)
+    known: int | None = rules.shape_cache.get(key)
+    if known is None:
+        bits = (CLEAN_MELD, WILD_MELD, THREE_NATURALS_MELD)
+        read = [bit for bit, name in zip(bits, COMPOSITION_VARIABLES, strict=True) if initial_meld_reads(rules, name)]
+        known = remember(rules.shape_cache, key, sum(read))
+    return known
 
 
 def constant_from(answers: Sequence[object]) -> int:

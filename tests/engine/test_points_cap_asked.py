@@ -1,23 +1,33 @@
-"""The points cap of the listing's structures asked for less (``legal._steady_points``): the compositions only by
-the bits an initial-meld clause reads (``legal._composition_read``), and each series of totals from the top down only
-as far as the cap found so far. The cap must be ``openings.steady_points``'s, which asks every total of every
-composition; and an opening's composition, its unread bits dropped, must leave every listing as the slow enumeration
-finds it: in Modern American as bundled (it reads the clean and the wild meld) and under the parameter options that
-read three natural cards or the clean meld alone, so that a bit read is never dropped."""
+"""The points cap of the listing's structures asked for less (``openings.steady_points``): the compositions only by
+the bits an initial-meld clause reads (``openings.composition_read``), and each series of totals from the top down
+only as far as the cap found so far. The cap must be the one found by asking every total of every composition
+(``_every_total_cap`` here, what the cap once asked); and an opening's composition, its unread bits dropped, must
+leave every listing as the slow enumeration finds it: in Modern American as bundled (it reads the clean and the wild
+meld) and under the parameter options that read three natural cards or the clean meld alone, so that a bit read is
+never dropped."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from itertools import product
 
 import pytest
 from listing_kit import legal_by_plan, thresholds
 
 from canasta_ref import Rules, Variant, load_variant
 from canasta_ref.conformance.setup import with_parameters
-from canasta_ref.engine import legal
-from canasta_ref.engine.checks import CLEAN_MELD, THREE_NATURALS_MELD, WILD_MELD, CanastaKinds
+from canasta_ref.engine.checks import (
+    CLEAN_MELD,
+    COMPOSITIONS,
+    THREE_NATURALS_MELD,
+    WILD_MELD,
+    CanastaKinds,
+    initial_meld_refusal,
+)
 from canasta_ref.engine.game import Game
-from canasta_ref.engine.openings import steady_points
+from canasta_ref.engine.openings import composition_read, constant_from, steady_points
+from canasta_ref.engine.state import HandState
 from canasta_ref.scaling import scaling_position
 
 #: Modern American under each way its opening's composition may be judged, and Classic, which judges none.
@@ -39,12 +49,46 @@ def _rules(name: str) -> Rules:
 
 @pytest.mark.parametrize(("composition", "read"), COMPOSITION_RULES.items())
 def test_the_composition_bits_read_are_those_the_rule_names(composition: str, read: int) -> None:
-    assert legal._composition_read(Rules(_american(composition))) == read
+    assert composition_read(Rules(_american(composition))) == read
 
 
 def test_classic_reads_no_composition() -> None:
     rules = Rules(load_variant("classic"))
-    assert not rules.reads_composition and legal._composition_read(rules) == 0
+    assert not rules.reads_composition and composition_read(rules) == 0
+
+
+def _every_total_cap(
+    rules: Rules,
+    state: HandState,
+    highest: int,
+    every_kinds: list[CanastaKinds],
+    flags: tuple[tuple[bool, bool], ...],
+    *,
+    top_points: int,
+    taking: bool,
+) -> int:
+    """The cap asked the slow way: every total of every composition, each series' first steady total."""
+    compositions = COMPOSITIONS if rules.reads_composition else (0,)
+    unit, cap = rules.points_unit, 0
+    for kinds in every_kinds:
+        for (concealed, by_discard), composition in product(flags, compositions):
+            answers = [
+                initial_meld_refusal(
+                    rules,
+                    state,
+                    state.to_act,
+                    hand_points=points,
+                    top_card_points=top_points,
+                    kinds=kinds,
+                    concealed_out=concealed,
+                    concealed_by_discard=by_discard,
+                    taking_pile=taking,
+                    composition=composition,
+                )
+                for points in range(0, highest + unit, unit)
+            ]
+            cap = max(cap, constant_from(answers) * unit)
+    return cap
 
 
 def _caps_both_ways(rules: Rules, game: Game, rng: random.Random) -> tuple[int, int]:
@@ -56,8 +100,8 @@ def _caps_both_ways(rules: Rules, game: Game, rng: random.Random) -> tuple[int, 
     kinds = [CanastaKinds(rng.randrange(3), rng.randrange(2), rng.randrange(2)) for _ in range(rng.randrange(1, 4))]
     flags = rng.choice((((False, False),), ((False, False), (True, False), (False, True))))
     where = {"top_points": rng.choice((0, 10, 20, 50)), "taking": rng.random() < 0.5}
-    ours = legal._steady_points(legal._Listing(rules, state), highest, (kinds, flags), **where)  # type: ignore[arg-type]
-    theirs = steady_points(rules, state, state.to_act, highest, kinds, flags, **where)  # type: ignore[arg-type]
+    ours = steady_points(rules, state, state.to_act, highest, kinds, flags, **where)  # type: ignore[arg-type]
+    theirs = _every_total_cap(rules, state, highest, kinds, flags, **where)  # type: ignore[arg-type]
     return ours, theirs
 
 
@@ -79,11 +123,11 @@ def test_the_cap_asks_fewer_questions_than_every_total() -> None:
     kinds = [CanastaKinds(natural, 0, wild) for natural in range(5) for wild in range(2)]
     flags = ((False, False),)
     counted = []
-    listing = legal._Listing(rules, state)
-    for asking in (
-        lambda: legal._steady_points(listing, 695, (kinds, flags), top_points=10, taking=True),
+    askers: list[Callable[[], int]] = [
         lambda: steady_points(rules, state, state.to_act, 695, kinds, flags, top_points=10, taking=True),
-    ):
+        lambda: _every_total_cap(rules, state, 695, kinds, flags, top_points=10, taking=True),
+    ]
+    for asking in askers:
         rules.asked = []
         cap = asking()
         counted.append((cap, len(rules.asked)))
