@@ -2,8 +2,8 @@
 
 The core counts (points melded, held and in feet, canastas by kind, bonus cards, black threes, penalties); the
 hand's flags (who went out, concealed) come from the hand's state; each clause's points come from the spec, asked
-once per distinct set of facts and kept. The result is a ``HandScore`` as the reference's ``score_hand`` gives it,
-facts included, which the proof compares whole.
+once per distinct set of the facts they read and kept (``Rules.components_of``). The result is a ``HandScore`` as
+the reference's ``score_hand`` gives it, facts included, which the proof compares whole.
 """
 
 from __future__ import annotations
@@ -18,19 +18,6 @@ from ..engine.scoring import HandScore, PlayerScore, SideScore, holder_totals
 from ..engine.special import special_hand_score
 from ..engine.state import HandState
 from . import load_state, new_position
-
-#: The score clauses' answers, per Rules and hook, by the facts they were asked with.
-_ANSWERS: dict[tuple[int, str], dict[tuple[Any, ...], dict[str, int]]] = {}
-
-
-def _components(rules: Rules, hook: str, facts: dict[str, Any]) -> dict[str, int]:
-    """``rules.components`` of ``hook``, memoised on the facts (every value a score clause reads is plain)."""
-    memo = _ANSWERS.setdefault((id(rules), hook), {})
-    key = tuple(facts.items())
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = rules.components(hook, facts)
-    return known
 
 
 def side_facts(rules: Rules, position: Any, state: HandState, team: int) -> dict[str, Any]:
@@ -78,7 +65,7 @@ def side_facts(rules: Rules, position: Any, state: HandState, team: int) -> dict
 def side_parts(rules: Rules, position: Any, state: HandState, team: int, facts: dict[str, Any]) -> dict[str, int]:
     """One side's points by clause id: ``score.hand``, ``score.meld`` summed over its melds, ``score.held`` summed
     over its players' ranks held."""
-    parts = dict(_components(rules, "score.hand", facts))
+    parts = rules.components_of("score.hand", facts)
     meld_parts = dict.fromkeys((clause.id for clause in rules.clauses("score.meld")), 0)
     if meld_parts:
         for meld in state.melds[team]:
@@ -87,7 +74,7 @@ def side_parts(rules: Rules, position: Any, state: HandState, team: int, facts: 
             meld_facts["is_canasta"] = meld.size >= rules.canasta_size[meld.rank]
             meld_facts["team_canastas"] = facts["canastas"]
             meld_facts["went_out"] = facts["went_out"]
-            _add(meld_parts, _components(rules, "score.meld", meld_facts))
+            _add(meld_parts, rules.components_of("score.meld", meld_facts))
     held_parts = dict.fromkeys((clause.id for clause in rules.clauses("score.held")), 0)
     if held_parts:
         for seat in state.seats_of(team):
@@ -95,7 +82,7 @@ def side_parts(rules: Rules, position: Any, state: HandState, team: int, facts: 
                 if count:
                     held = {"rank": RANK_NAMES[rank], "count": count, "went_out": facts["went_out"]}
                     held["anyone_went_out"] = facts["anyone_went_out"]
-                    _add(held_parts, _components(rules, "score.held", held))
+                    _add(held_parts, rules.components_of("score.held", held))
     return {**parts, **meld_parts, **held_parts}
 
 
@@ -112,7 +99,7 @@ def _player(rules: Rules, position: Any, state: HandState, seat: int, side: Side
         "canastas": side.facts["canastas"],
         "went_out": state.went_out == seat,
     }
-    return PlayerScore(seat, side.team, _components(rules, "score.player", facts))
+    return PlayerScore(seat, side.team, rules.components_of("score.player", facts))
 
 
 def score(rules: Rules, state: HandState) -> HandScore:

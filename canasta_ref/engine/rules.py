@@ -219,6 +219,8 @@ class Rules:
         #: Whether any clause closes melds (hook meld.closed): without one, every meld stays open, unasked.
         self.closes_melds = bool(self._hooks.get("meld.closed"))
         self._variables: dict[str, frozenset[str]] = {}
+        #: ``components_of``'s answers, by hook and the values its clauses read.
+        self.components_memo: dict[str, dict[tuple[Any, ...], dict[str, int]]] = {}
         #: Whether any clause may keep a take's cards apart from the side's meld of their rank (hook
         #: meld.take_apart): without one, a take's cards join it, unasked.
         self.takes_apart = bool(self._hooks.get("meld.take_apart"))
@@ -462,6 +464,21 @@ class Rules:
 
     def value(self, hook: str, env: Mapping[str, Any]) -> int:
         return sum(self.components(hook, env).values())
+
+    def components_of(self, hook: str, env: Mapping[str, Any]) -> dict[str, int]:
+        """As ``components``, cached on the values the hook's clauses read (they are pure; asked afresh while rule
+        coverage is recorded, which counts every evaluation): a generated game asks a hand's score at every check,
+        on both sides, with the same facts step after step. A copy, which the caller may change."""
+        if self.coverage is not None:
+            return self.components(hook, env)
+        memo = self.components_memo.get(hook)
+        if memo is None:
+            memo = self.components_memo[hook] = {}
+        key = tuple([env.get(name) for name in self.variables_of(hook)])
+        known = memo.get(key)
+        if known is None:
+            known = remember(memo, key, self.components(hook, env))
+        return dict(known)
 
     def components(self, hook: str, env: Mapping[str, Any]) -> dict[str, int]:
         """Each clause's number, by clause id: the breakdown of a score."""

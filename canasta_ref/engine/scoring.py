@@ -8,7 +8,7 @@ from typing import Any
 from .cards import CARD_TYPES, JOKER, RANK_COUNT, RANK_NAMES, Card, is_red, rank_from_name, rank_of
 from .checks import canasta_kinds, is_canasta, meld_variable_values
 from .hooks import MELD_VARIABLES
-from .rules import CACHE_LIMIT, Rules, remember
+from .rules import Rules
 from .special import special_hand_score
 from .state import HandState, Meld
 
@@ -77,30 +77,6 @@ class HandScore:
             out["players"] = [{"seat": p.seat, "side": p.side, "parts": p.parts} for p in self.players]
             out["totals"] = list(self.holder_totals)
         return out
-
-
-#: The score clauses' answers, per rules and hook, keyed by the values the hook's clauses read: a generated game asks
-#: the score at every check, on both sides, with the same facts step after step (the clauses are pure).
-_ANSWERS: dict[tuple[Rules, str], dict[tuple[Any, ...], dict[str, int]]] = {}
-#: The most rules and hooks the memo keeps before it starts again (a bound on memory: a run loads a few variants).
-_RULES_LIMIT = 64
-
-
-def score_components(rules: Rules, hook: str, facts: dict[str, Any]) -> dict[str, int]:
-    """``rules.components`` of a score hook, remembered on the values its clauses read (asked afresh while rule
-    coverage is recorded, which counts every evaluation)."""
-    if rules.coverage is not None:
-        return rules.components(hook, facts)
-    memo = _ANSWERS.get((rules, hook))
-    if memo is None:
-        if len(_ANSWERS) >= _RULES_LIMIT:
-            _ANSWERS.clear()
-        memo = _ANSWERS[(rules, hook)] = {}
-    key = tuple([facts.get(name) for name in rules.variables_of(hook)])
-    known = memo.get(key)
-    if known is None:
-        known = remember(memo, key, rules.components(hook, facts), CACHE_LIMIT)
-    return dict(known)
 
 
 def side_facts(rules: Rules, state: HandState, team: int) -> dict[str, Any]:
@@ -172,7 +148,7 @@ def meld_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) 
     parts = dict.fromkeys([clause.id for clause in rules.clauses("score.meld")], 0)
     if parts:
         for meld in state.melds[team]:
-            _add(parts, score_components(rules, "score.meld", meld_facts(rules, meld, side)))
+            _add(parts, rules.components_of("score.meld", meld_facts(rules, meld, side)))
     return parts
 
 
@@ -191,7 +167,7 @@ def held_parts(rules: Rules, state: HandState, team: int, side: dict[str, Any]) 
                     "went_out": side["went_out"],
                     "anyone_went_out": side["anyone_went_out"],
                 }
-                _add(parts, score_components(rules, "score.held", facts))
+                _add(parts, rules.components_of("score.held", facts))
     return parts
 
 
@@ -244,7 +220,7 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
             parts = dict(special_hand_score(rules, state.special_hand))
         else:
             parts = {
-                **score_components(rules, "score.hand", facts),
+                **rules.components_of("score.hand", facts),
                 **meld_parts(rules, state, team, facts),
                 **held_parts(rules, state, team, facts),
             }
@@ -252,7 +228,7 @@ def score_hand(rules: Rules, state: HandState) -> HandScore:
     if not rules.scores_players and not rules.forms_sides:
         return HandScore(tuple(sides), state.end_reason)
     players = tuple(
-        PlayerScore(seat, side, score_components(rules, "score.player", player_facts(state, seat, sides[side].facts)))
+        PlayerScore(seat, side, rules.components_of("score.player", player_facts(state, seat, sides[side].facts)))
         for seat, side in enumerate(state.side_of)
     )
     return HandScore(tuple(sides), state.end_reason, players, holder_totals(rules, sides, players))

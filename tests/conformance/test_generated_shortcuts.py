@@ -1,6 +1,6 @@
 """What the generated games' shortcuts rest on. A view equal to the reference's is taken without counting its cards
 (``GeneratedGame.compare_view``): that holds only because the reference's own views always add up to the deck, checked
-here in every bundled variant. A hand's score remembers its clauses' answers (``scoring.score_components``): the
+here in every bundled variant. A hand's score remembers its clauses' answers (``Rules.components_of``): the
 score of every position must be the one worked out afresh."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_a_remembered_score_is_the_score_worked_out_afresh(variant: str) -> None
     scores = set()
     for game in _positions(variant, seed=11):
         remembered = [scoring.score_hand(game.rules, game.state).to_json() for _ in range(2)]
-        scoring._ANSWERS.clear()
+        game.rules.components_memo.clear()
         afresh = scoring.score_hand(game.rules, game.state).to_json()
         assert remembered == [afresh, afresh], f"{variant} after {len(game.history)} actions"
         scores.add(str(afresh))
