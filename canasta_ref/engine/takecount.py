@@ -355,7 +355,7 @@ class TakeCounter:
         known = self._ways.get(key)
         if known is None:
             known = 0
-            part = None if self._refused_whole(base) else self._top_part(place, base)
+            part = self._top_part(place, base)
             if part is not None:
                 _, ranks, per_rank, _ = self._layers_of(place)
                 rest, hand, shapes = part
