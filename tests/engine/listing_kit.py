@@ -3,15 +3,19 @@ the listing, plain and as a structure (``combos.Combinations``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import product
 from pathlib import Path
 from typing import Any
 
 from canasta_ref import Game, Variant, load_variant, parse_action
 from canasta_ref.engine import legal
+from canasta_ref.engine.checks import CanastaKinds
 from canasta_ref.engine.judge import is_legal
 from canasta_ref.engine.named import candidates
+from canasta_ref.engine.openings import InitialQuestion, constant_from, initial_refusal
 from canasta_ref.engine.rules import Rules
+from canasta_ref.engine.state import HandState
 from canasta_ref.errors import IllegalAction
 
 
@@ -69,3 +73,29 @@ def each_listing() -> Iterator[None]:
     """Once with the plain listing of openings, once with the structure forced on."""
     yield
     yield from forced_structure()
+
+
+def every_total_cap(
+    rules: Rules,
+    state: HandState,
+    highest: int,
+    every_kinds: Iterable[CanastaKinds],
+    flags: Sequence[tuple[bool, bool]],
+    compositions: Sequence[int],
+    *,
+    top_points: int = 0,
+    taking: bool = False,
+) -> int:
+    """The initial-meld points cap asked the slow way, as a reference: every total up to ``highest`` of every count
+    of canastas, way of going out concealed and composition given, each series' first total from which no answer
+    changes, the highest of them."""
+    unit, cap = rules.points_unit, 0
+    for kinds in every_kinds:
+        for (concealed, by_discard), composition in product(flags, compositions):
+            question = InitialQuestion(top_points, kinds, (concealed, by_discard), taking, composition)
+            answers = [
+                initial_refusal(rules, state, state.to_act, question, points)
+                for points in range(0, highest + unit, unit)
+            ]
+            cap = max(cap, constant_from(answers) * unit)
+    return cap

@@ -11,47 +11,27 @@ import itertools
 from pathlib import Path
 
 import pytest
-from listing_kit import written_variant
+from listing_kit import every_total_cap, written_variant
 
 from canasta_ref import Rules, Variant, load_variant
 from canasta_ref.engine import legal
-from canasta_ref.engine.checks import COMPOSITIONS, CanastaKinds, initial_meld_reads, initial_meld_refusal
+from canasta_ref.engine.checks import COMPOSITIONS, CanastaKinds, initial_meld_reads
 from canasta_ref.engine.combos import Option
 from canasta_ref.engine.movegen import HandCards, Shape, hand_cards
-from canasta_ref.engine.openings import constant_from
 from canasta_ref.scaling import scaling_position
 
 
 def _reference_cap(listing: legal._Listing, options: list[list[Option]], hand: HandCards) -> int:
     """The points from which no answer changes, for every count of canastas by kind the hand could make, every
     way of going out concealed and every composition, whatever the clauses read."""
-    rules, state, seat = listing.rules, listing.state, listing.seat
+    rules, state = listing.rules, listing.state  # the seat to act: the listing's
     twos, joker = legal._wild_points(rules)
     highest = sum(max((o.points for o in opts), default=0) for opts in options)
     highest += hand.twos_total * twos + hand.jokers * joker
-    unit = rules.points_unit
     most = [sum(1 for opts in options if any(o.kind == kind for o in opts)) for kind in range(3)]
-    cap = 0
-    for counts in itertools.product(*(range(m + 1) for m in most)):
-        for concealed, by_discard in ((False, False), (True, False), (False, True)):
-            for composition in COMPOSITIONS:
-                answers = [
-                    initial_meld_refusal(
-                        rules,
-                        state,
-                        seat,
-                        hand_points=points,
-                        top_card_points=0,
-                        kinds=CanastaKinds(*counts),
-                        concealed_out=concealed,
-                        concealed_by_discard=by_discard,
-                        taking_pile=False,
-                        composition=composition,
-                    )
-                    for points in range(0, highest + unit, unit)
-                ]
-                cap = max(cap, constant_from(answers) * unit)
-    return cap
+    every_kinds = [CanastaKinds(*counts) for counts in itertools.product(*(range(m + 1) for m in most))]
+    flags = ((False, False), (True, False), (False, True))
+    return every_total_cap(rules, state, highest, every_kinds, flags, COMPOSITIONS)
 
 
 DEARER_OPENING = """\

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import product
 
 import pytest
-from listing_kit import legal_by_plan, thresholds
+from listing_kit import every_total_cap, legal_by_plan, thresholds
 
 from canasta_ref import Rules, Variant, load_variant
 from canasta_ref.conformance.setup import with_parameters
@@ -23,10 +22,9 @@ from canasta_ref.engine.checks import (
     THREE_NATURALS_MELD,
     WILD_MELD,
     CanastaKinds,
-    initial_meld_refusal,
 )
 from canasta_ref.engine.game import Game
-from canasta_ref.engine.openings import composition_read, constant_from, steady_points
+from canasta_ref.engine.openings import composition_read, steady_points
 from canasta_ref.engine.state import HandState
 from canasta_ref.scaling import scaling_position
 
@@ -69,26 +67,9 @@ def _every_total_cap(
 ) -> int:
     """The cap asked the slow way: every total of every composition, each series' first steady total."""
     compositions = COMPOSITIONS if rules.reads_composition else (0,)
-    unit, cap = rules.points_unit, 0
-    for kinds in every_kinds:
-        for (concealed, by_discard), composition in product(flags, compositions):
-            answers = [
-                initial_meld_refusal(
-                    rules,
-                    state,
-                    state.to_act,
-                    hand_points=points,
-                    top_card_points=top_points,
-                    kinds=kinds,
-                    concealed_out=concealed,
-                    concealed_by_discard=by_discard,
-                    taking_pile=taking,
-                    composition=composition,
-                )
-                for points in range(0, highest + unit, unit)
-            ]
-            cap = max(cap, constant_from(answers) * unit)
-    return cap
+    return every_total_cap(
+        rules, state, highest, every_kinds, flags, compositions, top_points=top_points, taking=taking
+    )
 
 
 def _caps_both_ways(rules: Rules, game: Game, rng: random.Random) -> tuple[int, int]:
