@@ -166,11 +166,13 @@ def core_tables(rules: Rules) -> CoreTables:
     )
 
 
-def new_position(rules: Rules) -> Any:
-    """An empty native position for ``rules``; raises CoreUnavailable without the library."""
+def new_position(rules: Rules, tables: CoreTables | None = None) -> Any:
+    """An empty native position for ``rules`` (its ``core_tables``, where the caller keeps them); raises
+    CoreUnavailable without the library."""
     if LIBRARY is None:
         raise CoreUnavailable(decline_reason(rules))
-    tables = core_tables(rules)
+    if tables is None:
+        tables = core_tables(rules)
     return LIBRARY.Position(**{name: getattr(tables, name) for name in tables.__dataclass_fields__})
 
 

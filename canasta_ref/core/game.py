@@ -29,10 +29,10 @@ from ..engine.scoring import HandScore
 from ..engine.state import HandState
 from ..errors import CanastaError
 from ..spec.model import Variant
-from . import PHASES, load_state, new_position
+from . import PHASES, core_tables, load_state, new_position
 from .apply import Applied, NativeApply, apply_missing
-from .listing import NativeListing, openings_missing, play_listing_missing, takes_missing
-from .rebuild import Beside, beside_of, rebuild_state
+from .listing import NativeListing, NativeMelds, openings_missing, play_listing_missing, takes_missing
+from .rebuild import Beside, MeldCache, beside_of, rebuild_state
 
 #: What always runs on the Python engine in a game on the core (``core_note``).
 _ALWAYS_IN_PYTHON: Final = "the judging of an action the core did not list, views, score and the log"
@@ -68,6 +68,10 @@ class _Natives:
     def __init__(self, rules: Rules) -> None:
         self.listing = NativeListing(rules)
         self.apply = NativeApply(rules)
+        #: The melds rebuilt states hold, shared by every game of ``rules`` (``rebuild_state``'s ``melds``).
+        self.melds: MeldCache = {}
+        #: The tables an empty position is made from (``core_tables``), read from the spec once, not every deal.
+        self.tables = core_tables(rules)
 
 
 #: The core's listing and apply of the Rules most recently played, the newest last: a few, as each keeps its Rules
@@ -211,7 +215,7 @@ class NativeGame:
         self._forms_sides = self.rules.forms_sides
         #: What undo restores: the core's snapshot, ``_beside``, ``_folded``, how many steps and events there were.
         self._undo: list[tuple[Any, Beside, int, int, int]] = []
-        self._position: Any = new_position(self.rules)
+        self._position: Any = new_position(self.rules, self._natives.tables)
         self._steps = []
         self.state = reference.state
 
@@ -225,7 +229,7 @@ class NativeGame:
     def state(self) -> HandState:
         """The position as a HandState, rebuilt once per position."""
         if self._rebuilt is None:
-            self._rebuilt = rebuild_state(self.rules, self._position, self._beside_now())
+            self._rebuilt = rebuild_state(self.rules, self._position, self._beside_now(), self._natives.melds)
         return self._rebuilt
 
     @state.setter
@@ -294,6 +298,29 @@ class NativeGame:
         from text) for this position: equal actions are equally legal, so it need not be judged again."""
         return action in self._handed_out
 
+    def _listed_on_core(self, action: Action) -> bool:
+        """Whether the core's listing of this position holds ``action``, so it need not be judged on a state rebuilt
+        for it (most actions arrive unlisted: a protocol client applies without asking ``legal``). Only the blocks
+        held whole (bare actions, discards, takes of a side opened) and single melds are searched; an action
+        elsewhere (an opening, a take of a side not opened), or in a position the core does not list, is judged by
+        the Python engine as before, which also gives a refusal its rule and text; so is every action while rule
+        coverage is recorded (``Rules.coverage``), which counts the rules a judgement asks, not a listing's."""
+        if self.rules.coverage is not None:
+            return False
+        listed = self._listed
+        if listed is None:
+            listed = self._natives.listing.of(self._position, self._initial_minimum())
+            if listed is None:
+                return False
+            self.ran[_LISTED_ON_CORE] += 1
+            self._listed = listed
+        melding = action.kind == "meld"
+        return any(
+            action in block
+            for block in listed.blocks
+            if isinstance(block, (tuple, list)) or (melding and isinstance(block, NativeMelds))
+        )
+
     def bare_legal_actions(self) -> list[Action]:
         """``Game.bare_legal_actions``, of the listing this game uses."""
         bare = [*BARE_KINDS, "declare"]
@@ -332,7 +359,7 @@ class NativeGame:
         not hand out is judged by the Python engine first (IllegalAction citing its rule)."""
         if seat is not None:
             seat = self._python._seat(seat)
-        if not ((seat is None or seat == self.to_act) and self._was_listed(action)):
+        if not ((seat is None or seat == self.to_act) and (self._was_listed(action) or self._listed_on_core(action))):
             plan(self.rules, self.state, action, seat)
         snapshot = self._position.snapshot()
         saved = (snapshot, self._beside, self._folded, len(self._steps), len(self.events))
@@ -390,7 +417,7 @@ class NativeGame:
 
     def _concealed(self, beside: Beside, seat: int) -> bool:
         """Whether ``seat`` went out concealed (hook go_out.concealed), asked of the position it went out in."""
-        state = rebuild_state(self.rules, self._position, beside)
+        state = rebuild_state(self.rules, self._position, beside, self._natives.melds)
         return concealed_now(self.rules, state, seat, [], state.melds[state.side_of[seat]])
 
     def _apply_in_python(self, action: Action, seat: int | None) -> list[Event]:

@@ -11,7 +11,7 @@ hand declared and the phase a kept bonus card returns to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from ..engine.cards import Card
@@ -57,11 +57,15 @@ class Beside:
     tracks_first_turns: bool
 
     def changed(self, **fields: Any) -> Beside:
-        """A copy with ``fields`` changed (``dataclasses.replace``), a name that is no field said plainly."""
+        """A copy with ``fields`` changed (as ``dataclasses.replace``, a name that is no field said plainly), its
+        fields copied whole rather than passed through ``__init__`` again: a game on the core folds its steps in
+        at every position it rebuilds, and ``replace`` cost as much as the rest of the fold."""
         unknown = fields.keys() - _BESIDE_FIELDS
         if unknown:
             raise TypeError(f"Beside has no field {', '.join(sorted(unknown))}")
-        return replace(self, **fields)
+        copy = object.__new__(Beside)
+        copy.__dict__.update(self.__dict__, **fields)
+        return copy
 
 
 #: The names of ``Beside``'s fields.
@@ -89,9 +93,18 @@ def beside_of(state: HandState) -> Beside:
     )
 
 
-def rebuild_state(rules: Rules, position: Any, beside: Beside) -> HandState:
+#: Melds as the core exports them (rank, cards, closed, counts), each with the ``Meld`` it stands for: a cache of
+#: ``_meld`` for one Rules (``rebuild_state``'s ``melds``), which a caller keeps and bounds.
+MeldCache = dict[tuple[Any, ...], Meld]
+#: The most melds a ``MeldCache`` keeps before it starts again (a hand makes a few hundred).
+MELD_CACHE_MOST: Final = 4096
+
+
+def rebuild_state(rules: Rules, position: Any, beside: Beside, melds: MeldCache | None = None) -> HandState:
     """The ``HandState`` the core's ``position`` and ``beside`` stand for, equal to the one they were loaded from
-    (``core.load_state``, ``beside_of``) on every field; computed facts (``derived``) start empty."""
+    (``core.load_state``, ``beside_of``) on every field; computed facts (``derived``) start empty. ``melds``, where
+    given, keeps the melds already made for ``rules`` (a meld is immutable, so a state may share it): most melds
+    stand unchanged from one position to the next, and making them was half of a rebuild."""
     held = position.export()
     turn = held["turn"]
     wilds, red_threes, black_threes = held["pile_counts"]
@@ -102,7 +115,7 @@ def rebuild_state(rules: Rules, position: Any, beside: Beside) -> HandState:
         pile=list(held["pile"]),
         hands=[tuple(hand) for hand in held["hands"]],
         hand_sizes=list(held["hand_sizes"]),
-        melds=[tuple(_meld(rules, meld) for meld in side) for side in held["melds"]],
+        melds=_melds(rules, held["melds"], melds),
         bonus=[tuple(cards) for cards in held["bonus"]],
         team_scores=list(beside.team_scores),
         to_act=held["to_act"],
@@ -138,6 +151,24 @@ def rebuild_state(rules: Rules, position: Any, beside: Beside) -> HandState:
         special_cards=beside.special_cards,
         resume_phase=beside.resume_phase,
     )
+
+
+def _melds(rules: Rules, sides: list[list[tuple[Any, ...]]], cache: MeldCache | None) -> list[tuple[Meld, ...]]:
+    """Each side's melds as the core exports them, as ``Meld``s, made once a meld where ``cache`` is given."""
+    if cache is None:
+        return [tuple(_meld(rules, meld) for meld in side) for side in sides]
+    if len(cache) > MELD_CACHE_MOST:
+        cache.clear()
+    made: list[tuple[Meld, ...]] = []
+    for side in sides:
+        found: list[Meld] = []
+        for exported in side:
+            meld = cache.get(exported)
+            if meld is None:
+                meld = cache[exported] = _meld(rules, exported)
+            found.append(meld)
+        made.append(tuple(found))
+    return made
 
 
 def _meld(rules: Rules, exported: tuple[Any, ...]) -> Meld:

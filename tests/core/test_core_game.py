@@ -124,10 +124,8 @@ def test_an_action_not_listed_is_refused_with_the_python_engines_rule_and_text(n
     assert native.history == [] and native.legal_actions().count() == 1
 
 
-def test_an_action_not_handed_out_is_judged_by_the_python_engine_then_applied(
-    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    native = Game(load_variant("classic"), seed=1, core="native")
+def _judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The actions the Python engine judges from now on in a game on the core, by their text."""
     judged: list[str] = []
 
     def judge(rules: Rules, state: HandState, action: Action, seat: int | None = None) -> Plan:
@@ -135,9 +133,48 @@ def test_an_action_not_handed_out_is_judged_by_the_python_engine_then_applied(
         return plan(rules, state, action, seat)
 
     monkeypatch.setattr(game_module, "plan", judge)
+    return judged
+
+
+def test_an_action_not_handed_out_that_the_cores_listing_holds_is_applied_unjudged(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the protocol applies without asking ``legal`` first: the core's listing of the position, not a state
+    rebuilt for the Python engine's judgement, says the action is legal."""
+    native = Game(load_variant("classic"), seed=1, core="native")
+    judged = _judged(monkeypatch)
     native.apply(parse_action("draw"))
-    assert judged == ["draw"]
+    assert judged == []
     assert native.state.phase == "play" and native.history == [parse_action("draw")]
+    assert native.ran == {"listing on the core": 1, "apply on the core": 1}
+
+
+def test_an_action_the_cores_listing_holds_for_another_seat_is_judged_and_refused(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = Game(load_variant("classic"), seed=1)
+    native = Game(load_variant("classic"), seed=1, core="native")
+    judged = _judged(monkeypatch)
+    wrong = (native.to_act + 1) % 4
+    with pytest.raises(IllegalAction) as refused_on_core:
+        native.apply(parse_action("draw"), wrong)
+    with pytest.raises(IllegalAction) as refused_by_python:
+        python.apply(parse_action("draw"), wrong)
+    assert judged == ["draw"] and str(refused_on_core.value) == str(refused_by_python.value)
+    assert native.history == []
+
+
+def test_an_opening_not_handed_out_is_judged_by_the_python_engine_then_applied(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The core's listing holds a side's openings by count, not action by action: the Python engine judges one."""
+    python, native = _opening_turn("classic")
+    opening = next(action for action in python.legal_actions() if action.kind == "meld")
+    judged = _judged(monkeypatch)
+    native.apply(parse_action(str(opening)))
+    python.apply(opening)
+    assert judged == [str(opening)]
+    assert state_differences(native.state, python.state) == []
 
 
 def test_an_action_equal_to_one_handed_out_is_not_judged_again(
