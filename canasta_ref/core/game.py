@@ -72,6 +72,8 @@ class _Natives:
         self.melds: MeldCache = {}
         #: The tables an empty position is made from (``core_tables``), read from the spec once, not every deal.
         self.tables = core_tables(rules)
+        #: What runs where (``core_note``), worded once, not every deal.
+        self.note = core_note(rules)
 
 
 #: The core's listing and apply of the Rules most recently played, the newest last: a few, as each keeps its Rules
@@ -208,10 +210,10 @@ class NativeGame:
         self.events: list[Event] = list(reference.events)
         self.history: list[Action] = []
         self.core = "native"
-        self.core_note = core_note(self.rules)
         #: How many listings and applies ran on the core and on the Python engine ("listing on the core", ...).
         self.ran: Counter[str] = Counter()
         self._natives = natives_of(self.rules)
+        self.core_note = self._natives.note
         self._forms_sides = self.rules.forms_sides
         #: What undo restores: the core's snapshot, ``_beside``, ``_folded``, how many steps and events there were.
         self._undo: list[tuple[Any, Beside, int, int, int]] = []
@@ -309,6 +311,9 @@ class NativeGame:
             return False
         listed = self._listed
         if listed is None:
+            alone = self._natives.listing.holds_alone(self._position, action)
+            if alone is not None:
+                return alone
             listed = self._natives.listing.of(self._position, self._initial_minimum())
             if listed is None:
                 return False

@@ -886,6 +886,25 @@ class NativeListing:
             return OPENING_TAKES
         return self.takes.declined(position) or self.takes.past_count(position, minimum)
 
+    def holds_alone(self, position: Any, action: Action) -> bool | None:
+        """Whether the listing of ``position`` holds ``action`` (a draw or a discard), found from the one call of
+        the core that lists its part (the draw phase's, or play's of a side that has opened) with no listing built;
+        None where that part does not decide it (another kind, another phase, a side not opened in play, or the
+        draw phase of a side that may take the pile towards its opening): then ``of`` is asked."""
+        kind = action.kind
+        if kind == "draw":
+            if self.draw is None or PHASES[position.where()[0]] != "draw":
+                return None
+            found = self.draw.found(position)
+            return None if found is None else found[0]
+        if kind == "discard":
+            phase, _seat, opened = position.where()
+            if self.play is None or not opened or PHASES[phase] != "play":
+                return None
+            discards: list[Action] = position.play_listing(self.play.context)[2]
+            return action in discards
+        return None
+
     def of(self, position: Any, minimum: int | None = None) -> Listing | None:
         """The legal actions of the seat to act in ``position``, in the reference's order; None where
         ``uncovered`` gives a reason, and where a side not opened has more openings or takes than the core's count

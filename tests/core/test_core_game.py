@@ -146,7 +146,49 @@ def test_an_action_not_handed_out_that_the_cores_listing_holds_is_applied_unjudg
     native.apply(parse_action("draw"))
     assert judged == []
     assert native.state.phase == "play" and native.history == [parse_action("draw")]
-    assert native.ran == {"listing on the core": 1, "apply on the core": 1}
+    assert native.ran == {"apply on the core": 1}  # the draw phase's part of the listing says so: none is built
+
+
+def test_a_meld_not_handed_out_that_the_cores_listing_holds_is_applied_unjudged(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A single meld of a side that has opened: the core's listing, built for it, holds it."""
+    python = Game(load_variant("classic"), seed=3)
+    native = Game(load_variant("classic"), seed=3, core="native")
+    pick = random.Random(3)
+    while True:
+        listed = list(python.legal_actions())
+        melds = [action for action in listed if action.kind == "meld"]
+        state = python.state
+        if melds and state.team_opened[state.side_of[python.to_act]]:
+            break
+        chosen = pick.choice(listed)
+        python.apply(chosen)
+        native.apply(chosen)
+    judged = _judged(monkeypatch)
+    native.apply(parse_action(str(melds[-1])))
+    python.apply(melds[-1])
+    assert judged == [] and native.ran["listing on the core"] > 0
+    assert state_differences(native.state, python.state) == []
+
+
+def test_a_discard_the_cores_listing_does_not_hold_is_judged_and_refused_as_by_the_python_engine(
+    native_game: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = Game(load_variant("classic"), seed=1)
+    native = Game(load_variant("classic"), seed=1, core="native")
+    for game in (python, native):
+        game.apply(parse_action("draw"))
+    held = python.hand_of(python.to_act)
+    missing = next(card for card in range(len(python.rules.is_wild)) if card not in held)
+    judged = _judged(monkeypatch)
+    discard = Action("discard", (missing,))
+    with pytest.raises(IllegalAction) as refused_on_core:
+        native.apply(discard)
+    with pytest.raises(IllegalAction) as refused_by_python:
+        python.apply(discard)
+    assert judged == [str(discard)] and str(refused_on_core.value) == str(refused_by_python.value)
+    assert native.history == [parse_action("draw")]
 
 
 def test_an_action_the_cores_listing_holds_for_another_seat_is_judged_and_refused(
