@@ -4,9 +4,10 @@ The core's position is the truth, with what it does not hold kept beside it (``r
 answers exactly where the core cannot, on a ``HandState`` rebuilt from the position (``rebuild.rebuild_state``, once
 per position): the listing of a position the core does not cover (``NativeListing.uncovered``), an action the core
 does not apply (``NativeApply`` declines it, or it forms a lone hand or combines two melds, whose bookkeeping of the
-fields kept beside is the Python engine's), the judgement of an action the listing did not hand out (so a refusal
-keeps its rule, text and source), the views and the score. Actions the core applies produce no events (the log is
-the Python engine's: ``apply`` returns an empty list for them, and ``events`` holds only those of the Python engine).
+fields kept beside is the Python engine's), the judgement of an action the core's listing does not hold (so a
+refusal keeps its rule, text and source: ``_listed_on_core``), the views and the score. Actions the core applies
+produce no events (the log is the Python engine's: ``apply`` returns an empty list for them, and ``events`` holds
+only those of the Python engine).
 """
 
 from __future__ import annotations
@@ -360,8 +361,9 @@ class NativeGame:
 
     # -- moves -----------------------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
-        """Play ``action``: on the core where it applies it, else on the Python engine; an action the listing did
-        not hand out is judged by the Python engine first (IllegalAction citing its rule)."""
+        """Play ``action``: on the core where it applies it, else on the Python engine; an action neither handed out
+        by the listing nor held by the core's listing is judged by the Python engine first (IllegalAction citing its
+        rule)."""
         if seat is not None:
             seat = self._python._seat(seat)
         if not ((seat is None or seat == self.to_act) and (self._was_listed(action) or self._listed_on_core(action))):
