@@ -54,6 +54,8 @@ from .views import normalise_field, unknown_field_problem
 
 #: At most this many requests are written before their answers are read (pipes hold 64 KiB).
 PIPELINE_DEPTH = 24
+#: Requests are written to the engine once this many are waiting (or their answers are due).
+WRITE_BATCH = [8]
 
 
 # -- what the engine can do ----------------------------------------------------------------------------------------
@@ -94,23 +96,37 @@ class _Caps:
 
 # -- talking to the engine, pipelined when it is a subprocess --------------------------------------------------------
 class _Channel:
-    """Requests written ahead of their answers, so engine and reference work overlap; answers come in order."""
+    """Requests written ahead of their answers, so engine and reference work overlap; answers come in order.
+    Requests are written a few at a time (``WRITE_BATCH``), and all before answers are read: a subprocess engine
+    is woken once a batch, not once a request, and the engine still works on one batch while the runner makes the
+    next."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._pending = 0
+        self._unwritten: list[Mapping[str, Any]] = []
 
     @property
     def pending(self) -> int:
+        """Requests sent and not yet answered, written or not."""
         return self._pending
 
     def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
-        messages = list(messages)
-        self._pending += len(messages)
-        self.engine.send(messages)
+        unwritten = self._unwritten
+        before = len(unwritten)
+        unwritten.extend(messages)
+        self._pending += len(unwritten) - before
+        if len(unwritten) >= WRITE_BATCH[0]:
+            self._write()
+
+    def _write(self) -> None:
+        if self._unwritten:
+            messages, self._unwritten = self._unwritten, []
+            self.engine.send(messages)
 
     def receive(self) -> list[dict[str, Any]]:
         """The answers to everything sent, in order."""
+        self._write()
         self._pending = 0
         return self.engine.receive()
 
@@ -121,6 +137,7 @@ class _Channel:
     def reset(self) -> None:
         """Forget what was sent (after the engine failed: it is restarted)."""
         self._pending = 0
+        self._unwritten = []
         self.engine.forget()
 
 
