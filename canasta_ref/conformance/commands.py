@@ -94,7 +94,8 @@ def _parameter_value(text: str, option: str = "--mutate-parameter") -> Any:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
-    return serve(ReferenceSession(**_mutation(args), core=args.core, notes=sys.stderr), sys.stdin.buffer, out)
+    session = ReferenceSession(**_mutation(args), core=args.core, notes=sys.stderr)
+    return serve(session, sys.stdin.buffer, out, held=True)
 
 
 def _selection(args: argparse.Namespace, scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -42,7 +42,7 @@ from .strategies import (
     Played,
     Setup,
     choose,
-    choose_legal,
+    choose_by_kind,
     draw_illegal,
     hand_bound,
     pick_setup,
@@ -54,6 +54,8 @@ from .views import normalise_field, unknown_field_problem
 
 #: At most this many requests are written before their answers are read (pipes hold 64 KiB).
 PIPELINE_DEPTH = 24
+#: Requests are written to the engine once this many are waiting (or their answers are due).
+WRITE_BATCH = [8]
 
 
 # -- what the engine can do ----------------------------------------------------------------------------------------
@@ -94,23 +96,37 @@ class _Caps:
 
 # -- talking to the engine, pipelined when it is a subprocess --------------------------------------------------------
 class _Channel:
-    """Requests written ahead of their answers, so engine and reference work overlap; answers come in order."""
+    """Requests written ahead of their answers, so engine and reference work overlap; answers come in order.
+    Requests are written a few at a time (``WRITE_BATCH``), and all before answers are read: a subprocess engine
+    is woken once a batch, not once a request, and the engine still works on one batch while the runner makes the
+    next."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._pending = 0
+        self._unwritten: list[Mapping[str, Any]] = []
 
     @property
     def pending(self) -> int:
+        """Requests sent and not yet answered, written or not."""
         return self._pending
 
     def send(self, messages: Iterable[Mapping[str, Any]]) -> None:
-        messages = list(messages)
-        self._pending += len(messages)
-        self.engine.send(messages)
+        unwritten = self._unwritten
+        before = len(unwritten)
+        unwritten.extend(messages)
+        self._pending += len(unwritten) - before
+        if len(unwritten) >= WRITE_BATCH[0]:
+            self._write()
+
+    def _write(self) -> None:
+        if self._unwritten:
+            messages, self._unwritten = self._unwritten, []
+            self.engine.send(messages)
 
     def receive(self) -> list[dict[str, Any]]:
         """The answers to everything sent, in order."""
+        self._write()
         self._pending = 0
         return self.engine.receive()
 
@@ -121,6 +137,7 @@ class _Channel:
     def reset(self) -> None:
         """Forget what was sent (after the engine failed: it is restarted)."""
         self._pending = 0
+        self._unwritten = []
         self.engine.forget()
 
 
@@ -506,7 +523,7 @@ class _Game:
         self.flush()
         # Right after the deal: every seat's view, the score and the legal actions, before any move.
         self.send(self.check_requests(players))
-        self.expects.extend(self.check_expects(self.ref, legal))
+        self.expects.extend(self.check_expects(self.ref, legal.listed()))
         checked = False
         for index in range(prefix + runner.checked_steps):
             if self.rebased:
@@ -527,13 +544,13 @@ class _Game:
                 if played.accepted:
                     legal = runner.legal(self.ref)
             if checked:
-                self.expects.extend(self.check_expects(self.ref, legal))
+                self.expects.extend(self.check_expects(self.ref, legal.listed()))
                 self.flush()
         if self.rebased:
             self.rebased, legal = False, runner.legal(self.ref)
         if not checked:
             self.send(self.check_requests(players))
-            self.expects.extend(self.check_expects(self.ref, legal))
+            self.expects.extend(self.check_expects(self.ref, legal.listed()))
         self.flush()
         if self.ref.is_over:
             # The hand is over: the engine must refuse anything more.
@@ -556,20 +573,20 @@ class _Game:
         except Disagreement as disagreement:
             self.disagree(disagreement, resync=False)
 
-    def moves(self, legal: list[Action], players: int) -> list[Move]:
+    def moves(self, legal: Legal, players: int) -> list[Move]:
         """The next step's moves: a legal action (perhaps first sent for a wrong seat), or one meant to be refused.
         A move of a feature the engine lacks, one its version cannot write (naming a meld, before version 6), or one
         the reference refuses only by its own notation, is not sent."""
         runner, pick, ref = self.runner, self.pick, self.ref
         mode = pick(0, 99)
         if legal and mode < 100 - runner.illegal:
-            action = choose_legal(pick, legal)
+            action = choose_by_kind(pick, legal)
             moves: list[Move] = []
             if mode >= 100 - runner.illegal - runner.probes:
                 wrong = (ref.to_act + choose(pick, range(1, players))) % players
                 moves.append(Move(action, wrong, "wrong seat"))
             return [*moves, Move(action)]
-        move = draw_illegal(pick, ref, legal)
+        move = draw_illegal(pick, ref, legal.listed())
         if (
             runner.info.lacks_action(move.action.kind)
             or action_newer_than(runner.info.protocol, move.action)
@@ -733,6 +750,38 @@ def _view_rules(key: str, *, at_the_deal: bool = False) -> list[str]:
     return [rules[key]] if key in rules else []
 
 
+class Legal:
+    """The reference's legal actions at one position, less those of kinds the engine lacks: counted by kind for a
+    move's choice (``choose_by_kind``), listed in full only where a check or a move meant to be refused needs the
+    list. Asked before the reference moves on (the listing reads the position as it goes)."""
+
+    def __init__(self, game: Game, lacks: Callable[[str], bool] | None) -> None:
+        self._legal = game.legal_actions()
+        self._lacks = lacks
+        self._kinds: list[tuple[str, int]] | None = None
+        self._listed: list[Action] | None = None
+
+    def kinds(self) -> list[tuple[str, int]]:
+        if self._kinds is None:
+            kinds = self._legal.kinds()
+            lacks = self._lacks
+            self._kinds = kinds if lacks is None else [(kind, n) for kind, n in kinds if not lacks(kind)]
+        return self._kinds
+
+    def of_kind(self, kind: str, index: int) -> Action:
+        return self._legal.of_kind(kind, index)
+
+    def listed(self) -> list[Action]:
+        """Every action, in listing order."""
+        if self._listed is None:
+            lacks = self._lacks
+            self._listed = list(self._legal) if lacks is None else [a for a in self._legal if not lacks(a.kind)]
+        return self._listed
+
+    def __bool__(self) -> bool:
+        return bool(self.kinds())
+
+
 # -- what the games of a campaign share ----------------------------------------------------------------------------
 class Runner:
     """What the games of one run share: the engine, its capabilities, and where disagreements go."""
@@ -785,11 +834,12 @@ class Runner:
         fixed = self.info.fixed_for(setup.variant)
         return replace(setup, parameters=tuple(sorted(fixed.items()))) if fixed else setup
 
-    def legal(self, game: Game) -> list[Action]:
-        """The reference's legal actions, without those of features the engine lacks (protocol 2)."""
-        if not self.info.absent_features:
-            return list(game.legal_actions())
-        return [a for a in game.legal_actions() if not self.info.lacks_action(a.kind)]
+    def legal(self, game: Game) -> Legal:
+        """The reference's legal actions, without those of features the engine lacks (protocol 2), counted by kind
+        (listed when first asked)."""
+        legal = Legal(game, self.info.lacks_action if self.info.absent_features else None)
+        legal.kinds()
+        return legal
 
     def conventional_refusal(self, game: Game, move: Move) -> bool:
         """Whether the reference refuses ``move`` only by its own notation, which another engine need not share."""

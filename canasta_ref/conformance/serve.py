@@ -23,25 +23,48 @@ class BadLine(ValueError):
     """A request line that cannot be a protocol message; the text says why, for the ``error`` field."""
 
 
-def serve(session: ReferenceSession, stdin: BinaryIO, stdout: TextIO) -> int:
-    """Answer one JSON line with one JSON line until 'quit' or end of input."""
-    for raw in _lines(stdin):
-        if raw is not None and not raw.strip():
-            continue
-        request: dict[str, Any] = {}
-        try:
-            request = decode_request(raw)
-        except BadLine as bad:
-            reply: dict[str, Any] = {"ok": False, "error": str(bad)}
-        else:
-            reply = _answer(session, request)
-        if "id" in request:
-            reply = {"id": request["id"], **reply}
-        stdout.write(encode_reply(reply) + "\n")
-        stdout.flush()
-        if reply.get("bye"):
-            break
+def serve(session: ReferenceSession, stdin: BinaryIO, stdout: TextIO, *, held: bool = False) -> int:
+    """Answer one JSON line with one JSON line until 'quit' or end of input.
+
+    ``held``: the replies to requests already read are written together, when no further whole line waits to be
+    answered (and at the end), instead of one write each: a runner that writes its requests ahead of their answers
+    then costs a write and a wake-up a batch, not a request. Only for a session that answers every request at
+    once (the reference's): one that could stop or hang in ``handle`` would keep earlier replies unwritten."""
+    lines = _Lines(stdin)
+    out: list[str] = []
+    try:
+        for raw in lines:
+            if raw is not None and not raw.strip():
+                continue
+            request: dict[str, Any] = {}
+            try:
+                request = decode_request(raw)
+            except BadLine as bad:
+                reply: dict[str, Any] = {"ok": False, "error": str(bad)}
+            else:
+                reply = _answer(session, request)
+            if "id" in request:
+                reply = {"id": request["id"], **reply}
+            out.append(encode_reply(reply) + "\n")
+            if reply.get("bye"):
+                break
+            if not held or not lines.waiting() or len(out) >= MOST_HELD:
+                _write(stdout, out)
+    finally:
+        if out:
+            _write(stdout, out)
     return 0
+
+
+#: The most replies ``serve`` holds before writing them, however many requests wait.
+MOST_HELD = 64
+
+
+def _write(stdout: TextIO, out: list[str]) -> None:
+    """Write the replies held, in one piece, and forget them."""
+    stdout.write(out[0] if len(out) == 1 else "".join(out))
+    stdout.flush()
+    out.clear()
 
 
 def _answer(session: ReferenceSession, request: dict[str, Any]) -> dict[str, Any]:
@@ -64,16 +87,65 @@ def encode_reply(reply: dict[str, Any]) -> str:
         return strictjson.dumps({**ident, "ok": False, "error": error})
 
 
-def _lines(stream: BinaryIO) -> Iterator[bytes | None]:
-    """The stream's lines; ``None`` for a line longer than MAX_LINE_BYTES, whose rest is skipped unread, so
-    that one endless line cannot fill the memory."""
-    while line := stream.readline(MAX_LINE_BYTES + 1):
-        if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):
-            yield line
-            continue
-        while (rest := stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
-            pass
-        yield None
+class _Lines:
+    """The lines of a stream, each with its newline; ``None`` for a line longer than MAX_LINE_BYTES, whose rest is
+    skipped unread, so that one endless line cannot fill the memory. Read in chunks (``read1``: what the stream
+    has, at most one read that may wait), so that ``waiting`` can tell whether a whole line is already read."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._read = getattr(stream, "read1", stream.read)
+        self._buffer = b""
+        self._start = 0
+        self._ended = False
+
+    def waiting(self) -> bool:
+        """Whether a whole line (or the start of one too long) is read already: the next costs no read."""
+        return self._buffer.find(b"\n", self._start) >= 0 or len(self._buffer) - self._start > MAX_LINE_BYTES
+
+    def __iter__(self) -> Iterator[bytes | None]:
+        return self
+
+    def __next__(self) -> bytes | None:
+        while True:
+            start = self._start
+            end = self._buffer.find(b"\n", start, start + MAX_LINE_BYTES + 1)
+            if end >= 0:  # a line of at most MAX_LINE_BYTES + 1 bytes with its newline (as readline(limit + 1) reads)
+                self._start = end + 1
+                return self._buffer[start : end + 1]
+            if len(self._buffer) - start > MAX_LINE_BYTES:
+                self._skip_line()
+                return None
+            if self._ended:
+                if start == len(self._buffer):
+                    raise StopIteration
+                self._start = len(self._buffer)
+                return self._buffer[start:]
+            self._fill()
+
+    def _fill(self) -> None:
+        """Read more: what the stream has, after what is left of the buffer."""
+        chunk = self._read(READ_BYTES)
+        if not chunk:
+            self._ended = True
+        self._buffer = self._buffer[self._start :] + chunk
+        self._start = 0
+
+    def _skip_line(self) -> None:
+        """Drop the rest of an overlong line, its newline included, reading as far as it goes."""
+        while True:
+            end = self._buffer.find(b"\n", self._start)
+            if end >= 0:
+                self._start = end + 1
+                return
+            self._buffer, self._start = b"", 0
+            if self._ended:
+                return
+            self._fill()
+
+
+#: How many bytes ``_Lines`` asks the stream for at a time.
+READ_BYTES = 1 << 16
 
 
 def decode_request(raw: bytes | None) -> dict[str, Any]:

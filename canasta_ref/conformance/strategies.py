@@ -173,6 +173,23 @@ def choose_legal(pick: Pick, legal: Sequence[Action]) -> Action:
     return choose(pick, choose(pick, list(kinds.values())))
 
 
+class ByKind(Protocol):
+    """Legal actions counted by kind (``LegalActions.kinds``, ``of_kind``): the kinds in the order each first
+    appears in the listing with their counts, and the ``index``-th action of a kind."""
+
+    def kinds(self) -> Sequence[tuple[str, int]]: ...
+
+    def of_kind(self, kind: str, index: int) -> Action: ...
+
+
+def choose_by_kind(pick: Pick, legal: ByKind) -> Action:
+    """``choose_legal`` on the actions ``legal`` counts, from its counts by kind: the same picks with the same
+    bounds, hence the same action, without making every action (a hand before its initial meld can have thousands
+    of melds)."""
+    kind, count = choose(pick, legal.kinds())
+    return legal.of_kind(kind, choose(pick, range(count)))
+
+
 def draw_move(pick: Pick, game: Game, legal: Sequence[Action] | None = None, *, illegal: int = 15) -> Move:
     """A move for the position of ``game``: legal, or (``illegal`` times in a hundred) one meant to be refused.
 
@@ -376,6 +393,7 @@ __all__ = [
     "Setup",
     "actions",
     "choose",
+    "choose_by_kind",
     "choose_legal",
     "decks",
     "draw_illegal",

@@ -367,11 +367,32 @@ class Listing:
     """Blocks of legal actions, in listing order; a read-only sequence (``random.choice`` works on it). Nothing is
     counted before it is asked for: iterating and the first indexes walk the blocks in order."""
 
-    __slots__ = ("_blocks", "_count")
+    __slots__ = ("_blocks", "_count", "_kinds")
 
     def __init__(self, blocks: Sequence[Block]) -> None:
         self._blocks = list(blocks)
         self._count = -1
+        self._kinds: KindCounts | None = None
+
+    def kinds(self) -> KindCounts:
+        """The kinds of action listed, in the order each first appears, each with its number of actions: what
+        grouping the listed actions by kind gives, counted by the blocks (``_block_kinds``) without making every
+        action."""
+        if self._kinds is None:
+            counts: dict[str, int] = {}
+            for block in self._blocks:
+                for kind, size in _block_kinds(block):
+                    counts[kind] = counts.get(kind, 0) + size
+            self._kinds = list(counts.items())
+        return self._kinds
+
+    def of_kind(self, kind: str, index: int) -> Action:
+        """The ``index``-th action of ``kind`` in listing order (0 <= index < its count in ``kinds()``): the same
+        action as the ``index``-th of that kind in the listed actions, found through the blocks' counts."""
+        action, _ = _of_kind(self._blocks, kind, index)
+        if action is None:
+            raise IndexError("legal action index out of range")
+        return action
 
     def count(self) -> int:
         """How many actions there are (exact, however many: ``len`` cannot exceed ``sys.maxsize``)."""
@@ -428,6 +449,55 @@ def _action_at(blocks: Iterable[Block], index: int, drawing: bool = False) -> Ac
                 return block.draw(index) if drawing and isinstance(block, CountedWalk) else block[index]
             index -= size
     raise IndexError("legal action index out of range")
+
+
+#: Kinds of action with their numbers of actions, in the order each kind first appears.
+KindCounts = list[tuple[str, int]]
+
+
+def _block_kinds(block: Block) -> KindCounts:
+    """A block's kinds of action with their counts, in order. Plain blocks and walks are read action by action (a
+    walk may lay melds, then combine them); a chain by its blocks; every other structure holds actions of one kind
+    (each is made by one builder: the melds of a family, the takes of a family or of the pile's take groups), so
+    its first action tells its kind and its count is its size."""
+    if isinstance(block, Chained):
+        counts: dict[str, int] = {}
+        for part in block._blocks():
+            for kind, size in _block_kinds(part):
+                counts[kind] = counts.get(kind, 0) + size
+        return list(counts.items())
+    if isinstance(block, (Combinations, SingleMelds, TakeGroups)):
+        size = _size(block)
+        return [(block[0].kind, size)] if size > 0 else []
+    tally: dict[str, int] = {}
+    for action in block:
+        tally[action.kind] = tally.get(action.kind, 0) + 1
+    return list(tally.items())
+
+
+def _of_kind(blocks: Iterable[Block], kind: str, index: int) -> tuple[Action | None, int]:
+    """The ``index``-th action of ``kind`` in the blocks, found as ``_block_kinds`` counts them; else None and
+    how far past the blocks' actions of that kind the index is."""
+    for block in blocks:
+        if index < 0:
+            break
+        if isinstance(block, Chained):
+            action, index = _of_kind(block._blocks(), kind, index)
+            if action is not None:
+                return action, 0
+        elif isinstance(block, (Combinations, SingleMelds, TakeGroups)):
+            size = _size(block)
+            if size > 0 and block[0].kind == kind:
+                if index < size:
+                    return block[index], 0
+                index -= size
+        else:
+            for action in block:
+                if action.kind == kind:
+                    if index == 0:
+                        return action, 0
+                    index -= 1
+    return None, index
 
 
 def _size(block: Block) -> int:

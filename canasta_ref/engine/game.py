@@ -89,6 +89,17 @@ class LegalActions:
         """How many legal actions there are, exactly (``len`` too, up to ``sys.maxsize``)."""
         return self._game._listing().count()
 
+    def kinds(self) -> list[tuple[str, int]]:
+        """The kinds of the legal actions, in the order each first appears in the listing, each with how many
+        actions it has (``blocks.Listing.kinds``): a choice of kind, then of one action of it, costs no listing."""
+        return self._game._listing().kinds()
+
+    def of_kind(self, kind: str, index: int) -> Action:
+        """The ``index``-th legal action of ``kind`` in listing order (``blocks.Listing.of_kind``)."""
+        action = self._game._listing().of_kind(kind, index)
+        self._game._issued().append(action)
+        return action
+
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random with ``rng``, the same for the same seed: the action at
         ``rng.randrange(len(legal))``, which is ``legal[that index]`` in every variant and position except two kinds
