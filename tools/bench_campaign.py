@@ -107,12 +107,15 @@ def speed(spec: EngineSpec, games: int, seed: int, counts: list[int], rounds: in
     return rows
 
 
-#: Where the runner asks the reference (``Game``) for something: its listing of the legal actions, its verdict on
-#: a move (applied if legal), every seat's view, the score, a new deal. The time inside these, outside the engine's
-#: ``receive``, is the reference's work. They are the runner's own Python functions, so that they can be timed
+#: Where the runner asks the reference (``Game``) for something: its listing of the legal actions (counted by kind,
+#: an action of a kind, the whole list where a check needs it), its verdict on a move (applied if legal), every
+#: seat's view, the score, a new deal. The time inside these, outside the engine's ``receive``, is the reference's
+#: work. They are the runner's own Python functions, so that they can be timed
 #: where the engine's classes are compiled (mypyc's cannot be patched).
 _REFERENCE_CALLS: tuple[tuple[Any, str], ...] = (
     (generated_game.Runner, "legal"),
+    (generated_game.Legal, "listed"),
+    (generated_game.Legal, "of_kind"),
     (generated_game.Runner, "conventional_refusal"),
     (generated_game, "play"),
     (generated_game, "score_of"),
