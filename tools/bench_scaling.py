@@ -164,21 +164,25 @@ def measure(
 
 
 class Collections:
-    """The garbage collections that run while this is entered (``with``), counted by generation."""
+    """The garbage collections that run while this is entered (``with``), counted by generation: read from
+    ``gc.get_stats`` before and after, not by a callback, since the cap's signal raised inside a collector's callback
+    would be swallowed (reported as unraisable) and the position never stopped."""
 
     def __init__(self) -> None:
         self.by_generation = [0, 0, 0]
+        self._before = [0, 0, 0]
 
-    def _seen(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self.by_generation[info["generation"]] += 1
+    @staticmethod
+    def _so_far() -> list[int]:
+        return [int(generation["collections"]) for generation in gc.get_stats()]
 
     def __enter__(self) -> Collections:
-        gc.callbacks.append(self._seen)
+        self._before = self._so_far()
         return self
 
     def __exit__(self, *_: object) -> None:
-        gc.callbacks.remove(self._seen)
+        for generation, (now, then) in enumerate(zip(self._so_far(), self._before, strict=True)):
+            self.by_generation[generation] += now - then
 
 
 def engines_listing(game: Game) -> set[str]:
