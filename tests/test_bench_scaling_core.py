@@ -19,8 +19,9 @@ def bench(load_tool: Callable[[str], ModuleType]) -> ModuleType:
     return load_tool("bench_scaling")
 
 
-#: A cell's figures as ``bench_scaling.measure`` gives them: (actions, us, us), the page's us, the engine.
-Cell = tuple[tuple[int, float, float], float | None, str]
+#: A cell's figures as ``bench_scaling.measure`` gives them: (actions, us, us), the page's us, the engine, the
+#: garbage collections during the counts by generation.
+Cell = tuple[tuple[int, float, float], float | None, str, list[int]]
 
 
 def _cell(bench: ModuleType, on: str) -> Cell:
@@ -30,8 +31,9 @@ def _cell(bench: ModuleType, on: str) -> Cell:
 
 
 def test_one_cell_on_each_core_counts_the_same_and_says_which_engine_listed_it(bench: ModuleType) -> None:
-    (python_count, _, _), python_page, python_listed = _cell(bench, "python")
-    (native_count, _, _), native_page, native_listed = _cell(bench, "native")
+    (python_count, _, _), python_page, python_listed, python_collections = _cell(bench, "python")
+    (native_count, _, _), native_page, native_listed, _ = _cell(bench, "native")
+    assert len(python_collections) == 3 and min(python_collections) >= 0
     assert python_count == native_count > 0
     assert python_page is not None and native_page is not None
     assert python_listed == "the Python engine"
@@ -39,12 +41,14 @@ def test_one_cell_on_each_core_counts_the_same_and_says_which_engine_listed_it(b
 
 
 def test_a_row_names_its_core_and_engine_only_where_cores_are_shown(bench: ModuleType) -> None:
-    cell = ((21, 100.0, 20.0), 300.0, "the core")
+    cell = ((21, 100.0, 20.0), 300.0, "the core", [3, 1, 0])
     row = ("classic", 11, "play, opened", cell, "", "native")
     assert bench._row_text(row, 1.0) == "| classic | 11 | play, opened | 21 | 100 us | 20 us | 300 us |  |"
     assert bench._row_text(row, 1.0, True) == (
         "| classic | 11 | play, opened | native | the core | 21 | 100 us | 20 us | 300 us |  |"
     )
+    assert bench._row_text(row, 1.0, False, True).endswith("| 300 us |  | 3 / 1 / 0 |")
+    assert bench._row_json(row)["gc_collections"] == [3, 1, 0]
     assert "core" not in bench._row_json(row) and bench._row_json(row, True)["listed_by"] == "the core"
 
 

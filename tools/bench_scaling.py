@@ -21,12 +21,17 @@ row is on and which engine listed its positions (read from the game's own count 
 Each cell is measured in a fresh process: measured after others in one process, the same cell moved by up to half from
 one run to the next, with what the big listings before it left in the allocator and the caches. ``--in-process``
 warms each variant once and measures each cell in a fork of that process: as steady, without a process's start.
+``--gc`` adds the garbage collections that ran during the counts and samples, by generation (summed over a cell's
+positions): a full collection (generation 2) traverses every object the collector tracks, the count's memos
+included, and fires when the tracked objects that survived grow by a quarter of the long-lived ones, so a count
+costs more in a leaner process (issue 40).
 """
 
 from __future__ import annotations
 
 import argparse
 import faulthandler
+import gc
 import itertools
 import json
 import os
@@ -64,8 +69,9 @@ PAGE = 20
 Counted = tuple[int, float, float] | None
 
 #: A cell's figures: its count and sample (``Counted``), the median us to list the first page (None where a
-#: position passed the cap), and which engine listed its positions (``listed_by``).
-Cell = tuple[Counted, float | None, str]
+#: position passed the cap), which engine listed its positions (``listed_by``), and the garbage collections that
+#: ran during its counts and samples, by generation (``Collections``).
+Cell = tuple[Counted, float | None, str, list[int]]
 
 #: The cores a cell can be timed on (``--core``), as ``Game(..., core=...)`` names them.
 CORES = ("python", "native")
@@ -126,6 +132,7 @@ def measure(
     """The cell's figures (``Cell``) on a game on ``core``, each part of a position stopped once it has taken
     ``cap`` seconds of CPU time."""
     counts, building, drawing, paging = [], [], [], []
+    collections = Collections()
     listed: set[str] = set()
     counted_all = paged_all = True
     timer = CLOCKS[clock]
@@ -138,7 +145,8 @@ def measure(
             paged_all = page is not None
             if page is not None:
                 paging.append(page[1])
-            found = _capped(partial(_time_count, game, random.Random(cards), timer), cap) if counted_all else None
+            with collections:
+                found = _capped(partial(_time_count, game, random.Random(cards), timer), cap) if counted_all else None
             counted_all = found is not None
             if found is not None:
                 counts.append(found[0])
@@ -152,7 +160,29 @@ def measure(
     counted: Counted = None
     if counted_all:
         counted = int(statistics.median_low(counts)), statistics.median(building), statistics.median(drawing)
-    return counted, statistics.median(paging) if paged_all else None, listed_by(listed)
+    return counted, statistics.median(paging) if paged_all else None, listed_by(listed), collections.by_generation
+
+
+class Collections:
+    """The garbage collections that run while this is entered (``with``), counted by generation: read from
+    ``gc.get_stats`` before and after, not by a callback, since the cap's signal raised inside a collector's callback
+    would be swallowed (reported as unraisable) and the position never stopped."""
+
+    def __init__(self) -> None:
+        self.by_generation = [0, 0, 0]
+        self._before = [0, 0, 0]
+
+    @staticmethod
+    def _so_far() -> list[int]:
+        return [int(generation["collections"]) for generation in gc.get_stats()]
+
+    def __enter__(self) -> Collections:
+        self._before = self._so_far()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for generation, (now, then) in enumerate(zip(self._so_far(), self._before, strict=True)):
+            self.by_generation[generation] += now - then
 
 
 def engines_listing(game: Game) -> set[str]:
@@ -257,11 +287,12 @@ def measure_forked(
 
 def _cell_of(figures: list[object]) -> Cell:
     """A cell's figures from the JSON a measuring process wrote."""
-    counted, page, listed = figures
+    counted, page, listed, collections = figures
     found: Counted = None
     if isinstance(counted, list):
         found = int(counted[0]), float(counted[1]), float(counted[2])
-    return found, None if page is None else float(str(page)), str(listed)
+    by_generation = [int(n) for n in collections] if isinstance(collections, list) else []
+    return found, None if page is None else float(str(page)), str(listed), by_generation
 
 
 def _death(code: int, stderr: str) -> str:
@@ -291,15 +322,18 @@ def default_variants() -> list[str]:
     return ["classic", *(name for name in list_variants() if name != "classic")]
 
 
-def _row_text(row: Row, cap: float, cores: bool = False) -> str:
+def _row_text(row: Row, cap: float, cores: bool = False, collections: bool = False) -> str:
     """One line of the table: a capped part of a cell says so in place of its figures; with ``cores``, the core the
-    row is on and the engine that listed it after the situation."""
+    row is on and the engine that listed it after the situation; with ``collections``, the garbage collections
+    during the counts last."""
     variant, cards, situation, cell, before, core = row
     if cores:
         situation += f" | {core} | {'' if isinstance(cell, str) else cell[2]}"
     if isinstance(cell, str):
-        return f"| {variant} | {cards} | {situation} | not counted | {cell} | | | {before} |"
-    counted, page, _listed = cell
+        return f"| {variant} | {cards} | {situation} | not counted | {cell} | | | {before} |" + " |" * collections
+    counted, page, _listed, by_generation = cell
+    if collections:
+        before += " | " + " / ".join(str(n) for n in by_generation)
     over = f"over {_time(cap * 1e6)} (capped)"
     if counted is None:
         figures = f"not counted | {over} | |"
@@ -315,7 +349,7 @@ def _row_json(row: Row, cores: bool = False) -> dict[str, object]:
     on: dict[str, object] = {"core": core} if cores else {}
     if isinstance(cell, str):
         return {"variant": variant, "cards": cards, "situation": situation, **on, "died": cell, "before": before}
-    counted, page, listed = cell
+    counted, page, listed, by_generation = cell
     if cores:
         on["listed_by"] = listed
     count, build, draw = counted if counted is not None else (None, None, None)
@@ -330,6 +364,7 @@ def _row_json(row: Row, cores: bool = False) -> dict[str, object]:
         "us_count": build,
         "us_sample": draw,
         "us_first_page": page,
+        "gc_collections": by_generation,
         "before": before,
     }
 
@@ -371,6 +406,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="warm each variant once in this process and measure each cell in a fork of it: faster than a fresh "
         "process a cell",
     )
+    parser.add_argument(
+        "--gc",
+        action="store_true",
+        help="add the garbage collections that ran during each cell's counts and samples, by generation (0 / 1 / 2)",
+    )
     parser.add_argument("--cell", nargs=4, metavar=("VARIANT", "CARDS", "PHASE", "OPENED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cell:  # one cell, for ``measure_apart``
@@ -400,11 +440,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     columns = " core | listed by |" if shown else ""
     print(
         f"| variant | cards | situation |{columns} legal actions | build + count | one sample | first page "
-        f"({PAGE}) | before (issue 15) |"
+        f"({PAGE}) | before (issue 15) |" + " collections during the counts (generation 0 / 1 / 2) |" * args.gc
     )
-    print("|---|---|---|" + "---|---|" * shown + "---|---|---|---|---|")
+    print("|---|---|---|" + "---|---|" * shown + "---|---|---|---|---|" + "---|" * args.gc)
     for row in rows:
-        print(_row_text(row, args.cap, shown))
+        print(_row_text(row, args.cap, shown, args.gc))
     return 0
 
 

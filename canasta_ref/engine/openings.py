@@ -153,15 +153,16 @@ class OpeningCounter:
         """Whether a final state is an opening the walk lists (a sequence or a repeated rank) and legal."""
         return (key[8] > 0 or key[9]) and self._verdict(key)
 
-    def _start(self, sequences: list[MeldGroup], hand: HandCards, ranks: Sequence[int]) -> State:
-        """The state of the openings laying exactly ``sequences`` (a multiset), which leave the cards ``hand``,
+    def _start(self, sequences: list[MeldGroup], rest: Sequence[int], ranks: Sequence[int]) -> State:
+        """The state of the openings laying exactly ``sequences`` (a multiset), which leave the cards ``rest``,
         before any rank of ``ranks`` (every rank a group may be of) adds its groups or its natural cards left."""
         wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
+        natural_cards = self.rules.natural_cards
         # The cards left before any group: those of no rank a group is chosen from, and no wild card.
         left = (
             self.hand_size
             - used
-            - sum(hand.count(rank) for rank in ranks)
+            - sum(rest[card] for rank in ranks for card in natural_cards[rank])
             - self.wilds.held_count
             + self.wilds.count(wilds)
         )
@@ -183,16 +184,18 @@ class OpeningCounter:
         the rank's ``naturals``: the rest of a state changed once a choice, then its wild cards used added to
         each the choice's, where the wild cards held pay for them."""
         held, guards = self.wilds.held, self.wilds.guards
+        every = [(choice, tuple(choice_wilds.items())) for choice, choice_wilds in choices.items()]
         for rest, wild_ways in states.items():
             into = out.setdefault(self.added_rest(rest, None, naturals), {})
             for wilds, ways in wild_ways.items():
                 into[wilds] = into.get(wilds, 0) + ways
-            for choice, choice_wilds in choices.items():
+            for choice, choice_wilds in every:
                 into = out.setdefault(self.added_rest(rest, choice, naturals), {})
                 for wilds, ways in wild_ways.items():
-                    for more_wilds, more in choice_wilds.items():
-                        added = wilds + more_wilds
-                        if (held - added) & guards == guards:
+                    room = held - wilds  # the wild cards the hand still holds, guards and all
+                    for more_wilds, more in choice_wilds:
+                        if (room - more_wilds) & guards == guards:
+                            added = wilds + more_wilds
                             into[added] = into.get(added, 0) + ways * more
 
     def added_rest(self, rest: Rest, choice: SumRest | None, naturals: int) -> Rest:
@@ -278,7 +281,9 @@ class _Shared:
         self.counter = counter
         rules = counter.rules
         self.choices = counter._sequence_choices()
-        self.hands = [HandCards(rules, tuple(rest)) for _, rest in self.choices]
+        #: The cards each multiset of sequences leaves, sorted (``HandCards``), made for the few places a rank's
+        #: choices are read from (``example``): hundreds kept would be thousands of lists the collector tracks.
+        self._hands: dict[int, HandCards] = {}
         whole = counter.shapes.of(HandCards(rules, tuple(counter.counts)))
         self.ranks = _diverse_first(
             sorted(whole),
@@ -287,15 +292,17 @@ class _Shared:
         self.nodes = [tuple(counter.groups.signature(rank, rest) for rank in self.ranks) for _, rest in self.choices]
         #: Per depth, each signature of its rank: a multiset of sequences leaving it (its place).
         self.example: list[dict[tuple[int, ...], int]] = [{} for _ in self.ranks]
-        self.starts: dict[_Node, dict[State, list[int]]] = {}
+        starts: dict[_Node, dict[State, list[int]]] = {}
         first: dict[_Node, Grouped] = {}
-        for place, ((chosen, _), hand, node) in enumerate(zip(self.choices, self.hands, self.nodes, strict=True)):
+        for place, ((chosen, rest), node) in enumerate(zip(self.choices, self.nodes, strict=True)):
             for depth, part in enumerate(node):
                 self.example[depth].setdefault(part, place)
-            state = counter._start(chosen, hand, self.ranks)
-            self.starts.setdefault(node, {}).setdefault(state, []).append(place)
+            state = counter._start(chosen, rest, self.ranks)
+            starts.setdefault(node, {}).setdefault(state, []).append(place)
             wild_ways = first.setdefault(node, {}).setdefault(_state_rest(state), {})
             wild_ways[state[0]] = wild_ways.get(state[0], 0) + 1
+        #: The multisets of sequences that start each state of each node, as tuples the collector stops tracking.
+        self.starts = {node: {state: tuple(places) for state, places in each.items()} for node, each in starts.items()}
         self.layers = [first]
         self._shapes: dict[int, dict[int, list[Shape]]] = {}
         for depth in range(len(self.ranks)):
@@ -313,18 +320,25 @@ class _Shared:
             for wilds, ways in wild_ways.items()
         }
 
+    def _hand(self, place: int) -> HandCards:
+        """The cards multiset of sequences ``place`` leaves, sorted."""
+        known = self._hands.get(place)
+        if known is None:
+            known = self._hands[place] = HandCards(self.counter.rules, tuple(self.choices[place][1]))
+        return known
+
     def _shapes_of(self, place: int) -> dict[int, list[Shape]]:
         """Each rank's shapes of groups the cards multiset of sequences ``place`` leaves hold."""
         known = self._shapes.get(place)
         if known is None:
-            known = self._shapes[place] = self.counter.shapes.of(self.hands[place])
+            known = self._shapes[place] = self.counter.shapes.of(self._hand(place))
         return known
 
     def rank_choices(self, depth: int, part: tuple[int, ...]) -> tuple[GroupedSums, int]:
         """The choices of groups of ``ranks[depth]`` where the sequences leave ``part`` of its cards, and the
         natural cards they leave of it."""
         place = self.example[depth][part]
-        rank, hand = self.ranks[depth], self.hands[place]
+        rank, hand = self.ranks[depth], self._hand(place)
         shapes = self._shapes_of(place).get(rank)
         sums = {} if not shapes else self.counter.grouped_sums_of(rank, hand, shapes, self.choices[place][1])
         return sums, hand.count(rank)
@@ -335,7 +349,7 @@ class _Shared:
         place = self.example[depth][part]
         rank = self.ranks[depth]
         shapes = self._shapes_of(place)[rank]
-        return self.counter.groups.multiset(rank, self.hands[place], shapes, self.choices[place][1], choice, which)
+        return self.counter.groups.multiset(rank, self._hand(place), shapes, self.choices[place][1], choice, which)
 
     def ways_into(self, depth: int, node: _Node, target: State) -> list[tuple[tuple[_Node, State, Sum | None], int]]:
         """Each way the state ``target`` of the node ``node`` after ``ranks[depth]`` is reached: a node before the

@@ -101,8 +101,9 @@ class RankGroups:
         self.repeats = repeats
         self.most_groups = most_groups
         self.left_cap = left_cap
-        self._sums: dict[MeldGroup, Sum] = {}
-        self._made: dict[tuple[int, tuple[int, ...]], tuple[list[MeldGroup], RankMultisets]] = {}
+        #: Keyed by each group as a plain tuple (equal to the group, and hashed alike), as ``_made`` keeps them.
+        self._sums: dict[_Plain, Sum] = {}
+        self._made: dict[tuple[int, tuple[int, ...]], tuple[tuple[_Plain, ...], RankMultisets]] = {}
         self._counted: dict[tuple[int, tuple[int, ...]], dict[Sum, int]] = {}
         self._sequences: list[tuple[list[MeldGroup], list[int]]] | None = None
 
@@ -112,7 +113,7 @@ class RankGroups:
         if known is None:
             cards = group.cards
             meld = Meld.build(group_rank(self.rules, group), cards, self.rules.is_wild)
-            known = self._sums[group] = self.meld_sum(meld, cards)
+            known = self._sums[_plain(group)] = self.meld_sum(meld, cards)
         return known
 
     def meld_sum(self, meld: Meld, cards: Sequence[Card]) -> Sum:
@@ -158,20 +159,32 @@ class RankGroups:
     ) -> list[MeldGroup]:
         """The ``which``-th multiset of the rank's groups (in ``RankWalk``'s order) whose sum is ``choice``."""
         groups, multisets = self._multisets(rank, hand, shapes, rest)
-        return [groups[place] for place in multisets.find(choice, which)]
+        return [MeldGroup(*groups[place]) for place in multisets.find(choice, which)]
 
     def _multisets(
         self, rank: int, hand: HandCards, shapes: list[Shape], rest: list[int]
-    ) -> tuple[list[MeldGroup], RankMultisets]:
-        """The rank's groups and their multisets, made once per rank and ``signature``."""
+    ) -> tuple[tuple[_Plain, ...], RankMultisets]:
+        """The rank's groups (as plain tuples) and their multisets, made once per rank and ``signature``."""
         key = (rank, self.signature(rank, rest))
         known = self._made.get(key)
         if known is None:
             groups, units = self.units_of(hand, shapes)
             held = hand.count(rank)
             unused = UnusedSum(self.wilds, held, self.left_cap)
-            known = self._made[key] = (groups, RankMultisets(units, rest, self.repeats, self.most_groups, unused))
+            multisets = RankMultisets(units, rest, self.repeats, self.most_groups, unused)
+            known = self._made[key] = (tuple(_plain(group) for group in groups), multisets)
         return known
+
+
+#: A ``MeldGroup`` as a plain tuple: equal to it and hashed alike, and, unlike the named tuple, left untracked by
+#: the garbage collector once it survives a collection. The memos of a count keep thousands of groups, and
+#: tracked ones make CPython's full collections, which traverse them all, fire during the count.
+_Plain = tuple[tuple[Card, ...], int | None, int]
+
+
+def _plain(group: MeldGroup) -> _Plain:
+    """``group`` as a plain tuple."""
+    return group.cards, group.rank, group.target
 
 
 class UnusedSum:
@@ -279,8 +292,10 @@ class RankMultisets:
     ) -> None:
         cards = sorted({card for pairs, _ in units for card, _ in pairs})
         place = {card: at for at, card in enumerate(cards)}
-        self.needs = [[(place[card], n) for card, n in pairs] for pairs, _ in units]
-        self.sums = [unit for _, unit in units]
+        # Tuples, not lists: a count keeps thousands of these, and tuples of ints leave the collector's tracking
+        # once they survive a collection, so they add nothing to what makes CPython's full collections fire.
+        self.needs = tuple(tuple((place[card], n) for card, n in pairs) for pairs, _ in units)
+        self.sums = tuple(unit for _, unit in units)
         self.most = len(units) * CARD_TYPES if repeats else 1
         self.most_groups = most_groups
         # The groups counted exactly up to where either the walk stops (``most``) or the sum caps them
@@ -295,12 +310,9 @@ class RankMultisets:
     def _step(self, place: int, left: tuple[int, ...], acc: Sum) -> tuple[tuple[int, ...], Sum] | None:
         """The cards left and the sum once unit ``place`` is added, or None where the walk adds no more of it."""
         needs = self.needs[place]
-        if acc[7] >= self.most or any(left[at] < n for at, n in needs):
+        if acc[7] >= self.most or not _pays(left, needs):
             return None
-        held = list(left)
-        for at, n in needs:
-            held[at] -= n
-        return tuple(held), _plus(acc, self.sums[place], self.groups_kept)
+        return _less(left, needs), _plus(acc, self.sums[place], self.groups_kept)
 
     def _shown(self, acc: Sum) -> Sum:
         """A multiset's sum as the walk gives it (its groups capped at ``most_groups``), turned by ``unused``."""
@@ -310,13 +322,16 @@ class RankMultisets:
     def counted(self) -> dict[Sum, int]:
         """How many multisets have each sum: unit by unit, each number of its copies added to every partial one."""
         states: dict[tuple[tuple[int, ...], Sum], int] = {(self.start, NO_SUM): 1}
-        for place in range(len(self.sums)):
+        most, kept = self.most, self.groups_kept
+        for needs, unit in zip(self.needs, self.sums, strict=True):
             after: dict[tuple[tuple[int, ...], Sum], int] = {}
-            for (left, acc), ways in states.items():
-                stepped: tuple[tuple[int, ...], Sum] | None = (left, acc)
-                while stepped is not None:  # no copy of the unit, then one more copy at a time while the cards last
+            for stepped, ways in states.items():
+                while True:  # no copy of the unit, then one more copy at a time while the cards last (``_step``)
                     after[stepped] = after.get(stepped, 0) + ways
-                    stepped = self._step(place, *stepped)
+                    left, acc = stepped
+                    if acc[7] >= most or not _pays(left, needs):
+                        break
+                    stepped = _less(left, needs), _plus(acc, unit, kept)
             states = after
         found: dict[Sum, int] = {}
         for (_, acc), ways in states.items():
@@ -353,7 +368,7 @@ class RankMultisets:
         cannot pay for stays out of every multiset below, so each step looks only at what its parent could add."""
         if acc[7] >= self.most:
             return []
-        return [place for place in places if all(left[at] >= n for at, n in self.needs[place])]
+        return [place for place in places if _pays(left, self.needs[place])]
 
     def _matches_below(self, target: Sum, places: list[int], left: tuple[int, ...], acc: Sum) -> int:
         """The multisets the walk reaches from ``acc`` adding units from ``places[0]`` on (those of ``places`` the
@@ -370,6 +385,19 @@ class RankMultisets:
             total += (self._shown(stepped[1]) == target) + self._matches_below(target, fitting[at:], *stepped)
         self._below[key] = total
         return total
+
+
+def _pays(left: tuple[int, ...], needs: tuple[tuple[int, int], ...]) -> bool:
+    """Whether the cards ``left`` hold a unit's ``needs`` ((place, copies) pairs)."""
+    return all(left[at] >= n for at, n in needs)
+
+
+def _less(left: tuple[int, ...], needs: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """The cards ``left`` without a unit's ``needs``."""
+    held = list(left)
+    for at, n in needs:
+        held[at] -= n
+    return tuple(held)
 
 
 def pick(weighted: Sequence[tuple[_K, int]], index: int) -> tuple[_K, int]:

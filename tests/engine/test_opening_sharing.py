@@ -32,7 +32,7 @@ def _each_multiset_apart(counter: OpeningCounter) -> int:
     for chosen, rest in counter._sequence_choices():
         hand = HandCards(counter.rules, tuple(rest))
         per_rank = counter.shapes.of(hand)
-        start = counter._start(chosen, hand, sorted(per_rank))
+        start = counter._start(chosen, rest, sorted(per_rank))
         states: Grouped = {_state_rest(start): {start[0]: 1}}
         for rank in sorted(per_rank):
             after: Grouped = {}
