@@ -454,7 +454,7 @@ class Combinations:
         points_field = layout.points_mask << layout.points_shift
         sizes_field = ~layout.verdict_mask  # the groups by the twos they take
         groups: dict[int, dict[int, dict[int, int]]] = {}
-        for code, reached in self._forward().items():
+        for code, reached in self._end_states():
             key = code & layout.verdict_mask
             by_points = groups.get(key & ~points_field)
             if by_points is None:
@@ -482,6 +482,51 @@ class Combinations:
             grouped.append((end, flat))
         self._end_groups = grouped
         return grouped
+
+    def _end_states(self) -> list[tuple[int, int]]:
+        """The states after the last rank with their ways (``_forward``), from the forward pass by points vectors
+        where the structure has them (``_forward_by_points``), each vector's slots read out as states."""
+        vectors = self._by_points
+        if vectors is None or vectors.slot_of(self._start_code) < 0:
+            return list(self._forward().items())
+        shift, width, mask, top = self._layout.points_shift, vectors.width, vectors.slot_mask, vectors.top
+        packed = [vectors.slot_points[top - slot] << shift for slot in range(top + 1)]  # points 0: packed 0 (low 0)
+        ends: list[tuple[int, int]] = []
+        for code, vector in self._forward_by_points().items():
+            slot = 0
+            while vector:
+                reached = vector & mask
+                if reached:
+                    ends.append((code + packed[slot], reached))
+                vector >>= width
+                slot += 1
+        return ends
+
+    def _forward_by_points(self) -> dict[int, int]:
+        """``_forward`` with the states that differ only in their points made one (its points field 0), each with a
+        vector of its ways by points (``_PointsVectors.forward``): a big hand's states differ mostly in their
+        points, four or five to a state without them, and one product moves all of a state's points values at
+        once. The moves are the backward counting's (``_PointsVectors.grouped``), read the other way."""
+        vectors = self._by_points
+        assert vectors is not None
+        clear = vectors.clear
+        layer: dict[int, int] = {self._start_code & clear: 1 << (vectors.top - vectors.slot_of(self._start_code)) * vectors.width}
+        for index in range(len(self._ranks)):
+            following: dict[int, int] = {}
+            for code, vector in layer.items():
+                twos_left, jokers_left = self._wilds_left(code)
+                moves = vectors.grouped(index, code)
+                for at in range(0, len(moves), 7):
+                    if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                        after = (code + moves[at]) | moves[at + 1]
+                        shift = moves[at + 6]
+                        if shift >= 0:  # one rise: a shift, then a product by the ways alone
+                            moved = (vector << shift) * moves[at + 4]
+                        else:
+                            moved = vector * moves[at + 4]
+                        following[after] = following.get(after, 0) + moved
+            layer = {code: vectors.forward(vector) for code, vector in following.items()}
+        return layer
 
     def _forward(self) -> dict[int, int]:
         """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
@@ -619,6 +664,17 @@ class _PointsVectors:
         if points >= self.cap:
             return 0
         return self.top - points // self.step if points % self.step == 0 else -1
+
+    def forward(self, vector: int) -> int:
+        """A forward vector (slot ``k`` for ``min(k * step, cap)`` points, the backward slots reversed) moved by
+        products that carried counts past the cap's slot: those are added into the cap's slot. Their sum is read
+        from one product by ones (a slot each), whose slot ``top - 1`` sums them: no slot of it passes a count."""
+        top, width = self.top, self.width
+        over = vector >> (top + 1) * width
+        if not over:
+            return vector
+        summed = over * self.ones[top] >> (top - 1) * width & self.slot_mask
+        return (vector & self.every_slot) + (summed << top * width)
 
     def at(self, vector: int, slot: int) -> int:
         """The count in ``slot`` of ``vector``."""

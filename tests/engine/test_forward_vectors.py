@@ -1,0 +1,123 @@
+"""The forward pass by points vectors (``Combinations._forward_by_points``): the takes of a big hand that has not
+opened are counted from the end states of one forward pass over the whole hand, and where the structure has points
+vectors those states are carried without their points, a vector of ways by points each. Its end states, read out
+(``_end_states``), must be exactly the plain forward pass's (``_forward``), state by state with the same ways; where
+the structure has no vectors, or its start's points fall off the vectors' step, the plain pass runs. The fold of the
+counts carried past the cap (``_PointsVectors.forward``) is checked on its own, both with counts past the cap and
+without.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from canasta_ref import Rules, load_variant
+from canasta_ref.engine import _native
+from canasta_ref.engine.combos import Aggregate, Combinations, Pool, _PointsVectors
+from canasta_ref.scaling import scaling_position
+
+VARIANTS = ("modern-american", "classic-2p", "classic", "hand-and-foot")
+RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
+BIG = [(variant, cards, seed) for variant in VARIANTS for cards in (45, 60) for seed in (0, 1)]
+
+
+def _take_structures(variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> list[Combinations]:
+    """The whole-hand structures the takes of a draw position not opened are counted from (``count_from``)."""
+    found: list[Combinations] = []
+    original = Combinations.count_from
+
+    def seen(whole: Combinations, start: Aggregate, pool: Pool, jokers: int) -> int:
+        if all(whole is not known for known in found):
+            found.append(whole)
+        return original(whole, start, pool, jokers)
+
+    monkeypatch.setattr(Combinations, "count_from", seen)
+    game = scaling_position(RULES[variant], cards, opened=False, phase="draw", seed=seed)
+    assert game.legal_actions().count() > 1_000
+    return found
+
+
+def _summed(ends: list[tuple[int, int]]) -> dict[int, int]:
+    summed: dict[int, int] = {}
+    for code, reached in ends:
+        summed[code] = summed.get(code, 0) + reached
+    return summed
+
+
+@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+@pytest.mark.parametrize(("variant", "cards", "seed"), BIG)
+def test_end_states_by_points_are_the_plain_forward_pass(
+    variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    structures = _take_structures(variant, cards, seed, monkeypatch)
+    with_vectors = [whole for whole in structures if whole._by_points is not None]
+    assert with_vectors, "the takes were counted from a structure with points vectors"
+    for whole in with_vectors:
+        plain = whole._forward()
+        ends = whole._end_states()
+        assert len(ends) == len(plain), "each state with its points read out once"
+        assert _summed(ends) == plain
+        by_points = whole._forward_by_points()
+        assert len(by_points) <= len(plain)
+        vectors = whole._by_points
+        assert vectors is not None
+        assert all(code & ~vectors.clear == 0 for code in by_points), "the states carry no points"
+        assert all(vector < 1 << (vectors.top + 1) * vectors.width for vector in by_points.values()), "folded"
+
+
+@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+def test_states_differing_in_points_merge_in_the_forward_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other side of the merge: in a hand whose end states differ mostly by their points (Modern American's,
+    its minimum high above what one meld gives), the vectors hold several times fewer states than the plain pass."""
+    (whole,) = [s for s in _take_structures("modern-american", 60, 0, monkeypatch) if s._by_points is not None]
+    assert 3 * len(whole._forward_by_points()) < len(whole._forward())
+
+
+@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+def test_without_vectors_or_off_the_step_the_plain_pass_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    (whole,) = [s for s in _take_structures("modern-american", 45, 0, monkeypatch) if s._by_points is not None]
+    plain = whole._forward()
+
+    def refused(self: Combinations) -> dict[int, int]:
+        raise AssertionError("the forward pass by points ran")
+
+    monkeypatch.setattr(Combinations, "_forward_by_points", refused)
+    vectors = whole._by_points
+    assert vectors is not None
+    whole._by_points = None
+    assert whole._end_states() == list(plain.items())
+    whole._by_points = vectors
+    monkeypatch.setattr(_PointsVectors, "slot_of", lambda self, code: -1)
+    assert whole._end_states() == list(plain.items())
+
+
+def _vectors() -> _PointsVectors:
+    game = scaling_position(RULES["modern-american"], 60, opened=False, phase="play", seed=0)
+    structure = next(b for b in game._listing().blocks if isinstance(b, Combinations))
+    vectors = structure._by_points
+    assert vectors is not None and vectors.top >= 4
+    return vectors
+
+
+def _packed(counts: list[int], width: int) -> int:
+    return sum(count << slot * width for slot, count in enumerate(counts))
+
+
+def test_counts_past_the_cap_fold_into_the_cap_slot() -> None:
+    vectors = _vectors()
+    top, width = vectors.top, vectors.width
+    rng = random.Random(0)
+    for past in (1, 2, top):
+        counts = [rng.randrange(1 << (width - 8)) for _ in range(top + 1 + past)]
+        folded = counts[:top] + [sum(counts[top:])]
+        assert vectors.forward(_packed(counts, width)) == _packed(folded, width)
+
+
+def test_a_vector_within_the_cap_is_left_as_it_is() -> None:
+    vectors = _vectors()
+    top, width = vectors.top, vectors.width
+    counts = [slot * 7 + 1 for slot in range(top + 1)]
+    assert vectors.forward(_packed(counts, width)) == _packed(counts, width)
+    assert vectors.forward(0) == 0
