@@ -264,8 +264,7 @@ class Combinations:
             total = 0
             twos_left, jokers_left = self._wilds_left(code)
             moves = vectors.grouped(index, code)
-            slot_mask = vectors.slot_mask
-            every_slot = vectors.every_slot
+            slot_mask, width, keep, terms = vectors.slot_mask, vectors.width, vectors.keep, vectors.terms
             following = vectors.memo[index + 1]
             for at in range(0, len(moves), 7):
                 if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
@@ -275,11 +274,16 @@ class Combinations:
                         below = self._points_vector(index + 1, after)
                     if below:
                         total += (below & slot_mask) * moves[at + 5]
-                        shift = moves[at + 6]
-                        if shift >= 0:  # one rise: a shift, cheaper than the product of two long ints
-                            total += (below << shift & every_slot) * moves[at + 4]
-                        else:
-                            total += below * moves[at + 4] & every_slot
+                        rise = moves[at + 6]
+                        if rise >= 0:  # one rise: a shift of the slots that stay below the cap's, times the ways
+                            ways = moves[at + 4]
+                            moved = (below & keep[rise]) << rise * width
+                            total += moved * ways if ways != 1 else moved
+                        else:  # several: a shift and a short product each, not one product of two long ints
+                            kernel = terms[moves[at + 4]]
+                            for term in range(0, len(kernel), 2):
+                                rise = kernel[term]
+                                total += ((below & keep[rise]) << rise * width) * kernel[term + 1]
         memo[code] = total
         return total
 
@@ -509,8 +513,9 @@ class Combinations:
         once. The moves are the backward counting's (``_PointsVectors.grouped``), read the other way."""
         vectors = self._by_points
         assert vectors is not None
-        clear = vectors.clear
-        layer: dict[int, int] = {self._start_code & clear: 1 << (vectors.top - vectors.slot_of(self._start_code)) * vectors.width}
+        clear, width, terms = vectors.clear, vectors.width, vectors.terms
+        first = vectors.top - vectors.slot_of(self._start_code)  # the start's slot, counted forwards
+        layer: dict[int, int] = {self._start_code & clear: 1 << first * width}
         for index in range(len(self._ranks)):
             following: dict[int, int] = {}
             for code, vector in layer.items():
@@ -519,11 +524,17 @@ class Combinations:
                 for at in range(0, len(moves), 7):
                     if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
                         after = (code + moves[at]) | moves[at + 1]
-                        shift = moves[at + 6]
-                        if shift >= 0:  # one rise: a shift, then a product by the ways alone
-                            moved = (vector << shift) * moves[at + 4]
+                        rise = moves[at + 6]
+                        if rise >= 0:  # one rise: a shift, then a product by the ways alone
+                            ways = moves[at + 4]
+                            moved = vector << rise * width if rise else vector
+                            if ways != 1:
+                                moved *= ways
                         else:
-                            moved = vector * moves[at + 4]
+                            moved = 0
+                            kernel = terms[moves[at + 4]]
+                            for term in range(0, len(kernel), 2):
+                                moved += (vector << kernel[term] * width) * kernel[term + 1]
                         following[after] = following.get(after, 0) + moved
             layer = {code: vectors.forward(vector) for code, vector in following.items()}
         return layer
@@ -650,6 +661,11 @@ class _PointsVectors:
         self.slot_points = [min((top - slot) * step, cap) for slot in range(top + 1)]
         #: Per rise of ``d`` slots (0 to ``top``), ones in the ``d`` lowest slots: where the cap's count is copied.
         self.ones = [sum(1 << slot * width for slot in range(rise)) for rise in range(top + 1)]
+        #: Per rise of ``d`` slots, ones in the slots that a shift by ``d`` keeps below the cap's: what a backward
+        #: step reads of the vector below, before the shift, so that no long int is made only to be cut.
+        self.keep = [(1 << (top + 1 - rise) * width) - 1 for rise in range(top + 1)]
+        #: The ways by rise of the moves merged with several rises (``grouped``): rise, ways, rise, ways, ...
+        self.terms: list[list[int]] = []
         self.slot_mask = (1 << width) - 1
         self.every_slot = (1 << (top + 1) * width) - 1
         self.points_shift, self.points_mask = layout.points_shift, layout.points_mask
@@ -683,10 +699,11 @@ class _PointsVectors:
     def grouped(self, index: int, code: int) -> list[int]:
         """``_Layout.merged_moves`` at rank ``index`` from ``code`` (its points 0), the moves that lead to one
         state but for the points merged, laid flat in sevens: what they add less the points, what they or in, the
-        twos and jokers they take, their ways by rise as a polynomial in slots (``kernel``), the cap's copies
-        (``fill``), and the bits of the one rise (-1 where there are several, the kernel then whole, else the
-        kernel holds the ways alone): ``below * kernel`` (cut to the slots) plus the cap's count times ``fill`` is
-        the vector seen from before the moves."""
+        twos and jokers they take, their ways, the cap's copies (``fill``: the ways times ``ones`` of each rise),
+        and their rise in slots; where the merged moves have several rises, -1 for the rise and, for the ways, the
+        place in ``terms`` of their ways by rise. The vector seen from before the moves is the vector below shifted
+        by each rise (cut to the slots) times its ways, plus the cap's count times ``fill``: a few shifts and short
+        products, where one product by a polynomial of the ways multiplies two long ints."""
         layout = self.layout
         key = layout.moves_key(index, code)
         known = self._grouped.get(key)
@@ -697,22 +714,32 @@ class _PointsVectors:
     def _group(self, moves: list[int]) -> list[int]:
         flat: list[int] = []
         places: dict[tuple[int, int], int] = {}
-        clear, width = self.clear, self.width
+        clear, terms = self.clear, self.terms
         for at in range(0, len(moves), 5):
             added, bits, ways = moves[at], moves[at + 1], moves[at + 4]
             rise = min(-(-(added >> self.points_shift & self.points_mask) // self.step), self.top)
-            kernel, fill = ways << rise * width, ways * self.ones[rise]
             key = (added & clear, bits)
             place = places.get(key, -1)
             if place < 0:
                 places[key] = len(flat)
-                flat.extend((added & clear, bits, moves[at + 2], moves[at + 3], ways, fill, rise * width))
-            else:
-                if flat[place + 6] >= 0:  # a second rise: the ways become a polynomial
-                    flat[place + 4] <<= flat[place + 6]
-                    flat[place + 6] = -1
-                flat[place + 4] += kernel
-                flat[place + 5] += fill
+                flat.extend((added & clear, bits, moves[at + 2], moves[at + 3], ways, ways * self.ones[rise], rise))
+                continue
+            flat[place + 5] += ways * self.ones[rise]
+            first = flat[place + 6]
+            if first == rise:
+                flat[place + 4] += ways
+                continue
+            if first >= 0:  # a second rise: the ways by rise go to ``terms``
+                terms.append([first, flat[place + 4]])
+                flat[place + 4], flat[place + 6] = len(terms) - 1, -1
+            kernel = terms[flat[place + 4]]
+            found = False
+            for term in range(0, len(kernel), 2):
+                if kernel[term] == rise:
+                    kernel[term + 1] += ways
+                    found = True
+            if not found:
+                kernel.extend((rise, ways))
         return flat
 
 

@@ -20,6 +20,8 @@ from canasta_ref.scaling import scaling_position
 
 VARIANTS = ("modern-american", "classic-2p", "classic", "hand-and-foot")
 RULES = {name: Rules(load_variant(name)) for name in VARIANTS}
+#: Tests that replace a method of a class mypyc compiled: the pure pass runs them.
+PURE_ONLY = pytest.mark.skipif(bool(_native.COMPILED), reason="it replaces a method of a class mypyc compiled")
 BIG = [(variant, cards, seed) for variant in VARIANTS for cards in (45, 60) for seed in (0, 1)]
 
 
@@ -46,7 +48,7 @@ def _summed(ends: list[tuple[int, int]]) -> dict[int, int]:
     return summed
 
 
-@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+@PURE_ONLY
 @pytest.mark.parametrize(("variant", "cards", "seed"), BIG)
 def test_end_states_by_points_are_the_plain_forward_pass(
     variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -67,7 +69,7 @@ def test_end_states_by_points_are_the_plain_forward_pass(
         assert all(vector < 1 << (vectors.top + 1) * vectors.width for vector in by_points.values()), "folded"
 
 
-@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+@PURE_ONLY
 def test_states_differing_in_points_merge_in_the_forward_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     """The other side of the merge: in a hand whose end states differ mostly by their points (Modern American's,
     its minimum high above what one meld gives), the vectors hold several times fewer states than the plain pass."""
@@ -75,7 +77,7 @@ def test_states_differing_in_points_merge_in_the_forward_pass(monkeypatch: pytes
     assert 3 * len(whole._forward_by_points()) < len(whole._forward())
 
 
-@pytest.mark.skipif(_native.COMPILED, reason="it replaces a method of a class mypyc compiled: the pure pass runs it")
+@PURE_ONLY
 def test_without_vectors_or_off_the_step_the_plain_pass_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     (whole,) = [s for s in _take_structures("modern-american", 45, 0, monkeypatch) if s._by_points is not None]
     plain = whole._forward()
@@ -111,7 +113,7 @@ def test_counts_past_the_cap_fold_into_the_cap_slot() -> None:
     rng = random.Random(0)
     for past in (1, 2, top):
         counts = [rng.randrange(1 << (width - 8)) for _ in range(top + 1 + past)]
-        folded = counts[:top] + [sum(counts[top:])]
+        folded = [*counts[:top], sum(counts[top:])]
         assert vectors.forward(_packed(counts, width)) == _packed(folded, width)
 
 
