@@ -102,6 +102,11 @@ EndByPoints = tuple[Aggregate, tuple[int, ...], tuple[int, ...], tuple[int, ...]
 EndGroup = tuple[Aggregate, list[tuple[int, list[tuple[tuple[int, ...], int]]]]]
 
 
+#: End states that differ only in their points, from the forward pass by points vectors (``Combinations._end_vectors``):
+#: the end with its points 0, and the sizes of each end's groups of twos with its vector of ways by points.
+EndVectors = tuple[Aggregate, list[tuple[tuple[int, ...], int]]]
+
+
 class Combinations:
     """The legal choices of at most one option per rank (in ``ranks`` order), as concrete actions made by
     ``build``. Ordered as the plain enumeration orders them: by the choice at each rank (none first, then the
@@ -141,6 +146,7 @@ class Combinations:
         self._start_code = self._layout.encode(start)
         self._count: int | None = None
         self._end_groups: list[EndGroup] | None = None  # _grouped_ends
+        self._end_vector_groups: list[EndVectors] | None = None  # _end_vectors
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
         self._ends_by_pool_points: dict[Pool, list[EndByPoints]] = {}
         #: Per finished take state with its points 0 (``count_from``): the verdict by points total.
@@ -259,7 +265,11 @@ class Combinations:
         if index == len(self._ranks):
             total = self._accepted_slots(code)
             if total:
-                total *= self._twos_ways(self._hand.twos, self._layout.twos_of(code))
+                sizes = code & vectors.sizes_field
+                ways = vectors.twos_ways.get(sizes, -1)
+                if ways < 0:
+                    ways = vectors.twos_ways[sizes] = self._twos_ways(self._hand.twos, self._layout.twos_of(code))
+                total = total * ways if ways != 1 else total
         else:
             total = 0
             twos_left, jokers_left = self._wilds_left(code)
@@ -394,7 +404,7 @@ class Combinations:
         known = self._joined_verdicts.get(joined)
         if known is None:
             known = self._joined_verdicts[joined] = {}
-        missing = sorted({points for points in totals if points not in known})
+        missing = [points for points in totals if points not in known]  # ascending, as ``count_from`` gives them
         if missing:
             if self._points_verdict is not None:
                 answers = self._points_verdict(joined, missing)
@@ -409,6 +419,8 @@ class Combinations:
         only in their points made one (``EndByPoints``): a take's verdict is then judged once per such end for all
         its points values, and the points a start lifts to the cap are summed by one look-up."""
         known = self._ends_by_pool_points.get(pool)
+        if known is None and self._forward_vectors():
+            known = self._ends_by_pool_points[pool] = self._ends_by_vectors(pool)
         if known is None:
             by_end: dict[Aggregate, list[tuple[int, int]]] = {}
             for end, by_points in self._grouped_ends():
@@ -421,6 +433,71 @@ class Combinations:
                     by_end.setdefault(end, []).extend(pairs)
             known = self._ends_by_pool_points[pool] = [_end_by_points(end, pairs) for end, pairs in by_end.items()]
         return known
+
+    def _forward_vectors(self) -> bool:
+        """Whether the end states come from the forward pass by points vectors (``_forward_by_points``): where the
+        structure has vectors and its start's points fall on their step."""
+        vectors = self._by_points
+        return vectors is not None and vectors.slot_of(self._start_code) >= 0
+
+    def _ends_by_vectors(self, pool: Pool) -> list[EndByPoints]:
+        """``_ends_by_points`` from the end vectors (``_end_vectors``): each end's ways by points for the twos
+        ``pool`` are its members' vectors, each times its ways to pick the twos, summed, then read slot by slot."""
+        vectors = self._by_points
+        assert vectors is not None
+        by_end: dict[Aggregate, int] = {}
+        for end, members in self._end_vectors():
+            summed = 0
+            for sizes, vector in members:
+                ways = self._twos_ways(pool, sizes)
+                if ways:
+                    summed += vector * ways if ways != 1 else vector
+            if summed:
+                by_end[end] = by_end.get(end, 0) + summed
+        width, mask, top, slot_points = vectors.width, vectors.slot_mask, vectors.top, vectors.slot_points
+        ends: list[EndByPoints] = []
+        for end, summed in by_end.items():
+            pairs: list[tuple[int, int]] = []
+            slot = 0
+            while summed:  # slot ``k`` holds ``min(k * step, cap)`` points: ascending
+                ways = summed & mask
+                if ways:
+                    pairs.append((slot_points[top - slot], ways))
+                summed >>= width
+                slot += 1
+            ends.append(_end_by_points(end, pairs))
+        return ends
+
+    def _end_vectors(self) -> list[EndVectors]:
+        """The end states of the forward pass by points (``_forward_by_points``) grouped as ``_grouped_ends``
+        groups them, under one verdict's worth each, its points 0, each with the sizes of its ends' groups of twos
+        and their vectors of ways by points: a vector a member, not a member by points value."""
+        if self._end_vector_groups is not None:
+            return self._end_vector_groups
+        layout = self._layout
+        sizes_field = ~layout.verdict_mask  # the groups by the twos they take
+        groups: dict[int, dict[int, int]] = {}
+        for code, vector in self._forward_by_points().items():
+            key = code & layout.verdict_mask
+            members = groups.get(key)
+            if members is None:
+                members = groups[key] = {}
+            sizes = code & sizes_field
+            members[sizes] = members.get(sizes, 0) + vector
+        twos: dict[int, tuple[int, ...]] = {}
+        grouped: list[EndVectors] = []
+        for key, members in groups.items():
+            state = layout.decode(key)  # the points field 0: 0 points (a structure with vectors has no negative)
+            total = key >> layout.twos_used_shift & layout.twos_used_mask
+            end = _with(state, state.left, (total,) if total else ())
+            sized: list[tuple[tuple[int, ...], int]] = []
+            for sizes, vector in members.items():
+                if sizes not in twos:
+                    twos[sizes] = layout.twos_of(sizes)
+                sized.append((twos[sizes], vector))
+            grouped.append((end, sized))
+        self._end_vector_groups = grouped
+        return grouped
 
     def _ends_for(self, pool: Pool) -> dict[Aggregate, int]:
         """The end states with their ways for a hand whose twos are ``pool``: the ways to pick the natural cards
@@ -458,7 +535,7 @@ class Combinations:
         points_field = layout.points_mask << layout.points_shift
         sizes_field = ~layout.verdict_mask  # the groups by the twos they take
         groups: dict[int, dict[int, dict[int, int]]] = {}
-        for code, reached in self._end_states():
+        for code, reached in self._forward().items():
             key = code & layout.verdict_mask
             by_points = groups.get(key & ~points_field)
             if by_points is None:
@@ -486,25 +563,6 @@ class Combinations:
             grouped.append((end, flat))
         self._end_groups = grouped
         return grouped
-
-    def _end_states(self) -> list[tuple[int, int]]:
-        """The states after the last rank with their ways (``_forward``), from the forward pass by points vectors
-        where the structure has them (``_forward_by_points``), each vector's slots read out as states."""
-        vectors = self._by_points
-        if vectors is None or vectors.slot_of(self._start_code) < 0:
-            return list(self._forward().items())
-        shift, width, mask, top = self._layout.points_shift, vectors.width, vectors.slot_mask, vectors.top
-        packed = [vectors.slot_points[top - slot] << shift for slot in range(top + 1)]  # points 0: packed 0 (low 0)
-        ends: list[tuple[int, int]] = []
-        for code, vector in self._forward_by_points().items():
-            slot = 0
-            while vector:
-                reached = vector & mask
-                if reached:
-                    ends.append((code + packed[slot], reached))
-                vector >>= width
-                slot += 1
-        return ends
 
     def _forward_by_points(self) -> dict[int, int]:
         """``_forward`` with the states that differ only in their points made one (its points field 0), each with a
@@ -672,6 +730,10 @@ class _PointsVectors:
         self.clear = ~(layout.points_mask << layout.points_shift)
         self.memo: list[dict[int, int]] = [{} for _ in range(len(options) + 1)]
         self.accepted: dict[int, int] = {}
+        #: A state's groups by the twos they take (``_Layout.verdict_mask`` less), and the ways to pick the hand's
+        #: twos for each such field met: every end state asks, and a few fields serve thousands of states.
+        self.sizes_field = ~layout.verdict_mask
+        self.twos_ways: dict[int, int] = {}
         self._grouped: dict[int, list[int]] = {}
 
     def slot_of(self, code: int) -> int:

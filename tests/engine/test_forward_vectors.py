@@ -1,8 +1,9 @@
 """The forward pass by points vectors (``Combinations._forward_by_points``): the takes of a big hand that has not
 opened are counted from the end states of one forward pass over the whole hand, and where the structure has points
 vectors those states are carried without their points, a vector of ways by points each. Its end states, read out
-(``_end_states``), must be exactly the plain forward pass's (``_forward``), state by state with the same ways; where
-the structure has no vectors, or its start's points fall off the vectors' step, the plain pass runs. The fold of the
+(slot by slot), must be exactly the plain forward pass's (``_forward``), state by state with the same ways, and
+the ends each pool of twos weighs (``_ends_by_points``) the plain pass's; where the structure has no vectors, or
+its start's points fall off the vectors' step, the plain pass runs. The fold of the
 counts carried past the cap (``_PointsVectors.forward``) is checked on its own, both with counts past the cap and
 without.
 """
@@ -15,7 +16,7 @@ import pytest
 
 from canasta_ref import Rules, load_variant
 from canasta_ref.engine import _native
-from canasta_ref.engine.combos import Aggregate, Combinations, Pool, _PointsVectors
+from canasta_ref.engine.combos import Aggregate, Combinations, EndByPoints, Pool, _PointsVectors
 from canasta_ref.scaling import scaling_position
 
 VARIANTS = ("modern-american", "classic-2p", "classic", "hand-and-foot")
@@ -41,11 +42,30 @@ def _take_structures(variant: str, cards: int, seed: int, monkeypatch: pytest.Mo
     return found
 
 
-def _summed(ends: list[tuple[int, int]]) -> dict[int, int]:
-    summed: dict[int, int] = {}
-    for code, reached in ends:
-        summed[code] = summed.get(code, 0) + reached
-    return summed
+def _read_out(whole: Combinations) -> dict[int, int]:
+    """The states of the forward pass by points, each vector's slots read out as states with their points."""
+    vectors = whole._by_points
+    assert vectors is not None
+    layout = whole._layout
+    states: dict[int, int] = {}
+    for code, vector in whole._forward_by_points().items():
+        for slot in range(vectors.top + 1):
+            reached = vector >> slot * vectors.width & vectors.slot_mask
+            if reached:
+                states[code + (vectors.slot_points[vectors.top - slot] << layout.points_shift)] = reached
+    return states
+
+
+def _plain_ends(whole: Combinations, pool: Pool) -> list[EndByPoints]:
+    """``_ends_by_points`` from the plain forward pass (the structure's start taken off the vectors' step)."""
+    saved = whole._ends_by_pool_points
+    whole._ends_by_pool_points = {}
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Combinations, "_forward_vectors", lambda self: False)
+            return whole._ends_by_points(pool)
+    finally:
+        whole._ends_by_pool_points = saved
 
 
 @PURE_ONLY
@@ -54,33 +74,33 @@ def test_end_states_by_points_are_the_plain_forward_pass(
     variant: str, cards: int, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     structures = _take_structures(variant, cards, seed, monkeypatch)
-    with_vectors = [whole for whole in structures if whole._by_points is not None]
+    with_vectors = [whole for whole in structures if whole._forward_vectors()]
     assert with_vectors, "the takes were counted from a structure with points vectors"
     for whole in with_vectors:
-        plain = whole._forward()
-        ends = whole._end_states()
-        assert len(ends) == len(plain), "each state with its points read out once"
-        assert _summed(ends) == plain
-        by_points = whole._forward_by_points()
-        assert len(by_points) <= len(plain)
+        assert _read_out(whole) == whole._forward()
         vectors = whole._by_points
         assert vectors is not None
+        by_points = whole._forward_by_points()
         assert all(code & ~vectors.clear == 0 for code in by_points), "the states carry no points"
         assert all(vector < 1 << (vectors.top + 1) * vectors.width for vector in by_points.values()), "folded"
+        for pool in whole._ends_by_pool_points:
+            by_vectors = whole._ends_by_points(pool)
+            assert sorted(by_vectors) == sorted(_plain_ends(whole, pool)), "the same ends, points and ways"
 
 
 @PURE_ONLY
 def test_states_differing_in_points_merge_in_the_forward_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     """The other side of the merge: in a hand whose end states differ mostly by their points (Modern American's,
     its minimum high above what one meld gives), the vectors hold several times fewer states than the plain pass."""
-    (whole,) = [s for s in _take_structures("modern-american", 60, 0, monkeypatch) if s._by_points is not None]
+    (whole,) = [s for s in _take_structures("modern-american", 60, 0, monkeypatch) if s._forward_vectors()]
     assert 3 * len(whole._forward_by_points()) < len(whole._forward())
 
 
 @PURE_ONLY
 def test_without_vectors_or_off_the_step_the_plain_pass_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    (whole,) = [s for s in _take_structures("modern-american", 45, 0, monkeypatch) if s._by_points is not None]
-    plain = whole._forward()
+    (whole,) = [s for s in _take_structures("modern-american", 45, 0, monkeypatch) if s._forward_vectors()]
+    pool = next(iter(whole._ends_by_pool_points))
+    by_vectors = sorted(whole._ends_by_points(pool))
 
     def refused(self: Combinations) -> dict[int, int]:
         raise AssertionError("the forward pass by points ran")
@@ -89,10 +109,14 @@ def test_without_vectors_or_off_the_step_the_plain_pass_runs(monkeypatch: pytest
     vectors = whole._by_points
     assert vectors is not None
     whole._by_points = None
-    assert whole._end_states() == list(plain.items())
+    assert not whole._forward_vectors()
+    whole._ends_by_pool_points = {}
+    assert sorted(whole._ends_by_points(pool)) == by_vectors
     whole._by_points = vectors
     monkeypatch.setattr(_PointsVectors, "slot_of", lambda self, code: -1)
-    assert whole._end_states() == list(plain.items())
+    assert not whole._forward_vectors()
+    whole._ends_by_pool_points = {}
+    assert sorted(whole._ends_by_points(pool)) == by_vectors
 
 
 def _vectors() -> _PointsVectors:
