@@ -34,6 +34,11 @@ from .cards import JOKER, JOKER_RANK, Card
 from .movegen import HandCards, Shape, expand_shapes, submultisets, without
 from .rules import remember
 
+#: When the forward pass turns to points vectors (``Combinations._forward_by_points``): after the first rank whose
+#: states are at least ``[0]`` times as many as they are without their points, and at least ``[1]``. A list, so
+#: that tests can move it.
+VECTORS_FROM: Final = [3, 256]
+
 #: The twos still to pick from: (card, copies) pairs, in card order.
 Pool = tuple[tuple[Card, int], ...]
 
@@ -565,20 +570,29 @@ class Combinations:
         return grouped
 
     def _forward_by_points(self) -> dict[int, int]:
-        """``_forward`` with the states that differ only in their points made one (its points field 0), each with a
-        vector of its ways by points (``_PointsVectors.forward``): a big hand's states differ mostly in their
-        points, four or five to a state without them, and one product moves all of a state's points values at
-        once. The moves are the backward counting's (``_PointsVectors.grouped``), read the other way."""
+        """The states after the last rank as ``_forward`` reaches them, those that differ only in their points made
+        one (its points field 0), each with a vector of its ways by points (``_PointsVectors.forward``). The pass
+        runs state by state while the states differ little in their points, and by vectors from the first rank
+        after which they are ``VECTORS_FROM`` times as many as without their points: there one product moves all
+        of a state's points values at once (a big hand of Modern American's, four to eight states to one), where
+        a vector step costs two or three plain ones (Classic's, at most two to one, stays plain)."""
         vectors = self._by_points
         assert vectors is not None
-        clear, width, terms = vectors.clear, vectors.width, vectors.terms
-        first = vectors.top - vectors.slot_of(self._start_code)  # the start's slot, counted forwards
-        layer: dict[int, int] = {self._start_code & clear: 1 << first * width}
-        for index in range(len(self._ranks)):
+        clear = vectors.clear
+        layer: dict[int, int] = {self._start_code: 1}
+        index = 0
+        while index < len(self._ranks):
+            layer = self._forward_step(index, layer)
+            index += 1
+            if len(layer) >= VECTORS_FROM[1] and len(layer) >= VECTORS_FROM[0] * len({c & clear for c in layer}):
+                break
+        by_points = vectors.by_points(layer)
+        width, terms = vectors.width, vectors.terms
+        for rank in range(index, len(self._ranks)):
             following: dict[int, int] = {}
-            for code, vector in layer.items():
+            for code, vector in by_points.items():
                 twos_left, jokers_left = self._wilds_left(code)
-                moves = vectors.grouped(index, code)
+                moves = vectors.grouped(rank, code)
                 for at in range(0, len(moves), 7):
                     if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
                         after = (code + moves[at]) | moves[at + 1]
@@ -594,25 +608,29 @@ class Combinations:
                             for term in range(0, len(kernel), 2):
                                 moved += (vector << kernel[term] * width) * kernel[term + 1]
                         following[after] = following.get(after, 0) + moved
-            layer = {code: vectors.forward(vector) for code, vector in following.items()}
-        return layer
+            by_points = {code: vectors.forward(vector) for code, vector in following.items()}
+        return by_points
 
     def _forward(self) -> dict[int, int]:
         """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
         recursion run forwards, so that the states do not depend on where a caller starts."""
-        layout = self._layout
         layer: dict[int, int] = {self._start_code: 1}
         for index in range(len(self._ranks)):
-            following: dict[int, int] = {}
-            for code, reached in layer.items():
-                twos_left, jokers_left = self._wilds_left(code)
-                moves = layout.merged_moves(index, code)
-                for at in range(0, len(moves), 5):
-                    if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
-                        after = (code + moves[at]) | moves[at + 1]
-                        following[after] = following.get(after, 0) + reached * moves[at + 4]
-            layer = following
+            layer = self._forward_step(index, layer)
         return layer
+
+    def _forward_step(self, index: int, layer: dict[int, int]) -> dict[int, int]:
+        """The states after rank ``index`` with their ways, from those before it (``layer``)."""
+        layout = self._layout
+        following: dict[int, int] = {}
+        for code, reached in layer.items():
+            twos_left, jokers_left = self._wilds_left(code)
+            moves = layout.merged_moves(index, code)
+            for at in range(0, len(moves), 5):
+                if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                    after = (code + moves[at]) | moves[at + 1]
+                    following[after] = following.get(after, 0) + reached * moves[at + 4]
+        return following
 
     # -- indexing and iterating -------------------------------------------------------------------------
     def __getitem__(self, index: int) -> Action:
@@ -753,6 +771,18 @@ class _PointsVectors:
             return vector
         summed = over * self.ones[top] >> (top - 1) * width & self.slot_mask
         return (vector & self.every_slot) + (summed << top * width)
+
+    def by_points(self, layer: dict[int, int]) -> dict[int, int]:
+        """The states ``layer`` (with their ways) as forward vectors: by their states less the points, each state's
+        ways in the slot of its points (a state of the forward pass from a start on the step is on it)."""
+        top, width, shift, mask = self.top, self.width, self.points_shift, self.points_mask
+        vectors: dict[int, int] = {}
+        for code, reached in layer.items():
+            points = code >> shift & mask
+            slot = top if points >= self.cap else points // self.step
+            pointless = code & self.clear
+            vectors[pointless] = vectors.get(pointless, 0) + (reached << slot * width)
+        return vectors
 
     def at(self, vector: int, slot: int) -> int:
         """The count in ``slot`` of ``vector``."""

@@ -3,7 +3,8 @@ opened are counted from the end states of one forward pass over the whole hand, 
 vectors those states are carried without their points, a vector of ways by points each. Its end states, read out
 (slot by slot), must be exactly the plain forward pass's (``_forward``), state by state with the same ways, and
 the ends each pool of twos weighs (``_ends_by_points``) the plain pass's; where the structure has no vectors, or
-its start's points fall off the vectors' step, the plain pass runs. The fold of the
+its start's points fall off the vectors' step, the plain pass runs. The pass turns to vectors only where the states
+differ mostly by their points (``combos.VECTORS_FROM``); turned early or never, it reaches the same states. The fold of the
 counts carried past the cap (``_PointsVectors.forward``) is checked on its own, both with counts past the cap and
 without.
 """
@@ -15,7 +16,7 @@ import random
 import pytest
 
 from canasta_ref import Rules, load_variant
-from canasta_ref.engine import _native
+from canasta_ref.engine import _native, combos
 from canasta_ref.engine.combos import Aggregate, Combinations, EndByPoints, Pool, _PointsVectors
 from canasta_ref.scaling import scaling_position
 
@@ -86,6 +87,41 @@ def test_end_states_by_points_are_the_plain_forward_pass(
         for pool in whole._ends_by_pool_points:
             by_vectors = whole._ends_by_points(pool)
             assert sorted(by_vectors) == sorted(_plain_ends(whole, pool)), "the same ends, points and ways"
+
+
+@PURE_ONLY
+@pytest.mark.parametrize("turn", [[1, 0], [10**9, 0]], ids=["vectors from the first rank", "plain to the last"])
+@pytest.mark.parametrize(("variant", "cards"), [("modern-american", 45), ("modern-american", 60), ("classic", 60)])
+def test_wherever_the_pass_turns_to_vectors_it_reaches_the_same_states(
+    variant: str, cards: int, turn: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass turns to vectors where the states differ mostly by their points (``combos.VECTORS_FROM``): turned
+    at the first rank, or never (the last rank's states made vectors), the same states and ends."""
+    monkeypatch.setattr(combos, "VECTORS_FROM", turn)
+    for whole in [s for s in _take_structures(variant, cards, 0, monkeypatch) if s._forward_vectors()]:
+        assert _read_out(whole) == whole._forward()
+        for pool in whole._ends_by_pool_points:
+            assert sorted(whole._ends_by_points(pool)) == sorted(_plain_ends(whole, pool))
+
+
+@PURE_ONLY
+@pytest.mark.parametrize(("variant", "turns"), [("modern-american", True), ("classic", False)])
+def test_the_pass_turns_to_vectors_where_the_states_differ_mostly_by_points(
+    variant: str, turns: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Modern American's big hand, four to eight states to one without their points, is carried by vectors;
+    Classic's, at most two to one, state by state to the end."""
+    (whole,) = [s for s in _take_structures(variant, 60, 0, monkeypatch) if s._forward_vectors()]
+    steps: list[int] = []
+    original = _PointsVectors.forward
+
+    def counted(self: _PointsVectors, vector: int) -> int:
+        steps.append(vector)
+        return original(self, vector)
+
+    monkeypatch.setattr(_PointsVectors, "forward", counted)
+    whole._forward_by_points()
+    assert bool(steps) == turns
 
 
 @PURE_ONLY
