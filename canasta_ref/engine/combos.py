@@ -15,7 +15,9 @@ Taking the pile before opening adds the take's own group, chosen among many (eve
 cards that melds the top card), each a start state of its own. ``count_from`` counts them all from one forward
 pass over the whole hand: the states after the last rank do not depend on the start, so each start costs a pass
 over those end states, not a recursion (the ends that differ only in their points judged once for all of them);
-only the take a caller indexes gets a recursion from its own start.
+only the take a caller indexes gets a recursion from its own start. Where the states differ mostly by their points
+(a big hand of Modern American's), the forward pass carries them without their points, a vector of ways by points
+each, as the counting carries them backwards (issue 40).
 
 Design notes (issue 15): the alternative, an opening built in steps within the turn, would have changed what an
 action is, and so the perft counts, the protocol and every engine's notion of a legal move; a structure over the

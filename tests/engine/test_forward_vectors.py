@@ -3,10 +3,10 @@ opened are counted from the end states of one forward pass over the whole hand, 
 vectors those states are carried without their points, a vector of ways by points each. Its end states, read out
 (slot by slot), must be exactly the plain forward pass's (``_forward``), state by state with the same ways, and
 the ends each pool of twos weighs (``_ends_by_points``) the plain pass's; where the structure has no vectors, or
-its start's points fall off the vectors' step, the plain pass runs. The pass turns to vectors only where the states
-differ mostly by their points (``combos.VECTORS_FROM``); turned early or never, it reaches the same states. The fold of the
-counts carried past the cap (``_PointsVectors.forward``) is checked on its own, both with counts past the cap and
-without.
+its start's points fall off the vectors' step, the plain pass runs. The pass turns to vectors only where the
+states differ mostly by their points (``combos.VECTORS_FROM``); turned early or never, it reaches the same states.
+The fold of the counts carried past the cap (``_PointsVectors.forward``) is checked on its own, both with counts
+past the cap and without.
 """
 
 from __future__ import annotations
