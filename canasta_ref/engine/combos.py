@@ -15,7 +15,9 @@ Taking the pile before opening adds the take's own group, chosen among many (eve
 cards that melds the top card), each a start state of its own. ``count_from`` counts them all from one forward
 pass over the whole hand: the states after the last rank do not depend on the start, so each start costs a pass
 over those end states, not a recursion (the ends that differ only in their points judged once for all of them);
-only the take a caller indexes gets a recursion from its own start.
+only the take a caller indexes gets a recursion from its own start. Where the states differ mostly by their points
+(a big hand of Modern American's), the forward pass carries them without their points, a vector of ways by points
+each, as the counting carries them backwards (issue 40).
 
 Design notes (issue 15): the alternative, an opening built in steps within the turn, would have changed what an
 action is, and so the perft counts, the protocol and every engine's notion of a legal move; a structure over the
@@ -33,6 +35,11 @@ from .actions import Action, MeldGroup
 from .cards import JOKER, JOKER_RANK, Card
 from .movegen import HandCards, Shape, expand_shapes, submultisets, without
 from .rules import remember
+
+#: When the forward pass turns to points vectors (``Combinations._forward_by_points``): after the first rank whose
+#: states are at least ``[0]`` times as many as they are without their points, and at least ``[1]``. A list, so
+#: that tests can move it.
+VECTORS_FROM: Final = [3, 256]
 
 #: The twos still to pick from: (card, copies) pairs, in card order.
 Pool = tuple[tuple[Card, int], ...]
@@ -102,6 +109,11 @@ EndByPoints = tuple[Aggregate, tuple[int, ...], tuple[int, ...], tuple[int, ...]
 EndGroup = tuple[Aggregate, list[tuple[int, list[tuple[tuple[int, ...], int]]]]]
 
 
+#: End states that differ only in their points, from the forward pass by points vectors (``Combinations._end_vectors``):
+#: the end with its points 0, and the sizes of each end's groups of twos with its vector of ways by points.
+EndVectors = tuple[Aggregate, list[tuple[tuple[int, ...], int]]]
+
+
 class Combinations:
     """The legal choices of at most one option per rank (in ``ranks`` order), as concrete actions made by
     ``build``. Ordered as the plain enumeration orders them: by the choice at each rank (none first, then the
@@ -141,6 +153,7 @@ class Combinations:
         self._start_code = self._layout.encode(start)
         self._count: int | None = None
         self._end_groups: list[EndGroup] | None = None  # _grouped_ends
+        self._end_vector_groups: list[EndVectors] | None = None  # _end_vectors
         self._ends_by_pool: dict[Pool, dict[Aggregate, int]] = {}
         self._ends_by_pool_points: dict[Pool, list[EndByPoints]] = {}
         #: Per finished take state with its points 0 (``count_from``): the verdict by points total.
@@ -259,13 +272,16 @@ class Combinations:
         if index == len(self._ranks):
             total = self._accepted_slots(code)
             if total:
-                total *= self._twos_ways(self._hand.twos, self._layout.twos_of(code))
+                sizes = code & vectors.sizes_field
+                ways = vectors.twos_ways.get(sizes, -1)
+                if ways < 0:
+                    ways = vectors.twos_ways[sizes] = self._twos_ways(self._hand.twos, self._layout.twos_of(code))
+                total = total * ways if ways != 1 else total
         else:
             total = 0
             twos_left, jokers_left = self._wilds_left(code)
             moves = vectors.grouped(index, code)
-            slot_mask = vectors.slot_mask
-            every_slot = vectors.every_slot
+            slot_mask, width, keep, terms = vectors.slot_mask, vectors.width, vectors.keep, vectors.terms
             following = vectors.memo[index + 1]
             for at in range(0, len(moves), 7):
                 if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
@@ -275,11 +291,16 @@ class Combinations:
                         below = self._points_vector(index + 1, after)
                     if below:
                         total += (below & slot_mask) * moves[at + 5]
-                        shift = moves[at + 6]
-                        if shift >= 0:  # one rise: a shift, cheaper than the product of two long ints
-                            total += (below << shift & every_slot) * moves[at + 4]
-                        else:
-                            total += below * moves[at + 4] & every_slot
+                        rise = moves[at + 6]
+                        if rise >= 0:  # one rise: a shift of the slots that stay below the cap's, times the ways
+                            ways = moves[at + 4]
+                            moved = (below & keep[rise]) << rise * width
+                            total += moved * ways if ways != 1 else moved
+                        else:  # several: a shift and a short product each, not one product of two long ints
+                            kernel = terms[moves[at + 4]]
+                            for term in range(0, len(kernel), 2):
+                                rise = kernel[term]
+                                total += ((below & keep[rise]) << rise * width) * kernel[term + 1]
         memo[code] = total
         return total
 
@@ -390,7 +411,7 @@ class Combinations:
         known = self._joined_verdicts.get(joined)
         if known is None:
             known = self._joined_verdicts[joined] = {}
-        missing = sorted({points for points in totals if points not in known})
+        missing = [points for points in totals if points not in known]  # ascending, as ``count_from`` gives them
         if missing:
             if self._points_verdict is not None:
                 answers = self._points_verdict(joined, missing)
@@ -405,6 +426,8 @@ class Combinations:
         only in their points made one (``EndByPoints``): a take's verdict is then judged once per such end for all
         its points values, and the points a start lifts to the cap are summed by one look-up."""
         known = self._ends_by_pool_points.get(pool)
+        if known is None and self._forward_vectors():
+            known = self._ends_by_pool_points[pool] = self._ends_by_vectors(pool)
         if known is None:
             by_end: dict[Aggregate, list[tuple[int, int]]] = {}
             for end, by_points in self._grouped_ends():
@@ -417,6 +440,71 @@ class Combinations:
                     by_end.setdefault(end, []).extend(pairs)
             known = self._ends_by_pool_points[pool] = [_end_by_points(end, pairs) for end, pairs in by_end.items()]
         return known
+
+    def _forward_vectors(self) -> bool:
+        """Whether the end states come from the forward pass by points vectors (``_forward_by_points``): where the
+        structure has vectors and its start's points fall on their step."""
+        vectors = self._by_points
+        return vectors is not None and vectors.slot_of(self._start_code) >= 0
+
+    def _ends_by_vectors(self, pool: Pool) -> list[EndByPoints]:
+        """``_ends_by_points`` from the end vectors (``_end_vectors``): each end's ways by points for the twos
+        ``pool`` are its members' vectors, each times its ways to pick the twos, summed, then read slot by slot."""
+        vectors = self._by_points
+        assert vectors is not None
+        by_end: dict[Aggregate, int] = {}
+        for end, members in self._end_vectors():
+            summed = 0
+            for sizes, vector in members:
+                ways = self._twos_ways(pool, sizes)
+                if ways:
+                    summed += vector * ways if ways != 1 else vector
+            if summed:
+                by_end[end] = by_end.get(end, 0) + summed
+        width, mask, top, slot_points = vectors.width, vectors.slot_mask, vectors.top, vectors.slot_points
+        ends: list[EndByPoints] = []
+        for end, summed in by_end.items():
+            pairs: list[tuple[int, int]] = []
+            slot = 0
+            while summed:  # slot ``k`` holds ``min(k * step, cap)`` points: ascending
+                ways = summed & mask
+                if ways:
+                    pairs.append((slot_points[top - slot], ways))
+                summed >>= width
+                slot += 1
+            ends.append(_end_by_points(end, pairs))
+        return ends
+
+    def _end_vectors(self) -> list[EndVectors]:
+        """The end states of the forward pass by points (``_forward_by_points``) grouped as ``_grouped_ends``
+        groups them, under one verdict's worth each, its points 0, each with the sizes of its ends' groups of twos
+        and their vectors of ways by points: a vector a member, not a member by points value."""
+        if self._end_vector_groups is not None:
+            return self._end_vector_groups
+        layout = self._layout
+        sizes_field = ~layout.verdict_mask  # the groups by the twos they take
+        groups: dict[int, dict[int, int]] = {}
+        for code, vector in self._forward_by_points().items():
+            key = code & layout.verdict_mask
+            members = groups.get(key)
+            if members is None:
+                members = groups[key] = {}
+            sizes = code & sizes_field
+            members[sizes] = members.get(sizes, 0) + vector
+        twos: dict[int, tuple[int, ...]] = {}
+        grouped: list[EndVectors] = []
+        for key, members in groups.items():
+            state = layout.decode(key)  # the points field 0: 0 points (a structure with vectors has no negative)
+            total = key >> layout.twos_used_shift & layout.twos_used_mask
+            end = _with(state, state.left, (total,) if total else ())
+            sized: list[tuple[tuple[int, ...], int]] = []
+            for sizes, vector in members.items():
+                if sizes not in twos:
+                    twos[sizes] = layout.twos_of(sizes)
+                sized.append((twos[sizes], vector))
+            grouped.append((end, sized))
+        self._end_vector_groups = grouped
+        return grouped
 
     def _ends_for(self, pool: Pool) -> dict[Aggregate, int]:
         """The end states with their ways for a hand whose twos are ``pool``: the ways to pick the natural cards
@@ -483,22 +571,68 @@ class Combinations:
         self._end_groups = grouped
         return grouped
 
+    def _forward_by_points(self) -> dict[int, int]:
+        """The states after the last rank as ``_forward`` reaches them, those that differ only in their points made
+        one (its points field 0), each with a vector of its ways by points (``_PointsVectors.forward``). The pass
+        runs state by state while the states differ little in their points, and by vectors from the first rank
+        after which they are ``VECTORS_FROM`` times as many as without their points: there one product moves all
+        of a state's points values at once (a big hand of Modern American's, four to eight states to one), where
+        a vector step costs two or three plain ones (Classic's, at most two to one, stays plain)."""
+        vectors = self._by_points
+        assert vectors is not None
+        clear = vectors.clear
+        layer: dict[int, int] = {self._start_code: 1}
+        index = 0
+        while index < len(self._ranks):
+            layer = self._forward_step(index, layer)
+            index += 1
+            if len(layer) >= VECTORS_FROM[1] and len(layer) >= VECTORS_FROM[0] * len({c & clear for c in layer}):
+                break
+        by_points = vectors.by_points(layer)
+        width, terms = vectors.width, vectors.terms
+        for rank in range(index, len(self._ranks)):
+            following: dict[int, int] = {}
+            for code, vector in by_points.items():
+                twos_left, jokers_left = self._wilds_left(code)
+                moves = vectors.grouped(rank, code)
+                for at in range(0, len(moves), 7):
+                    if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                        after = (code + moves[at]) | moves[at + 1]
+                        rise = moves[at + 6]
+                        if rise >= 0:  # one rise: a shift, then a product by the ways alone
+                            ways = moves[at + 4]
+                            moved = vector << rise * width if rise else vector
+                            if ways != 1:
+                                moved *= ways
+                        else:
+                            moved = 0
+                            kernel = terms[moves[at + 4]]
+                            for term in range(0, len(kernel), 2):
+                                moved += (vector << kernel[term] * width) * kernel[term + 1]
+                        following[after] = following.get(after, 0) + moved
+            by_points = {code: vectors.forward(vector) for code, vector in following.items()}
+        return by_points
+
     def _forward(self) -> dict[int, int]:
         """Every state after the last rank, from the start, with its ways to pick the natural cards: the counting
         recursion run forwards, so that the states do not depend on where a caller starts."""
-        layout = self._layout
         layer: dict[int, int] = {self._start_code: 1}
         for index in range(len(self._ranks)):
-            following: dict[int, int] = {}
-            for code, reached in layer.items():
-                twos_left, jokers_left = self._wilds_left(code)
-                moves = layout.merged_moves(index, code)
-                for at in range(0, len(moves), 5):
-                    if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
-                        after = (code + moves[at]) | moves[at + 1]
-                        following[after] = following.get(after, 0) + reached * moves[at + 4]
-            layer = following
+            layer = self._forward_step(index, layer)
         return layer
+
+    def _forward_step(self, index: int, layer: dict[int, int]) -> dict[int, int]:
+        """The states after rank ``index`` with their ways, from those before it (``layer``)."""
+        layout = self._layout
+        following: dict[int, int] = {}
+        for code, reached in layer.items():
+            twos_left, jokers_left = self._wilds_left(code)
+            moves = layout.merged_moves(index, code)
+            for at in range(0, len(moves), 5):
+                if moves[at + 2] <= twos_left and moves[at + 3] <= jokers_left:
+                    after = (code + moves[at]) | moves[at + 1]
+                    following[after] = following.get(after, 0) + reached * moves[at + 4]
+        return following
 
     # -- indexing and iterating -------------------------------------------------------------------------
     def __getitem__(self, index: int) -> Action:
@@ -605,12 +739,21 @@ class _PointsVectors:
         self.slot_points = [min((top - slot) * step, cap) for slot in range(top + 1)]
         #: Per rise of ``d`` slots (0 to ``top``), ones in the ``d`` lowest slots: where the cap's count is copied.
         self.ones = [sum(1 << slot * width for slot in range(rise)) for rise in range(top + 1)]
+        #: Per rise of ``d`` slots, ones in the slots that a shift by ``d`` keeps below the cap's: what a backward
+        #: step reads of the vector below, before the shift, so that no long int is made only to be cut.
+        self.keep = [(1 << (top + 1 - rise) * width) - 1 for rise in range(top + 1)]
+        #: The ways by rise of the moves merged with several rises (``grouped``): rise, ways, rise, ways, ...
+        self.terms: list[list[int]] = []
         self.slot_mask = (1 << width) - 1
         self.every_slot = (1 << (top + 1) * width) - 1
         self.points_shift, self.points_mask = layout.points_shift, layout.points_mask
         self.clear = ~(layout.points_mask << layout.points_shift)
         self.memo: list[dict[int, int]] = [{} for _ in range(len(options) + 1)]
         self.accepted: dict[int, int] = {}
+        #: A state's groups by the twos they take (``_Layout.verdict_mask`` less), and the ways to pick the hand's
+        #: twos for each such field met: every end state asks, and a few fields serve thousands of states.
+        self.sizes_field = ~layout.verdict_mask
+        self.twos_ways: dict[int, int] = {}
         self._grouped: dict[int, list[int]] = {}
 
     def slot_of(self, code: int) -> int:
@@ -620,6 +763,29 @@ class _PointsVectors:
             return 0
         return self.top - points // self.step if points % self.step == 0 else -1
 
+    def forward(self, vector: int) -> int:
+        """A forward vector (slot ``k`` for ``min(k * step, cap)`` points, the backward slots reversed) moved by
+        products that carried counts past the cap's slot: those are added into the cap's slot. Their sum is read
+        from one product by ones (a slot each), whose slot ``top - 1`` sums them: no slot of it passes a count."""
+        top, width = self.top, self.width
+        over = vector >> (top + 1) * width
+        if not over:
+            return vector
+        summed = over * self.ones[top] >> (top - 1) * width & self.slot_mask
+        return (vector & self.every_slot) + (summed << top * width)
+
+    def by_points(self, layer: dict[int, int]) -> dict[int, int]:
+        """The states ``layer`` (with their ways) as forward vectors: by their states less the points, each state's
+        ways in the slot of its points (a state of the forward pass from a start on the step is on it)."""
+        top, width, shift, mask = self.top, self.width, self.points_shift, self.points_mask
+        vectors: dict[int, int] = {}
+        for code, reached in layer.items():
+            points = code >> shift & mask
+            slot = top if points >= self.cap else points // self.step
+            pointless = code & self.clear
+            vectors[pointless] = vectors.get(pointless, 0) + (reached << slot * width)
+        return vectors
+
     def at(self, vector: int, slot: int) -> int:
         """The count in ``slot`` of ``vector``."""
         return vector >> slot * self.width & self.slot_mask
@@ -627,10 +793,11 @@ class _PointsVectors:
     def grouped(self, index: int, code: int) -> list[int]:
         """``_Layout.merged_moves`` at rank ``index`` from ``code`` (its points 0), the moves that lead to one
         state but for the points merged, laid flat in sevens: what they add less the points, what they or in, the
-        twos and jokers they take, their ways by rise as a polynomial in slots (``kernel``), the cap's copies
-        (``fill``), and the bits of the one rise (-1 where there are several, the kernel then whole, else the
-        kernel holds the ways alone): ``below * kernel`` (cut to the slots) plus the cap's count times ``fill`` is
-        the vector seen from before the moves."""
+        twos and jokers they take, their ways, the cap's copies (``fill``: the ways times ``ones`` of each rise),
+        and their rise in slots; where the merged moves have several rises, -1 for the rise and, for the ways, the
+        place in ``terms`` of their ways by rise. The vector seen from before the moves is the vector below shifted
+        by each rise (cut to the slots) times its ways, plus the cap's count times ``fill``: a few shifts and short
+        products, where one product by a polynomial of the ways multiplies two long ints."""
         layout = self.layout
         key = layout.moves_key(index, code)
         known = self._grouped.get(key)
@@ -641,22 +808,32 @@ class _PointsVectors:
     def _group(self, moves: list[int]) -> list[int]:
         flat: list[int] = []
         places: dict[tuple[int, int], int] = {}
-        clear, width = self.clear, self.width
+        clear, terms = self.clear, self.terms
         for at in range(0, len(moves), 5):
             added, bits, ways = moves[at], moves[at + 1], moves[at + 4]
             rise = min(-(-(added >> self.points_shift & self.points_mask) // self.step), self.top)
-            kernel, fill = ways << rise * width, ways * self.ones[rise]
             key = (added & clear, bits)
             place = places.get(key, -1)
             if place < 0:
                 places[key] = len(flat)
-                flat.extend((added & clear, bits, moves[at + 2], moves[at + 3], ways, fill, rise * width))
-            else:
-                if flat[place + 6] >= 0:  # a second rise: the ways become a polynomial
-                    flat[place + 4] <<= flat[place + 6]
-                    flat[place + 6] = -1
-                flat[place + 4] += kernel
-                flat[place + 5] += fill
+                flat.extend((added & clear, bits, moves[at + 2], moves[at + 3], ways, ways * self.ones[rise], rise))
+                continue
+            flat[place + 5] += ways * self.ones[rise]
+            first = flat[place + 6]
+            if first == rise:
+                flat[place + 4] += ways
+                continue
+            if first >= 0:  # a second rise: the ways by rise go to ``terms``
+                terms.append([first, flat[place + 4]])
+                flat[place + 4], flat[place + 6] = len(terms) - 1, -1
+            kernel = terms[flat[place + 4]]
+            found = False
+            for term in range(0, len(kernel), 2):
+                if kernel[term] == rise:
+                    kernel[term + 1] += ways
+                    found = True
+            if not found:
+                kernel.extend((rise, ways))
         return flat
 
 
