@@ -183,74 +183,66 @@ class SharedTakes:
 
     def count(self, base: tuple[Card, ...]) -> int:
         """The legal takes of ``base``: the last layer's states with the top card's rank's groups, each judged."""
-        total = 0
-        taken = self.naturals_of(base)
         judge = _Judge(self.counter, base)
-        for node, states in self.layers[-1].items():
-            after = self._after_top.get((node[0], taken))
-            if after is None:
-                choices = self._choices(len(self.ranks), node[0], taken)
-                after = {}
-                if choices is not None:
-                    self._combine(states, *choices, True, after)
-                self._after_top[(node[0], taken)] = after
-            for rest, wild_ways in after.items():
+        taken = self.naturals_of(base)
+        total = 0
+        for node in self.layers[-1]:
+            for rest, wild_ways in self._after_top_of(node, taken).items():
                 total += judge.legal_ways(rest, wild_ways)
         return total
 
+    def _after_top_of(self, node: Node, taken: Naturals) -> Grouped:
+        """The states of ``node`` of the last layer once the top card's rank's groups are added, where a base takes
+        the natural cards ``taken`` of that rank (none where the cards cannot pay for them); kept by both."""
+        key = (node[0], taken)
+        after = self._after_top.get(key)
+        if after is None:
+            after = self._after_top[key] = {}
+            choices = self._choices(len(self.ranks), node[0], taken)
+            if choices is not None:
+                self._combine(self.layers[-1][node], *choices, True, after)
+        return after
+
     def ways_by_place(self, base: tuple[Card, ...]) -> list[int]:
         """The legal takes of ``base`` with each multiset of sequences, in their order: each state's legal takes
-        below it, found from the last layer back to the first, read at each multiset's start."""
+        below it, found from the last state back to the first layer (each state after the top card's rank judged
+        once), read at each multiset's start."""
+        judge = _Judge(self.counter, base)
         taken = self.naturals_of(base)
         below: dict[Node, Grouped] = {}
         for node, states in self.layers[-1].items():
+            legal: Grouped = {}
+            for rest, wild_ways in self._after_top_of(node, taken).items():
+                legal[rest] = {used: 1 for used in wild_ways if judge.legal(rest, used)}
             choices = self._choices(len(self.ranks), node[0], taken)
-            into: Grouped = {}
+            into = below[node] = {}
             if choices is not None:
-                self._back(states, *choices, True, _Judge(self.counter, base), {}, into)
-            below[node] = into
+                self._back(states, *choices, True, legal, into)
         for depth in range(len(self.ranks) - 1, -1, -1):
             later, below = below, {}
             for node, states in self.layers[depth].items():
                 found = self._choices(depth, node[0])
                 assert found is not None  # no natural card taken
                 into = below[node] = {}
-                self._back(states, *found, False, None, later[node[1:]], into)
+                self._back(states, *found, False, later[node[1:]], into)
         return [below[node][start].get(wilds, 0) for node, wilds, start in self.starts]
 
     def _back(
-        self,
-        states: Grouped,
-        choices: GroupedSums,
-        naturals: int,
-        top: bool,
-        judge: _Judge | None,
-        later: Grouped,
-        out: Grouped,
+        self, states: Grouped, choices: GroupedSums, naturals: int, top: bool, later: Grouped, out: Grouped
     ) -> None:
-        """For each of ``states``, into ``out``, the legal takes below it: those below each state one rank's
-        choice (or none) leads to, where the wild cards held pay; below a state of the next layer, ``later``'s,
-        or after the last rank (``judge`` given) one if the take is legal."""
-        held, guards = self.counter.wilds.held, self.counter.wilds.guards
+        """For each of ``states``, into ``out``, the legal takes below it: those below (``later``) each state one
+        rank's choice of groups, or none, leads to. A choice the wild cards held cannot pay for leads to no state
+        of ``later``, which holds only states they pay for."""
         for rest, wild_ways in states.items():
             into = out[rest] = {}
-            ahead = [(self._added(rest, None, naturals, top), _NO_WILDS)]
-            ahead += [(self._added(rest, choice, naturals, top), wilds) for choice, wilds in choices.items()]
+            ahead = [(later.get(self._added(rest, None, naturals, top)), _NO_WILDS)]
+            ahead += [(later.get(self._added(rest, choice, naturals, top)), wilds) for choice, wilds in choices.items()]
+            reached = [(known, choice_wilds) for known, choice_wilds in ahead if known]
             for wilds in wild_ways:
                 total = 0
-                for after, choice_wilds in ahead:
-                    if judge is not None:
-                        for more_wilds, more in choice_wilds.items():
-                            if judge.legal(after, wilds + more_wilds):
-                                total += more
-                        continue
-                    known = later.get(after)
-                    if known is None:
-                        continue
+                for known, choice_wilds in reached:
                     for more_wilds, more in choice_wilds.items():
-                        added = wilds + more_wilds
-                        if (held - added) & guards == guards:
-                            total += more * known.get(added, 0)
+                        total += more * known.get(wilds + more_wilds, 0)
                 into[wilds] = total
 
     def naturals_of(self, base: tuple[Card, ...]) -> Naturals:
