@@ -30,6 +30,7 @@ MODULES = (
     "rankcount",
     "openings",
     "takecount",
+    "takeshare",
     "legal",
     "judge",
     "game",

@@ -15,6 +15,7 @@ where no rank merges its groups into one meld (the listing walks otherwise); tes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 from typing import Final
 
@@ -44,11 +45,17 @@ from .openings import constant_from, left_cap, steady_points
 from .rankcount import RankGroups, Sum, WildCards, pick
 from .rules import Rules, remember
 from .state import HandState, Meld
+from .takeshare import SharedTakes
 
 #: A state of the count: the wild cards used (packed), the cards left (capped), points (capped), canastas,
 #: composition, valid kept, valid going out, the further groups, those of the top card's rank and the ranks
 #: repeated (each capped where hook pile.take stops changing), and whether a sequence is laid.
 State = tuple[int, int, int, Tally, int, bool, bool, int, int, int, bool]
+
+#: What a take's verdict reads of its state besides the wild cards and the cards left (``TakeCounter.judged``):
+#: points, canastas, composition, valid kept, valid going out, the further groups, those of the top card's rank
+#: and the ranks repeated.
+Judged = tuple[int, Tally, int, bool, bool, int, int, int]
 
 #: The initial-meld variables for canastas of each kind, in ``CanastaKinds`` order.
 _KIND_VARIABLES: Final = ("natural_canastas", "mixed_canastas", "wild_canastas", "sequence_canastas")
@@ -94,10 +101,14 @@ class TakeCounter:
             rules, self.table, self.facts, self.wilds, self.repeats, self.most_groups, self.left_cap
         )
         self._layers: dict[int, _Layers] = {}
-        self._ways: dict[tuple[int, tuple[Card, ...]], int] = {}
-        self._tops: dict[tuple[int, tuple[int, ...]], dict[State, int]] = {}
+        self._shared: SharedTakes | None = None
+        self._counts: dict[tuple[Card, ...], int] = {}
+        self._by_place: dict[tuple[Card, ...], list[int]] = {}
+        self._base_sums: dict[tuple[Card, ...], Sum] = {}
         self._verdicts: dict[tuple[tuple[Card, ...], State], bool] = {}
         self._refused: dict[tuple[object, ...], bool] = {}
+        self._parts: dict[tuple[object, ...], bool] = {}
+        self._wild_counts: dict[int, int] = {}
 
     def for_base(self, base: tuple[Card, ...]) -> BaseTakes:
         """The takes of one base, as ``blocks.CountedWalk`` counts and draws them."""
@@ -145,7 +156,10 @@ class TakeCounter:
     def _base_sum(self, base: tuple[Card, ...]) -> Sum:
         """The meld a take lays the top card on with ``base`` as a ``Sum``: its points from hand alone (the top
         card's are counted apart), its composition with the top card set aside where the spec says so
-        (``checks.opening_composition``), no further group."""
+        (``checks.opening_composition``), no further group. Kept by base."""
+        known = self._base_sums.get(base)
+        if known is not None:
+            return known
         rules = self.rules
         cards = (self.top, *base)
         meld = Meld.build(self.top_rank, cards, rules.is_wild)
@@ -153,7 +167,7 @@ class TakeCounter:
         if rules.reads_composition and rules.composition_from_hand:
             top_wild = rules.is_wild[self.top]
             composition = composition_of(self.top_rank, meld.naturals - (not top_wild), meld.wilds - top_wild)
-        return (
+        known = self._base_sums[base] = (
             self.wilds.packed(base),
             0,
             sum(rules.card_value[c] for c in base),
@@ -164,6 +178,7 @@ class TakeCounter:
             0,
             len(base),
         )
+        return known
 
     # ------------------------------------------------------------------ the count
 
@@ -177,11 +192,7 @@ class TakeCounter:
         if known is not None:
             return known
         sequences, rest = self._sequence_choices()[place]
-        wilds, points, tally, composition, staying, leaving, groups = 0, 0, 0, 0, True, True, 0
-        for unit in sequences:
-            w, _, p, t, c, s, lv, _, _ = self.groups.unit(unit)
-            wilds, points, tally, composition = wilds + w, points + p, tally + t, composition | c
-            staying, leaving, groups = staying and s, leaving and lv, groups + 1
+        wilds, _, points, tally, composition, staying, leaving, groups, _ = self._sequences_sum(sequences)
         per_rank = self.shapes.of(HandCards(self.rules, tuple(rest)))
         ranks = sorted(rank for rank in per_rank if rank != self.top_rank)
         start: State = (
@@ -204,6 +215,17 @@ class TakeCounter:
             layers.append(self._combine(layers[-1], sums, hand.count(rank), False))
         known = self._layers[place] = (rest, ranks, per_rank, layers)
         return known
+
+    def _sequences_sum(self, sequences: Sequence[MeldGroup]) -> Sum:
+        """What the multiset ``sequences`` adds to a take (see ``Sum``; no cards left counted)."""
+        wilds = used = points = composition = 0
+        tally: Tally = 0
+        staying = leaving = True
+        for unit in sequences:
+            w, _, p, t, c, s, lv, _, u = self.groups.unit(unit)
+            wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
+            staying, leaving = staying and s, leaving and lv
+        return wilds, 0, points, tally, composition, staying, leaving, len(sequences), used
 
     def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int, top: bool) -> dict[State, int]:
         """The states once one rank's choices of groups are added to each, or none (which leaves ``naturals``)."""
@@ -311,78 +333,103 @@ class TakeCounter:
     def _verdict(self, base: tuple[Card, ...], key: State) -> bool:
         """``checks._plan_take`` on a take by its sums: hook pile.take, every meld valid kept or going out, the
         initial meld (the top card's points apart) and the ending."""
-        rules, state, seat = self.rules, self.state, self.seat
-        wilds, left, points, tally, composition, staying, leaving, groups, of_top, repeated, _ = key
+        hand_after = capped(key[1] + self.wilds.held_count - self.wilds.count(key[0]), self.left_cap)
+        return self.judged(base, hand_after, key[2:10])
+
+    def judged(self, base: tuple[Card, ...], hand_after: int, sums: Judged) -> bool:
+        """``_verdict`` on a take of ``base`` leaving ``hand_after`` cards, whose state's points, canastas,
+        composition, valid kept, valid going out, groups, of the top card's rank and ranks repeated are ``sums``:
+        each hook asked once for what it reads (the initial meld of points, canastas and composition; the
+        ending of the cards left and canastas), whatever the base."""
+        points, tally, composition, staying, leaving, groups, of_top, repeated = sums
         if not self._pile_takes[base]._allows(groups, of_top, repeated):
             return False
-        hand_after = capped(left + self.wilds.held_count - self.wilds.count(wilds), self.left_cap)
         canastas_after = self.tally + tally
-        going_out = hand_after == 0 or (hand_after == 1 and goes_out_melding(rules, state, seat, 1, canastas_after))
-        if not (leaving if going_out else staying):
+        if not (leaving if self._going_out(hand_after, canastas_after) else staying):
             return False
-        refusal = initial_meld_refusal(
-            rules,
-            state,
-            seat,
-            hand_points=points,
-            top_card_points=self.top_points,
-            kinds=CanastaKinds(*tally_counts(tally)),
-            concealed_out=False,
-            concealed_by_discard=False,
-            taking_pile=True,
-            composition=composition,
-        )
-        if refusal is not None:
+        return self._initial_allowed(points, tally, composition) and self._ending_allowed(hand_after, canastas_after)
+
+    def wild_count(self, packed: int) -> int:
+        """How many wild cards a packed count holds (``WildCards.count``, kept by count)."""
+        known = self._wild_counts.get(packed)
+        if known is None:
+            known = self._wild_counts[packed] = self.wilds.count(packed)
+        return known
+
+    def _going_out(self, hand_after: int, canastas_after: Tally) -> bool:
+        """Whether leaving ``hand_after`` cards with ``canastas_after`` is going out (kept by both)."""
+        if hand_after > 1:
             return False
-        return ending_refusal(rules, state, seat, hand_after, canastas_after, self.pending) is None
+        key = ("out", hand_after, canastas_after)
+        known = self._parts.get(key)
+        if known is None:
+            known = self._parts[key] = hand_after == 0 or goes_out_melding(
+                self.rules, self.state, self.seat, 1, canastas_after
+            )
+        return known
+
+    def _initial_allowed(self, points: int, tally: Tally, composition: int) -> bool:
+        """Whether the initial-meld hooks accept a take of ``points`` from hand, ``tally`` canastas and
+        ``composition`` (kept by the three)."""
+        key = ("initial", points, tally, composition)
+        known = self._parts.get(key)
+        if known is None:
+            refusal = initial_meld_refusal(
+                self.rules,
+                self.state,
+                self.seat,
+                hand_points=points,
+                top_card_points=self.top_points,
+                kinds=CanastaKinds(*tally_counts(tally)),
+                concealed_out=False,
+                concealed_by_discard=False,
+                taking_pile=True,
+                composition=composition,
+            )
+            known = self._parts[key] = refusal is None
+        return known
+
+    def _ending_allowed(self, hand_after: int, canastas_after: Tally) -> bool:
+        """Whether the ending hooks accept leaving ``hand_after`` cards with ``canastas_after`` (kept by both)."""
+        key = ("ending", hand_after, canastas_after)
+        known = self._parts.get(key)
+        if known is None:
+            refusal = ending_refusal(self.rules, self.state, self.seat, hand_after, canastas_after, self.pending)
+            known = self._parts[key] = refusal is None
+        return known
 
     def count_of(self, base: tuple[Card, ...]) -> int:
-        """The takes of ``base``: every multiset of sequences with the groups the rest of the hand adds to it."""
+        """The takes of ``base``: every multiset of sequences with the groups the rest of the hand adds to it, counted
+        on the layers the multisets share (``takeshare.SharedTakes``)."""
         if self._refused_whole(base):
             return 0
-        return sum(self._ways_of(place, base) for place in range(len(self._sequence_choices())))
+        known = self._counts.get(base)
+        if known is None:
+            known = self._counts[base] = self._shared_takes().count(base)
+        return known
+
+    def _shared_takes(self) -> SharedTakes:
+        """The counting shared by the multisets of sequences, made once."""
+        if self._shared is None:
+            self._shared = SharedTakes(self)
+        return self._shared
+
+    def _ways_by_place(self, base: tuple[Card, ...]) -> list[int]:
+        """The takes of ``base`` with each multiset of sequences, in their order (kept: a draw reads them)."""
+        known = self._by_place.get(base)
+        if known is None:
+            if self._refused_whole(base):
+                known = [0] * len(self._sequence_choices())
+            else:
+                known = self._shared_takes().ways_by_place(base)
+            self._by_place[base] = known
+        return known
 
     def _refused_whole(self, base: tuple[Card, ...]) -> bool:
         """Whether hook pile.take refuses every take of ``base`` whatever further groups it lays (up to the counts
         ``_take_caps`` asks), so that no multiset of sequences need be counted with it (``PileTake.refuses_every``,
         which the walk skips such bases by too)."""
         return self._pile_takes[base].refuses_every(self.hand_size + 1, self._refused)
-
-    def _ways_of(self, place: int, base: tuple[Card, ...]) -> int:
-        """The takes of ``base`` with multiset of sequences ``place`` (what ``_finals`` sums), counted on the
-        states after the top card's rank, which the bases that leave the same cards of that rank share."""
-        key = (place, base)
-        known = self._ways.get(key)
-        if known is None:
-            known = 0
-            part = self._top_part(place, base)
-            if part is not None:
-                _, ranks, per_rank, _ = self._layers_of(place)
-                rest, hand, shapes = part
-                top_held = hand.count(self.top_rank) if shapes else 0
-                constant = self._left_constant(place, base, ranks, per_rank, top_held)
-                base_sum = self._base_sum(base)
-                for state, ways in self._top_states(place, rest, hand, shapes).items():
-                    if self._legal(base, self._with_base(state, base_sum, constant)):
-                        known += ways
-            self._ways[key] = known
-        return known
-
-    def _top_states(self, place: int, rest: list[int], hand: HandCards, shapes: list[Shape]) -> dict[State, int]:
-        """The last states of multiset of sequences ``place`` with the top card's rank's groups from ``rest``
-        added, or none; kept by the cards of that rank ``rest`` holds."""
-        natural_cards = self.rules.natural_cards[self.top_rank]
-        key = (place, tuple(rest[card] for card in natural_cards))
-        known = self._tops.get(key)
-        if known is None:
-            last = self._layers_of(place)[3][-1]
-            if not shapes:
-                known = last
-            else:
-                top_sums = self.groups.sums_of(self.top_rank, hand, shapes, rest)
-                known = self._combine(last, top_sums, hand.count(self.top_rank), True)
-            self._tops[key] = known
-        return known
 
     # ------------------------------------------------------------------ drawing
 
@@ -391,8 +438,7 @@ class TakeCounter:
         of sequences in turn, within one each last state and top-rank choice in turn, and within those each way
         of reaching the state, found rank by rank from the last (a bijection, so a uniform index draws a uniform
         take)."""
-        for place in range(len(self._sequence_choices())):
-            ways = self._ways_of(place, base)
+        for place, ways in enumerate(self._ways_by_place(base)):
             if index >= ways:
                 index -= ways
                 continue
