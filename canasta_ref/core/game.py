@@ -159,6 +159,15 @@ class NativeLegalActions:
     def __getitem__(self, index: int) -> Action:
         return self._handing_out(self._listing()[index])
 
+    def kinds(self) -> list[tuple[str, int]]:
+        """The kinds of the legal actions in listing order, each with its count (``LegalActions.kinds``)."""
+        return self._listing().kinds()
+
+    def of_kind(self, kind: str, index: int) -> Action:
+        """The ``index``-th legal action of ``kind`` in listing order (``LegalActions.of_kind``), noted as handed
+        out."""
+        return self._handing_out(self._listing().of_kind(kind, index))
+
     def sample(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly with ``rng``: the one ``LegalActions.sample`` draws."""
         total = self.count()

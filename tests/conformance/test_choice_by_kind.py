@@ -56,8 +56,8 @@ def positions(variant: str, seed: int, steps: int, core: str = "python") -> Iter
 
 def check_position(game: Game, rng: random.Random, *, native: bool = False) -> None:
     """The counts by kind are the list's grouping; a few actions of each kind (the first, the last, some between)
-    are the list's, each asked anew (of a new ``LegalActions``; on the core, of its ``Listing``, which is all the
-    core hands the runner)."""
+    are the list's, each asked anew (of a new ``legal_actions()``, or with ``native`` of the core's own
+    ``Listing``)."""
 
     def counted() -> Any:
         return game._listing() if native else game.legal_actions()
@@ -131,6 +131,7 @@ def test_counts_by_kind_on_the_native_cores_listings(variant: str) -> None:
     for seed in range(2):
         for game in positions(variant, seed, 100, core="native"):
             check_position(game, rng, native=True)
+            check_position(game, rng)  # the game on the core's own legal_actions(), as the runner asks it
 
 
 class _Recorded:
