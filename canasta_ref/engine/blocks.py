@@ -379,11 +379,7 @@ class Listing:
         grouping the listed actions by kind gives, counted by the blocks (``_block_kinds``) without making every
         action."""
         if self._kinds is None:
-            counts: dict[str, int] = {}
-            for block in self._blocks:
-                for kind, size in _block_kinds(block):
-                    counts[kind] = counts.get(kind, 0) + size
-            self._kinds = list(counts.items())
+            self._kinds = _kinds_of(self._blocks)
         return self._kinds
 
     def of_kind(self, kind: str, index: int) -> Action:
@@ -455,17 +451,22 @@ def _action_at(blocks: Iterable[Block], index: int, drawing: bool = False) -> Ac
 KindCounts = list[tuple[str, int]]
 
 
+def _kinds_of(blocks: Iterable[Block]) -> KindCounts:
+    """The blocks' kinds of action with their counts, in the order each kind first appears."""
+    counts: dict[str, int] = {}
+    for block in blocks:
+        for kind, size in _block_kinds(block):
+            counts[kind] = counts.get(kind, 0) + size
+    return list(counts.items())
+
+
 def _block_kinds(block: Block) -> KindCounts:
     """A block's kinds of action with their counts, in order. Plain blocks and walks are read action by action (a
     walk may lay melds, then combine them); a chain by its blocks; every other structure holds actions of one kind
     (each is made by one builder: the melds of a family, the takes of a family or of the pile's take groups), so
     its first action tells its kind and its count is its size."""
     if isinstance(block, Chained):
-        counts: dict[str, int] = {}
-        for part in block._blocks():
-            for kind, size in _block_kinds(part):
-                counts[kind] = counts.get(kind, 0) + size
-        return list(counts.items())
+        return _kinds_of(block._blocks())
     if isinstance(block, (Combinations, SingleMelds, TakeGroups)):
         size = _size(block)
         return [(block[0].kind, size)] if size > 0 else []

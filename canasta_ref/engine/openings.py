@@ -156,7 +156,7 @@ class OpeningCounter:
     def _start(self, sequences: list[MeldGroup], rest: Sequence[int], ranks: Sequence[int]) -> State:
         """The state of the openings laying exactly ``sequences`` (a multiset), which leave the cards ``rest``,
         before any rank of ``ranks`` (every rank a group may be of) adds its groups or its natural cards left."""
-        wilds, _, points, tally, composition, staying, leaving, groups, used = self._sum_of(sequences)
+        wilds, _, points, tally, composition, staying, leaving, groups, used = self.groups.sum_of(sequences)
         natural_cards = self.rules.natural_cards
         # The cards left before any group: those of no rank a group is chosen from, and no wild card.
         left = (
@@ -239,17 +239,6 @@ class OpeningCounter:
             for summed, ways in self.groups.sums_of(rank, hand, shapes, rest).items():
                 known.setdefault(_sum_rest(summed), {})[summed[0]] = ways
         return known
-
-    def _sum_of(self, units: Sequence[MeldGroup]) -> Sum:
-        """What ``units`` add to an opening (see ``Sum``; no cards left counted)."""
-        wilds = used = points = composition = 0
-        tally: Tally = 0
-        staying = leaving = True
-        for unit in units:
-            w, _, p, t, c, s, lv, _, u = self.groups.unit(unit)
-            wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
-            staying, leaving = staying and s, leaving and lv
-        return wilds, 0, points, tally, composition, staying, leaving, len(units), used
 
     def _verdict(self, key: State) -> bool:
         """``checks._plan_meld`` on an opening by its sums: hook meld.action, every meld valid kept or going out,

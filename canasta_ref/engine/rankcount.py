@@ -116,6 +116,18 @@ class RankGroups:
             known = self._sums[_plain(group)] = self.meld_sum(meld, cards)
         return known
 
+    def sum_of(self, units: Sequence[MeldGroup]) -> Sum:
+        """What ``units`` (sequences or groups) add together, as one ``Sum`` (no cards left counted): the openings'
+        multisets of sequences and the takes' alike."""
+        wilds = used = points = composition = 0
+        tally: Tally = 0
+        staying = leaving = True
+        for unit in units:
+            w, _, p, t, c, s, lv, _, u = self.unit(unit)
+            wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
+            staying, leaving = staying and s, leaving and lv
+        return wilds, 0, points, tally, composition, staying, leaving, len(units), used
+
     def meld_sum(self, meld: Meld, cards: Sequence[Card]) -> Sum:
         """A new meld of ``cards`` as a ``Sum``."""
         return meld_sum(self.rules, self.table, self.facts, meld, cards, self.wilds.packed(cards))

@@ -15,7 +15,6 @@ where no rank merges its groups into one meld (the listing walks otherwise); tes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import product
 from typing import Final
 
@@ -192,7 +191,7 @@ class TakeCounter:
         if known is not None:
             return known
         sequences, rest = self._sequence_choices()[place]
-        wilds, _, points, tally, composition, staying, leaving, groups, _ = self._sequences_sum(sequences)
+        wilds, _, points, tally, composition, staying, leaving, groups, _ = self.groups.sum_of(sequences)
         per_rank = self.shapes.of(HandCards(self.rules, tuple(rest)))
         ranks = sorted(rank for rank in per_rank if rank != self.top_rank)
         start: State = (
@@ -215,17 +214,6 @@ class TakeCounter:
             layers.append(self._combine(layers[-1], sums, hand.count(rank), False))
         known = self._layers[place] = (rest, ranks, per_rank, layers)
         return known
-
-    def _sequences_sum(self, sequences: Sequence[MeldGroup]) -> Sum:
-        """What the multiset ``sequences`` adds to a take (see ``Sum``; no cards left counted)."""
-        wilds = used = points = composition = 0
-        tally: Tally = 0
-        staying = leaving = True
-        for unit in sequences:
-            w, _, p, t, c, s, lv, _, u = self.groups.unit(unit)
-            wilds, used, points, tally, composition = wilds + w, used + u, points + p, tally + t, composition | c
-            staying, leaving = staying and s, leaving and lv
-        return wilds, 0, points, tally, composition, staying, leaving, len(sequences), used
 
     def _combine(self, states: dict[State, int], choices: dict[Sum, int], naturals: int, top: bool) -> dict[State, int]:
         """The states once one rank's choices of groups are added to each, or none (which leaves ``naturals``)."""

@@ -95,7 +95,7 @@ class SharedTakes:
         the rest of their state before any rank of ``ranks`` adds its groups or its natural cards left: what they
         leave in hand so far is what the pile adds and the cards of no rank counted, wild cards apart."""
         counter = self.counter
-        place_sum = counter._sequences_sum(chosen)
+        place_sum = counter.groups.sum_of(chosen)
         wilds, _, points, tally, composition, staying, leaving, groups, used = place_sum
         left = (
             counter.hand_size
